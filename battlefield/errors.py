@@ -1,0 +1,27 @@
+"""Errors people can act on: every bad input names the file, the key path, the line and what
+was expected. The command line prints the message and exits with status 2, never a traceback."""
+
+from __future__ import annotations
+
+
+class BattlefieldError(Exception):
+    """Base of every error the command line reports as a one-line message (exit status 2)."""
+
+
+class InputError(BattlefieldError):
+    """A file (scene, map, ruleset, log) or a command-line value that cannot be used."""
+
+    def __init__(self, file: str, path: str, line: int | None, message: str,
+                 expected: str | None = None) -> None:
+        self.file, self.path, self.line = file, path, line
+        self.message, self.expected = message, expected
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        text = f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+        return f"{text} (expected {self.expected})" if self.expected else text
+
+
+class UsageError(BattlefieldError):
+    """A command-line argument that names nothing in the scene (an unknown unit id, say)."""

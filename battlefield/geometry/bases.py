@@ -1,0 +1,108 @@
+"""Model bases: round, oval and rectangular footprints, their sizes, default heights and outlines.
+
+A base is stored as a shape code and two half-extents in inches: `a` along the model's facing and
+`b` across it. Round: a == b == radius. Oval: a = half the long axis (along the facing), b = half
+the short axis. Rectangle (`blocks`): a = half the depth (front edge faces along the facing),
+b = half the frontage. All three are centrally symmetric convex shapes, which the distance code
+relies on.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from battlefield.geometry import MM_PER_INCH
+
+ROUND, OVAL, RECT = 0, 1, 2
+SHAPE_NAMES = {ROUND: "round", OVAL: "oval", RECT: "rect"}
+
+ROUND_SIZES_MM: tuple[float, ...] = (25, 28.5, 32, 40, 50, 60, 80, 90, 100, 130, 160)
+OVAL_SIZES_MM: tuple[tuple[float, float], ...] = (
+    (60, 35), (75, 42), (90, 52), (105, 70), (120, 92), (170, 105),
+)
+
+
+@dataclass(frozen=True)
+class Base:
+    """A base shape and size. `mm` keeps the size as written (diameter, or two sides)."""
+
+    shape: int
+    a: float
+    b: float
+    mm: tuple[float, ...]
+
+    @classmethod
+    def round(cls, diameter_mm: float) -> Base:
+        r = diameter_mm / MM_PER_INCH / 2
+        return cls(ROUND, r, r, (float(diameter_mm),))
+
+    @classmethod
+    def oval(cls, long_mm: float, short_mm: float) -> Base:
+        return cls(OVAL, long_mm / MM_PER_INCH / 2, short_mm / MM_PER_INCH / 2,
+                   (float(long_mm), float(short_mm)))
+
+    @classmethod
+    def rect(cls, frontage_mm: float, depth_mm: float) -> Base:
+        return cls(RECT, depth_mm / MM_PER_INCH / 2, frontage_mm / MM_PER_INCH / 2,
+                   (float(frontage_mm), float(depth_mm)))
+
+    @property
+    def label(self) -> str:
+        if self.shape == ROUND:
+            return f"{_fmt(self.mm[0])} mm"
+        sep = "x" if self.shape == OVAL else " x "
+        kind = "oval" if self.shape == OVAL else "rect"
+        return f"{_fmt(self.mm[0])}{sep}{_fmt(self.mm[1])} mm {kind}"
+
+    @property
+    def reach(self) -> float:
+        """Largest distance from the centre to any point of the base (inches)."""
+        return math.hypot(self.a, self.b) if self.shape == RECT else max(self.a, self.b)
+
+    def default_height(self) -> float:
+        """Model height by base size (RULES-NOTES): <=32 mm 1.25", <=40 mm 1.5", <=60 mm and
+        ovals up to 75 mm 2.5", larger 4"."""
+        size = max(self.mm)
+        if self.shape == ROUND:
+            if size <= 32:
+                return 1.25
+            if size <= 40:
+                return 1.5
+            return 2.5 if size <= 60 else 4.0
+        if self.shape == OVAL:
+            return 2.5 if size <= 75 else 4.0
+        # A block's height follows its smaller side, the size of one model in it.
+        small = min(self.mm)
+        if small <= 32:
+            return 1.25
+        if small <= 40:
+            return 1.5
+        return 2.5 if small <= 60 else 4.0
+
+
+def _fmt(v: float) -> str:
+    return f"{v:g}"
+
+
+def outline_points(shape: int, a: float, b: float, x: float, y: float, facing_deg: float,
+                   n: int = 64) -> np.ndarray:
+    """Points around a base's edge, counter-clockwise, as an (n, 2) array (rect: its 4 corners)."""
+    th = math.radians(facing_deg)
+    c, s = math.cos(th), math.sin(th)
+    if shape == RECT:
+        local = np.array([[a, -b], [a, b], [-a, b], [-a, -b]])
+    else:
+        t = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
+        local = np.column_stack([a * np.cos(t), b * np.sin(t)])
+    rot = np.array([[c, -s], [s, c]])
+    return local @ rot.T + np.array([x, y])
+
+
+def footprint(shape: int, a: float, b: float, x: float, y: float, facing_deg: float,
+              n: int = 256) -> shapely.Polygon:
+    """The base as a polygon (ellipses as a fine n-gon circumscribing-free inscribed polygon)."""
+    return shapely.Polygon(outline_points(shape, a, b, x, y, facing_deg, n))

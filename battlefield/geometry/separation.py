@@ -1,0 +1,171 @@
+"""Closest distance between two bases, exact for circles and to ~1e-9" for ovals and rectangles.
+
+Every base is a centrally symmetric convex shape, so the signed distance between two of them is
+the largest separation over directions u:  sep(u) = u.(cB - cA) - w_A(u) - w_B(u), where w is the
+shape's half-width along u (its support function). sep is concave over the unit disc, so a coarse
+scan followed by a golden-section search finds the global maximum. Negative = overlap depth.
+Compiled with numba; used in vectorised form for whole units and boards.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from battlefield.geometry.bases import OVAL, RECT, ROUND
+
+_SCAN = 48
+_GOLDEN_STEPS = 48
+_INV_PHI = (math.sqrt(5.0) - 1.0) / 2.0
+
+
+@njit(cache=True, inline="always")
+def half_width(shape: int, a: float, b: float, c: float, s: float, ux: float, uy: float) -> float:
+    """Half-width of a base with facing (c, s) = (cos, sin) measured along unit direction u."""
+    if shape == ROUND:
+        return a
+    u1 = ux * c + uy * s
+    u2 = -ux * s + uy * c
+    if shape == OVAL:
+        return math.sqrt(a * a * u1 * u1 + b * b * u2 * u2)
+    return a * abs(u1) + b * abs(u2)
+
+
+@njit(cache=True, inline="always")
+def _sep(th, dx, dy, sh1, a1, b1, c1, s1, sh2, a2, b2, c2, s2):
+    ux = math.cos(th)
+    uy = math.sin(th)
+    return (ux * dx + uy * dy - half_width(sh1, a1, b1, c1, s1, ux, uy)
+            - half_width(sh2, a2, b2, c2, s2, ux, uy))
+
+
+@njit(cache=True)
+def separation(x1, y1, sh1, a1, b1, c1, s1, x2, y2, sh2, a2, b2, c2, s2):
+    """(signed distance, direction angle from base 1 towards base 2) between two bases."""
+    dx = x2 - x1
+    dy = y2 - y1
+    th0 = math.atan2(dy, dx)
+    if sh1 == ROUND and sh2 == ROUND:
+        return math.sqrt(dx * dx + dy * dy) - a1 - a2, th0
+    best = -1e300
+    bt = th0
+    step = 2.0 * math.pi / _SCAN
+    for k in range(_SCAN):
+        th = th0 + k * step
+        v = _sep(th, dx, dy, sh1, a1, b1, c1, s1, sh2, a2, b2, c2, s2)
+        if v > best:
+            best = v
+            bt = th
+    lo = bt - step
+    hi = bt + step
+    m1 = hi - _INV_PHI * (hi - lo)
+    m2 = lo + _INV_PHI * (hi - lo)
+    f1 = _sep(m1, dx, dy, sh1, a1, b1, c1, s1, sh2, a2, b2, c2, s2)
+    f2 = _sep(m2, dx, dy, sh1, a1, b1, c1, s1, sh2, a2, b2, c2, s2)
+    for _ in range(_GOLDEN_STEPS):
+        if f1 < f2:
+            lo = m1
+            m1 = m2
+            f1 = f2
+            m2 = lo + _INV_PHI * (hi - lo)
+            f2 = _sep(m2, dx, dy, sh1, a1, b1, c1, s1, sh2, a2, b2, c2, s2)
+        else:
+            hi = m2
+            m2 = m1
+            f2 = f1
+            m1 = hi - _INV_PHI * (hi - lo)
+            f1 = _sep(m1, dx, dy, sh1, a1, b1, c1, s1, sh2, a2, b2, c2, s2)
+    if f1 > best:
+        best = f1
+        bt = m1
+    if f2 > best:
+        best = f2
+        bt = m2
+    return best, bt
+
+
+@njit(cache=True)
+def support_point(shape, a, b, c, s, x, y, ux, uy):
+    """The point of a base furthest along unit direction u (for a rectangle side: its middle)."""
+    u1 = ux * c + uy * s
+    u2 = -ux * s + uy * c
+    if shape == ROUND:
+        l1 = a * u1
+        l2 = a * u2
+    elif shape == OVAL:
+        n = math.sqrt(a * a * u1 * u1 + b * b * u2 * u2)
+        l1 = a * a * u1 / n
+        l2 = b * b * u2 / n
+    else:
+        eps = 1e-9
+        l1 = 0.0 if abs(u1) < eps else (a if u1 > 0 else -a)
+        l2 = 0.0 if abs(u2) < eps else (b if u2 > 0 else -b)
+    return x + l1 * c - l2 * s, y + l1 * s + l2 * c
+
+
+@njit(cache=True)
+def distance_matrix(x, y, sh, a, b, c, s, rows, cols):
+    """Horizontal base-to-base distances (never negative) for every (rows[i], cols[j]) pair."""
+    out = np.empty((rows.shape[0], cols.shape[0]))
+    for i in range(rows.shape[0]):
+        p = rows[i]
+        for j in range(cols.shape[0]):
+            q = cols[j]
+            d, _ = separation(x[p], y[p], sh[p], a[p], b[p], c[p], s[p],
+                              x[q], y[q], sh[q], a[q], b[q], c[q], s[q])
+            out[i, j] = d if d > 0.0 else 0.0
+    return out
+
+
+@njit(cache=True)
+def signed_distance_matrix(x, y, sh, a, b, c, s, rows, cols):
+    """As distance_matrix but negative where bases overlap (minus the overlap depth)."""
+    out = np.empty((rows.shape[0], cols.shape[0]))
+    for i in range(rows.shape[0]):
+        p = rows[i]
+        for j in range(cols.shape[0]):
+            q = cols[j]
+            d, _ = separation(x[p], y[p], sh[p], a[p], b[p], c[p], s[p],
+                              x[q], y[q], sh[q], a[q], b[q], c[q], s[q])
+            out[i, j] = d
+    return out
+
+
+@njit(cache=True)
+def point_distances(x, y, sh, a, b, c, s, idx, px, py):
+    """Distance from each base idx[i] to the point (px, py): 0 when the point is on the base."""
+    out = np.empty(idx.shape[0])
+    for i in range(idx.shape[0]):
+        p = idx[i]
+        d, _ = separation(x[p], y[p], sh[p], a[p], b[p], c[p], s[p], px, py, ROUND, 0.0, 0.0,
+                          1.0, 0.0)
+        out[i] = d if d > 0.0 else 0.0
+    return out
+
+
+def closest_points(x1, y1, sh1, a1, b1, f1, x2, y2, sh2, a2, b2, f2):
+    """(distance, point on base 1, point on base 2) in the horizontal plane; facings in degrees."""
+    c1, s1 = math.cos(math.radians(f1)), math.sin(math.radians(f1))
+    c2, s2 = math.cos(math.radians(f2)), math.sin(math.radians(f2))
+    d, th = separation(x1, y1, sh1, a1, b1, c1, s1, x2, y2, sh2, a2, b2, c2, s2)
+    ux, uy = math.cos(th), math.sin(th)
+    if sh1 == RECT and sh2 == RECT:
+        import shapely
+
+        from battlefield.geometry.bases import footprint
+
+        pa, pb = shapely.ops.nearest_points(footprint(sh1, a1, b1, x1, y1, f1),
+                                            footprint(sh2, a2, b2, x2, y2, f2))
+        p1, p2 = (pa.x, pa.y), (pb.x, pb.y)
+    elif sh2 != RECT:
+        p2 = support_point(sh2, a2, b2, c2, s2, x2, y2, -ux, -uy)
+        p1 = (p2[0] - d * ux, p2[1] - d * uy)
+    else:
+        p1 = support_point(sh1, a1, b1, c1, s1, x1, y1, ux, uy)
+        p2 = (p1[0] + d * ux, p1[1] + d * uy)
+    if d <= 0:
+        mid = ((p1[0] + p2[0]) / 2, (p1[1] + p2[1]) / 2)
+        return 0.0, mid, mid
+    return d, (float(p1[0]), float(p1[1])), (float(p2[0]), float(p2[1]))

@@ -1,0 +1,211 @@
+"""Line of sight between models and units (2.5-D, RULES-NOTES).
+
+Models are volumes (base x height); sight lines run from points of the observer's volume to points
+of the target's volume, blocked by terrain extrusions and by other models' volumes (never by the
+observer's own unit or the target model itself). A target is seen "full" when every point of it
+is seen from some observer point, "none" when no point is, "partial" otherwise.
+
+Sampling: points every SPACING inches around each base's edge (slightly inset), an inner ring and
+the centre, on the top surface (observer, and target for "none") and the bottom surface (target,
+for "full"). All blockers are ground-up columns, so higher points see at least what lower ones
+at the same place see; those surfaces are the decisive ones.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from battlefield.geometry.bases import OVAL, ROUND
+from battlefield.geometry.sightline import (
+    CLEAR,
+    FULL,
+    NONE,
+    PARTIAL,
+    any_line_clear,
+    first_blocker,
+    point_visibility,
+)
+from battlefield.geometry.table import Table
+
+SPACING = 0.1
+INSET = 0.01
+STATUS = {NONE: "none", PARTIAL: "partial", FULL: "full"}
+
+
+def _ring(shape: int, a: float, b: float, scale: float, spacing: float) -> np.ndarray:
+    """Local (x, y) points around a base edge scaled by `scale`, about `spacing` apart."""
+    a, b = a * scale, b * scale
+    if shape == ROUND or shape == OVAL:
+        h = ((a - b) / (a + b)) ** 2
+        perimeter = math.pi * (a + b) * (1 + 3 * h / (10 + math.sqrt(4 - 3 * h)))
+        n = max(12, math.ceil(perimeter / spacing))
+        t = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
+        return np.column_stack([a * np.cos(t), b * np.sin(t)])
+    corners = np.array([[a, -b], [a, b], [-a, b], [-a, -b], [a, -b]])
+    pts = []
+    for p, q in zip(corners[:-1], corners[1:]):
+        n = max(3, math.ceil(np.hypot(*(q - p)) / spacing))
+        t = np.linspace(0.0, 1.0, n, endpoint=False)[:, None]
+        pts.append(p + t * (q - p))
+    return np.concatenate(pts)
+
+
+def surface_points(table: Table, m: int, spacing: float = SPACING,
+                   interior: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """(top, bottom) sample points of model m's volume, centre first, as (n, 3) arrays."""
+    shape, a, b = int(table.shape[m]), float(table.a[m]), float(table.b[m])
+    inset = max(0.0, 1.0 - INSET / min(a, b))
+    parts = [np.zeros((1, 2)), _ring(shape, a, b, inset, spacing)]
+    if interior:
+        parts.append(_ring(shape, a, b, 0.5, spacing * 2))
+    local = np.concatenate(parts)
+    c, s = table.cos[m], table.sin[m]
+    xy = local @ np.array([[c, s], [-s, c]]) + np.array([table.x[m], table.y[m]])
+    z0 = table.z[m]
+    top = np.column_stack([xy, np.full(len(xy), z0 + table.height[m])])
+    bottom = np.column_stack([xy, np.full(len(xy), z0)])
+    return top, bottom
+
+
+@dataclass
+class Sight:
+    """How much of a target (model or unit) an observer sees, and what blocks the rest."""
+
+    visible: str
+    blocked_by: list[int] = field(default_factory=list)  # blocker indices, most lines first
+    models: dict[int, str] = field(default_factory=dict)  # target model -> its own status
+
+    @property
+    def any(self) -> bool:
+        return self.visible != "none"
+
+
+class SightModel:
+    """Sight questions about one Table, with the kernel's arrays prepared once."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        lay = table.layout
+        self._t = (lay.bboxes, lay.heights, lay.edges, lay.edge_start)
+        self._zlo = table.z
+        self._zhi = table.z + table.height
+        self._m = (table.x, table.y, table.cos, table.sin, table.a, table.b, table.shape,
+                   self._zlo, self._zhi, table.reach)
+        self._points: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray]] = {}
+
+    # --- candidates ------------------------------------------------------------------------
+    def _region(self, models: np.ndarray) -> np.ndarray:
+        t = self.table
+        r = t.reach[models]
+        return np.array([(t.x[models] - r).min(), (t.y[models] - r).min(),
+                         (t.x[models] + r).max(), (t.y[models] + r).max()])
+
+    def candidates(self, observers: np.ndarray, targets: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """Terrain pieces and models that could block lines between the two groups: those
+        whose bounding boxes meet the box around both. The observers are never candidates."""
+        both = np.concatenate([observers, targets])
+        x0, y0, x1, y1 = self._region(both)
+        bb = self.table.layout.bboxes
+        tc = np.nonzero((bb[:, 0] <= x1) & (bb[:, 2] >= x0) & (bb[:, 1] <= y1)
+                        & (bb[:, 3] >= y0))[0].astype(np.int64)
+        t = self.table
+        near = ((t.x - t.reach <= x1) & (t.x + t.reach >= x0) & (t.y - t.reach <= y1)
+                & (t.y + t.reach >= y0))
+        near[observers] = False
+        return tc, np.nonzero(near)[0].astype(np.int64)
+
+    def points(self, m: int, interior: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        key = (int(m), interior)
+        if key not in self._points:
+            self._points[key] = surface_points(self.table, int(m), interior=interior)
+        return self._points[key]
+
+    def _observer_points(self, observers: np.ndarray) -> np.ndarray:
+        # The observer's own volume never blocks, so a clear line from an inner point of its
+        # flat top also runs clear from where it leaves the top's edge: the edge ring suffices.
+        return np.concatenate([self.points(int(m), interior=False)[0] for m in observers])
+
+    # --- questions ---------------------------------------------------------------------------
+    def line(self, p: tuple[float, float, float], q: tuple[float, float, float],
+             ignore_units: tuple[int, ...] = (), ignore_models: tuple[int, ...] = ()) -> int:
+        """First blocker of one sight line (-1 when clear), ignoring the given units/models."""
+        t = self.table
+        keep = np.ones(len(t), dtype=bool)
+        for u in ignore_units:
+            keep[t.unit_models[u]] = False
+        keep[list(ignore_models)] = False
+        mc = np.nonzero(keep)[0].astype(np.int64)
+        tc = np.arange(len(t.layout), dtype=np.int64)
+        return int(first_blocker(*p, *q, tc, *self._t, mc, *self._m))
+
+    def model_sees_points(self, observers: np.ndarray, target: int,
+                          tally: np.ndarray | None = None) -> int:
+        """NONE / PARTIAL / FULL for one target model seen from a group of observer models."""
+        tc, mc = self.candidates(observers, np.array([target]))
+        mc = mc[mc != target]
+        top, bottom = self.points(target)
+        if tally is None:
+            tally = np.zeros(len(self.table.layout) + len(self.table), dtype=np.int64)
+        return int(point_visibility(self._observer_points(observers), top, bottom, tc, *self._t,
+                                    mc, *self._m, tally))
+
+    def model_visibility(self, observer: int, target: int) -> Sight:
+        """How much of model `target` model `observer` sees (its unit-mates never block)."""
+        own = self.table.unit_models[int(self.table.unit[observer])]
+        return self._group_visibility(np.array([observer]), own, np.array([target]))
+
+    def unit_visibility(self, u: int, v: int) -> Sight:
+        """How much of unit v unit u sees: "full" when every model of v is fully seen by some
+        model of u, "none" when no model of v is seen at all, "partial" otherwise."""
+        t = self.table
+        return self._group_visibility(t.unit_models[u], t.unit_models[u], t.unit_models[v])
+
+    def _group_visibility(self, observers: np.ndarray, own: np.ndarray,
+                          targets: np.ndarray) -> Sight:
+        t = self.table
+        tally = np.zeros(len(t.layout) + len(t), dtype=np.int64)
+        statuses = {}
+        for target in targets:
+            tc, mc = self.candidates(own, np.concatenate([observers, [target]]))
+            mc = mc[mc != target]
+            top, bottom = self.points(int(target))
+            statuses[int(target)] = STATUS[int(point_visibility(
+                self._observer_points(observers), top, bottom, tc, *self._t, mc, *self._m,
+                tally))]
+        values = set(statuses.values())
+        visible = values.pop() if len(values) == 1 else "partial"
+        if visible not in ("none", "full"):
+            visible = "partial"
+        blocked = [int(k) for k in np.argsort(-tally, kind="stable") if tally[k] > 0]
+        return Sight(visible, blocked, statuses)
+
+    def unit_sees(self, u: int, v: int) -> bool:
+        """True when any model of unit u sees any point of any model of unit v (aos4 visible).
+        Symmetric: the same top-surface lines are tested whichever unit looks."""
+        t = self.table
+        obs = t.unit_models[u]
+        tgts = t.unit_models[v]
+        for target in tgts:
+            tc, mc = self.candidates(obs, np.concatenate([obs, [target]]))
+            mc = mc[(mc != target)]
+            # Cheapest first: centre-top to centre-top lines usually settle it.
+            tp = self.points(int(target))[0][:1]
+            for m in obs:
+                if first_blocker(*self.points(int(m))[0][0], *tp[0], tc, *self._t, mc,
+                                 *self._m) == CLEAR:
+                    return True
+        for target in tgts:
+            tc, mc = self.candidates(obs, np.concatenate([obs, [target]]))
+            mc = mc[(mc != target)]
+            if any_line_clear(self._observer_points(obs), self.points(int(target))[0], tc,
+                              *self._t, mc, *self._m):
+                return True
+        return False
+
+    def blocker_name(self, k: int, model_names: list[str]) -> str:
+        n = len(self.table.layout)
+        return self.table.layout.pieces[k].id if k < n else model_names[k - n]

@@ -1,0 +1,133 @@
+"""The table at one moment, as arrays: every model's base, pose, elevation and height, plus the
+prepared terrain layout. Measurement and sight questions are asked of a Table.
+
+Models are numbered 0..n-1 in scene order; `unit` gives each model's unit index and
+`unit_models[u]` the model indices of unit u.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import shapely
+
+from battlefield.geometry.bases import RECT, footprint, outline_points
+from battlefield.geometry.separation import closest_points, distance_matrix
+from battlefield.geometry.terrain import Layout
+
+
+@dataclass(frozen=True)
+class Closest:
+    """The closest pair of points between two bases or units, with both distances."""
+
+    distance: float
+    distance_3d: float
+    a: tuple[float, float, float]
+    b: tuple[float, float, float]
+    models: tuple[int, int]
+
+
+@dataclass
+class Table:
+    width: float
+    depth: float
+    layout: Layout
+    x: np.ndarray
+    y: np.ndarray
+    facing: np.ndarray
+    shape: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    z: np.ndarray
+    height: np.ndarray
+    unit: np.ndarray
+    n_units: int
+    cos: np.ndarray = field(init=False)
+    sin: np.ndarray = field(init=False)
+    reach: np.ndarray = field(init=False)
+    unit_models: list[np.ndarray] = field(init=False)
+
+    def __post_init__(self) -> None:
+        for name in ("x", "y", "facing", "a", "b", "z", "height"):
+            setattr(self, name, np.ascontiguousarray(getattr(self, name), dtype=np.float64))
+        self.shape = np.ascontiguousarray(self.shape, dtype=np.int64)
+        self.unit = np.ascontiguousarray(self.unit, dtype=np.int64)
+        rad = np.radians(self.facing)
+        self.cos = np.cos(rad)
+        self.sin = np.sin(rad)
+        self.reach = np.where(self.shape == RECT, np.hypot(self.a, self.b),
+                              np.maximum(self.a, self.b))
+        order = np.argsort(self.unit, kind="stable")
+        bounds = np.searchsorted(self.unit[order], np.arange(self.n_units + 1))
+        self.unit_models = [order[bounds[u]:bounds[u + 1]] for u in range(self.n_units)]
+
+    def __len__(self) -> int:
+        return len(self.x)
+
+    # --- moving -----------------------------------------------------------------------------
+    def moved(self, models: np.ndarray, x: np.ndarray, y: np.ndarray,
+              facing: np.ndarray | None = None, z: np.ndarray | None = None) -> Table:
+        """A copy with some models at new places. Without z, each stands on the ground or on
+        the top of the solid piece it is wholly on."""
+        nx, ny, nf, nz = self.x.copy(), self.y.copy(), self.facing.copy(), self.z.copy()
+        nx[models] = x
+        ny[models] = y
+        if facing is not None:
+            nf[models] = facing
+        new = replace(self, x=nx, y=ny, facing=nf, z=nz)
+        if z is not None:
+            new.z[models] = z
+        else:
+            for m in np.atleast_1d(models):
+                new.z[m] = self.layout.ground_height(new.footprint(int(m), 32))
+        return new
+
+    # --- shapes ------------------------------------------------------------------------------
+    def footprint(self, m: int, n: int = 256) -> shapely.Polygon:
+        return footprint(int(self.shape[m]), self.a[m], self.b[m], self.x[m], self.y[m],
+                         self.facing[m], n)
+
+    def outline(self, m: int, n: int = 64) -> np.ndarray:
+        return outline_points(int(self.shape[m]), self.a[m], self.b[m], self.x[m], self.y[m],
+                              self.facing[m], n)
+
+    def top(self, m: int) -> float:
+        return float(self.z[m] + self.height[m])
+
+    # --- distances ---------------------------------------------------------------------------
+    def distances(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """Horizontal closest-base distances, a (len(rows), len(cols)) matrix."""
+        return distance_matrix(self.x, self.y, self.shape, self.a, self.b, self.cos, self.sin,
+                               np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64))
+
+    def distances_3d(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """3-D distances between the bases at their elevations: both bases are horizontal, so
+        the closest points differ in height by exactly the difference in elevation."""
+        h = self.distances(rows, cols)
+        dz = self.z[np.asarray(rows)][:, None] - self.z[np.asarray(cols)][None, :]
+        return np.hypot(h, dz)
+
+    def closest(self, i: int, j: int) -> Closest:
+        """Closest points between the bases of models i and j."""
+        d, p, q = closest_points(self.x[i], self.y[i], int(self.shape[i]), self.a[i], self.b[i],
+                                 self.facing[i], self.x[j], self.y[j], int(self.shape[j]),
+                                 self.a[j], self.b[j], self.facing[j])
+        d3 = math.hypot(d, self.z[i] - self.z[j])
+        return Closest(d, d3, (p[0], p[1], float(self.z[i])), (q[0], q[1], float(self.z[j])),
+                       (int(i), int(j)))
+
+    def closest_between(self, rows: np.ndarray, cols: np.ndarray) -> Closest:
+        """The closest pair of models between two groups (horizontal), with the smallest 3-D
+        distance between the groups (which may belong to another pair) as distance_3d."""
+        rows = np.asarray(rows, dtype=np.int64)
+        cols = np.asarray(cols, dtype=np.int64)
+        h = self.distances(rows, cols)
+        i, j = np.unravel_index(int(np.argmin(h)), h.shape)
+        best = self.closest(int(rows[i]), int(cols[j]))
+        d3 = np.hypot(h, self.z[rows][:, None] - self.z[cols][None, :])
+        return replace(best, distance=float(h[i, j]), distance_3d=float(d3.min()))
+
+    def unit_distance(self, u: int, v: int) -> float:
+        return float(self.distances(self.unit_models[u], self.unit_models[v]).min())

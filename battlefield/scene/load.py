@@ -1,0 +1,356 @@
+"""Reading scene and map files: every key checked, every error with file, key path and line.
+
+A scene names its ruleset, board, terrain, objectives, deployment zones and units. A map is a
+scene without units. `map: NAME` in a scene takes the board, terrain, objectives and zones of a
+bundled map (or a map file path relative to the scene) unless the scene gives its own.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import shapely
+
+from battlefield.errors import InputError
+from battlefield.geometry.bases import OVAL_SIZES_MM, RECT, ROUND_SIZES_MM, Base
+from battlefield.geometry.separation import half_width, signed_distance_matrix
+from battlefield.geometry.terrain import KINDS, Layout, Piece, normalise_kind
+from battlefield.paths import find_map, ruleset_names
+from battlefield.rulesets import load_ruleset
+from battlefield.scene.model import ModelSpec, Objective, Scene, UnitSpec
+from battlefield.scene.yamlsource import Reader, format_path
+
+SCENE_KEYS = ["ruleset", "board", "terrain", "objectives", "deployment", "units", "map", "name",
+              "description", "state"]
+UNIT_KEYS = ["id", "side", "models", "leader", "name", "stats", "weapons", "keywords", "profile"]
+MODEL_KEYS = ["base", "at", "facing", "z", "height"]
+# Bases that overlap by more than this are an error; bases in contact touch within it.
+OVERLAP_TOLERANCE = 0.01
+EDGE_TOLERANCE = 1e-6
+
+
+def load_scene(file: str | Path, require_units: bool = False,
+               ruleset: str | None = None) -> Scene:
+    """Read a scene or map file. `ruleset` overrides (or supplies) the file's ruleset."""
+    return _SceneReader(Reader.open(file)).scene(require_units, ruleset)
+
+
+def load_scene_text(text: str, name: str = "<scene>") -> Scene:
+    from battlefield.scene.yamlsource import load_yaml
+
+    data, lines = load_yaml(name, text)
+    return _SceneReader(Reader(name, data, lines)).scene(False, None)
+
+
+def resolve_scene_path(arg: str) -> Path:
+    """A scene argument: a file path, or the name of a bundled map or scene."""
+    path = Path(arg)
+    if path.exists() or path.suffix in (".yaml", ".yml") and "/" in arg:
+        return path
+    bundled = find_map(arg)
+    return bundled if bundled is not None else path
+
+
+class _SceneReader:
+    def __init__(self, r: Reader) -> None:
+        self.r = r
+
+    def scene(self, require_units: bool, ruleset_override: str | None) -> Scene:
+        r = self.r
+        if r.data is None:
+            raise r.error((), "the file is empty", "a scene: ruleset, board, terrain, units ...")
+        top = r.mapping((), r.data, [], SCENE_KEYS)
+        base_map: dict[str, Any] = {}
+        if "map" in top:
+            base_map = self._map(top["map"])
+        name = ruleset_override or top.get("ruleset") or base_map.get("ruleset")
+        if name is None:
+            raise r.error((), "missing key 'ruleset'", "one of " + ", ".join(ruleset_names()))
+        if ruleset_override is None and "ruleset" in top:
+            r.string(("ruleset",), top["ruleset"], ruleset_names())
+        elif name not in ruleset_names():
+            raise r.error(("ruleset",), f"unknown ruleset '{name}'",
+                          "one of " + ", ".join(ruleset_names()))
+        rs = load_ruleset(str(name))
+        if "board" in top:
+            width, depth = self._board(top["board"])
+        elif "board" in base_map:
+            width, depth = base_map["board"]
+        else:
+            raise r.error((), "missing key 'board'", "board: {width: 60, depth: 44} in inches")
+        terrain = (self._terrain(top["terrain"], width, depth) if "terrain" in top
+                   else base_map.get("terrain", ()))
+        objectives = (self._objectives(top["objectives"], width, depth) if "objectives" in top
+                      else base_map.get("objectives", []))
+        deployment = (self._deployment(top["deployment"], width, depth) if "deployment" in top
+                      else base_map.get("deployment", {}))
+        layout = Layout(terrain)
+        units = self._units(top.get("units", []), rs, width, depth, layout, require_units)
+        scene = Scene(
+            file=r.file, ruleset=rs, width=width, depth=depth, terrain=tuple(terrain),
+            objectives=objectives, units=units, deployment=deployment,
+            name=str(top.get("name", base_map.get("name", ""))),
+            description=str(top.get("description", "")),
+            extra={"state": top["state"]} if "state" in top else {},
+        )
+        scene.__dict__["layout"] = layout
+        self._no_overlaps(scene)
+        return scene
+
+    # --- map reference -------------------------------------------------------------------------
+    def _map(self, value: Any) -> dict[str, Any]:
+        r = self.r
+        ref = r.string(("map",), value)
+        path = Path(r.file).parent / ref
+        if not path.is_file():
+            bundled = find_map(ref)
+            if bundled is None:
+                from battlefield.paths import map_names
+
+                raise r.error(("map",), f"no map '{ref}'",
+                              "a map file, or a bundled map: " + ", ".join(map_names()))
+            path = bundled
+        m = load_scene(path)
+        return {"ruleset": m.ruleset.id, "board": (m.width, m.depth), "terrain": m.terrain,
+                "objectives": m.objectives, "deployment": m.deployment, "name": m.name}
+
+    # --- board, terrain, objectives, zones -----------------------------------------------------
+    def _board(self, value: Any) -> tuple[float, float]:
+        r = self.r
+        b = r.mapping(("board",), value, ["width", "depth"])
+        return (r.number(("board", "width"), b["width"], 0, strict_min=True),
+                r.number(("board", "depth"), b["depth"], 0, strict_min=True))
+
+    def _outline(self, path: tuple, value: Any, width: float, depth: float
+                 ) -> tuple[tuple[float, float], ...]:
+        r = self.r
+        pts = r.sequence(path, value, 3, "a list of [x, y] points")
+        outline = tuple(r.point((*path, i), p) for i, p in enumerate(pts))
+        for i, (x, y) in enumerate(outline):
+            if not (-EDGE_TOLERANCE <= x <= width + EDGE_TOLERANCE
+                    and -EDGE_TOLERANCE <= y <= depth + EDGE_TOLERANCE):
+                raise r.error((*path, i), f"point ({x:g}, {y:g}) is off the {width:g}\" x "
+                                          f"{depth:g}\" board", "a point on the board")
+        poly = shapely.Polygon(outline)
+        if not poly.is_valid or poly.area <= 0:
+            reason = shapely.is_valid_reason(poly)
+            raise r.error(path, f"the outline is not a simple polygon ({reason})",
+                          "points in order around the outline, edges not crossing")
+        return outline
+
+    def _terrain(self, value: Any, width: float, depth: float) -> list[Piece]:
+        r = self.r
+        pieces, ids = [], set()
+        for i, item in enumerate(r.sequence(("terrain",), value)):
+            p = ("terrain", i)
+            t = r.mapping(p, item, ["id", "outline", "height"], ["kind", "name"])
+            pid = r.string((*p, "id"), t["id"])
+            if pid in ids:
+                raise r.error((*p, "id"), f"duplicate terrain id '{pid}'", "a unique id")
+            ids.add(pid)
+            kind = normalise_kind(r.string((*p, "kind"), t.get("kind", "solid")))
+            if kind not in KINDS:
+                raise r.error((*p, "kind"), f"unknown terrain kind '{t['kind']}'",
+                              "one of " + ", ".join(KINDS))
+            pieces.append(Piece(pid, self._outline((*p, "outline"), t["outline"], width, depth),
+                                r.number((*p, "height"), t["height"], 0), kind))
+        return pieces
+
+    def _objectives(self, value: Any, width: float, depth: float) -> list[Objective]:
+        r = self.r
+        out, ids = [], set()
+        for i, item in enumerate(r.sequence(("objectives",), value)):
+            p = ("objectives", i)
+            o = r.mapping(p, item, ["id", "at"], ["home", "controlled_by", "name"])
+            oid = r.string((*p, "id"), o["id"])
+            if oid in ids:
+                raise r.error((*p, "id"), f"duplicate objective id '{oid}'", "a unique id")
+            ids.add(oid)
+            x, y = r.point((*p, "at"), o["at"])
+            if not (0 <= x <= width and 0 <= y <= depth):
+                raise r.error((*p, "at"), f"({x:g}, {y:g}) is off the board", "a point on it")
+            home = r.string((*p, "home"), o["home"]) if o.get("home") is not None else None
+            held = o.get("controlled_by")
+            held = r.string((*p, "controlled_by"), held) if held is not None else None
+            out.append(Objective(oid, x, y, home, held))
+        return out
+
+    def _deployment(self, value: Any, width: float, depth: float
+                    ) -> dict[str, tuple[tuple[float, float], ...]]:
+        r = self.r
+        zones = r.mapping(("deployment",), value, [], list(value) if isinstance(value, dict)
+                          else [])
+        return {str(side): self._outline(("deployment", side), pts, width, depth)
+                for side, pts in zones.items()}
+
+    # --- units -----------------------------------------------------------------------------
+    def _units(self, value: Any, rs: Any, width: float, depth: float, layout: Layout,
+               require: bool) -> list[UnitSpec]:
+        r = self.r
+        items = r.sequence(("units",), value, 1 if require else 0)
+        units, ids = [], set()
+        for i, item in enumerate(items):
+            p = ("units", i)
+            u = r.mapping(p, item, ["id", "side", "models"], UNIT_KEYS[3:])
+            uid = r.string((*p, "id"), u["id"])
+            if "/" in uid:
+                raise r.error((*p, "id"), f"unit id '{uid}' contains '/'",
+                              "an id without '/' (UNIT/N names one model)")
+            if uid in ids:
+                raise r.error((*p, "id"), f"duplicate unit id '{uid}'", "a unique id")
+            ids.add(uid)
+            side = r.string((*p, "side"), u["side"])
+            models = [self._model((*p, "models", k), m, rs, width, depth, layout)
+                      for k, m in enumerate(r.sequence((*p, "models"), u["models"], 1))]
+            leader = 0
+            if "leader" in u:
+                leader = r.number((*p, "leader"), u["leader"], 1, len(models), integer=True) - 1
+            stats = self._stats((*p, "stats"), u.get("stats", {}), rs.characteristics)
+            weapons = [self._stats((*p, "weapons", k), w, rs.weapon_characteristics, weapon=True)
+                       for k, w in enumerate(r.sequence((*p, "weapons"), u.get("weapons", [])))]
+            keywords = tuple(k.upper() for k in r.strings((*p, "keywords"),
+                                                           u.get("keywords", [])))
+            profile = r.string((*p, "profile"), u["profile"]) if "profile" in u else None
+            units.append(UnitSpec(uid, side, models, leader,
+                                  str(u.get("name", "")) if "name" in u else uid,
+                                  stats, weapons, keywords, profile, r.line(p)))
+        return units
+
+    def _stats(self, path: tuple, value: Any, valid: tuple[str, ...], weapon: bool = False
+               ) -> dict[str, Any]:
+        r = self.r
+        d = r.mapping(path, value, ["name"] if weapon else [],
+                      [k for k in valid if not (weapon and k == "name")])
+        out: dict[str, Any] = {}
+        for key, v in d.items():
+            if key == "name":
+                out[key] = r.string((*path, key), v)
+            elif key == "abilities":
+                out[key] = r.strings((*path, key), v)
+            elif isinstance(v, str) and _dice_or_bonus(v):
+                out[key] = v            # "D6", "2D3+1", "3+" kept as written; the rules read them
+            else:
+                out[key] = r.number((*path, key), v)
+        return out
+
+    def _base(self, path: tuple, value: Any, rs: Any) -> Base:
+        r = self.r
+        rounds = ", ".join(f"{s:g}" for s in ROUND_SIZES_MM)
+        ovals = ", ".join(f"[{a:g}, {b:g}]" for a, b in OVAL_SIZES_MM)
+        expected = f"a round base diameter in mm ({rounds}) or an oval [long, short] ({ovals})"
+        if isinstance(value, dict):
+            d = r.mapping(path, value, [], ["round", "oval", "rect"])
+            if len(d) != 1:
+                raise r.error(path, "give exactly one of round, oval, rect", expected)
+            kind, size = next(iter(d.items()))
+            path = (*path, kind)
+            if kind == "round":
+                return self._base(path, size, rs)
+            if kind == "rect":
+                pair = r.sequence(path, size, 2, "[frontage, depth] in mm")
+                if len(pair) != 2:
+                    raise r.error(path, "must be two sizes", "[frontage, depth] in mm")
+                w = r.number((*path, 0), pair[0], 0, strict_min=True)
+                dep = r.number((*path, 1), pair[1], 0, strict_min=True)
+                return Base.rect(w, dep)
+            value = size
+            return self._oval(path, value, expected)
+        if isinstance(value, list):
+            if rs.id == "blocks" and len(value) == 2:
+                w = r.number((*path, 0), value[0], 0, strict_min=True)
+                dep = r.number((*path, 1), value[1], 0, strict_min=True)
+                return Base.rect(w, dep)
+            return self._oval(path, value, expected)
+        size = r.number(path, value, 0, strict_min=True)
+        if not any(math.isclose(size, s) for s in ROUND_SIZES_MM):
+            raise r.error(path, f"unknown base size {size:g} mm", expected)
+        return Base.round(size)
+
+    def _oval(self, path: tuple, value: Any, expected: str) -> Base:
+        r = self.r
+        pair = r.sequence(path, value, 2, "[long, short] in mm")
+        if len(pair) != 2:
+            raise r.error(path, f"an oval base needs two sizes, not {len(pair)}", expected)
+        long_, short = (r.number((*path, 0), pair[0], 0, strict_min=True),
+                        r.number((*path, 1), pair[1], 0, strict_min=True))
+        if not any(math.isclose(long_, a) and math.isclose(short, b) for a, b in OVAL_SIZES_MM):
+            raise r.error(path, f"unknown oval base {long_:g}x{short:g} mm", expected)
+        return Base.oval(long_, short)
+
+    def _model(self, path: tuple, value: Any, rs: Any, width: float, depth: float,
+               layout: Layout) -> ModelSpec:
+        r = self.r
+        m = r.mapping(path, value, ["base", "at"], MODEL_KEYS[2:])
+        base = self._base((*path, "base"), m["base"], rs)
+        x, y = r.point((*path, "at"), m["at"])
+        facing = r.number((*path, "facing"), m.get("facing", 0.0))
+        th = math.radians(facing)
+        c, s = math.cos(th), math.sin(th)
+        hx = half_width(base.shape, base.a, base.b, c, s, 1.0, 0.0)
+        hy = half_width(base.shape, base.a, base.b, c, s, 0.0, 1.0)
+        if (x - hx < -EDGE_TOLERANCE or x + hx > width + EDGE_TOLERANCE
+                or y - hy < -EDGE_TOLERANCE or y + hy > depth + EDGE_TOLERANCE):
+            raise r.error((*path, "at"), f"the {base.label} base at ({x:g}, {y:g}) is off the "
+                                         f"{width:g}\" x {depth:g}\" board",
+                          "the whole base on the board")
+        spec = ModelSpec(base, x, y, facing % 360.0)
+        foot = shapely.Polygon(_outline(spec))
+        for k in layout.pieces_touching(foot):
+            piece = layout.pieces[k]
+            if "impassable" in piece.traits and foot.intersection(piece.polygon).area > 1e-4:
+                raise r.error((*path, "at"), f"the base stands in impassable terrain "
+                                             f"'{piece.id}'", "a place outside impassable terrain")
+        if "z" in m:
+            spec.z = r.number((*path, "z"), m["z"], 0)
+            spec.z_given = True
+        else:
+            spec.z = layout.ground_height(foot)
+        if "height" in m:
+            spec.height = r.number((*path, "height"), m["height"], 0, strict_min=True)
+            spec.height_given = True
+        else:
+            spec.height = base.default_height()
+        return spec
+
+    def _no_overlaps(self, scene: Scene) -> None:
+        if not scene.units:
+            return
+        t = scene.table()
+        idx = np.arange(len(t), dtype=np.int64)
+        d = signed_distance_matrix(t.x, t.y, t.shape, t.a, t.b, t.cos, t.sin, idx, idx)
+        np.fill_diagonal(d, np.inf)
+        bad = np.argwhere(np.triu(d < -OVERLAP_TOLERANCE))
+        # Models at different heights (one on a piece of terrain) do not collide.
+        for i, j in bad:
+            if abs(t.z[i] - t.z[j]) < min(t.height[i], t.height[j]):
+                names = scene.model_names
+                ui, k = _locate(scene, int(j))
+                path = ("units", ui, "models", k, "at")
+                raise self.r.error(path, f"the base of {names[j]} overlaps {names[i]} by "
+                                         f"{-d[i, j]:.2f}\"", "bases that do not overlap")
+
+
+def _outline(spec: ModelSpec) -> np.ndarray:
+    from battlefield.geometry.bases import outline_points
+
+    return outline_points(spec.base.shape, spec.base.a, spec.base.b, spec.x, spec.y, spec.facing,
+                          4 if spec.base.shape == RECT else 64)
+
+
+def _locate(scene: Scene, model: int) -> tuple[int, int]:
+    for ui, off in enumerate(scene.model_offsets()):
+        if model < off + len(scene.units[ui].models):
+            return ui, model - off
+    raise IndexError(model)
+
+
+def _dice_or_bonus(text: str) -> bool:
+    import re
+
+    return re.fullmatch(r"\s*(\d*[dD][36](\s*\+\s*\d+)?|\d+\+)\s*", text) is not None
+
+
+__all__ = ["load_scene", "load_scene_text", "resolve_scene_path", "format_path", "InputError"]

@@ -1,0 +1,118 @@
+"""A scene: the board, its terrain, objectives and deployment zones, and the units on it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from battlefield.geometry.bases import Base
+from battlefield.geometry.table import Table
+from battlefield.geometry.terrain import Layout, Piece
+from battlefield.rulesets import Ruleset
+
+
+@dataclass
+class ModelSpec:
+    """One model: its base, where it stands (inches), facing (degrees ccw from +x), elevation
+    and height (inches)."""
+
+    base: Base
+    x: float
+    y: float
+    facing: float = 0.0
+    z: float = 0.0
+    height: float = 1.25
+    z_given: bool = False
+    height_given: bool = False
+
+
+@dataclass
+class UnitSpec:
+    id: str
+    side: str
+    models: list[ModelSpec]
+    leader: int = 0                     # index into models
+    name: str = ""
+    stats: dict[str, Any] = field(default_factory=dict)
+    weapons: list[dict[str, Any]] = field(default_factory=list)
+    keywords: tuple[str, ...] = ()
+    profile: str | None = None
+    line: int | None = None             # where the unit is written, for messages
+
+    def has(self, keyword: str) -> bool:
+        return keyword.upper() in self.keywords
+
+
+@dataclass
+class Objective:
+    id: str
+    x: float
+    y: float
+    home: str | None = None             # the side whose home objective this is (skirmish)
+    controlled_by: str | None = None    # who held it before this moment (sticky control)
+
+
+@dataclass
+class Scene:
+    file: str
+    ruleset: Ruleset
+    width: float
+    depth: float
+    terrain: tuple[Piece, ...]
+    objectives: list[Objective]
+    units: list[UnitSpec]
+    deployment: dict[str, tuple[tuple[float, float], ...]] = field(default_factory=dict)
+    name: str = ""
+    description: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def layout(self) -> Layout:
+        return Layout(self.terrain)
+
+    @property
+    def sides(self) -> list[str]:
+        seen: list[str] = []
+        for u in self.units:
+            if u.side not in seen:
+                seen.append(u.side)
+        return seen
+
+    def unit_index(self, unit_id: str) -> int:
+        for i, u in enumerate(self.units):
+            if u.id == unit_id:
+                return i
+        raise KeyError(unit_id)
+
+    @property
+    def model_names(self) -> list[str]:
+        return [f"{u.id}/{k + 1}" for u in self.units for k in range(len(u.models))]
+
+    def model_offsets(self) -> list[int]:
+        """Index of each unit's first model in the table's model arrays."""
+        out, n = [], 0
+        for u in self.units:
+            out.append(n)
+            n += len(u.models)
+        return out
+
+    def table(self) -> Table:
+        models = [(ui, m) for ui, u in enumerate(self.units) for m in u.models]
+        col = lambda f: np.array([f(ui, m) for ui, m in models], dtype=np.float64)  # noqa: E731
+        return Table(
+            width=self.width, depth=self.depth, layout=self.layout,
+            x=col(lambda _, m: m.x), y=col(lambda _, m: m.y),
+            facing=col(lambda _, m: m.facing),
+            shape=np.array([m.base.shape for _, m in models], dtype=np.int64),
+            a=col(lambda _, m: m.base.a), b=col(lambda _, m: m.base.b),
+            z=col(lambda _, m: m.z), height=col(lambda _, m: m.height),
+            unit=np.array([ui for ui, _ in models], dtype=np.int64), n_units=len(self.units),
+        )
+
+    @property
+    def path(self) -> Path:
+        return Path(self.file)
