@@ -153,10 +153,14 @@ class SightModel:
         return int(point_visibility(self._observer_points(observers), top, bottom, tc, *self._t,
                                     mc, *self._m, tally))
 
-    def model_visibility(self, observer: int, target: int) -> Sight:
-        """How much of model `target` model `observer` sees (its unit-mates never block)."""
+    def model_visibility(self, observer: int, target: int, ignore_pieces: tuple[int, ...] = (),
+                         only_pieces: tuple[int, ...] | None = None,
+                         models_block: bool = True) -> Sight:
+        """How much of model `target` model `observer` sees (its unit-mates never block).
+        `ignore_pieces` leaves pieces out; `only_pieces` tests just those pieces."""
         own = self.table.unit_models[int(self.table.unit[observer])]
-        return self._group_visibility(np.array([observer]), own, np.array([target]))
+        return self._group_visibility(np.array([observer]), own, np.array([target]),
+                                      ignore_pieces, only_pieces, models_block)
 
     def unit_visibility(self, u: int, v: int) -> Sight:
         """How much of unit v unit u sees: "full" when every model of v is fully seen by some
@@ -165,13 +169,19 @@ class SightModel:
         return self._group_visibility(t.unit_models[u], t.unit_models[u], t.unit_models[v])
 
     def _group_visibility(self, observers: np.ndarray, own: np.ndarray,
-                          targets: np.ndarray) -> Sight:
+                          targets: np.ndarray, ignore_pieces: tuple[int, ...] = (),
+                          only_pieces: tuple[int, ...] | None = None,
+                          models_block: bool = True) -> Sight:
         t = self.table
         tally = np.zeros(len(t.layout) + len(t), dtype=np.int64)
         statuses = {}
         for target in targets:
             tc, mc = self.candidates(own, np.concatenate([observers, [target]]))
-            mc = mc[mc != target]
+            mc = mc[mc != target] if models_block else mc[:0]
+            if only_pieces is not None:
+                tc = tc[np.isin(tc, only_pieces)]
+            if ignore_pieces:
+                tc = tc[~np.isin(tc, ignore_pieces)]
             top, bottom = self.points(int(target))
             statuses[int(target)] = STATUS[int(point_visibility(
                 self._observer_points(observers), top, bottom, tc, *self._t, mc, *self._m,

@@ -14,6 +14,42 @@ from battlefield.errors import InputError
 Path_ = tuple[Any, ...]
 
 
+# What people most likely meant, by the words of PyYAML's complaint.
+_SYNTAX_HINTS = (
+    ("'\\t'", "spaces for indentation, not tabs"),
+    ("flow sequence", "a closing ']' and ', ' between items"),
+    ("flow mapping", "a closing '}' and ', ' between items"),
+    ("quoted scalar", "a closing quote"),
+    ("another document", "one YAML document in the file (no second '---')"),
+    ("undefined alias", "an anchor &NAME defined before *NAME is used"),
+    ("mapping values are not allowed", "keys of one mapping at the same indentation, "
+                                       "and a space after each ':'"),
+    ("block", "list items and keys lined up at the same indentation"),
+    ("simple key", "key: value"),
+)
+_TOKENS = {"'<scalar>'": "a value", "'<stream end>'": "the end of the file",
+           "<block end>": "the end of the indented block", "'<block end>'": "the end of the "
+           "indented block", "'?'": "a key", "'-'": "a list item '-'"}
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _syntax_error(name: str, exc: yaml.MarkedYAMLError) -> InputError:
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark else None
+    problem = exc.problem or exc.context or "malformed YAML"
+    for token, words in _TOKENS.items():
+        problem = problem.replace(token, words)
+    context = exc.context if exc.problem else None
+    if context and exc.context_mark is not None and exc.context_mark.line + 1 != line:
+        problem += f" ({context} that starts on line {exc.context_mark.line + 1})"
+    text = f"{problem} {context or ''}"
+    expected = next((hint for word, hint in _SYNTAX_HINTS if word in text), "valid YAML")
+    return InputError(name, "", line, f"YAML syntax error: {_one_line(problem)}", expected)
+
+
 def format_path(path: Path_) -> str:
     out = ""
     for part in path:
@@ -25,26 +61,76 @@ class _Builder(yaml.SafeLoader):
     pass
 
 
-def _plain(node: yaml.Node, path: Path_, lines: dict[Path_, int], loader: yaml.SafeLoader,
-           file: str) -> Any:
-    lines[path] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        loader.flatten_mapping(node)
-        out: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            key = loader.construct_object(key_node, deep=True)
-            if not isinstance(key, (str, int, float, bool)) or key is None:
-                raise InputError(file, format_path(path), key_node.start_mark.line + 1,
-                                 f"a key must be a plain word, not {key!r}")
-            if key in out:
-                raise InputError(file, format_path((*path, key)), key_node.start_mark.line + 1,
-                                 f"duplicate key '{key}'")
-            out[key] = _plain(value_node, (*path, key), lines, loader, file)
-            lines[(*path, key)] = key_node.start_mark.line + 1
-        return out
-    if isinstance(node, yaml.SequenceNode):
-        return [_plain(item, (*path, i), lines, loader, file) for i, item in enumerate(node.value)]
-    return loader.construct_object(node, deep=True)
+# Only plain YAML: mappings, lists, words, numbers, true/false, null. Dates are kept as written.
+_STD = "tag:yaml.org,2002:"
+_SCALAR_TAGS = {_STD + t for t in ("str", "int", "float", "bool", "null")}
+_TIMESTAMP = _STD + "timestamp"
+# Limits that stop alias bombs (a few lines expanding to billions of items) and runaway nesting.
+MAX_NODES = 250_000
+MAX_DEPTH = 64
+
+
+class _Walk:
+    def __init__(self, loader: yaml.SafeLoader, file: str, lines: dict[Path_, int]) -> None:
+        self.loader, self.file, self.lines = loader, file, lines
+        self.count = 0
+        self.open: set[int] = set()
+
+    def fail(self, node: yaml.Node, path: Path_, message: str, expected: str) -> InputError:
+        return InputError(self.file, format_path(path), node.start_mark.line + 1, message,
+                          expected)
+
+    def plain(self, node: yaml.Node, path: Path_) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise self.fail(node, path, f"more than {MAX_NODES} items once aliases (*NAME) are "
+                                        "expanded", "a scene without runaway aliases")
+        if len(path) > MAX_DEPTH:
+            raise self.fail(node, path, f"nested more than {MAX_DEPTH} levels deep",
+                            "a scene of plain mappings and lists")
+        if id(node) in self.open:
+            raise self.fail(node, path, "an alias (*NAME) refers to a mapping or list that "
+                                        "contains it", "aliases that do not loop")
+        self.lines[path] = node.start_mark.line + 1
+        if isinstance(node, yaml.MappingNode):
+            self._tag(node, path, _STD + "map")
+            self.open.add(id(node))
+            self.loader.flatten_mapping(node)
+            out: dict[Any, Any] = {}
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    raise self.fail(key_node, path, "a key must be a plain word, not a "
+                                    + ("mapping" if isinstance(key_node, yaml.MappingNode)
+                                       else "list"), "key: value")
+                key = self.plain(key_node, (*path, "<key>"))
+                if key is None or isinstance(key, bool):
+                    raise self.fail(key_node, path, f"a key must be a plain word, not "
+                                                    f"{_kind(key)}", "key: value")
+                if key in out:
+                    raise self.fail(key_node, (*path, key), f"duplicate key '{key}'",
+                                    "each key once in a mapping")
+                out[key] = self.plain(value_node, (*path, key))
+                self.lines[(*path, key)] = key_node.start_mark.line + 1
+            self.lines.pop((*path, "<key>"), None)
+            self.open.discard(id(node))
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            self._tag(node, path, _STD + "seq")
+            self.open.add(id(node))
+            out_list = [self.plain(item, (*path, i)) for i, item in enumerate(node.value)]
+            self.open.discard(id(node))
+            return out_list
+        if node.tag == _TIMESTAMP:
+            return node.value
+        self._tag(node, path, *_SCALAR_TAGS)
+        return self.loader.construct_object(node, deep=True)
+
+    def _tag(self, node: yaml.Node, path: Path_, *allowed: str) -> None:
+        if node.tag not in allowed:
+            tag = node.tag.replace(_STD, "!!")
+            raise self.fail(node, path, f"the YAML tag '{tag}' is not allowed (files are read "
+                                        "with the safe loader)",
+                            "plain mappings, lists, words and numbers, without tags")
 
 
 def load_yaml(file: str | Path, text: str | None = None) -> tuple[Any, dict[Path_, int]]:
@@ -57,8 +143,11 @@ def load_yaml(file: str | Path, text: str | None = None) -> tuple[Any, dict[Path
             raise InputError(name, "", None, "no such file") from None
         except IsADirectoryError:
             raise InputError(name, "", None, "is a folder, not a file") from None
-        except UnicodeDecodeError:
-            raise InputError(name, "", None, "is not a UTF-8 text file") from None
+        except UnicodeDecodeError as exc:
+            raw = exc.object[:exc.start]
+            line = raw.count(b"\n") + 1
+            raise InputError(name, "", line, f"byte 0x{exc.object[exc.start]:02x} is not "
+                             "UTF-8 text", "a UTF-8 text file") from None
         except OSError as exc:
             raise InputError(name, "", None, f"cannot be read ({exc.strerror})") from None
     try:
@@ -66,16 +155,17 @@ def load_yaml(file: str | Path, text: str | None = None) -> tuple[Any, dict[Path
         try:
             node = loader.get_single_node()
             lines: dict[Path_, int] = {}
-            data = None if node is None else _plain(node, (), lines, loader, name)
+            data = None if node is None else _Walk(loader, name, lines).plain(node, ())
         finally:
             loader.dispose()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        problem = exc.problem or exc.context or "malformed YAML"
-        raise InputError(name, "", line, f"YAML syntax error: {problem}") from None
+        raise _syntax_error(name, exc) from None
     except yaml.YAMLError as exc:
-        raise InputError(name, "", None, f"YAML syntax error: {exc}") from None
+        raise InputError(name, "", None, f"YAML syntax error: {_one_line(str(exc))}",
+                         "valid YAML") from None
+    except RecursionError:
+        raise InputError(name, "", None, "YAML nested too deeply to read",
+                         "a scene of plain mappings and lists") from None
     return data, lines
 
 
@@ -107,8 +197,9 @@ class Reader:
                 optional: Iterable[str] = ()) -> dict[str, Any]:
         required, optional = list(required), list(optional)
         if not isinstance(value, dict):
+            keys = required + optional
             raise self.error(path, f"must be a mapping of keys, not {_kind(value)}",
-                             "keys " + ", ".join(required + optional))
+                             "keys " + ", ".join(keys) if keys else "key: value pairs")
         valid = required + optional
         for key in value:
             if key not in valid:
@@ -126,16 +217,18 @@ class Reader:
             raise self.error(path, f"must be {what}, not {_kind(value)}")
         if len(value) < min_len:
             raise self.error(path, f"needs at least {min_len} item{'s' * (min_len != 1)}, "
-                                   f"has {len(value)}")
+                                   f"has {len(value)}", what)
         return value
 
     def number(self, path: Path_, value: Any, minimum: float | None = None,
                maximum: float | None = None, integer: bool = False, strict_min: bool = False
                ) -> float:
         ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        want = "a whole number" if integer else "a number"
+        if ok and isinstance(value, int) and abs(value) > 1e300:
+            raise self.error(path, "is far too large a number", want + " of sensible size")
         if integer:
             ok = ok and float(value).is_integer()
-        want = "a whole number" if integer else "a number"
         if not ok:
             raise self.error(path, f"must be {want}, not {_kind(value)}")
         if value != value or value in (float("inf"), float("-inf")):
@@ -152,14 +245,15 @@ class Reader:
             raise self.error(path, f"must be a word, not {_kind(value)}")
         value = str(value)
         if not value.strip():
-            raise self.error(path, "must not be empty")
+            raise self.error(path, "must not be empty", "a word")
         if choices is not None and value not in choices:
             raise self.error(path, f"unknown value '{value}'", "one of " + ", ".join(choices))
         return value
 
     def point(self, path: Path_, value: Any) -> tuple[float, float]:
         if (not isinstance(value, list) or len(value) != 2):
-            raise self.error(path, f"must be a point [x, y] in inches, not {_kind(value)}")
+            raise self.error(path, f"must be a point [x, y], not {_kind(value)}",
+                             "two numbers [x, y] in inches")
         return (self.number((*path, 0), value[0]), self.number((*path, 1), value[1]))
 
     def strings(self, path: Path_, value: Any) -> list[str]:
@@ -175,6 +269,8 @@ def _kind(value: Any) -> str:
         return "a mapping"
     if isinstance(value, list):
         return f"a list of {len(value)}"
+    if isinstance(value, int) and abs(value) > 1e300:
+        return "a huge number"
     if isinstance(value, (int, float)):
         return f"the number {value:g}"
     return f"'{value}'"

@@ -1,0 +1,213 @@
+"""The subcommands: check, measure, render, validate."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from battlefield.cli.text import inches, table
+
+DEFAULT_SCENE = "demo"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    fmt = argparse.RawDescriptionHelpFormatter
+
+    p = sub.add_parser(
+        "check", formatter_class=fmt,
+        help="every ruling of a scene: coherency, combat, objectives, sight and distance",
+        description="Rulings for a whole scene: every unit's coherency (and the models that "
+                    "break it), who is in combat with whom, who controls each objective, and "
+                    "for every ordered pair of opposing units (a, b) the distance and how much "
+                    "of b a can see.",
+        epilog="JSON keys: units.ID.{coherent, coherency_breaks, in_combat_with}, "
+               "objectives.ID.{controlled_by, totals, contested_by}, pairs[].{a, b, distance, "
+               "distance_3d, visible, in_combat, closest_models, blocked_by}.\n\n"
+               "examples:\n  battlefield check\n  battlefield check maps/demo.yaml --json")
+    p.add_argument("scene", nargs="?", default=DEFAULT_SCENE,
+                   help="scene file, or a bundled scene/map name (default: demo)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    p.set_defaults(run=run_check)
+
+    p = sub.add_parser(
+        "measure", formatter_class=fmt,
+        help="distance, 3-D distance and sight from A to B, with the closest points",
+        description="Measure from A to B, where each is a unit id or UNIT/N for the N-th model "
+                    "of a unit (1-based). Distance is closest base edge to base edge; 'visible' "
+                    "says how much of B A sees (full, partial, none) and what blocks it.",
+        epilog="JSON keys: distance, distance_3d, visible, points.{a,b} ([x, y, z]), "
+               "closest_models, blocked_by, within_combat_range, in_combat.\n\n"
+               "examples:\n  battlefield measure demo red-archers blue-drake\n"
+               "  battlefield measure maps/demo.yaml red-archers/2 blue-knights/1 --json")
+    p.add_argument("scene", help="scene file, or a bundled scene name")
+    p.add_argument("a", help="unit id, or UNIT/N for one model")
+    p.add_argument("b", help="unit id, or UNIT/N for one model")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=run_measure)
+
+    p = sub.add_parser(
+        "render", formatter_class=fmt,
+        help="draw the scene from above as a PNG, with its rulings",
+        description="Draw the scene from above: terrain shaded by height, true-size bases, "
+                    "objectives and their zones and controllers, coherency breaks, combat "
+                    "pairs; with --measure the closest-point line and what blocks the sight.",
+        epilog="examples:\n  battlefield render demo -o demo.png\n"
+               "  battlefield render maps/demo.yaml -o m.png --measure red-archers blue-drake")
+    p.add_argument("scene", nargs="?", default=DEFAULT_SCENE,
+                   help="scene file, or a bundled scene name (default: demo)")
+    p.add_argument("-o", "--out", required=True, help="PNG file to write")
+    p.add_argument("--measure", nargs=2, metavar=("A", "B"), help="draw the measurement A -> B")
+    p.add_argument("--scale", type=float, default=20.0, help="pixels per inch (default 20)")
+    p.set_defaults(run=run_render)
+
+    p = sub.add_parser(
+        "validate", formatter_class=fmt,
+        help="check scene and map files; print what is wrong with each",
+        description="Read each file with the full scene checks (keys, types, base sizes, "
+                    "outlines, overlapping bases, models on the board). Exit status 0 when all "
+                    "are valid, 2 otherwise.",
+        epilog="example:\n  battlefield validate maps/*.yaml")
+    p.add_argument("files", nargs="+", help="scene or map files")
+    p.set_defaults(run=run_validate)
+
+
+# --- helpers -----------------------------------------------------------------------------------
+def open_scene(arg: str):
+    from battlefield.scene.load import load_scene, resolve_scene_path
+
+    return load_scene(resolve_scene_path(arg))
+
+
+def emit_json(data: Any) -> None:
+    json.dump(data, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+
+
+# --- check -------------------------------------------------------------------------------------
+def run_check(args: argparse.Namespace) -> int:
+    from battlefield.rulings import Referee
+
+    scene = open_scene(args.scene)
+    report = Referee(scene).check_report()
+    if args.json:
+        emit_json(report)
+        return 0
+    print(check_text(scene, report))
+    return 0
+
+
+def check_text(scene, report: dict[str, Any]) -> str:
+    rs = scene.ruleset
+    out = [f"{scene.name or Path(scene.file).stem}  ({scene.file}; {rs.id}, "
+           f"{scene.width:g}\" x {scene.depth:g}\" board, {len(scene.terrain)} terrain pieces)",
+           ""]
+    c = rs.coherency
+    out.append(f"Units (coherency: within {c.distance:g}\" of {c.neighbours} other model"
+               + (f", {c.large_neighbours} in units of {c.large_unit}+" if c.large_unit else "")
+               + (", one group" if c.one_group else "") + ")")
+    rows = []
+    for uid, u in report["units"].items():
+        rows.append([uid, u["side"], u["models"], "yes" if u["coherent"] else "NO",
+                     u["in_combat_with"]])
+    out.append(table(["unit", "side", "models", "coherent", "in combat with"], rows))
+    breaks = [(m, why) for u in report["units"].values()
+              for m, why in u["coherency_reasons"].items()]
+    if breaks:
+        out.append("")
+        out.append("  Coherency breaks:")
+        out.extend(f"    {m}: {why}" for m, why in breaks)
+    out.append("")
+    o = rs.objectives
+    zone = {"control-sum": f"{o.range:g}\" of the {o.marker_mm:g} mm marker, sum of Control",
+            "model-count": f"a model within {o.range:g}\" of the centre; all models of the unit"
+                           " count",
+            "fighters-within": f"models within {o.range:g}\" of the centre"}[o.rule]
+    out.append(f"Objectives ({zone}{', sticky' if o.sticky else ''})")
+    rows = []
+    for oid, ob in report["objectives"].items():
+        totals = ", ".join(f"{s} {v:g}" for s, v in ob["totals"].items())
+        rows.append([oid + (f" (home {ob['home']})" if ob.get("home") else ""),
+                     ob["controlled_by"] or "nobody", totals or "-", ob["contested_by"]])
+    out.append(table(["objective", "controlled by", "totals", "units on it"], rows)
+               if rows else "  (none)")
+    out.append("")
+    what = "leader to leader" if rs.distance == "leader" else "closest models"
+    out.append(f"Distance and sight (a looking at b; {what})")
+    rows = []
+    for p in report["pairs"]:
+        rows.append([p["a"], p["b"], inches(p["distance"]), inches(p["distance_3d"]),
+                     p["visible"], "yes" if p["in_combat"] else "", p["blocked_by"][:3]])
+    out.append(table(["a", "b", "distance", "3-D", "visible", "combat", "blocked by"], rows)
+               if rows else "  (no opposing units)")
+    return "\n".join(out)
+
+
+# --- measure -----------------------------------------------------------------------------------
+def run_measure(args: argparse.Namespace) -> int:
+    from battlefield.rulings import Referee
+
+    scene = open_scene(args.scene)
+    report = Referee(scene).measure_report(args.a, args.b)
+    if args.json:
+        emit_json(report)
+        return 0
+    print(measure_text(report))
+    return 0
+
+
+def measure_text(m: dict[str, Any]) -> str:
+    a, b = m["points"]["a"], m["points"]["b"]
+    lines = [
+        f"{m['a']} -> {m['b']}",
+        f"  distance     {inches(m['distance'])}  (closest models {m['closest_models'][0]} and "
+        f"{m['closest_models'][1]})",
+        f"  3-D distance {inches(m['distance_3d'])}",
+        f"  closest points ({a[0]:.2f}, {a[1]:.2f}, z {a[2]:.2f}) and "
+        f"({b[0]:.2f}, {b[1]:.2f}, z {b[2]:.2f})",
+        f"  visible      {m['visible']}"
+        + (f"  (blocked by {', '.join(m['blocked_by'])})" if m["blocked_by"] else ""),
+        f"  combat range {'within' if m['within_combat_range'] else 'outside'} "
+        f"{m['combat_range']:g}\"; in combat: {'yes' if m['in_combat'] else 'no'}",
+    ]
+    return "\n".join(lines)
+
+
+# --- render ------------------------------------------------------------------------------------
+def run_render(args: argparse.Namespace) -> int:
+    from battlefield.errors import UsageError
+    from battlefield.rulings import Referee
+    from battlefield.view.picture import render_scene
+
+    scene = open_scene(args.scene)
+    referee = Referee(scene)
+    report = referee.check_report()
+    measure = referee.measure_report(*args.measure) if args.measure else None
+    out = Path(args.out)
+    if out.parent and not out.parent.exists():
+        raise UsageError(f"{args.out}: folder {out.parent} does not exist")
+    render_scene(scene, report, str(out), measure=measure, px_per_inch=args.scale)
+    print(f"wrote {out}")
+    return 0
+
+
+# --- validate ----------------------------------------------------------------------------------
+def run_validate(args: argparse.Namespace) -> int:
+    from battlefield.errors import InputError
+    from battlefield.scene.load import load_scene
+
+    bad = 0
+    for f in args.files:
+        try:
+            s = load_scene(f)
+        except InputError as exc:
+            print(f"battlefield validate: {exc}", file=sys.stderr)
+            bad += 1
+            continue
+        models = sum(len(u.models) for u in s.units)
+        print(f"{f}: ok ({s.ruleset.id}, {s.width:g}\" x {s.depth:g}\", "
+              f"{len(s.terrain)} terrain, {len(s.objectives)} objectives, {len(s.units)} units, "
+              f"{models} models)")
+    return 2 if bad else 0

@@ -1,0 +1,33 @@
+"""Plain-text tables for people: aligned columns, a header rule, no colours."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]], indent: str = "  ") -> str:
+    cells = [[str(h) for h in headers]] + [[_cell(v) for v in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    lines = []
+    for n, row in enumerate(cells):
+        lines.append(indent + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))
+                     .rstrip())
+        if n == 0:
+            lines.append(indent + "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _cell(v: object) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return f"{v:.2f}\""
+    if v is None:
+        return "-"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(str(x) for x in v) if v else "-"
+    return str(v)
+
+
+def inches(v: float) -> str:
+    return f"{v:.2f}\""

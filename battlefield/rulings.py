@@ -1,0 +1,306 @@
+"""Rulings about a scene at one moment: coherency, distances, sight, who is in combat, who holds
+each objective - the answers `battlefield check` and `battlefield measure` print.
+
+The ruleset supplies the numbers (combat range, coherency, objective rule) and how distances are
+taken: `horizontal` (closest bases), `3d` (closest bases at their elevations) or `leader`
+(skirmish: leader base to leader base, 3-D when the elevations differ).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from battlefield.errors import UsageError
+from battlefield.geometry.coherency import CoherencyResult, coherency
+from battlefield.geometry.objectives import Control, control
+from battlefield.geometry.sight import STATUS, Sight, SightModel
+from battlefield.geometry.table import Closest, Table
+from battlefield.scene.model import Scene
+
+EPS = 1e-9
+# skirmish: a unit within this distance of a piece that partly blocks its sight ignores it.
+SKIRMISH_TERRAIN_REACH = 1.0
+
+
+def _r(v: float) -> float:
+    return round(float(v), 6)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """What unit (or model) a knows of b: distance, 3-D distance, sight, closest points."""
+
+    distance: float
+    distance_3d: float
+    visible: str
+    closest: Closest
+    blocked_by: list[str]
+
+
+class Referee:
+    """Answers rules questions about one scene with its models at the places in `table`."""
+
+    def __init__(self, scene: Scene, table: Table | None = None) -> None:
+        self.scene = scene
+        self.rules = scene.ruleset
+        self.table = table if table is not None else scene.table()
+        self.sight = SightModel(self.table)
+        self.names = scene.model_names
+        self.offsets = scene.model_offsets()
+
+    # --- ids -------------------------------------------------------------------------------
+    def unit(self, unit_id: str) -> int:
+        try:
+            return self.scene.unit_index(unit_id)
+        except KeyError:
+            ids = ", ".join(u.id for u in self.scene.units) or "(none)"
+            raise UsageError(f"{self.scene.file}: no unit '{unit_id}' (units: {ids})") from None
+
+    def resolve(self, ref: str) -> tuple[int, int | None]:
+        """'UNIT' -> (unit, None); 'UNIT/N' -> (unit, model index in the table)."""
+        if "/" in ref:
+            uid, _, n = ref.rpartition("/")
+            u = self.unit(uid)
+            count = len(self.scene.units[u].models)
+            if not n.isdigit() or not 1 <= int(n) <= count:
+                raise UsageError(f"{self.scene.file}: '{ref}': unit {uid} has models 1..{count}")
+            return u, self.offsets[u] + int(n) - 1
+        return self.unit(ref), None
+
+    def leader(self, u: int) -> int:
+        return self.offsets[u] + self.scene.units[u].leader
+
+    def blocker(self, k: int) -> str:
+        return self.sight.blocker_name(k, self.names)
+
+    # --- coherency -------------------------------------------------------------------------
+    def coherency(self, u: int) -> CoherencyResult:
+        c = self.rules.coherency
+        models = self.table.unit_models[u]
+        return coherency(self.table, models, c.distance, c.needed(len(models)), c.one_group,
+                         self.leader(u))
+
+    # --- distance and sight ----------------------------------------------------------------
+    def closest(self, a: np.ndarray, b: np.ndarray) -> Closest:
+        return self.table.closest_between(a, b)
+
+    def unit_distance(self, u: int, v: int) -> float:
+        """The ruleset's distance between two units."""
+        t = self.table
+        if self.rules.distance == "leader":
+            i, j = self.leader(u), self.leader(v)
+            return float(t.distances_3d(np.array([i]), np.array([j]))[0, 0])
+        if self.rules.distance == "3d":
+            return float(t.distances_3d(t.unit_models[u], t.unit_models[v]).min())
+        return t.unit_distance(u, v)
+
+    def pair(self, u: int, v: int) -> Pair:
+        """Unit u looking at unit v."""
+        t = self.table
+        if self.rules.distance == "leader":
+            i, j = self.leader(u), self.leader(v)
+            near = t.closest(i, j)
+            sight = self.skirmish_sight(u, v)
+        else:
+            near = self.closest(t.unit_models[u], t.unit_models[v])
+            sight = self.sight.unit_visibility(u, v)
+        return Pair(self.unit_distance(u, v) if self.rules.distance != "horizontal"
+                    else near.distance, near.distance_3d, sight.visible, near,
+                    [self.blocker(k) for k in sight.blocked_by])
+
+    def skirmish_sight(self, u: int, v: int) -> Sight:
+        """Leader to leader; a piece that only partly blocks is ignored by a unit within 1" of
+        it (so both see fully past a piece they are both within 1" of)."""
+        i, j = self.leader(u), self.leader(v)
+        plain = self.sight.model_visibility(i, j)
+        if plain.visible == "full":
+            return plain
+        ignore = tuple(k for k in self.pieces_near(u)
+                       if k < len(self.table.layout) and self._partly_blocks(i, j, k))
+        return self.sight.model_visibility(i, j, ignore_pieces=ignore) if ignore else plain
+
+    def _partly_blocks(self, i: int, j: int, k: int) -> bool:
+        alone = self.sight.model_visibility(i, j, only_pieces=(k,), models_block=False)
+        return alone.visible == "partial"
+
+    def pieces_near(self, u: int, reach: float = SKIRMISH_TERRAIN_REACH) -> list[int]:
+        import shapely
+
+        feet = shapely.union_all([self.table.footprint(int(m), 64)
+                                  for m in self.table.unit_models[u]])
+        return self.table.layout.pieces_touching(feet.buffer(reach))
+
+    def model_pair(self, i: int, j: int) -> Pair:
+        near = self.table.closest(i, j)
+        sight = self.sight.model_visibility(i, j)
+        return Pair(near.distance, near.distance_3d, sight.visible, near,
+                    [self.blocker(k) for k in sight.blocked_by])
+
+    # --- combat ----------------------------------------------------------------------------
+    def in_combat(self, u: int, v: int) -> bool:
+        sides = self.scene.units
+        if sides[u].side == sides[v].side:
+            return False
+        t = self.table
+        if self.rules.distance == "3d":
+            d = float(t.distances_3d(t.unit_models[u], t.unit_models[v]).min())
+        else:
+            d = t.unit_distance(u, v)
+        if d > self.rules.combat_range + EPS:
+            return False
+        return not self.rules.combat_needs_sight or self.sight.unit_sees(u, v)
+
+    @cached_property
+    def combat(self) -> dict[int, list[int]]:
+        n = len(self.scene.units)
+        out: dict[int, list[int]] = {u: [] for u in range(n)}
+        for u in range(n):
+            for v in range(u + 1, n):
+                if self.in_combat(u, v):
+                    out[u].append(v)
+                    out[v].append(u)
+        return out
+
+    # --- objectives ------------------------------------------------------------------------
+    def objective(self, k: int) -> Control:
+        o = self.scene.objectives[k]
+        rule = self.rules.objectives
+        units = self.scene.units
+        return control(self.table, o.x, o.y, rule.rule, rule.range, rule.marker_mm,
+                       [u.side for u in units],
+                       [float(u.stats.get("control", 1)) if not isinstance(
+                           u.stats.get("control", 1), str) else 1.0 for u in units],
+                       home=o.home if rule.rule == "model-count" else None,
+                       held_by=o.controlled_by, sticky=rule.sticky)
+
+    # --- reports ---------------------------------------------------------------------------
+    def check_report(self) -> dict[str, Any]:
+        """Everything `battlefield check` reports, JSON-ready."""
+        scene = self.scene
+        units: dict[str, Any] = {}
+        for u, spec in enumerate(scene.units):
+            coh = self.coherency(u)
+            units[spec.id] = {
+                "side": spec.side,
+                "models": len(spec.models),
+                "coherent": coh.coherent,
+                "coherency_breaks": [self.names[m] for m in coh.breaks],
+                "coherency_reasons": {self.names[m]: why for m, why in coh.reasons.items()},
+                "in_combat_with": [scene.units[v].id for v in self.combat[u]],
+            }
+        objectives: dict[str, Any] = {}
+        for k, o in enumerate(scene.objectives):
+            c = self.objective(k)
+            objectives[o.id] = {
+                "at": [o.x, o.y],
+                "controlled_by": c.controlled_by,
+                "totals": {s: _r(v) for s, v in c.totals.items()},
+                "contested_by": [scene.units[u].id for side in c.units for u in c.units[side]],
+                **({"home": o.home} if o.home else {}),
+            }
+        pairs = []
+        for u, a in enumerate(scene.units):
+            for v, b in enumerate(scene.units):
+                if a.side == b.side:
+                    continue
+                p = self.pair(u, v)
+                pairs.append({
+                    "a": a.id, "b": b.id, "distance": _r(p.distance),
+                    "distance_3d": _r(p.distance_3d), "visible": p.visible,
+                    "in_combat": v in self.combat[u],
+                    "closest_models": [self.names[p.closest.models[0]],
+                                       self.names[p.closest.models[1]]],
+                    "blocked_by": p.blocked_by,
+                })
+        return {"scene": scene.file, "ruleset": self.rules.id,
+                "board": {"width": scene.width, "depth": scene.depth},
+                "units": units, "objectives": objectives, "pairs": pairs}
+
+    def measure_report(self, a_ref: str, b_ref: str) -> dict[str, Any]:
+        """Everything `battlefield measure A B` reports, JSON-ready: A looking at B."""
+        ua, ma = self.resolve(a_ref)
+        ub, mb = self.resolve(b_ref)
+        if ma is None and mb is None:
+            if ua == ub:
+                raise UsageError(f"{self.scene.file}: measure a unit against another, "
+                                 f"not '{a_ref}' against itself")
+            p = self.pair(ua, ub)
+            combat = self.in_combat(ua, ub)
+        else:
+            t = self.table
+            ia = np.array([ma]) if ma is not None else t.unit_models[ua]
+            ib = np.array([mb]) if mb is not None else t.unit_models[ub]
+            if ma is not None and mb is not None:
+                if ma == mb:
+                    raise UsageError(f"{self.scene.file}: '{a_ref}' is the same model twice")
+                p = self.model_pair(ma, mb)
+            else:
+                near = self.closest(ia, ib)
+                own = t.unit_models[ua]
+                sight = self.sight._group_visibility(ia, own, ib)
+                p = Pair(near.distance, near.distance_3d, sight.visible, near,
+                         [self.blocker(k) for k in sight.blocked_by])
+            combat = ua != ub and self.in_combat(ua, ub)
+        names = self.names
+        rng = self.rules.combat_range
+        return {
+            "a": a_ref, "b": b_ref,
+            "distance": _r(p.distance), "distance_3d": _r(p.distance_3d),
+            "visible": p.visible,
+            "points": {"a": [_r(v) for v in p.closest.a], "b": [_r(v) for v in p.closest.b]},
+            "closest_models": [names[p.closest.models[0]], names[p.closest.models[1]]],
+            "blocked_by": p.blocked_by,
+            "within_combat_range": p.distance <= rng + EPS,
+            "combat_range": rng,
+            "in_combat": combat,
+        }
+
+
+__all__ = ["Referee", "Pair", "STATUS"]
+
+
+@dataclass(frozen=True)
+class LiveCheck:
+    """What the view shows while a unit is dragged: the rulings that change with its place."""
+
+    unit: int
+    distances: dict[int, float]          # enemy unit -> distance
+    in_combat_range: list[int]           # enemy units within combat range
+    coherency: CoherencyResult
+    objectives: dict[int, bool]          # objective -> some model of the unit in its zone
+    visible: dict[int, bool]             # enemy unit -> the units see each other
+
+
+def live_check(referee: Referee, u: int) -> LiveCheck:
+    """The per-frame rulings for unit u where it stands in referee.table."""
+    t = referee.table
+    units = referee.scene.units
+    side = units[u].side
+    enemies = [v for v in range(len(units)) if units[v].side != side]
+    mine = t.unit_models[u]
+    dist: dict[int, float] = {}
+    if enemies:
+        cols = np.concatenate([t.unit_models[v] for v in enemies])
+        d = t.distances(mine, cols).min(axis=0)
+        start = 0
+        for v in enemies:
+            n = len(t.unit_models[v])
+            dist[v] = float(d[start:start + n].min())
+            start += n
+    rng = referee.rules.combat_range
+    rule = referee.rules.objectives
+    from battlefield.geometry import MM_PER_INCH
+    from battlefield.geometry.separation import point_distances
+
+    zone = rule.range + rule.marker_mm / MM_PER_INCH / 2
+    objectives = {}
+    for k, o in enumerate(referee.scene.objectives):
+        pd = point_distances(t.x, t.y, t.shape, t.a, t.b, t.cos, t.sin, mine, o.x, o.y)
+        objectives[k] = bool((pd <= zone + EPS).any())
+    return LiveCheck(u, dist, [v for v in enemies if dist[v] <= rng + EPS],
+                     referee.coherency(u), objectives,
+                     {v: referee.sight.unit_sees(u, v) for v in enemies})
