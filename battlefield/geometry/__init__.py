@@ -1,4 +1,4 @@
-"""Pure geometry of the table: bases, terrain, measurement, sight, and the building blocks rules use.
+"""Pure geometry of the table: bases, terrain, measurement, sight, and rule building blocks.
 
 Inches on the table, millimetres for bases. Nothing here knows about a ruleset's phases or dice;
 rulesets pass the numbers (combat range, coherency distance, objective radius) in.

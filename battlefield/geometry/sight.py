@@ -46,7 +46,7 @@ def _ring(shape: int, a: float, b: float, scale: float, spacing: float) -> np.nd
         return np.column_stack([a * np.cos(t), b * np.sin(t)])
     corners = np.array([[a, -b], [a, b], [-a, b], [-a, -b], [a, -b]])
     pts = []
-    for p, q in zip(corners[:-1], corners[1:]):
+    for p, q in zip(corners[:-1], corners[1:], strict=True):
         n = max(3, math.ceil(np.hypot(*(q - p)) / spacing))
         t = np.linspace(0.0, 1.0, n, endpoint=False)[:, None]
         pts.append(p + t * (q - p))

@@ -2,7 +2,7 @@
 
 A sight line is a 3-D segment P->Q. Terrain piece k blocks it when the segment is inside k's
 outline somewhere at a height below k's height; as z is linear along the segment, it is enough
-to test z where the segment crosses the outline's edges and at an end that lies inside (RULES-NOTES).
+to test z where the segment crosses the outline's edges and at an end inside (RULES-NOTES).
 A model volume (its base from z to z + height) blocks when the segment passes through it; round,
 oval and rectangular volumes are convex, so the part of the segment over the base is one interval
 found exactly (circle / scaled circle / slab clipping).
