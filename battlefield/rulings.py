@@ -21,7 +21,7 @@ from battlefield.geometry.sight import STATUS, Sight, SightModel
 from battlefield.geometry.table import Closest, Table
 from battlefield.scene.model import Scene
 
-EPS = 1e-9
+EPS = 1e-6  # "within X" tolerance: scene coordinates are written to ~6 decimals
 # skirmish: a unit within this distance of a piece that partly blocks its sight ignores it.
 SKIRMISH_TERRAIN_REACH = 1.0
 
@@ -77,6 +77,11 @@ class Referee:
     def blocker(self, k: int) -> str:
         return self.sight.blocker_name(k, self.names)
 
+    def blockers(self, sight: Sight) -> list[str]:
+        """What hides part of the target: nothing when it is fully visible (lines that were
+        blocked then only mean other lines saw the same points)."""
+        return [] if sight.visible == "full" else [self.blocker(k) for k in sight.blocked_by]
+
     # --- coherency -------------------------------------------------------------------------
     def coherency(self, u: int) -> CoherencyResult:
         c = self.rules.coherency
@@ -110,7 +115,7 @@ class Referee:
             sight = self.sight.unit_visibility(u, v)
         return Pair(self.unit_distance(u, v) if self.rules.distance != "horizontal"
                     else near.distance, near.distance_3d, sight.visible, near,
-                    [self.blocker(k) for k in sight.blocked_by])
+                    self.blockers(sight))
 
     def skirmish_sight(self, u: int, v: int) -> Sight:
         """Leader to leader; a piece that only partly blocks is ignored by a unit within 1" of
@@ -137,8 +142,7 @@ class Referee:
     def model_pair(self, i: int, j: int) -> Pair:
         near = self.table.closest(i, j)
         sight = self.sight.model_visibility(i, j)
-        return Pair(near.distance, near.distance_3d, sight.visible, near,
-                    [self.blocker(k) for k in sight.blocked_by])
+        return Pair(near.distance, near.distance_3d, sight.visible, near, self.blockers(sight))
 
     # --- combat ----------------------------------------------------------------------------
     def in_combat(self, u: int, v: int) -> bool:
@@ -243,7 +247,7 @@ class Referee:
                 own = t.unit_models[ua]
                 sight = self.sight._group_visibility(ia, own, ib)
                 p = Pair(near.distance, near.distance_3d, sight.visible, near,
-                         [self.blocker(k) for k in sight.blocked_by])
+                         self.blockers(sight))
             combat = ua != ub and self.in_combat(ua, ub)
         names = self.names
         rng = self.rules.combat_range

@@ -9,7 +9,7 @@ import numpy as np
 
 from battlefield.geometry.table import Table
 
-EPS = 1e-9
+EPS = 1e-6  # "within X" tolerance: scene coordinates are written to ~6 decimals
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from battlefield.geometry import MM_PER_INCH
 from battlefield.geometry.separation import point_distances
 from battlefield.geometry.table import Table
 
-EPS = 1e-9
+EPS = 1e-6  # "within X" tolerance: scene coordinates are written to ~6 decimals
 
 
 @dataclass(frozen=True)
