@@ -1,0 +1,614 @@
+"""The layers of a battlefield picture, each drawn onto a given surface through a given view
+transform: board (grid, zones, rulers), terrain, objectives, models, rulings (coherency breaks,
+combat), a measurement, then the labels. `battlefield render` saves them to a PNG; the
+interactive view redraws them every frame. Nothing here opens a display."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygame
+import shapely
+from shapely.ops import polylabel
+
+from battlefield.geometry import MM_PER_INCH
+from battlefield.geometry.bases import OVAL, RECT, outline_points
+from battlefield.scene.model import ModelSpec, Scene, UnitSpec
+from battlefield.view import palette as pal
+from battlefield.view.drawing import (
+    Labels,
+    around,
+    boxed_text,
+    dashed,
+    disc,
+    dotted,
+    fill_polygon,
+    polyline,
+    ring,
+    star_points,
+    text_surface,
+    thick_line,
+)
+from battlefield.view.transform import ViewTransform
+
+# Draw order: the order draw_scene uses.
+LAYERS = ("board", "terrain", "objectives", "combat", "models", "rulings", "measurement",
+          "labels")
+
+
+@dataclass
+class Style:
+    """Side colours and text sizes for one scene at one scale."""
+
+    sides: dict[str, pal.RGB]
+    scale: float = 20.0
+    extra: dict[str, pal.RGB] = field(default_factory=dict)
+
+    @classmethod
+    def for_scene(cls, scene: Scene, report: dict | None = None, scale: float = 20.0) -> Style:
+        sides = list(scene.sides) + list(scene.deployment)
+        sides += [o.home for o in scene.objectives if o.home]
+        if report:
+            sides += [u.get("side") for u in report.get("units", {}).values()]
+            for o in report.get("objectives", {}).values():
+                sides += [o.get("controlled_by"), o.get("home"), *o.get("totals", {})]
+        return cls(pal.side_colours(s for s in sides if s), scale)
+
+    def side(self, side: str | None) -> pal.RGB:
+        if not side:
+            return pal.NEUTRAL
+        c = self.sides.get(side) or self.extra.get(side)
+        if c is None:
+            c = self.extra[side] = pal.SIDE_ORDER[(len(self.sides) + len(self.extra))
+                                                  % len(pal.SIDE_ORDER)]
+        return c
+
+    def size(self, k: float, lo: int, hi: int) -> int:
+        return int(min(max(round(self.scale * k), lo), hi))
+
+    @property
+    def label_size(self) -> int:        # unit ids, terrain, objectives
+        return self.size(0.9, 16, 30)
+
+    @property
+    def small_size(self) -> int:        # rulers, elevation badges
+        return self.size(0.72, 15, 24)
+
+    @property
+    def line(self) -> float:            # a standard stroke width in pixels
+        return max(1.0, self.scale / 12)
+
+
+def fmt_in(v: float, digits: int = 2) -> str:
+    """Inches as players write them: 4", 1.5", 7.42"."""
+    s = f"{v:.{digits}f}".rstrip("0").rstrip(".") if digits else f"{v:.0f}"
+    return f'{s}"'
+
+
+# --- lookups --------------------------------------------------------------------------------------
+def find_model(scene: Scene, name: str) -> tuple[UnitSpec, ModelSpec] | None:
+    """'UNIT/N' (1-based) -> the unit and model, or None."""
+    uid, _, n = name.rpartition("/")
+    if not uid or not n.isdigit():
+        return None
+    for u in scene.units:
+        if u.id == uid and 1 <= int(n) <= len(u.models):
+            return u, u.models[int(n) - 1]
+    return None
+
+
+def model_outline(m: ModelSpec, grow: float = 0.0, n: int = 48) -> Any:
+    """A model's base outline in inches, optionally grown outwards by `grow` inches."""
+    b = m.base
+    return outline_points(b.shape, b.a + grow, b.b + grow, m.x, m.y, m.facing, n)
+
+
+def model_px(view: ViewTransform, m: ModelSpec, grow_px: float = 0.0) -> list[tuple[float, float]]:
+    n = max(24, min(96, int(view.length(max(m.base.a, m.base.b)) * 1.5)))
+    return view.points(model_outline(m, grow_px / view.scale, n))
+
+
+def _bbox(pts: Sequence[tuple[float, float]]) -> pygame.Rect:
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    return pygame.Rect(math.floor(min(xs)), math.floor(min(ys)),
+                       math.ceil(max(xs) - min(xs)) + 1, math.ceil(max(ys) - min(ys)) + 1)
+
+
+def objective_radii(scene: Scene) -> tuple[float, float]:
+    """(zone radius, marker radius) in inches: the zone is `range` from the marker's edge."""
+    rule = scene.ruleset.objectives
+    marker = rule.marker_mm / MM_PER_INCH / 2
+    return rule.range + marker, marker
+
+
+# --- board ----------------------------------------------------------------------------------------
+def draw_board(surface: pygame.Surface, view: ViewTransform, scene: Scene, style: Style,
+               labels: Labels | None = None, rulers: bool = True) -> None:
+    """The table: cloth, deployment zones tinted per side, 1" and 6" grid, edge, rulers."""
+    W, D = scene.width, scene.depth
+    board = view.points([(0, 0), (W, 0), (W, D), (0, D)])
+    fill_polygon(surface, pal.BOARD, board)
+    for side, outline in scene.deployment.items():
+        fill_polygon(surface, pal.with_alpha(style.side(side), 48), view.points(outline))
+    rect = pygame.Rect(view.board_rect(W, D))
+    if view.scale >= 6:
+        for x in range(1, math.ceil(W)):
+            if x % 6:
+                _vline(surface, pal.GRID_1, view, x, D)
+        for y in range(1, math.ceil(D)):
+            if y % 6:
+                _hline(surface, pal.GRID_1, view, y, W)
+    for x in range(6, math.ceil(W), 6):
+        _vline(surface, pal.GRID_6, view, x, D)
+    for y in range(6, math.ceil(D), 6):
+        _hline(surface, pal.GRID_6, view, y, W)
+    for side, outline in scene.deployment.items():
+        pts = view.points(outline)
+        c = style.side(side)
+        dashed(surface, pal.darker(c, 0.1), pts, True, dash=10, gap=6, width=2)
+        if labels is not None:
+            box = _bbox(pts)
+            t = text_surface(f"{side} deployment", style.small_size, pal.darker(c, 0.3))
+            w, h = t.get_size()
+            inset = 6
+            labels.add(t, [(box.left + inset + w / 2, box.top + inset + h / 2),
+                           (box.left + inset + w / 2, box.bottom - inset - h / 2),
+                           (box.right - inset - w / 2, box.top + inset + h / 2),
+                           (box.right - inset - w / 2, box.bottom - inset - h / 2)],
+                       priority=-10)
+    pygame.draw.rect(surface, pal.BORDER, rect.inflate(2, 2), 2)
+    if rulers:
+        draw_rulers(surface, view, scene, style)
+
+
+def _vline(surface: pygame.Surface, colour: pal.RGB, view: ViewTransform, x: float,
+           depth: float) -> None:
+    (px, top), (_, bottom) = view.px(x, depth), view.px(x, 0)
+    pygame.draw.line(surface, colour, (round(px), round(top)), (round(px), round(bottom)))
+
+
+def _hline(surface: pygame.Surface, colour: pal.RGB, view: ViewTransform, y: float,
+           width: float) -> None:
+    (left, py), (right, _) = view.px(0, y), view.px(width, y)
+    pygame.draw.line(surface, colour, (round(left), round(py)), (round(right), round(py)))
+
+
+def ruler_step(scale: float, min_px: float = 30) -> int:
+    """Inches between ruler numbers so they do not crowd."""
+    for step in (1, 2, 3, 6, 12, 24, 48):
+        if step * scale >= min_px:
+            return step
+    return 96
+
+
+def draw_rulers(surface: pygame.Surface, view: ViewTransform, scene: Scene, style: Style) -> None:
+    """Inch rulers outside the bottom and left edges, numbered from the (0, 0) corner."""
+    W, D = scene.width, scene.depth
+    size = style.small_size
+    step = ruler_step(view.scale, size * 1.6)
+    tick = max(3.0, view.scale * 0.2)
+    for x in range(0, math.floor(W) + 1):
+        px, py = view.px(x, 0)
+        major = x % 6 == 0 or x == math.floor(W)
+        if view.scale >= 6 or major:
+            ln = tick * (2 if major else 1)
+            pygame.draw.line(surface, pal.INK_SOFT, (round(px), round(py) + 2),
+                             (round(px), round(py + 2 + ln)))
+        if x % step == 0 or (x == math.floor(W) and x % step > step / 2):
+            _label_plain(surface, str(x), size, (px, py + 4 + tick * 2), "midtop")
+    for y in range(0, math.floor(D) + 1):
+        px, py = view.px(0, y)
+        major = y % 6 == 0 or y == math.floor(D)
+        if view.scale >= 6 or major:
+            ln = tick * (2 if major else 1)
+            pygame.draw.line(surface, pal.INK_SOFT, (round(px) - 3, round(py)),
+                             (round(px - 3 - ln), round(py)))
+        if y % step == 0 or (y == math.floor(D) and y % step > step / 2):
+            _label_plain(surface, str(y), size, (px - 6 - tick * 2, py), "midright")
+
+
+def _label_plain(surface: pygame.Surface, text: str, size: int, pos: tuple[float, float],
+                 anchor: str, colour: pal.RGB = pal.INK_SOFT) -> None:
+    from battlefield.view.drawing import font
+
+    s = font(size).render(text, True, colour)
+    r = s.get_rect()
+    setattr(r, anchor, (round(pos[0]), round(pos[1])))
+    surface.blit(s, r)
+
+
+# --- terrain --------------------------------------------------------------------------------------
+def draw_terrain(surface: pygame.Surface, view: ViewTransform, scene: Scene, style: Style,
+                 labels: Labels | None = None) -> None:
+    """Terrain shaded by height (darker = taller); the kind by its outline: obscuring a heavy
+    dark edge, impassable hatched, area translucent with a dotted edge, place of power a star."""
+    lw = style.line
+    for piece in sorted(scene.terrain, key=lambda p: p.height):
+        pts = view.points(piece.outline)
+        fill = pal.terrain_fill(piece.height, piece.kind)
+        edge = pal.darker(fill, 0.45)
+        kind = piece.kind
+        if kind == "area":
+            fill_polygon(surface, pal.with_alpha(fill, 150), pts)
+            dotted(surface, pal.darker(fill, 0.5), pts, spacing=max(5.0, 3 * lw),
+                   radius=max(1.3, lw * 0.9))
+        else:
+            fill_polygon(surface, fill, pts)
+            if kind == "impassable":
+                _hatch(surface, view, piece.polygon, pal.darker(fill, 0.55), lw)
+                polyline(surface, edge, pts, lw * 1.5, closed=True)
+            elif kind == "obscuring":
+                polyline(surface, (28, 24, 22), pts, max(2.5, lw * 2.5), closed=True)
+            elif kind == "obstacle":
+                polyline(surface, edge, pts, lw, closed=True)
+            else:
+                polyline(surface, edge, pts, lw * 1.5, closed=True)
+        anchor = _inner_point(piece.polygon)
+        centre = view.px(anchor.x, anchor.y)
+        if kind == "place-of-power":
+            r = max(6.0, min(view.scale * 0.7, _inner_radius(piece.polygon, anchor) * view.scale))
+            star = star_points(centre, r)
+            fill_polygon(surface, (255, 255, 255), star)
+            polyline(surface, (70, 40, 110), star, max(1.5, lw), closed=True)
+        if labels is not None:
+            t = text_surface(f"{piece.id} {fmt_in(piece.height)}", style.small_size, pal.INK)
+            w, h = t.get_size()
+            # Inside the piece when the text fits across it, else beside it.
+            hw, hh = (w - 6) / 2 / view.scale, (h - 6) / 2 / view.scale
+            fits = piece.polygon.buffer(0.05).contains(
+                shapely.box(anchor.x - hw, anchor.y - hh, anchor.x + hw, anchor.y + hh))
+            cands = [centre] if fits and kind != "place-of-power" else []
+            cands += around(_bbox(pts), w, h, 2)
+            if not cands[0:1] or not fits:
+                cands.append(centre)
+            labels.add(t, cands, priority=1)
+
+
+def _inner_point(poly: shapely.Polygon) -> shapely.Point:
+    """The point deepest inside the outline (where a label or symbol fits best)."""
+    try:
+        return polylabel(poly, tolerance=0.05)
+    except Exception:  # noqa: BLE001 - degenerate outlines: fall back
+        return poly.representative_point()
+
+
+def _inner_radius(poly: shapely.Polygon, p: shapely.Point) -> float:
+    return float(poly.exterior.distance(p))
+
+
+def _hatch(surface: pygame.Surface, view: ViewTransform, poly: shapely.Polygon,
+           colour: pal.RGB, lw: float) -> None:
+    """45-degree hatching clipped to the outline, about every 7 pixels."""
+    gap = max(7.0, view.scale * 0.45) / view.scale
+    x0, y0, x1, y1 = poly.bounds
+    span = (x1 - x0) + (y1 - y0)
+    k = 0
+    while k * gap <= span:
+        c = x0 - (y1 - y0) + k * gap
+        line = shapely.LineString([(c, y0), (c + (y1 - y0), y1)])
+        cut = poly.intersection(line)
+        for g in getattr(cut, "geoms", [cut]):
+            if g.geom_type == "LineString" and not g.is_empty:
+                p, q = view.points(list(g.coords)[:1] + list(g.coords)[-1:])
+                thick_line(surface, colour, p, q, max(1.0, lw * 0.9), caps=False)
+        k += 1
+
+
+# --- objectives -----------------------------------------------------------------------------------
+def draw_objectives(surface: pygame.Surface, view: ViewTransform, scene: Scene, style: Style,
+                    report: dict | None = None, labels: Labels | None = None) -> None:
+    """Each objective's zone (dashed circle, tinted by controller), its marker, home side."""
+    zone, marker = objective_radii(scene)
+    info = (report or {}).get("objectives", {})
+    lw = style.line
+    for o in scene.objectives:
+        r = info.get(o.id, {})
+        held = r.get("controlled_by", o.controlled_by) if r else o.controlled_by
+        home = r.get("home", o.home) if r else o.home
+        c = style.side(held) if held else pal.NEUTRAL
+        centre = view.px(o.x, o.y)
+        zr = view.length(zone)
+        circle = _circle_pts(centre, zr)
+        fill_polygon(surface, pal.with_alpha(c, 40 if held else 28), circle)
+        dashed(surface, pal.darker(c, 0.15), circle, True, dash=9, gap=6, width=max(1.5, lw * 1.5))
+        mr = view.length(marker) if marker > 0 else max(5.0, view.scale * 0.3)
+        if home:
+            ring(surface, style.side(home), centre, mr + max(3.0, lw * 3), max(3.0, lw * 3))
+        if marker > 0:
+            disc(surface, pal.darker(c, 0.55), centre, mr)
+            disc(surface, c if held else (205, 205, 200), centre, mr - max(1.5, lw * 1.5))
+            disc(surface, pal.darker(c, 0.55), centre, max(1.5, mr * 0.18))
+        else:
+            d = mr
+            diamond = [(centre[0], centre[1] - d), (centre[0] + d, centre[1]),
+                       (centre[0], centre[1] + d), (centre[0] - d, centre[1])]
+            fill_polygon(surface, c if held else (205, 205, 200), diamond)
+            polyline(surface, pal.darker(c, 0.55), diamond, max(1.5, lw * 1.2), closed=True)
+        if labels is not None:
+            text = o.id
+            if held:
+                text += f": {held}"
+            if home and home.lower() not in o.id.lower():
+                text += f" ({home} home)"
+            colour = pal.darker(c, 0.45) if held else pal.INK
+            t = text_surface(text, style.small_size, colour)
+            w, h = t.get_size()
+            below = centre[1] + mr + max(3.0, lw * 3) + 2 + h / 2
+            above = centre[1] - mr - max(3.0, lw * 3) - 2 - h / 2
+            inside = centre[1] + zr - h / 2 - 2
+            labels.add(t, [(centre[0], below), (centre[0], above), (centre[0], inside),
+                           (centre[0], centre[1] - zr + h / 2 + 2),
+                           (centre[0] + mr + 4 + w / 2, centre[1]),
+                           (centre[0] - mr - 4 - w / 2, centre[1])], priority=2)
+
+
+def _circle_pts(c: tuple[float, float], r: float) -> list[tuple[float, float]]:
+    n = max(32, min(256, int(r * 0.6)))
+    return [(c[0] + r * math.cos(2 * math.pi * k / n), c[1] + r * math.sin(2 * math.pi * k / n))
+            for k in range(n)]
+
+
+# --- models ---------------------------------------------------------------------------------------
+def draw_models(surface: pygame.Surface, view: ViewTransform, scene: Scene, style: Style,
+                labels: Labels | None = None) -> None:
+    """True-size bases in side colours, leaders ringed white (in units of more than one model),
+    a facing tick on ovals and rectangles (whose front edge is also drawn heavier), elevated
+    models with a shadow and their height above the table; unit ids."""
+    lw = style.line
+    for u in scene.units:
+        colour = style.side(u.side)
+        edge = pal.darker(colour, 0.6)
+        boxes = []
+        for k, m in enumerate(u.models):
+            pts = model_px(view, m)
+            box = _bbox(pts)
+            boxes.append(box)
+            if m.z > 0:
+                off = min(2 + m.z * view.scale * 0.08, view.scale * 0.4)
+                fill_polygon(surface, (0, 0, 0, 70), [(x + off, y + off) for x, y in pts])
+            fill_polygon(surface, colour, pts)
+            polyline(surface, edge, pts, max(1.0, lw * 1.1), closed=True)
+            c = view.px(m.x, m.y)
+            a_px, b_px = view.length(m.base.a), view.length(m.base.b)
+            if m.base.shape in (OVAL, RECT):
+                th = math.radians(m.facing)
+                d = (math.cos(th), -math.sin(th))
+                start = max(0.45 * a_px, 0.75 * min(a_px, b_px)) if len(u.models) > 1 else 0.0
+                p = (c[0] + d[0] * start, c[1] + d[1] * start)
+                q = (c[0] + d[0] * a_px, c[1] + d[1] * a_px)
+                thick_line(surface, edge, p, q, max(2.0, lw * 2))
+                if m.base.shape == RECT:      # the front edge, heavier
+                    thick_line(surface, edge, pts[0], pts[1], max(2.5, lw * 2.5))
+            if k == u.leader and len(u.models) > 1:
+                rr = min(a_px, b_px) * 0.62
+                ring(surface, (255, 255, 255), c, rr, max(2, round(lw * 1.6)))
+            if labels is not None:
+                labels.avoid(box)
+        if labels is None or not boxes:
+            continue
+        # Elevation: one badge on the unit's label when its raised models stand at one height,
+        # else a badge beside each raised model.
+        heights = {round(m.z, 2) for m in u.models if m.z > 0}
+        name = text_surface(u.id, style.label_size, pal.darker(colour, 0.35))
+        if len(heights) == 1 and all(m.z > 0 for m in u.models):
+            name = _beside(name, _elevation_badge(style, heights.pop(), edge))
+        elif heights:
+            for box, m in zip(boxes, u.models, strict=True):
+                if m.z > 0:
+                    t = _elevation_badge(style, m.z, edge)
+                    w, h = t.get_size()
+                    labels.add(t, [(box.right + w / 2 - 2, box.top + h / 2 - 2),
+                                   (box.left - w / 2 + 2, box.top + h / 2 - 2),
+                                   *around(box, w, h, 1)], priority=3)
+        w, h = name.get_size()
+        group = [boxes[k] for k in main_group(u)]
+        cands = around(group[0].unionall(group[1:]), w, h, 3)
+        if len(group) < len(boxes):
+            cands += around(boxes[0].unionall(boxes[1:]), w, h, 3)
+        labels.add(name, cands, priority=5)
+
+
+def _elevation_badge(style: Style, z: float, edge: pal.RGB) -> pygame.Surface:
+    return boxed_text(f"+{fmt_in(z, 2)}", style.small_size, pal.INK, (255, 255, 255), edge, pad=2)
+
+
+def _beside(a: pygame.Surface, b: pygame.Surface, gap: int = 3) -> pygame.Surface:
+    w = a.get_width() + gap + b.get_width()
+    h = max(a.get_height(), b.get_height())
+    out = pygame.Surface((w, h), pygame.SRCALPHA)
+    out.blit(a, (0, (h - a.get_height()) // 2))
+    out.blit(b, (a.get_width() + gap, (h - b.get_height()) // 2))
+    return out
+
+
+def main_group(u: UnitSpec, gap: float = 2.0) -> list[int]:
+    """The unit's models reachable from its leader in steps of at most `gap` inches between
+    bases (where its label belongs, away from stragglers)."""
+    lead = min(max(u.leader, 0), len(u.models) - 1)
+    group, todo = {lead}, [lead]
+    while todo:
+        i = todo.pop()
+        mi = u.models[i]
+        for j, mj in enumerate(u.models):
+            if j not in group and (math.hypot(mi.x - mj.x, mi.y - mj.y) - mi.base.reach
+                                   - mj.base.reach) <= gap:
+                group.add(j)
+                todo.append(j)
+    return sorted(group)
+
+
+# --- rulings --------------------------------------------------------------------------------------
+def draw_rulings(surface: pygame.Surface, view: ViewTransform, scene: Scene, style: Style,
+                 report: dict | None) -> None:
+    """From `battlefield check`: a magenta ring round every model out of coherency, and a
+    crossed badge between the closest models of each pair of units in combat."""
+    if not report:
+        return
+    lw = style.line
+    for unit in report.get("units", {}).values():
+        for name in unit.get("coherency_breaks", []):
+            found = find_model(scene, name)
+            if found is None:
+                continue
+            m = found[1]
+            grow = max(3.0, lw * 3)
+            pts = model_px(view, m, grow)
+            polyline(surface, (255, 255, 255), pts, max(4.0, lw * 4.5), closed=True)
+            polyline(surface, pal.COHERENCY, pts, max(2.5, lw * 2.8), closed=True)
+    for _, _, gap in combat_links(view, scene, report):
+        r = max(6.0, lw * 6)
+        disc(surface, (255, 255, 255), gap, r + 2)
+        disc(surface, pal.COMBAT, gap, r)
+        d = r * 0.5
+        for sx in (-1, 1):
+            thick_line(surface, (255, 255, 255), (gap[0] - d, gap[1] - sx * d),
+                       (gap[0] + d, gap[1] + sx * d), max(1.8, lw * 1.6))
+
+
+def combat_links(view: ViewTransform, scene: Scene, report: dict | None
+                 ) -> list[tuple[tuple[float, float], tuple[float, float], tuple[float, float]]]:
+    """For each pair of units in combat (once per pair): the pixel centres of its closest
+    models and the middle of the gap between their bases."""
+    out: list = []
+    if not report:
+        return out
+    seen: set[frozenset[str]] = set()
+    for pair in report.get("pairs", []):
+        if not pair.get("in_combat"):
+            continue
+        key = frozenset((pair["a"], pair["b"]))
+        if key in seen:
+            continue
+        seen.add(key)
+        ends = [find_model(scene, n) for n in pair.get("closest_models", [])]
+        if len(ends) != 2 or ends[0] is None or ends[1] is None:
+            continue
+        ma, mb = ends[0][1], ends[1][1]
+        dx, dy = mb.x - ma.x, mb.y - ma.y
+        n = math.hypot(dx, dy) or 1.0
+        ea = _edge_reach(ma, dx / n, dy / n)
+        eb = _edge_reach(mb, -dx / n, -dy / n)
+        t = (ea + max(n - ea - eb, 0.0) / 2) / n if n > ea + eb else ea / (ea + eb or 1.0)
+        gap = view.px(ma.x + dx * t, ma.y + dy * t)
+        out.append((view.px(ma.x, ma.y), view.px(mb.x, mb.y), gap))
+    return out
+
+
+def _edge_reach(m: ModelSpec, ux: float, uy: float) -> float:
+    """Distance from a model's centre to its base edge in the direction (ux, uy)."""
+    th = math.radians(m.facing)
+    c, s = math.cos(th), math.sin(th)
+    lx, ly = ux * c + uy * s, -ux * s + uy * c          # direction in the base's frame
+    a, b = m.base.a, m.base.b
+    if m.base.shape == RECT:
+        return min(a / abs(lx) if abs(lx) > 1e-12 else math.inf,
+                   b / abs(ly) if abs(ly) > 1e-12 else math.inf)
+    return 1.0 / math.sqrt((lx / a) ** 2 + (ly / b) ** 2)
+
+
+def draw_combat(surface: pygame.Surface, view: ViewTransform, scene: Scene, style: Style,
+                report: dict | None) -> None:
+    """A heavy line joining the closest models of each pair of units in combat, drawn under the
+    models (draw_rulings then marks the gap between them with a crossed badge)."""
+    lw = style.line
+    for p, q, _ in combat_links(view, scene, report):
+        thick_line(surface, (255, 255, 255), p, q, max(8.0, lw * 8))
+        thick_line(surface, pal.COMBAT, p, q, max(5.0, lw * 5))
+
+
+# --- measurement ----------------------------------------------------------------------------------
+def draw_blockers(surface: pygame.Surface, view: ViewTransform, scene: Scene, style: Style,
+                  blocked_by: Iterable[str]) -> None:
+    """Outline each blocking terrain piece and ring each blocking model in the highlight."""
+    lw = style.line
+    pieces = {p.id: p for p in scene.terrain}
+    for name in blocked_by:
+        if name in pieces:
+            pts = view.points(pieces[name].outline)
+            polyline(surface, (0, 0, 0), pts, max(7.0, lw * 7), closed=True)
+            polyline(surface, pal.HIGHLIGHT, pts, max(4.0, lw * 4), closed=True)
+            continue
+        found = find_model(scene, name)
+        if found is not None:
+            pts = model_px(view, found[1], blocker_ring_grow(style))
+            polyline(surface, (0, 0, 0), pts, max(4.5, lw * 4), closed=True)
+            polyline(surface, pal.HIGHLIGHT, pts, max(2.5, lw * 2.4), closed=True)
+
+
+def blocker_ring_grow(style: Style) -> float:
+    """How far (pixels) outside a blocking model's base its highlight ring runs."""
+    return max(3.0, style.line * 2.5)
+
+
+def measure_text(measure: dict) -> str:
+    """'7.42"' or '7.42" (3-D 7.6")'."""
+    d, d3 = float(measure["distance"]), float(measure.get("distance_3d", measure["distance"]))
+    text = f'{d:.2f}"'
+    if abs(d3 - d) >= 0.005:
+        text += f' (3-D {d3:.2f}")'
+    return text
+
+
+def draw_measurement(surface: pygame.Surface, view: ViewTransform, scene: Scene, style: Style,
+                     measure: dict | None, labels: Labels | None = None) -> None:
+    """The closest-point line of `battlefield measure` with its distance, and its blockers."""
+    if not measure:
+        return
+    lw = style.line
+    draw_blockers(surface, view, scene, style, measure.get("blocked_by", []))
+    pa, pb = measure["points"]["a"], measure["points"]["b"]
+    p, q = view.px(pa[0], pa[1]), view.px(pb[0], pb[1])
+    thick_line(surface, (255, 255, 255), p, q, max(6.0, lw * 6))
+    thick_line(surface, pal.MEASURE, p, q, max(2.5, lw * 2.5))
+    for e in (p, q):
+        disc(surface, (255, 255, 255), e, max(5.0, lw * 5))
+        disc(surface, pal.MEASURE, e, max(3.5, lw * 3.5))
+    if labels is not None:
+        labels.avoid_line(p, q, max(6.0, lw * 6))
+    t = boxed_text(measure_text(measure), style.label_size, pal.INK, (255, 255, 255), pal.INK, 4)
+    w, h = t.get_size()
+    mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    n = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / n, dx / n
+    off = (abs(nx) * w + abs(ny) * h) / 2 + 6
+    cands = [(mx + nx * off, my + ny * off), (mx - nx * off, my - ny * off), (mx, my)]
+    cands += around(pygame.Rect(round(min(p[0], q[0])), round(min(p[1], q[1])),
+                                round(abs(dx)) + 1, round(abs(dy)) + 1), w, h, 6)
+    if labels is not None:
+        labels.add(t, cands, priority=10)
+    else:
+        surface.blit(t, t.get_rect(center=(round(cands[0][0]), round(cands[0][1]))))
+
+
+# --- everything -----------------------------------------------------------------------------------
+def draw_scene(surface: pygame.Surface, view: ViewTransform, scene: Scene,
+               report: dict | None = None, measure: dict | None = None,
+               style: Style | None = None, rulers: bool = True) -> Labels:
+    """All layers in order, then the labels (kept off the models and off each other). Returns
+    the label placer, whose `placed` rectangles say where the labels went."""
+    style = style or Style.for_scene(scene, report, view.scale)
+    labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth)).inflate(-2, -2))
+    draw_board(surface, view, scene, style, labels, rulers)
+    draw_terrain(surface, view, scene, style, labels)
+    draw_objectives(surface, view, scene, style, report, labels)
+    draw_combat(surface, view, scene, style, report)
+    for p, q, _ in combat_links(view, scene, report):
+        labels.avoid_line(p, q, max(8.0, style.line * 8))
+    draw_models(surface, view, scene, style, labels)
+    draw_rulings(surface, view, scene, style, report)
+    draw_measurement(surface, view, scene, style, measure, labels)
+    labels.draw(surface)
+    return labels
+
+
+__all__ = [
+    "LAYERS", "Style", "ViewTransform", "draw_board", "draw_rulers", "draw_terrain",
+    "draw_objectives", "draw_combat", "draw_models", "draw_rulings", "combat_links",
+    "draw_blockers", "blocker_ring_grow", "draw_measurement", "draw_scene", "find_model",
+    "objective_radii", "measure_text", "fmt_in", "main_group",
+]

@@ -1,0 +1,360 @@
+"""The caption bar under the board: what the scene is, who is who, what the symbols mean, what
+the referee ruled, and the measurement in words."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygame
+
+from battlefield.scene.model import Scene
+from battlefield.view import palette as pal
+from battlefield.view.drawing import (
+    boxed_text,
+    dashed,
+    disc,
+    dotted,
+    fill_polygon,
+    font,
+    polyline,
+    ring,
+    star_points,
+    thick_line,
+)
+from battlefield.view.layers import Style, fmt_in, measure_text, objective_radii
+
+Icon = Callable[[pygame.Surface, pygame.Rect], None]
+
+
+@dataclass
+class _Op:
+    kind: str                     # "text" | "icon" | "rule"
+    x: float
+    y: float
+    text: str = ""
+    size: int = 16
+    colour: pal.RGB = pal.INK
+    icon: Icon | None = None
+    w: float = 0
+    h: float = 0
+
+
+def legend_sizes(style: Style) -> tuple[int, int]:
+    """(text size, title size) in the legend."""
+    body = style.size(0.85, 16, 26)
+    return body, body + 6
+
+
+def measure_caption(measure: dict) -> str:
+    """'red-1 -> blue-2: 7.42" (3-D 7.60"), visible: partial, blocked by ruin'."""
+    text = f"{measure['a']} -> {measure['b']}: {measure_text(measure)}, "
+    text += f"visible: {measure.get('visible', '?')}"
+    blocked = measure.get("blocked_by") or []
+    if blocked:
+        text += ", blocked by " + ", ".join(blocked)
+    if measure.get("in_combat"):
+        text += "; in combat"
+    elif measure.get("within_combat_range"):
+        text += f"; within combat range ({fmt_in(float(measure.get('combat_range', 0)))})"
+    return text
+
+
+def scene_title(scene: Scene) -> str:
+    name = scene.name or Path(scene.file).stem or "scene"
+    rs = scene.ruleset
+    ruleset = rs.name if rs.id.lower() in rs.name.lower() else f"{rs.name} ({rs.id})"
+    return f"{name}  |  {ruleset}  |  {fmt_in(scene.width)} x {fmt_in(scene.depth)} board"
+
+
+def _wrap(text: str, size: int, width: float) -> list[str]:
+    f = font(size)
+    lines, line = [], ""
+    for word in text.split(" "):
+        trial = f"{line} {word}" if line else word
+        if f.size(trial)[0] <= width or not line:
+            line = trial
+        else:
+            lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
+    return lines
+
+
+# --- icons ------------------------------------------------------------------------------------
+def _swatch(colour: pal.RGB) -> Icon:
+    def draw(s: pygame.Surface, r: pygame.Rect) -> None:
+        c = r.center
+        rr = r.h * 0.42
+        disc(s, pal.darker(colour, 0.6), c, rr)
+        disc(s, colour, c, rr - 1.5)
+    return draw
+
+
+def _leader(s: pygame.Surface, r: pygame.Rect) -> None:
+    rr = r.h * 0.45
+    disc(s, pal.darker(pal.NEUTRAL, 0.5), r.center, rr)
+    disc(s, pal.NEUTRAL, r.center, rr - 1.5)
+    ring(s, (255, 255, 255), r.center, rr * 0.62, 2)
+
+
+def _facing(s: pygame.Surface, r: pygame.Rect) -> None:
+    cx, cy = r.center
+    a, b = r.w * 0.42, r.h * 0.34
+    pts = [(cx + a * math.cos(t * math.pi / 16), cy + b * math.sin(t * math.pi / 16))
+           for t in range(32)]
+    edge = pal.darker(pal.NEUTRAL, 0.5)
+    fill_polygon(s, pal.NEUTRAL, pts)
+    polyline(s, edge, pts, 1.2, closed=True)
+    thick_line(s, edge, (cx + a * 0.45, cy), (cx + a, cy), 2.5)
+
+
+def _coherency(s: pygame.Surface, r: pygame.Rect) -> None:
+    rr = r.h * 0.32
+    disc(s, pal.NEUTRAL, r.center, rr)
+    ring(s, pal.COHERENCY, r.center, rr + 4, 3)
+
+
+def _combat(s: pygame.Surface, r: pygame.Rect) -> None:
+    p, q = (r.left + 4, r.centery), (r.right - 4, r.centery)
+    thick_line(s, (255, 255, 255), p, q, 7)
+    thick_line(s, pal.COMBAT, p, q, 4)
+    c = r.center
+    disc(s, (255, 255, 255), c, 8)
+    disc(s, pal.COMBAT, c, 6.5)
+    for sx in (-1, 1):
+        thick_line(s, (255, 255, 255), (c[0] - 3, c[1] - sx * 3), (c[0] + 3, c[1] + sx * 3), 1.8)
+
+
+def _measure(s: pygame.Surface, r: pygame.Rect) -> None:
+    p, q = (r.left + 5, r.centery), (r.right - 5, r.centery)
+    thick_line(s, pal.MEASURE, p, q, 2.5)
+    for e in (p, q):
+        disc(s, (255, 255, 255), e, 5)
+        disc(s, pal.MEASURE, e, 3.5)
+
+
+def _objective(marker: bool) -> Icon:
+    def draw(s: pygame.Surface, r: pygame.Rect) -> None:
+        c = r.center
+        zr = r.h * 0.48
+        pts = [(c[0] + zr * math.cos(k * math.pi / 12), c[1] + zr * math.sin(k * math.pi / 12))
+               for k in range(24)]
+        fill_polygon(s, pal.with_alpha(pal.NEUTRAL, 40), pts)
+        dashed(s, pal.darker(pal.NEUTRAL, 0.15), pts, True, dash=4, gap=3, width=1.5)
+        if marker:
+            disc(s, pal.darker(pal.NEUTRAL, 0.55), c, zr * 0.35)
+            disc(s, (205, 205, 200), c, zr * 0.35 - 1.5)
+        else:
+            d = zr * 0.35
+            dm = [(c[0], c[1] - d), (c[0] + d, c[1]), (c[0], c[1] + d), (c[0] - d, c[1])]
+            fill_polygon(s, (205, 205, 200), dm)
+            polyline(s, pal.darker(pal.NEUTRAL, 0.55), dm, 1.5, closed=True)
+    return draw
+
+
+def _terrain(kind: str) -> Icon:
+    def draw(s: pygame.Surface, r: pygame.Rect) -> None:
+        box = r.inflate(-4, -4)
+        pts = [box.topleft, box.topright, box.bottomright, box.bottomleft]
+        fill = pal.terrain_fill(3, kind)
+        if kind == "area":
+            fill_polygon(s, pal.with_alpha(fill, 150), pts)
+            dotted(s, pal.darker(fill, 0.5), pts, spacing=5, radius=1.3)
+            return
+        fill_polygon(s, fill, pts)
+        if kind == "impassable":
+            clip = s.get_clip()
+            s.set_clip(box)
+            for k in range(-box.h, box.w, 6):
+                pygame.draw.aaline(s, pal.darker(fill, 0.55), (box.left + k, box.bottom),
+                                   (box.left + k + box.h, box.top))
+            s.set_clip(clip)
+            polyline(s, pal.darker(fill, 0.45), pts, 1.5, closed=True)
+        elif kind == "obscuring":
+            polyline(s, (28, 24, 22), pts, 3, closed=True)
+        elif kind == "place-of-power":
+            polyline(s, pal.darker(fill, 0.45), pts, 1.5, closed=True)
+            star = star_points(box.center, box.h * 0.5)
+            fill_polygon(s, (255, 255, 255), star)
+            polyline(s, (70, 40, 110), star, 1.2, closed=True)
+        else:
+            polyline(s, pal.darker(fill, 0.45), pts, 1.5, closed=True)
+    return draw
+
+
+def _heights(s: pygame.Surface, r: pygame.Rect) -> None:
+    w = r.w / 3
+    for k, h in enumerate((1, 3, 6)):
+        box = pygame.Rect(round(r.left + k * w), r.top + 3, math.ceil(w), r.h - 6)
+        pygame.draw.rect(s, pal.terrain_fill(h, "solid"), box)
+    pygame.draw.rect(s, pal.darker(pal.terrain_fill(3, "solid"), 0.45),
+                     pygame.Rect(r.left, r.top + 3, r.w, r.h - 6), 1)
+
+
+def _blocker(s: pygame.Surface, r: pygame.Rect) -> None:
+    box = r.inflate(-8, -8)
+    pts = [box.topleft, box.topright, box.bottomright, box.bottomleft]
+    fill_polygon(s, pal.terrain_fill(4, "obscuring"), pts)
+    polyline(s, (0, 0, 0), pts, 6, closed=True)
+    polyline(s, pal.HIGHLIGHT, pts, 3.5, closed=True)
+
+
+def _elevation(size: int) -> Icon:
+    def draw(s: pygame.Surface, r: pygame.Rect) -> None:
+        t = boxed_text('+2"', size, pal.INK, (255, 255, 255), pal.INK_SOFT, pad=2)
+        s.blit(t, t.get_rect(center=r.center))
+    return draw
+
+
+_KIND_NAMES = {"solid": "solid", "obstacle": "obstacle", "area": "area (translucent)",
+               "obscuring": "obscuring", "impassable": "impassable",
+               "place-of-power": "place of power"}
+
+
+# --- layout -----------------------------------------------------------------------------------
+def _layout(scene: Scene, report: dict | None, measure: dict | None, style: Style,
+            width: float) -> tuple[list[_Op], float]:
+    body, title = legend_sizes(style)
+    pad = max(10.0, body * 0.6)
+    gap_x = body * 1.2
+    line_h = font(body).get_linesize() + 4
+    ops: list[_Op] = []
+    y = pad
+    x0, x1 = pad, width - pad
+
+    def text_block(text: str, size: int, colour: pal.RGB = pal.INK) -> None:
+        nonlocal y
+        for line in _wrap(text, size, x1 - x0):
+            ops.append(_Op("text", x0, y, line, size, colour))
+            y += font(size).get_linesize() + 2
+        y += 2
+
+    def chips(items: list[tuple[Icon, str]], lead: str = "") -> None:
+        nonlocal y
+        x = x0
+        icon_h = body
+        icon_w = round(body * 1.8)
+        if lead:
+            ops.append(_Op("text", x, y, lead, body, pal.INK_SOFT))
+            x += font(body).size(lead)[0] + body * 0.6
+        indent = x
+        for icon, label in items:
+            w = icon_w + 6 + font(body).size(label)[0]
+            if x + w > x1 and x > indent:
+                x = indent
+                y += line_h
+            ops.append(_Op("icon", x, y + (line_h - 4 - icon_h) / 2 - 1, icon=icon, w=icon_w,
+                           h=icon_h))
+            ops.append(_Op("text", x + icon_w + 6, y, label, body))
+            x += w + gap_x
+        y += line_h
+
+    text_block(scene_title(scene), title)
+    if scene.description:
+        text_block(scene.description, body, pal.INK_SOFT)
+
+    # sides
+    side_items = []
+    for side in list(dict.fromkeys([*scene.sides, *scene.deployment])):
+        ids = [u.id for u in scene.units if u.side == side]
+        label = side
+        if ids:
+            label += ": " + (", ".join(ids) if len(ids) <= 4 else f"{len(ids)} units")
+        side_items.append((_swatch(style.side(side)), label))
+    if side_items:
+        chips(side_items, "Sides")
+
+    # key
+    key: list[tuple[Icon, str]] = []
+    if scene.units:
+        key.append((_leader, "leader"))
+        if any(m.base.shape != 0 for u in scene.units for m in u.models):
+            key.append((_facing, "facing"))
+        if any(m.z > 0 for u in scene.units for m in u.models):
+            key.append((_elevation(body - 2), "height above the table"))
+    if report and any(u.get("coherency_breaks") for u in report.get("units", {}).values()):
+        key.append((_coherency, "out of coherency"))
+    if report and any(p.get("in_combat") for p in report.get("pairs", [])):
+        key.append((_combat, "in combat"))
+    if scene.objectives:
+        zone, marker = objective_radii(scene)
+        rule = scene.ruleset.objectives
+        what = (f"objective zone {fmt_in(rule.range)} from a {rule.marker_mm:g} mm marker"
+                if marker > 0 else f"objective zone {fmt_in(zone)} from the centre")
+        key.append((_objective(marker > 0), what))
+    if measure:
+        key.append((_measure, "closest points"))
+        if measure.get("blocked_by"):
+            key.append((_blocker, "blocks sight"))
+    if key:
+        chips(key, "Key")
+    kinds = list(dict.fromkeys(p.kind for p in scene.terrain))
+    if kinds:
+        chips([(_heights, "darker = taller"),
+               *[(_terrain(k), _KIND_NAMES.get(k, k)) for k in kinds]], "Terrain")
+
+    # rulings
+    if report:
+        units = report.get("units", {})
+        broken = []
+        for u in units.values():
+            reasons = u.get("coherency_reasons", {})
+            for name in u.get("coherency_breaks", []):
+                broken.append(f"{name} ({reasons[name]})" if name in reasons else name)
+        if len(broken) > 4:
+            names = [b.split(" ", 1)[0] for b in broken]
+            broken = [", ".join(names)]
+        combat, seen = [], set()
+        for p in report.get("pairs", []):
+            key_ = frozenset((p["a"], p["b"]))
+            if p.get("in_combat") and key_ not in seen:
+                seen.add(key_)
+                combat.append(f"{p['a']} v {p['b']}")
+        objectives = []
+        for oid, o in report.get("objectives", {}).items():
+            held = o.get("controlled_by")
+            totals = o.get("totals") or {}
+            tally = " v ".join(f"{s} {v:g}" for s, v in totals.items())
+            text = f"{oid} held by {held}" if held else f"{oid} unheld"
+            objectives.append(text + (f" ({tally})" if tally else ""))
+        if broken:
+            text_block("Out of coherency: " + "; ".join(broken), body)
+        if combat:
+            text_block("In combat: " + "; ".join(combat), body)
+        if objectives:
+            text_block("Objectives: " + "; ".join(objectives), body)
+
+    if measure:
+        y += 2
+        ops.append(_Op("rule", x0, y, w=x1 - x0))
+        y += 6
+        text_block(measure_caption(measure), title)
+    return ops, y + pad - 2
+
+
+def legend_height(scene: Scene, report: dict | None, measure: dict | None, style: Style,
+                  width: float) -> int:
+    return math.ceil(_layout(scene, report, measure, style, width)[1])
+
+
+def draw_legend(surface: pygame.Surface, rect: pygame.Rect | tuple[int, int, int, int],
+                scene: Scene, report: dict | None, measure: dict | None, style: Style) -> None:
+    """The caption bar in rect: title, sides, symbol key, rulings and the measurement."""
+    rect = pygame.Rect(rect)
+    pygame.draw.rect(surface, pal.PAPER, rect)
+    pygame.draw.line(surface, pal.GRID_6, rect.topleft, rect.topright, 1)
+    ops, _ = _layout(scene, report, measure, style, rect.w)
+    for op in ops:
+        x, y = rect.x + op.x, rect.y + op.y
+        if op.kind == "text":
+            s = font(op.size).render(op.text, True, op.colour)
+            surface.blit(s, (round(x), round(y)))
+        elif op.kind == "icon" and op.icon is not None:
+            op.icon(surface, pygame.Rect(round(x), round(y), round(op.w), round(op.h)))
+        elif op.kind == "rule":
+            pygame.draw.line(surface, pal.GRID_6, (round(x), round(y)),
+                             (round(x + op.w), round(y)), 1)

@@ -1,0 +1,87 @@
+"""`battlefield render`: the scene drawn from above, to a PNG - the picture a player posts to
+settle an argument. Board with rulers, terrain, objectives, true-size bases, the referee's
+rulings, an optional measurement, and a caption bar underneath.
+
+Headless: only pygame.font is initialised and the drawing goes onto a plain Surface. (The
+interactive window reuses battlefield.view.layers directly; it should not import this module,
+which defaults SDL to the dummy video driver.)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+
+from battlefield.scene.model import Scene  # noqa: E402
+from battlefield.view import palette as pal  # noqa: E402
+from battlefield.view.drawing import font  # noqa: E402
+from battlefield.view.layers import Style, draw_scene  # noqa: E402
+from battlefield.view.legend import draw_legend, legend_height  # noqa: E402
+from battlefield.view.transform import ViewTransform  # noqa: E402
+
+PAD = 14               # paper around the board on the top and right
+
+
+def margins(style: Style, scene: Scene) -> tuple[int, int, int, int]:
+    """(left, top, right, bottom) pixels around the board; the rulers go left and bottom."""
+    f = font(style.small_size)
+    tick = max(3.0, style.scale * 0.2)
+    left = f.size(str(math.floor(scene.depth)))[0] + math.ceil(tick * 2) + 14
+    bottom = f.get_linesize() + math.ceil(tick * 2) + 10
+    return max(left, PAD), PAD, PAD, bottom
+
+
+class Picture:
+    """Where everything goes in the picture: the view transform, the board and legend rects."""
+
+    def __init__(self, scene: Scene, report: dict | None, measure: dict | None,
+                 px_per_inch: float) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.scene, self.report, self.measure = scene, report, measure
+        self.style = Style.for_scene(scene, report, px_per_inch)
+        left, top, right, bottom = margins(self.style, scene)
+        board_w = round(scene.width * px_per_inch)
+        board_h = round(scene.depth * px_per_inch)
+        self.width = left + board_w + right
+        self.view = ViewTransform.for_board(scene.width, scene.depth, px_per_inch, left, top)
+        self.board = pygame.Rect(left, top, board_w, board_h)
+        legend_top = top + board_h + bottom
+        self.legend = pygame.Rect(0, legend_top, self.width,
+                                  legend_height(scene, report, measure, self.style, self.width))
+        self.height = legend_top + self.legend.h
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.width, self.height
+
+    def draw(self, surface: pygame.Surface | None = None) -> pygame.Surface:
+        surface = surface or pygame.Surface(self.size)
+        surface.fill(pal.PAPER)
+        draw_scene(surface, self.view, self.scene, self.report, self.measure, self.style)
+        draw_legend(surface, self.legend, self.scene, self.report, self.measure, self.style)
+        return surface
+
+
+def scene_picture(scene: Scene, report: dict | None = None, measure: dict | None = None,
+                  px_per_inch: float = 20) -> pygame.Surface:
+    """The picture as a Surface (no display needed)."""
+    return Picture(scene, report, measure, px_per_inch).draw()
+
+
+def render_scene(scene: Scene, report: dict, out_path: str, measure: dict | None = None,
+                 px_per_inch: float = 20) -> None:
+    """Draw `scene` from above with the rulings of `report` (battlefield check) and optionally a
+    `measure` result (battlefield measure), and save it as a PNG at out_path."""
+    if px_per_inch <= 0:
+        raise ValueError(f"px_per_inch must be positive, not {px_per_inch}")
+    surface = scene_picture(scene, report, measure, px_per_inch)
+    pygame.image.save(surface, str(out_path))
+
+
+__all__ = ["render_scene", "scene_picture", "Picture", "margins"]
