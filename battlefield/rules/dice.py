@@ -1,0 +1,102 @@
+"""Dice: one seeded generator per game, every roll an event saying what it was for.
+
+The generator is our own (splitmix64 with rejection sampling), so a saved game replays bit for
+bit on any Python or numpy version. Tests and `battlefield try --dice` inject fixed values,
+which are used before the generator is asked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+_MASK = (1 << 64) - 1
+_DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
+
+
+class DiceError(ValueError):
+    """A dice expression that cannot be read, or a fixed die that cannot come up."""
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One roll: the expression, each die's value, what it was for."""
+
+    dice: str
+    values: tuple[int, ...]
+    purpose: str
+    fixed: bool = False
+
+    @property
+    def total(self) -> int:
+        n, sides, bonus = parse(self.dice)
+        return sum(self.values) + bonus
+
+    def to_dict(self) -> dict:
+        return {"type": "roll", "dice": self.dice, "values": list(self.values),
+                "total": self.total, "for": self.purpose, **({"fixed": True} if self.fixed else {})}
+
+
+def parse(expr: str | int) -> tuple[int, int, int]:
+    """'2D6' -> (2, 6, 0); 'D3+1' -> (1, 3, 1); 4 -> (0, 1, 4) (a fixed number)."""
+    if isinstance(expr, int):
+        return 0, 1, expr
+    text = str(expr)
+    if text.strip().isdigit():
+        return 0, 1, int(text)
+    m = _DICE.match(text)
+    if not m:
+        raise DiceError(f"'{expr}' is not a dice expression (expected e.g. D6, 2D6, D3+1)")
+    n = int(m.group(1) or 1)
+    bonus = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
+    return n, int(m.group(2)), bonus
+
+
+@dataclass
+class Dice:
+    """The game's dice. `state` is the generator's whole state (an int), so snapshots and
+    replays carry it; `fixed` holds injected values; `log` collects the rolls made."""
+
+    state: int
+    fixed: deque[int] = field(default_factory=deque)
+    log: list[Roll] = field(default_factory=list)
+
+    @classmethod
+    def seeded(cls, seed: int, fixed: Iterable[int] = ()) -> Dice:
+        return cls(seed & _MASK, deque(fixed))
+
+    def _next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def die(self, sides: int) -> tuple[int, bool]:
+        """One die: (value, was it fixed)."""
+        if self.fixed:
+            v = self.fixed.popleft()
+            if not 1 <= v <= sides:
+                raise DiceError(f"fixed die {v} cannot come up on a D{sides}")
+            return v, True
+        limit = _MASK - (_MASK + 1) % sides
+        while True:
+            x = self._next64()
+            if x <= limit:
+                return x % sides + 1, False
+
+    def roll(self, expr: str | int, purpose: str) -> Roll:
+        n, sides, _ = parse(expr)
+        values, fixed = [], False
+        for _ in range(n):
+            v, f = self.die(sides)
+            values.append(v)
+            fixed = fixed or f
+        r = Roll(str(expr).upper(), tuple(values), purpose, fixed)
+        self.log.append(r)
+        return r
+
+    def copy(self) -> Dice:
+        return Dice(self.state, deque(self.fixed), list(self.log))
