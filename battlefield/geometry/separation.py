@@ -152,7 +152,7 @@ def closest_points(x1, y1, sh1, a1, b1, f1, x2, y2, sh2, a2, b2, f2):
     d, th = separation(x1, y1, sh1, a1, b1, c1, s1, x2, y2, sh2, a2, b2, c2, s2)
     ux, uy = math.cos(th), math.sin(th)
     if sh1 == RECT and sh2 == RECT:
-        import shapely
+        import shapely.ops
 
         from battlefield.geometry.bases import footprint
 
