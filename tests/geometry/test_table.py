@@ -1,0 +1,105 @@
+"""The table as arrays: elevations, 3-D distances, closest pairs, moving models
+(battlefield/geometry/table.py)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from battlefield.geometry.bases import Base
+from battlefield.geometry.terrain import Piece
+
+from ._build import R32, make_scene, make_table, model, rect_outline, unit, wall
+
+HILL = wall("hill", rect_outline(5, 5, 11, 15), 3)
+
+
+def test_elevation_defaults_to_the_top_of_a_hill_the_base_is_wholly_on():
+    s = make_scene([unit("a", "red", model(8, 10), model(11 - R32 - 0.01, 10),
+                         model(11 - R32 + 0.01, 12), model(20, 10))], [HILL])
+    t = s.table()
+    # wholly on; on, 0.01" from the edge; overhanging the edge by 0.01"; on the open ground
+    np.testing.assert_allclose(t.z, [3, 3, 0, 0])
+    np.testing.assert_allclose(t.height, 1.25)
+    assert t.top(0) == 4.25
+
+
+def test_given_elevation_and_height_are_kept():
+    s = make_scene([unit("a", "red", model(8, 10, z=1.5, height=2), model(20, 10, z=2))],
+                   [HILL])
+    t = s.table()
+    np.testing.assert_allclose(t.z, [1.5, 2])
+    np.testing.assert_allclose(t.height, [2, 1.25])
+
+
+def test_3d_distance_is_the_hypotenuse_of_horizontal_and_vertical():
+    # One model on the 3" hill (its base edge at x = 8 + r), one on the ground at x = 20.
+    s = make_scene([unit("a", "red", model(8, 10)), unit("b", "blue", model(20, 10))], [HILL])
+    t = s.table()
+    horizontal = 12 - 2 * R32
+    assert t.distances([0], [1])[0, 0] == pytest.approx(horizontal, abs=1e-12)
+    assert t.distances_3d([0], [1])[0, 0] == pytest.approx(math.hypot(horizontal, 3), abs=1e-12)
+    c = t.closest(0, 1)
+    assert c.distance == pytest.approx(horizontal, abs=1e-12)
+    assert c.distance_3d == pytest.approx(math.hypot(horizontal, 3), abs=1e-12)
+    assert c.a == pytest.approx((8 + R32, 10, 3))
+    assert c.b == pytest.approx((20 - R32, 10, 0))
+    assert c.models == (0, 1)
+
+
+@pytest.mark.parametrize(("dz", "h"), [(0, 2.0), (1.25, 0.0), (3, 4), (0.5, 1e-3)])
+def test_3d_distance_table(dz, h):
+    b = Base.round(32)
+    t = make_table([(b, 0, 0, 0), (b, h + 2 * R32, 0, 0)], z=[0, dz])
+    assert t.distances_3d([0], [1])[0, 0] == pytest.approx(math.hypot(h, dz), abs=1e-12)
+    assert t.distances_3d([1], [0])[0, 0] == pytest.approx(math.hypot(h, dz), abs=1e-12)
+
+
+def test_units_closest_pair_and_unit_distance():
+    b = Base.round(32)
+    t = make_table([(b, 0, 0, 0), (b, 2, 0, 0), (b, 10, 0, 0), (b, 6, 0, 0)],
+                   unit=[0, 0, 1, 1], z=[0, 0, 0, 4])
+    assert [list(m) for m in t.unit_models] == [[0, 1], [2, 3]]
+    assert t.unit_distance(0, 1) == pytest.approx(4 - 2 * R32)
+    c = t.closest_between(t.unit_models[0], t.unit_models[1])
+    assert c.models == (1, 3)
+    assert c.distance == pytest.approx(4 - 2 * R32)
+    # the smallest 3-D distance is to the model on the ground, 8" away, not the one 4" up
+    assert c.distance_3d == pytest.approx(min(math.hypot(4 - 2 * R32, 4), 8 - 2 * R32))
+
+
+def test_closest_points_between_two_blocks():
+    blk = Base.rect(100, 50)
+    t = make_table([(blk, 0, 0, 0), (blk, 5, 1, 0)])
+    c = t.closest(0, 1)
+    assert c.distance == pytest.approx(5 - 50 / 25.4, abs=1e-9)
+    assert c.a[0] == pytest.approx(25 / 25.4)
+    assert c.b[0] == pytest.approx(5 - 25 / 25.4)
+    assert c.a[1] == pytest.approx(c.b[1])
+
+
+def test_moving_a_model_updates_its_elevation():
+    hill = Piece("hill", tuple(map(tuple, rect_outline(5, 5, 11, 15))), 3.0)
+    b = Base.round(32)
+    t = make_table([(b, 20, 10, 0), (b, 25, 10, 0)], pieces=[hill])
+    up = t.moved(np.array([0]), np.array([8.0]), np.array([10.0]))
+    assert up.z[0] == 3.0 and up.x[0] == 8.0
+    assert t.z[0] == 0.0 and t.x[0] == 20.0          # the original table is unchanged
+    half_off = up.moved(np.array([0]), np.array([11.0]), np.array([10.0]))
+    assert half_off.z[0] == 0.0
+    lifted = t.moved(np.array([1]), np.array([24.0]), np.array([10.0]), facing=np.array([90.0]),
+                     z=np.array([2.0]))
+    assert lifted.z[1] == 2.0
+    assert lifted.sin[1] == pytest.approx(1.0)
+    assert lifted.distances([0], [1])[0, 0] == pytest.approx(4 - 2 * R32)
+
+
+def test_footprint_and_outline_follow_the_pose():
+    oval = Base.oval(60, 35)
+    t = make_table([(oval, 10, 10, 90)])
+    fp = t.footprint(0)
+    minx, miny, maxx, maxy = fp.bounds
+    assert maxy - miny == pytest.approx(60 / 25.4, abs=1e-3)
+    assert maxx - minx == pytest.approx(35 / 25.4, abs=1e-3)
+    assert t.outline(0, 16).shape == (16, 2)
+    assert t.reach[0] == pytest.approx(30 / 25.4)
