@@ -20,7 +20,15 @@ class InputError(BattlefieldError):
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         text = f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
-        return f"{text} (expected {self.expected})" if self.expected else text
+        text = f"{text} (expected {self.expected})" if self.expected else text
+        return _one_line(text)
+
+
+def _one_line(text: str) -> str:
+    """Control characters (a newline in a quoted key, say) written as escapes: one line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 class UsageError(BattlefieldError):

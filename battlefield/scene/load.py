@@ -21,7 +21,7 @@ from battlefield.geometry.terrain import KINDS, Layout, Piece, normalise_kind
 from battlefield.paths import find_map, ruleset_names
 from battlefield.rulesets import load_ruleset
 from battlefield.scene.model import ModelSpec, Objective, Scene, UnitSpec
-from battlefield.scene.yamlsource import Reader, format_path
+from battlefield.scene.yamlsource import Reader, _kind, format_path
 
 SCENE_KEYS = ["ruleset", "board", "terrain", "objectives", "deployment", "units", "map", "name",
               "description", "state"]
@@ -36,6 +36,13 @@ def load_scene(file: str | Path, require_units: bool = False,
                ruleset: str | None = None) -> Scene:
     """Read a scene or map file. `ruleset` overrides (or supplies) the file's ruleset."""
     return _SceneReader(Reader.open(file)).scene(require_units, ruleset)
+
+
+def _where(file: str | Path) -> Path:
+    try:
+        return Path(file).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return Path(file)
 
 
 def load_scene_text(text: str, name: str = "<scene>") -> Scene:
@@ -55,8 +62,10 @@ def resolve_scene_path(arg: str) -> Path:
 
 
 class _SceneReader:
-    def __init__(self, r: Reader) -> None:
+    def __init__(self, r: Reader, chain: tuple[Path, ...] = ()) -> None:
         self.r = r
+        # The scene and map files that led here through `map:`, to refuse a loop.
+        self.chain = (*chain, _where(r.file))
 
     def scene(self, require_units: bool, ruleset_override: str | None) -> Scene:
         r = self.r
@@ -66,21 +75,29 @@ class _SceneReader:
         base_map: dict[str, Any] = {}
         if "map" in top:
             base_map = self._map(top["map"])
-        name = ruleset_override or top.get("ruleset") or base_map.get("ruleset")
-        if name is None:
-            raise r.error((), "missing key 'ruleset'", "one of " + ", ".join(ruleset_names()))
-        if ruleset_override is None and "ruleset" in top:
-            r.string(("ruleset",), top["ruleset"], ruleset_names())
-        elif name not in ruleset_names():
-            raise r.error(("ruleset",), f"unknown ruleset '{name}'",
-                          "one of " + ", ".join(ruleset_names()))
+        names = ruleset_names()
+        if ruleset_override is not None:
+            if ruleset_override not in names:
+                from battlefield.errors import UsageError
+
+                raise UsageError(f"unknown ruleset '{ruleset_override}' "
+                                 f"(expected one of {', '.join(names)})")
+            name = ruleset_override
+        elif "ruleset" in top:
+            name = r.string(("ruleset",), top["ruleset"], names)
+        elif "ruleset" in base_map:
+            name = base_map["ruleset"]
+        else:
+            raise r.error((), "missing key 'ruleset' at the top level",
+                          "ruleset: one of " + ", ".join(names))
         rs = load_ruleset(str(name))
         if "board" in top:
             width, depth = self._board(top["board"])
         elif "board" in base_map:
             width, depth = base_map["board"]
         else:
-            raise r.error((), "missing key 'board'", "board: {width: 60, depth: 44} in inches")
+            raise r.error((), "missing key 'board' at the top level",
+                          "board: {width: 60, depth: 44} in inches, or map: NAME")
         terrain = (self._terrain(top["terrain"], width, depth) if "terrain" in top
                    else base_map.get("terrain", ()))
         objectives = (self._objectives(top["objectives"], width, depth) if "objectives" in top
@@ -92,28 +109,41 @@ class _SceneReader:
         scene = Scene(
             file=r.file, ruleset=rs, width=width, depth=depth, terrain=tuple(terrain),
             objectives=objectives, units=units, deployment=deployment,
-            name=str(top.get("name", base_map.get("name", ""))),
-            description=str(top.get("description", "")),
+            name=(r.string(("name",), top["name"]) if "name" in top
+                  else base_map.get("name", "")),
+            description=self._text(("description",), top.get("description", "")),
             extra={"state": top["state"]} if "state" in top else {},
         )
         scene.__dict__["layout"] = layout
         self._no_overlaps(scene)
         return scene
 
+    def _text(self, path: tuple, value: Any) -> str:
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise self.r.error(path, f"must be text, not {_kind(value)}", "a line of text")
+        return str(value)
+
     # --- map reference -------------------------------------------------------------------------
     def _map(self, value: Any) -> dict[str, Any]:
         r = self.r
         ref = r.string(("map",), value)
         path = Path(r.file).parent / ref
+        if not path.is_file() and not ref.endswith((".yaml", ".yml")):
+            path = Path(r.file).parent / f"{ref}.yaml"     # `map: NAME` for NAME.yaml beside it
         if not path.is_file():
             bundled = find_map(ref)
             if bundled is None:
                 from battlefield.paths import map_names
 
+                names = map_names()
                 raise r.error(("map",), f"no map '{ref}'",
-                              "a map file, or a bundled map: " + ", ".join(map_names()))
+                              "a map file next to the scene" +
+                              (", or a bundled map: " + ", ".join(names) if names else ""))
             path = bundled
-        m = load_scene(path)
+        if _where(path) in self.chain:
+            raise r.error(("map",), f"map '{ref}' leads back to {path.name}",
+                          "a map that does not refer to itself")
+        m = _SceneReader(Reader.open(path), self.chain).scene(False, None)
         return {"ruleset": m.ruleset.id, "board": (m.width, m.depth), "terrain": m.terrain,
                 "objectives": m.objectives, "deployment": m.deployment, "name": m.name}
 
@@ -127,7 +157,7 @@ class _SceneReader:
     def _outline(self, path: tuple, value: Any, width: float, depth: float
                  ) -> tuple[tuple[float, float], ...]:
         r = self.r
-        pts = r.sequence(path, value, 3, "a list of [x, y] points")
+        pts = r.sequence(path, value, 3, "a list of at least 3 [x, y] points")
         outline = tuple(r.point((*path, i), p) for i, p in enumerate(pts))
         for i, (x, y) in enumerate(outline):
             if not (-EDGE_TOLERANCE <= x <= width + EDGE_TOLERANCE
@@ -135,9 +165,8 @@ class _SceneReader:
                 raise r.error((*path, i), f"point ({x:g}, {y:g}) is off the {width:g}\" x "
                                           f"{depth:g}\" board", "a point on the board")
         poly = shapely.Polygon(outline)
-        if not poly.is_valid or poly.area <= 0:
-            reason = shapely.is_valid_reason(poly)
-            raise r.error(path, f"the outline is not a simple polygon ({reason})",
+        if not poly.is_valid or poly.area <= 1e-9:
+            raise r.error(path, f"the outline is not a simple polygon ({_invalid(poly)})",
                           "points in order around the outline, edges not crossing")
         return outline
 
@@ -171,7 +200,8 @@ class _SceneReader:
             ids.add(oid)
             x, y = r.point((*p, "at"), o["at"])
             if not (0 <= x <= width and 0 <= y <= depth):
-                raise r.error((*p, "at"), f"({x:g}, {y:g}) is off the board", "a point on it")
+                raise r.error((*p, "at"), f"({x:g}, {y:g}) is off the {width:g}\" x {depth:g}\" "
+                                          "board", "a point on the board")
             home = r.string((*p, "home"), o["home"]) if o.get("home") is not None else None
             held = o.get("controlled_by")
             held = r.string((*p, "controlled_by"), held) if held is not None else None
@@ -181,10 +211,11 @@ class _SceneReader:
     def _deployment(self, value: Any, width: float, depth: float
                     ) -> dict[str, tuple[tuple[float, float], ...]]:
         r = self.r
-        zones = r.mapping(("deployment",), value, [], list(value) if isinstance(value, dict)
-                          else [])
+        if not isinstance(value, dict):
+            raise r.error(("deployment",), f"must be a mapping, not {_kind(value)}",
+                          "SIDE: [[x, y], ...], one outline per side")
         return {str(side): self._outline(("deployment", side), pts, width, depth)
-                for side, pts in zones.items()}
+                for side, pts in value.items()}
 
     # --- units -----------------------------------------------------------------------------
     def _units(self, value: Any, rs: Any, width: float, depth: float, layout: Layout,
@@ -204,10 +235,11 @@ class _SceneReader:
             ids.add(uid)
             side = r.string((*p, "side"), u["side"])
             models = [self._model((*p, "models", k), m, rs, width, depth, layout)
-                      for k, m in enumerate(r.sequence((*p, "models"), u["models"], 1))]
+                      for k, m in enumerate(r.sequence((*p, "models"), u["models"], 1,
+                                                       "a list of models {base: MM, at: [x, y]}"))]
             leader = 0
             if "leader" in u:
-                leader = r.number((*p, "leader"), u["leader"], 1, len(models), integer=True) - 1
+                leader = self._leader((*p, "leader"), u["leader"], len(models))
             stats = self._stats((*p, "stats"), u.get("stats", {}), rs.characteristics)
             weapons = [self._stats((*p, "weapons", k), w, rs.weapon_characteristics, weapon=True)
                        for k, w in enumerate(r.sequence((*p, "weapons"), u.get("weapons", [])))]
@@ -215,9 +247,21 @@ class _SceneReader:
                                                            u.get("keywords", [])))
             profile = r.string((*p, "profile"), u["profile"]) if "profile" in u else None
             units.append(UnitSpec(uid, side, models, leader,
-                                  str(u.get("name", "")) if "name" in u else uid,
+                                  r.string((*p, "name"), u["name"]) if "name" in u else uid,
                                   stats, weapons, keywords, profile, r.line(p)))
         return units
+
+    def _leader(self, path: tuple, value: Any, n: int) -> int:
+        r = self.r
+        want = f"a model number from 1 to {n}"
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+                math.isfinite(value) and float(value).is_integer()):
+            raise r.error(path, f"must be a whole number, not {_kind(value)}", want)
+        if value < 1:
+            raise r.error(path, f"is {value:g}, but models are counted from 1", want)
+        if value > n:
+            raise r.error(path, f"is {value:g}, but the unit has {n} model{'s' * (n != 1)}", want)
+        return int(value) - 1
 
     def _stats(self, path: tuple, value: Any, valid: tuple[str, ...], weapon: bool = False
                ) -> dict[str, Any]:
@@ -232,6 +276,9 @@ class _SceneReader:
                 out[key] = r.strings((*path, key), v)
             elif isinstance(v, str) and _dice_or_bonus(v):
                 out[key] = v            # "D6", "2D3+1", "3+" kept as written; the rules read them
+            elif isinstance(v, str) or v is None or isinstance(v, (bool, list, dict)):
+                raise r.error((*path, key), f"must be a number or dice, not {_kind(v)}",
+                              "a number, dice like D6 or 2D3+1, or a roll like 3+")
             else:
                 out[key] = r.number((*path, key), v)
         return out
@@ -264,7 +311,9 @@ class _SceneReader:
                 dep = r.number((*path, 1), value[1], 0, strict_min=True)
                 return Base.rect(w, dep)
             return self._oval(path, value, expected)
-        size = r.number(path, value, 0, strict_min=True)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise r.error(path, f"must be a base size, not {_kind(value)}", expected)
+        size = r.number(path, value)
         if not any(math.isclose(size, s) for s in ROUND_SIZES_MM):
             raise r.error(path, f"unknown base size {size:g} mm", expected)
         return Base.round(size)
@@ -345,6 +394,26 @@ def _locate(scene: Scene, model: int) -> tuple[int, int]:
         if model < off + len(scene.units[ui].models):
             return ui, model - off
     raise IndexError(model)
+
+
+def _invalid(poly: shapely.Polygon) -> str:
+    """shapely's reason an outline is not a simple polygon, in words."""
+    import re
+
+    if poly.convex_hull.area <= 1e-9:
+        return "it has no area: the points lie on one line"
+    reason = shapely.is_valid_reason(poly)
+    m = re.match(r"\s*([^\[]+?)\s*\[\s*(\S+)\s+(\S+)\s*\]", reason)
+    if m is None:
+        return reason.lower()
+    what, x, y = m.groups()
+    what = what.lower()
+    if "self-intersection" in what:
+        what = "edges cross"
+    try:
+        return f"{what} at ({float(x):g}, {float(y):g})"
+    except ValueError:
+        return what
 
 
 def _dice_or_bonus(text: str) -> bool:

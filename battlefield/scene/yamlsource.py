@@ -43,11 +43,29 @@ def _syntax_error(name: str, exc: yaml.MarkedYAMLError) -> InputError:
     for token, words in _TOKENS.items():
         problem = problem.replace(token, words)
     context = exc.context if exc.problem else None
+    if context and problem.startswith("but "):
+        problem, context = f"{context}, {problem}", None
     if context and exc.context_mark is not None and exc.context_mark.line + 1 != line:
         problem += f" ({context} that starts on line {exc.context_mark.line + 1})"
     text = f"{problem} {context or ''}"
     expected = next((hint for word, hint in _SYNTAX_HINTS if word in text), "valid YAML")
     return InputError(name, "", line, f"YAML syntax error: {_one_line(problem)}", expected)
+
+
+def _too_deep(text: str) -> int | None:
+    """The line where the YAML first nests more than MAX_DEPTH collections deep."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return event.start_mark.line + 1
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        return None
+    return None
 
 
 def format_path(path: Path_) -> str:
@@ -95,9 +113,12 @@ class _Walk:
         if isinstance(node, yaml.MappingNode):
             self._tag(node, path, _STD + "map")
             self.open.add(id(node))
+            own = sum(1 for k, _ in node.value if k.tag != _STD + "merge")
             self.loader.flatten_mapping(node)
+            merged = len(node.value) - own      # entries from `<<: *NAME`, which keys override
             out: dict[Any, Any] = {}
-            for key_node, value_node in node.value:
+            mine: set[Any] = set()
+            for n, (key_node, value_node) in enumerate(node.value):
                 if not isinstance(key_node, yaml.ScalarNode):
                     raise self.fail(key_node, path, "a key must be a plain word, not a "
                                     + ("mapping" if isinstance(key_node, yaml.MappingNode)
@@ -106,9 +127,11 @@ class _Walk:
                 if key is None or isinstance(key, bool):
                     raise self.fail(key_node, path, f"a key must be a plain word, not "
                                                     f"{_kind(key)}", "key: value")
-                if key in out:
+                if key in mine:
                     raise self.fail(key_node, (*path, key), f"duplicate key '{key}'",
                                     "each key once in a mapping")
+                if n >= merged:
+                    mine.add(key)
                 out[key] = self.plain(value_node, (*path, key))
                 self.lines[(*path, key)] = key_node.start_mark.line + 1
             self.lines.pop((*path, "<key>"), None)
@@ -164,7 +187,7 @@ def load_yaml(file: str | Path, text: str | None = None) -> tuple[Any, dict[Path
         raise InputError(name, "", None, f"YAML syntax error: {_one_line(str(exc))}",
                          "valid YAML") from None
     except RecursionError:
-        raise InputError(name, "", None, "YAML nested too deeply to read",
+        raise InputError(name, "", _too_deep(text), f"nested more than {MAX_DEPTH} levels deep",
                          "a scene of plain mappings and lists") from None
     return data, lines
 
@@ -208,8 +231,10 @@ class Reader:
         for key in required:
             if key not in value:
                 where = format_path(path) or "the top level"
+                keys = "required key" + "s" * (len(required) > 1)
                 raise InputError(self.file, format_path(path), self.line(path),
-                                 f"missing key '{key}' in {where}", f"keys {', '.join(required)}")
+                                 f"missing key '{key}' in {where}",
+                                 f"{keys} {', '.join(required)}")
         return value
 
     def sequence(self, path: Path_, value: Any, min_len: int = 0, what: str = "a list") -> list:
@@ -242,7 +267,8 @@ class Reader:
 
     def string(self, path: Path_, value: Any, choices: Sequence[str] | None = None) -> str:
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            raise self.error(path, f"must be a word, not {_kind(value)}")
+            raise self.error(path, f"must be a word, not {_kind(value)}",
+                             "one of " + ", ".join(choices) if choices else None)
         value = str(value)
         if not value.strip():
             raise self.error(path, "must not be empty", "a word")

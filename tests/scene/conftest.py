@@ -1,0 +1,8 @@
+"""Make the checkout importable when pytest runs without installing the package."""
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
