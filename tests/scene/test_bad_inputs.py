@@ -119,30 +119,22 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=300)
 
 
-def _cli_problems(name: str) -> str | None:
-    proc = _cli("validate", _rel(name))
-    err = proc.stderr.strip()
-    file, _ = _where(name)
-    problems = []
-    if proc.returncode != 2:
-        problems.append(f"exit status {proc.returncode}")
-    if "Traceback" in proc.stderr:
-        problems.append("traceback")
-    if len(err.splitlines()) != 1:
-        problems.append(f"{len(err.splitlines())} lines on stderr")
-    if file not in err:
-        problems.append("file not named")
-    if EXPECTED[name]["message"] not in err:
-        problems.append("expected message missing")
-    return f"{name}: {', '.join(problems)}: {proc.stderr!r}" if problems else None
-
-
 @pytest.mark.skipif(not CLI.exists(), reason="battlefield/__main__.py not written yet")
 def test_cli_validate_exit_status_2() -> None:
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
-        failures = [f for f in pool.map(_cli_problems, FILES) if f]
+    """One `battlefield validate` over the whole corpus: exit 2, one line per file, in order,
+    each naming its file and saying what was expected; never a traceback."""
+    proc = _cli("validate", *(_rel(name) for name in FILES))
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == len(FILES), proc.stderr
+    failures = []
+    for name, line in zip(FILES, lines, strict=True):
+        file, _ = _where(name)
+        if not line.startswith(f"battlefield validate: {file}"):
+            failures.append(f"{name}: file not named first: {line!r}")
+        elif EXPECTED[name]["message"] not in line:
+            failures.append(f"{name}: expected message missing: {line!r}")
     assert not failures, "\n".join(failures)
 
 
