@@ -76,9 +76,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 # --- helpers -----------------------------------------------------------------------------------
 def open_scene(arg: str):
+    from battlefield.errors import InputError
+    from battlefield.paths import map_names
     from battlefield.scene.load import load_scene, resolve_scene_path
 
-    return load_scene(resolve_scene_path(arg))
+    path = resolve_scene_path(arg)
+    if not path.exists():
+        raise InputError(arg, "", None, "no such scene file",
+                         "a scene file, or a bundled scene: " + ", ".join(map_names()))
+    return load_scene(path)
 
 
 def emit_json(data: Any) -> None:
