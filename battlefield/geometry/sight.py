@@ -17,15 +17,15 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
 
 from battlefield.geometry.bases import OVAL, ROUND
 from battlefield.geometry.sightline import (
-    CLEAR,
     FULL,
     NONE,
     PARTIAL,
-    any_line_clear,
     first_blocker,
+    groups_see,
     point_visibility,
 )
 from battlefield.geometry.table import Table
@@ -53,21 +53,78 @@ def _ring(shape: int, a: float, b: float, scale: float, spacing: float) -> np.nd
     return np.concatenate(pts)
 
 
+def _local_points(shape: int, a: float, b: float, spacing: float, interior: bool) -> np.ndarray:
+    """A base's sample points in its own frame: centre, the edge ring (slightly inset) and,
+    with `interior`, an inner ring at half size. Cached: every base of a size has the same."""
+    key = (shape, a, b, spacing, interior)
+    local = _LOCAL.get(key)
+    if local is None:
+        inset = max(0.0, 1.0 - INSET / min(a, b))
+        parts = [np.zeros((1, 2)), _ring(shape, a, b, inset, spacing)]
+        if interior:
+            parts.append(_ring(shape, a, b, 0.5, spacing * 2))
+        local = np.ascontiguousarray(np.concatenate(parts))
+        local.setflags(write=False)
+        if len(_LOCAL) > 256:
+            _LOCAL.clear()
+        _LOCAL[key] = local
+    return local
+
+
+_LOCAL: dict[tuple, np.ndarray] = {}
+
+
 def surface_points(table: Table, m: int, spacing: float = SPACING,
                    interior: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """(top, bottom) sample points of model m's volume, centre first, as (n, 3) arrays."""
-    shape, a, b = int(table.shape[m]), float(table.a[m]), float(table.b[m])
-    inset = max(0.0, 1.0 - INSET / min(a, b))
-    parts = [np.zeros((1, 2)), _ring(shape, a, b, inset, spacing)]
-    if interior:
-        parts.append(_ring(shape, a, b, 0.5, spacing * 2))
-    local = np.concatenate(parts)
+    local = _local_points(int(table.shape[m]), float(table.a[m]), float(table.b[m]), spacing,
+                          interior)
     c, s = table.cos[m], table.sin[m]
-    xy = local @ np.array([[c, s], [-s, c]]) + np.array([table.x[m], table.y[m]])
+    x = local[:, 0] * c - local[:, 1] * s + table.x[m]
+    y = local[:, 0] * s + local[:, 1] * c + table.y[m]
     z0 = table.z[m]
-    top = np.column_stack([xy, np.full(len(xy), z0 + table.height[m])])
-    bottom = np.column_stack([xy, np.full(len(xy), z0)])
+    top = np.column_stack([x, y, np.full(len(x), z0 + table.height[m])])
+    bottom = np.column_stack([x, y, np.full(len(x), z0)])
     return top, bottom
+
+
+@njit(cache=True)
+def _place(local, models, x, y, cos, sin, z):
+    """The points `local` (in a base's frame) of each of `models`, at height z[m]: the same
+    arithmetic as surface_points."""
+    k = local.shape[0]
+    out = np.empty((models.shape[0] * k, 3))
+    for i in range(models.shape[0]):
+        m = models[i]
+        c = cos[m]
+        s = sin[m]
+        for j in range(k):
+            out[i * k + j, 0] = local[j, 0] * c - local[j, 1] * s + x[m]
+            out[i * k + j, 1] = local[j, 0] * s + local[j, 1] * c + y[m]
+            out[i * k + j, 2] = z[m]
+    return out
+
+
+def _rings(layout) -> tuple[np.ndarray, np.ndarray]:
+    """(ring_start, piece_ring) for the kernel's outline walks: ring r is edges
+    ring_start[r]:ring_start[r + 1]; piece k has rings piece_ring[k]:piece_ring[k + 1]."""
+    hit = _RINGS.get(id(layout))
+    if hit is not None and hit[0] is layout.edges:
+        return hit[1]
+    sizes, per_piece = [], []
+    for poly in layout.polygons:
+        rings = [poly.exterior, *poly.interiors]
+        sizes += [len(r.coords) - 1 for r in rings]
+        per_piece.append(len(rings))
+    ring_start = np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64)
+    piece_ring = np.concatenate([[0], np.cumsum(per_piece, dtype=np.int64)]).astype(np.int64)
+    if len(_RINGS) > 16:
+        _RINGS.clear()
+    _RINGS[id(layout)] = (layout.edges, (ring_start, piece_ring))
+    return ring_start, piece_ring
+
+
+_RINGS: dict[int, tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]] = {}
 
 
 @dataclass
@@ -95,6 +152,8 @@ class SightModel:
         self._m = (table.x, table.y, table.cos, table.sin, table.a, table.b, table.shape,
                    self._zlo, self._zhi, table.reach)
         self._points: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray]] = {}
+        self._groups: dict[tuple[bytes, bool], tuple[np.ndarray, np.ndarray]] = {}
+        self._rings = _rings(lay)
 
     # --- candidates ------------------------------------------------------------------------
     def _region(self, models: np.ndarray) -> np.ndarray:
@@ -193,28 +252,41 @@ class SightModel:
         blocked = [int(k) for k in np.argsort(-tally, kind="stable") if tally[k] > 0]
         return Sight(visible, blocked, statuses)
 
+    def group_points(self, models: np.ndarray, observer: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The top sample points of several models, model after model, and where each model's
+        start: observers' points are their centre and edge ring (see _observer_points), targets'
+        all of points(m)."""
+        t = self.table
+        models = np.asarray(models, dtype=np.int64)
+        key = (models.tobytes(), observer)
+        hit = self._groups.get(key)
+        if hit is not None:
+            return hit
+        shape, a, b = t.shape[models], t.a[models], t.b[models]
+        interior = not observer
+        if (shape == shape[0]).all() and (a == a[0]).all() and (b == b[0]).all():
+            local = _local_points(int(shape[0]), float(a[0]), float(b[0]), SPACING, interior)
+            pts = _place(local, models, t.x, t.y, t.cos, t.sin, self._zhi)
+            start = np.arange(len(models) + 1, dtype=np.int64) * len(local)
+        else:
+            parts = [self.points(int(m), interior)[0] for m in models]
+            pts = np.concatenate(parts)
+            start = np.concatenate([[0], np.cumsum([len(p) for p in parts])]).astype(np.int64)
+        self._groups[key] = (pts, start)
+        return pts, start
+
     def unit_sees(self, u: int, v: int) -> bool:
-        """True when any model of unit u sees any point of any model of unit v (aos4 visible).
+        """True when any model of unit u sees any point of any model of unit v (aos4 visible):
+        a sight line from a top point of u's volumes (centre and edge ring) to a top point of
+        v's clear of terrain and of every model outside u and the target model itself.
         Symmetric: the same top-surface lines are tested whichever unit looks."""
         t = self.table
         obs = t.unit_models[u]
         tgts = t.unit_models[v]
-        for target in tgts:
-            tc, mc = self.candidates(obs, np.concatenate([obs, [target]]))
-            mc = mc[(mc != target)]
-            # Cheapest first: centre-top to centre-top lines usually settle it.
-            tp = self.points(int(target))[0][:1]
-            for m in obs:
-                if first_blocker(*self.points(int(m))[0][0], *tp[0], tc, *self._t, mc,
-                                 *self._m) == CLEAR:
-                    return True
-        for target in tgts:
-            tc, mc = self.candidates(obs, np.concatenate([obs, [target]]))
-            mc = mc[(mc != target)]
-            if any_line_clear(self._observer_points(obs), self.points(int(target))[0], tc,
-                              *self._t, mc, *self._m):
-                return True
-        return False
+        opts, ostart = self.group_points(obs, True)
+        tpts, tstart = self.group_points(tgts, False)
+        return bool(groups_see(opts, ostart, obs, tpts, tstart, tgts, *self._t, *self._rings,
+                               *self._m))
 
     def blocker_name(self, k: int, model_names: list[str]) -> str:
         n = len(self.table.layout)

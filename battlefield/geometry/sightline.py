@@ -38,39 +38,85 @@ def _inside(px, py, edges, e0, e1):
     return inside
 
 
-@njit(cache=True)
-def terrain_blocks(px, py, pz, qx, qy, qz, k, bboxes, heights, edges, edge_start):
-    """True when terrain piece k blocks the segment P->Q."""
-    h = heights[k]
-    if pz >= h and qz >= h:
-        return False
-    if max(px, qx) < bboxes[k, 0] or min(px, qx) > bboxes[k, 2]:
-        return False
-    if max(py, qy) < bboxes[k, 1] or min(py, qy) > bboxes[k, 3]:
-        return False
-    dx = qx - px
-    dy = qy - py
-    dz = qz - pz
-    e0 = edge_start[k]
-    e1 = edge_start[k + 1]
+# Slack on the cheap rejection tests, so that rounding never rejects what the exact test (the
+# same arithmetic as always) would accept.
+SLACK = 1e-12
+
+
+@njit(cache=True, inline="always")
+def _box_missed(px, py, dx, dy, x0, y0, x1, y1):
+    """True when the segment P->P+d certainly misses the box [x0, x1] x [y0, y1]: the box lies
+    wholly on one side of the segment's line (the segment's own extent is tested separately)."""
+    cx = 0.5 * (x0 + x1) - px
+    cy = 0.5 * (y0 + y1) - py
+    a = cx * dy
+    b = cy * dx
+    lim = 0.5 * (x1 - x0) * abs(dy) + 0.5 * (y1 - y0) * abs(dx)
+    return abs(a - b) > lim + SLACK * (lim + abs(a) + abs(b)) + 1e-300
+
+
+@njit(cache=True, inline="always")
+def _edges_block(px, py, pz, dx, dy, dz, h, edges, e0, e1):
+    """True when the segment crosses one of edges[e0:e1] where its z is below h. A cheap
+    division-free test (with slack) rejects most edges; the rest get the exact test."""
     for e in range(e0, e1):
         ax = edges[e, 0]
         ay = edges[e, 1]
         ex = edges[e, 2] - ax
         ey = edges[e, 3] - ay
         den = dx * ey - dy * ex
-        if den == 0.0:
-            continue
         wx = ax - px
         wy = ay - py
-        t = (wx * ey - wy * ex) / den
+        tn = wx * ey - wy * ex
+        if den > 0.0:
+            lim = den * (1.0 + SLACK)
+            if tn < 0.0 or tn > lim:
+                continue
+            un = wx * dy - wy * dx
+            if un < 0.0 or un > lim:
+                continue
+        elif den < 0.0:
+            lim = den * (1.0 + SLACK)
+            if tn > 0.0 or tn < lim:
+                continue
+            un = wx * dy - wy * dx
+            if un > 0.0 or un < lim:
+                continue
+        else:
+            continue
+        t = tn / den
         if t < 0.0 or t > 1.0:
             continue
-        u = (wx * dy - wy * dx) / den
+        u = un / den
         if u < 0.0 or u > 1.0:
             continue
         if pz + t * dz < h:
             return True
+    return False
+
+
+@njit(cache=True)
+def terrain_blocks(px, py, pz, qx, qy, qz, k, bboxes, heights, edges, edge_start):
+    """True when terrain piece k blocks the segment P->Q."""
+    h = heights[k]
+    if pz >= h and qz >= h:
+        return False
+    x0 = bboxes[k, 0]
+    y0 = bboxes[k, 1]
+    x1 = bboxes[k, 2]
+    y1 = bboxes[k, 3]
+    if max(px, qx) < x0 or min(px, qx) > x1:
+        return False
+    if max(py, qy) < y0 or min(py, qy) > y1:
+        return False
+    dx = qx - px
+    dy = qy - py
+    if _box_missed(px, py, dx, dy, x0, y0, x1, y1):
+        return False
+    e0 = edge_start[k]
+    e1 = edge_start[k + 1]
+    if _edges_block(px, py, pz, dx, dy, qz - pz, h, edges, e0, e1):
+        return True
     if pz < h and _inside(px, py, edges, e0, e1):
         return True
     if qz < h and _inside(qx, qy, edges, e0, e1):
@@ -155,6 +201,18 @@ def model_blocks(px, py, pz, qx, qy, qz, m, mx, my, mc, ms, ma, mb, mshape, mzlo
     return zmin < mzhi[m] and zmax >= mzlo[m]
 
 
+@njit(cache=True, inline="always")
+def _models_first(px, py, pz, qx, qy, qz, mcand, skip, npieces, mx, my, mc, ms, ma, mb, mshape,
+                  mzlo, mzhi, mreach):
+    """P + m for the first model m of mcand (other than `skip`) that blocks P->Q, else -1."""
+    for i in range(mcand.shape[0]):
+        m = mcand[i]
+        if m != skip and model_blocks(px, py, pz, qx, qy, qz, m, mx, my, mc, ms, ma, mb, mshape,
+                                      mzlo, mzhi, mreach):
+            return npieces + m
+    return CLEAR
+
+
 @njit(cache=True)
 def first_blocker(px, py, pz, qx, qy, qz, tcand, bboxes, heights, edges, edge_start,
                   mcand, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach):
@@ -166,12 +224,89 @@ def first_blocker(px, py, pz, qx, qy, qz, tcand, bboxes, heights, edges, edge_st
         k = tcand[i]
         if terrain_blocks(px, py, pz, qx, qy, qz, k, bboxes, heights, edges, edge_start):
             return k
-    npieces = heights.shape[0]
-    for i in range(mcand.shape[0]):
-        m = mcand[i]
-        if model_blocks(px, py, pz, qx, qy, qz, m, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi,
-                        mreach):
-            return npieces + m
+    return _models_first(px, py, pz, qx, qy, qz, mcand, -1, heights.shape[0], mx, my, mc, ms,
+                         ma, mb, mshape, mzlo, mzhi, mreach)
+
+
+# --- many lines against the same candidates ------------------------------------------------------
+# The candidate pieces' heights and boxes are laid out once as rows of one array, so that the
+# cheap per-line filter over all of them is a straight (vectorised) loop; only the pieces it lets
+# through get the exact edge test, in candidate order, so the first blocker is the same one.
+
+@njit(cache=True)
+def prepare_pieces(tcand, bboxes, heights):
+    """Rows: height, x0, y0, x1, y1, centre x, centre y, half width, half depth of each
+    candidate piece (columns in tcand order)."""
+    n = tcand.shape[0]
+    soa = np.empty((9, n))
+    for i in range(n):
+        k = tcand[i]
+        soa[0, i] = heights[k]
+        soa[1, i] = bboxes[k, 0]
+        soa[2, i] = bboxes[k, 1]
+        soa[3, i] = bboxes[k, 2]
+        soa[4, i] = bboxes[k, 3]
+        soa[5, i] = 0.5 * (bboxes[k, 0] + bboxes[k, 2])
+        soa[6, i] = 0.5 * (bboxes[k, 1] + bboxes[k, 3])
+        soa[7, i] = 0.5 * (bboxes[k, 2] - bboxes[k, 0])
+        soa[8, i] = 0.5 * (bboxes[k, 3] - bboxes[k, 1])
+    return soa
+
+
+@njit(cache=True, fastmath=True)
+def _piece_mask(px, py, pz, qx, qy, qz, soa, mask):
+    """mask[i] = False when candidate i certainly cannot block P->Q: no taller than the line's
+    lower end, its box beside the segment's box, or its box wholly on one side of the segment's
+    line. The last test keeps a slack far above any rounding, so fast maths cannot change an
+    answer: the exact test decides every piece let through."""
+    lo = min(pz, qz)
+    xmin = min(px, qx)
+    xmax = max(px, qx)
+    ymin = min(py, qy)
+    ymax = max(py, qy)
+    dx = qx - px
+    dy = qy - py
+    adx = abs(dx)
+    ady = abs(dy)
+    c0 = px * dy - py * dx
+    ac0 = abs(c0)
+    h = soa[0]
+    x0 = soa[1]
+    y0 = soa[2]
+    x1 = soa[3]
+    y1 = soa[4]
+    cx = soa[5]
+    cy = soa[6]
+    hx = soa[7]
+    hy = soa[8]
+    for i in range(mask.shape[0]):
+        a = cx[i] * dy
+        b = cy[i] * dx
+        lim = hx[i] * ady + hy[i] * adx
+        mask[i] = ((lo < h[i]) & (xmax >= x0[i]) & (xmin <= x1[i]) & (ymax >= y0[i])
+                   & (ymin <= y1[i])
+                   & (abs(a - b - c0) <= lim + SLACK * (lim + abs(a) + abs(b) + ac0) + 1e-300))
+
+
+@njit(cache=True, inline="always")
+def _terrain_first(px, py, pz, qx, qy, qz, tcand, soa, mask, edges, edge_start):
+    """The first piece of tcand (prepared as soa) that blocks P->Q, else -1."""
+    _piece_mask(px, py, pz, qx, qy, qz, soa, mask)
+    dx = qx - px
+    dy = qy - py
+    dz = qz - pz
+    for i in range(tcand.shape[0]):
+        if mask[i]:
+            k = tcand[i]
+            h = soa[0, i]
+            e0 = edge_start[k]
+            e1 = edge_start[k + 1]
+            if _edges_block(px, py, pz, dx, dy, dz, h, edges, e0, e1):
+                return k
+            if pz < h and _inside(px, py, edges, e0, e1):
+                return k
+            if qz < h and _inside(qx, qy, edges, e0, e1):
+                return k
     return CLEAR
 
 
@@ -179,11 +314,18 @@ def first_blocker(px, py, pz, qx, qy, qz, tcand, bboxes, heights, edges, edge_st
 def lines_blocked(p, q, tcand, bboxes, heights, edges, edge_start,
                   mcand, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach):
     """First blocker for each line p[i] -> q[i] (arrays of shape (n, 3))."""
+    soa = prepare_pieces(tcand, bboxes, heights)
+    mask = np.empty(tcand.shape[0], dtype=np.bool_)
+    npieces = heights.shape[0]
+    nm = mcand.shape[0] > 0
     out = np.empty(p.shape[0], dtype=np.int64)
     for i in range(p.shape[0]):
-        out[i] = first_blocker(p[i, 0], p[i, 1], p[i, 2], q[i, 0], q[i, 1], q[i, 2],
-                               tcand, bboxes, heights, edges, edge_start,
-                               mcand, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach)
+        px, py, pz, qx, qy, qz = p[i, 0], p[i, 1], p[i, 2], q[i, 0], q[i, 1], q[i, 2]
+        k = _terrain_first(px, py, pz, qx, qy, qz, tcand, soa, mask, edges, edge_start)
+        if k == CLEAR and nm:
+            k = _models_first(px, py, pz, qx, qy, qz, mcand, -1, npieces, mx, my, mc, ms, ma,
+                              mb, mshape, mzlo, mzhi, mreach)
+        out[i] = k
     return out
 
 
@@ -201,12 +343,19 @@ def point_visibility(obs, top, bottom, tcand, bboxes, heights, edges, edge_start
     at the same place sees: nothing of the target is visible when no top sample is, and the
     target is fully visible when every bottom sample is. tally[k] counts lines blocked by k.
     """
+    soa = prepare_pieces(tcand, bboxes, heights)
+    mask = np.empty(tcand.shape[0], dtype=np.bool_)
+    npieces = heights.shape[0]
+    nm = mcand.shape[0] > 0
     seen_any = False
     for j in range(top.shape[0]):
         for i in range(obs.shape[0]):
-            k = first_blocker(obs[i, 0], obs[i, 1], obs[i, 2], top[j, 0], top[j, 1], top[j, 2],
-                              tcand, bboxes, heights, edges, edge_start,
-                              mcand, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach)
+            k = _terrain_first(obs[i, 0], obs[i, 1], obs[i, 2], top[j, 0], top[j, 1],
+                               top[j, 2], tcand, soa, mask, edges, edge_start)
+            if k == CLEAR and nm:
+                k = _models_first(obs[i, 0], obs[i, 1], obs[i, 2], top[j, 0], top[j, 1],
+                                  top[j, 2], mcand, -1, npieces, mx, my, mc, ms, ma, mb,
+                                  mshape, mzlo, mzhi, mreach)
             if k == CLEAR:
                 seen_any = True
                 break
@@ -218,10 +367,12 @@ def point_visibility(obs, top, bottom, tcand, bboxes, heights, edges, edge_start
     for j in range(bottom.shape[0]):
         seen = False
         for i in range(obs.shape[0]):
-            k = first_blocker(obs[i, 0], obs[i, 1], obs[i, 2],
-                              bottom[j, 0], bottom[j, 1], bottom[j, 2],
-                              tcand, bboxes, heights, edges, edge_start,
-                              mcand, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach)
+            k = _terrain_first(obs[i, 0], obs[i, 1], obs[i, 2], bottom[j, 0], bottom[j, 1],
+                               bottom[j, 2], tcand, soa, mask, edges, edge_start)
+            if k == CLEAR and nm:
+                k = _models_first(obs[i, 0], obs[i, 1], obs[i, 2], bottom[j, 0], bottom[j, 1],
+                                  bottom[j, 2], mcand, -1, npieces, mx, my, mc, ms, ma, mb,
+                                  mshape, mzlo, mzhi, mreach)
             if k == CLEAR:
                 seen = True
                 break
@@ -235,11 +386,450 @@ def point_visibility(obs, top, bottom, tcand, bboxes, heights, edges, edge_start
 def any_line_clear(obs, tgt, tcand, bboxes, heights, edges, edge_start,
                    mcand, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach):
     """True when some observer point sees some target point."""
+    soa = prepare_pieces(tcand, bboxes, heights)
+    mask = np.empty(tcand.shape[0], dtype=np.bool_)
+    npieces = heights.shape[0]
+    nm = mcand.shape[0] > 0
     for j in range(tgt.shape[0]):
         for i in range(obs.shape[0]):
-            k = first_blocker(obs[i, 0], obs[i, 1], obs[i, 2], tgt[j, 0], tgt[j, 1], tgt[j, 2],
-                              tcand, bboxes, heights, edges, edge_start,
-                              mcand, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach)
+            k = _terrain_first(obs[i, 0], obs[i, 1], obs[i, 2], tgt[j, 0], tgt[j, 1],
+                               tgt[j, 2], tcand, soa, mask, edges, edge_start)
+            if k == CLEAR and nm:
+                k = _models_first(obs[i, 0], obs[i, 1], obs[i, 2], tgt[j, 0], tgt[j, 1],
+                                  tgt[j, 2], mcand, -1, npieces, mx, my, mc, ms, ma, mb,
+                                  mshape, mzlo, mzhi, mreach)
             if k == CLEAR:
                 return True
     return False
+
+
+# --- certain blocking: a piece whose outline cuts every line between two discs -------------------
+# For unit visibility most of the work is proving that nothing of one model is visible from
+# another. A piece taller than every point of both does it when its outline runs across the whole
+# corridor between the two discs holding their sample points: every segment from one disc to the
+# other then crosses one of its edges, where the segment is below the piece's top (RULES-NOTES:
+# blocked). The corridor is the region between the discs' two outer common tangents; the outline
+# must enter it over one tangent and leave it over the other without leaving it in between, and
+# stay clear of both discs along the way (CUT_MARGIN keeps everything clear of rounding).
+CUT_MARGIN = 1e-6
+
+
+@njit(cache=True)
+def _ring_cuts(edges, r0, r1, w1x, w1y, k1, w2x, w2y, k2, ax, ay, ux, uy, ulo, uhi):
+    """True when the closed ring edges[r0:r1] has a run of edges inside the corridor
+    {w1.X >= k1, w2.X >= k2} from one side to the other, with axial coordinate (X - a).u
+    between ulo and uhi all along."""
+    n = r1 - r0
+    start = -1
+    for e in range(r0, r1):
+        x = edges[e, 0]
+        y = edges[e, 1]
+        if w1x * x + w1y * y - k1 < 0.0 or w2x * x + w2y * y - k2 < 0.0:
+            start = e - r0
+            break
+    if start < 0:
+        return False
+    in_run = False
+    entry = 0
+    ok = False
+    for step in range(n):
+        e = r0 + (start + step) % n
+        x0 = edges[e, 0]
+        y0 = edges[e, 1]
+        x1 = edges[e, 2]
+        y1 = edges[e, 3]
+        f10 = w1x * x0 + w1y * y0 - k1
+        f11 = w1x * x1 + w1y * y1 - k1
+        f20 = w2x * x0 + w2y * y0 - k2
+        f21 = w2x * x1 + w2y * y1 - k2
+        if (f10 < 0.0 and f11 < 0.0) or (f20 < 0.0 and f21 < 0.0):
+            in_run = False
+            continue
+        tin = 0.0
+        tout = 1.0
+        pin = 0
+        pout = 0
+        if f10 < 0.0:
+            tin = f10 / (f10 - f11)
+            pin = 1
+        elif f11 < 0.0:
+            tout = f10 / (f10 - f11)
+            pout = 1
+        if f20 < 0.0:
+            t = f20 / (f20 - f21)
+            if t > tin or pin == 0:
+                tin = max(tin, t)
+                pin = 2
+        elif f21 < 0.0:
+            t = f20 / (f20 - f21)
+            if t < tout or pout == 0:
+                tout = min(tout, t)
+                pout = 2
+        if tin > tout:
+            in_run = False
+            continue
+        if pin != 0:
+            in_run = True
+            entry = pin
+            ok = True
+        if not in_run:
+            continue
+        dx = x1 - x0
+        dy = y1 - y0
+        ua = (x0 + tin * dx - ax) * ux + (y0 + tin * dy - ay) * uy
+        ub = (x0 + tout * dx - ax) * ux + (y0 + tout * dy - ay) * uy
+        if ua < ulo or ua > uhi or ub < ulo or ub > uhi:
+            ok = False
+        if pout != 0:
+            if ok and pout != entry:
+                return True
+            in_run = False
+    return False
+
+
+@njit(cache=True)
+def piece_cuts(k, ax, ay, ra, bx, by, rb, edges, ring_start, piece_ring):
+    """True when the outline of piece k crosses the whole corridor between the discs
+    (a, ra) and (b, rb), so that every segment from one disc to the other crosses its edges.
+    ring_start[r] is the first edge of ring r; piece k has rings piece_ring[k]..[k + 1] - 1."""
+    ux = bx - ax
+    uy = by - ay
+    d = math.sqrt(ux * ux + uy * uy)
+    ra += CUT_MARGIN
+    rb += CUT_MARGIN
+    if d <= ra + rb + 2.0 * CUT_MARGIN:
+        return False
+    ux /= d
+    uy /= d
+    nx = -uy
+    ny = ux
+    s = (rb - ra) / d
+    c = math.sqrt(max(0.0, 1.0 - s * s))
+    # The outer tangents: w.X = k with w.a - k = ra and w.b - k = rb, both discs on the + side.
+    w1x = s * ux + c * nx
+    w1y = s * uy + c * ny
+    w2x = s * ux - c * nx
+    w2y = s * uy - c * ny
+    k1 = w1x * ax + w1y * ay - ra
+    k2 = w2x * ax + w2y * ay - ra
+    ulo = ra + CUT_MARGIN
+    uhi = d - rb - CUT_MARGIN
+    for r in range(piece_ring[k], piece_ring[k + 1]):
+        if _ring_cuts(edges, ring_start[r], ring_start[r + 1], w1x, w1y, k1, w2x, w2y, k2,
+                      ax, ay, ux, uy, ulo, uhi):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _discs(pts, start):
+    """Per group of points pts[start[i]:start[i + 1]] (its first point the centre): centre x,
+    centre y, radius holding every point (with a little room), lowest and highest z."""
+    n = start.shape[0] - 1
+    out = np.empty((n, 5))
+    for i in range(n):
+        s0 = start[i]
+        cx = pts[s0, 0]
+        cy = pts[s0, 1]
+        r = 0.0
+        zlo = np.inf
+        zhi = -np.inf
+        for s in range(s0, start[i + 1]):
+            r = max(r, math.hypot(pts[s, 0] - cx, pts[s, 1] - cy))
+            zlo = min(zlo, pts[s, 2])
+            zhi = max(zhi, pts[s, 2])
+        out[i, 0] = cx
+        out[i, 1] = cy
+        out[i, 2] = r * (1.0 + 1e-9) + 1e-9
+        out[i, 3] = zlo
+        out[i, 4] = zhi
+    return out
+
+
+@njit(cache=True)
+def _pair_pieces(a, b, tcand, bboxes, heights, out):
+    """Pieces of tcand that may block lines between disc rows a and b (of _discs): taller than
+    the lower of their lowest points, box meeting both discs' box. Fills out; returns the count.
+    """
+    x0 = min(a[0] - a[2], b[0] - b[2])
+    y0 = min(a[1] - a[2], b[1] - b[2])
+    x1 = max(a[0] + a[2], b[0] + b[2])
+    y1 = max(a[1] + a[2], b[1] + b[2])
+    zlo = min(a[3], b[3])
+    n = 0
+    for i in range(tcand.shape[0]):
+        k = tcand[i]
+        if (heights[k] > zlo and bboxes[k, 0] <= x1 and bboxes[k, 2] >= x0
+                and bboxes[k, 1] <= y1 and bboxes[k, 3] >= y0):
+            out[n] = k
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _pair_models(a, b, mcand, skip, mx, my, mzhi, mreach, out):
+    """Models of mcand (but `skip`) that may block lines between disc rows a and b."""
+    x0 = min(a[0] - a[2], b[0] - b[2])
+    y0 = min(a[1] - a[2], b[1] - b[2])
+    x1 = max(a[0] + a[2], b[0] + b[2])
+    y1 = max(a[1] + a[2], b[1] + b[2])
+    zlo = min(a[3], b[3])
+    n = 0
+    for i in range(mcand.shape[0]):
+        m = mcand[i]
+        r = mreach[m]
+        if (m != skip and mzhi[m] > zlo and mx[m] - r <= x1 and mx[m] + r >= x0
+                and my[m] - r <= y1 and my[m] + r >= y0):
+            out[n] = m
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _cut_by(a, b, pieces, n, heights, edges, ring_start, piece_ring):
+    """True when one of pieces[:n], taller than every point of both discs, cuts them apart."""
+    ztop = max(a[4], b[4]) + 1e-9
+    for i in range(n):
+        k = pieces[i]
+        if heights[k] > ztop and piece_cuts(k, a[0], a[1], a[2], b[0], b[1], b[2], edges,
+                                            ring_start, piece_ring):
+            return True
+    return False
+
+
+@njit(cache=True)
+def groups_see(obs, ostart, omodels, tgt, tstart, tmodels, bboxes, heights, edges, edge_start,
+               ring_start, piece_ring, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach):
+    """True when some observer point sees some target point: the sight lines are every
+    obs[ostart[i]:ostart[i + 1]] (observer model omodels[i]) to every tgt[tstart[j]:...]
+    (target model tmodels[j]), each point group's first point at its model's centre. Every
+    terrain piece blocks, and every model but the observers and the target model itself.
+
+    The same answer as testing every line, found faster: model pairs that a tall piece
+    certainly cuts apart (piece_cuts) are set aside, the others' centre lines tried; then a few
+    lines of each remaining pair; then all of them, but for lines that tall pieces in front of
+    the observer point certainly shadow (_shadows)."""
+    no = omodels.shape[0]
+    nt = tmodels.shape[0]
+    od = _discs(obs, ostart)
+    td = _discs(tgt, tstart)
+    # Candidates for the whole question: pieces and models taller than the lowest point, near
+    # the box around everything, observers left out.
+    x0 = np.inf
+    y0 = np.inf
+    x1 = -np.inf
+    y1 = -np.inf
+    zlo = np.inf
+    for d in (od, td):
+        for i in range(d.shape[0]):
+            x0 = min(x0, d[i, 0] - d[i, 2])
+            y0 = min(y0, d[i, 1] - d[i, 2])
+            x1 = max(x1, d[i, 0] + d[i, 2])
+            y1 = max(y1, d[i, 1] + d[i, 2])
+            zlo = min(zlo, d[i, 3])
+    npieces = heights.shape[0]
+    tc = np.empty(npieces, dtype=np.int64)
+    ntc = 0
+    for k in range(npieces):
+        if (heights[k] > zlo and bboxes[k, 0] <= x1 and bboxes[k, 2] >= x0
+                and bboxes[k, 1] <= y1 and bboxes[k, 3] >= y0):
+            tc[ntc] = k
+            ntc += 1
+    tc = tc[:ntc]
+    nmodels = mx.shape[0]
+    own = np.zeros(nmodels, dtype=np.bool_)
+    for i in range(no):
+        own[omodels[i]] = True
+    mcand = np.empty(nmodels, dtype=np.int64)
+    nmc = 0
+    for m in range(nmodels):
+        r = mreach[m]
+        if (not own[m] and mzhi[m] > zlo and mx[m] - r <= x1 and mx[m] + r >= x0
+                and my[m] - r <= y1 and my[m] + r >= y0):
+            mcand[nmc] = m
+            nmc += 1
+    mcand = mcand[:nmc]
+    soa = prepare_pieces(tc, bboxes, heights)
+    mask = np.empty(ntc, dtype=np.bool_)
+
+    # 1. Model pairs: set aside those a tall piece cuts apart, else try the centre line.
+    pieces = np.empty(ntc, dtype=np.int64)
+    open_pairs = np.empty(no * nt, dtype=np.int64)
+    nopen = 0
+    for j in range(nt):
+        q0 = tstart[j]
+        for i in range(no):
+            n = _pair_pieces(od[i], td[j], tc, bboxes, heights, pieces)
+            if _cut_by(od[i], td[j], pieces, n, heights, edges, ring_start, piece_ring):
+                continue
+            p0 = ostart[i]
+            px, py, pz = obs[p0, 0], obs[p0, 1], obs[p0, 2]
+            qx, qy, qz = tgt[q0, 0], tgt[q0, 1], tgt[q0, 2]
+            if (_terrain_first(px, py, pz, qx, qy, qz, tc, soa, mask, edges, edge_start) == CLEAR
+                    and (nmc == 0 or _models_first(px, py, pz, qx, qy, qz, mcand, tmodels[j],
+                                                   npieces, mx, my, mc, ms, ma, mb, mshape,
+                                                   mzlo, mzhi, mreach) == CLEAR)):
+                return True
+            open_pairs[nopen] = j * no + i
+            nopen += 1
+    if nopen == 0:
+        return False
+    # 2. A spread of lines of each open pair.
+    for o in range(nopen):
+        j = open_pairs[o] // no
+        i = open_pairs[o] % no
+        s0 = ostart[i]
+        s1 = ostart[i + 1]
+        t0 = tstart[j]
+        t1 = tstart[j + 1]
+        si = max(1, (s1 - s0) // 3)
+        ti = max(1, (t1 - t0) // 3)
+        for s in range(s0 + si // 2, s1, si):
+            for t in range(t0 + ti // 2, t1, ti):
+                px, py, pz = obs[s, 0], obs[s, 1], obs[s, 2]
+                qx, qy, qz = tgt[t, 0], tgt[t, 1], tgt[t, 2]
+                if (_terrain_first(px, py, pz, qx, qy, qz, tc, soa, mask, edges,
+                                   edge_start) == CLEAR
+                        and (nmc == 0 or _models_first(px, py, pz, qx, qy, qz, mcand,
+                                                       tmodels[j], npieces, mx, my, mc, ms,
+                                                       ma, mb, mshape, mzlo, mzhi,
+                                                       mreach) == CLEAR)):
+                    return True
+    # 3. Every line of each open pair, with the pair's own candidates, except those that tall
+    # pieces in front of the observer point certainly shadow (_shadows).
+    pm = np.empty(nmc, dtype=np.int64)
+    lo = np.empty(ntc)
+    hi = np.empty(ntc)
+    point = np.zeros(5)
+    reach = np.empty(ntc)
+    for o in range(nopen):
+        j = open_pairs[o] // no
+        i = open_pairs[o] % no
+        n = _pair_pieces(od[i], td[j], tc, bboxes, heights, pieces)
+        ptc = pieces[:n].copy()
+        psoa = prepare_pieces(ptc, bboxes, heights)
+        pmask = np.empty(n, dtype=np.bool_)
+        nm = _pair_models(od[i], td[j], mcand, tmodels[j], mx, my, mzhi, mreach, pm)
+        pmc = pm[:nm]
+        ztop = max(od[i, 4], td[j, 4]) + 1e-9
+        cx = td[j, 0]
+        cy = td[j, 1]
+        for s in range(ostart[i], ostart[i + 1]):
+            sx = obs[s, 0]
+            sy = obs[s, 1]
+            fx = cx - sx
+            fy = cy - sy
+            dc = math.sqrt(fx * fx + fy * fy)
+            if dc <= td[j, 2]:
+                ns = 0
+            else:
+                fx /= dc
+                fy /= dc
+                ns, near = _shadows(sx, sy, fx, fy, dc - td[j, 2], ptc, n, heights, ztop,
+                                    edges, edge_start, lo, hi, reach)
+                if near and _covers(lo, hi, near,
+                                    td[j, 2] / math.sqrt(dc * dc - td[j, 2] ** 2)):
+                    continue
+                point[0] = sx
+                point[1] = sy
+                point[3] = obs[s, 2]
+                point[4] = obs[s, 2]
+                if _cut_by(point, td[j], ptc, n, heights, edges, ring_start, piece_ring):
+                    continue
+            for t in range(tstart[j], tstart[j + 1]):
+                vx = tgt[t, 0] - sx
+                vy = tgt[t, 1] - sy
+                if ns:
+                    dot = vx * fx + vy * fy
+                    shadowed = False
+                    if dot > 0.0:
+                        slope = (fx * vy - fy * vx) / dot
+                        dd = vx * vx + vy * vy
+                        for e in range(ns):
+                            if lo[e] < slope < hi[e] and dd > reach[e]:
+                                shadowed = True
+                                break
+                    if shadowed:
+                        continue
+                pz = obs[s, 2]
+                qx, qy, qz = tgt[t, 0], tgt[t, 1], tgt[t, 2]
+                if (_terrain_first(sx, sy, pz, qx, qy, qz, ptc, psoa, pmask, edges,
+                                   edge_start) == CLEAR
+                        and (nm == 0 or _models_first(sx, sy, pz, qx, qy, qz, pmc, -1,
+                                                      npieces, mx, my, mc, ms, ma, mb, mshape,
+                                                      mzlo, mzhi, mreach) == CLEAR)):
+                    return True
+    return False
+
+
+# Slopes (relative to the direction to the target) inside a piece's shadow by this much at least.
+SHADOW_MARGIN = 1e-9
+
+
+@njit(cache=True)
+def _shadows(sx, sy, fx, fy, dmax, pieces, n, heights, ztop, edges, edge_start, lo, hi, reach):
+    """The shadows cast from point S by the tall pieces wholly in front of it (along the unit
+    direction f): a line from S whose slope (lateral over forward, relative to f) is strictly
+    between lo[e] and hi[e] and which is longer than sqrt(reach[e]) passes through the inside of
+    piece e (the outline is connected, so its slopes seen from S fill the range of its vertices'
+    slopes, and none of it is further than its furthest vertex), below its top. The shadows of
+    pieces nearer than dmax come first; returns (number of shadows, number of those)."""
+    m = 0
+    near = 0
+    d2 = dmax * dmax
+    for i in range(n):
+        k = pieces[i]
+        if heights[k] <= ztop:
+            continue
+        smin = np.inf
+        smax = -np.inf
+        rmax = 0.0
+        ok = True
+        for e in range(edge_start[k], edge_start[k + 1]):
+            vx = edges[e, 0] - sx
+            vy = edges[e, 1] - sy
+            dot = vx * fx + vy * fy
+            if dot <= 1e-9:
+                ok = False
+                break
+            sl = (fx * vy - fy * vx) / dot
+            smin = min(smin, sl)
+            smax = max(smax, sl)
+            rmax = max(rmax, vx * vx + vy * vy)
+        if not ok:
+            continue
+        a = smin + SHADOW_MARGIN * (1.0 + abs(smin))
+        b = smax - SHADOW_MARGIN * (1.0 + abs(smax))
+        if a >= b:
+            continue
+        r = rmax * (1.0 + 1e-9) + 1e-9
+        at = m
+        if r < d2:
+            # Keep the near ones first: move the first far one to the end.
+            if near < m:
+                lo[m] = lo[near]
+                hi[m] = hi[near]
+                reach[m] = reach[near]
+            at = near
+            near += 1
+        lo[at] = a
+        hi[at] = b
+        reach[at] = r
+        m += 1
+    return m, near
+
+
+@njit(cache=True)
+def _covers(lo, hi, n, half):
+    """True when the union of the open intervals (lo[e], hi[e]) covers [-half, half]."""
+    at = -half
+    while True:
+        best = at
+        for e in range(n):
+            if lo[e] < at and hi[e] > best:
+                best = hi[e]
+        if best == at:
+            return False
+        if best > half:
+            return True
+        at = best

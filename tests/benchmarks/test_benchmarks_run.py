@@ -1,0 +1,86 @@
+"""benchmarks/run.py in its --quick (smoke) mode: every figure is produced and the fast code's
+answers are the references' answers. Speed is never asserted here (benchmarks/run.py measures
+it)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from battlefield.scene.load import load_scene_text
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks import run as bench  # noqa: E402
+from benchmarks.scene import (  # noqa: E402
+    drag_positions,
+    load_benchmark_scene,
+    make_terrain,
+    random_lines,
+    scene_yaml,
+)
+
+
+@pytest.fixture(scope="module")
+def scene():
+    return load_benchmark_scene()
+
+
+def test_the_quick_run_prints_every_figure_as_json():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--json",
+                          "--quick"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    figures = json.loads(out.stdout)
+    for key in ("los_lines_per_s", "los_vs_shapely", "los_reference_shapely_lines_per_s",
+                "live_check_ms_p95", "live_check_ms_median",
+                "live_check_reference_visibility_ms_median", "machine", "python", "numba"):
+        assert key in figures, key
+    assert figures["machine"]["cores"] >= 1 and figures["machine"]["cpu"]
+    assert figures["los_answers_identical"] and figures["live_check_answers_identical"]
+    assert figures["quick"] is True
+    assert figures["live_check_models"] == 510
+
+
+def test_the_scene_is_seeded_and_valid(scene):
+    assert make_terrain(np.random.default_rng(3)) == make_terrain(np.random.default_rng(3))
+    assert scene_yaml(scene) == scene_yaml(load_scene_text(scene_yaml(scene)))
+    assert len(scene.terrain) == 30
+    assert len(scene.units) == 50 and sum(len(u.models) for u in scene.units) == 510
+    assert [len(u.models) for u in scene.units].count(20) == 1
+    heights = [p.height for p in scene.terrain]
+    assert 0.5 <= min(heights) and max(heights) <= 6
+    # The dragged block never overlaps terrain or another model where it is put.
+    t = scene.table()
+    others = np.setdiff1d(np.arange(len(t)), t.unit_models[0])
+    for xy in drag_positions(scene, 5):
+        moved = t.moved(t.unit_models[0], xy[:, 0], xy[:, 1])
+        assert (moved.distances(moved.unit_models[0], others) > 0).all()
+        assert (moved.z[moved.unit_models[0]] == 0).all()
+        for m in moved.unit_models[0]:
+            assert not moved.layout.pieces_touching(moved.footprint(int(m), 64))
+
+
+def test_kernel_and_shapely_agree_on_every_line(scene):
+    p, q = random_lines(3000, seed=5)
+    fast = bench.kernel_blocked(scene.layout, p, q)
+    ref = bench.shapely_blocked(scene.layout, p, q)
+    assert ((fast >= 0) == ref).all()
+    assert 0.2 < ref.mean() < 0.9          # both kinds of answer are exercised
+
+
+def test_a_difference_from_the_reference_fails_the_run(scene, monkeypatch):
+    real = bench.shapely_blocked
+
+    def wrong(layout, p, q):
+        out = real(layout, p, q)
+        out[0] = not out[0]
+        return out
+
+    monkeypatch.setattr(bench, "shapely_blocked", wrong)
+    with pytest.raises(AssertionError, match="disagree"):
+        bench.bench_los(scene, quick=True)
