@@ -9,11 +9,15 @@ reference's answers are checked against the fast code's (the run fails loudly on
   rule (STRtree candidates, prepared polygons, exact segment/outline intersection with z checked
   at the crossings) on the same lines, with identical blocked/clear answers. Target >= 20.
 - live_check_ms_p95 / _median: one 20-model unit dragged to 100 places across a 510-model
-  board; per place: Table.moved, Referee, live_check. Target p95 <= 8 ms. The reference is the
-  same live check with unit visibility decided by the exhaustive sampled test (every observer
-  point against every target point), on some of the places, with identical answers.
+  board (benchmarks/scene.py); per place: Table.moved, Referee, live_check (distances,
+  coherency, combat ranges, objective zones, visibility to each of the 25 enemy units).
+  Target p95 <= 8 ms. live_check_visibility_vs_exhaustive: the live check's unit visibility
+  against the exhaustive sampled test (every observer point against every target point, every
+  piece and model a candidate) on every 5th place, with identical answers.
 
-Speed is never asserted by tests; tests/benchmarks runs this in --quick mode for the answers.
+Numba compiles (or loads its cache) before anything is timed. Rates are the best of several
+timed runs (wall clock, one thread). Speed is never asserted by tests; tests/benchmarks runs
+this in --quick mode (a few lines and places) for the answers.
 """
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
 """The benchmark battlefield, generated in code (seeded, deterministic).
 
 A 60"x44" aos4 table with 30 terrain pieces (rectangles, L-shapes and irregular polygons 2-8"
-across, heights 0.5-6"), 5 objectives and 500-odd models: two sides of 25 units, every unit ten
-models on 32 mm bases in a 5x2 block, except red's first unit, twenty models in a 5x4 block, which
-the live-check benchmark drags along a winding path across the board. Nothing overlaps: pieces
-keep 0.5" apart, models keep off the terrain and off each other, and the other units keep out of
-a corridor around the path so the dragged block fits along most of it.
+across, heights 0.5-6"), 5 objectives and 510 models: two sides of 25 units, every unit ten
+models on 32 mm bases in a 5x2 block, except red's first unit, twenty models in a block four wide
+and five deep, which the live-check benchmark drags along a winding path across the board.
+Nothing overlaps: pieces keep 0.5" apart and clear of the middle of the path, models keep off
+the terrain and off each other, and the other units (packed from the bottom of the board up,
+red and blue by turns) keep out of a corridor around the path, so the dragged block fits along
+most of it. load_benchmark_scene() reads it through the scene loader, which checks all that.
 """
 
 from __future__ import annotations

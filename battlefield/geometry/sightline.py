@@ -8,6 +8,18 @@ oval and rectangular volumes are convex, so the part of the segment over the bas
 found exactly (circle / scaled circle / slab clipping).
 
 Blocker indices: 0..P-1 are terrain pieces, P + m is model m. -1 means the line is clear.
+
+Speed (benchmarks/run.py) never changes an answer:
+- Loops over many lines lay the candidate pieces out once (prepare_pieces); per line a
+  vectorised filter drops the pieces that certainly cannot block (too low, box beside the
+  segment or wholly on one side of its line; with slack far above rounding), and a branch-free
+  pass flags the edges the segment may cross; only those get the exact test, in candidate order,
+  so the first blocker is the same one.
+- groups_see (unit visibility) first sets aside what is certainly blocked: pairs of models that
+  the outline of a piece taller than all their points cuts apart (piece_cuts), observer points
+  that such pieces shut off from a whole target model, and lines in the shadow of such a piece
+  (_shadows). Everything else gets the exact test. Certain means robustly so: margins keep every
+  shortcut clear of rounding.
 """
 
 from __future__ import annotations
@@ -36,6 +48,15 @@ def _inside(px, py, edges, e0, e1):
             if px < xc:
                 inside = not inside
     return inside
+
+
+@njit(cache=True, inline="always")
+def _may_be_inside(px, py, x0, y0, x1, y1):
+    """False when _inside(px, py, ...) of a piece with this box is certainly False: no edge
+    straddles py when py is outside [y0, y1), and when px is beyond the box (with room for the
+    rounding of the crossings) every straddling edge toggles the same way, an even number of
+    times."""
+    return y0 <= py < y1 and x0 - 1e-9 <= px <= x1 + 1e-9
 
 
 # Slack on the cheap rejection tests, so that rounding never rejects what the exact test (the
@@ -95,6 +116,49 @@ def _edges_block(px, py, pz, dx, dy, dz, h, edges, e0, e1):
     return False
 
 
+@njit(cache=True, inline="always")
+def _edges_block_flagged(px, py, pz, dx, dy, dz, h, edges, e0, e1, flags):
+    """_edges_block for many lines: first a branch-free pass flags the edges the segment may
+    cross (a division-free test with slack, so it never leaves out an edge the exact test
+    accepts), then the flagged ones get the exact test. flags: scratch, >= e1 - e0 long."""
+    any_flag = False
+    for e in range(e0, e1):
+        ax = edges[e, 0]
+        ay = edges[e, 1]
+        ex = edges[e, 2] - ax
+        ey = edges[e, 3] - ay
+        den = dx * ey - dy * ex
+        wx = ax - px
+        wy = ay - py
+        tn = wx * ey - wy * ex
+        un = wx * dy - wy * dx
+        lim = abs(den) * (1.0 + SLACK)
+        f = ((den != 0.0) & (tn * den >= 0.0) & (un * den >= 0.0) & (abs(tn) <= lim)
+             & (abs(un) <= lim))
+        flags[e - e0] = f
+        any_flag |= f
+    if not any_flag:
+        return False
+    for e in range(e0, e1):
+        if flags[e - e0]:
+            ax = edges[e, 0]
+            ay = edges[e, 1]
+            ex = edges[e, 2] - ax
+            ey = edges[e, 3] - ay
+            den = dx * ey - dy * ex
+            wx = ax - px
+            wy = ay - py
+            t = (wx * ey - wy * ex) / den
+            if t < 0.0 or t > 1.0:
+                continue
+            u = (wx * dy - wy * dx) / den
+            if u < 0.0 or u > 1.0:
+                continue
+            if pz + t * dz < h:
+                return True
+    return False
+
+
 @njit(cache=True)
 def terrain_blocks(px, py, pz, qx, qy, qz, k, bboxes, heights, edges, edge_start):
     """True when terrain piece k blocks the segment P->Q."""
@@ -117,9 +181,9 @@ def terrain_blocks(px, py, pz, qx, qy, qz, k, bboxes, heights, edges, edge_start
     e1 = edge_start[k + 1]
     if _edges_block(px, py, pz, dx, dy, qz - pz, h, edges, e0, e1):
         return True
-    if pz < h and _inside(px, py, edges, e0, e1):
+    if pz < h and _may_be_inside(px, py, x0, y0, x1, y1) and _inside(px, py, edges, e0, e1):
         return True
-    if qz < h and _inside(qx, qy, edges, e0, e1):
+    if qz < h and _may_be_inside(qx, qy, x0, y0, x1, y1) and _inside(qx, qy, edges, e0, e1):
         return True
     return False
 
@@ -253,6 +317,15 @@ def prepare_pieces(tcand, bboxes, heights):
     return soa
 
 
+@njit(cache=True)
+def _flags(edge_start):
+    """The edge-flag scratch of the line loops: as long as the most edges of any piece."""
+    most = 0
+    for k in range(edge_start.shape[0] - 1):
+        most = max(most, edge_start[k + 1] - edge_start[k])
+    return np.empty(most, dtype=np.bool_)
+
+
 @njit(cache=True, fastmath=True)
 def _piece_mask(px, py, pz, qx, qy, qz, soa, mask):
     """mask[i] = False when candidate i certainly cannot block P->Q: no taller than the line's
@@ -289,26 +362,24 @@ def _piece_mask(px, py, pz, qx, qy, qz, soa, mask):
 
 
 @njit(cache=True, inline="always")
-def _terrain_first(px, py, pz, qx, qy, qz, tcand, soa, mask, edges, edge_start):
-    """The first piece of tcand (prepared as soa) that blocks P->Q, else -1."""
-    _piece_mask(px, py, pz, qx, qy, qz, soa, mask)
-    dx = qx - px
-    dy = qy - py
-    dz = qz - pz
-    for i in range(tcand.shape[0]):
-        if mask[i]:
-            k = tcand[i]
-            h = soa[0, i]
-            e0 = edge_start[k]
-            e1 = edge_start[k + 1]
-            if _edges_block(px, py, pz, dx, dy, dz, h, edges, e0, e1):
-                return k
-            if pz < h and _inside(px, py, edges, e0, e1):
-                return k
-            if qz < h and _inside(qx, qy, edges, e0, e1):
-                return k
-    return CLEAR
+def _ends_inside(px, py, pz, qx, qy, qz, h, soa, i, edges, e0, e1):
+    """True when an end of P->Q below h is inside candidate i (outline edges[e0:e1])."""
+    x0 = soa[1, i]
+    y0 = soa[2, i]
+    x1 = soa[3, i]
+    y1 = soa[4, i]
+    if pz < h and _may_be_inside(px, py, x0, y0, x1, y1) and _inside(px, py, edges, e0, e1):
+        return True
+    return qz < h and _may_be_inside(qx, qy, x0, y0, x1, y1) and _inside(qx, qy, edges, e0, e1)
 
+
+# The per-line test below is written out in full in each of the loops that run it (lines_blocked,
+# _fan_to, _pair_clear): a call per line, even to an inlined function, costs more than the test.
+#
+#     _piece_mask(px, py, pz, qx, qy, qz, soa, mask)
+#     first piece i of the mask (in tcand order) whose edges the line crosses below its top
+#     (_edges_block_flagged) or with an end below its top inside it (_ends_inside) -> tcand[i]
+#     else, with models to test, _models_first
 
 @njit(cache=True)
 def lines_blocked(p, q, tcand, bboxes, heights, edges, edge_start,
@@ -316,17 +387,62 @@ def lines_blocked(p, q, tcand, bboxes, heights, edges, edge_start,
     """First blocker for each line p[i] -> q[i] (arrays of shape (n, 3))."""
     soa = prepare_pieces(tcand, bboxes, heights)
     mask = np.empty(tcand.shape[0], dtype=np.bool_)
+    flags = _flags(edge_start)
     npieces = heights.shape[0]
-    nm = mcand.shape[0] > 0
+    nt = tcand.shape[0]
+    nm = mcand.shape[0]
     out = np.empty(p.shape[0], dtype=np.int64)
-    for i in range(p.shape[0]):
-        px, py, pz, qx, qy, qz = p[i, 0], p[i, 1], p[i, 2], q[i, 0], q[i, 1], q[i, 2]
-        k = _terrain_first(px, py, pz, qx, qy, qz, tcand, soa, mask, edges, edge_start)
+    for j in range(p.shape[0]):
+        px, py, pz, qx, qy, qz = p[j, 0], p[j, 1], p[j, 2], q[j, 0], q[j, 1], q[j, 2]
+        _piece_mask(px, py, pz, qx, qy, qz, soa, mask)
+        dx, dy, dz = qx - px, qy - py, qz - pz
+        k = CLEAR
+        for i in range(nt):
+            if mask[i]:
+                c = tcand[i]
+                h = soa[0, i]
+                e0, e1 = edge_start[c], edge_start[c + 1]
+                if (_edges_block_flagged(px, py, pz, dx, dy, dz, h, edges, e0, e1, flags)
+                        or _ends_inside(px, py, pz, qx, qy, qz, h, soa, i, edges, e0, e1)):
+                    k = c
+                    break
         if k == CLEAR and nm:
             k = _models_first(px, py, pz, qx, qy, qz, mcand, -1, npieces, mx, my, mc, ms, ma,
                               mb, mshape, mzlo, mzhi, mreach)
-        out[i] = k
+        out[j] = k
     return out
+
+
+@njit(cache=True)
+def _fan_to(obs, sidx, ns, qx, qy, qz, tcand, soa, mask, flags, edges, edge_start, mcand, skip,
+            npieces, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach, tally, count):
+    """The first l < ns whose line obs[sidx[l]] -> Q is clear, else -1; with `count`,
+    tally[k] += 1 for each line before it, k its first blocker. Model `skip` never blocks."""
+    nt = tcand.shape[0]
+    nm = mcand.shape[0]
+    for l in range(ns):
+        s = sidx[l]
+        px, py, pz = obs[s, 0], obs[s, 1], obs[s, 2]
+        _piece_mask(px, py, pz, qx, qy, qz, soa, mask)
+        dx, dy, dz = qx - px, qy - py, qz - pz
+        k = CLEAR
+        for i in range(nt):
+            if mask[i]:
+                c = tcand[i]
+                h = soa[0, i]
+                e0, e1 = edge_start[c], edge_start[c + 1]
+                if (_edges_block_flagged(px, py, pz, dx, dy, dz, h, edges, e0, e1, flags)
+                        or _ends_inside(px, py, pz, qx, qy, qz, h, soa, i, edges, e0, e1)):
+                    k = c
+                    break
+        if k == CLEAR and nm:
+            k = _models_first(px, py, pz, qx, qy, qz, mcand, skip, npieces, mx, my, mc, ms, ma,
+                              mb, mshape, mzlo, mzhi, mreach)
+        if k == CLEAR:
+            return l
+        if count:
+            tally[k] += 1
+    return -1
 
 
 NONE, PARTIAL, FULL = 0, 1, 2
@@ -345,39 +461,23 @@ def point_visibility(obs, top, bottom, tcand, bboxes, heights, edges, edge_start
     """
     soa = prepare_pieces(tcand, bboxes, heights)
     mask = np.empty(tcand.shape[0], dtype=np.bool_)
+    flags = _flags(edge_start)
     npieces = heights.shape[0]
-    nm = mcand.shape[0] > 0
+    n = obs.shape[0]
+    every = np.arange(n)
     seen_any = False
     for j in range(top.shape[0]):
-        for i in range(obs.shape[0]):
-            k = _terrain_first(obs[i, 0], obs[i, 1], obs[i, 2], top[j, 0], top[j, 1],
-                               top[j, 2], tcand, soa, mask, edges, edge_start)
-            if k == CLEAR and nm:
-                k = _models_first(obs[i, 0], obs[i, 1], obs[i, 2], top[j, 0], top[j, 1],
-                                  top[j, 2], mcand, -1, npieces, mx, my, mc, ms, ma, mb,
-                                  mshape, mzlo, mzhi, mreach)
-            if k == CLEAR:
-                seen_any = True
-                break
-            tally[k] += 1
-        if seen_any:
+        if _fan_to(obs, every, n, top[j, 0], top[j, 1], top[j, 2], tcand, soa, mask, flags, edges,
+                   edge_start, mcand, -1, npieces, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi,
+                   mreach, tally, True) >= 0:
+            seen_any = True
             break
     if not seen_any:
         return NONE
     for j in range(bottom.shape[0]):
-        seen = False
-        for i in range(obs.shape[0]):
-            k = _terrain_first(obs[i, 0], obs[i, 1], obs[i, 2], bottom[j, 0], bottom[j, 1],
-                               bottom[j, 2], tcand, soa, mask, edges, edge_start)
-            if k == CLEAR and nm:
-                k = _models_first(obs[i, 0], obs[i, 1], obs[i, 2], bottom[j, 0], bottom[j, 1],
-                                  bottom[j, 2], mcand, -1, npieces, mx, my, mc, ms, ma, mb,
-                                  mshape, mzlo, mzhi, mreach)
-            if k == CLEAR:
-                seen = True
-                break
-            tally[k] += 1
-        if not seen:
+        if _fan_to(obs, every, n, bottom[j, 0], bottom[j, 1], bottom[j, 2], tcand, soa, mask, flags,
+                   edges, edge_start, mcand, -1, npieces, mx, my, mc, ms, ma, mb, mshape, mzlo,
+                   mzhi, mreach, tally, True) < 0:
             return PARTIAL
     return FULL
 
@@ -388,18 +488,15 @@ def any_line_clear(obs, tgt, tcand, bboxes, heights, edges, edge_start,
     """True when some observer point sees some target point."""
     soa = prepare_pieces(tcand, bboxes, heights)
     mask = np.empty(tcand.shape[0], dtype=np.bool_)
+    flags = _flags(edge_start)
     npieces = heights.shape[0]
-    nm = mcand.shape[0] > 0
+    tally = np.zeros(0, dtype=np.int64)
+    every = np.arange(obs.shape[0])
     for j in range(tgt.shape[0]):
-        for i in range(obs.shape[0]):
-            k = _terrain_first(obs[i, 0], obs[i, 1], obs[i, 2], tgt[j, 0], tgt[j, 1],
-                               tgt[j, 2], tcand, soa, mask, edges, edge_start)
-            if k == CLEAR and nm:
-                k = _models_first(obs[i, 0], obs[i, 1], obs[i, 2], tgt[j, 0], tgt[j, 1],
-                                  tgt[j, 2], mcand, -1, npieces, mx, my, mc, ms, ma, mb,
-                                  mshape, mzlo, mzhi, mreach)
-            if k == CLEAR:
-                return True
+        if _fan_to(obs, every, obs.shape[0], tgt[j, 0], tgt[j, 1], tgt[j, 2], tcand, soa, mask,
+                   flags, edges, edge_start, mcand, -1, npieces, mx, my, mc, ms, ma, mb, mshape,
+                   mzlo, mzhi, mreach, tally, False) >= 0:
+            return True
     return False
 
 
@@ -531,16 +628,18 @@ def _discs(pts, start):
         s0 = start[i]
         cx = pts[s0, 0]
         cy = pts[s0, 1]
-        r = 0.0
+        r2 = 0.0
         zlo = np.inf
         zhi = -np.inf
         for s in range(s0, start[i + 1]):
-            r = max(r, math.hypot(pts[s, 0] - cx, pts[s, 1] - cy))
+            dx = pts[s, 0] - cx
+            dy = pts[s, 1] - cy
+            r2 = max(r2, dx * dx + dy * dy)
             zlo = min(zlo, pts[s, 2])
             zhi = max(zhi, pts[s, 2])
         out[i, 0] = cx
         out[i, 1] = cy
-        out[i, 2] = r * (1.0 + 1e-9) + 1e-9
+        out[i, 2] = math.sqrt(r2) * (1.0 + 1e-9) + 1e-9
         out[i, 3] = zlo
         out[i, 4] = zhi
     return out
@@ -594,171 +693,6 @@ def _cut_by(a, b, pieces, n, heights, edges, ring_start, piece_ring):
         if heights[k] > ztop and piece_cuts(k, a[0], a[1], a[2], b[0], b[1], b[2], edges,
                                             ring_start, piece_ring):
             return True
-    return False
-
-
-@njit(cache=True)
-def groups_see(obs, ostart, omodels, tgt, tstart, tmodels, bboxes, heights, edges, edge_start,
-               ring_start, piece_ring, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach):
-    """True when some observer point sees some target point: the sight lines are every
-    obs[ostart[i]:ostart[i + 1]] (observer model omodels[i]) to every tgt[tstart[j]:...]
-    (target model tmodels[j]), each point group's first point at its model's centre. Every
-    terrain piece blocks, and every model but the observers and the target model itself.
-
-    The same answer as testing every line, found faster: model pairs that a tall piece
-    certainly cuts apart (piece_cuts) are set aside, the others' centre lines tried; then a few
-    lines of each remaining pair; then all of them, but for lines that tall pieces in front of
-    the observer point certainly shadow (_shadows)."""
-    no = omodels.shape[0]
-    nt = tmodels.shape[0]
-    od = _discs(obs, ostart)
-    td = _discs(tgt, tstart)
-    # Candidates for the whole question: pieces and models taller than the lowest point, near
-    # the box around everything, observers left out.
-    x0 = np.inf
-    y0 = np.inf
-    x1 = -np.inf
-    y1 = -np.inf
-    zlo = np.inf
-    for d in (od, td):
-        for i in range(d.shape[0]):
-            x0 = min(x0, d[i, 0] - d[i, 2])
-            y0 = min(y0, d[i, 1] - d[i, 2])
-            x1 = max(x1, d[i, 0] + d[i, 2])
-            y1 = max(y1, d[i, 1] + d[i, 2])
-            zlo = min(zlo, d[i, 3])
-    npieces = heights.shape[0]
-    tc = np.empty(npieces, dtype=np.int64)
-    ntc = 0
-    for k in range(npieces):
-        if (heights[k] > zlo and bboxes[k, 0] <= x1 and bboxes[k, 2] >= x0
-                and bboxes[k, 1] <= y1 and bboxes[k, 3] >= y0):
-            tc[ntc] = k
-            ntc += 1
-    tc = tc[:ntc]
-    nmodels = mx.shape[0]
-    own = np.zeros(nmodels, dtype=np.bool_)
-    for i in range(no):
-        own[omodels[i]] = True
-    mcand = np.empty(nmodels, dtype=np.int64)
-    nmc = 0
-    for m in range(nmodels):
-        r = mreach[m]
-        if (not own[m] and mzhi[m] > zlo and mx[m] - r <= x1 and mx[m] + r >= x0
-                and my[m] - r <= y1 and my[m] + r >= y0):
-            mcand[nmc] = m
-            nmc += 1
-    mcand = mcand[:nmc]
-    soa = prepare_pieces(tc, bboxes, heights)
-    mask = np.empty(ntc, dtype=np.bool_)
-
-    # 1. Model pairs: set aside those a tall piece cuts apart, else try the centre line.
-    pieces = np.empty(ntc, dtype=np.int64)
-    open_pairs = np.empty(no * nt, dtype=np.int64)
-    nopen = 0
-    for j in range(nt):
-        q0 = tstart[j]
-        for i in range(no):
-            n = _pair_pieces(od[i], td[j], tc, bboxes, heights, pieces)
-            if _cut_by(od[i], td[j], pieces, n, heights, edges, ring_start, piece_ring):
-                continue
-            p0 = ostart[i]
-            px, py, pz = obs[p0, 0], obs[p0, 1], obs[p0, 2]
-            qx, qy, qz = tgt[q0, 0], tgt[q0, 1], tgt[q0, 2]
-            if (_terrain_first(px, py, pz, qx, qy, qz, tc, soa, mask, edges, edge_start) == CLEAR
-                    and (nmc == 0 or _models_first(px, py, pz, qx, qy, qz, mcand, tmodels[j],
-                                                   npieces, mx, my, mc, ms, ma, mb, mshape,
-                                                   mzlo, mzhi, mreach) == CLEAR)):
-                return True
-            open_pairs[nopen] = j * no + i
-            nopen += 1
-    if nopen == 0:
-        return False
-    # 2. A spread of lines of each open pair.
-    for o in range(nopen):
-        j = open_pairs[o] // no
-        i = open_pairs[o] % no
-        s0 = ostart[i]
-        s1 = ostart[i + 1]
-        t0 = tstart[j]
-        t1 = tstart[j + 1]
-        si = max(1, (s1 - s0) // 3)
-        ti = max(1, (t1 - t0) // 3)
-        for s in range(s0 + si // 2, s1, si):
-            for t in range(t0 + ti // 2, t1, ti):
-                px, py, pz = obs[s, 0], obs[s, 1], obs[s, 2]
-                qx, qy, qz = tgt[t, 0], tgt[t, 1], tgt[t, 2]
-                if (_terrain_first(px, py, pz, qx, qy, qz, tc, soa, mask, edges,
-                                   edge_start) == CLEAR
-                        and (nmc == 0 or _models_first(px, py, pz, qx, qy, qz, mcand,
-                                                       tmodels[j], npieces, mx, my, mc, ms,
-                                                       ma, mb, mshape, mzlo, mzhi,
-                                                       mreach) == CLEAR)):
-                    return True
-    # 3. Every line of each open pair, with the pair's own candidates, except those that tall
-    # pieces in front of the observer point certainly shadow (_shadows).
-    pm = np.empty(nmc, dtype=np.int64)
-    lo = np.empty(ntc)
-    hi = np.empty(ntc)
-    point = np.zeros(5)
-    reach = np.empty(ntc)
-    for o in range(nopen):
-        j = open_pairs[o] // no
-        i = open_pairs[o] % no
-        n = _pair_pieces(od[i], td[j], tc, bboxes, heights, pieces)
-        ptc = pieces[:n].copy()
-        psoa = prepare_pieces(ptc, bboxes, heights)
-        pmask = np.empty(n, dtype=np.bool_)
-        nm = _pair_models(od[i], td[j], mcand, tmodels[j], mx, my, mzhi, mreach, pm)
-        pmc = pm[:nm]
-        ztop = max(od[i, 4], td[j, 4]) + 1e-9
-        cx = td[j, 0]
-        cy = td[j, 1]
-        for s in range(ostart[i], ostart[i + 1]):
-            sx = obs[s, 0]
-            sy = obs[s, 1]
-            fx = cx - sx
-            fy = cy - sy
-            dc = math.sqrt(fx * fx + fy * fy)
-            if dc <= td[j, 2]:
-                ns = 0
-            else:
-                fx /= dc
-                fy /= dc
-                ns, near = _shadows(sx, sy, fx, fy, dc - td[j, 2], ptc, n, heights, ztop,
-                                    edges, edge_start, lo, hi, reach)
-                if near and _covers(lo, hi, near,
-                                    td[j, 2] / math.sqrt(dc * dc - td[j, 2] ** 2)):
-                    continue
-                point[0] = sx
-                point[1] = sy
-                point[3] = obs[s, 2]
-                point[4] = obs[s, 2]
-                if _cut_by(point, td[j], ptc, n, heights, edges, ring_start, piece_ring):
-                    continue
-            for t in range(tstart[j], tstart[j + 1]):
-                vx = tgt[t, 0] - sx
-                vy = tgt[t, 1] - sy
-                if ns:
-                    dot = vx * fx + vy * fy
-                    shadowed = False
-                    if dot > 0.0:
-                        slope = (fx * vy - fy * vx) / dot
-                        dd = vx * vx + vy * vy
-                        for e in range(ns):
-                            if lo[e] < slope < hi[e] and dd > reach[e]:
-                                shadowed = True
-                                break
-                    if shadowed:
-                        continue
-                pz = obs[s, 2]
-                qx, qy, qz = tgt[t, 0], tgt[t, 1], tgt[t, 2]
-                if (_terrain_first(sx, sy, pz, qx, qy, qz, ptc, psoa, pmask, edges,
-                                   edge_start) == CLEAR
-                        and (nm == 0 or _models_first(sx, sy, pz, qx, qy, qz, pmc, -1,
-                                                      npieces, mx, my, mc, ms, ma, mb, mshape,
-                                                      mzlo, mzhi, mreach) == CLEAR)):
-                    return True
     return False
 
 
@@ -833,3 +767,191 @@ def _covers(lo, hi, n, half):
         if best > half:
             return True
         at = best
+
+
+@njit(cache=True)
+def _pair_clear(obs, s0, s1, tgt, t0, t1, disc, tcand, soa, mask, flags, heights, edges,
+                edge_start, ring_start, piece_ring, mcand, npieces, mx, my, mc, ms, ma, mb,
+                mshape, mzlo, mzhi, mreach, ztop, lo, hi, reach, point):
+    """True when a line obs[s] -> tgt[t] (s in s0..s1-1, t in t0..t1-1) is clear of tcand and
+    mcand. disc: the target points' disc (_discs row); ztop: above every point. An observer
+    point that tall pieces certainly cut off from the whole disc (shadows that cover it, or an
+    outline across the corridor) is skipped, and so is each line in a shadow (_shadows)."""
+    n = tcand.shape[0]
+    nm = mcand.shape[0]
+    cx, cy, rad = disc[0], disc[1], disc[2]
+    for s in range(s0, s1):
+        px, py, pz = obs[s, 0], obs[s, 1], obs[s, 2]
+        fx = cx - px
+        fy = cy - py
+        dc = math.sqrt(fx * fx + fy * fy)
+        nshadow = 0
+        if dc > rad:
+            fx /= dc
+            fy /= dc
+            nshadow, near = _shadows(px, py, fx, fy, dc - rad, tcand, n, heights, ztop, edges,
+                                     edge_start, lo, hi, reach)
+            if near and _covers(lo, hi, near, rad / math.sqrt(dc * dc - rad * rad)):
+                continue
+            point[0] = px
+            point[1] = py
+            point[2] = 0.0
+            point[3] = pz
+            point[4] = pz
+            if _cut_by(point, disc, tcand, n, heights, edges, ring_start, piece_ring):
+                continue
+        for t in range(t0, t1):
+            qx, qy, qz = tgt[t, 0], tgt[t, 1], tgt[t, 2]
+            dx, dy, dz = qx - px, qy - py, qz - pz
+            if nshadow:
+                dot = dx * fx + dy * fy
+                if dot > 0.0:
+                    slope = (fx * dy - fy * dx) / dot
+                    dd = dx * dx + dy * dy
+                    shadowed = False
+                    for e in range(nshadow):
+                        if lo[e] < slope < hi[e] and dd > reach[e]:
+                            shadowed = True
+                            break
+                    if shadowed:
+                        continue
+            _piece_mask(px, py, pz, qx, qy, qz, soa, mask)
+            k = CLEAR
+            for i in range(n):
+                if mask[i]:
+                    c = tcand[i]
+                    h = soa[0, i]
+                    e0, e1 = edge_start[c], edge_start[c + 1]
+                    if (_edges_block_flagged(px, py, pz, dx, dy, dz, h, edges, e0, e1, flags)
+                            or _ends_inside(px, py, pz, qx, qy, qz, h, soa, i, edges, e0, e1)):
+                        k = c
+                        break
+            if k == CLEAR and nm:
+                k = _models_first(px, py, pz, qx, qy, qz, mcand, -1, npieces, mx, my, mc, ms,
+                                  ma, mb, mshape, mzlo, mzhi, mreach)
+            if k == CLEAR:
+                return True
+    return False
+
+
+@njit(cache=True)
+def groups_see(obs, ostart, omodels, tgt, tstart, tmodels, bboxes, heights, edges, edge_start,
+               ring_start, piece_ring, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach):
+    """True when some observer point sees some target point: the sight lines are every
+    obs[ostart[i]:ostart[i + 1]] (observer model omodels[i]) to every tgt[tstart[j]:...]
+    (target model tmodels[j]), each point group's first point at its model's centre. Every
+    terrain piece blocks, and every model but the observers and the target model itself.
+
+    The same answer as testing every line, found faster: model pairs that a tall piece
+    certainly cuts apart (piece_cuts) are set aside, the others' centre lines tried; then a few
+    lines of each remaining pair; then all of them, but for lines that tall pieces in front of
+    the observer point certainly shadow (_shadows)."""
+    no = omodels.shape[0]
+    nt = tmodels.shape[0]
+    od = _discs(obs, ostart)
+    td = _discs(tgt, tstart)
+    # Candidates for the whole question: pieces and models taller than the lowest point, near
+    # the box around everything, observers left out.
+    x0 = np.inf
+    y0 = np.inf
+    x1 = -np.inf
+    y1 = -np.inf
+    zlo = np.inf
+    for d in (od, td):
+        for i in range(d.shape[0]):
+            x0 = min(x0, d[i, 0] - d[i, 2])
+            y0 = min(y0, d[i, 1] - d[i, 2])
+            x1 = max(x1, d[i, 0] + d[i, 2])
+            y1 = max(y1, d[i, 1] + d[i, 2])
+            zlo = min(zlo, d[i, 3])
+    npieces = heights.shape[0]
+    tc = np.empty(npieces, dtype=np.int64)
+    ntc = 0
+    for k in range(npieces):
+        if (heights[k] > zlo and bboxes[k, 0] <= x1 and bboxes[k, 2] >= x0
+                and bboxes[k, 1] <= y1 and bboxes[k, 3] >= y0):
+            tc[ntc] = k
+            ntc += 1
+    tc = tc[:ntc]
+    nmodels = mx.shape[0]
+    own = np.zeros(nmodels, dtype=np.bool_)
+    for i in range(no):
+        own[omodels[i]] = True
+    mcand = np.empty(nmodels, dtype=np.int64)
+    nmc = 0
+    for m in range(nmodels):
+        r = mreach[m]
+        if (not own[m] and mzhi[m] > zlo and mx[m] - r <= x1 and mx[m] + r >= x0
+                and my[m] - r <= y1 and my[m] + r >= y0):
+            mcand[nmc] = m
+            nmc += 1
+    mcand = mcand[:nmc]
+    soa = prepare_pieces(tc, bboxes, heights)
+    mask = np.empty(ntc, dtype=np.bool_)
+    flags = _flags(edge_start)
+
+    lo = np.empty(ntc)
+    hi = np.empty(ntc)
+    reach = np.empty(ntc)
+
+    # 1. Model pairs: set aside those a tall piece cuts apart, try the others' centre lines.
+    pieces = np.empty(ntc, dtype=np.int64)
+    open_pairs = np.empty(no * nt, dtype=np.int64)
+    sidx = np.empty(max(no, ostart[no]), dtype=np.int64)
+    tally = np.zeros(0, dtype=np.int64)
+    nopen = 0
+    for j in range(nt):
+        ns = 0
+        for i in range(no):
+            n = _pair_pieces(od[i], td[j], tc, bboxes, heights, pieces)
+            if not _cut_by(od[i], td[j], pieces, n, heights, edges, ring_start, piece_ring):
+                sidx[ns] = ostart[i]
+                ns += 1
+                open_pairs[nopen] = j * no + i
+                nopen += 1
+        q0 = tstart[j]
+        if ns and _fan_to(obs, sidx, ns, tgt[q0, 0], tgt[q0, 1], tgt[q0, 2], tc, soa, mask,
+                          flags, edges, edge_start, mcand, tmodels[j], npieces, mx, my, mc, ms,
+                          ma, mb, mshape, mzlo, mzhi, mreach, tally, False) >= 0:
+            return True
+    if nopen == 0:
+        return False
+    # 2. A spread of lines of each open pair.
+    for o in range(nopen):
+        j = open_pairs[o] // no
+        i = open_pairs[o] % no
+        s0 = ostart[i]
+        s1 = ostart[i + 1]
+        t0 = tstart[j]
+        t1 = tstart[j + 1]
+        si = max(1, (s1 - s0) // 3)
+        ti = max(1, (t1 - t0) // 3)
+        ns = 0
+        for s in range(s0 + si // 2, s1, si):
+            sidx[ns] = s
+            ns += 1
+        for t in range(t0 + ti // 2, t1, ti):
+            if _fan_to(obs, sidx, ns, tgt[t, 0], tgt[t, 1], tgt[t, 2], tc, soa, mask, flags,
+                       edges, edge_start, mcand, tmodels[j], npieces, mx, my, mc, ms, ma, mb,
+                       mshape, mzlo, mzhi, mreach, tally, False) >= 0:
+                return True
+    # 3. Every line of each open pair, with the pair's own candidates, except those that tall
+    # pieces in front of the observer point certainly shadow (_shadows).
+    pm = np.empty(nmc, dtype=np.int64)
+    point = np.zeros(5)
+    for o in range(nopen):
+        j = open_pairs[o] // no
+        i = open_pairs[o] % no
+        n = _pair_pieces(od[i], td[j], tc, bboxes, heights, pieces)
+        ptc = pieces[:n].copy()
+        psoa = prepare_pieces(ptc, bboxes, heights)
+        pmask = np.empty(n, dtype=np.bool_)
+        nm = _pair_models(od[i], td[j], mcand, tmodels[j], mx, my, mzhi, mreach, pm)
+        pmc = pm[:nm]
+        ztop = max(od[i, 4], td[j, 4]) + 1e-9
+        if _pair_clear(obs, ostart[i], ostart[i + 1], tgt, tstart[j], tstart[j + 1], td[j], ptc,
+                       psoa, pmask, flags, heights, edges, edge_start, ring_start, piece_ring,
+                       pmc, npieces, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach, ztop,
+                       lo, hi, reach, point):
+            return True
+    return False
