@@ -1,0 +1,216 @@
+"""Game and State: the generic half of the engine, shared by every ruleset.
+
+A Game is a ruleset + a scene + a seed. A State is one moment of a game: where every model
+stands, which are alive and how damaged, each unit's flags for the turn, each side's resources
+(command points, victory points, morale tokens ...), the clock (round, active side, phase), the
+dice and the actions taken so far. Rulesets implement `Rules` and never touch the log, the
+snapshots or the dice state directly: `State.apply` checks, snapshots, resolves and records.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from battlefield.geometry.table import Table
+from battlefield.rules.actions import Action, IllegalAction, Violation
+from battlefield.rules.dice import Dice
+from battlefield.scene.model import Scene
+
+Event = dict[str, Any]
+
+
+class Rules(Protocol):
+    """What a ruleset module provides to the engine."""
+
+    id: str
+
+    def setup(self, state: State) -> list[Event]:
+        """Prepare a new state (clock, resources) and return the opening events."""
+
+    def check(self, state: State, action: Action) -> list[Violation]:
+        """Why the action is illegal now; empty when it is legal. Changes nothing."""
+
+    def resolve(self, state: State, action: Action) -> list[Event]:
+        """Carry out a legal action: change the state, roll dice, return the events."""
+
+    def available(self, state: State) -> list[str]:
+        """The action types the acting side may use now."""
+
+    def acting_side(self, state: State) -> str:
+        """The side whose decision it is."""
+
+    def over(self, state: State) -> bool: ...
+
+    def result(self, state: State) -> dict[str, Any]: ...
+
+
+@dataclass
+class UnitState:
+    """A unit's changing state: which models are alive, damage on each, flags for the turn."""
+
+    alive: np.ndarray
+    damage: np.ndarray
+    flags: set[str] = field(default_factory=set)       # cleared at the start of each turn
+    phase_used: set[str] = field(default_factory=set)  # ability ids used this phase
+    counters: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def models_alive(self) -> int:
+        return int(self.alive.sum())
+
+    @property
+    def destroyed(self) -> bool:
+        return not self.alive.any()
+
+
+@dataclass
+class Game:
+    rules: Rules
+    scene: Scene
+    seed: int = 0
+
+    def new_state(self, fixed_dice: Iterable[int] = ()) -> State:
+        state = State(self, self.scene.table(), Dice.seeded(self.seed, fixed_dice))
+        state.units = [UnitState(np.ones(len(u.models), dtype=bool),
+                                 np.zeros(len(u.models), dtype=np.int64)) for u in self.scene.units]
+        state.events.extend(self.rules.setup(state))
+        return state
+
+
+@dataclass
+class State:
+    game: Game
+    table: Table
+    dice: Dice
+    units: list[UnitState] = field(default_factory=list)
+    sides: dict[str, dict[str, Any]] = field(default_factory=dict)  # side -> resources
+    clock: dict[str, Any] = field(default_factory=dict)             # round, active, phase ...
+    objectives: dict[str, str | None] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)             # ruleset-specific
+    actions: list[Action] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    _undo: list[State] = field(default_factory=list, repr=False)
+    _redo: list[State] = field(default_factory=list, repr=False)
+
+    # --- the rules -------------------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
+
+    @property
+    def scene(self) -> Scene:
+        return self.game.scene
+
+    def check(self, action: Action) -> list[Violation]:
+        """Why `action` is illegal here (empty: legal). Never changes the state."""
+        return self.rules.check(self, action)
+
+    def apply(self, action: Action) -> list[Event]:
+        """Check, then carry out `action`; returns its events. Illegal -> IllegalAction and the
+        state is exactly as before."""
+        violations = self.check(action)
+        if violations:
+            raise IllegalAction(action, violations)
+        before = self.snapshot()
+        start = len(self.dice.log)
+        try:
+            events = self.rules.resolve(self, action)
+        except Exception:
+            self.restore(before)
+            raise
+        rolls = [r.to_dict() for r in self.dice.log[start:]]
+        self.actions.append(action)
+        record = {"type": "action", "action": action.to_dict(), "rolls": rolls}
+        self.events.append(record)
+        self.events.extend(events)
+        self._undo.append(before)
+        self._redo.clear()
+        return events
+
+    def available(self) -> list[str]:
+        return self.rules.available(self)
+
+    @property
+    def acting_side(self) -> str:
+        return self.rules.acting_side(self)
+
+    @property
+    def over(self) -> bool:
+        return self.rules.over(self)
+
+    def result(self) -> dict[str, Any]:
+        return self.rules.result(self)
+
+    # --- snapshots -------------------------------------------------------------------------
+    def snapshot(self) -> State:
+        """A deep copy of everything that changes (the game, scene and terrain are shared)."""
+        memo = {id(self.game): self.game, id(self.table.layout): self.table.layout}
+        keep_undo, keep_redo = self._undo, self._redo
+        self._undo, self._redo = [], []
+        try:
+            return copy.deepcopy(self, memo)
+        finally:
+            self._undo, self._redo = keep_undo, keep_redo
+
+    def restore(self, other: State) -> None:
+        undo, redo = self._undo, self._redo
+        self.__dict__.update(copy.deepcopy(other, {id(self.game): self.game,
+                                                   id(self.table.layout): self.table.layout}
+                                           ).__dict__)
+        self._undo, self._redo = undo, redo
+
+    def undo(self) -> bool:
+        if not self._undo:
+            return False
+        now = self.snapshot()
+        prev = self._undo.pop()
+        undo, redo = self._undo, self._redo
+        self.restore(prev)
+        self._undo, self._redo = undo, redo
+        self._redo.append(now)
+        return True
+
+    def redo(self) -> bool:
+        if not self._redo:
+            return False
+        now = self.snapshot()
+        nxt = self._redo.pop()
+        undo, redo = self._undo, self._redo
+        self.restore(nxt)
+        self._undo, self._redo = undo, redo
+        self._undo.append(now)
+        return True
+
+    # --- helpers for rulesets --------------------------------------------------------------
+    def unit_index(self, unit_id: str) -> int:
+        return self.scene.unit_index(unit_id)
+
+    def models_of(self, u: int, alive_only: bool = True) -> np.ndarray:
+        models = self.table.unit_models[u]
+        return models[self.units[u].alive] if alive_only else models
+
+    def side_of(self, u: int) -> str:
+        return self.scene.units[u].side
+
+    def fingerprint(self) -> str:
+        """A digest of everything that makes up this state, for bit-for-bit replay checks."""
+        import hashlib
+        import json
+
+        t = self.table
+        h = hashlib.sha256()
+        for arr in (t.x, t.y, t.facing, t.z):
+            h.update(np.ascontiguousarray(arr).tobytes())
+        for us in self.units:
+            h.update(us.alive.tobytes())
+            h.update(us.damage.tobytes())
+            h.update(json.dumps([sorted(us.flags), sorted(us.phase_used),
+                                 sorted(us.counters.items())]).encode())
+        h.update(json.dumps([self.sides, self.clock, self.objectives, self.dice.state],
+                            sort_keys=True, default=str).encode())
+        return h.hexdigest()
