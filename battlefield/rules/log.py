@@ -1,0 +1,128 @@
+"""The action log is the save file: a header line (ruleset, seed, the scene's own text) and one
+JSON object per action with the state's fingerprint after it. Replaying the log rebuilds every
+state bit for bit, and says where it does not."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from battlefield.errors import InputError, UsageError
+from battlefield.rules.actions import Action, ActionFormatError
+from battlefield.rules.state import Game, Rules, State
+from battlefield.scene.load import load_scene_text
+
+FORMAT = 1
+
+
+def rules_for(ruleset: str) -> Rules:
+    """The playable rules of a ruleset (battlefield/rules/NAME.py or package)."""
+    try:
+        module = import_module(f"battlefield.rules.{ruleset}")
+    except ModuleNotFoundError:
+        raise UsageError(f"the {ruleset} ruleset cannot be played yet (only its geometry "
+                         f"rulings: check, measure, render)") from None
+    return module.RULES
+
+
+@dataclass
+class SavedGame:
+    ruleset: str
+    seed: int
+    scene_text: str
+    scene_name: str
+    actions: list[Action]
+    fingerprints: list[str | None]
+
+
+def header(state: State, scene_text: str) -> dict[str, Any]:
+    return {"battlefield": FORMAT, "ruleset": state.rules.id, "seed": state.game.seed,
+            "scene_name": state.scene.name or Path(state.scene.file).stem, "scene": scene_text}
+
+
+def write(path: str | Path, state: State, scene_text: str) -> None:
+    """Save a game: the header, then every action with the fingerprint after it."""
+    replayed = replay_states(state.rules, state.game.seed, scene_text, state.actions)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(header(state, scene_text)) + "\n")
+        for action, s in zip(state.actions, replayed, strict=True):
+            f.write(json.dumps({"action": action.to_dict(), "fingerprint": s}) + "\n")
+        if state.over:
+            f.write(json.dumps({"result": state.result()}) + "\n")
+
+
+def read(path: str | Path) -> SavedGame:
+    name = str(path)
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise InputError(name, "", None, "no such file") from None
+    if not lines:
+        raise InputError(name, "", None, "the log is empty", "a header line, then actions")
+    items = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            items.append((n, json.loads(line)))
+        except json.JSONDecodeError as exc:
+            raise InputError(name, "", n, f"not JSON ({exc.msg})",
+                             "one JSON object per line") from None
+    n, head = items[0]
+    if not isinstance(head, dict) or head.get("battlefield") != FORMAT:
+        raise InputError(name, "", n, "not a battlefield game log",
+                         f'a first line {{"battlefield": {FORMAT}, "ruleset": ...}}')
+    for key in ("ruleset", "seed", "scene"):
+        if key not in head:
+            raise InputError(name, key, n, f"the header has no '{key}'")
+    actions, prints = [], []
+    for n, item in items[1:]:
+        if not isinstance(item, dict):
+            raise InputError(name, "", n, "not a JSON object")
+        if "result" in item:
+            continue
+        if "action" not in item:
+            raise InputError(name, "", n, "no 'action' in this line", '{"action": {...}}')
+        try:
+            actions.append(Action.from_dict(item["action"]))
+        except ActionFormatError as exc:
+            raise InputError(name, "action", n, str(exc)) from None
+        prints.append(item.get("fingerprint"))
+    return SavedGame(head["ruleset"], int(head["seed"]), head["scene"],
+                     head.get("scene_name", ""), actions, prints)
+
+
+def new_game(ruleset: str, seed: int, scene_text: str, scene_name: str = "<log>") -> Game:
+    scene = load_scene_text(scene_text, scene_name)
+    if scene.ruleset.id != ruleset:
+        raise UsageError(f"the scene is for {scene.ruleset.id}, the game for {ruleset}")
+    return Game(rules_for(ruleset), scene, seed)
+
+
+def replay_states(rules: Rules, seed: int, scene_text: str, actions: Iterable[Action]
+                  ) -> list[str]:
+    """Fingerprints of the states after each action, replayed from the start."""
+    game = Game(rules, load_scene_text(scene_text, "<log>"), seed)
+    state = game.new_state()
+    out = []
+    for a in actions:
+        state.apply(a)
+        out.append(state.fingerprint())
+    return out
+
+
+def replay(saved: SavedGame) -> tuple[State, int | None]:
+    """Rebuild the game; returns the final state and the number (1-based) of the first action
+    whose state differs from the one saved (None when every state matches)."""
+    game = new_game(saved.ruleset, saved.seed, saved.scene_text, saved.scene_name or "<log>")
+    state = game.new_state()
+    first_diff = None
+    for i, (action, want) in enumerate(zip(saved.actions, saved.fingerprints, strict=True), 1):
+        state.apply(action)
+        if want is not None and first_diff is None and state.fingerprint() != want:
+            first_diff = i
+    return state, first_diff
