@@ -35,6 +35,7 @@ from battlefield.geometry.sightline import (
 from battlefield.geometry.table import Table
 
 SPACING = 0.1
+LEVEL = 0.25  # vertical spacing of samples where lines may pass under a raised model
 INSET = 0.01
 STATUS = {NONE: "none", PARTIAL: "partial", FULL: "full"}
 
@@ -183,6 +184,25 @@ class SightModel:
         self._points: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray]] = {}
         self._units: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray]] = {}
         self._rings = _rings(lay)
+        self._floating = self._raised_over_nothing()
+
+    def _raised_over_nothing(self) -> np.ndarray:
+        """Models whose volume starts above what they stand on (a flying stand, a model given
+        an elevation over open ground). Sight lines can pass beneath them, so the shortcut
+        "higher points see more" does not hold where one of them may block."""
+        t = self.table
+        out = np.zeros(len(t), dtype=bool)
+        for m in np.nonzero(t.z > 1e-9)[0]:
+            out[m] = t.z[m] > t.layout.ground_height(t.footprint(int(m), 32)) + 1e-9
+        return out
+
+    def _levels(self, m: int, points: np.ndarray) -> np.ndarray:
+        """The same (x, y) samples at every level of model m's volume, about LEVEL apart."""
+        t = self.table
+        n = max(2, int(np.ceil(t.height[m] / LEVEL)) + 1)
+        zs = t.z[m] + t.height[m] * np.linspace(1.0, 0.0, n)
+        return np.concatenate([np.column_stack([points[:, :2], np.full(len(points), z)])
+                               for z in zs])
 
     # --- candidates ------------------------------------------------------------------------
     def _region(self, models: np.ndarray) -> np.ndarray:
@@ -271,9 +291,14 @@ class SightModel:
             if ignore_pieces:
                 tc = tc[~np.isin(tc, ignore_pieces)]
             top, bottom = self.points(int(target))
+            obs = self._observer_points(observers)
+            if self._floating[mc].any():
+                # Lines may pass under a raised model: every level of both volumes counts.
+                top = bottom = self._levels(int(target), top)
+                obs = np.concatenate([self._levels(int(m), self.points(int(m), False)[0])
+                                      for m in observers])
             statuses[int(target)] = STATUS[int(point_visibility(
-                self._observer_points(observers), top, bottom, tc, *self._t, mc, *self._m,
-                tally))]
+                obs, top, bottom, tc, *self._t, mc, *self._m, tally))]
         values = set(statuses.values())
         visible = values.pop() if len(values) == 1 else "partial"
         if visible not in ("none", "full"):
@@ -313,6 +338,10 @@ class SightModel:
         t = self.table
         obs = t.unit_models[u]
         tgts = t.unit_models[v]
+        if self._floating.any():
+            _, mc = self.candidates(obs, tgts)
+            if self._floating[mc].any():
+                return self.unit_visibility(u, v).visible != "none"
         opts, ostart = self._unit_points(u, True)
         tpts, tstart = self._unit_points(v, False)
         return bool(groups_see(opts, ostart, obs, tpts, tstart, tgts, *self._t, *self._rings,

@@ -55,8 +55,9 @@ class Table:
         self.shape = np.ascontiguousarray(self.shape, dtype=np.int64)
         self.unit = np.ascontiguousarray(self.unit, dtype=np.int64)
         rad = np.radians(self.facing)
-        self.cos = np.cos(rad)
-        self.sin = np.sin(rad)
+        # Exact 0 at 90/180/270 degrees, so bases square to the table test exactly both ways.
+        self.cos = np.where(np.abs(np.cos(rad)) < 1e-12, 0.0, np.cos(rad))
+        self.sin = np.where(np.abs(np.sin(rad)) < 1e-12, 0.0, np.sin(rad))
         self.reach = np.where(self.shape == RECT, np.hypot(self.a, self.b),
                               np.maximum(self.a, self.b))
         order = np.argsort(self.unit, kind="stable")

@@ -229,10 +229,6 @@ def test_a_line_blocked_one_way_is_blocked_the_other_way(table, lines):
 
 
 # --- known sight bugs -----------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason=(
-    "A line that only touches a base (ends on its side) is clear one way and blocked the other "
-    "when the base is turned 90 degrees: cos(90) is 6e-17, not 0, and the slab clipping has no "
-    "tolerance, so the zero-length interval rounds either way."))
 def test_a_line_touching_a_base_is_blocked_both_ways_or_neither():
     # A 2" x 2" block at (1.5, 0.5) facing 90 (x from 0.5 to 2.5); the line starts on its
     # right side at (2.5, 0.5), 2" up (inside the block's 0..2.5" height), and leaves it.
@@ -242,13 +238,20 @@ def test_a_line_touching_a_base_is_blocked_both_ways_or_neither():
     assert (sm.line(p, q) == CLEAR) == (sm.line(q, p) == CLEAR)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "point_visibility assumes every blocker is a ground-up column (it looks only at the "
-    "target's top surface for 'none'). A model given an elevation over open ground is a volume "
-    "from z up, and sight lines pass beneath it: here 52 of the target's 104 sample points are "
-    "visible under the raised 130 mm model, yet the answer is 'none'."))
 def test_sight_passes_under_a_raised_model():
+    # A 130 mm model raised 1" over open ground (z 1..5) between two 1.25" models 10" apart:
+    # every line crosses it halfway, at the mean of its ends' heights. Lines whose ends average
+    # under 1" pass beneath it, and every point of the target is the end of such a line (its
+    # top, 1.25", seen from the observer's feet: 0.625" at the middle) -> full.
     s = make_scene([unit("a", "red", model(10, 10)),
                     unit("c", "green", model(15, 10, base=130, z=1.0, height=4)),
                     unit("b", "blue", model(20, 10))])
+    assert visible(s) == "full"
+    # Raised only 0.5": the target's top (1.25") is hidden from every observer point (the
+    # lowest line to it is 0.625" high at the middle); its feet are seen from the observer's
+    # feet under the model -> partial.
+    s = make_scene([unit("a", "red", model(10, 10)),
+                    unit("c", "green", model(15, 10, base=130, z=0.5, height=4)),
+                    unit("b", "blue", model(20, 10))])
     assert visible(s) == "partial"
+    assert Referee(s).sight.unit_sees(0, 2)
