@@ -29,10 +29,10 @@ from battlefield.geometry.sightline import (
     NONE,
     PARTIAL,
     first_blocker,
-    groups_see,
     point_visibility,
 )
 from battlefield.geometry.table import Table
+from battlefield.geometry.unitsight import groups_see
 
 SPACING = 0.1
 LEVEL = 0.25  # vertical spacing of samples where lines may pass under a raised model
