@@ -165,25 +165,22 @@ class State:
         self._undo, self._redo = undo, redo
 
     def undo(self) -> bool:
-        if not self._undo:
-            return False
-        now = self.snapshot()
-        prev = self._undo.pop()
-        undo, redo = self._undo, self._redo
-        self.restore(prev)
-        self._undo, self._redo = undo, redo
-        self._redo.append(now)
-        return True
+        """Back to the state before the last action; False when there is none."""
+        return self._step(self._undo, self._redo)
 
     def redo(self) -> bool:
-        if not self._redo:
+        """Forward again to the state an undo left; False when there is none."""
+        return self._step(self._redo, self._undo)
+
+    def _step(self, source: list[State], dest: list[State]) -> bool:
+        if not source:
             return False
         now = self.snapshot()
-        nxt = self._redo.pop()
+        target = source.pop()
         undo, redo = self._undo, self._redo
-        self.restore(nxt)
+        self.restore(target)
         self._undo, self._redo = undo, redo
-        self._undo.append(now)
+        dest.append(now)
         return True
 
     # --- helpers for rulesets --------------------------------------------------------------
