@@ -32,6 +32,14 @@ class Action:
     weapon: str | None = None
     options: tuple[tuple[str, Any], ...] = field(default=())
 
+    def __post_init__(self) -> None:
+        # Points are floats however the action was built, so equal actions write equal JSON.
+        if self.path is not None:
+            object.__setattr__(self, "path", tuple((float(x), float(y)) for x, y in self.path))
+        if self.paths is not None:
+            object.__setattr__(self, "paths", tuple(
+                (int(n), tuple((float(x), float(y)) for x, y in pts)) for n, pts in self.paths))
+
     def option(self, key: str, default: Any = None) -> Any:
         return dict(self.options).get(key, default)
 
