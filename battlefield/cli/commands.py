@@ -64,6 +64,33 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_render)
 
     p = sub.add_parser(
+        "odds", formatter_class=fmt,
+        help="exact odds of a charge or an attack from where the models stand (aos4)",
+        description="--charge A B: the shortest legal path (around impassable terrain and "
+                    "models, climbing counted) that brings a model of A within 1/2\" of a "
+                    "model of B it can see, and the chance that 2D6 reaches it (and with a "
+                    "re-roll). --attack A B: the exact distribution of the damage B takes "
+                    "when A attacks it - only models of A in range that can see B attack; "
+                    "cover and obscuring terrain come from the scene.",
+        epilog="JSON keys: charge: needed, probability, probability_reroll, path, model, "
+               "target_model; attack: expected_damage, distribution {\"0\": p, ...}, "
+               "models_slain, attackers, modifiers.\n\nexamples:\n"
+               "  battlefield odds demo --charge red-blades blue-wardens\n"
+               "  battlefield odds demo --attack red-archers blue-drake --json\n"
+               "  battlefield odds demo --attack red-blades blue-drake --weapon Greatblade")
+    p.add_argument("scene", help="scene file, or a bundled scene name")
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--charge", nargs=2, metavar=("A", "B"), help="unit A charges unit B")
+    what.add_argument("--attack", nargs=2, metavar=("A", "B"), help="unit A attacks unit B")
+    p.add_argument("--weapon", help="attack with this weapon only (its name)")
+    p.add_argument("--all-out-attack", action="store_true", help="+1 to hit (command)")
+    p.add_argument("--all-out-defence", action="store_true", help="+1 to save (command)")
+    p.add_argument("--charged", action="store_true",
+                   help="the target charged this turn (it gets no cover)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=run_odds)
+
+    p = sub.add_parser(
         "validate", formatter_class=fmt,
         help="check scene and map files; print what is wrong with each",
         description="Read each file with the full scene checks (keys, types, base sizes, "
@@ -197,6 +224,78 @@ def run_render(args: argparse.Namespace) -> int:
     render_scene(scene, report, str(out), measure=measure, px_per_inch=args.scale)
     print(f"wrote {out}")
     return 0
+
+
+# --- odds --------------------------------------------------------------------------------------
+def run_odds(args: argparse.Namespace) -> int:
+    from battlefield.errors import UsageError
+    from battlefield.rulings import Referee
+
+    scene = open_scene(args.scene)
+    if scene.ruleset.id != "aos4":
+        raise UsageError(f"{args.scene}: odds are worked out for aos4 scenes; this one is "
+                         f"{scene.ruleset.id}")
+    referee = Referee(scene)
+    if args.charge:
+        from battlefield.rules.aos4.charge import charge_odds
+
+        a, b = args.charge
+        o = charge_odds(referee, referee.unit(a), referee.unit(b))
+        names = referee.names
+        data = {"charger": a, "target": b, "needed": o.needed,
+                "probability": round(o.probability, 9),
+                "probability_reroll": round(o.probability_reroll, 9),
+                "model": names[o.model] if o.model is not None else None,
+                "target_model": names[o.target_model] if o.target_model is not None else None,
+                "path": [[round(x, 6), round(y, 6)] for x, y in o.path],
+                **({"reason": o.reason} if o.reason else {})}
+        if args.json:
+            emit_json(data)
+        else:
+            print(charge_text(data))
+        return 0
+    from battlefield.rules.aos4.attack_odds import attack_odds
+
+    a, b = args.attack
+    o = attack_odds(referee, referee.unit(a), referee.unit(b), weapon=args.weapon,
+                    all_out_attack=args.all_out_attack, all_out_defence=args.all_out_defence,
+                    charged=args.charged)
+    data = {"attacker": a, "target": b, **o.to_dict()}
+    if args.json:
+        emit_json(data)
+    else:
+        print(attack_text(data))
+    return 0
+
+
+def charge_text(d: dict[str, Any]) -> str:
+    if d["needed"] is None:
+        return f"{d['charger']} charging {d['target']}: cannot charge ({d.get('reason', '')})"
+    path = " -> ".join(f"({x:.2f}, {y:.2f})" for x, y in d["path"])
+    return "\n".join([
+        f"{d['charger']} charging {d['target']}",
+        f"  needed       {inches(d['needed'])}  ({d['model']} to within 1/2\" of "
+        f"{d['target_model']})",
+        f"  path         {path}",
+        f"  2D6 reaches  {d['probability']:.1%}",
+        f"  with re-roll {d['probability_reroll']:.1%}  (Forward to Victory)",
+    ])
+
+
+def attack_text(d: dict[str, Any]) -> str:
+    lines = [f"{d['attacker']} attacking {d['target']} ({d['kind']})"]
+    if d.get("reason"):
+        lines.append(f"  {d['reason']}")
+    for w, models in d["attackers"].items():
+        lines.append(f"  {w}: {len(models)} model{'s' if len(models) != 1 else ''} in range "
+                     f"and able to see")
+    m = d["modifiers"]
+    if m.get("cover"):
+        lines.append(f"  target in cover ({', '.join(m['cover'])}): -1 to hit")
+    lines.append(f"  expected damage {d['expected_damage']:.2f}")
+    rows = [[k, f"{p:.1%}", "#" * round(p * 40)] for k, p in d["distribution"].items()]
+    lines.append(table(["damage", "chance", ""], rows))
+    return "\n".join(lines)
 
 
 # --- validate ----------------------------------------------------------------------------------

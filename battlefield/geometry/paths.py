@@ -8,19 +8,20 @@ walked through, impassable terrain is an obstacle). FLY movers ignore terrain an
 
 from __future__ import annotations
 
-import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import shapely
+from numba import njit
 
 from battlefield.geometry.terrain import Layout
 
 Point = tuple[float, float]
 _EPS = 1e-7
-_CIRCLE_SIDES = 12
+_CIRCLE_SIDES = 32
+_ARC_SEGMENTS = 24     # per quarter circle where an outline is grown round a corner
 
 
 @dataclass(frozen=True)
@@ -118,107 +119,267 @@ def disc(x: float, y: float, r: float, sides: int = _CIRCLE_SIDES) -> shapely.Po
     return shapely.Polygon(np.column_stack([x + rr * np.cos(t), y + rr * np.sin(t)]))
 
 
+@njit(cache=True, inline="always")
+def _orient(ax, ay, bx, by, cx, cy):
+    v = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+    return 0 if v == 0.0 else (1 if v > 0.0 else -1)
+
+
+@njit(cache=True, inline="always")
+def _on(ax, ay, bx, by, cx, cy):
+    return min(ax, bx) <= cx <= max(ax, bx) and min(ay, by) <= cy <= max(ay, by)
+
+
+@njit(cache=True, inline="always")
+def _meet(ax, ay, bx, by, cx, cy, dx, dy):
+    """Segments AB and CD share a point (touching counts)."""
+    o1 = _orient(ax, ay, bx, by, cx, cy)
+    o2 = _orient(ax, ay, bx, by, dx, dy)
+    o3 = _orient(cx, cy, dx, dy, ax, ay)
+    o4 = _orient(cx, cy, dx, dy, bx, by)
+    if o1 != o2 and o3 != o4:
+        return True
+    return ((o1 == 0 and _on(ax, ay, bx, by, cx, cy)) or (o2 == 0 and _on(ax, ay, bx, by, dx, dy))
+            or (o3 == 0 and _on(cx, cy, dx, dy, ax, ay))
+            or (o4 == 0 and _on(cx, cy, dx, dy, bx, by)))
+
+
+@njit(cache=True, inline="always")
+def _inside_ring(px, py, edges, e0, e1):
+    inside = False
+    for e in range(e0, e1):
+        ay = edges[e, 1]
+        by = edges[e, 3]
+        if (ay > py) != (by > py):
+            ax = edges[e, 0]
+            xc = ax + (py - ay) * (edges[e, 2] - ax) / (by - ay)
+            if px < xc:
+                inside = not inside
+    return inside
+
+
+@njit(cache=True)
+def segments_free(starts, ends, edges, estart, bbox):
+    """For each segment, True when it meets none of the polygons (edges[estart[k]:estart[k+1]],
+    bounding boxes bbox[k]): no edge touched and not lying inside one."""
+    n = starts.shape[0]
+    out = np.ones(n, dtype=np.bool_)
+    for i in range(n):
+        ax, ay, bx, by = starts[i, 0], starts[i, 1], ends[i, 0], ends[i, 1]
+        lo_x, hi_x = min(ax, bx), max(ax, bx)
+        lo_y, hi_y = min(ay, by), max(ay, by)
+        for k in range(bbox.shape[0]):
+            if hi_x < bbox[k, 0] or lo_x > bbox[k, 2] or hi_y < bbox[k, 1] or lo_y > bbox[k, 3]:
+                continue
+            e0, e1 = estart[k], estart[k + 1]
+            hit = _inside_ring(ax, ay, edges, e0, e1)
+            if not hit:
+                for e in range(e0, e1):
+                    if _meet(ax, ay, bx, by, edges[e, 0], edges[e, 1], edges[e, 2],
+                             edges[e, 3]):
+                        hit = True
+                        break
+            if hit:
+                out[i] = False
+                break
+    return out
+
+
+@njit(cache=True)
+def crossings_cost(starts, ends, edges, estart, bbox, heights):
+    """For each segment, the sum over pieces of height x the number of times it crosses the
+    piece's outline (climbing onto it or off it)."""
+    n = starts.shape[0]
+    out = np.zeros(n)
+    for i in range(n):
+        ax, ay, bx, by = starts[i, 0], starts[i, 1], ends[i, 0], ends[i, 1]
+        lo_x, hi_x = min(ax, bx), max(ax, bx)
+        lo_y, hi_y = min(ay, by), max(ay, by)
+        for k in range(bbox.shape[0]):
+            if hi_x < bbox[k, 0] or lo_x > bbox[k, 2] or hi_y < bbox[k, 1] or lo_y > bbox[k, 3]:
+                continue
+            count = 0
+            for e in range(estart[k], estart[k + 1]):
+                cx, cy, dx, dy = edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]
+                o1 = _orient(ax, ay, bx, by, cx, cy)
+                o2 = _orient(ax, ay, bx, by, dx, dy)
+                o3 = _orient(cx, cy, dx, dy, ax, ay)
+                o4 = _orient(cx, cy, dx, dy, bx, by)
+                # A proper crossing; an edge's start on the segment counts once (at a corner).
+                if o3 != o4 and o3 != 0 and o4 != 0 and o1 != o2 and o2 != 0:
+                    count += 1
+            out[i] += count * heights[k]
+    return out
+
+
+def _edge_arrays(polys: Sequence[shapely.Polygon]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    edges, start = [], [0]
+    for poly in polys:
+        for g in getattr(poly, "geoms", [poly]):
+            pts = np.asarray(g.exterior.coords)
+            edges.append(np.column_stack([pts[:-1], pts[1:]]))
+        start.append(start[-1] + sum(len(g.exterior.coords) - 1
+                                     for g in getattr(poly, "geoms", [poly])))
+    bbox = (np.asarray([p.bounds for p in polys], dtype=np.float64) if polys
+            else np.zeros((0, 4)))
+    return (np.concatenate(edges) if edges else np.zeros((0, 4)),
+            np.asarray(start, dtype=np.int64), bbox)
+
+
 @dataclass
 class Route:
     cost: float
     path: list[Point]
     goal: int = -1                       # which goal was reached
+    start: int = -1                      # which start it came from
 
 
 class Planner:
-    """Shortest paths for one mover among fixed obstacles, with climbing costs."""
+    """Shortest paths among fixed obstacles, with climbing costs, on a visibility graph: the
+    nodes are the corners of the grown obstacles (and of climbable pieces) inside `region`."""
 
     def __init__(self, terrain: Terrain, obstacles: Sequence[Obstacle], clearance: float,
-                 fly: bool = False) -> None:
+                 fly: bool = False, region: tuple[float, float, float, float] | None = None
+                 ) -> None:
         self.terrain = terrain
         self.fly = fly
         self.clearance = clearance
-        hard = [] if fly else list(obstacles)
+        self.region = region
+        hard = [] if fly else [o for o in obstacles if _meets(o.polygon, region)]
         if not fly:
             for i in terrain.impassable:
-                poly = terrain.layout.polygons[i].buffer(clearance, join_style="mitre",
-                                                         mitre_limit=2.0)
-                hard.append(Obstacle(poly, terrain.layout.pieces[i].id))
+                poly = _grown(terrain.layout.polygons[i], clearance)
+                if _meets(poly, region):
+                    hard.append(Obstacle(poly, terrain.layout.pieces[i].id))
         self.hard = hard
         self._blockers = [o.polygon.buffer(-_EPS * 10) for o in hard]
         self.tree = shapely.STRtree(self._blockers) if hard else None
+        self._hard = _edge_arrays(self._blockers)
         nodes: list[Point] = []
         for o in hard:
             nodes.extend(_corners(o.polygon.buffer(_EPS * 100, join_style="mitre")))
-        if not fly:
-            for i in terrain.climbable:
-                grown = terrain.layout.polygons[i].buffer(clearance + _EPS * 100,
-                                                          join_style="mitre", mitre_limit=2.0)
-                nodes.extend(_corners(grown))
-        self.nodes = [p for p in nodes if not self.inside_obstacle(p)]
+        self.climbable = [] if fly else [
+            i for i in terrain.climbable if _meets(terrain.layout.polygons[i], region)]
+        polys = [terrain.layout.polygons[i] for i in self.climbable]
+        self._climb = (*_edge_arrays(polys),
+                       np.asarray([terrain.layout.pieces[i].height for i in self.climbable],
+                                  dtype=np.float64))
+        for i in self.climbable:
+            # Just outside each corner, to go round a piece rather than climb it.
+            nodes.extend(_corners(terrain.layout.polygons[i].buffer(
+                _EPS * 1000, join_style="mitre")))
+        inside = self._inside(np.asarray(nodes, dtype=np.float64).reshape(-1, 2))
+        self.nodes = [p for p, bad in zip(nodes, inside, strict=True) if not bad]
+
+    def _inside(self, pts: np.ndarray) -> np.ndarray:
+        if self.tree is None or len(pts) == 0:
+            return np.zeros(len(pts), dtype=bool)
+        hit, _ = self.tree.query(shapely.points(pts), predicate="intersects")
+        out = np.zeros(len(pts), dtype=bool)
+        out[hit] = True
+        return out
 
     def inside_obstacle(self, p: Point) -> bool:
-        if self.tree is None:
-            return False
-        hits = self.tree.query(shapely.Point(p), predicate="intersects")
-        return len(hits) > 0
+        return bool(self._inside(np.asarray([p], dtype=np.float64))[0])
 
     def free(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         """Which straight segments starts[i] -> ends[i] touch no obstacle."""
-        ok = np.ones(len(starts), dtype=bool)
         if self.tree is None or len(starts) == 0:
-            return ok
-        lines = shapely.linestrings(np.stack([starts, ends], axis=1))
-        hit, _ = self.tree.query(lines, predicate="intersects")
-        ok[hit] = False
-        return ok
+            return np.ones(len(starts), dtype=bool)
+        return segments_free(np.ascontiguousarray(starts, dtype=np.float64),
+                             np.ascontiguousarray(ends, dtype=np.float64), *self._hard)
+
+    def climb(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """Climbing cost of straight segments: a piece's height each time one crosses its
+        outline (onto it or off it)."""
+        if not self.climbable or len(starts) == 0:
+            return np.zeros(len(starts))
+        return crossings_cost(np.ascontiguousarray(starts, dtype=np.float64),
+                              np.ascontiguousarray(ends, dtype=np.float64), *self._climb)
 
     def leg_cost(self, p: Point, q: Point) -> float:
-        return self.terrain.path_cost([p, q], self.fly).total
+        a, b = np.asarray([p], dtype=np.float64), np.asarray([q], dtype=np.float64)
+        return float(np.hypot(*(b - a)[0]) + self.climb(a, b)[0])
 
-    def shortest(self, start: Point, goal_cost, goal_target, goals: int = 1,
-                 limit: float = math.inf) -> list[Route]:
-        """Shortest routes from start. For each reachable node n, `goal_cost(n)` gives for each
-        goal the straight distance still to cover (inf when unreachable) and `goal_target(n, g)`
-        the point where that last straight leg ends. Returns the best route per goal."""
-        pts = [start, *self.nodes]
-        n = len(pts)
-        arr = np.asarray(pts, dtype=np.float64)
+    def shortest(self, starts: Sequence[Point], goal_legs) -> list[Route]:
+        """The best route to each goal from any start. `goal_legs(points, origin)` gives, for
+        each point (and the start it was reached from), a (n, G) array of the straight
+        distance still to cover to each goal (inf: none) and an (n, G, 2) array of where that
+        last leg ends."""
+        pts = np.asarray([*starts, *self.nodes], dtype=np.float64)
+        n, k = len(pts), len(starts)
+        ii, jj = np.triu_indices(n, 1)
+        ok = self.free(pts[ii], pts[jj])
+        ii, jj = ii[ok], jj[ok]
+        w = np.hypot(*(pts[jj] - pts[ii]).T) + self.climb(pts[ii], pts[jj])
+        cost = np.full((n, n), math.inf)
+        cost[ii, jj] = w
+        cost[jj, ii] = w
+        cost[:k, :k] = math.inf               # never route through another start
         dist = np.full(n, math.inf)
+        dist[:k] = 0.0
         prev = np.full(n, -1, dtype=np.int64)
-        dist[0] = 0.0
-        heap = [(0.0, 0)]
+        origin = np.full(n, -1, dtype=np.int64)
+        origin[:k] = np.arange(k)
         done = np.zeros(n, dtype=bool)
-        best = [Route(math.inf, [], g) for g in range(goals)]
-        while heap:
-            d, i = heapq.heappop(heap)
-            if done[i] or d > limit:
-                continue
-            done[i] = True
-            p = pts[i]
-            remaining = goal_cost(p)
-            for g in range(goals):
-                r = remaining[g]
-                if not math.isfinite(r) or d + r >= best[g].cost:
-                    continue
-                end = goal_target(p, g)
-                if r <= _EPS or self.free(arr[[i]], np.asarray([end]))[0]:
-                    extra = r + (self.leg_cost(p, end) - math.dist(p, end)) if r > _EPS else 0.0
-                    if d + extra < best[g].cost:
-                        best[g] = Route(d + extra, [*self._trace(prev, pts, i), end], g)
-            todo = np.nonzero(~done)[0]
-            if len(todo) == 0:
+        for _ in range(n):
+            live = np.where(done, math.inf, dist)
+            i = int(np.argmin(live))
+            if not math.isfinite(live[i]):
                 break
-            ok = self.free(np.repeat(arr[[i]], len(todo), axis=0), arr[todo])
-            for j in todo[ok]:
-                nd = d + self.leg_cost(p, pts[j])
-                if nd < dist[j]:
-                    dist[j] = nd
-                    prev[j] = i
-                    heapq.heappush(heap, (nd, int(j)))
-        return best
+            done[i] = True
+            better = dist[i] + cost[i] < dist
+            better &= ~done
+            dist[better] = dist[i] + cost[i][better]
+            prev[better] = i
+            origin[better] = origin[i]
+        reach = np.nonzero(np.isfinite(dist))[0]
+        remaining, ends = goal_legs(pts[reach], origin[reach])
+        goals = remaining.shape[1]
+        routes = []
+        for g in range(goals):
+            r = remaining[:, g]
+            cand = np.nonzero(np.isfinite(r))[0]
+            if len(cand) == 0:
+                routes.append(Route(math.inf, [], g))
+                continue
+            a = pts[reach[cand]]
+            b = ends[cand, g]
+            moving = r[cand] > _EPS
+            legal = ~moving | self.free(a, b)
+            total = dist[reach[cand]] + np.where(moving, r[cand] + self.climb(a, b), 0.0)
+            total = np.where(legal, total, math.inf)
+            best = int(np.argmin(total))
+            if not math.isfinite(total[best]):
+                routes.append(Route(math.inf, [], g))
+                continue
+            node = int(reach[cand[best]])
+            path = self._trace(prev, pts, node)
+            if moving[best]:
+                path.append((float(b[best, 0]), float(b[best, 1])))
+            routes.append(Route(float(total[best]), path, g, int(origin[node])))
+        return routes
 
-    def _trace(self, prev: np.ndarray, pts: list[Point], i: int) -> list[Point]:
+    @staticmethod
+    def _trace(prev: np.ndarray, pts: np.ndarray, i: int) -> list[Point]:
         out = []
         while i >= 0:
-            out.append(pts[i])
+            out.append((float(pts[i, 0]), float(pts[i, 1])))
             i = int(prev[i])
         return out[::-1]
+
+
+def _meets(poly: shapely.Geometry, region: tuple[float, float, float, float] | None) -> bool:
+    if region is None:
+        return True
+    x0, y0, x1, y1 = poly.bounds
+    return not (x1 < region[0] or x0 > region[2] or y1 < region[1] or y0 > region[3])
+
+
+def _grown(poly: shapely.Polygon, r: float) -> shapely.Polygon:
+    """The region a base of radius r cannot enter: the outline grown by r, corners rounded and
+    pushed out just enough that the chords between arc points clear the corner."""
+    return poly.buffer(r / math.cos(math.pi / (4 * _ARC_SEGMENTS)), quad_segs=_ARC_SEGMENTS)
 
 
 def _corners(poly: shapely.Geometry) -> list[Point]:

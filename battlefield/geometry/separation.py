@@ -169,3 +169,19 @@ def closest_points(x1, y1, sh1, a1, b1, f1, x2, y2, sh2, a2, b2, f2):
         mid = ((p1[0] + p2[0]) / 2, (p1[1] + p2[1]) / 2)
         return 0.0, mid, mid
     return d, (float(p1[0]), float(p1[1])), (float(p2[0]), float(p2[1]))
+
+
+@njit(cache=True)
+def separations_from(px, py, sh, a, b, c, s, x, y, tsh, ta, tb, tc, ts, targets):
+    """Signed distance and direction from a base (shape sh, a, b, facing c, s) placed at each
+    point (px[i], py[i]) to each target base: two (len(px), len(targets)) arrays."""
+    n = px.shape[0]
+    k = targets.shape[0]
+    d = np.empty((n, k))
+    th = np.empty((n, k))
+    for i in range(n):
+        for j in range(k):
+            q = targets[j]
+            d[i, j], th[i, j] = separation(px[i], py[i], sh, a, b, c, s, x[q], y[q], tsh[q],
+                                           ta[q], tb[q], tc[q], ts[q])
+    return d, th

@@ -1,0 +1,5 @@
+"""Age of Sigmar 4th edition (shared/seeds/000_07d36a3aa1d90cbd.txt) on the battlefield engine.
+
+Modules by the table's own words: weapons (profiles), cover (terrain effects on attacks),
+charge (how far a charge needs, and its odds), attacks (the attack sequence and its exact odds).
+"""

@@ -1,0 +1,114 @@
+"""What an attack by unit A on unit B does where they stand: which models of A can attack (in
+range and able to see a model of B), the positional modifiers (cover, obscuring), and the exact
+distribution of the damage B takes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from battlefield.rules.aos4 import attacks as seq
+from battlefield.rules.aos4.cover import pieces_covering
+from battlefield.rules.aos4.weapons import Weapon, weapons_of
+
+EPS = 1e-6
+
+
+@dataclass
+class AttackOdds:
+    kind: str                                   # "shooting" or "combat"
+    expected_damage: float
+    distribution: dict[str, float]
+    models_slain: dict[str, float]
+    attackers: dict[str, list[str]] = field(default_factory=dict)  # weapon -> models attacking
+    modifiers: dict[str, Any] = field(default_factory=dict)
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "expected_damage": round(self.expected_damage, 9),
+                "distribution": self.distribution, "models_slain": self.models_slain,
+                "attackers": self.attackers, "modifiers": self.modifiers,
+                **({"reason": self.reason} if self.reason else {})}
+
+
+def _stat(unit, key: str, default: int | None) -> int | None:
+    v = unit.stats.get(key)
+    if v is None or v == "-":
+        return default
+    return int(float(str(v).rstrip("+")))
+
+
+def attack_odds(referee, u: int, v: int, weapon: str | None = None,
+                all_out_attack: bool = False, all_out_defence: bool = False,
+                charged: bool = False) -> AttackOdds:
+    """Exact odds of unit u attacking unit v with its ranged weapons (or melee ones when the
+    units are in combat, or the one named)."""
+    scene, table = referee.scene, referee.table
+    a, b = scene.units[u], scene.units[v]
+    in_combat = v in referee.combat[u]
+    if weapon is not None:
+        chosen = weapons_of(a, name=weapon)
+        melee = chosen[0].melee
+    else:
+        melee = in_combat or not weapons_of(a, melee=False)
+        chosen = weapons_of(a, melee=melee)
+    kind = "combat" if melee else "shooting"
+    save = _stat(b, "save", None)
+    ward = _stat(b, "ward", None)
+    health = _stat(b, "health", 1) or 1
+    alive_targets = table.unit_models[v]
+    models = len(alive_targets)
+    pool = health * models
+    none = AttackOdds(kind, 0.0, {"0": 1.0}, {"0": 1.0})
+    if not chosen:
+        none.reason = f"{a.id} has no {'melee' if melee else 'ranged'} weapons"
+        return none
+    if kind == "shooting" and in_combat and not any("shoot-in-combat" in w.abilities
+                                                    for w in chosen):
+        none.reason = f"{a.id} is in combat and cannot shoot"
+        return none
+    cr = referee.rules.combat_range
+    attackers = table.unit_models[u]
+    if kind == "shooting" and not b.has("FLY"):
+        hiding = pieces_covering(table, attackers, alive_targets, "obscuring", cr)
+        if hiding:
+            none.reason = (f"{b.id} is behind or on obscuring terrain "
+                           f"({', '.join(table.layout.pieces[k].id for k in hiding)})")
+            none.modifiers["obscured_by"] = [table.layout.pieces[k].id for k in hiding]
+            return none
+    cover = [] if (charged or b.has("FLY")) else pieces_covering(table, attackers,
+                                                                  alive_targets, "cover", cr)
+    mods = seq.Modifiers(hit=(-1 if cover else 0) + (1 if all_out_attack else 0),
+                         save=1 if all_out_defence else 0, ward=ward)
+    dist = np.array([1.0])
+    who: dict[str, list[str]] = {}
+    for w in chosen:
+        n, names = _able(referee, u, v, w)
+        who[w.name] = names
+        if n:
+            dist = np.convolve(dist, seq.volley_dist(w, n, save, mods))
+    inflicted = seq.capped(dist, pool)
+    return AttackOdds(
+        kind, seq.mean(inflicted), seq.as_dict(inflicted),
+        seq.as_dict(seq.slain(inflicted, health, models)), who,
+        {"hit": mods.hit, "save": mods.save, "ward": ward, "target_save": save,
+         "cover": [table.layout.pieces[k].id for k in cover]},
+        "" if any(who.values()) else "no model of the attacking unit is in range and can see")
+
+
+def _able(referee, u: int, v: int, w: Weapon) -> tuple[int, list[str]]:
+    """Models of u that can attack v with w: a model of v within range, and visible."""
+    table = referee.table
+    reach = referee.rules.combat_range if w.melee else float(w.range)
+    mine = table.unit_models[u]
+    theirs = table.unit_models[v]
+    d = table.distances(mine, theirs)
+    names = []
+    for i, m in enumerate(mine):
+        close = theirs[d[i] <= reach + EPS]
+        if len(close) and any(referee.sight.model_visibility(int(m), int(t)).any
+                              for t in close):
+            names.append(referee.names[int(m)])
+    return len(names), names

@@ -1,0 +1,102 @@
+"""How far a charge needs to go, and its odds (aos4, RULES-NOTES).
+
+The distance needed is the length of the shortest legal path - around impassable terrain and
+other models, climbing terrain taller than 1" counted - that brings a model of the charging unit
+within 1/2" of a model of the target unit that it can see from there. The charge succeeds when
+2D6 reaches it; Forward to Victory re-rolls: 1 - (1 - p)^2. FLY ignores terrain and models.
+Paths are searched within DETOUR inches of the box round both units.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from battlefield.geometry.paths import Obstacle, Planner, Terrain, disc
+from battlefield.geometry.separation import separations_from
+from battlefield.geometry.sight import SightModel
+from battlefield.rules.odds import at_least, with_reroll
+
+CHARGE_REACH = 0.5     # end within 1/2" of the target
+CHARGE_DICE = "2D6"
+CLIMB_FREE = 1.0
+DETOUR = 6.0
+
+
+@dataclass
+class ChargeOdds:
+    needed: float | None
+    probability: float
+    probability_reroll: float
+    model: int | None = None                  # the charging model that gets there first
+    target_model: int | None = None
+    path: list[tuple[float, float]] = field(default_factory=list)
+    reason: str = ""
+
+
+def charge_odds(referee, u: int, v: int) -> ChargeOdds:
+    """Odds that unit u's charge reaches unit v from where the models stand in referee.table."""
+    units = referee.scene.units
+    if units[u].side == units[v].side:
+        return ChargeOdds(None, 0.0, 0.0, reason=f"{units[v].id} is not an enemy unit")
+    if referee.combat[u]:
+        other = units[referee.combat[u][0]].id
+        return ChargeOdds(None, 0.0, 0.0, reason=f"{units[u].id} is already in combat ({other})")
+    best = shortest_charge(referee, u, v)
+    if best is None:
+        return ChargeOdds(None, 0.0, 0.0, reason="no legal path reaches a visible model")
+    p = at_least(CHARGE_DICE, best.needed - 1e-9) if best.needed > 0 else 1.0
+    best.probability = p
+    best.probability_reroll = with_reroll(p)
+    return best
+
+
+def shortest_charge(referee, u: int, v: int) -> ChargeOdds | None:
+    """The shortest legal charge path from any model of u to within 1/2" of a model of v
+    that the charging model can see from the end of it."""
+    table = referee.table
+    movers = table.unit_models[u]
+    targets = table.unit_models[v].astype(np.int64)
+    fly = referee.scene.units[u].has("FLY")
+    clearance = float(min(np.minimum(table.a[movers], table.b[movers])))
+    both = np.concatenate([movers, targets])
+    r = table.reach[both]
+    region = ((table.x[both] - r).min() - DETOUR, (table.y[both] - r).min() - DETOUR,
+              (table.x[both] + r).max() + DETOUR, (table.y[both] + r).max() + DETOUR)
+    own = set(int(i) for i in movers)
+    obstacles = [Obstacle(disc(table.x[o], table.y[o], table.reach[o] + clearance),
+                          referee.names[o]) for o in range(len(table)) if o not in own]
+    terrain = Terrain(table.layout, CLIMB_FREE, landing=clearance)
+    planner = Planner(terrain, obstacles, clearance, fly=fly, region=region)
+
+    def goal_legs(points: np.ndarray, origin: np.ndarray):
+        n, k = len(points), len(targets)
+        remaining = np.full((n, k), math.inf)
+        ends = np.zeros((n, k, 2))
+        for o in np.unique(origin):
+            m = int(movers[o])
+            rows = np.nonzero(origin == o)[0]
+            d, th = separations_from(points[rows, 0].copy(), points[rows, 1].copy(),
+                                     int(table.shape[m]), table.a[m], table.b[m], table.cos[m],
+                                     table.sin[m], table.x, table.y, table.shape, table.a,
+                                     table.b, table.cos, table.sin, targets)
+            go = np.maximum(0.0, d - CHARGE_REACH)
+            remaining[rows] = go
+            ends[rows, :, 0] = points[rows, 0, None] + go * np.cos(th)
+            ends[rows, :, 1] = points[rows, 1, None] + go * np.sin(th)
+        return remaining, ends
+
+    starts = [(float(table.x[m]), float(table.y[m])) for m in movers]
+    routes = planner.shortest(starts, goal_legs)
+    for route in sorted(routes, key=lambda r: r.cost):
+        if not math.isfinite(route.cost):
+            break
+        m = int(movers[route.start])
+        end = route.path[-1]
+        moved = table.moved(np.array([m]), np.array([end[0]]), np.array([end[1]]))
+        if SightModel(moved).model_visibility(m, int(targets[route.goal])).any:
+            return ChargeOdds(round(route.cost, 6), 0.0, 0.0, m, int(targets[route.goal]),
+                              route.path)
+    return None
