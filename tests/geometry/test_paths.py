@@ -1,0 +1,76 @@
+"""Path costs (climbing, jumping down, FLY) and shortest legal paths, worked out by hand."""
+
+import math
+
+import numpy as np
+import pytest
+
+from battlefield.geometry.paths import Obstacle, Planner, Terrain, disc
+from battlefield.geometry.terrain import Layout, Piece
+
+HILL = Piece("hill", ((20, 5), (25, 5), (25, 15), (20, 15)), 3, "solid")
+LOW = Piece("low", ((30, 5), (31, 5), (31, 15), (30, 15)), 1, "obstacle")
+WOOD = Piece("wood", ((40, 5), (45, 5), (45, 15), (40, 15)), 3, "area")
+ROCK = Piece("rock", ((10, 0), (12, 0), (12, 20), (10, 20)), 4, "impassable")
+
+
+def terrain(*pieces, landing=0.63):
+    return Terrain(Layout(pieces), 1.0, landing=landing)
+
+
+@pytest.mark.parametrize(("path", "horizontal", "vertical", "drop"), [
+    ([(15, 10), (30, 10)], 15, 6, 0),          # over the hill: up 3, down 3
+    ([(15, 10), (22, 10)], 7, 3, 0),           # onto the hill
+    ([(22, 10), (25.5, 10)], 3.5, 3, 3),       # off it, ending at its foot: may jump
+    ([(22, 10), (29, 10)], 7, 3, 0),           # off it and on: a climb down
+    ([(28, 10), (33, 10)], 5, 0, 0),           # 1" wall: crossed freely
+    ([(38, 10), (47, 10)], 9, 0, 0),           # area terrain: walked through
+    ([(15, 10), (18, 10), (18, 12)], 5, 0, 0),  # bends add up
+])
+def test_path_cost(path, horizontal, vertical, drop):
+    c = terrain(HILL, LOW, WOOD).path_cost(path)
+    assert c.horizontal == pytest.approx(horizontal)
+    assert c.vertical == pytest.approx(vertical)
+    assert c.drop_at_end == pytest.approx(drop)
+    assert c.total_if_jumping == pytest.approx(horizontal + vertical - drop)
+
+
+def test_fly_pays_no_climbing():
+    assert terrain(HILL).path_cost([(15, 10), (30, 10)], fly=True).total == pytest.approx(15)
+
+
+def _to_point(target, reach):
+    def legs(points, origin):
+        d = np.hypot(points[:, 0] - target[0], points[:, 1] - target[1])
+        go = np.maximum(0.0, d - reach)
+        ends = points + (np.asarray(target) - points) * (go / np.maximum(d, 1e-12))[:, None]
+        return go[:, None], ends[:, None, :]
+    return legs
+
+
+def test_straight_when_nothing_is_in_the_way():
+    p = Planner(terrain(), [], clearance=0.5)
+    (route,) = p.shortest([(0, 0)], _to_point((3, 4), 1.0))
+    assert route.cost == pytest.approx(4.0)
+
+
+def test_round_a_model():
+    # A disc of radius 1 (after growing by the mover's clearance) on the straight line: the
+    # shortest path hugs it: tangent + arc + tangent.
+    p = Planner(terrain(), [Obstacle(disc(5, 0, 1.0, 64), "m")], clearance=0.0)
+    (route,) = p.shortest([(0, 0)], _to_point((10, 0), 0.0))
+    t = math.sqrt(25 - 1)
+    arc = 2 * (math.pi / 2 - math.acos(1 / 5))
+    assert route.cost == pytest.approx(2 * t + arc, abs=5e-3)
+
+
+def test_round_impassable_terrain_and_climbing_when_cheaper():
+    # The rock cannot be crossed: round its end. A low 3" hill in the way is cheaper to climb
+    # (6" of climbing) than to walk round when the detour is longer.
+    p = Planner(terrain(ROCK), [], clearance=0.5)
+    (route,) = p.shortest([(5, 10)], _to_point((17, 10), 0.0))
+    assert route.cost > 12 and max(y for _, y in route.path) > 20
+    hill = Piece("hill", ((14, -50), (16, -50), (16, 60), (14, 60)), 3, "solid")
+    p = Planner(Terrain(Layout((hill,)), 1.0), [], clearance=0.5, region=(0, 0, 30, 20))
+    (route,) = p.shortest([(5, 10)], _to_point((20, 10), 0.0))
+    assert route.cost == pytest.approx(15 + 6)
