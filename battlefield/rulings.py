@@ -145,9 +145,13 @@ class Referee:
         return Pair(near.distance, near.distance_3d, sight.visible, near, self.blockers(sight))
 
     # --- combat ----------------------------------------------------------------------------
+    def on_table(self, u: int) -> bool:
+        """The unit still has models on the table (it is not destroyed)."""
+        return len(self.table.unit_models[u]) > 0
+
     def in_combat(self, u: int, v: int) -> bool:
         sides = self.scene.units
-        if sides[u].side == sides[v].side:
+        if sides[u].side == sides[v].side or not (self.on_table(u) and self.on_table(v)):
             return False
         t = self.table
         if self.rules.distance == "3d":
@@ -190,7 +194,7 @@ class Referee:
             coh = self.coherency(u)
             units[spec.id] = {
                 "side": spec.side,
-                "models": len(spec.models),
+                "models": len(self.table.unit_models[u]),
                 "coherent": coh.coherent,
                 "coherency_breaks": [self.names[m] for m in coh.breaks],
                 "coherency_reasons": {self.names[m]: why for m, why in coh.reasons.items()},
@@ -209,7 +213,7 @@ class Referee:
         pairs = []
         for u, a in enumerate(scene.units):
             for v, b in enumerate(scene.units):
-                if a.side == b.side:
+                if a.side == b.side or not (self.on_table(u) and self.on_table(v)):
                     continue
                 p = self.pair(u, v)
                 pairs.append({
@@ -284,7 +288,8 @@ def live_check(referee: Referee, u: int) -> LiveCheck:
     t = referee.table
     units = referee.scene.units
     side = units[u].side
-    enemies = [v for v in range(len(units)) if units[v].side != side]
+    enemies = [v for v in range(len(units))
+               if units[v].side != side and referee.on_table(v)]
     mine = t.unit_models[u]
     dist: dict[int, float] = {}
     if enemies:

@@ -50,6 +50,7 @@ def control(table: Table, x: float, y: float, rule: str, range_: float, marker_m
         inside &= alive
     totals: dict[str, float] = {}
     units: dict[str, list[int]] = {}
+    inside &= table.unit >= 0        # slain models hold nothing
     on = sorted({int(table.unit[m]) for m in np.nonzero(inside)[0]})
     for u in on:
         side = unit_sides[u]

@@ -177,8 +177,10 @@ class SightModel:
         self.table = table
         lay = table.layout
         self._t = (lay.bboxes, lay.heights, lay.edges, lay.edge_start)
-        self._zlo = table.z
-        self._zhi = table.z + table.height
+        # A slain model's volume is empty: no kernel counts it as a blocker.
+        gone = table.unit < 0
+        self._zlo = np.where(gone, np.inf, table.z)
+        self._zhi = np.where(gone, -np.inf, table.z + table.height)
         self._m = (table.x, table.y, table.cos, table.sin, table.a, table.b, table.shape,
                    self._zlo, self._zhi, table.reach)
         self._points: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray]] = {}
@@ -224,6 +226,7 @@ class SightModel:
         near = ((t.x - t.reach <= x1) & (t.x + t.reach >= x0) & (t.y - t.reach <= y1)
                 & (t.y + t.reach >= y0))
         near[observers] = False
+        near &= t.unit >= 0          # slain models block nothing
         return tc, np.nonzero(near)[0].astype(np.int64)
 
     def points(self, m: int, interior: bool = True) -> tuple[np.ndarray, np.ndarray]:

@@ -62,6 +62,7 @@ class Table:
                               np.maximum(self.a, self.b))
         order = np.argsort(self.unit, kind="stable")
         bounds = np.searchsorted(self.unit[order], np.arange(self.n_units + 1))
+        # Slain models (unit -1) sort first and fall outside every unit's range.
         self.unit_models = [order[bounds[u]:bounds[u + 1]] for u in range(self.n_units)]
 
     def __len__(self) -> int:
@@ -84,6 +85,24 @@ class Table:
             for m in np.atleast_1d(models):
                 new.z[m] = self.layout.ground_height(new.footprint(int(m), 32))
         return new
+
+    def removed(self, models: np.ndarray) -> Table:
+        """A copy with some models taken off the table (slain): they keep their place in the
+        arrays with unit -1, so they count for nothing and block nothing."""
+        unit = self.unit.copy()
+        unit[np.asarray(models, dtype=np.int64)] = -1
+        return replace(self, unit=unit)
+
+    def restored(self, models: np.ndarray, units: np.ndarray) -> Table:
+        """A copy with slain models back in their units."""
+        unit = self.unit.copy()
+        unit[np.asarray(models, dtype=np.int64)] = units
+        return replace(self, unit=unit)
+
+    @property
+    def on_table(self) -> np.ndarray:
+        """Which models are on the table (not slain)."""
+        return self.unit >= 0
 
     # --- shapes ------------------------------------------------------------------------------
     def footprint(self, m: int, n: int = 256) -> shapely.Polygon:

@@ -67,7 +67,8 @@ def shortest_charge(referee, u: int, v: int) -> ChargeOdds | None:
               (table.x[both] + r).max() + DETOUR, (table.y[both] + r).max() + DETOUR)
     own = set(int(i) for i in movers)
     obstacles = [Obstacle(disc(table.x[o], table.y[o], table.reach[o] + clearance),
-                          referee.names[o]) for o in range(len(table)) if o not in own]
+                          referee.names[o]) for o in np.nonzero(table.on_table)[0]
+                 if int(o) not in own]
     terrain = Terrain(table.layout, CLIMB_FREE, landing=clearance)
     planner = Planner(terrain, obstacles, clearance, fly=fly, region=region)
 
