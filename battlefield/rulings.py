@@ -21,6 +21,11 @@ from battlefield.geometry.sight import STATUS, Sight, SightModel
 from battlefield.geometry.table import Closest, Table
 from battlefield.scene.model import Scene
 
+
+class FROM_SCENE:  # noqa: N801 - a sentinel: "as the scene says"
+    """Default for Referee.objective(held_by=...)."""
+
+
 EPS = 1e-6  # "within X" tolerance: scene coordinates are written to ~6 decimals
 # skirmish: a unit within this distance of a piece that partly blocks its sight ignores it.
 SKIRMISH_TERRAIN_REACH = 1.0
@@ -174,7 +179,10 @@ class Referee:
         return out
 
     # --- objectives ------------------------------------------------------------------------
-    def objective(self, k: int) -> Control:
+    def objective(self, k: int, held_by: str | None | type[FROM_SCENE] = FROM_SCENE
+                  ) -> Control:
+        """Who controls objective k; `held_by` is who held it before (sticky control), by
+        default the scene's `controlled_by`."""
         o = self.scene.objectives[k]
         rule = self.rules.objectives
         units = self.scene.units
@@ -183,7 +191,8 @@ class Referee:
                        [float(u.stats.get("control", 1)) if not isinstance(
                            u.stats.get("control", 1), str) else 1.0 for u in units],
                        home=o.home if rule.rule == "model-count" else None,
-                       held_by=o.controlled_by, sticky=rule.sticky)
+                       held_by=o.controlled_by if held_by is FROM_SCENE else held_by,
+                       sticky=rule.sticky)
 
     # --- reports ---------------------------------------------------------------------------
     def check_report(self) -> dict[str, Any]:
