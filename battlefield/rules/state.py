@@ -187,9 +187,9 @@ class State:
     def unit_index(self, unit_id: str) -> int:
         return self.scene.unit_index(unit_id)
 
-    def models_of(self, u: int, alive_only: bool = True) -> np.ndarray:
-        models = self.table.unit_models[u]
-        return models[self.units[u].alive] if alive_only else models
+    def models_of(self, u: int) -> np.ndarray:
+        """Table indices of unit u's models still on the table."""
+        return self.table.unit_models[u]
 
     def side_of(self, u: int) -> str:
         return self.scene.units[u].side
