@@ -3,3 +3,5 @@
 Modules by the table's own words: weapons (profiles), cover (terrain effects on attacks),
 charge (how far a charge needs, and its odds), attacks (the attack sequence and its exact odds).
 """
+
+from battlefield.rules.aos4.rules import RULES  # noqa: E402,F401

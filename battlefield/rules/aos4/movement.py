@@ -1,0 +1,213 @@
+"""Moves in aos4: which path each model takes, and whether the move is legal (seed: movement,
+charge, combat; RULES-NOTES).
+
+An action's `path` is where the unit's leader goes; every model follows it with the same
+offsets. `paths` gives each model (1-based number) its own path. A path that does not start
+where the model stands starts there. Each model's path is measured with climbing (terrain
+taller than 1" counts its height, jumping down ends the move); no model moves through another
+model or impassable terrain (FLY ignores both and climbing); no model ends on another; the unit
+ends coherent; and each ability adds its own rule about combat ranges.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from battlefield.geometry.bases import footprint
+from battlefield.geometry.paths import Terrain, _edge_arrays, _grown, disc, segments_free
+from battlefield.geometry.separation import signed_distance_matrix
+from battlefield.geometry.sight import SightModel
+from battlefield.geometry.table import Table
+from battlefield.rules.actions import Action, Violation
+from battlefield.rules.state import State
+from battlefield.rulings import Referee
+
+CLIMB_FREE = 1.0
+EPS = 1e-6
+OVERLAP = 0.01        # bases may touch; more overlap than this is "on another model"
+SAMPLE = 0.25         # how often a path is checked for moving into combat
+
+
+@dataclass
+class Moves:
+    models: np.ndarray                 # table indices of the models that move
+    paths: list[np.ndarray]            # each an (k, 2) path starting where the model stands
+
+    def ends(self) -> np.ndarray:
+        return np.array([p[-1] for p in self.paths]).reshape(-1, 2)
+
+
+def v(code: str, message: str, **numbers: float) -> Violation:
+    return Violation(code, message, tuple((k, round(float(x), 6)) for k, x in numbers.items()))
+
+
+def planned(state: State, u: int, action: Action) -> Moves | Violation:
+    """The path of each moving model of unit u for a move action."""
+    t = state.table
+    unit = state.scene.units[u]
+    on = set(int(m) for m in state.models_of(u))
+    first = state.scene.model_offsets()[u]
+    if action.paths:
+        models, paths = [], []
+        for n, pts in action.paths:
+            m = first + n - 1
+            if n > len(unit.models) or m not in on:
+                return v("unknown_model", f"{unit.id} has no model {n} on the table")
+            models.append(m)
+            paths.append(_from(t, m, np.asarray(pts, dtype=np.float64)))
+        return Moves(np.asarray(models, dtype=np.int64), paths)
+    if action.path:
+        leader = first + unit.leader
+        ref = leader if leader in on else min(on)
+        pts = _from(t, ref, np.asarray(action.path, dtype=np.float64))
+        offsets = pts - pts[0]
+        models = np.array(sorted(on), dtype=np.int64)
+        return Moves(models, [offsets + [t.x[m], t.y[m]] for m in models])
+    return v("no_path", f"{action.type} needs a \"path\" (where the unit's leader goes) or "
+                        f"\"paths\" (one per model)")
+
+
+def _from(t: Table, m: int, pts: np.ndarray) -> np.ndarray:
+    start = np.array([t.x[m], t.y[m]])
+    if np.hypot(*(pts[0] - start)) > EPS:
+        pts = np.vstack([start, pts])
+    return pts
+
+
+def clearance(t: Table, m: int) -> float:
+    return float(min(t.a[m], t.b[m]))
+
+
+def check_paths(state: State, u: int, moves: Moves, allowed: float | None, fly: bool
+                ) -> tuple[list[Violation], Table]:
+    """Length, models and impassable terrain in the way, and where the models end."""
+    t = state.table
+    names = state.scene.model_names
+    out: list[Violation] = []
+    if allowed is not None:
+        for m, path in zip(moves.models, moves.paths, strict=True):
+            terrain = Terrain(t.layout, CLIMB_FREE, landing=float(t.reach[m]))
+            cost = terrain.path_cost(path, fly)
+            used = min(cost.total, cost.total_if_jumping)
+            if used > allowed + EPS:
+                climb = f" (climbing {cost.vertical:.2f}\")" if cost.vertical else ""
+                out.append(v("move_too_far", f"{names[m]} moves {used:.2f}\"{climb}, more "
+                                             f"than {allowed:g}\"", moved=used, allowed=allowed))
+    if not fly:
+        out.extend(_through(state, u, moves))
+    ends = moves.ends()
+    after = t.moved(moves.models, ends[:, 0], ends[:, 1])
+    out.extend(_where_they_end(state, u, moves, after))
+    return out, after
+
+
+def _through(state: State, u: int, moves: Moves) -> list[Violation]:
+    t = state.table
+    names = state.scene.model_names
+    own = set(int(m) for m in state.models_of(u))
+    others = [int(o) for o in np.nonzero(t.on_table)[0] if int(o) not in own]
+    out = []
+    for m, path in zip(moves.models, moves.paths, strict=True):
+        r = clearance(t, m)
+        polys = [disc(t.x[o], t.y[o], t.reach[o] + r - OVERLAP) for o in others]
+        names_o = [names[o] for o in others]
+        for k in t.layout.pieces_with("impassable"):
+            polys.append(_grown(t.layout.polygons[k], r - OVERLAP))
+            names_o.append(t.layout.pieces[k].id)
+        if not polys or len(path) < 2:
+            continue
+        edges = _edge_arrays(polys)
+        ok = segments_free(np.ascontiguousarray(path[:-1]), np.ascontiguousarray(path[1:]),
+                           *edges)
+        if ok.all():
+            continue
+        line = shapely.LineString(path)
+        hit = [n for p, n in zip(polys, names_o, strict=True) if line.intersects(p)]
+        what = hit[0] if hit else "something"
+        kind = ("impassable terrain" if what in {p.id for p in t.layout.pieces}
+                else "the model")
+        out.append(v("moves_through", f"{names[m]} moves through {kind} {what}"))
+    return out
+
+
+def _where_they_end(state: State, u: int, moves: Moves, after: Table) -> list[Violation]:
+    names = state.scene.model_names
+    out = []
+    for m in moves.models:
+        foot = after.footprint(int(m), 64)
+        x0, y0, x1, y1 = foot.bounds
+        if x0 < -EPS or y0 < -EPS or x1 > after.width + EPS or y1 > after.depth + EPS:
+            out.append(v("off_board", f"{names[m]} ends off the board"))
+        for k in after.layout.pieces_with("impassable"):
+            if foot.intersection(after.layout.polygons[k]).area > 1e-4:
+                out.append(v("in_impassable", f"{names[m]} ends in impassable terrain "
+                                              f"{after.layout.pieces[k].id}"))
+    on = np.nonzero(after.on_table)[0].astype(np.int64)
+    d = signed_distance_matrix(after.x, after.y, after.shape, after.a, after.b, after.cos,
+                               after.sin, moves.models, on)
+    for i, m in enumerate(moves.models):
+        for j, o in enumerate(on):
+            if o == m or d[i, j] >= -OVERLAP:
+                continue
+            if abs(after.z[m] - after.z[o]) >= min(after.height[m], after.height[o]):
+                continue
+            if o in moves.models and o < m:
+                continue                       # reported once per pair
+            out.append(v("on_another_model", f"{names[m]} ends on {names[o]} "
+                                              f"(bases overlap {-d[i, j]:.2f}\")",
+                         overlap=-d[i, j]))
+    coh = Referee(state.scene, after).coherency(u)
+    if not coh.coherent:
+        why = "; ".join(f"{names[m]} {r}" for m, r in coh.reasons.items())
+        out.append(v("coherency", f"the unit ends out of coherency: {why}"))
+    return out
+
+
+def enemies(state: State, u: int) -> list[int]:
+    side = state.scene.units[u].side
+    return [w for w, spec in enumerate(state.scene.units)
+            if spec.side != side and len(state.models_of(w))]
+
+
+def into_combat(state: State, u: int, moves: Moves, rng: float) -> list[Violation]:
+    """A model that comes within combat range of a visible enemy anywhere on its path."""
+    t = state.table
+    names = state.scene.model_names
+    own = state.models_of(u)
+    foes = enemies(state, u)
+    if not foes:
+        return []
+    foe_models = np.concatenate([state.models_of(w) for w in foes])
+    for m, path in zip(moves.models, moves.paths, strict=True):
+        for x, y in _samples(path):
+            moved = t.moved(np.array([m]), np.array([x]), np.array([y]), z=np.array([t.z[m]]))
+            d = moved.distances(np.array([m]), foe_models)[0]
+            near = foe_models[d <= rng + EPS]
+            if len(near) == 0:
+                continue
+            seen = SightModel(moved)._group_visibility(np.array([m]), own, near)
+            if seen.any:
+                foe = state.scene.units[int(t.unit[near[0]])].id
+                return [v("moves_into_combat", f"{names[m]} would move into combat with {foe} "
+                                               f"at ({x:.2f}, {y:.2f})", x=x, y=y)]
+    return []
+
+
+def _samples(path: np.ndarray):
+    for a, b in zip(path[:-1], path[1:], strict=True):
+        n = max(1, int(np.ceil(np.hypot(*(b - a)) / SAMPLE)))
+        for f in np.linspace(0, 1, n + 1)[1:]:
+            yield tuple(a + f * (b - a))
+
+
+def within(after: Table, models: np.ndarray, others: np.ndarray, rng: float) -> bool:
+    if len(models) == 0 or len(others) == 0:
+        return False
+    return bool(after.distances(models, others).min() <= rng + EPS)
+
+
+def shapes_at(t: Table, m: int, x: float, y: float) -> shapely.Polygon:
+    return footprint(int(t.shape[m]), t.a[m], t.b[m], x, y, t.facing[m], 64)
