@@ -91,6 +91,36 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_odds)
 
     p = sub.add_parser(
+        "try", formatter_class=fmt,
+        help="apply actions to a scene and see, for each, whether it is legal and what happens",
+        description="Apply actions in order within one turn of the acting side (the side of "
+                    "the first action's unit); each is played in the phase its ability belongs "
+                    "to, the phases before it passed. An illegal action changes nothing and "
+                    "says why; a legal one reports its events and dice. A second use of the "
+                    "same ability by a unit in a phase is refused (Rules of One).",
+        epilog="Action shape: {\"type\": ABILITY-ID, \"unit\": ID, \"path\": [[x, y], ...]} "
+               "(the leader follows the path, the unit keeps its formation) or \"paths\": "
+               "{\"1\": [[x, y], ...], ...} per model; plus \"target\", \"weapon\", "
+               "\"command\" (a reaction: at-the-double, forward-to-victory, all-out-attack) "
+               "and \"all_out_defence\": true. Abilities: see rulesets/aos4/abilities.yaml; "
+               "\"end-phase\" passes.\n\nJSON: {\"results\": [{\"legal\", "
+               "\"violations\": [{\"code\", \"message\"}], \"events\", \"rolls\"}]}"
+               "\n\nexamples:\n"
+               "  battlefield try demo --action '{\"type\": \"normal-move\", \"unit\": "
+               "\"red-lancers\", \"path\": [[12.5, 8], [12.5, 12]]}' --json\n"
+               "  battlefield try demo --dice 6,6 --action '{\"type\": \"charge\", "
+               "\"unit\": \"red-blades\", \"target\": \"blue-wardens\", \"path\": "
+               "[[46, 14], [46, 20]]}'")
+    p.add_argument("scene", help="scene file, or a bundled scene name")
+    p.add_argument("--action", action="append", required=True, metavar="JSON",
+                   help="an action as JSON (repeat for several, applied in order)")
+    p.add_argument("--seed", type=int, default=1, help="dice seed (default 1)")
+    p.add_argument("--dice", help="fix the next dice, e.g. 4,4,6 (used before the seed's)")
+    p.add_argument("--out", help="write the scene as it stands after the actions")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=run_try)
+
+    p = sub.add_parser(
         "validate", formatter_class=fmt,
         help="check scene and map files; print what is wrong with each",
         description="Read each file with the full scene checks (keys, types, base sizes, "
@@ -296,6 +326,49 @@ def attack_text(d: dict[str, Any]) -> str:
     rows = [[k, f"{p:.1%}", "#" * round(p * 40)] for k, p in d["distribution"].items()]
     lines.append(table(["damage", "chance", ""], rows))
     return "\n".join(lines)
+
+
+# --- try ---------------------------------------------------------------------------------------
+def run_try(args: argparse.Namespace) -> int:
+    import yaml
+
+    from battlefield.errors import UsageError
+    from battlefield.rules.actions import Action, ActionFormatError
+    from battlefield.rules.trial import parse_dice, run, scene_after
+
+    scene = open_scene(args.scene)
+    actions = []
+    for i, text in enumerate(args.action, 1):
+        try:
+            actions.append(Action.from_dict(json.loads(text)))
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"--action {i}: not JSON ({exc.msg} at column {exc.colno}): "
+                             f"{text}") from None
+        except ActionFormatError as exc:
+            raise UsageError(f"--action {i}: {exc}") from None
+    state, results = run(scene, actions, args.seed, parse_dice(args.dice) if args.dice else [])
+    if args.out:
+        Path(args.out).write_text(yaml.safe_dump(scene_after(state), sort_keys=False,
+                                                 width=100), encoding="utf-8")
+    if args.json:
+        emit_json({"results": results, **({"out": args.out} if args.out else {})})
+        return 0
+    for i, r in enumerate(results, 1):
+        a = r["action"]
+        head = f"{i}. {a['type']}" + (f" {a['unit']}" if "unit" in a else "")
+        if not r["legal"]:
+            print(f"{head}: ILLEGAL")
+            for x in r["violations"]:
+                print(f"     {x['code']}: {x['message']}")
+            continue
+        print(f"{head}: done")
+        for roll in r.get("rolls", []):
+            print(f"     rolled {roll['dice']} {roll['values']} for {roll['for']}")
+        for e in r["events"]:
+            print("     " + ", ".join(f"{k}={v}" for k, v in e.items()))
+    if args.out:
+        print(f"wrote {args.out}")
+    return 0
 
 
 # --- validate ----------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from battlefield.errors import UsageError
 from battlefield.rules.aos4.data import battleplan
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
@@ -22,16 +23,36 @@ def other(state: State, side: str) -> str:
     return next(s for s in state.sides if s != side)
 
 
+START_KEYS = ("round", "active", "command_points", "victory_points")
+
+
 def begin(state: State) -> list[Event]:
+    """A new battle, or - with the scene's `state:` key - a battle at the start of a given
+    round and turn: {round: 2, active: blue, command_points: {red: 2}, victory_points: ...}."""
     sides = state.scene.sides
+    start = dict(state.scene.extra.get("state") or {})
+    unknown = [k for k in start if k not in START_KEYS]
+    if unknown:
+        raise UsageError(f"{state.scene.file}: state: unknown key {unknown[0]!r} "
+                         f"(expected {', '.join(START_KEYS)})")
+    active = start.get("active", sides[0])
+    if active not in sides:
+        raise UsageError(f"{state.scene.file}: state.active: no side {active!r} "
+                         f"(sides: {', '.join(sides)})")
     state.sides = {s: {"cp": 0, "vp": 0, "commands": []} for s in sides}
-    state.clock = {"round": 0, "turn": 0, "active": None, "first": None, "phase": None,
-                   "acting": None, "over": False, "underdog": None}
+    state.clock = {"round": int(start.get("round", 1)) - 1, "turn": 0, "active": None,
+                   "first": active, "phase": None, "acting": None, "over": False,
+                   "underdog": None}
     state.objectives = {o.id: o.controlled_by for o in state.scene.objectives}
-    return new_round(state)
+    for s, vp in (start.get("victory_points") or {}).items():
+        state.sides[s]["vp"] = int(vp)
+    events = new_round(state, first=active)
+    for s, cp in (start.get("command_points") or {}).items():
+        state.sides[s]["cp"] = int(cp)
+    return events
 
 
-def new_round(state: State) -> list[Event]:
+def new_round(state: State, first: str | None = None) -> list[Event]:
     c = state.clock
     plan = battleplan()
     if c["round"] >= plan.rounds:
@@ -40,8 +61,8 @@ def new_round(state: State) -> list[Event]:
     c["round"] += 1
     sides = list(state.sides)
     events: list[Event] = []
-    if c["round"] == 1:
-        first = sides[0]
+    if first is not None:
+        pass                          # round 1 (or a scene's given start): no priority roll
     else:
         rolls = {s: state.dice.roll("D6", f"priority roll {s}").total for s in sides}
         best = max(rolls.values())
