@@ -121,6 +121,34 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_try)
 
     p = sub.add_parser(
+        "simulate", formatter_class=fmt,
+        help="two computer players fight a whole battle; prints the result",
+        description="Two computer players (move to objectives, shoot the best visible target, "
+                    "charge when the odds are good, fight, use commands) play a whole battle. "
+                    "Without --map: the bundled demo battle. With --map: the ruleset's demo "
+                    "armies deployed on that map's deployment zones. The same seed gives the "
+                    "same battle, action for action.",
+        epilog="examples:\n  battlefield simulate --ruleset aos4\n"
+               "  battlefield simulate --ruleset aos4 --map open --seed 7 --log game.jsonl\n"
+               "  battlefield replay game.jsonl")
+    p.add_argument("--ruleset", default="aos4", help="ruleset to play (default aos4)")
+    p.add_argument("--map", help="map file or bundled map name (default: the demo battle)")
+    p.add_argument("--seed", type=int, default=1, help="dice seed (default 1)")
+    p.add_argument("--log", help="save the battle (the action log, JSON lines) to this file")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(run=run_simulate)
+
+    p = sub.add_parser(
+        "replay", formatter_class=fmt,
+        help="rebuild a saved battle from its log, check it, print the result",
+        description="Replay every action of a saved battle (battlefield simulate --log) from "
+                    "the start, checking each state against the fingerprint saved with it.",
+        epilog="example:\n  battlefield replay game.jsonl --json")
+    p.add_argument("log", help="a game log (JSON lines)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=run_replay)
+
+    p = sub.add_parser(
         "validate", formatter_class=fmt,
         help="check scene and map files; print what is wrong with each",
         description="Read each file with the full scene checks (keys, types, base sizes, "
@@ -369,6 +397,93 @@ def run_try(args: argparse.Namespace) -> int:
     if args.out:
         print(f"wrote {args.out}")
     return 0
+
+
+# --- simulate and replay -------------------------------------------------------------------------
+def battle_scene(ruleset: str, map_arg: str | None) -> tuple[str, str]:
+    """(scene text, name) of the battle to simulate."""
+    from battlefield.errors import UsageError
+    from battlefield.paths import find_map
+    from battlefield.scene.load import load_scene, resolve_scene_path
+
+    if map_arg is None:
+        path = find_map("demo" if ruleset == "aos4" else f"demo-{ruleset}")
+        if path is None:
+            raise UsageError(f"no bundled demo battle for {ruleset}; give --map")
+        scene = load_scene(path)
+        return path.read_text(encoding="utf-8"), scene.name or path.stem
+    from battlefield.rules.deploy import demo_battle
+
+    path = resolve_scene_path(map_arg)
+    if not path.exists():
+        open_scene(map_arg)                       # raises the usual clear message
+    m = load_scene(path, ruleset=ruleset)
+    if m.units:
+        return path.read_text(encoding="utf-8"), m.name or path.stem
+    return demo_battle(path), f"{m.name or path.stem}: demo armies"
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from battlefield.errors import UsageError
+    from battlefield.paths import ruleset_names
+    from battlefield.rules import log
+    from battlefield.rules.battle import play
+    from battlefield.rules.state import Game
+    from battlefield.scene.load import load_scene_text
+
+    if args.ruleset not in ruleset_names():
+        raise UsageError(f"unknown ruleset '{args.ruleset}' "
+                         f"(expected one of {', '.join(ruleset_names())})")
+    text, name = battle_scene(args.ruleset, args.map)
+    scene = load_scene_text(text, name)
+    if scene.ruleset.id != args.ruleset:
+        raise UsageError(f"{name} is a {scene.ruleset.id} scene, not {args.ruleset}")
+    game = Game(log.rules_for(args.ruleset), scene, args.seed)
+    state = play(game)
+    result = state.result()
+    if args.log:
+        log.write(args.log, state, text)
+    data = {"scene": name, "ruleset": args.ruleset, "seed": args.seed,
+            "actions": len(state.actions), **result,
+            **({"log": args.log} if args.log else {})}
+    if args.json:
+        emit_json(data)
+        return 0
+    print(result_text(data))
+    return 0
+
+
+def result_text(d: dict[str, Any]) -> str:
+    vp = ", ".join(f"{s} {v}" for s, v in d["victory_points"].items())
+    who = f"{d['winner']} wins ({d['by']})" if d["winner"] else "a draw"
+    lines = [f"{d['scene']} ({d['ruleset']}, seed {d['seed']}): {who}",
+             f"  victory points: {vp}; {d['actions']} actions over {d['round']} battle rounds"]
+    if d.get("log"):
+        lines.append(f"  saved to {d['log']}")
+    return "\n".join(lines)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from battlefield.rules import log
+
+    saved = log.read(args.log)
+    state, diff = log.replay(saved)
+    data = {"log": args.log, "ruleset": saved.ruleset, "seed": saved.seed,
+            "actions": len(saved.actions), "identical": diff is None,
+            "first_difference": diff, "over": state.over,
+            **(state.result() if state.over else {})}
+    if args.json:
+        emit_json(data)
+    else:
+        same = ("every state identical to the saved one" if diff is None
+                else f"state differs from the saved one from action {diff}")
+        print(f"{args.log}: replayed {len(saved.actions)} actions ({saved.ruleset}, seed "
+              f"{saved.seed}): {same}")
+        if state.over:
+            d = {"scene": saved.scene_name, "ruleset": saved.ruleset, "seed": saved.seed,
+                 "actions": len(saved.actions), **state.result()}
+            print(result_text(d))
+    return 0 if diff is None else 1
 
 
 # --- validate ----------------------------------------------------------------------------------

@@ -1,0 +1,218 @@
+"""A computer player for aos4: rules-competent heuristics, every choice checked by the engine.
+
+Hero phase: rally a badly hurt unit. Movement: each unit heads for the nearest objective its
+side does not hold (else the nearest enemy), as far as a legal move takes it, running when it
+has no ranged weapons and is far away. Shooting: at the target with the highest expected damage.
+Charge: when the odds are good (re-rolling with Forward to Victory when command points allow).
+Combat: fight with every eligible unit, at the enemy it hurts most.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from battlefield.rules.actions import Action
+from battlefield.rules.aos4.attack_odds import attack_odds
+from battlefield.rules.aos4.charge import charge_odds
+from battlefield.rules.aos4.weapons import weapons_of
+from battlefield.rules.state import State
+from battlefield.rulings import Referee
+
+END = Action("end-phase")
+CHARGE_ODDS = 0.45
+ANGLES = (0.0, 25.0, -25.0, 50.0, -50.0, 80.0, -80.0)
+FRACTIONS = (0.98, 0.7, 0.45, 0.2)
+KEEP_OFF = 3.6               # stay this far from enemies on a normal move (combat range 3")
+
+
+class Aos4Player:
+    """Chooses the next action for the acting side."""
+
+    def __init__(self) -> None:
+        self._tried: set[tuple] = set()
+
+    def choose(self, state: State) -> Action:
+        c = state.clock
+        key = (c["round"], c["turn"], c["phase"], c["acting"])
+        handler = getattr(self, "_" + c["phase"], None)
+        if handler is not None:
+            for action in handler(state):
+                tag = (key, action)
+                if tag in self._tried:
+                    continue
+                self._tried.add(tag)          # refused or taken: not offered again this phase
+                if not state.check(action):
+                    return action
+        return END
+
+    # --- phases --------------------------------------------------------------------------------
+    def _hero(self, state: State):
+        side = state.clock["acting"]
+        if state.clock["active"] != side or state.sides[side]["cp"] < 2:
+            return
+        ref = Referee(state.scene, state.table)
+        for u in self._mine(state):
+            us = state.units[u]
+            lost = int((~us.alive).sum()) + int(us.damage.sum() > 0)
+            if lost and not ref.combat[u] and len(state.models_of(u)) <= 0.7 * len(us.alive):
+                yield Action("rally", unit=state.scene.units[u].id)
+
+    def _movement(self, state: State):
+        if state.clock["active"] != state.clock["acting"]:
+            return
+        ref = Referee(state.scene, state.table)
+        for u in self._mine(state):
+            if ref.combat[u]:
+                continue
+            spec = state.scene.units[u]
+            goal = self._goal(state, u)
+            if goal is None:
+                continue
+            move = float(spec.stats.get("move", 0) or 0)
+            leader = self._leader(state, u)
+            lx, ly = float(state.table.x[leader]), float(state.table.y[leader])
+            dist = math.hypot(goal[0] - lx, goal[1] - ly)
+            if dist < 1.0 or move <= 0:
+                continue
+            shooter = bool(weapons_of(spec, melee=False))
+            kinds = ["normal-move"] if shooter or dist <= move + 1 else ["run", "normal-move"]
+            for kind in kinds:
+                reach = move + (3.5 if kind == "run" else 0.0)
+                for frac in FRACTIONS:
+                    step = min(reach * frac, max(0.0, dist - 1.0))
+                    for ang in ANGLES:
+                        end = self._toward((lx, ly), goal, step, ang)
+                        if end is None or self._near_enemy(state, u, end, lx, ly):
+                            continue
+                        yield Action(kind, unit=spec.id, path=((lx, ly), end))
+
+    def _shooting(self, state: State):
+        side = state.clock["acting"]
+        if state.clock["active"] != side:
+            return
+        ref = Referee(state.scene, state.table)
+        for u in self._mine(state):
+            spec = state.scene.units[u]
+            if not weapons_of(spec, melee=False) or ref.combat[u]:
+                continue
+            if state.units[u].flags & {"ran", "retreated"}:
+                continue
+            best = self._best_target(state, ref, u, self._enemies(state, u), melee=False)
+            if best is not None:
+                yield Action("shoot", unit=spec.id, target=state.scene.units[best].id)
+
+    def _charge(self, state: State):
+        side = state.clock["acting"]
+        if state.clock["active"] != side:
+            return
+        ref = Referee(state.scene, state.table)
+        for u in self._mine(state):
+            spec = state.scene.units[u]
+            if ref.combat[u] or state.units[u].flags & {"ran", "retreated"}:
+                continue
+            if not weapons_of(spec, melee=True):
+                continue
+            options = []
+            for w in self._enemies(state, u):
+                if state.table.unit_distance(u, w) > 12.5:
+                    continue
+                odds = charge_odds(ref, u, w)
+                if odds.needed is None:
+                    continue
+                p = odds.probability_reroll if state.sides[side]["cp"] >= 1 else odds.probability
+                if p >= CHARGE_ODDS:
+                    options.append((p, w, odds))
+            for _p, w, odds in sorted(options, key=lambda o: -o[0]):
+                path = self._unit_path(state, u, odds)
+                extra = ({"command": "forward-to-victory"}
+                         if state.sides[side]["cp"] >= 1 and odds.probability < 0.9 else {})
+                yield Action.from_dict({"type": "charge", "unit": spec.id,
+                                        "target": state.scene.units[w].id,
+                                        "path": [list(pt) for pt in path], **extra})
+
+    def _combat(self, state: State):
+        ref = Referee(state.scene, state.table)
+        for u in self._mine(state):
+            if not (ref.combat[u] or "charged" in state.units[u].flags):
+                continue
+            foes = ref.combat[u]
+            best = self._best_target(state, ref, u, foes, melee=True) if foes else None
+            spec = state.scene.units[u]
+            if best is None:
+                yield Action("fight", unit=spec.id)
+            else:
+                yield Action("fight", unit=spec.id, target=state.scene.units[best].id)
+
+    # --- helpers ---------------------------------------------------------------------------------
+    def _mine(self, state: State) -> list[int]:
+        side = state.clock["acting"]
+        return [u for u, s in enumerate(state.scene.units)
+                if s.side == side and len(state.models_of(u))]
+
+    def _enemies(self, state: State, u: int) -> list[int]:
+        side = state.scene.units[u].side
+        return [w for w, s in enumerate(state.scene.units)
+                if s.side != side and len(state.models_of(w))]
+
+    def _leader(self, state: State, u: int) -> int:
+        first = state.scene.model_offsets()[u]
+        leader = first + state.scene.units[u].leader
+        on = state.models_of(u)
+        return leader if leader in on else int(on[0])
+
+    def _goal(self, state: State, u: int) -> tuple[float, float] | None:
+        side = state.scene.units[u].side
+        leader = self._leader(state, u)
+        here = (state.table.x[leader], state.table.y[leader])
+        objs = [(o.x, o.y) for o in state.scene.objectives
+                if state.objectives.get(o.id) != side]
+        if objs:
+            return min(objs, key=lambda p: math.dist(p, here))
+        foes = self._enemies(state, u)
+        if not foes:
+            return None
+        pts = [(float(state.table.x[m]), float(state.table.y[m]))
+               for w in foes for m in state.models_of(w)]
+        return min(pts, key=lambda p: math.dist(p, here))
+
+    def _toward(self, start, goal, step, angle_deg):
+        dx, dy = goal[0] - start[0], goal[1] - start[1]
+        d = math.hypot(dx, dy)
+        if d < 1e-9 or step <= 0.05:
+            return None
+        a = math.atan2(dy, dx) + math.radians(angle_deg)
+        return (start[0] + step * math.cos(a), start[1] + step * math.sin(a))
+
+    def _near_enemy(self, state: State, u: int, end, lx, ly) -> bool:
+        t = state.table
+        foes = [m for w in self._enemies(state, u) for m in state.models_of(w)]
+        if not foes:
+            return False
+        dx, dy = end[0] - lx, end[1] - ly
+        mine = state.models_of(u)
+        xs = t.x[mine] + dx
+        ys = t.y[mine] + dy
+        fx, fy = t.x[foes], t.y[foes]
+        d = np.hypot(xs[:, None] - fx[None, :], ys[:, None] - fy[None, :])
+        d -= t.reach[mine][:, None] + t.reach[foes][None, :]
+        return bool(d.min() < KEEP_OFF)
+
+    def _best_target(self, state, ref, u, candidates, melee: bool) -> int | None:
+        best, score = None, 0.0
+        for w in candidates:
+            o = attack_odds(ref, u, w)
+            if (o.kind == "combat") != melee or o.reason:
+                continue
+            if o.expected_damage > score:
+                best, score = w, o.expected_damage
+        return best
+
+    def _unit_path(self, state: State, u: int, odds) -> list[tuple[float, float]]:
+        """The unit's leader path that moves every model along the charging model's route."""
+        m = odds.model
+        leader = self._leader(state, u)
+        dx = state.table.x[leader] - state.table.x[m]
+        dy = state.table.y[leader] - state.table.y[m]
+        return [(float(x + dx), float(y + dy)) for x, y in odds.path]

@@ -1,0 +1,38 @@
+"""Whole battles between computer players: the loop that asks the acting side's player for an
+action and applies it until the battle is over."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from battlefield.errors import BattlefieldError
+from battlefield.rules.actions import Action
+from battlefield.rules.state import Game, State
+
+MAX_ACTIONS = 5000
+
+
+def player_for(ruleset: str):
+    if ruleset == "aos4":
+        from battlefield.players.aos4 import Aos4Player
+
+        return Aos4Player()
+    raise BattlefieldError(f"no computer player for the {ruleset} ruleset yet")
+
+
+def play(game: Game, players: dict[str, object] | None = None,
+         on_action: Callable[[State, Action], None] | None = None,
+         limit: int = MAX_ACTIONS) -> State:
+    """Play the battle to its end; every side without a given player gets the computer's."""
+    state = game.new_state()
+    players = dict(players or {})
+    for side in state.sides:
+        players.setdefault(side, player_for(game.rules.id))
+    for _ in range(limit):
+        if state.over:
+            return state
+        action = players[state.acting_side].choose(state)
+        state.apply(action)
+        if on_action:
+            on_action(state, action)
+    raise BattlefieldError(f"the battle did not end within {limit} actions")

@@ -1,0 +1,155 @@
+"""Setting armies up on a map: each unit as a compact block of models wholly within its side's
+territory and more than `gap` inches from enemy territory (aos4 Deploy Unit), clear of other
+models, of impassable terrain and of the edges of pieces it cannot stand on. Units go front
+first (closest to the middle of the board), shooters behind."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import shapely
+
+from battlefield.errors import UsageError
+from battlefield.geometry.bases import Base, footprint
+from battlefield.paths import ruleset_dir
+from battlefield.scene.yamlsource import Reader
+
+GAP = 0.25                    # between neighbouring bases in a block
+ARMY_KEYS = ["id", "name", "stats", "weapons", "keywords", "models", "base", "leader"]
+
+
+def armies(ruleset: str) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The ruleset's demo armies: (name, unit templates)."""
+    folder = ruleset_dir(ruleset) / "armies"
+    out = []
+    for path in sorted(folder.glob("*.yaml")):
+        r = Reader.open(path)
+        top = r.mapping((), r.data, ["name", "units"])
+        units = []
+        for i, u in enumerate(r.sequence(("units",), top["units"], 1)):
+            units.append(r.mapping(("units", i), u, ["id", "models", "base"], ARMY_KEYS[1:]))
+        out.append((str(top["name"]), units))
+    if len(out) < 2:
+        raise UsageError(f"{folder}: needs two army files to fight a battle")
+    return out
+
+
+def _base(spec: Any) -> Base:
+    if isinstance(spec, list):
+        return Base.oval(*spec)
+    if isinstance(spec, dict):
+        if "rect" in spec:
+            return Base.rect(*spec["rect"])
+        return _base(spec.get("oval") or spec.get("round"))
+    return Base.round(float(spec))
+
+
+def _block(n: int, base: Base, x: float, y: float, facing: float) -> list[tuple[float, float]]:
+    """n positions in rows, the front row across the facing."""
+    across = 2 * base.b + GAP if base.shape != 0 else 2 * base.a + GAP
+    deep = 2 * base.a + GAP
+    per_row = max(1, min(n, math.ceil(math.sqrt(n * 2))))
+    rows = math.ceil(n / per_row)
+    th = math.radians(facing)
+    fx, fy = math.cos(th), math.sin(th)        # forward
+    sx, sy = -fy, fx                           # across
+    out = []
+    for k in range(n):
+        r, c = divmod(k, per_row)
+        off = (c - (per_row - 1) / 2) * across       # back rows stand behind front columns
+        back = r * deep - (rows - 1) * deep / 2
+        out.append((x + off * sx - back * fx, y + off * sy - back * fy))
+    return out
+
+
+def deploy(scene_dict: dict[str, Any], layout, gap: float = 9.0) -> dict[str, Any]:
+    """Add the ruleset's demo armies to a map (as a scene dict) and return it."""
+    ruleset = scene_dict["ruleset"]
+    zones = scene_dict.get("deployment") or {}
+    if len(zones) < 2:
+        raise UsageError("the map needs deployment zones for two sides to deploy armies")
+    sides = list(zones)[:2]
+    width, depth = scene_dict["board"]["width"], scene_dict["board"]["depth"]
+    centre = shapely.Point(width / 2, depth / 2)
+    placed: list[shapely.Polygon] = []
+    blocked = [layout.polygons[i] for i, p in enumerate(layout.pieces)
+               if p.kind == "impassable"]
+    edges = [layout.polygons[i].boundary for i, p in enumerate(layout.pieces)
+             if p.kind not in ("area", "impassable") and p.height > 1]
+    units = []
+    for side, (_, army) in zip(sides, armies(ruleset), strict=False):
+        zone = shapely.Polygon(zones[side]).buffer(-1e-6)
+        enemy = shapely.Polygon(zones[[s for s in sides if s != side][0]])
+        zx, zy = zone.centroid.x, zone.centroid.y
+        facing = math.degrees(math.atan2(centre.y - zy, centre.x - zx))
+        order = sorted(army, key=lambda u: bool([w for w in u.get("weapons", [])
+                                                 if w.get("range")]))
+        for tmpl in order:
+            base = _base(tmpl["base"])
+            spot = _find(zone, enemy, gap, base, int(tmpl["models"]), facing, placed, blocked,
+                         edges, centre)
+            if spot is None:
+                raise UsageError(f"no room to deploy {side}'s {tmpl['id']} in its territory")
+            feet = [footprint(base.shape, base.a, base.b, x, y, facing, 32) for x, y in spot]
+            placed.extend(feet)
+            models = []
+            for x, y in spot:
+                m: dict[str, Any] = {"base": tmpl["base"], "at": [round(x, 4), round(y, 4)]}
+                if base.shape != 0:
+                    m["facing"] = round(facing, 4)
+                models.append(m)
+            unit = {"id": f"{side}-{tmpl['id']}", "side": side}
+            for k in ("name", "stats", "weapons", "keywords", "leader"):
+                if k in tmpl:
+                    unit[k] = tmpl[k]
+            unit["models"] = models
+            units.append(unit)
+    return {**scene_dict, "units": units}
+
+
+def _find(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre):
+    x0, y0, x1, y1 = zone.bounds
+    spots = []
+    step = 1.0
+    y = y0
+    while y <= y1:
+        x = x0
+        while x <= x1:
+            spots.append((x, y))
+            x += step
+        y += step
+    spots.sort(key=lambda p: (round(math.dist(p, (centre.x, centre.y)), 1), p))
+    for cx, cy in spots:
+        pos = _block(n, base, cx, cy, facing)
+        feet = [footprint(base.shape, base.a, base.b, x, y, facing, 32) for x, y in pos]
+        if not all(zone.contains(f) for f in feet):
+            continue
+        if any(f.distance(enemy) <= gap for f in feet):
+            continue
+        if any(f.intersects(o) for f in feet for o in placed):
+            continue
+        if any(f.intersects(b) for f in feet for b in blocked):
+            continue
+        if any(f.intersects(e) for f in feet for e in edges):
+            continue
+        return pos
+    return None
+
+
+def demo_battle(map_path: Path) -> str:
+    """A scene (YAML text) with the demo armies deployed on the map."""
+    import yaml
+
+    from battlefield.scene.load import load_scene
+
+    m = load_scene(map_path)
+    data = {"ruleset": m.ruleset.id, "name": f"{m.name or map_path.stem}: demo armies",
+            "board": {"width": m.width, "depth": m.depth},
+            "terrain": [{"id": p.id, "outline": [list(pt) for pt in p.outline],
+                         "height": p.height, "kind": p.kind} for p in m.terrain],
+            "objectives": [{"id": o.id, "at": [o.x, o.y], **({"home": o.home} if o.home
+                                                            else {})} for o in m.objectives],
+            "deployment": {s: [list(p) for p in pts] for s, pts in m.deployment.items()}}
+    return yaml.safe_dump(deploy(data, m.layout), sort_keys=False, width=100)
