@@ -65,9 +65,10 @@ def coherency(table: Table, models: np.ndarray, distance: float, needed: int,
     groups = _groups(adj)
     if one_group and len(groups) > 1:
         keep = max(groups, key=len)
-        if leader is not None:
+        where = np.nonzero(models == leader)[0] if leader is not None else []
+        if len(where):                       # the leader's group stays (when it still stands)
             for g in groups:
-                if int(np.nonzero(models == leader)[0][0]) in g:
+                if int(where[0]) in g:
                     keep = g
         for g in groups:
             if g is keep:

@@ -105,3 +105,21 @@ def test_coherency_is_horizontal_and_uses_base_shapes():
     assert coherency(t, np.array([0, 1]), 0.5, 1, True).coherent
     t = make_table([(o, 0, 0, 0), (o, 2 * o.a + 0.6, 0, 0)], unit=[0, 0])
     assert not coherency(t, np.array([0, 1]), 0.5, 1, True).coherent
+
+
+def test_split_unit_whose_leader_is_gone():
+    # Two pairs far apart; the leader (model index 9) is not among the models any more: the
+    # larger (here the first) group stays, the other breaks - and nothing fails.
+    import numpy as np
+
+    from battlefield.geometry.coherency import coherency
+    from battlefield.geometry.table import Table
+    from battlefield.geometry.terrain import Layout
+
+    r = 32 / 25.4 / 2
+    xs = np.array([0.0, 2 * r + 0.2, 10.0, 10 + 2 * r + 0.2]) + 5
+    t = Table(40, 40, Layout(()), xs, np.full(4, 5.0), np.zeros(4), np.zeros(4, dtype=int),
+              np.full(4, r), np.full(4, r), np.zeros(4), np.full(4, 1.25), np.zeros(4, dtype=int),
+              1)
+    res = coherency(t, np.arange(4), 0.5, 1, True, leader=9)
+    assert not res.coherent and res.breaks == [2, 3]
