@@ -50,7 +50,10 @@ class Aos4Player:
     # --- phases --------------------------------------------------------------------------------
     def _hero(self, state: State):
         side = state.clock["acting"]
-        if state.clock["active"] != side or state.sides[side]["cp"] < 2:
+        if state.clock["active"] != side:
+            return
+        yield from self._magic(state)
+        if state.sides[side]["cp"] < 2:
             return
         ref = Referee(state.scene, state.table)
         for u in self._mine(state):
@@ -58,6 +61,29 @@ class Aos4Player:
             lost = int((~us.alive).sum()) + int(us.damage.sum() > 0)
             if lost and not ref.combat[u] and len(state.models_of(u)) <= 0.7 * len(us.alive):
                 yield Action("rally", unit=state.scene.units[u].id)
+
+    def _magic(self, state: State):
+        """Damage the nearest enemy in range first; otherwise help a friend; priests bank
+        ritual points when nothing is worth chanting."""
+        for u in self._mine(state):
+            spec = state.scene.units[u]
+            foes = sorted(self._enemies(state, u), key=lambda w: state.table.unit_distance(u, w))
+            friends = [w for w in self._mine(state) if w != u]
+            for item in [*spec.spells, *spec.prayers]:
+                kind = next(iter(item["effect"]))
+                if kind == "mortal":
+                    for w in foes:
+                        yield Action(item["id"], unit=spec.id, target=state.scene.units[w].id)
+                elif kind == "heal":
+                    hurt = [w for w in [u, *friends] if state.units[w].damage.any()]
+                    for w in hurt:
+                        yield Action(item["id"], unit=spec.id, target=state.scene.units[w].id)
+                else:
+                    ref = Referee(state.scene, state.table)
+                    for w in [w for w in friends if ref.combat[w]] or friends[:1]:
+                        yield Action(item["id"], unit=spec.id, target=state.scene.units[w].id)
+            if spec.has("PRIEST"):
+                yield Action("sacred-rites", unit=spec.id)
 
     def _movement(self, state: State):
         if state.clock["active"] != state.clock["acting"]:

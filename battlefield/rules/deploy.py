@@ -17,7 +17,8 @@ from battlefield.paths import ruleset_dir
 from battlefield.scene.yamlsource import Reader
 
 GAP = 0.25                    # between neighbouring bases in a block
-ARMY_KEYS = ["id", "name", "stats", "weapons", "keywords", "models", "base", "leader"]
+ARMY_KEYS = ["id", "name", "stats", "weapons", "keywords", "models", "base", "leader", "spells",
+             "prayers"]
 
 
 def armies(ruleset: str) -> list[tuple[str, list[dict[str, Any]]]]:
@@ -101,7 +102,7 @@ def deploy(scene_dict: dict[str, Any], layout, gap: float = 9.0) -> dict[str, An
                     m["facing"] = round(facing, 4)
                 models.append(m)
             unit = {"id": f"{side}-{tmpl['id']}", "side": side}
-            for k in ("name", "stats", "weapons", "keywords", "leader"):
+            for k in ("name", "stats", "weapons", "keywords", "leader", "spells", "prayers"):
                 if k in tmpl:
                     unit[k] = tmpl[k]
             unit["models"] = models

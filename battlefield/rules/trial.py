@@ -19,9 +19,19 @@ def phase_of(state: State, action: Action) -> tuple[str, str] | None:
     if state.rules.id != "aos4":
         return None
     from battlefield.rules.aos4.data import abilities
+    from battlefield.rules.aos4.magic import known
 
     a = abilities().get(action.type)
+    if a is None and action.type in known(state):
+        return ("hero", _magic_whose(action))
     return a.phases[0] if a is not None and a.phases else None
+
+
+def _magic_whose(action: Action) -> str:
+    """Spells and prayers: your hero phase, or the enemy's with Magical Intervention."""
+    names = action.option("command")
+    names = [names] if isinstance(names, str) else list(names or [])
+    return "enemy" if "magical-intervention" in names else "your"
 
 
 def acting_side(scene: Scene, actions: list[Action]) -> str:
@@ -55,7 +65,9 @@ def phase_of_game(scene: Scene, actions: list[Action]) -> str | None:
     from battlefield.rules.aos4.data import abilities
 
     a = abilities().get(actions[0].type)
-    return a.phases[0][1] if a is not None and a.phases else None
+    if a is None:
+        return _magic_whose(actions[0])
+    return a.phases[0][1] if a.phases else None
 
 
 def advance(state: State, action: Action) -> list[Violation]:

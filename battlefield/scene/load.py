@@ -25,7 +25,11 @@ from battlefield.scene.yamlsource import Reader, _kind, format_path
 
 SCENE_KEYS = ["ruleset", "board", "terrain", "objectives", "deployment", "units", "map", "name",
               "description", "state"]
-UNIT_KEYS = ["id", "side", "models", "leader", "name", "stats", "weapons", "keywords", "profile"]
+UNIT_KEYS = ["id", "side", "models", "leader", "name", "stats", "weapons", "keywords", "profile",
+             "spells", "prayers"]
+MAGIC_KEYS = {"spells": ("casting_value", "cast"), "prayers": ("chanting_value", "chant")}
+EFFECTS = ("mortal", "heal", "buff")
+BUFFS = ("hit", "wound", "save")
 MODEL_KEYS = ["base", "at", "facing", "z", "height"]
 # Bases that overlap by more than this are an error; bases in contact touch within it.
 OVERLAP_TOLERANCE = 0.01
@@ -246,9 +250,13 @@ class _SceneReader:
             keywords = tuple(k.upper() for k in r.strings((*p, "keywords"),
                                                            u.get("keywords", [])))
             profile = r.string((*p, "profile"), u["profile"]) if "profile" in u else None
+            magic = {kind: [self._magic((*p, kind, k), item, kind)
+                            for k, item in enumerate(r.sequence((*p, kind), u.get(kind, [])))]
+                     for kind in MAGIC_KEYS}
             units.append(UnitSpec(uid, side, models, leader,
                                   r.string((*p, "name"), u["name"]) if "name" in u else uid,
-                                  stats, weapons, keywords, profile, r.line(p)))
+                                  stats, weapons, keywords, profile, r.line(p), magic["spells"],
+                                  magic["prayers"]))
         return units
 
     def _leader(self, path: tuple, value: Any, n: int) -> int:
@@ -262,6 +270,40 @@ class _SceneReader:
         if value > n:
             raise r.error(path, f"is {value:g}, but the unit has {n} model{'s' * (n != 1)}", want)
         return int(value) - 1
+
+    def _magic(self, path: tuple, value: Any, kind: str) -> dict[str, Any]:
+        """A spell or prayer: id, casting (chanting) value, range, target and one effect:
+        {mortal: D3} on an enemy unit, {heal: D3} or {buff: {save: 1}} on a friendly one."""
+        r = self.r
+        value_key, _ = MAGIC_KEYS[kind]
+        m = r.mapping(path, value, ["id", value_key, "effect"],
+                      ["name", "range", "target", "unlimited"])
+        out: dict[str, Any] = {"id": r.string((*path, "id"), m["id"]),
+                               value_key: r.number((*path, value_key), m[value_key], 1, 13,
+                                                   integer=True)}
+        if "name" in m:
+            out["name"] = r.string((*path, "name"), m["name"])
+        out["range"] = r.number((*path, "range"), m.get("range", 12), 0)
+        out["target"] = r.string((*path, "target"), m.get("target", "enemy"),
+                                 ["enemy", "friendly", "self"])
+        if "unlimited" in m and not isinstance(m["unlimited"], bool):
+            raise r.error((*path, "unlimited"), "must be true or false")
+        out["unlimited"] = bool(m.get("unlimited", False))
+        effect = r.mapping((*path, "effect"), m["effect"], [], EFFECTS)
+        if len(effect) != 1:
+            raise r.error((*path, "effect"), "give exactly one effect",
+                          "mortal: D3, heal: D3 or buff: {save: 1}")
+        (name, amount), = effect.items()
+        if name == "buff":
+            buff = r.mapping((*path, "effect", "buff"), amount, [], BUFFS)
+            out["effect"] = {"buff": {k: int(r.number((*path, "effect", "buff", k), x, -3, 3,
+                                                      integer=True)) for k, x in buff.items()}}
+        elif isinstance(amount, str) and _dice_or_bonus(amount):
+            out["effect"] = {name: amount.upper()}
+        else:
+            out["effect"] = {name: str(int(r.number((*path, "effect", name), amount, 0,
+                                                    integer=True)))}
+        return out
 
     def _stats(self, path: tuple, value: Any, valid: tuple[str, ...], weapon: bool = False
                ) -> dict[str, Any]:

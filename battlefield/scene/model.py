@@ -42,6 +42,8 @@ class UnitSpec:
     keywords: tuple[str, ...] = ()
     profile: str | None = None
     line: int | None = None             # where the unit is written, for messages
+    spells: list[dict[str, Any]] = field(default_factory=list)
+    prayers: list[dict[str, Any]] = field(default_factory=list)
 
     def has(self, keyword: str) -> bool:
         return keyword.upper() in self.keywords

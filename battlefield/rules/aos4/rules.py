@@ -13,7 +13,7 @@ import numpy as np
 
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import attacking, movement, turns
+from battlefield.rules.aos4 import attacking, magic, movement, turns
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.cover import pieces_covering
 from battlefield.rules.aos4.data import Ability, abilities
@@ -32,7 +32,6 @@ NOT_PLAYED = {
     "deploy-regiment": "scenes start deployed; the deployment phase is not played",
     "unbind": "spells are not in scene profiles yet",
     "banish-manifestation": "manifestations are not in scenes yet",
-    "magical-intervention": "spells and prayers are not in scene profiles yet",
 }
 CHARGE_REACH = 0.5
 MAX_CHARGE = 12
@@ -77,7 +76,7 @@ class Aos4:
             return []
         out = [END_PHASE]
         for a in abilities().values():
-            if a.id in NOT_PLAYED or a.reaction:
+            if a.id in NOT_PLAYED or a.reaction or a.id == "magical-intervention":
                 continue
             if self._phase_problem(state, a) is None:
                 out.append(a.id)
@@ -93,9 +92,14 @@ class Aos4:
         if action.type == END_PHASE:
             return self._check_end_phase(state)
         a = abilities().get(action.type)
+        if a is None and action.type in magic.known(state):
+            return self._check_magic(state, action)
         if a is None:
-            valid = ", ".join([END_PHASE, *abilities()])
+            valid = ", ".join([END_PHASE, *abilities(), *sorted(magic.known(state))])
             return [v("unknown_action", f"no ability '{action.type}' (valid: {valid})")]
+        if a.id == "magical-intervention":
+            return [v("use_as_option", "give it as \"command\": \"magical-intervention\" on "
+                                       "the spell or prayer it lets a unit use")]
         if a.id in NOT_PLAYED:
             return [v("not_played", f"{a.id}: {NOT_PLAYED[a.id]}")]
         if a.reaction:
@@ -180,9 +184,42 @@ class Aos4:
         return out
 
     # --- resolve --------------------------------------------------------------------------------
+    def _check_magic(self, state: State, action: Action) -> list[Violation]:
+        u, problem = self._unit(state, action)
+        if problem:
+            return [problem]
+        if magic.lookup(state, u, action.type) is None:
+            return [v("unknown_spell", f"{action.unit} does not know {action.type}")]
+        intervention = "magical-intervention" in self._option_commands(action)
+        out = magic.check(state, u, action, intervention)
+        side = state.clock["acting"]
+        if intervention and not out:
+            if state.sides[side]["cp"] < 1:
+                out.append(v("command_points", f"magical-intervention needs 1 command point, "
+                                               f"{side} has {state.sides[side]['cp']}",
+                             needed=1, have=state.sides[side]["cp"]))
+            elif "magical-intervention" in state.sides[side]["commands"]:
+                out.append(v("command_used", f"{side} has used magical-intervention this "
+                                             f"phase"))
+        return out
+
+    def _resolve_magic(self, state: State, action: Action) -> list[Event]:
+        u = state.unit_index(action.unit)
+        intervention = "magical-intervention" in self._option_commands(action)
+        events: list[Event] = []
+        if intervention:
+            side = state.clock["acting"]
+            state.sides[side]["cp"] -= 1
+            state.sides[side]["commands"].append("magical-intervention")
+            events.append({"type": "command", "side": side, "command": "magical-intervention",
+                           "cost": 1})
+        return events + magic.resolve(state, u, action, intervention)
+
     def resolve(self, state: State, action: Action) -> list[Event]:
         if action.type == END_PHASE:
             return self._end_phase(state)
+        if action.type not in abilities():
+            return self._resolve_magic(state, action)
         a = abilities()[action.type]
         u = state.unit_index(action.unit)
         us = state.units[u]
@@ -418,8 +455,11 @@ class Aos4:
                 state.sides[spec.side]["commands"].append("all-out-defence")
                 events.append({"type": "command", "side": spec.side,
                                "command": "all-out-defence", "cost": 1})
-            mods = Modifiers(hit=hit_mod + (-1 if cover else 0) + (1 if aoa else 0),
-                             save=1 if defence else 0,
+            mine, theirs = state.units[u].counters, state.units[w].counters
+            mods = Modifiers(hit=hit_mod + (-1 if cover else 0) + (1 if aoa else 0)
+                             + int(mine.get("buff_hit", 0)),
+                             wound=int(mine.get("buff_wound", 0)),
+                             save=(1 if defence else 0) + int(theirs.get("buff_save", 0)),
                              ward=attacking.stat(state, w, "ward", None))
             total = 0
             for wp in weapons:

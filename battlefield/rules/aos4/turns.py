@@ -94,18 +94,30 @@ def start_turn(state: State, side: str) -> list[Event]:
     c["active"] = side
     c["phase"] = PHASES[0]
     c["acting"] = side
-    for us in state.units:
+    for u, us in enumerate(state.units):
         us.flags.clear()
         us.phase_used.clear()
+        _phase_counters(us)
+        if state.scene.units[u].side == side:      # buffs last until their side's next turn
+            for k in [k for k in us.counters if k.startswith("buff_")]:
+                del us.counters[k]
     for s in state.sides.values():
         s["commands"] = []
+        s["spells"] = []
+        s["prayers"] = []
     return [{"type": "turn", "round": c["round"], "active": side}]
+
+
+def _phase_counters(us) -> None:
+    for k in [k for k in us.counters if k.endswith("_this_phase")]:
+        del us.counters[k]
 
 
 def next_phase(state: State) -> list[Event]:
     c = state.clock
     for us in state.units:
         us.phase_used.clear()
+        _phase_counters(us)
     for s in state.sides.values():
         s["commands"] = []
     i = PHASES.index(c["phase"])

@@ -1,0 +1,112 @@
+"""The hero phase with fixed dice: casting, miscasts, unbinding, prayers and ritual points."""
+
+from __future__ import annotations
+
+from battlefield.rules.actions import Action
+from battlefield.rules.trial import run
+from battlefield.scene.load import load_scene_text
+
+SCENE = """
+ruleset: aos4
+board: {width: 60, depth: 44}
+units:
+  - id: wizard
+    side: red
+    stats: {move: 5, health: 5, save: 5, control: 1, power: 1}
+    keywords: [HERO, WIZARD]
+    spells:
+      - {id: bolt, casting_value: 7, range: 18, target: enemy, effect: {mortal: 2}}
+      - {id: ward, casting_value: 6, range: 12, target: friendly, effect: {buff: {save: 1}}}
+    models: [{base: 32, at: [10, 22]}]
+  - id: priest
+    side: red
+    stats: {move: 5, health: 5, save: 5, control: 1}
+    keywords: [HERO, PRIEST]
+    prayers:
+      - {id: smite, chanting_value: 6, range: 12, target: enemy, effect: {mortal: 1}}
+    models: [{base: 32, at: [10, 26]}]
+  - id: foes
+    side: blue
+    stats: {move: 5, health: 1, save: 4, control: 1}
+    models: [{base: 32, at: [20, 22]}, {base: 32, at: [20, 23.5]}, {base: 32, at: [20, 25]}]
+{more}
+"""
+SEER = """  - id: seer
+    side: blue
+    stats: {move: 5, health: 5, save: 5, control: 1, power: 1}
+    keywords: [HERO, WIZARD]
+    models: [{base: 32, at: [40, 22]}]"""
+
+
+def play(*actions, dice=(), more=""):
+    state, results = run(load_scene_text(SCENE.replace("{more}", more)),
+                         [Action.from_dict(a) for a in actions], seed=1, dice=list(dice))
+    return state, results
+
+
+def kinds(result):
+    return [e["type"] for e in result["events"]]
+
+
+def test_cast_and_effect():
+    state, (r,) = play({"type": "bolt", "unit": "wizard", "target": "foes"}, dice=[3, 4])
+    cast = r["events"][0]
+    assert cast["result"] == "cast" and cast["roll"] == 7
+    assert len(state.models_of(2)) == 1            # 2 mortal damage: two 1-health models
+
+
+def test_failed_cast_and_once_per_phase_power():
+    _, (r, again) = play({"type": "bolt", "unit": "wizard", "target": "foes"},
+                         {"type": "ward", "unit": "wizard", "target": "priest"}, dice=[2, 4])
+    assert r["events"][0]["result"] == "failed"
+    assert [v["code"] for v in again["violations"]] == ["power_level"]
+
+
+def test_miscast_hurts_the_wizard():
+    state, (r,) = play({"type": "bolt", "unit": "wizard", "target": "foes"}, dice=[1, 1, 2])
+    assert r["events"][0]["result"] == "miscast"
+    assert state.units[0].damage[0] == 2            # D3 rolled 2
+
+
+def test_unbinding_within_30_inches():
+    # Seer 30" from the wizard (edge to edge 28.74"): unbinds on 2D6 over the casting roll 7.
+    _, (r,) = play({"type": "bolt", "unit": "wizard", "target": "foes"}, dice=[3, 4, 4, 4],
+                   more=SEER)
+    assert kinds(r)[:2] == ["cast", "unbind"] and r["events"][1]["unbound"]
+    assert not any(e["type"] == "mortal-damage" for e in r["events"])
+    _, (r,) = play({"type": "bolt", "unit": "wizard", "target": "foes"}, dice=[3, 4, 3, 4],
+                   more=SEER)
+    assert not r["events"][1]["unbound"]            # 7 does not beat 7
+
+
+def test_target_rules():
+    _, (r,) = play({"type": "bolt", "unit": "wizard", "target": "priest"})
+    assert [v["code"] for v in r["violations"]] == ["wrong_target"]
+    _, (r,) = play({"type": "bolt", "unit": "wizard", "target": "seer"}, more=SEER)
+    assert [v["code"] for v in r["violations"]] == ["out_of_range"]
+
+
+def test_prayer_ritual_points():
+    # Chant 4: 4 < 6 and no ritual points: banked (4). Next turn's prayers would add them.
+    state, (r,) = play({"type": "smite", "unit": "priest", "target": "foes"}, dice=[4])
+    assert r["events"][0]["result"] == "ritual points"
+    assert state.units[1].counters["ritual"] == 4
+
+
+def test_sacred_rites_banks_safely_and_counts_as_a_prayer():
+    # A 1 on Sacred Rites is still banked (it is safe), and it uses the priest's one prayer.
+    state, (rites, smite) = play({"type": "sacred-rites", "unit": "priest"},
+                                 {"type": "smite", "unit": "priest", "target": "foes"},
+                                 dice=[1, 2])
+    assert rites["legal"] and state.units[1].counters.get("ritual", 0) == 1
+    assert [v["code"] for v in smite["violations"]] == ["power_level"]
+
+
+def test_unmodified_one_fails_a_prayer():
+    state, (r,) = play({"type": "smite", "unit": "priest", "target": "foes"}, dice=[1, 2])
+    assert r["events"][0]["result"] == "failed"
+
+
+def test_not_a_wizard():
+    _, (r,) = play({"type": "bolt", "unit": "priest", "target": "foes"})
+    assert [v["code"] for v in r["violations"]] == ["unknown_spell"]
