@@ -590,24 +590,14 @@ class Aos4:
 
     # --- combat ---------------------------------------------------------------------------------
     def _fighters(self, state: State, side: str) -> list[int]:
-        ref = Referee(state.scene, state.table)
-        out = []
-        for u, spec in enumerate(state.scene.units):
-            if spec.side != side or not len(state.models_of(u)):
-                continue
-            if "fight" in state.units[u].phase_used:
-                continue
-            if ref.combat[u] or "charged" in state.units[u].flags:
-                out.append(u)
-        first = [u for u in out if self._strike(state, u) == "first"]
-        if first:
-            return first
-        normal = [u for u in out if self._strike(state, u) != "last"]
-        foes_normal = [w for w in self._all_fighters(state) if self._strike(state, w) != "last"
-                       and state.scene.units[w].side != side]
-        if normal or foes_normal:
-            return normal
-        return out
+        """The side's units that may be picked to fight now: STRIKE-FIRST units (of either
+        side) fight before all others, STRIKE-LAST units after all others."""
+        pending = self._all_fighters(state)
+        mine = [u for u in pending if state.scene.units[u].side == side]
+        for order in ("first", ""):
+            if any(self._strike(state, u) == order for u in pending):
+                return [u for u in mine if self._strike(state, u) == order]
+        return mine
 
     def _all_fighters(self, state: State) -> list[int]:
         ref = Referee(state.scene, state.table)

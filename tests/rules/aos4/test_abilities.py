@@ -196,3 +196,84 @@ def test_commands_need_command_points():
     _, (r,) = attempt(text, {"type": "run", "unit": "red", "command": "at-the-double",
                              "path": [[10, 22], [15, 22]]})
     assert codes(r) == ["command_points"]
+
+
+def enemy_turn(text: str) -> str:
+    return text.replace("units:", "state: {active: blue}\nunits:", 1)
+
+
+def test_redeploy_in_the_enemy_movement_phase():
+    text = enemy_turn(scene(blue_at=(40, 22)))
+    state, (r,) = attempt(text, {"type": "redeploy", "unit": "red",
+                                 "path": [[10, 22], [12, 22]]}, dice=[3])
+    assert r["legal"] and state.table.x[0] == pytest.approx(12)
+    assert state.sides["red"]["cp"] == 3
+    _, (r,) = attempt(text, {"type": "redeploy", "unit": "red", "path": [[10, 22], [15, 22]]},
+                      dice=[3])
+    assert any(e["type"] == "redeploy-short" for e in r["events"])
+
+
+def test_covering_fire_at_the_closest_target_minus_one():
+    extra = """  - {id: blue-far, side: blue, stats: {save: 4, health: 1},
+     models: [{base: 32, at: [24, 22]}]}"""
+    text = enemy_turn(scene(extra_units=extra))
+    _, (far,) = attempt(text, {"type": "covering-fire", "unit": "red", "target": "blue-far"})
+    assert [v["code"] for v in far["violations"]] == ["not_closest"]
+    # Hit rolls of 4 miss at -1 (4+ to hit): no wounds.
+    _, (r,) = attempt(text, {"type": "covering-fire", "unit": "red"}, dice=[4, 4])
+    attack = next(e for e in r["events"] if e["type"] == "attack")
+    assert attack["target"] == "blue" and attack["hits"] == 0
+
+
+def test_counter_charge_costs_two():
+    end = 20 - 2 * R - 0.5 + 0.001
+    text = enemy_turn(scene())
+    state, (r,) = attempt(text, {"type": "counter-charge", "unit": "red", "target": "blue",
+                                 "path": [[10, 22], [end, 22]]}, dice=[6, 6])
+    assert any(e["type"] == "charged" for e in r["events"])
+    assert state.sides["red"]["cp"] == 2
+
+
+def test_pile_in_no_further_and_stays_in_combat():
+    text = scene(blue_at=(13, 22))           # 1.74" apart, in combat
+    _, (back,) = attempt(text, {"type": "fight", "unit": "red", "target": "blue",
+                                "path": [[10, 22], [9, 22]]})
+    assert "pile_in_further" in [v["code"] for v in back["violations"]]
+    state, (r,) = attempt(text, {"type": "fight", "unit": "red", "target": "blue",
+                                 "path": [[10, 22], [11, 22]]})
+    assert r["legal"] and state.table.x[0] == pytest.approx(11)
+
+
+def test_strike_first_fights_first():
+    # blue has STRIKE-FIRST: red (the active side) cannot pick its unit before blue's fights.
+    text = scene(blue_at=(13, 22)).replace(
+        "id: blue\n    side: blue\n", "id: blue\n    side: blue\n    keywords: [STRIKE-FIRST]\n", 1)
+    state, (r, b) = attempt(text, {"type": "fight", "unit": "red", "target": "blue"},
+                            {"type": "fight", "unit": "blue", "target": "red"})
+    assert not r["legal"]
+    assert b["legal"]
+
+
+def test_rally_heals_and_needs_to_be_out_of_combat():
+    _, (r,) = attempt(scene(blue_at=(13, 22)), {"type": "rally", "unit": "red"})
+    assert [v["code"] for v in r["violations"]] == ["in_combat"]
+    state, (r,) = attempt(scene(), {"type": "rally", "unit": "red"}, dice=[4, 4, 1, 1, 1, 1])
+    rally = next(e for e in r["events"] if e["type"] == "rally")
+    assert r["legal"] and rally["rolls"] == [4, 4, 1, 1, 1, 1]
+    assert state.sides["red"]["cp"] == 3
+
+
+def test_power_through_needs_a_charge():
+    _, (r,) = attempt(scene(), {"type": "power-through", "unit": "red", "target": "blue"})
+    assert [v["code"] for v in r["violations"]] == ["not_charged"]
+
+
+def test_place_of_power_needs_a_hero_within_three_inches():
+    pop = "{id: stone, outline: [[12, 20], [13, 20], [13, 21], [12, 21]], height: 0.5, " \
+          "kind: place-of-power}"
+    _, (r,) = attempt(scene(terrain=pop), {"type": "activate-place-of-power", "unit": "red"})
+    assert [v["code"] for v in r["violations"]] == ["not_a_hero"]
+    text = scene(terrain=pop).replace("    weapons: [{name: bow", "    keywords: [HERO]\n"
+                                      "    weapons: [{name: bow", 1)
+    state, (r,) = attempt(text, {"type": "activate-place-of-power", "unit": "red"}, dice=[5])
+    assert r["legal"] and "empowered" in state.units[0].flags

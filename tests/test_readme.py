@@ -1,0 +1,28 @@
+"""README stays true: its scene example is a valid scene, its commands exist."""
+
+from pathlib import Path
+
+from battlefield.cli.main import build_parser
+from battlefield.scene.load import load_scene_text
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+
+
+def test_scene_example_loads():
+    block = README.split("## Scene files", 1)[1].split("```yaml", 1)[1].split("```", 1)[0]
+    scene = load_scene_text(block, "README.md")
+    assert scene.units and scene.terrain and scene.objectives
+
+
+def test_quick_start_is_two_commands():
+    quick = README.split("## Quick start", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    lines = [line for line in quick.strip().splitlines() if line.strip()]
+    assert lines == ['pip install . && battlefield check', 'pip install ".[test]" && pytest']
+
+
+def test_every_command_in_the_table_exists():
+    commands = set(build_parser()._subparsers._group_actions[0].choices)
+    table = README.split("## What you can ask", 1)[1].split("\n\n", 2)[1]
+    for line in table.splitlines():
+        if line.startswith("| `battlefield "):
+            assert line.split("`battlefield ", 1)[1].split()[0] in commands, line
