@@ -130,11 +130,18 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "same battle, action for action.",
         epilog="examples:\n  battlefield simulate --ruleset aos4\n"
                "  battlefield simulate --ruleset aos4 --map open --seed 7 --log game.jsonl\n"
+               "  battlefield simulate --ruleset aos4 --map aos4 --games 20 --workers 2\n"
                "  battlefield replay game.jsonl")
     p.add_argument("--ruleset", default="aos4", help="ruleset to play (default aos4)")
     p.add_argument("--map", help="map file or bundled map name (default: the demo battle)")
     p.add_argument("--seed", type=int, default=1, help="dice seed (default 1)")
     p.add_argument("--log", help="save the battle (the action log, JSON lines) to this file")
+    p.add_argument("--games", type=int, help="play N battles (seeds derived from --seed) and "
+                                             "report wins, draws, 95%% intervals, mean scores")
+    p.add_argument("--workers", type=int, help="local processes for --games (default: cores)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="run --games on an existing Dask cluster (scheduler address, e.g. "
+                        "tcp://10.0.0.5:8786); needs pip install \"battlefield[cluster]\"")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(run=run_simulate)
 
@@ -438,6 +445,10 @@ def run_simulate(args: argparse.Namespace) -> int:
     scene = load_scene_text(text, name)
     if scene.ruleset.id != args.ruleset:
         raise UsageError(f"{name} is a {scene.ruleset.id} scene, not {args.ruleset}")
+    if args.games is not None:
+        return _many_battles(args, text, name, scene)
+    if args.workers or args.cluster:
+        raise UsageError("--workers and --cluster go with --games N")
     game = Game(log.rules_for(args.ruleset), scene, args.seed)
     state = play(game)
     result = state.result()
@@ -450,6 +461,32 @@ def run_simulate(args: argparse.Namespace) -> int:
         emit_json(data)
         return 0
     print(result_text(data))
+    return 0
+
+
+def _many_battles(args, text: str, name: str, scene) -> int:
+    from battlefield.analysis.battles import progress_bar, run_battles, summarise
+    from battlefield.errors import UsageError
+
+    if args.games < 1:
+        raise UsageError(f"--games {args.games}: play at least one battle")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers {args.workers}: at least one")
+    if args.log:
+        raise UsageError("--log saves one battle; leave it out with --games")
+    results = run_battles(args.ruleset, text, name, args.games, args.seed, args.workers,
+                          args.cluster, progress_bar)
+    data = {"scene": name, "ruleset": args.ruleset, "seed": args.seed,
+            **summarise(results, scene.sides)}
+    if args.json:
+        emit_json(data)
+        return 0
+    print(f"{name} ({args.ruleset}): {data['games']} battles from seed {args.seed}")
+    rows = [[s, data["wins"][s], f"{data['win_rate'][s]:.1%}",
+             f"{data['win_rate_95'][s][0]:.1%} - {data['win_rate_95'][s][1]:.1%}",
+             f"{data['mean_score'][s]:.2f}"] for s in scene.sides]
+    rows.append(["draws", data["draws"], f"{data['draw_rate']:.1%}", "", ""])
+    print(table(["side", "wins", "rate", "95% interval", "mean VP"], rows))
     return 0
 
 

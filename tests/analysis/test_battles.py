@@ -1,0 +1,54 @@
+"""Monte Carlo battles: per-battle seeds independent of the workers, the summary's figures, and
+the Dask path on a local cluster when Dask is installed."""
+
+from __future__ import annotations
+
+import pytest
+
+from battlefield.analysis.battles import battle_seed, run_battles, summarise, wilson
+from battlefield.cli.commands import battle_scene
+
+# The demo battle from its last round: a short battle for tests.
+TEXT, NAME = battle_scene("aos4", None)
+SHORT = TEXT.replace("\nunits:", "\nstate: {round: 4}\nunits:", 1)
+
+
+def test_battle_seeds_are_fixed_and_distinct():
+    seeds = [battle_seed(7, i) for i in range(100)]
+    assert len(set(seeds)) == 100
+    assert seeds == [battle_seed(7, i) for i in range(100)]
+    assert battle_seed(8, 0) != battle_seed(7, 0)
+
+
+def test_wilson_interval():
+    lo, hi = wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-3) and hi == pytest.approx(0.7634, abs=1e-3)
+    assert wilson(0, 10)[0] == pytest.approx(0.0, abs=1e-12)
+    assert wilson(10, 10)[1] == pytest.approx(1.0, abs=1e-12)
+
+
+def test_summary_counts():
+    results = [{"index": 0, "seed": 1, "winner": "red", "victory_points": {"red": 5, "blue": 1}},
+               {"index": 1, "seed": 2, "winner": None, "victory_points": {"red": 3, "blue": 3}},
+               {"index": 2, "seed": 3, "winner": "blue", "victory_points": {"red": 0, "blue": 4}}]
+    s = summarise(results, ["red", "blue"])
+    assert s["games"] == 3 and s["wins"] == {"red": 1, "blue": 1} and s["draws"] == 1
+    assert s["mean_score"] == {"red": pytest.approx(8 / 3, abs=1e-3), "blue": pytest.approx(8 / 3,
+                                                                                        abs=1e-3)}
+
+
+def test_same_results_whatever_the_workers():
+    one = run_battles("aos4", SHORT, NAME, 2, seed=3, workers=1)
+    two = run_battles("aos4", SHORT, NAME, 2, seed=3, workers=2)
+    key = lambda r: (r["index"], r["seed"], r["winner"], r["actions"],  # noqa: E731
+                     tuple(sorted(r["victory_points"].items())))
+    assert sorted(map(key, one)) == sorted(map(key, two))
+
+
+def test_on_a_dask_cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as c:
+        on_dask = run_battles("aos4", SHORT, NAME, 2, seed=3, cluster=c.scheduler_address)
+    local = run_battles("aos4", SHORT, NAME, 2, seed=3, workers=1)
+    assert sorted((r["seed"], r["winner"]) for r in on_dask) == \
+        sorted((r["seed"], r["winner"]) for r in local)
