@@ -23,7 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "break it), who is in combat with whom, who controls each objective, and "
                     "for every ordered pair of opposing units (a, b) the distance and how much "
                     "of b a can see.",
-        epilog="JSON keys: units.ID.{coherent, coherency_breaks, in_combat_with}, "
+        epilog="JSON keys: units.ID.{coherent, coherency_breaks, coherency_reasons, "
+               "in_combat_with}, "
                "objectives.ID.{controlled_by, totals, contested_by}, pairs[].{a, b, distance, "
                "distance_3d, visible, in_combat, closest_models, blocked_by}.\n\n"
                "examples:\n  battlefield check\n  battlefield check maps/demo.yaml --json")
@@ -41,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="JSON keys: distance, distance_3d, visible, points.{a,b} ([x, y, z]), "
                "closest_models, blocked_by, within_combat_range, in_combat.\n\n"
                "examples:\n  battlefield measure demo red-archers blue-drake\n"
-               "  battlefield measure maps/demo.yaml red-archers/2 blue-knights/1 --json")
+               "  battlefield measure demo red-archers/2 blue-riders/1 --json")
     p.add_argument("scene", help="scene file, or a bundled scene name")
     p.add_argument("a", help="unit id, or UNIT/N for one model")
     p.add_argument("b", help="unit id, or UNIT/N for one model")
@@ -60,7 +61,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="scene file, or a bundled scene name (default: demo)")
     p.add_argument("-o", "--out", required=True, help="PNG file to write")
     p.add_argument("--measure", nargs=2, metavar=("A", "B"), help="draw the measurement A -> B")
-    p.add_argument("--scale", type=float, default=20.0, help="pixels per inch (default 20)")
+    p.add_argument("--scale", type=_scale, default=20.0,
+                   help="pixels per inch, 2 to 200 (default 20)")
     p.set_defaults(run=run_render)
 
     p = sub.add_parser(
@@ -75,7 +77,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="JSON keys: charge: needed, probability, probability_reroll, path, model, "
                "target_model; attack: expected_damage, distribution {\"0\": p, ...}, "
                "models_slain, attackers, modifiers.\n\nexamples:\n"
-               "  battlefield odds demo --charge red-blades blue-wardens\n"
+               "  battlefield odds demo --charge red-wyrm blue-drake\n"
                "  battlefield odds demo --attack red-archers blue-drake --json\n"
                "  battlefield odds demo --attack red-blades blue-drake --weapon Greatblade")
     p.add_argument("scene", help="scene file, or a bundled scene name")
@@ -108,9 +110,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                "\n\nexamples:\n"
                "  battlefield try demo --action '{\"type\": \"normal-move\", \"unit\": "
                "\"red-lancers\", \"path\": [[12.5, 8], [12.5, 12]]}' --json\n"
-               "  battlefield try demo --dice 6,6 --action '{\"type\": \"charge\", "
-               "\"unit\": \"red-blades\", \"target\": \"blue-wardens\", \"path\": "
-               "[[46, 14], [46, 20]]}'")
+               "  battlefield try demo --action '{\"type\": \"run\", \"unit\": "
+               "\"red-lancers\", \"command\": \"at-the-double\", \"path\": "
+               "[[12.5, 8], [12.5, 16]]}'\n"
+               "  battlefield try demo --dice 3,4 --action '{\"type\": \"emberskin\", "
+               "\"unit\": \"red-pyromancer\", \"target\": \"red-lancers\"}'\n\n"
+               "Spells and prayers are actions too: \"type\" is the spell's or prayer's id "
+               "from the unit's profile (every priest also knows \"sacred-rites\"). The exit "
+               "status is 0 whenever the actions could be read, legal or not.")
     p.add_argument("scene", help="scene file, or a bundled scene name")
     p.add_argument("--action", action="append", required=True, metavar="JSON",
                    help="an action as JSON (repeat for several, applied in order)")
@@ -167,6 +174,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 # --- helpers -----------------------------------------------------------------------------------
+def _scale(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 2 <= v <= 200:                      # also refuses nan
+        raise argparse.ArgumentTypeError(f"{text} pixels per inch: give 2 to 200")
+    return v
+
+
 def open_scene(arg: str):
     from battlefield.errors import InputError
     from battlefield.paths import map_names
@@ -203,9 +220,12 @@ def check_text(scene, report: dict[str, Any]) -> str:
            f"{scene.width:g}\" x {scene.depth:g}\" board, {len(scene.terrain)} terrain pieces)",
            ""]
     c = rs.coherency
-    out.append(f"Units (coherency: within {c.distance:g}\" of {c.neighbours} other model"
-               + (f", {c.large_neighbours} in units of {c.large_unit}+" if c.large_unit else "")
-               + (", one group" if c.one_group else "") + ")")
+    if c.neighbours or c.one_group:
+        out.append(f"Units (coherency: within {c.distance:g}\" of {c.neighbours} other model"
+                   + (f", {c.large_neighbours} in units of {c.large_unit}+" if c.large_unit
+                      else "") + (", one group" if c.one_group else "") + ")")
+    else:
+        out.append(f"Units (no coherency in {rs.id}: one model or one block a unit)")
     rows = []
     for uid, u in report["units"].items():
         rows.append([uid, u["side"], u["models"], "yes" if u["coherent"] else "NO",
@@ -322,6 +342,9 @@ def run_odds(args: argparse.Namespace) -> int:
     from battlefield.rules.aos4.attack_odds import attack_odds
 
     a, b = args.attack
+    side = scene.units[referee.unit(a)].side
+    if side == scene.units[referee.unit(b)].side:
+        raise UsageError(f"{b} is not an enemy of {a} (both are {side})")
     o = attack_odds(referee, referee.unit(a), referee.unit(b), weapon=args.weapon,
                     all_out_attack=args.all_out_attack, all_out_defence=args.all_out_defence,
                     charged=args.charged)
@@ -336,7 +359,7 @@ def run_odds(args: argparse.Namespace) -> int:
 def charge_text(d: dict[str, Any]) -> str:
     if d["needed"] is None:
         return f"{d['charger']} charging {d['target']}: cannot charge ({d.get('reason', '')})"
-    path = " -> ".join(f"({x:.2f}, {y:.2f})" for x, y in d["path"])
+    path = " -> ".join(f"({x:.3f}, {y:.3f})" for x, y in d["path"])
     return "\n".join([
         f"{d['charger']} charging {d['target']}",
         f"  needed       {inches(d['needed'])}  ({d['model']} to within 1/2\" of "
@@ -516,6 +539,9 @@ def run_replay(args: argparse.Namespace) -> int:
                 else f"state differs from the saved one from action {diff}")
         print(f"{args.log}: replayed {len(saved.actions)} actions ({saved.ruleset}, seed "
               f"{saved.seed}): {same}")
+        if not state.over:
+            print(f"  the battle is not over: round {state.clock.get('round')}, "
+                  f"{state.clock.get('active')}'s {state.clock.get('phase')} phase")
         if state.over:
             d = {"scene": saved.scene_name, "ruleset": saved.ruleset, "seed": saved.seed,
                  "actions": len(saved.actions), **state.result()}
@@ -526,12 +552,12 @@ def run_replay(args: argparse.Namespace) -> int:
 # --- validate ----------------------------------------------------------------------------------
 def run_validate(args: argparse.Namespace) -> int:
     from battlefield.errors import InputError
-    from battlefield.scene.load import load_scene
+    from battlefield.scene.load import load_scene, resolve_scene_path
 
     bad = 0
     for f in args.files:
         try:
-            s = load_scene(f)
+            s = load_scene(resolve_scene_path(f))
         except InputError as exc:
             print(f"battlefield validate: {exc}", file=sys.stderr)
             bad += 1

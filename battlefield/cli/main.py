@@ -15,7 +15,8 @@ from battlefield.errors import BattlefieldError
 DESCRIPTION = """\
 battlefield - exact rulings for tabletop miniature wargames.
 
-Describe the battlefield in a YAML scene file (or use a bundled one: demo, aos4, skirmish, open)
+Describe the battlefield in a YAML scene file (or use a bundled one: demo, demo-skirmish, aos4,
+skirmish, open)
 and ask: how far apart are these models, can this one see that one, who is in combat, is the
 unit in coherency, who holds the objective.
 """
@@ -40,7 +41,8 @@ scene files (YAML; inches on the table, millimetres for bases):
         - {base: 32, at: [14, 10], z: 3, height: 2}  # elevation and height in inches
 
   terrain kinds: solid (default; stand on top), obstacle, area, obscuring, impassable,
-  place-of-power. A model whose base is wholly on a solid piece stands on its top.
+  place-of-power. A model whose base is wholly on a piece of any kind but area and impassable
+  stands on its top.
 
 rulings (see README.md for the details):
   distance   closest base edge to base edge, horizontal; distance_3d adds the difference in
@@ -57,7 +59,10 @@ examples:
   battlefield check                       the bundled demo battle
   battlefield check maps/demo.yaml --json
   battlefield measure demo red-archers blue-drake
-  battlefield measure demo red-archers/3 blue-knights/1 --json
+  battlefield measure demo red-archers/3 blue-riders/1 --json
+  battlefield odds demo --attack red-archers blue-drake
+  battlefield try demo --action '{"type": "shoot", "unit": "red-archers", "target": "blue-drake"}'
+  battlefield simulate --ruleset aos4 --seed 3
   battlefield render demo -o demo.png --measure red-archers blue-drake
   battlefield validate my-scene.yaml maps/*.yaml
 """

@@ -21,6 +21,7 @@ from battlefield.geometry.terrain import Layout
 Point = tuple[float, float]
 _EPS = 1e-7
 _CIRCLE_SIDES = 32
+CORNER_CLEARANCE = 0.01  # how far outside a climbable piece's corner a path turns
 _ARC_SEGMENTS = 24     # per quarter circle where an outline is grown round a corner
 
 
@@ -265,9 +266,10 @@ class Planner:
                        np.asarray([terrain.layout.pieces[i].height for i in self.climbable],
                                   dtype=np.float64))
         for i in self.climbable:
-            # Just outside each corner, to go round a piece rather than climb it.
+            # Just outside each corner (by CORNER_CLEARANCE, so a path written to a few
+            # decimals still passes outside), to go round a piece rather than climb it.
             nodes.extend(_corners(terrain.layout.polygons[i].buffer(
-                _EPS * 1000, join_style="mitre")))
+                CORNER_CLEARANCE, join_style="mitre")))
         inside = self._inside(np.asarray(nodes, dtype=np.float64).reshape(-1, 2))
         self.nodes = [p for p, bad in zip(nodes, inside, strict=True) if not bad]
 

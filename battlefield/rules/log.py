@@ -61,6 +61,10 @@ def read(path: str | Path) -> SavedGame:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
         raise InputError(name, "", None, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(name, "", None, "is a folder, not a file") from None
+    except UnicodeDecodeError:
+        raise InputError(name, "", None, "is not a UTF-8 text file") from None
     if not lines:
         raise InputError(name, "", None, "the log is empty", "a header line, then actions")
     items = []

@@ -150,6 +150,10 @@ def scene_after(state: State) -> dict[str, Any]:
             item["weapons"] = spec.weapons
         if spec.keywords:
             item["keywords"] = list(spec.keywords)
+        if spec.spells:
+            item["spells"] = spec.spells
+        if spec.prayers:
+            item["prayers"] = spec.prayers
         leader_k = spec.leader
         alive_ks = [k for k in range(len(spec.models)) if t.unit[offsets[u] + k] >= 0]
         if leader_k in alive_ks and alive_ks.index(leader_k):
@@ -160,6 +164,8 @@ def scene_after(state: State) -> dict[str, Any]:
                            "board": {"width": scene.width, "depth": scene.depth}}
     if scene.name:
         out["name"] = scene.name
+    if scene.description:
+        out["description"] = scene.description
     out["terrain"] = [{"id": p.id, "outline": [list(pt) for pt in p.outline],
                        "height": p.height, "kind": p.kind} for p in scene.terrain]
     out["objectives"] = []

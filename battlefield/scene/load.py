@@ -329,7 +329,8 @@ class _SceneReader:
         r = self.r
         rounds = ", ".join(f"{s:g}" for s in ROUND_SIZES_MM)
         ovals = ", ".join(f"[{a:g}, {b:g}]" for a, b in OVAL_SIZES_MM)
-        expected = f"a round base diameter in mm ({rounds}) or an oval [long, short] ({ovals})"
+        expected = (f"a round base diameter in mm ({rounds}), an oval [long, short] ({ovals}) "
+                    f"or {{rect: [frontage, depth]}}")
         if isinstance(value, dict):
             d = r.mapping(path, value, [], ["round", "oval", "rect"])
             if len(d) != 1:

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from battlefield.geometry.paths import Obstacle, Planner, Terrain, disc
+from battlefield.geometry.paths import Obstacle, Planner, Terrain
 from battlefield.geometry.separation import separations_from
 from battlefield.geometry.sight import SightModel
+from battlefield.rules.aos4.movement import grown_base
 from battlefield.rules.odds import at_least, with_reroll
 
 CHARGE_REACH = 0.5     # end within 1/2" of the target
@@ -66,9 +67,8 @@ def shortest_charge(referee, u: int, v: int) -> ChargeOdds | None:
     region = ((table.x[both] - r).min() - DETOUR, (table.y[both] - r).min() - DETOUR,
               (table.x[both] + r).max() + DETOUR, (table.y[both] + r).max() + DETOUR)
     own = set(int(i) for i in movers)
-    obstacles = [Obstacle(disc(table.x[o], table.y[o], table.reach[o] + clearance),
-                          referee.names[o]) for o in np.nonzero(table.on_table)[0]
-                 if int(o) not in own]
+    obstacles = [Obstacle(grown_base(table, int(o), clearance), referee.names[o])
+                 for o in np.nonzero(table.on_table)[0] if int(o) not in own]
     terrain = Terrain(table.layout, CLIMB_FREE, landing=clearance)
     planner = Planner(terrain, obstacles, clearance, fly=fly, region=region)
 

@@ -112,7 +112,7 @@ def _through(state: State, u: int, moves: Moves) -> list[Violation]:
     out = []
     for m, path in zip(moves.models, moves.paths, strict=True):
         r = clearance(t, m)
-        polys = [disc(t.x[o], t.y[o], t.reach[o] + r - OVERLAP) for o in others]
+        polys = [grown_base(t, o, r - OVERLAP) for o in others]
         names_o = [names[o] for o in others]
         for k in t.layout.pieces_with("impassable"):
             polys.append(_grown(t.layout.polygons[k], r - OVERLAP))
@@ -164,6 +164,14 @@ def _where_they_end(state: State, u: int, moves: Moves, after: Table) -> list[Vi
         why = "; ".join(f"{names[m]} {r}" for m, r in coh.reasons.items())
         out.append(v("coherency", f"the unit ends out of coherency: {why}"))
     return out
+
+
+def grown_base(t: Table, o: int, r: float) -> shapely.Polygon:
+    """Where the centre of a base of clearance r cannot go: model o's true base grown by r
+    (round bases as a fine polygon just outside the circle)."""
+    if int(t.shape[o]) == 0:
+        return disc(t.x[o], t.y[o], t.reach[o] + r, 48)
+    return t.footprint(int(o), 96).buffer(r, quad_segs=8)
 
 
 def enemies(state: State, u: int) -> list[int]:

@@ -33,6 +33,7 @@ NOT_PLAYED = {
     "unbind": "spells are not in scene profiles yet",
     "banish-manifestation": "manifestations are not in scenes yet",
 }
+OPTIONS = ("command", "all_out_defence", "unbind", "bank")
 CHARGE_REACH = 0.5
 MAX_CHARGE = 12
 PILE_IN = 3.0
@@ -89,6 +90,11 @@ class Aos4:
         if action.side is not None and action.side != state.clock["acting"]:
             return [v("not_your_decision", f"it is {state.clock['acting']}'s decision, not "
                                            f"{action.side}'s")]
+        odd = [k for k, _ in action.options if k not in OPTIONS]
+        if odd:
+            return [v("unknown_key", f"unknown key '{odd[0]}' in the action (valid: type, side, "
+                                     f"unit, path, paths, target, weapon, "
+                                     f"{', '.join(OPTIONS)})")]
         if action.type == END_PHASE:
             return self._check_end_phase(state)
         a = abilities().get(action.type)
@@ -122,7 +128,8 @@ class Aos4:
         for phase, whose in a.phases:
             if phase == c["phase"] and (whose == "any" or (whose == "your") == mine):
                 return None
-        when = " or ".join(f"{w} {p} phase" for p, w in a.phases)
+        whose = {"your": "the acting side's own", "enemy": "the enemy's", "any": "any"}
+        when = " or ".join(f"{whose[w]} {p} phase" for p, w in a.phases)
         return v("wrong_phase", f"{a.id} is used in the {when}; it is {c['active']}'s "
                                 f"{c['phase']} phase and {c['acting']} is acting")
 
