@@ -42,7 +42,7 @@ examples:
   battlefield analyze aos4
   battlefield analyze maps/skirmish.yaml --out skirmish-report
   battlefield analyze aos4 open --json
-  battlefield analyze my-table.yaml --ruleset skirmish --grid 1 --height 2.5 --move 7
+  battlefield analyze aos4 --ruleset skirmish --grid 1 --height 2.5 --move 7
 """
 
 
@@ -129,7 +129,7 @@ def summary_text(f: dict) -> str:
     from battlefield.cli.text import table
 
     g = f["grid"]
-    lines = [f"{f['map']} ({f['file']}; {f['ruleset']}, {f['board']['width']:g}\" x "
+    lines = [f"{f['map']} ({_shown(f['file'])}; {f['ruleset']}, {f['board']['width']:g}\" x "
              f"{f['board']['depth']:g}\")",
              f"  sight: a {f['model_height']:g}\" model sees {_pct(f['visible_fraction'])} of the "
              f"board on average ({g['spacing']:g}\" grid, {g['standing']:,} cells; least "
@@ -148,8 +148,11 @@ def summary_text(f: dict) -> str:
         for r in f["fairness"]["rows"]:
             if r["figure"].startswith(("objective_sight.", "reach.")):
                 continue
+            fav = r["favours"] or ""
+            if fav and r["gap"] < f["fairness"]["threshold"]:
+                fav = f"({fav})"                 # under the threshold: not in the verdict
             rows.append([r["words"], *[_fmt(r["values"].get(s), r["unit"]) for s in sides],
-                         _fmt(r["difference"], r["unit"], signed=True), r["favours"] or ""])
+                         _fmt(r["difference"], r["unit"], signed=True), fav])
         head = f"{sides[0]} - {sides[1]}" if len(sides) == 2 else "spread"
         lines.append(table(["per side", *sides, head, "favours"], rows))
     if f["reach"]:
@@ -173,6 +176,14 @@ def comparison_text(c: dict) -> str:
     if c["fairer"]:
         out.append(f"  fairer layout: {c['fairer']}")
     return "\n".join(out)
+
+
+def _shown(file: str) -> str:
+    """A file as the user would write it: relative to here when it is below here."""
+    try:
+        return str(Path(file).resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return file
 
 
 def _pct(v: float | None) -> str:
