@@ -303,13 +303,16 @@ def marches_picture(scene: Scene, routes: Sequence[Route], caption: Sequence[str
 
 
 def _offset(pts: list[tuple[float, float]], d: float) -> list[tuple[float, float]]:
-    """The polyline moved d pixels to the left of its overall direction (start to end)."""
+    """The polyline moved d pixels across its overall line (start to end), the same way for
+    routes along one line whichever way they run."""
     if len(pts) < 2 or d == 0:
         return pts
     dx, dy = pts[-1][0] - pts[0][0], pts[-1][1] - pts[0][1]
     n = math.hypot(dx, dy)
     if n == 0:
         return pts
+    if dx < 0 or (dx == 0 and dy > 0):
+        dx, dy = -dx, -dy
     ox, oy = dy / n * d, -dx / n * d
     return [(x + ox, y + oy) for x, y in pts]
 
