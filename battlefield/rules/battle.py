@@ -17,6 +17,10 @@ def player_for(ruleset: str):
         from battlefield.players.aos4 import Aos4Player
 
         return Aos4Player()
+    if ruleset == "skirmish":
+        from battlefield.players.skirmish import SkirmishPlayer
+
+        return SkirmishPlayer()
     raise BattlefieldError(f"no computer player for the {ruleset} ruleset yet")
 
 

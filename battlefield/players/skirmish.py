@@ -1,0 +1,260 @@
+"""A computer player for skirmish: rules-competent heuristics, every choice checked by the engine.
+
+Turn: fortify whenever its side controls more objectives (the opponent loses the difference);
+otherwise command up to two actions, each the best of:
+- a skirmish with the enemy unit in range and sight that it hurts most for the least harm back
+  (expected models slain, weighted up for units standing on objectives), never overextended;
+- a move towards the nearest objective its side does not control (units on one they control stay),
+  the furthest a legal move takes it that triggers no pot shots (never overextended);
+- a bombardment token on the enemy unit its other units are most likely to attack.
+Morale: each side's commitment comes from the same policy, worked out without the other side's
+number - nothing unless the skirmish matters (a unit on an objective, a big exchange), then 1 or 2
+tokens, never leaving fewer than a reserve. A defender orders a retreat when it cannot strike
+back and holds no objective.
+"""
+
+from __future__ import annotations
+
+import math
+
+from battlefield.geometry.objectives import models_in_zone
+from battlefield.rules.actions import Action
+from battlefield.rules.skirmish import attacks, bombardment, movement, potshots, turns
+from battlefield.rules.skirmish.data import bombards, game, is_melee, istat, leader, stat
+from battlefield.rules.state import State
+from battlefield.rulings import Referee
+
+END = Action("end-turn")
+FORTIFY = Action("fortify")
+RESERVE = 7                  # never commit below this many tokens
+SKIRMISH_MIN = 0.35          # the least expected gain (models) worth a command
+FRACTIONS = (1.0, 0.75, 0.5, 0.25)
+ANGLES = (0.0, 20.0, -20.0, 45.0, -45.0, 70.0, -70.0)
+ON_OBJECTIVE = 1.5           # a model there counts this much more in an exchange
+
+
+class SkirmishPlayer:
+    """Chooses the next action for the side whose turn it is."""
+
+    def choose(self, state: State) -> Action:
+        c = state.clock
+        if c["commands"] == 0 and not c["fortified"] and not state.check(FORTIFY):
+            return FORTIFY
+        if c["fortified"] or c["commands"] >= game().commands_per_turn:
+            return END
+        options = []
+        skirmish = self._best_skirmish(state)
+        if skirmish is not None:
+            options.append(skirmish)
+        move = self._best_move(state)
+        if move is not None:
+            options.append(move)
+        bomb = self._bombard(state)
+        if bomb is not None:
+            options.append(bomb)
+        for _, action in sorted(options, key=lambda o: -o[0]):
+            if not state.check(action):
+                return action
+        return END
+
+    # --- skirmishes ---------------------------------------------------------------------------
+    def _best_skirmish(self, state: State) -> tuple[float, Action] | None:
+        side = state.clock["active"]
+        ref = Referee(state.scene, state.table)
+        best = None
+        for u in self._units(state, side):
+            if "did-skirmish" in state.units[u].flags or not attacks.may_attack(state, u):
+                continue
+            for w in self._units(state, turns.other(state, side)):
+                if not attacks.in_range(state, u, w) or attacks.sight(state, u, w, ref) == "none":
+                    continue
+                gain = self._exchange(state, ref, u, w)
+                if gain >= SKIRMISH_MIN and (best is None or gain > best[0]):
+                    best = (gain, u, w)
+        if best is None:
+            return None
+        gain, u, w = best
+        commit = {s: commitment(state, s, u, w, gain) for s in state.sides}
+        action = {"type": "skirmish", "unit": state.scene.units[u].id,
+                  "target": state.scene.units[w].id, "commit": commit}
+        if self._defender_retreats(state, ref, u, w):
+            action["retreat"] = True
+        return 2.0 + gain, Action.from_dict(action)
+
+    def _exchange(self, state: State, ref: Referee, u: int, w: int) -> float:
+        """Expected models slain minus models lost, weighted by what stands on objectives."""
+        dealt = expected_slain(state, u, w, cover_bonus=_partial(state, ref, u, w))
+        back = 0.0
+        if attacks.may_attack(state, w) and attacks.in_range(state, w, u) and \
+                attacks.sight(state, w, u, ref) != "none":
+            back = expected_slain(state, w, u, cover_bonus=_partial(state, ref, w, u))
+            if stat(state, u, "initiative") > stat(state, w, "initiative"):
+                left = max(0.0, 1 - dealt / max(1, len(state.models_of(w))))
+                back *= left
+        elif is_melee(state, w) and attacks.distance(state, w, u) <= stat(state, w, "speed") + 1:
+            back = expected_slain(state, w, u) * 0.7
+        return dealt * _weight(state, w) - back * _weight(state, u)
+
+    def _defender_retreats(self, state: State, ref: Referee, u: int, w: int) -> bool:
+        strikes_back = attacks.in_range(state, w, u) and attacks.sight(state, w, u, ref) != "none"
+        return not strikes_back and not is_melee(state, w) and not _on_objective(state, w)
+
+    # --- moves --------------------------------------------------------------------------------
+    def _best_move(self, state: State) -> tuple[float, Action] | None:
+        side = state.clock["active"]
+        held = state.objectives
+        plans = []
+        for u in self._units(state, side):
+            if "did-move" in state.units[u].flags:
+                continue
+            goal, value = self._goal(state, u, side, held)
+            if goal is not None:
+                plans.append((value, u, goal))
+        for value, u, goal in sorted(plans, key=lambda p: -p[0]):
+            action = self._move_toward(state, u, goal)
+            if action is not None:
+                return value, action
+        return None
+
+    def _goal(self, state: State, u: int, side: str, held: dict[str, str | None]
+              ) -> tuple[tuple[float, float] | None, float]:
+        t = state.table
+        i = leader(state, u)
+        here = (float(t.x[i]), float(t.y[i]))
+        for o in state.scene.objectives:
+            on = models_in_zone(t, o.x, o.y, state.scene.ruleset.objectives.range)
+            if on[t.unit_models[u]].any() and held.get(o.id) in (side, None):
+                return None, 0.0                  # holding or contesting: stay
+        if not is_melee(state, u) and stat(state, u, "range") >= 8:
+            ref = Referee(state.scene, t)
+            if any(attacks.in_range(state, u, w) and attacks.sight(state, u, w, ref) != "none"
+                   for w in self._units(state, turns.other(state, side))):
+                return None, 0.0                  # shooters with targets stay and shoot
+        wanted = [o for o in state.scene.objectives if held.get(o.id) != side]
+        if wanted:
+            o = min(wanted, key=lambda o: (math.dist((o.x, o.y), here) + (4 if o.home else 0),
+                                           o.id))
+            d = math.dist((o.x, o.y), here)
+            value = 1.5 + 3.0 / (1.0 + d / 6)
+            return (o.x, o.y), value
+        foes = self._units(state, turns.other(state, side))
+        if not foes:
+            return None, 0.0
+        w = min(foes, key=lambda w: math.dist(here, (t.x[leader(state, w)],
+                                                     t.y[leader(state, w)])))
+        return (float(t.x[leader(state, w)]), float(t.y[leader(state, w)])), 1.0
+
+    def _move_toward(self, state: State, u: int, goal: tuple[float, float]) -> Action | None:
+        t = state.table
+        i = leader(state, u)
+        start = (float(t.x[i]), float(t.y[i]))
+        dist = math.dist(start, goal)
+        stop = 1.0                                # end the leader this far short of the goal
+        if dist <= stop + 0.2:
+            return None
+        speed = stat(state, u, "speed")
+        spec = state.scene.units[u]
+        for frac in FRACTIONS:
+            step = min(speed * frac, dist - stop)
+            if step < 0.3:
+                continue
+            for ang in ANGLES:
+                a = math.atan2(goal[1] - start[1], goal[0] - start[0]) + math.radians(ang)
+                end = (round(start[0] + step * math.cos(a), 4),
+                       round(start[1] + step * math.sin(a), 4))
+                action = Action("move", unit=spec.id, path=(start, end))
+                if state.check(action):
+                    continue
+                moves = movement.planned(state, u, action)
+                if potshots.triggers(state, u, moves, False):
+                    continue
+                return action
+        return None
+
+    # --- bombardment --------------------------------------------------------------------------
+    def _bombard(self, state: State) -> tuple[float, Action] | None:
+        side = state.clock["active"]
+        foes = self._units(state, turns.other(state, side))
+        mine = self._units(state, side)
+        for u in mine:
+            if not bombards(state, u) or "did-bombard" in state.units[u].flags:
+                continue
+            best = None
+            for w in foes:
+                j = leader(state, w)
+                at = (round(float(state.table.x[j]), 4), round(float(state.table.y[j]), 4))
+                if bombardment.distance_to(state, u, at) <= game().bombard_farther_than + 0.01:
+                    continue
+                score = sum(1 for f in mine if f != u and attacks.in_range(state, f, w))
+                score += 1 if _on_objective(state, w) else 0
+                if best is None or score > best[0]:
+                    best = (score, at)
+            if best is None:
+                continue
+            now = bombardment.token_of(state, u)
+            if now is not None and math.dist(now, best[1]) < 3:
+                continue
+            return 0.5 + 0.3 * best[0], Action.from_dict({"type": "bombard",
+                                                          "unit": state.scene.units[u].id,
+                                                          "at": list(best[1])})
+        return None
+
+    # --- helpers ------------------------------------------------------------------------------
+    def _units(self, state: State, side: str) -> list[int]:
+        return [u for u, s in enumerate(state.scene.units)
+                if s.side == side and len(state.models_of(u))]
+
+
+def _partial(state: State, ref: Referee, u: int, w: int) -> int:
+    return game().partial_sight_cover if attacks.sight(state, u, w, ref) == "partial" else 0
+
+
+def _on_objective(state: State, u: int) -> bool:
+    t = state.table
+    rng = state.scene.ruleset.objectives.range
+    return any(models_in_zone(t, o.x, o.y, rng)[t.unit_models[u]].any()
+               for o in state.scene.objectives)
+
+
+def _weight(state: State, u: int) -> float:
+    return ON_OBJECTIVE if _on_objective(state, u) else 1.0
+
+
+def expected_slain(state: State, u: int, w: int, hit_mod: int = 0, cover_bonus: int = 0
+                   ) -> float:
+    """Expected models of w slain by one attack of u (support included)."""
+    g = game()
+    a = attacks.prepare(state, u, w, hit_mod, cover_bonus)
+    p_hit = min(1.0, max(0.0, (7 - (istat(state, u, "hit") - hit_mod)) / 6))
+    p_save = min(1.0, max(0.0, (a.cover_bonus - (g.cover_save_on - 7)) / 6))
+    hits = a.dice * p_hit * (1 - p_save)
+    per_model = math.ceil(max(1, istat(state, w, "toughness")) /
+                          max(1, istat(state, u, "damage")))
+    return float(min(len(state.models_of(w)), hits / per_model))
+
+
+def commitment(state: State, side: str, u: int, w: int, stake: float) -> int:
+    """How many tokens `side` commits to the skirmish of u against w, without knowing the other
+    side's number. Tokens are the score, so only a skirmish that can change who holds an
+    objective (a unit on a field objective or on the enemy's home one) or a big exchange is worth
+    1 or 2; never leaving fewer than RESERVE tokens nor going more than one behind the enemy."""
+    tokens = state.sides[side]["morale"]
+    theirs = state.sides[turns.other(state, side)]["morale"]
+    matters = sum([_contests(state, u), _contests(state, w), abs(stake) >= 1.5])
+    want = (0, 0, 1, 2)[matters]
+    cap = min(tokens - RESERVE, tokens - theirs + 1, tokens - 1)
+    cards = [c for c in game().morale_cards if c <= min(want, cap)]
+    return max(cards) if cards else 0
+
+
+def _contests(state: State, u: int) -> bool:
+    """u stands on an objective whose control it can change: a field objective or the enemy's
+    home objective (its own home objective stays its side's even at 0-0)."""
+    t = state.table
+    rng = state.scene.ruleset.objectives.range
+    side = state.scene.units[u].side
+    return any(models_in_zone(t, o.x, o.y, rng)[t.unit_models[u]].any()
+               for o in state.scene.objectives if o.home != side)
+
+
+__all__ = ["SkirmishPlayer", "commitment", "expected_slain"]

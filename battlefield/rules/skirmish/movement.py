@@ -1,0 +1,357 @@
+"""Moves in skirmish (seed: Movement; RULES-NOTES): up to Speed along any path, curves included
+(a path of points: where the unit's leader goes, the others keep formation; or one path per
+model). Units move through other units but no base may overlap another at the end; impassable
+terrain and the board edge stop them.
+
+Terrain heights: pieces under 2" are crossed freely (horizontal distance only); climbing onto a
+piece of 2" or more spends the vertical distance. Moving down is free, but dropping 4" or more that
+way is dangerous terrain (a D6 per model that drops, 1 = 1 damage) - unless the mover climbs
+down, spending the drop from its move (done whenever the move allows, or never with
+"jump": true). Retreats always take the danger.
+
+Also here: the retreat's path (exactly 5" directly away, or as close to that line as terrain
+allows) and a charge's path (a full move that brings the leaders within 1").
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import shapely
+
+from battlefield.geometry.paths import Terrain, _edge_arrays, _grown, segments_free
+from battlefield.geometry.separation import signed_distance_matrix
+from battlefield.geometry.table import Table
+from battlefield.rules.actions import Action, Violation
+from battlefield.rules.skirmish.data import EPS, game, leader, stat
+from battlefield.rules.state import State
+from battlefield.rulings import Referee
+
+OVERLAP = 0.01        # bases may touch; more overlap than this is "on another model"
+CHARGE_GAPS = (0.5, 0.9, 0.1)             # how far short of contact a charge stops (leaders)
+CHARGE_TURNS = (0, 15, -15, 30, -30, 45, -45, 60, -60, 75, -75, 90, -90, 120, -120, 150, -150,
+                180)
+
+
+@dataclass
+class Moves:
+    """The models that move and each one's path (starting where the model stands)."""
+
+    models: np.ndarray
+    paths: list[np.ndarray]
+    rigid: bool = True                 # the whole unit moves as one block (`path`)
+
+    def ends(self) -> np.ndarray:
+        return np.array([p[-1] for p in self.paths]).reshape(-1, 2)
+
+
+@dataclass
+class Climb:
+    """What a path asks of a mover: horizontal length, height climbed, drops on the way."""
+
+    horizontal: float
+    up: float
+    drops: list[float] = field(default_factory=list)
+
+    def cost(self, climb_down: bool) -> float:
+        """Inches spent: horizontal + climbing (+ the dangerous drops when climbing down)."""
+        danger = sum(d for d in self.drops if d >= game().dangerous_drop - EPS)
+        return self.horizontal + self.up + (danger if climb_down else 0.0)
+
+    @property
+    def dangerous(self) -> bool:
+        return any(d >= game().dangerous_drop - EPS for d in self.drops)
+
+
+def v(code: str, message: str, **numbers: float) -> Violation:
+    return Violation(code, message, tuple((k, round(float(x), 6)) for k, x in numbers.items()))
+
+
+def terrain(state: State) -> Terrain:
+    """Pieces of 2" or more are climbed (Terrain climbs what is taller than climb_free)."""
+    return Terrain(state.table.layout, game().climb_free - 1e-6)
+
+
+# --- planning ----------------------------------------------------------------------------------
+def planned(state: State, u: int, action: Action) -> Moves | Violation:
+    """The path of each moving model of unit u: `path` for the leader (the others keep their
+    places around it) or `paths` per model (1-based numbers; the rest stay)."""
+    t = state.table
+    unit = state.scene.units[u]
+    on = set(int(m) for m in state.models_of(u))
+    first = state.scene.model_offsets()[u]
+    if action.paths:
+        models, paths = [], []
+        for n, pts in action.paths:
+            m = first + n - 1
+            if n > len(unit.models) or m not in on:
+                return v("unknown_model", f"{unit.id} has no model {n} on the table")
+            models.append(m)
+            paths.append(_from(t, m, np.asarray(pts, dtype=np.float64)))
+        return Moves(np.asarray(models, dtype=np.int64), paths, rigid=False)
+    if action.path:
+        lead = leader(state, u)
+        ref = lead if lead in on else min(on)
+        pts = _from(t, ref, np.asarray(action.path, dtype=np.float64))
+        return translated(state, u, pts - pts[0])
+    return v("no_path", f"{action.type} needs a \"path\" (where the unit's leader goes) or "
+                        f"\"paths\" (one per model)")
+
+
+def translated(state: State, u: int, offsets: np.ndarray) -> Moves:
+    """Every model of unit u follows the same offsets (a block move)."""
+    t = state.table
+    models = np.array(sorted(int(m) for m in state.models_of(u)), dtype=np.int64)
+    return Moves(models, [offsets + [t.x[m], t.y[m]] for m in models])
+
+
+def _from(t: Table, m: int, pts: np.ndarray) -> np.ndarray:
+    start = np.array([t.x[m], t.y[m]])
+    if np.hypot(*(pts[0] - start)) > EPS:
+        pts = np.vstack([start, pts])
+    return pts
+
+
+# --- measuring ---------------------------------------------------------------------------------
+def climb(ter: Terrain, path: np.ndarray) -> Climb:
+    """Horizontal length, height climbed onto pieces of 2" or more, and each drop off one."""
+    pts = np.asarray(path, dtype=np.float64)
+    horizontal = float(np.hypot(*np.diff(pts, axis=0).T).sum()) if len(pts) > 1 else 0.0
+    if not ter.climbable or len(pts) < 2 or horizontal < EPS:
+        return Climb(horizontal, 0.0)
+    line = shapely.LineString(pts)
+    cuts = {0.0, line.length}
+    for i in ter.climbable:
+        poly = ter.layout.polygons[i]
+        if not line.intersects(poly):
+            continue
+        crossing = line.intersection(poly.boundary)
+        for g in getattr(crossing, "geoms", [crossing]):
+            for c in np.asarray(shapely.get_coordinates(g)):
+                cuts.add(float(line.project(shapely.Point(c))))
+    marks = sorted(cuts)
+    up, drops, prev = 0.0, [], ter.ground(*pts[0])
+    for s0, s1 in zip(marks[:-1], marks[1:], strict=True):
+        if s1 - s0 < 1e-7:
+            continue
+        mid = line.interpolate((s0 + s1) / 2)
+        h = ter.ground(mid.x, mid.y)
+        if h > prev + EPS:
+            up += h - prev
+        elif h < prev - EPS:
+            drops.append(prev - h)
+        prev = h
+    return Climb(horizontal, up, drops)
+
+
+def allowance(state: State, u: int, overextended: bool) -> float:
+    speed = stat(state, u, "speed")
+    return speed * game().overextended_speed if overextended else speed
+
+
+@dataclass
+class Checked:
+    """A move's problems, the table after it, and the models that drop dangerously."""
+
+    problems: list[Violation]
+    after: Table
+    dangerous: list[int]
+    used: float = 0.0
+
+
+def check_move(state: State, u: int, moves: Moves, allowed: float | None,
+               jump: bool = False) -> Checked:
+    """Length (climbing counted), impassable terrain crossed, where the models end."""
+    ter = terrain(state)
+    names = state.scene.model_names
+    out: list[Violation] = []
+    dangerous: list[int] = []
+    worst, too_far = 0.0, []
+    for m, path in zip(moves.models, moves.paths, strict=True):
+        c = climb(ter, path)
+        safe = c.cost(climb_down=True)
+        if c.dangerous and not jump and (allowed is None or safe <= allowed + EPS):
+            used = safe                            # climbs down: no danger
+        else:
+            used = c.cost(climb_down=False)
+            if c.dangerous:
+                dangerous.append(int(m))
+        worst = max(worst, used)
+        if allowed is not None and used > allowed + EPS:
+            climbed = f" (climbing {c.up:.2f}\")" if c.up > EPS else ""
+            too_far.append((used, v("move_too_far", f"{names[m]} moves {used:.2f}\"{climbed}, "
+                                                    f"more than {allowed:g}\"",
+                                    moved=used, allowed=allowed)))
+    if too_far:                 # the model that goes furthest speaks for the unit
+        out.append(max(too_far, key=lambda x: x[0])[1])
+    out.extend(through_impassable(state, moves))
+    ends = moves.ends()
+    after = state.table.moved(moves.models, ends[:, 0], ends[:, 1])
+    out.extend(where_they_end(state, u, moves, after))
+    return Checked(out, after, dangerous, worst)
+
+
+def through_impassable(state: State, moves: Moves) -> list[Violation]:
+    t = state.table
+    pieces = t.layout.pieces_with("impassable")
+    if not pieces:
+        return []
+    names = state.scene.model_names
+    out = []
+    for m, path in zip(moves.models, moves.paths, strict=True):
+        if len(path) < 2:
+            continue
+        r = float(min(t.a[m], t.b[m]))
+        polys = [_grown(t.layout.polygons[k], r - OVERLAP) for k in pieces]
+        ok = segments_free(np.ascontiguousarray(path[:-1]), np.ascontiguousarray(path[1:]),
+                           *_edge_arrays(polys))
+        if not ok.all():
+            line = shapely.LineString(path)
+            hit = [t.layout.pieces[k].id for k, p in zip(pieces, polys, strict=True)
+                   if line.intersects(p)]
+            out.append(v("moves_through", f"{names[m]} moves through impassable terrain "
+                                          f"{hit[0] if hit else ''}".rstrip()))
+    return out
+
+
+def where_they_end(state: State, u: int, moves: Moves, after: Table) -> list[Violation]:
+    """On the board, out of impassable terrain, not half on a piece of 2" or more, on no other
+    base; and the unit ends coherent (or, moving as a block, no less coherent than before)."""
+    names = state.scene.model_names
+    layout = after.layout
+    tall = [i for i, p in enumerate(layout.pieces)
+            if p.kind not in ("area", "impassable") and p.height >= game().climb_free - 1e-6]
+    out = []
+    for m in moves.models:
+        foot = after.footprint(int(m), 64)
+        x0, y0, x1, y1 = foot.bounds
+        if x0 < -EPS or y0 < -EPS or x1 > after.width + EPS or y1 > after.depth + EPS:
+            out.append(v("off_board", f"{names[m]} ends off the board"))
+        for k in layout.pieces_with("impassable"):
+            if foot.intersection(layout.polygons[k]).area > 1e-4:
+                out.append(v("in_impassable", f"{names[m]} ends in impassable terrain "
+                                              f"{layout.pieces[k].id}"))
+        for k in tall:
+            part = foot.intersection(layout.polygons[k]).area
+            if 1e-4 < part < foot.area - 1e-4:
+                out.append(v("straddles_terrain", f"{names[m]} ends half on "
+                                                  f"{layout.pieces[k].id} "
+                                                  f"({layout.pieces[k].height:g}\" tall)"))
+    on = np.nonzero(after.on_table)[0].astype(np.int64)
+    d = signed_distance_matrix(after.x, after.y, after.shape, after.a, after.b, after.cos,
+                               after.sin, moves.models, on)
+    moving = set(int(m) for m in moves.models)
+    for i, m in enumerate(moves.models):
+        for j, o in enumerate(on):
+            if o == m or d[i, j] >= -OVERLAP:
+                continue
+            if abs(after.z[m] - after.z[o]) >= min(after.height[m], after.height[o]):
+                continue
+            if int(o) in moving and o < m:
+                continue                       # reported once per pair
+            out.append(v("on_another_model", f"{names[m]} ends on {names[o]} (bases overlap "
+                                              f"{-d[i, j]:.2f}\")", overlap=-d[i, j]))
+    coh = Referee(state.scene, after).coherency(u)
+    if not coh.coherent and not (moves.rigid and
+                                 not Referee(state.scene, state.table).coherency(u).coherent):
+        why = "; ".join(f"{names[m]} {r}" for m, r in coh.reasons.items())
+        out.append(v("coherency", f"the unit ends out of coherency: {why}"))
+    return out
+
+
+# --- retreats ----------------------------------------------------------------------------------
+def away(state: State, u: int, w: int) -> np.ndarray:
+    """The unit vector from unit w's leader to unit u's leader (directly away from w)."""
+    t = state.table
+    i, j = leader(state, u), leader(state, w)
+    d = np.array([t.x[i] - t.x[j], t.y[i] - t.y[j]])
+    n = float(np.hypot(*d))
+    if n < EPS:
+        mine, theirs = state.models_of(u), state.models_of(w)
+        d = np.array([t.x[mine].mean() - t.x[theirs].mean(),
+                      t.y[mine].mean() - t.y[theirs].mean()])
+        n = float(np.hypot(*d))
+    return d / n if n > EPS else np.array([0.0, 1.0])
+
+
+def retreat_turns() -> list[float]:
+    """0, then +-step, +-2 step ... up to the largest turn: the straightest first."""
+    g = game()
+    out = [0.0]
+    k = 1
+    while k * g.retreat_turn_step <= g.retreat_max_turn + EPS:
+        out.extend([k * g.retreat_turn_step, -k * g.retreat_turn_step])
+        k += 1
+    return out
+
+
+def retreat_plan(state: State, u: int, w: int) -> tuple[Moves, Checked, float] | None:
+    """Every model of u moves exactly 5" directly away from w in a straight line, or - where
+    terrain or models are in the way - along the line nearest to it that is clear. A retreat
+    never climbs onto a piece of 2" or more. None when no line up to 90 degrees off is clear."""
+    g = game()
+    ter = terrain(state)
+    base = away(state, u, w)
+    for turn in retreat_turns():
+        a = math.radians(turn)
+        d = np.array([base[0] * math.cos(a) - base[1] * math.sin(a),
+                      base[0] * math.sin(a) + base[1] * math.cos(a)])
+        moves = translated(state, u, np.array([[0.0, 0.0], d * g.retreat_distance]))
+        if any(climb(ter, p).up > EPS for p in moves.paths):
+            continue
+        checked = check_move(state, u, moves, None, jump=True)
+        if not checked.problems:
+            return moves, checked, turn
+    return None
+
+
+# --- charges -----------------------------------------------------------------------------------
+def leader_gap(t: Table, i: int, j: int, melee: bool) -> float:
+    """Leader base to leader base: 3-D, or horizontal for melee units within 2" of height."""
+    h = float(t.distances(np.array([i]), np.array([j]))[0, 0])
+    dz = float(t.z[i] - t.z[j])
+    if melee and abs(dz) < game().melee_vertical - EPS:
+        return h
+    return math.hypot(h, dz)
+
+
+def charge_plan(state: State, u: int, w: int) -> tuple[Moves, Checked] | None:
+    """A full move (up to Speed) straight to a place where u's leader is within 1" of w's
+    leader: the nearest such place that is legal, else None."""
+    g = game()
+    t = state.table
+    i, j = leader(state, u), leader(state, w)
+    speed = stat(state, u, "speed")
+    back = np.array([t.x[i] - t.x[j], t.y[i] - t.y[j]])
+    n = float(np.hypot(*back))
+    back = back / n if n > EPS else np.array([0.0, -1.0])
+    start = np.array([t.x[i], t.y[i]])
+    spots = []
+    for gap in CHARGE_GAPS:
+        reach = float(t.reach[i] + t.reach[j]) + gap
+        for turn in CHARGE_TURNS:
+            a = math.radians(turn)
+            d = np.array([back[0] * math.cos(a) - back[1] * math.sin(a),
+                          back[0] * math.sin(a) + back[1] * math.cos(a)])
+            end = np.array([t.x[j], t.y[j]]) + d * reach
+            spots.append((float(np.hypot(*(end - start))), gap, turn, end))
+    spots.sort(key=lambda s: (round(s[0], 6), CHARGE_GAPS.index(s[1]), abs(s[2]), s[2]))
+    for length, _, _, end in spots:
+        if length > speed + EPS:
+            break
+        moves = translated(state, u, np.array([[0.0, 0.0], end - start]))
+        checked = check_move(state, u, moves, speed)
+        if checked.problems:
+            continue
+        if leader_gap(checked.after, i, j, True) <= g.charge_within + EPS:
+            return moves, checked
+    return None
+
+
+def footprints_at(t: Table, m: int, pts: np.ndarray) -> list[shapely.Polygon]:
+    from battlefield.geometry.bases import footprint
+
+    return [footprint(int(t.shape[m]), t.a[m], t.b[m], float(x), float(y), t.facing[m], 32)
+            for x, y in pts]

@@ -1,0 +1,290 @@
+"""The skirmish rules on the engine: every action checked (whose turn, commands left, the unit,
+its own rule) and then resolved with logged dice.
+
+Actions (JSON): {"type": "move", "unit", "path" | "paths", "jump"?}, {"type": "skirmish", "unit",
+"target", "commit"?, "advantage"?, "retreat"?}, {"type": "bombard", "unit", "at": [x, y]},
+{"type": "fortify"}, {"type": "end-turn"}; and {"type": "retreat", "unit", "from"}, the retreat a
+defender may order after an attack, given on its own (it is no command, and - given on its own -
+the engine takes the attack by `from` as made). Move, skirmish and bombard are commands: two a
+turn; the same unit given the same command twice in a turn is overextended the second time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from battlefield.rules.actions import Action, Violation
+from battlefield.rules.skirmish import attacks, bombardment, movement, potshots, skirmishes, turns
+from battlefield.rules.skirmish.bombardment import distance_to
+from battlefield.rules.skirmish.data import EPS, bombards, game
+from battlefield.rules.skirmish.movement import v
+from battlefield.rules.state import State
+
+Event = dict[str, Any]
+COMMANDS = ("move", "skirmish", "bombard")
+OPTIONS = {"move": ("jump",), "skirmish": ("commit", "advantage", "retreat"), "bombard": ("at",),
+           "fortify": (), "end-turn": (), "retreat": ("from",)}
+NOT_PLAYED: dict[str, str] = {}
+
+
+class Skirmish:
+    id = "skirmish"
+
+    # --- the engine's questions ---------------------------------------------------------------
+    def setup(self, state: State) -> list[Event]:
+        return turns.begin(state)
+
+    def acting_side(self, state: State) -> str:
+        return state.clock["active"]
+
+    def standing(self, state: State) -> list[str]:
+        return [s for s in state.sides
+                if any(len(state.models_of(u)) for u, spec in enumerate(state.scene.units)
+                       if spec.side == s)]
+
+    def over(self, state: State) -> bool:
+        if state.clock.get("over"):
+            return True
+        if any(d["morale"] <= 0 for d in state.sides.values()):
+            return True
+        return len(self.standing(state)) < len(state.sides)
+
+    def result(self, state: State) -> dict[str, Any]:
+        morale = turns.morale_of(state)
+        standing = self.standing(state)
+        broken = [s for s, n in morale.items() if n <= 0]
+        if len(standing) == 1:
+            winner, how = standing[0], "the other army was destroyed"
+        elif len(standing) == 0:
+            winner, how = None, "both armies were destroyed"
+        elif broken:
+            winner = next(s for s in state.sides if s not in broken)
+            how = "the other side ran out of morale tokens"
+        else:
+            best = max(morale.values())
+            top = [s for s, n in morale.items() if n == best]
+            winner, how = ((top[0], "more morale tokens") if len(top) == 1
+                           else (None, "draw: equal morale tokens"))
+        return {"winner": winner, "by": how, "morale": morale, "victory_points": morale,
+                "objectives": turns.controlled(state), "round": state.clock["round"]}
+
+    def available(self, state: State) -> list[str]:
+        if self.over(state):
+            return []
+        out = ["end-turn"]
+        c = state.clock
+        if c["commands"] == 0 and not c["fortified"] and self._ahead(state)[0] > 0:
+            out.append("fortify")
+        if self._commands_left(state) is None:
+            out.extend(COMMANDS)
+        return out
+
+    # --- check --------------------------------------------------------------------------------
+    def check(self, state: State, action: Action) -> list[Violation]:
+        if self.over(state):
+            return [v("battle_over", "the battle is over")]
+        if action.type not in OPTIONS:
+            return [v("unknown_action", f"no action '{action.type}' (valid: "
+                                        f"{', '.join(OPTIONS)})")]
+        active = state.clock["active"]
+        if action.side is not None and action.side != active and action.type != "retreat":
+            return [v("not_your_turn", f"it is {active}'s turn, not {action.side}'s")]
+        odd = [k for k, _ in action.options if k not in OPTIONS[action.type]]
+        if odd:
+            valid = ", ".join(["type", "side", "unit", "path", "paths", "target",
+                               *OPTIONS[action.type]])
+            return [v("unknown_key", f"unknown key '{odd[0]}' in a {action.type} action "
+                                     f"(valid: {valid})")]
+        return getattr(self, "_check_" + action.type.replace("-", "_"))(state, action)
+
+    def _commands_left(self, state: State) -> Violation | None:
+        c = state.clock
+        if c["fortified"]:
+            return v("turn_over", f"{c['active']} fortified its position: its turn is over")
+        n = game().commands_per_turn
+        if c["commands"] >= n:
+            return v("no_commands_left", f"{c['active']} has commanded its {n} actions this "
+                                         f"turn", commands=c["commands"], allowed=n)
+        return None
+
+    def _unit(self, state: State, action: Action, own: bool = True
+              ) -> tuple[int, Violation | None]:
+        if action.unit is None:
+            return -1, v("no_unit", f"{action.type} needs a \"unit\"")
+        try:
+            u = state.unit_index(action.unit)
+        except KeyError:
+            ids = ", ".join(s.id for s in state.scene.units)
+            return -1, v("unknown_unit", f"no unit '{action.unit}' (units: {ids})")
+        if not len(state.models_of(u)):
+            return u, v("destroyed", f"{action.unit} has been destroyed")
+        if own and state.side_of(u) != state.clock["active"]:
+            return u, v("not_yours", f"{action.unit} is {state.side_of(u)}'s; it is "
+                                     f"{state.clock['active']}'s turn")
+        return u, None
+
+    def _command(self, state: State, action: Action) -> tuple[int, list[Violation]]:
+        problem = self._commands_left(state)
+        if problem:
+            return -1, [problem]
+        u, problem = self._unit(state, action)
+        return u, [problem] if problem else []
+
+    def overextended(self, state: State, u: int, kind: str) -> bool:
+        """The same unit given the same command a second time this turn."""
+        return f"did-{kind}" in state.units[u].flags
+
+    def _check_end_turn(self, state: State, action: Action) -> list[Violation]:
+        return []
+
+    def _ahead(self, state: State) -> tuple[int, dict[str, int]]:
+        held = turns.controlled(state)
+        side = state.clock["active"]
+        return held[side] - held[turns.other(state, side)], held
+
+    def _check_fortify(self, state: State, action: Action) -> list[Violation]:
+        c = state.clock
+        if c["fortified"]:
+            return [v("turn_over", f"{c['active']} has fortified this turn")]
+        if c["commands"]:
+            return [v("commanding", f"{c['active']} is commanding its forces this turn: it "
+                                    f"cannot also fortify")]
+        diff, held = self._ahead(state)
+        side = c["active"]
+        if diff <= 0:
+            foe = turns.other(state, side)
+            return [v("not_ahead", f"{side} controls {held[side]} objectives, {foe} "
+                                   f"{held[foe]}: fortifying needs more",
+                      mine=held[side], theirs=held[foe])]
+        return []
+
+    def _check_move(self, state: State, action: Action) -> list[Violation]:
+        u, out = self._command(state, action)
+        if out:
+            return out
+        moves = movement.planned(state, u, action)
+        if isinstance(moves, Violation):
+            return [moves]
+        allowed = movement.allowance(state, u, self.overextended(state, u, "move"))
+        return movement.check_move(state, u, moves, allowed,
+                                   bool(action.option("jump"))).problems
+
+    def _check_skirmish(self, state: State, action: Action) -> list[Violation]:
+        u, out = self._command(state, action)
+        if out:
+            return out
+        return skirmishes.check(state, u, action)
+
+    def _at(self, action: Action) -> tuple[float, float] | None:
+        at = action.option("at")
+        if (not isinstance(at, tuple) or len(at) != 2
+                or not all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in at)):
+            return None
+        return float(at[0]), float(at[1])
+
+    def _check_bombard(self, state: State, action: Action) -> list[Violation]:
+        u, out = self._command(state, action)
+        if out:
+            return out
+        if not bombards(state, u):
+            return [v("no_bombardment", f"{action.unit} has no Bombardment (keywords "
+                                        f"{', '.join(game().bombard_keywords)})")]
+        at = self._at(action)
+        if at is None:
+            return [v("no_point", "bombard needs \"at\": [x, y], where the token goes")]
+        t = state.table
+        if not (0 <= at[0] <= t.width and 0 <= at[1] <= t.depth):
+            return [v("off_board", f"({at[0]:g}, {at[1]:g}) is off the board")]
+        d = distance_to(state, u, at)
+        far = game().bombard_farther_than
+        if d <= far + EPS:
+            return [v("too_close", f"the token must go more than {far:g}\" from "
+                                   f"{action.unit}; ({at[0]:g}, {at[1]:g}) is {d:.2f}\"",
+                      distance=d, needed=far)]
+        return []
+
+    def _check_retreat(self, state: State, action: Action) -> list[Violation]:
+        u, problem = self._unit(state, action, own=False)
+        if problem:
+            return [problem]
+        src = action.option("from")
+        if not isinstance(src, str):
+            return [v("no_attacker", "retreat needs \"from\": the attacking unit's id")]
+        try:
+            w = state.unit_index(src)
+        except KeyError:
+            return [v("unknown_unit", f"no unit '{src}'")]
+        if state.side_of(w) == state.side_of(u):
+            return [v("friendly_attacker", f"{src} is not an enemy of {action.unit}")]
+        if not len(state.models_of(w)):
+            return [v("destroyed", f"{src} has been destroyed")]
+        if movement.retreat_plan(state, u, w) is None:
+            return [v("retreat_blocked", f"{action.unit} cannot retreat 5\" away from {src}: "
+                                         f"no clear line within 90 degrees of directly away "
+                                         f"(terrain, the board edge or models at the end)")]
+        return []
+
+    # --- resolve ------------------------------------------------------------------------------
+    def resolve(self, state: State, action: Action) -> list[Event]:
+        kind = action.type
+        if kind in COMMANDS:
+            u = state.unit_index(action.unit)
+            over = self.overextended(state, u, kind)
+            state.clock["commands"] += 1
+            state.units[u].flags.add(f"did-{kind}")
+            events = getattr(self, "_do_" + kind)(state, u, action, over)
+        else:
+            events = getattr(self, "_do_" + kind.replace("-", "_"))(state, action)
+        if state.clock["over"]:
+            return events
+        state.objectives = turns.control(state)
+        if self.over(state):
+            events.append({"type": "battle-over", "round": state.clock["round"],
+                           **self.result(state)})
+        return events
+
+    def _do_end_turn(self, state: State, action: Action) -> list[Event]:
+        return turns.end_turn(state)
+
+    def _do_fortify(self, state: State, action: Action) -> list[Event]:
+        diff, held = self._ahead(state)
+        side = state.clock["active"]
+        foe = turns.other(state, side)
+        lost = min(diff, state.sides[foe]["morale"])
+        state.sides[foe]["morale"] -= lost
+        state.clock["fortified"] = True
+        return [{"type": "fortify", "side": side, "objectives": held, "lost": {foe: lost},
+                 "morale": turns.morale_of(state)}]
+
+    def _do_move(self, state: State, u: int, action: Action, over: bool) -> list[Event]:
+        spec = state.scene.units[u]
+        moves = movement.planned(state, u, action)
+        checked = movement.check_move(state, u, moves, movement.allowance(state, u, over),
+                                      bool(action.option("jump")))
+        trigs = potshots.triggers(state, u, moves, over)
+        state.table = checked.after
+        lead = movement.leader(state, u)
+        events: list[Event] = [{"type": "moved", "unit": spec.id,
+                                "to": [round(float(state.table.x[lead]), 6),
+                                       round(float(state.table.y[lead]), 6)],
+                                "distance": round(checked.used, 6), "overextended": over,
+                                **({"triggered": [t.to_dict(state) for t in trigs]}
+                                   if trigs else {})}]
+        events.extend(bombardment.remove(state, u, "moved"))
+        events.extend(potshots.take(state, u, trigs))
+        events.extend(attacks.dangerous(state, u, [m for m in checked.dangerous
+                                                   if state.table.unit[m] >= 0]))
+        return events
+
+    def _do_skirmish(self, state: State, u: int, action: Action, over: bool) -> list[Event]:
+        return skirmishes.resolve(state, u, action, over)
+
+    def _do_bombard(self, state: State, u: int, action: Action, over: bool) -> list[Event]:
+        return bombardment.place(state, u, self._at(action))
+
+    def _do_retreat(self, state: State, action: Action) -> list[Event]:
+        u = state.unit_index(action.unit)
+        return attacks.retreat(state, u, state.unit_index(action.option("from")))
+
+
+RULES = Skirmish()

@@ -1,0 +1,110 @@
+"""The skirmish battle sequence (seed: On Your Turn; RULES-NOTES gaps): rounds in which each side
+takes one turn, the first side of the scene first; each side starts with 12 morale tokens; the
+battle ends after round 6, or as soon as a side has no morale tokens or no units left.
+
+A turn: fortify (only with more objectives controlled) or command up to two actions, then
+`end-turn`. At the start of every turn each unit's damage and flags for the turn (actions taken,
+pot shots made, retreated) are cleared: damage does not carry over.
+
+A scene may start later in the battle with its `state:` key: {round: 6, active: blue, morale:
+{red: 5, blue: 7}}.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from battlefield.errors import UsageError
+from battlefield.rules.skirmish.data import game
+from battlefield.rules.state import State
+from battlefield.rulings import Referee
+
+Event = dict[str, Any]
+START_KEYS = ("round", "active", "morale")
+
+
+def other(state: State, side: str) -> str:
+    return next(s for s in state.sides if s != side)
+
+
+def begin(state: State) -> list[Event]:
+    g = game()
+    sides = state.scene.sides
+    where = state.scene.file
+    if len(sides) != 2:
+        raise UsageError(f"{where}: a skirmish battle needs two sides; the scene has "
+                         f"{len(sides)}: {', '.join(sides)}")
+    start = dict(state.scene.extra.get("state") or {})
+    unknown = [k for k in start if k not in START_KEYS]
+    if unknown:
+        raise UsageError(f"{where}: state: unknown key {unknown[0]!r} (expected "
+                         f"{', '.join(START_KEYS)})")
+    active = start.get("active", sides[0])
+    if active not in sides:
+        raise UsageError(f"{where}: state.active: no side {active!r} (sides: "
+                         f"{', '.join(sides)})")
+    rnd = start.get("round", 1)
+    if not isinstance(rnd, int) or isinstance(rnd, bool) or not 1 <= rnd <= g.rounds:
+        raise UsageError(f"{where}: state.round: {rnd!r} is not a round 1..{g.rounds}")
+    state.sides = {s: {"morale": g.morale_tokens, "bombardment": {}} for s in sides}
+    morale = start.get("morale") or {}
+    if not isinstance(morale, dict):
+        raise UsageError(f"{where}: state.morale: expected {{side: tokens}}")
+    for s, n in morale.items():
+        if s not in sides or not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise UsageError(f"{where}: state.morale.{s}: expected a side's whole number of "
+                             f"tokens")
+        state.sides[s]["morale"] = n
+    state.clock = {"round": rnd, "turn": 1, "first": active, "active": active,
+                   "commands": 0, "fortified": False, "over": False}
+    state.objectives = control(state)
+    return [{"type": "battle-round", "round": rnd, "first": active,
+             "morale": morale_of(state)}, *start_turn(state, active)]
+
+
+def morale_of(state: State) -> dict[str, int]:
+    return {s: d["morale"] for s, d in state.sides.items()}
+
+
+def start_turn(state: State, side: str) -> list[Event]:
+    c = state.clock
+    c["active"] = side
+    c["commands"] = 0
+    c["fortified"] = False
+    for us in state.units:
+        us.flags.clear()
+        us.phase_used.clear()
+        us.counters.clear()
+        us.damage[:] = 0
+    return [{"type": "turn", "round": c["round"], "active": side}]
+
+
+def end_turn(state: State) -> list[Event]:
+    c = state.clock
+    events: list[Event] = [{"type": "end-turn", "side": c["active"], "round": c["round"]}]
+    if c["turn"] == 1:
+        c["turn"] = 2
+        return events + start_turn(state, other(state, c["first"]))
+    if c["round"] >= game().rounds:
+        c["over"] = True
+        return events + [{"type": "battle-over", "round": c["round"],
+                          "morale": morale_of(state)}]
+    c["round"] += 1
+    c["turn"] = 1
+    events.append({"type": "battle-round", "round": c["round"], "first": c["first"],
+                   "morale": morale_of(state)})
+    return events + start_turn(state, c["first"])
+
+
+def control(state: State) -> dict[str, str | None]:
+    """Who controls each objective now (not sticky): the seed's model counts, home objectives
+    held by their side on a tie, 0-0 included."""
+    ref = Referee(state.scene, state.table)
+    return {o.id: ref.objective(k, held_by=None).controlled_by
+            for k, o in enumerate(state.scene.objectives)}
+
+
+def controlled(state: State) -> dict[str, int]:
+    """How many objectives each side controls now."""
+    held = control(state)
+    return {s: sum(1 for v in held.values() if v == s) for s in state.sides}
