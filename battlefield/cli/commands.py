@@ -14,6 +14,8 @@ DEFAULT_SCENE = "demo"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from battlefield.cli import analyze
+
     fmt = argparse.RawDescriptionHelpFormatter
 
     p = sub.add_parser(
@@ -171,6 +173,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="example:\n  battlefield validate maps/*.yaml")
     p.add_argument("files", nargs="+", help="scene or map files")
     p.set_defaults(run=run_validate)
+
+    analyze.register(sub)
 
 
 # --- helpers -----------------------------------------------------------------------------------
