@@ -12,7 +12,7 @@ from battlefield.rules.battle import play
 from battlefield.rules.state import Game
 from battlefield.scene.load import load_scene_text
 
-PLAYABLE = ["aos4"]
+PLAYABLE = ["aos4", "skirmish"]
 SEED = 11
 
 
