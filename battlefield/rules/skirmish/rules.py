@@ -24,7 +24,8 @@ Event = dict[str, Any]
 COMMANDS = ("move", "skirmish", "bombard")
 OPTIONS = {"move": ("jump",), "skirmish": ("commit", "advantage", "retreat"), "bombard": ("at",),
            "fortify": (), "end-turn": (), "retreat": ("from",)}
-NOT_PLAYED: dict[str, str] = {}
+FIELDS = {"move": ("unit", "path", "paths"), "skirmish": ("unit", "target"), "bombard": ("unit",),
+          "fortify": (), "end-turn": (), "retreat": ("unit",)}
 
 
 class Skirmish:
@@ -90,9 +91,10 @@ class Skirmish:
         if action.side is not None and action.side != active and action.type != "retreat":
             return [v("not_your_turn", f"it is {active}'s turn, not {action.side}'s")]
         odd = [k for k, _ in action.options if k not in OPTIONS[action.type]]
+        odd += [k for k in ("unit", "path", "paths", "target", "weapon")
+                if getattr(action, k) is not None and k not in FIELDS[action.type]]
         if odd:
-            valid = ", ".join(["type", "side", "unit", "path", "paths", "target",
-                               *OPTIONS[action.type]])
+            valid = ", ".join(["type", "side", *FIELDS[action.type], *OPTIONS[action.type]])
             return [v("unknown_key", f"unknown key '{odd[0]}' in a {action.type} action "
                                      f"(valid: {valid})")]
         return getattr(self, "_check_" + action.type.replace("-", "_"))(state, action)
