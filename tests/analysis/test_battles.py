@@ -6,11 +6,26 @@ from __future__ import annotations
 import pytest
 
 from battlefield.analysis.battles import battle_seed, run_battles, summarise, wilson
-from battlefield.cli.commands import battle_scene
 
-# The demo battle from its last round: a short battle for tests.
-TEXT, NAME = battle_scene("aos4", None)
-SHORT = TEXT.replace("\nunits:", "\nstate: {round: 4}\nunits:", 1)
+# A small battle in its last round, so that each takes a moment.
+NAME = "small battle"
+SHORT = """
+ruleset: aos4
+board: {width: 30, depth: 20}
+objectives: [{id: centre, at: [15, 10]}]
+state: {round: 4}
+units:
+  - id: red-foot
+    side: red
+    stats: {move: 5, health: 1, save: 4, control: 1}
+    weapons: [{name: spear, attacks: 2, hit: 4, wound: 4, damage: 1}]
+    models: [{base: 32, at: [9, 10]}, {base: 32, at: [9, 11.5]}]
+  - id: blue-foot
+    side: blue
+    stats: {move: 5, health: 1, save: 4, control: 1}
+    weapons: [{name: bow, range: 12, attacks: 1, hit: 4, wound: 4, damage: 1}]
+    models: [{base: 32, at: [21, 10]}, {base: 32, at: [21, 11.5]}]
+"""
 
 
 def test_battle_seeds_are_fixed_and_distinct():
