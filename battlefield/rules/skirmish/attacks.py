@@ -26,7 +26,6 @@ import numpy as np
 from battlefield.rules.skirmish import bombardment, movement
 from battlefield.rules.skirmish.data import (
     EPS,
-    enemies,
     friends,
     game,
     is_melee,
@@ -284,4 +283,4 @@ def may_attack(state: State, u: int) -> bool:
 
 
 __all__ = ["Attack", "Support", "prepare", "resolve", "retreat", "support", "in_range",
-           "sight", "distance", "dangerous", "may_attack", "enemies"]
+           "sight", "distance", "dangerous", "may_attack"]

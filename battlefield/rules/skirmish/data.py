@@ -34,6 +34,7 @@ class GameData:
     cover_save_on: int
     melee_vertical: float
     charge_within: float
+    melee_range: float
     flanking: int
     flanking_strong: int
     strong_strike: int
@@ -53,7 +54,8 @@ SECTIONS = {
     "movement": ["climb_free", "dangerous_drop", "dangerous_fails_on", "overextended_speed"],
     "pot_shots": ["within", "hit_on"],
     "skirmish": ["overextended_hit", "overextended_cover", "cut_them_down", "hold_the_line",
-                 "partial_sight_cover", "cover_save_on", "melee_vertical", "charge_within"],
+                 "partial_sight_cover", "cover_save_on", "melee_vertical", "charge_within",
+                 "melee_range"],
     "support": ["flanking", "flanking_strong", "strong_strike", "high_ground", "high_ground_rise",
                 "bombardment", "bombardment_strong", "bombardment_reach"],
     "bombardment": ["farther_than", "keywords"],
@@ -94,6 +96,7 @@ def game() -> GameData:
         cover_save_on=num("skirmish", "cover_save_on", True),
         melee_vertical=num("skirmish", "melee_vertical", minimum=0),
         charge_within=num("skirmish", "charge_within", minimum=0),
+        melee_range=num("skirmish", "melee_range", minimum=0),
         flanking=num("support", "flanking", True, 0),
         flanking_strong=num("support", "flanking_strong", True, 0),
         strong_strike=num("support", "strong_strike", True, 0),
@@ -129,7 +132,12 @@ def istat(state: State, u: int, key: str) -> int:
 
 
 def is_melee(state: State, u: int) -> bool:
-    return stat(state, u, "melee") > 0
+    """A melee unit: `melee: 1` in its stats, or the MELEE keyword; without either, a unit whose
+    Range is 1" or less (`melee: 0` says it is not, whatever its range)."""
+    spec = state.scene.units[u]
+    if "melee" in spec.stats:
+        return stat(state, u, "melee") > 0
+    return spec.has("MELEE") or stat(state, u, "range") <= game().melee_range + EPS
 
 
 def bombards(state: State, u: int) -> bool:

@@ -349,9 +349,3 @@ def charge_plan(state: State, u: int, w: int) -> tuple[Moves, Checked] | None:
             return moves, checked
     return None
 
-
-def footprints_at(t: Table, m: int, pts: np.ndarray) -> list[shapely.Polygon]:
-    from battlefield.geometry.bases import footprint
-
-    return [footprint(int(t.shape[m]), t.a[m], t.b[m], float(x), float(y), t.facing[m], 32)
-            for x, y in pts]

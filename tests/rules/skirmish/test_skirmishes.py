@@ -210,3 +210,11 @@ def test_an_overextended_skirmish_is_minus_1_to_hit_and_to_cover_saves():
     b1 = next(e for e in of_type(first, "attack") if e["attacker"] == "b")
     b2 = next(e for e in of_type(second, "attack") if e["attacker"] == "b")
     assert (b1["cover_bonus"], b2["cover_bonus"]) == (2, 1)
+
+
+def test_a_unit_without_a_melee_stat_is_melee_at_range_1in():
+    spears = {k: v for k, v in INFANTRY.items() if k != "melee"}
+    text = scene(unit("a", "red", (5, 10), kind=ARCHERS, initiative=2),
+                 unit("b", "blue", (5, 10 + 2 * R + 5), kind=spears))
+    _, (r,) = attempt(text, skirmish(), dice=[1, 1])
+    assert of_type(r, "charge")
