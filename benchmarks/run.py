@@ -17,6 +17,7 @@ reference's answers are checked against the fast code's (the run fails loudly on
 
 - heatmap_05_s: see benchmarks/analysis.py (the all-cells sight map on the 0.5" grid, 110
   million lines; target <= 5 s on this 2-core machine).
+- skirmish_game_s: see benchmarks/skirmish.py (a simulated skirmish battle).
 - aos4_game_s, attack_odds_ms: see benchmarks/rules.py (a simulated battle; exact attack odds
   against sampling the same attacks with the game's dice).
 
@@ -242,10 +243,12 @@ def run(quick: bool = False) -> dict:
     out.update(bench_live_check(scene, quick))
     from benchmarks.analysis import bench_heatmap
     from benchmarks.rules import bench_attack_odds, bench_game
+    from benchmarks.skirmish import bench_skirmish_game
 
     out.update(bench_heatmap(quick, scene))
     out.update(bench_attack_odds(quick))
     out.update(bench_game(quick))
+    out.update(bench_skirmish_game(quick))
     out["quick"] = quick
     out["targets"] = TARGETS
     out["targets_met"] = {

@@ -96,7 +96,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "try", formatter_class=fmt,
-        help="apply actions to a scene and see, for each, whether it is legal and what happens",
+        help="apply actions to a scene (aos4, skirmish) and see whether each is legal and what "
+             "happens",
         description="Apply actions in order within one turn of the acting side (the side of "
                     "the first action's unit); each is played in the phase its ability belongs "
                     "to, the phases before it passed. An illegal action changes nothing and "
@@ -118,8 +119,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                "  battlefield try demo --dice 3,4 --action '{\"type\": \"emberskin\", "
                "\"unit\": \"red-pyromancer\", \"target\": \"red-lancers\"}'\n\n"
                "Spells and prayers are actions too: \"type\" is the spell's or prayer's id "
-               "from the unit's profile (every priest also knows \"sacred-rites\"). The exit "
-               "status is 0 whenever the actions could be read, legal or not.")
+               "from the unit's profile (every priest also knows \"sacred-rites\").\n\n"
+               "skirmish actions (two commands a turn; a unit's second identical action is "
+               "overextended): {\"type\": \"move\", \"unit\", \"path\"}, {\"type\": "
+               "\"skirmish\", \"unit\", \"target\", \"commit\": {SIDE: tokens, ...}}, "
+               "{\"type\": \"fortify\"}, {\"type\": \"bombard\", \"unit\", \"at\": "
+               "[x, y]}, {\"type\": \"retreat\", \"unit\", \"from\": ID}, {\"type\": "
+               "\"end-turn\"}; see rulesets/skirmish/README.md for events and options.\n"
+               "  battlefield try demo-skirmish --action '{\"type\": \"skirmish\", "
+               "\"unit\": \"red-scouts\", \"target\": \"blue-scouts\", \"commit\": "
+               "{\"red\": 2, \"blue\": 1}, \"retreat\": true}' --json\n\n"
+               "The exit status is 0 whenever the actions could be read, legal or not.")
     p.add_argument("scene", help="scene file, or a bundled scene name")
     p.add_argument("--action", action="append", required=True, metavar="JSON",
                    help="an action as JSON (repeat for several, applied in order)")
@@ -454,7 +464,7 @@ def battle_scene(ruleset: str, map_arg: str | None) -> tuple[str, str]:
     m = load_scene(path, ruleset=ruleset)
     if m.units:
         return path.read_text(encoding="utf-8"), m.name or path.stem
-    return demo_battle(path), f"{m.name or path.stem}: demo armies"
+    return demo_battle(path, ruleset), f"{m.name or path.stem}: demo armies"
 
 
 def run_simulate(args: argparse.Namespace) -> int:
@@ -518,10 +528,12 @@ def _many_battles(args, text: str, name: str, scene) -> int:
 
 
 def result_text(d: dict[str, Any]) -> str:
-    vp = ", ".join(f"{s} {v}" for s, v in d["victory_points"].items())
+    what, points = (("morale tokens", d["morale"]) if "morale" in d
+                    else ("victory points", d["victory_points"]))
+    tally = ", ".join(f"{s} {v}" for s, v in points.items())
     who = f"{d['winner']} wins ({d['by']})" if d["winner"] else "a draw"
     lines = [f"{d['scene']} ({d['ruleset']}, seed {d['seed']}): {who}",
-             f"  victory points: {vp}; {d['actions']} actions over {d['round']} battle rounds"]
+             f"  {what}: {tally}; {d['actions']} actions over {d['round']} battle rounds"]
     if d.get("log"):
         lines.append(f"  saved to {d['log']}")
     return "\n".join(lines)
@@ -544,8 +556,10 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"{args.log}: replayed {len(saved.actions)} actions ({saved.ruleset}, seed "
               f"{saved.seed}): {same}")
         if not state.over:
-            print(f"  the battle is not over: round {state.clock.get('round')}, "
-                  f"{state.clock.get('active')}'s {state.clock.get('phase')} phase")
+            c = state.clock
+            where = f"{c.get('active')}'s {c['phase']} phase" if c.get("phase") else \
+                f"{c.get('active')}'s turn"
+            print(f"  the battle is not over: round {c.get('round')}, {where}")
         if state.over:
             d = {"scene": saved.scene_name, "ruleset": saved.ruleset, "seed": saved.seed,
                  "actions": len(saved.actions), **state.result()}

@@ -139,13 +139,14 @@ def _find(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre):
     return None
 
 
-def demo_battle(map_path: Path) -> str:
-    """A scene (YAML text) with the demo armies deployed on the map."""
+def demo_battle(map_path: Path, ruleset: str | None = None) -> str:
+    """A scene (YAML text) with the ruleset's demo armies (default: the map's ruleset)
+    deployed on the map."""
     import yaml
 
     from battlefield.scene.load import load_scene
 
-    m = load_scene(map_path)
+    m = load_scene(map_path, ruleset=ruleset)
     data = {"ruleset": m.ruleset.id, "name": f"{m.name or map_path.stem}: demo armies",
             "board": {"width": m.width, "depth": m.depth},
             "terrain": [{"id": p.id, "outline": [list(pt) for pt in p.outline],
