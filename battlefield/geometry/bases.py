@@ -106,3 +106,29 @@ def footprint(shape: int, a: float, b: float, x: float, y: float, facing_deg: fl
               n: int = 256) -> shapely.Polygon:
     """The base as a polygon (ellipses as a fine n-gon circumscribing-free inscribed polygon)."""
     return shapely.Polygon(outline_points(shape, a, b, x, y, facing_deg, n))
+
+
+def grown_outline(shape: int, a: float, b: float, x: float, y: float, facing_deg: float,
+                  r: float, sides: int = 24) -> shapely.Polygon:
+    """A polygon just enclosing the base grown by r (every point within r of the base): the
+    tangent lines of the grown shape in `sides` directions, so it encloses it exactly, with at
+    most r_max * (1/cos(pi/sides) - 1) to spare."""
+    th = math.radians(facing_deg)
+    c, s = math.cos(th), math.sin(th)
+    t = np.linspace(0.0, 2 * math.pi, sides, endpoint=False)
+    ux, uy = np.cos(t), np.sin(t)
+    u1 = ux * c + uy * s
+    u2 = -ux * s + uy * c
+    if shape == ROUND:
+        h = np.full(sides, a)
+    elif shape == OVAL:
+        h = np.sqrt((a * u1) ** 2 + (b * u2) ** 2)
+    else:
+        h = a * np.abs(u1) + b * np.abs(u2)
+    d = ux * x + uy * y + h + r
+    # Corner k: where tangent lines k and k+1 meet.
+    ux2, uy2, d2 = np.roll(ux, -1), np.roll(uy, -1), np.roll(d, -1)
+    det = ux * uy2 - uy * ux2
+    px = (d * uy2 - uy * d2) / det
+    py = (ux * d2 - d * ux2) / det
+    return shapely.Polygon(np.column_stack([px, py]))

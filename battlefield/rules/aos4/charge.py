@@ -24,6 +24,7 @@ CHARGE_REACH = 0.5     # end within 1/2" of the target
 CHARGE_DICE = "2D6"
 CLIMB_FREE = 1.0
 DETOUR = 6.0
+PLAN_SIDES = 24   # sides of the polygons round other models when planning (checks use more)
 
 
 @dataclass
@@ -67,7 +68,7 @@ def shortest_charge(referee, u: int, v: int) -> ChargeOdds | None:
     region = ((table.x[both] - r).min() - DETOUR, (table.y[both] - r).min() - DETOUR,
               (table.x[both] + r).max() + DETOUR, (table.y[both] + r).max() + DETOUR)
     own = set(int(i) for i in movers)
-    obstacles = [Obstacle(grown_base(table, int(o), clearance), referee.names[o])
+    obstacles = [Obstacle(grown_base(table, int(o), clearance, PLAN_SIDES), referee.names[o])
                  for o in np.nonzero(table.on_table)[0] if int(o) not in own]
     terrain = Terrain(table.layout, CLIMB_FREE, landing=clearance)
     planner = Planner(terrain, obstacles, clearance, fly=fly, region=region)

@@ -50,7 +50,14 @@ def pieces_covering(table: Table, attackers: np.ndarray, targets: np.ndarray, tr
                     combat_range: float) -> list[int]:
     """Pieces with `trait` that the targets are behind or wholly on, seen from the attackers."""
     out = []
+    both = np.concatenate([attackers, targets])
+    r = table.reach[both]
+    x0, y0 = (table.x[both] - r).min(), (table.y[both] - r).min()
+    x1, y1 = (table.x[both] + r).max(), (table.y[both] + r).max()
     for k in table.layout.pieces_with(trait):
+        bx0, by0, bx1, by1 = table.layout.bboxes[k]
+        if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
+            continue        # no line between the two units comes near it, nor are they on it
         if wholly_on(table, targets, k) or behind(table, attackers, targets, k, combat_range):
             out.append(k)
     return out

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from battlefield.geometry.bases import footprint
-from battlefield.geometry.paths import Terrain, _edge_arrays, _grown, disc, segments_free
+from battlefield.geometry.bases import footprint, grown_outline
+from battlefield.geometry.paths import Terrain, _edge_arrays, _grown, segments_free
 from battlefield.geometry.separation import signed_distance_matrix
 from battlefield.geometry.sight import SightModel
 from battlefield.geometry.table import Table
@@ -166,12 +166,12 @@ def _where_they_end(state: State, u: int, moves: Moves, after: Table) -> list[Vi
     return out
 
 
-def grown_base(t: Table, o: int, r: float) -> shapely.Polygon:
-    """Where the centre of a base of clearance r cannot go: model o's true base grown by r
-    (round bases as a fine polygon just outside the circle)."""
-    if int(t.shape[o]) == 0:
-        return disc(t.x[o], t.y[o], t.reach[o] + r, 48)
-    return t.footprint(int(o), 96).buffer(r, quad_segs=8)
+def grown_base(t: Table, o: int, r: float, sides: int = 64) -> shapely.Polygon:
+    """Where the centre of a base of clearance r cannot go: model o's true base grown by r, as
+    a polygon just enclosing it (path planning uses fewer sides: a little more room, so that a
+    planned path always passes this check)."""
+    return grown_outline(int(t.shape[o]), t.a[o], t.b[o], t.x[o], t.y[o], t.facing[o], r,
+                         sides)
 
 
 def enemies(state: State, u: int) -> list[int]:
