@@ -67,14 +67,9 @@ class Terrain:
                 h = max(h, self.layout.pieces[i].height)
         return h
 
-    def path_cost(self, path: Sequence[Point], fly: bool = False) -> PathCost:
-        """Horizontal length and climbing of a path of points (the base's centre)."""
-        pts = np.asarray(path, dtype=np.float64)
-        horizontal = float(np.hypot(*np.diff(pts, axis=0).T).sum()) if len(pts) > 1 else 0.0
-        if fly or not self.climbable or len(pts) < 2:
-            return PathCost(horizontal, 0.0)
-        line = shapely.LineString(pts)
-        # Cut the path where it crosses a climbable outline and read the ground between cuts.
+    def profile(self, line: shapely.LineString) -> list[tuple[float, float]]:
+        """The ground along a path: (distance along it, height) for each stretch between the
+        places where it crosses a climbable outline."""
         cuts = {0.0, line.length}
         for i in self.climbable:
             poly = self.layout.polygons[i]
@@ -91,6 +86,16 @@ class Terrain:
                 continue
             mid = line.interpolate((s0 + s1) / 2)
             spans.append((s0, self.ground(mid.x, mid.y)))
+        return spans
+
+    def path_cost(self, path: Sequence[Point], fly: bool = False) -> PathCost:
+        """Horizontal length and climbing of a path of points (the base's centre)."""
+        pts = np.asarray(path, dtype=np.float64)
+        horizontal = float(np.hypot(*np.diff(pts, axis=0).T).sum()) if len(pts) > 1 else 0.0
+        if fly or not self.climbable or len(pts) < 2:
+            return PathCost(horizontal, 0.0)
+        line = shapely.LineString(pts)
+        spans = self.profile(line)
         vertical, last_drop, prev = 0.0, 0.0, self.ground(*pts[0])
         for s0, h in spans:
             step = h - prev

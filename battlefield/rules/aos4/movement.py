@@ -11,8 +11,6 @@ ends coherent; and each ability adds its own rule about combat ranges.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import shapely
 
@@ -21,7 +19,8 @@ from battlefield.geometry.paths import Terrain, _edge_arrays, _grown, segments_f
 from battlefield.geometry.separation import signed_distance_matrix
 from battlefield.geometry.sight import SightModel
 from battlefield.geometry.table import Table
-from battlefield.rules.actions import Action, Violation
+from battlefield.rules.actions import Violation
+from battlefield.rules.moves import Moves, planned, v  # noqa: F401 - the aos4 names for them
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
@@ -29,52 +28,6 @@ CLIMB_FREE = 1.0
 EPS = 1e-6
 OVERLAP = 0.01        # bases may touch; more overlap than this is "on another model"
 SAMPLE = 0.25         # how often a path is checked for moving into combat
-
-
-@dataclass
-class Moves:
-    models: np.ndarray                 # table indices of the models that move
-    paths: list[np.ndarray]            # each an (k, 2) path starting where the model stands
-
-    def ends(self) -> np.ndarray:
-        return np.array([p[-1] for p in self.paths]).reshape(-1, 2)
-
-
-def v(code: str, message: str, **numbers: float) -> Violation:
-    return Violation(code, message, tuple((k, round(float(x), 6)) for k, x in numbers.items()))
-
-
-def planned(state: State, u: int, action: Action) -> Moves | Violation:
-    """The path of each moving model of unit u for a move action."""
-    t = state.table
-    unit = state.scene.units[u]
-    on = set(int(m) for m in state.models_of(u))
-    first = state.scene.model_offsets()[u]
-    if action.paths:
-        models, paths = [], []
-        for n, pts in action.paths:
-            m = first + n - 1
-            if n > len(unit.models) or m not in on:
-                return v("unknown_model", f"{unit.id} has no model {n} on the table")
-            models.append(m)
-            paths.append(_from(t, m, np.asarray(pts, dtype=np.float64)))
-        return Moves(np.asarray(models, dtype=np.int64), paths)
-    if action.path:
-        leader = first + unit.leader
-        ref = leader if leader in on else min(on)
-        pts = _from(t, ref, np.asarray(action.path, dtype=np.float64))
-        offsets = pts - pts[0]
-        models = np.array(sorted(on), dtype=np.int64)
-        return Moves(models, [offsets + [t.x[m], t.y[m]] for m in models])
-    return v("no_path", f"{action.type} needs a \"path\" (where the unit's leader goes) or "
-                        f"\"paths\" (one per model)")
-
-
-def _from(t: Table, m: int, pts: np.ndarray) -> np.ndarray:
-    start = np.array([t.x[m], t.y[m]])
-    if np.hypot(*(pts[0] - start)) > EPS:
-        pts = np.vstack([start, pts])
-    return pts
 
 
 def clearance(t: Table, m: int) -> float:

@@ -19,6 +19,7 @@ from battlefield.rules.aos4.cover import pieces_covering
 from battlefield.rules.aos4.data import Ability, abilities
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.aos4.weapons import weapons_of
+from battlefield.rules.moves import find_unit
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
@@ -134,15 +135,9 @@ class Aos4:
                                 f"{c['phase']} phase and {c['acting']} is acting")
 
     def _unit(self, state: State, action: Action) -> tuple[int, Violation | None]:
-        if action.unit is None:
-            return -1, v("no_unit", f"{action.type} needs a \"unit\"")
-        try:
-            u = state.unit_index(action.unit)
-        except KeyError:
-            ids = ", ".join(s.id for s in state.scene.units)
-            return -1, v("unknown_unit", f"no unit '{action.unit}' (units: {ids})")
-        if not len(state.models_of(u)):
-            return u, v("destroyed", f"{action.unit} has been destroyed")
+        u, problem = find_unit(state, action)
+        if problem:
+            return u, problem
         if state.side_of(u) != state.clock["acting"]:
             return u, v("not_yours", f"{action.unit} is {state.side_of(u)}'s; "
                                      f"{state.clock['acting']} is acting")

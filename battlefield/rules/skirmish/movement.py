@@ -24,7 +24,14 @@ import shapely
 from battlefield.geometry.paths import Terrain, _edge_arrays, _grown, segments_free
 from battlefield.geometry.separation import signed_distance_matrix
 from battlefield.geometry.table import Table
-from battlefield.rules.actions import Action, Violation
+from battlefield.rules.actions import Violation
+from battlefield.rules.moves import (  # noqa: F401 - skirmish's names for them
+    Moves,
+    planned,
+    starting_at,
+    translated,
+    v,
+)
 from battlefield.rules.skirmish.data import EPS, game, leader, stat
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
@@ -33,18 +40,6 @@ OVERLAP = 0.01        # bases may touch; more overlap than this is "on another m
 CHARGE_GAPS = (0.5, 0.9, 0.1)             # how far short of contact a charge stops (leaders)
 CHARGE_TURNS = (0, 15, -15, 30, -30, 45, -45, 60, -60, 75, -75, 90, -90, 120, -120, 150, -150,
                 180)
-
-
-@dataclass
-class Moves:
-    """The models that move and each one's path (starting where the model stands)."""
-
-    models: np.ndarray
-    paths: list[np.ndarray]
-    rigid: bool = True                 # the whole unit moves as one block (`path`)
-
-    def ends(self) -> np.ndarray:
-        return np.array([p[-1] for p in self.paths]).reshape(-1, 2)
 
 
 @dataclass
@@ -65,53 +60,9 @@ class Climb:
         return any(d >= game().dangerous_drop - EPS for d in self.drops)
 
 
-def v(code: str, message: str, **numbers: float) -> Violation:
-    return Violation(code, message, tuple((k, round(float(x), 6)) for k, x in numbers.items()))
-
-
 def terrain(state: State) -> Terrain:
     """Pieces of 2" or more are climbed (Terrain climbs what is taller than climb_free)."""
     return Terrain(state.table.layout, game().climb_free - 1e-6)
-
-
-# --- planning ----------------------------------------------------------------------------------
-def planned(state: State, u: int, action: Action) -> Moves | Violation:
-    """The path of each moving model of unit u: `path` for the leader (the others keep their
-    places around it) or `paths` per model (1-based numbers; the rest stay)."""
-    t = state.table
-    unit = state.scene.units[u]
-    on = set(int(m) for m in state.models_of(u))
-    first = state.scene.model_offsets()[u]
-    if action.paths:
-        models, paths = [], []
-        for n, pts in action.paths:
-            m = first + n - 1
-            if n > len(unit.models) or m not in on:
-                return v("unknown_model", f"{unit.id} has no model {n} on the table")
-            models.append(m)
-            paths.append(_from(t, m, np.asarray(pts, dtype=np.float64)))
-        return Moves(np.asarray(models, dtype=np.int64), paths, rigid=False)
-    if action.path:
-        lead = leader(state, u)
-        ref = lead if lead in on else min(on)
-        pts = _from(t, ref, np.asarray(action.path, dtype=np.float64))
-        return translated(state, u, pts - pts[0])
-    return v("no_path", f"{action.type} needs a \"path\" (where the unit's leader goes) or "
-                        f"\"paths\" (one per model)")
-
-
-def translated(state: State, u: int, offsets: np.ndarray) -> Moves:
-    """Every model of unit u follows the same offsets (a block move)."""
-    t = state.table
-    models = np.array(sorted(int(m) for m in state.models_of(u)), dtype=np.int64)
-    return Moves(models, [offsets + [t.x[m], t.y[m]] for m in models])
-
-
-def _from(t: Table, m: int, pts: np.ndarray) -> np.ndarray:
-    start = np.array([t.x[m], t.y[m]])
-    if np.hypot(*(pts[0] - start)) > EPS:
-        pts = np.vstack([start, pts])
-    return pts
 
 
 # --- measuring ---------------------------------------------------------------------------------
@@ -121,23 +72,8 @@ def climb(ter: Terrain, path: np.ndarray) -> Climb:
     horizontal = float(np.hypot(*np.diff(pts, axis=0).T).sum()) if len(pts) > 1 else 0.0
     if not ter.climbable or len(pts) < 2 or horizontal < EPS:
         return Climb(horizontal, 0.0)
-    line = shapely.LineString(pts)
-    cuts = {0.0, line.length}
-    for i in ter.climbable:
-        poly = ter.layout.polygons[i]
-        if not line.intersects(poly):
-            continue
-        crossing = line.intersection(poly.boundary)
-        for g in getattr(crossing, "geoms", [crossing]):
-            for c in np.asarray(shapely.get_coordinates(g)):
-                cuts.add(float(line.project(shapely.Point(c))))
-    marks = sorted(cuts)
     up, drops, prev = 0.0, [], ter.ground(*pts[0])
-    for s0, s1 in zip(marks[:-1], marks[1:], strict=True):
-        if s1 - s0 < 1e-7:
-            continue
-        mid = line.interpolate((s0 + s1) / 2)
-        h = ter.ground(mid.x, mid.y)
+    for _, h in ter.profile(shapely.LineString(pts)):
         if h > prev + EPS:
             up += h - prev
         elif h < prev - EPS:

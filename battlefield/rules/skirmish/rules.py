@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
+from battlefield.rules.moves import find_unit
 from battlefield.rules.skirmish import attacks, bombardment, movement, potshots, skirmishes, turns
 from battlefield.rules.skirmish.bombardment import distance_to
 from battlefield.rules.skirmish.data import EPS, bombards, game
@@ -111,15 +112,9 @@ class Skirmish:
 
     def _unit(self, state: State, action: Action, own: bool = True
               ) -> tuple[int, Violation | None]:
-        if action.unit is None:
-            return -1, v("no_unit", f"{action.type} needs a \"unit\"")
-        try:
-            u = state.unit_index(action.unit)
-        except KeyError:
-            ids = ", ".join(s.id for s in state.scene.units)
-            return -1, v("unknown_unit", f"no unit '{action.unit}' (units: {ids})")
-        if not len(state.models_of(u)):
-            return u, v("destroyed", f"{action.unit} has been destroyed")
+        u, problem = find_unit(state, action)
+        if problem:
+            return u, problem
         if own and state.side_of(u) != state.clock["active"]:
             return u, v("not_yours", f"{action.unit} is {state.side_of(u)}'s; it is "
                                      f"{state.clock['active']}'s turn")

@@ -1,0 +1,91 @@
+"""What every ruleset's moves share: violations with their numbers, finding the acting unit,
+and turning an action's `path` (where the unit's leader goes, the others keep formation) or
+`paths` (one per model, 1-based) into each model's path from where it stands."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from battlefield.geometry.table import Table
+from battlefield.rules.actions import Action, Violation
+from battlefield.rules.state import State
+
+EPS = 1e-6
+
+
+def v(code: str, message: str, **numbers: float) -> Violation:
+    """A violation with the numbers it was decided on."""
+    return Violation(code, message, tuple((k, round(float(x), 6)) for k, x in numbers.items()))
+
+
+def find_unit(state: State, action: Action) -> tuple[int, Violation | None]:
+    """The action's unit, or why there is none to act: no "unit", unknown id, destroyed."""
+    if action.unit is None:
+        return -1, v("no_unit", f"{action.type} needs a \"unit\"")
+    try:
+        u = state.unit_index(action.unit)
+    except KeyError:
+        ids = ", ".join(s.id for s in state.scene.units)
+        return -1, v("unknown_unit", f"no unit '{action.unit}' (units: {ids})")
+    if not len(state.models_of(u)):
+        return u, v("destroyed", f"{action.unit} has been destroyed")
+    return u, None
+
+
+def leader(state: State, u: int) -> int:
+    """The unit's leader model, or its first model still standing when the leader has gone."""
+    on = state.models_of(u)
+    lead = state.scene.model_offsets()[u] + state.scene.units[u].leader
+    return lead if lead in on else int(on.min())
+
+
+@dataclass
+class Moves:
+    """The models that move and each one's path (starting where the model stands)."""
+
+    models: np.ndarray
+    paths: list[np.ndarray]
+    rigid: bool = True                 # the whole unit moves as one block (`path`)
+
+    def ends(self) -> np.ndarray:
+        return np.array([p[-1] for p in self.paths]).reshape(-1, 2)
+
+
+def planned(state: State, u: int, action: Action) -> Moves | Violation:
+    """The path of each moving model of unit u for a move action."""
+    t = state.table
+    unit = state.scene.units[u]
+    on = set(int(m) for m in state.models_of(u))
+    first = state.scene.model_offsets()[u]
+    if action.paths:
+        models, paths = [], []
+        for n, pts in action.paths:
+            m = first + n - 1
+            if n > len(unit.models) or m not in on:
+                return v("unknown_model", f"{unit.id} has no model {n} on the table")
+            models.append(m)
+            paths.append(starting_at(t, m, np.asarray(pts, dtype=np.float64)))
+        return Moves(np.asarray(models, dtype=np.int64), paths, rigid=False)
+    if action.path:
+        ref = leader(state, u)
+        pts = starting_at(t, ref, np.asarray(action.path, dtype=np.float64))
+        return translated(state, u, pts - pts[0])
+    return v("no_path", f"{action.type} needs a \"path\" (where the unit's leader goes) or "
+                        f"\"paths\" (one per model)")
+
+
+def translated(state: State, u: int, offsets: np.ndarray) -> Moves:
+    """Every model of unit u follows the same offsets (a block move)."""
+    t = state.table
+    models = np.array(sorted(int(m) for m in state.models_of(u)), dtype=np.int64)
+    return Moves(models, [offsets + [t.x[m], t.y[m]] for m in models])
+
+
+def starting_at(t: Table, m: int, pts: np.ndarray) -> np.ndarray:
+    """The path from where model m stands (prepended when the path starts elsewhere)."""
+    start = np.array([t.x[m], t.y[m]])
+    if np.hypot(*(pts[0] - start)) > EPS:
+        pts = np.vstack([start, pts])
+    return pts
