@@ -1,0 +1,122 @@
+"""aos4 hero-phase commands and the end of turn: rally, power through, places of power."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from battlefield.rules.actions import Violation
+from battlefield.rules.aos4 import attacking, movement
+from battlefield.rules.aos4.movement import v
+from battlefield.rulings import Referee
+
+Event = dict[str, Any]
+
+
+class Heroics:
+    """Checks and effects of rally, power through and places of power (mixed into the aos4
+    Rules)."""
+
+    # --- hero phase and end of turn -------------------------------------------------------------
+    def _check_rally(self, state, a, u, action):
+        if self._in_combat(state, u):
+            return [v("in_combat", f"{action.unit} is in combat and cannot rally")]
+        return []
+
+    def _do_rally(self, state, a, u, action):
+        rolls = state.dice.roll("6D6", f"rally rolls {action.unit}").values
+        points = sum(1 for r in rolls if r >= 4)
+        us = state.units[u]
+        healed = 0
+        for k in np.argsort(-us.damage):
+            while points and us.alive[k] and us.damage[k] > 0:
+                us.damage[k] -= 1
+                points -= 1
+                healed += 1
+        health = attacking.stat(state, u, "health", 1) or 1
+        returned = []
+        first = state.scene.model_offsets()[u]
+        for k in np.nonzero(~us.alive)[0]:
+            if points < health:
+                break
+            m = first + int(k)
+            back = state.table.restored(np.array([m]), np.array([u]))
+            ref = Referee(state.scene, back)
+            ok = ref.coherency(u).coherent and _free_spot(back, m)
+            if ok:
+                state.table = back
+                us.alive[k] = True
+                us.damage[k] = 0
+                points -= health
+                returned.append(state.scene.model_names[m])
+        return [{"type": "rally", "unit": action.unit, "rolls": list(rolls),
+                 "healed": healed, "returned": returned}]
+
+    def _check_power_through(self, state, a, u, action):
+        if "charged" not in state.units[u].flags:
+            return [v("not_charged", f"{action.unit} did not charge this turn")]
+        targets, bad = self._targets(state, action)
+        if bad:
+            return bad
+        ref = Referee(state.scene, state.table)
+        w = targets[0]
+        if w not in ref.combat[u]:
+            return [v("not_in_combat", f"{action.target} is not in combat with {action.unit}")]
+        mine = attacking.stat(state, u, "health", 1) or 1
+        theirs = attacking.stat(state, w, "health", 1) or 1
+        if theirs >= mine:
+            return [v("not_lower_health", f"{action.target}'s Health {theirs} is not lower than "
+                                          f"{mine}")]
+        if action.path is not None or action.paths is not None:
+            moves = movement.planned(state, u, action)
+            if isinstance(moves, Violation):
+                return [moves]
+            out, _ = movement.check_paths(state, u, moves, self._move_stat(state, u),
+                                          state.scene.units[u].has("FLY"))
+            return out
+        return []
+
+    def _do_power_through(self, state, a, u, action):
+        w = state.unit_index(action.targets[0])
+        events = attacking.mortal(state, w, "D3", f"power through {action.unit}",
+                                  state.models_of(u))
+        if action.path is not None or action.paths is not None:
+            events.extend(self._move(state, u, action))
+        return events
+
+    def _check_activate_place_of_power(self, state, a, u, action):
+        spec = state.scene.units[u]
+        if not spec.has("HERO"):
+            return [v("not_a_hero", f"{action.unit} is not a HERO")]
+        pieces = state.table.layout.pieces_with("place-of-power")
+        import shapely
+
+        feet = shapely.union_all([state.table.footprint(int(m), 32)
+                                  for m in state.models_of(u)])
+        if not any(feet.distance(state.table.layout.polygons[k]) <= 3 + movement.EPS
+                   for k in pieces):
+            return [v("no_place_of_power", f"{action.unit} is not within 3\" of a place of "
+                                           f"power")]
+        return []
+
+    def _do_activate_place_of_power(self, state, a, u, action):
+        roll = state.dice.roll("D6", f"place of power {action.unit}").total
+        if roll == 1:
+            return [{"type": "place-of-power", "unit": action.unit, "roll": roll},
+                    *attacking.mortal(state, u, "D3", f"place of power {action.unit}")]
+        state.units[u].flags.add("empowered")
+        return [{"type": "place-of-power", "unit": action.unit, "roll": roll,
+                 "effect": "+1 to casting and chanting rolls this turn"}]
+
+def _free_spot(t, m: int) -> bool:
+    from battlefield.geometry.separation import signed_distance_matrix
+
+    on = np.nonzero(t.on_table)[0].astype(np.int64)
+    on = on[on != m]
+    if not len(on):
+        return True
+    d = signed_distance_matrix(t.x, t.y, t.shape, t.a, t.b, t.cos, t.sin,
+                               np.array([m], dtype=np.int64), on)
+    return bool((d >= -movement.OVERLAP).all())
+

@@ -1,0 +1,131 @@
+"""aos4 movement-phase abilities: normal move, run (At the Double), retreat, redeploy."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from battlefield.rules.actions import Action, Violation
+from battlefield.rules.aos4 import attacking, movement
+from battlefield.rules.aos4.movement import v
+from battlefield.rules.state import State
+from battlefield.rulings import Referee
+
+Event = dict[str, Any]
+
+
+class Moving:
+    """Checks and effects of the movement-phase abilities (mixed into the aos4 Rules)."""
+
+    # --- movement phase -------------------------------------------------------------------------
+    def _move_check(self, state, u, action, allowed, kind) -> list[Violation]:
+        moves = movement.planned(state, u, action)
+        if isinstance(moves, Violation):
+            return [moves]
+        fly = state.scene.units[u].has("FLY")
+        out, after = movement.check_paths(state, u, moves, allowed, fly)
+        if out:
+            return out
+        rng = state.game.scene.ruleset.combat_range
+        foes = movement.enemies(state, u)
+        foe_models = (np.concatenate([state.models_of(w) for w in foes]) if foes
+                      else np.zeros(0, dtype=np.int64))
+        if kind in ("normal", "run"):
+            if fly:
+                ref = Referee(state.scene, after)
+                if any(ref.in_combat(u, w) for w in foes):
+                    out.append(v("ends_in_combat", "a flying unit cannot end a move in combat"))
+            else:
+                out.extend(movement.into_combat(state, u, moves, rng))
+        elif kind in ("retreat", "redeploy"):
+            if movement.within(after, moves.models, foe_models, rng):
+                out.append(v("ends_in_combat_range", f"the unit ends within {rng:g}\" of an "
+                                                     f"enemy model"))
+        return out
+
+    def _in_combat(self, state: State, u: int) -> bool:
+        return bool(Referee(state.scene, state.table).combat[u])
+
+    def _move(self, state, u, action, allowed=None) -> list[Event]:
+        moves = movement.planned(state, u, action)
+        ends = moves.ends()
+        state.table = state.table.moved(moves.models, ends[:, 0], ends[:, 1])
+        names = state.scene.model_names
+        return [{"type": "moved", "unit": state.scene.units[u].id,
+                 "models": [names[m] for m in moves.models]}]
+
+    def _check_normal_move(self, state, a, u, action):
+        if self._in_combat(state, u):
+            return [v("in_combat", f"{action.unit} is in combat: it can only retreat")]
+        return self._move_check(state, u, action, self._move_stat(state, u), "normal")
+
+    def _do_normal_move(self, state, a, u, action):
+        state.units[u].flags.add("moved")
+        return self._move(state, u, action)
+
+    def _move_stat(self, state: State, u: int) -> float:
+        return float(attacking.stat(state, u, "move", 0) or 0)
+
+    def _check_run(self, state, a, u, action):
+        if self._in_combat(state, u):
+            return [v("in_combat", f"{action.unit} is in combat: it can only retreat")]
+        return self._move_check(state, u, action, self._move_stat(state, u) + 6, "run")
+
+    def _do_run(self, state, a, u, action):
+        unit = state.scene.units[u]
+        if "at-the-double" in self._option_commands(action):
+            roll, events = 6, []
+        else:
+            roll = state.dice.roll("D6", f"run roll {unit.id}").total
+            events = []
+        allowed = self._move_stat(state, u) + roll
+        events.append({"type": "run", "unit": unit.id, "roll": roll, "allowed": allowed})
+        state.units[u].flags.update({"moved", "ran"})
+        moves = movement.planned(state, u, action)
+        _, after = movement.check_paths(state, u, moves, None, unit.has("FLY"))
+        problems, _ = movement.check_paths(state, u, moves, allowed, unit.has("FLY"))
+        if problems:
+            events.append({"type": "run-short", "unit": unit.id,
+                           "reason": problems[0].message})
+            return events
+        state.table = after
+        return [*events, {"type": "moved", "unit": unit.id}]
+
+    def _option_commands(self, action: Action) -> list[str]:
+        names = action.option("command")
+        return [names] if isinstance(names, str) else list(names or [])
+
+    def _check_retreat(self, state, a, u, action):
+        if not self._in_combat(state, u):
+            return [v("not_in_combat", f"{action.unit} is not in combat: it cannot retreat")]
+        return self._move_check(state, u, action, self._move_stat(state, u), "retreat")
+
+    def _do_retreat(self, state, a, u, action):
+        events = attacking.mortal(state, u, "D3", f"retreat {action.unit}")
+        state.units[u].flags.update({"moved", "retreated"})
+        if not len(state.models_of(u)):
+            return events
+        moves = movement.planned(state, u, action)
+        problems, after = movement.check_paths(state, u, moves, None,
+                                               state.scene.units[u].has("FLY"))
+        if problems:          # casualties broke the planned formation: the unit stays put
+            return [*events, {"type": "retreat-blocked", "reason": problems[0].message}]
+        state.table = after
+        return [*events, {"type": "moved", "unit": action.unit}]
+
+    def _check_redeploy(self, state, a, u, action):
+        if self._in_combat(state, u):
+            return [v("in_combat", f"{action.unit} is in combat")]
+        return self._move_check(state, u, action, 6, "redeploy")
+
+    def _do_redeploy(self, state, a, u, action):
+        roll = state.dice.roll("D6", f"redeploy {action.unit}").total
+        moves = movement.planned(state, u, action)
+        problems, after = movement.check_paths(state, u, moves, roll,
+                                               state.scene.units[u].has("FLY"))
+        if problems:
+            return [{"type": "redeploy-short", "unit": action.unit, "roll": roll,
+                     "reason": problems[0].message}]
+        state.table = after
+        return [{"type": "moved", "unit": action.unit, "roll": roll}]
