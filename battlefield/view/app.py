@@ -1,0 +1,334 @@
+"""`battlefield play`: the window. A stack of scenes, each with handle_event / update(dt) /
+draw(surface); the top one gets the events, all are drawn bottom up. PlayScene is the game at
+the table: the board (TableView), the drag tool, the measure tool, the side panel, hot-seat or
+against the computer player, undo/redo, save/load of the action log, F12 screenshots."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from battlefield.rules import log
+from battlefield.rules.actions import Action, IllegalAction
+from battlefield.rules.state import Game, State
+from battlefield.view import live
+from battlefield.view.drag import DragTool
+from battlefield.view.measure_tool import MeasureTool
+from battlefield.view.panels import WIDTH, HelpOverlay, Panel
+from battlefield.view.table_view import TableView
+
+PASS = ("end-phase", "end-turn")
+SIZE = (1600, 1000)
+
+
+@dataclass
+class Opened:
+    """A game ready to play: its state, the scene text it came from (for saving), its name."""
+
+    state: State
+    scene_text: str
+    name: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def open_game(scene_arg: str | None, ruleset: str | None = None, seed: int = 1) -> Opened:
+    """The bundled demo battle (no argument), a scene file or a map (the ruleset's demo armies
+    deployed on it), as a new game."""
+    from battlefield.cli.commands import battle_scene
+    from battlefield.scene.load import load_scene, load_scene_text, resolve_scene_path
+
+    if scene_arg is not None and ruleset is None:
+        ruleset = load_scene(resolve_scene_path(scene_arg)).ruleset.id
+    ruleset = ruleset or "aos4"
+    text, name = battle_scene(ruleset, scene_arg)
+    scene = load_scene_text(text, name)
+    return Opened(Game(log.rules_for(ruleset), scene, seed).new_state(), text, name)
+
+
+def to_phase(state: State, phase: str) -> None:
+    """Pass (end-phase) until the named phase of the acting side comes up."""
+    for _ in range(50):
+        if state.clock.get("phase") == phase and state.acting_side == state.clock.get("active"):
+            return
+        state.apply(Action("end-phase"))
+
+
+class PlayScene:
+    """The game at the table."""
+
+    def __init__(self, opened: Opened, size: tuple[int, int] = SIZE,
+                 computer: tuple[str, ...] = (), save_path: str = "battlefield-game.jsonl"
+                 ) -> None:
+        self.opened = opened
+        w, h = size
+        self.table = TableView(opened.state, pygame.Rect(0, 0, w - WIDTH, h))
+        self.panel = Panel(pygame.Rect(w - WIDTH, 0, WIDTH, h))
+        self.drag = DragTool(self.table, self.applied, self.say)
+        self.measure = MeasureTool(self.table, self.say)
+        self.measuring = False
+        self.picking: tuple[str, str | None] | None = None     # (ability, unit) being targeted
+        self.computer = set(computer)
+        self.players: dict[str, Any] = {}
+        self.save_path = save_path
+        self.push: Any = None          # a scene to push onto the stack (the app takes it)
+        self.shots = 0
+
+    @property
+    def state(self) -> State:
+        return self.table.state
+
+    def say(self, text: str) -> None:
+        self.panel.message = text
+
+    def applied(self, rolls: list, text: str) -> None:
+        self.table.changed()
+        dice = "; ".join(f"{r.purpose}: {r.total}" for r in rolls)
+        self.say(text + (f" ({dice})" if dice else ""))
+
+    def apply(self, action: Action) -> bool:
+        before = len(self.state.dice.log)
+        try:
+            self.state.apply(action)
+        except IllegalAction as exc:
+            self.say("illegal: " + "; ".join(v.message for v in exc.violations))
+            return False
+        what = f"{action.type}" + (f" {action.unit}" if action.unit else "")
+        what += f" -> {action.target}" if action.target else ""
+        self.applied(self.state.dice.log[before:], what + ": done")
+        return True
+
+    # --- events -------------------------------------------------------------------------------
+    def handle_event(self, e: pygame.event.Event) -> bool:
+        if e.type == pygame.KEYDOWN:
+            ctrl = e.mod & pygame.KMOD_CTRL if hasattr(e, "mod") else 0
+            if ctrl and e.key == pygame.K_z:
+                self.undo()
+                return True
+            if ctrl and e.key == pygame.K_y:
+                self.redo()
+                return True
+            if ctrl and e.key == pygame.K_s:
+                self.save()
+                return True
+            if ctrl and e.key == pygame.K_o:
+                self.load(self.save_path)
+                return True
+            if e.key == pygame.K_h:
+                self.push = HelpOverlay()
+                return True
+            if e.key == pygame.K_F12:
+                self.screenshot()
+                return True
+            if e.key == pygame.K_m:
+                self.measuring = not self.measuring
+                self.measure.first = self.measure.result = None
+                self.say("measure: click two models" if self.measuring else "measure off")
+                return True
+            if e.key == pygame.K_ESCAPE and (self.measuring or self.picking):
+                self.measuring, self.picking = False, None
+                self.say("")
+                return True
+        if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1:
+            name = self.panel.button_at(e.pos)
+            if name is not None:
+                self.button(name)
+                return True
+            if self.picking is not None:
+                return self.pick(e.pos)
+            if self.measuring:
+                return self.measure.handle_event(e)
+        if self.drag.handle_event(e):
+            return True
+        return self.table.handle_event(e)
+
+    def button(self, name: str) -> None:
+        if name in PASS:
+            self.apply(Action(name))
+            return
+        if name in live.DRAG_ABILITIES:
+            self.drag.wanted = self.panel.chosen = name
+            self.say(f"{name}: drag a unit")
+            return
+        self.panel.chosen = name
+        self.picking = (name, None)
+        self.say(f"{name}: click your unit")
+
+    def pick(self, pos) -> bool:
+        """Targeted abilities: first click your unit, then (when it needs one) the target."""
+        hit = live.unit_at(self.state, *self.table.table_at(pos))
+        if hit is None:
+            return False
+        ability, unit = self.picking
+        uid = self.state.scene.units[hit[0]].id
+        if unit is None:
+            action = Action(ability, uid)
+            bad = self.state.check(action)
+            if bad and any("target" in v.code or "target" in v.message for v in bad):
+                self.picking = (ability, uid)
+                self.say(f"{ability} {uid}: click the target")
+                return True
+            self.picking = None
+            self.apply(action)
+            return True
+        self.picking = None
+        self.apply(Action(ability, unit, target=uid))
+        return True
+
+    # --- the game -----------------------------------------------------------------------------
+    def undo(self) -> None:
+        if self.state.undo():
+            while self.computer and self.state.acting_side in self.computer and self.state.undo():
+                pass
+            self.table.changed()
+            self.say("undone")
+        else:
+            self.say("nothing to undo")
+
+    def redo(self) -> None:
+        if self.state.redo():
+            self.table.changed()
+            self.say("redone")
+        else:
+            self.say("nothing to redo")
+
+    def save(self, path: str | None = None) -> str:
+        path = path or self.save_path
+        log.write(path, self.state, self.opened.scene_text)
+        self.say(f"saved {len(self.state.actions)} actions to {path}")
+        return path
+
+    def load(self, path: str) -> None:
+        if not Path(path).exists():
+            self.say(f"no saved game at {path}")
+            return
+        saved = log.read(path)
+        state, _ = log.replay(saved)
+        self.opened = Opened(state, saved.scene_text, saved.scene_name)
+        self.table.state = state
+        self.table.changed()
+        self.say(f"loaded {path}: {len(state.actions)} actions")
+
+    def screenshot(self) -> str:
+        self.shots += 1
+        path = f"battlefield-{self.shots:03d}.png"
+        surf = pygame.Surface((self.table.rect.width + self.panel.rect.width,
+                               self.table.rect.height))
+        self.draw(surf)
+        pygame.image.save(surf, path)
+        self.say(f"screenshot {path}")
+        return path
+
+    def update(self, dt: float) -> None:
+        self.drag.update(dt)
+        st = self.state
+        if self.computer and not st.over and st.acting_side in self.computer \
+                and self.drag.pickup is None:
+            from battlefield.rules.battle import player_for
+
+            side = st.acting_side
+            player = self.players.setdefault(side, player_for(st.rules.id))
+            self.apply(player.choose(st))
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.drag.draw(surface)
+        if self.measuring:
+            self.measure.draw(surface)
+        self.panel.draw(surface, self.state)
+
+
+class App:
+    """The scene stack and the main loop."""
+
+    def __init__(self, first: Any, size: tuple[int, int] = SIZE) -> None:
+        self.stack = [first]
+        self.size = size
+
+    def handle_event(self, e: pygame.event.Event) -> None:
+        top = self.stack[-1]
+        top.handle_event(e)
+        pushed = getattr(top, "push", None)
+        if pushed is not None:
+            top.push = None
+            self.stack.append(pushed)
+        if getattr(top, "done", False) and len(self.stack) > 1:
+            self.stack.pop()
+
+    def update(self, dt: float) -> None:
+        self.stack[-1].update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        for s in self.stack:
+            s.draw(surface)
+
+    def run(self) -> None:
+        screen = pygame.display.set_mode(self.size, pygame.RESIZABLE)
+        pygame.display.set_caption("battlefield play")
+        clock = pygame.time.Clock()
+        while True:
+            for e in pygame.event.get():
+                if e.type == pygame.QUIT:
+                    return
+                self.handle_event(e)
+            self.update(clock.get_time() / 1000)
+            self.draw(screen)
+            pygame.display.flip()
+            clock.tick(60)
+
+
+def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1,
+         computer: tuple[str, ...] = (), screenshot: str | None = None,
+         drag: str | None = None, to: tuple[float, float] | None = None,
+         target: str | None = None, phase: str | None = None, measure: tuple[str, str] | None
+         = None, size: tuple[int, int] = SIZE, save_path: str = "battlefield-game.jsonl"
+         ) -> PlayScene:
+    """Open the window (or, with `screenshot`, draw the first frame to a PNG and return).
+    `drag UNIT to X,Y [target]` shows the live-check overlay mid-drag; `phase` passes until it."""
+    if screenshot:
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    pygame.display.init()
+    pygame.font.init()
+    opened = open_game(scene_arg, ruleset, seed)
+    if phase:
+        to_phase(opened.state, phase)
+    scene = PlayScene(opened, size, computer, save_path)
+    if measure:
+        scene.measuring = True
+        scene.measure.first = measure[0]
+        st = scene.state
+        from battlefield.rulings import Referee
+
+        scene.measure.result = Referee(st.scene, st.table).measure_report(*measure)
+    if drag:
+        hold(scene, drag, to, target)
+    if screenshot:
+        surf = pygame.Surface(size)
+        scene.draw(surf)
+        pygame.image.save(surf, screenshot)
+        return scene
+    App(scene, size).run()
+    pygame.quit()
+    return scene
+
+
+def hold(scene: PlayScene, unit: str, to: tuple[float, float] | None,
+         target: str | None = None) -> None:
+    """Pick up `unit` ('UNIT' or 'UNIT/N' for one model) and hold it with its reference model
+    at `to` (and the cursor over `target`), as a drag would, with the engine's full check."""
+    st = scene.state
+    uid, _, n = unit.partition("/")
+    u = st.scene.unit_index(uid)
+    model = st.scene.model_offsets()[u] + int(n) - 1 if n else None
+    p = live.pick_up(st, u, model, scene.drag.wanted)
+    if p is None:
+        raise SystemExit(f"{uid} cannot be moved now ({st.acting_side} is acting in the "
+                         f"{st.clock.get('phase')} phase; try --phase movement)")
+    d = scene.drag
+    d.pickup = p
+    t = st.table
+    d.to = to if to is not None else (float(t.x[p.ref]), float(t.y[p.ref]))
+    d.target = st.scene.unit_index(target) if target else None
+    d.update_ruling(engine=True)

@@ -1,0 +1,286 @@
+"""The drag tool: pick up a unit (Shift: one model) with the left button, see the live rulings
+every frame, drop to apply the action through the engine; an illegal drop snaps back and says
+why. The rulings come from battlefield.view.live (the engine); this module only draws them."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+import pygame
+import shapely
+
+from battlefield.rules.actions import IllegalAction
+from battlefield.rules.state import State
+from battlefield.view import live
+from battlefield.view import palette as pal
+from battlefield.view.drawing import boxed_text, circle_points, text_surface
+from battlefield.view.table_view import TableView
+
+RULER_OK = pal.GREEN
+RULER_NEAR = pal.ORANGE
+RULER_OVER = pal.VERMILLION
+FAULT = pal.COHERENCY
+SETTLE_S = 0.15          # a slow engine check is asked when the cursor rests this long
+FAST_CHECK_S = 0.010     # an engine check quicker than this is asked every frame
+
+
+def ruler_colour(fraction: float) -> pal.RGB:
+    """Green up to 80% of the allowance, amber up to all of it, red beyond."""
+    if fraction <= 0.8:
+        return RULER_OK
+    return RULER_NEAR if fraction <= 1.0 + 1e-9 else RULER_OVER
+
+
+class DragTool:
+    """Left-button drags on the table: the live-check overlay and the drop."""
+
+    def __init__(self, table: TableView, on_applied: Callable[[list, str], None],
+                 say: Callable[[str], None]) -> None:
+        self.table = table
+        self.on_applied = on_applied
+        self.say = say
+        self.wanted: str | None = None          # ability chosen with the phase bar
+        self.pickup: live.Pickup | None = None
+        self.grab = np.zeros(2)                 # cursor - reference model, in inches
+        self.to: tuple[float, float] | None = None
+        self.target: int | None = None
+        self.ruling: live.Ruling | None = None
+        self.moved_at = 0.0
+        self.check_cost = 0.0                   # seconds the last engine check took
+        self._layer_key = None
+
+    @property
+    def state(self) -> State:
+        return self.table.state
+
+    # --- events -------------------------------------------------------------------------------
+    def handle_event(self, e: pygame.event.Event) -> bool:
+        if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1:
+            return self.press(e.pos, bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
+                              or bool(getattr(e, "shift", False)))
+        if e.type == pygame.MOUSEMOTION and self.pickup is not None:
+            self.move(e.pos)
+            return True
+        if e.type == pygame.MOUSEBUTTONUP and e.button == 1 and self.pickup is not None:
+            self.drop(e.pos)
+            return True
+        if e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE and self.pickup is not None:
+            self.cancel("put back")
+            return True
+        return False
+
+    def press(self, pos: tuple[int, int], one_model: bool = False) -> bool:
+        if not self.table.rect.collidepoint(pos):
+            return False
+        x, y = self.table.table_at(pos)
+        hit = live.unit_at(self.state, x, y)
+        if hit is None:
+            return False
+        u, m = hit
+        p = live.pick_up(self.state, u, m if one_model else None, self.wanted)
+        if p is None:
+            uid = self.state.scene.units[u].id
+            self.say(f"{uid} cannot be moved now ({self.state.acting_side} is acting in the "
+                     f"{self.state.clock.get('phase', 'turn')} phase)")
+            return True
+        t = self.state.table
+        self.pickup = p
+        self.grab = np.array([x - t.x[p.ref], y - t.y[p.ref]])
+        self.to = (float(t.x[p.ref]), float(t.y[p.ref]))
+        self.target = None
+        self.ruling = None
+        self.moved_at = time.perf_counter()
+        self.update_ruling(engine=True)
+        self.check_cost = 0.0        # the first check warms caches: judge by the next ones
+        return True
+
+    def move(self, pos: tuple[int, int]) -> None:
+        """The cursor moved with a unit in the hand: the rulings at the new place."""
+        x, y = self.table.table_at(pos)
+        self.to = (x - float(self.grab[0]), y - float(self.grab[1]))
+        hit = live.unit_at(self.state, x, y, slack=0.3)
+        mine = self.state.side_of(self.pickup.unit)
+        self.target = hit[0] if hit is not None and self.state.side_of(hit[0]) != mine else None
+        self.moved_at = time.perf_counter()
+        self.update_ruling(engine=self.check_cost < FAST_CHECK_S)
+
+    def update(self, dt: float) -> None:
+        """A resting cursor gets the engine's full check if the frames skipped it."""
+        r = self.ruling
+        if (self.pickup is not None and r is not None and not r.checked
+                and time.perf_counter() - self.moved_at >= SETTLE_S):
+            self.update_ruling(engine=True)
+
+    def update_ruling(self, engine: bool) -> None:
+        start = time.perf_counter()
+        self.ruling = live.rule(self.state, self.pickup, self.to, self.target, engine=engine)
+        if engine:
+            self.check_cost = time.perf_counter() - start
+
+    def drop(self, pos: tuple[int, int]) -> None:
+        self.move(pos)
+        p, action = self.pickup, self.ruling.action
+        if abs(self.ruling.used) < 1e-9:
+            self.cancel("")
+            return
+        before = len(self.state.dice.log)
+        try:
+            events = self.state.apply(action)
+        except IllegalAction as exc:
+            why = "; ".join(v.message for v in exc.violations)
+            self.cancel(f"snapped back: {why}")
+            return
+        uid = self.state.scene.units[p.unit].id
+        self.pickup = None
+        self.ruling = None
+        self.on_applied(self.state.dice.log[before:], f"{action.type} {uid}: done")
+        del events
+
+    def cancel(self, why: str) -> None:
+        self.pickup = None
+        self.ruling = None
+        if why:
+            self.say(why)
+
+    # --- drawing ------------------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface) -> None:
+        """The table with the unit in the hand left out, then the live overlay."""
+        p, r = self.pickup, self.ruling
+        if p is None or r is None:
+            self.table.draw(surface)
+            return
+        tv = self.table
+        layer = tv.units_layer(hidden=p.unit, extra=self._static_marks)
+        surface.blit(layer, tv.rect.topleft)
+        clip = surface.get_clip()
+        surface.set_clip(tv.rect)
+        try:
+            self._overlay(surface)
+        finally:
+            surface.set_clip(clip)
+
+    def _static_marks(self, surf: pygame.Surface, view) -> None:
+        """What stays put during a drag: the enemy's combat ranges, where the unit stood, how
+        far the ability could take it at most."""
+        st, p = self.state, self.pickup
+        t = st.table
+        rng = st.scene.ruleset.combat_range
+        mine = st.side_of(p.unit)
+        foes = [int(m) for m in np.nonzero(t.on_table)[0] if st.side_of(int(t.unit[m])) != mine]
+        if foes and rng > 0:
+            zone = shapely.union_all([t.footprint(m, 24).buffer(rng, 4) for m in foes])
+            for g in getattr(zone, "geoms", [zone]):
+                pts = view.points(np.asarray(g.exterior.coords))
+                if len(pts) > 2:
+                    pygame.draw.polygon(surf, pal.lighter(pal.COMBAT, 0.55), pts, 2)
+        for x, y, m in zip(p.start[:, 0], p.start[:, 1], p.models, strict=True):
+            c = view.px(x, y)
+            pygame.draw.circle(surf, pal.INK_SOFT, c, max(2, view.length(t.reach[m])), 1)
+        if p.allowed:
+            c = view.px(t.x[p.ref], t.y[p.ref])
+            pts = circle_points(c, view.length(p.allowed + t.reach[p.ref]), 96)
+            pygame.draw.lines(surf, pal.darker(RULER_OK, 0.2), True, pts, 1)
+
+    def _overlay(self, surface: pygame.Surface) -> None:
+        st, p, r = self.state, self.pickup, self.ruling
+        tv = self.table
+        view = tv.view
+        t = st.table
+        style = tv.style
+        colour = style.side(st.side_of(p.unit))
+        edge = pal.darker(colour, 0.6)
+        # Objective control after the drop.
+        for o in st.scene.objectives:
+            after = r.objectives.get(o.id)
+            c = view.px(o.x, o.y)
+            tag = f"{o.id}: {after or 'nobody'}"
+            fill = style.side(after) if after else (235, 235, 230)
+            s = boxed_text(tag, style.small_size, pal.text_on(fill), fill, pal.INK, 2)
+            surface.blit(s, s.get_rect(midtop=(round(c[0]), round(c[1]) + 10)))
+        # The target: sight line, blockers, skirmish retreat ghost and pot-shot triggers.
+        if r.sight is not None:
+            a, b = r.sight.closest.a, r.sight.closest.b
+            vis = {"full": RULER_OK, "partial": RULER_NEAR, "none": RULER_OVER}[r.sight.visible]
+            pygame.draw.line(surface, (0, 0, 0), view.px(a[0], a[1]), view.px(b[0], b[1]), 5)
+            pygame.draw.line(surface, vis, view.px(a[0], a[1]), view.px(b[0], b[1]), 3)
+            self._blockers(surface, r.sight.blocked_by)
+        if r.retreat is not None and r.target is not None:
+            for m, (x, y) in zip(t.unit_models[r.target], r.retreat, strict=False):
+                pygame.draw.circle(surface, pal.INK_SOFT, view.px(x, y),
+                                   max(2, view.length(t.reach[m])), 2)
+        for trig in r.pot_shots:
+            for m in t.unit_models[trig.by]:
+                pygame.draw.circle(surface, pal.HIGHLIGHT, view.px(t.x[m], t.y[m]),
+                                   view.length(t.reach[m]) + 4, 3)
+            lead = t.unit_models[trig.by][0]
+            s = boxed_text(f"pot shots: {trig.reason}", style.small_size, pal.INK,
+                           pal.HIGHLIGHT, pal.INK, 2)
+            surface.blit(s, s.get_rect(midbottom=view.px(t.x[lead], t.y[lead] + t.reach[lead]
+                                                         + 0.3)))
+        # The ghost: the unit where it would stand.
+        for k, m in enumerate(p.models):
+            c = view.px(*r.ends[k])
+            rad = max(2.0, view.length(t.reach[m]))
+            pygame.draw.circle(surface, colour, c, rad)
+            pygame.draw.circle(surface, edge, c, rad, 2)
+        for m in r.faults:
+            k = np.nonzero(p.models == m)[0]
+            x, y = (r.ends[k[0]] if len(k) else (t.x[m], t.y[m]))
+            c = view.px(x, y)
+            pygame.draw.circle(surface, (255, 255, 255), c, view.length(t.reach[m]) + 5, 5)
+            pygame.draw.circle(surface, FAULT, c, view.length(t.reach[m]) + 5, 3)
+        seen: set[str] = set()
+        for m, why in r.faults.items():
+            if len(seen) >= 3 or why[0] in seen:
+                continue
+            k = np.nonzero(p.models == m)[0]
+            x, y = (r.ends[k[0]] if len(k) else (t.x[m], t.y[m]))
+            s = boxed_text(why[0], style.small_size, (255, 255, 255), FAULT, pal.INK, 2)
+            c = view.px(x, y)
+            surface.blit(s, s.get_rect(midleft=(round(c[0] + view.length(t.reach[m]) + 8),
+                                                round(c[1] - view.length(t.reach[m]) - 12
+                                                      - 22 * len(seen)))))
+            seen.add(why[0])
+        # The ruler along the path of the reference model.
+        a = view.px(float(t.x[p.ref]), float(t.y[p.ref]))
+        b = view.px(*self.to)
+        rc = ruler_colour(r.fraction) if r.allowed else pal.MEASURE
+        pygame.draw.line(surface, (255, 255, 255), a, b, 7)
+        pygame.draw.line(surface, rc, a, b, 4)
+        label = f'{r.used:.2f}"' + (f' / {r.allowed:g}"' if r.allowed else "")
+        if r.climbed > 1e-6:
+            label += f' (climb {r.climbed:.2f}")'
+        s = boxed_text(label, style.label_size, pal.INK, (255, 255, 255), rc, 3)
+        surface.blit(s, s.get_rect(midbottom=(round((a[0] + b[0]) / 2),
+                                              round((a[1] + b[1]) / 2) - 8)))
+        # The caption: every ruling in words, by the cursor's corner of the board.
+        lines = live.describe(r)
+        near = ", ".join(st.scene.units[v].id for v in r.check.in_combat_range)
+        lines += [f"in combat range of: {near}"] if near else []
+        y = tv.rect.top + 8
+        box = pygame.Surface((tv.rect.width, 4 + 22 * min(len(lines), 8)), pygame.SRCALPHA)
+        box.fill((255, 255, 255, 215))
+        surface.blit(box, tv.rect.topleft)
+        for text in lines[:8]:
+            bad = text.startswith("illegal")
+            s = text_surface(text[:140], style.small_size, RULER_OVER if bad else pal.INK)
+            surface.blit(s, (tv.rect.left + 10, y))
+            y += s.get_height()
+
+    def _blockers(self, surface: pygame.Surface, names: list[str]) -> None:
+        st = self.state
+        view = self.table.view
+        pieces = {pc.id: pc for pc in st.scene.terrain}
+        index = {n: i for i, n in enumerate(st.scene.model_names)}
+        t = st.table
+        for name in names:
+            if name in pieces:
+                pts = view.points(pieces[name].outline)
+                pygame.draw.polygon(surface, (0, 0, 0), pts, 6)
+                pygame.draw.polygon(surface, pal.HIGHLIGHT, pts, 3)
+            elif name in index:
+                m = index[name]
+                c = view.px(t.x[m], t.y[m])
+                pygame.draw.circle(surface, pal.HIGHLIGHT, c, view.length(t.reach[m]) + 4, 3)

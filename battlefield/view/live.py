@@ -1,0 +1,271 @@
+"""What the table shows while a unit is dragged, asked of the engine and nothing else: the
+action the drop would be (State.check), the rulings where the unit would stand (Referee,
+live_check), the charge odds (charge_odds), pot shots and retreats (skirmish). No pygame here:
+the benchmark and the tests read these values directly."""
+
+from __future__ import annotations
+
+import copy
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from battlefield.rules.actions import Action, Violation
+from battlefield.rules.state import State
+from battlefield.rulings import LiveCheck, Referee, live_check
+
+# Abilities a drag can stand for, most usual first.
+DRAG_ABILITIES = ("normal-move", "run", "retreat", "charge", "fight", "redeploy", "move")
+TARGETED = ("charge", "fight")         # the drop needs an enemy: the one under the cursor
+
+
+def drag_ability(state: State, u: int, wanted: str | None = None) -> str | None:
+    """The ability a drag of unit u stands for now: `wanted` when the engine offers it, else
+    the first the phase allows (a unit in combat retreats in the movement phase)."""
+    if state.side_of(u) != state.acting_side:
+        return None
+    avail = [a for a in state.available() if a in DRAG_ABILITIES]
+    if wanted in avail:
+        return wanted
+    if state.rules.id == "aos4" and "retreat" in avail:
+        in_combat = bool(Referee(state.scene, state.table).combat[u])
+        if in_combat:
+            return "retreat"
+        avail.remove("retreat")
+    return avail[0] if avail else None
+
+
+def allowance(state: State, u: int, ability: str) -> float | None:
+    """The longest move the ability can allow the unit (the engine's own numbers)."""
+    if state.rules.id == "skirmish":
+        from battlefield.rules.skirmish import movement
+
+        return movement.allowance(state, u, state.rules.overextended(state, u, "move"))
+    rules: Any = state.rules
+    move = rules._move_stat(state, u)
+    return {"normal-move": move, "retreat": move, "run": move + 6, "charge": 12.0,
+            "fight": 3.0, "redeploy": 6.0}.get(ability)
+
+
+def path_used(state: State, m: int, path: np.ndarray) -> tuple[float, float]:
+    """(inches used, of which climbing) for model m along path, as the engine counts it."""
+    if state.rules.id == "skirmish":
+        from battlefield.rules.skirmish import movement
+
+        c = movement.climb(movement.terrain(state), path)
+        return c.cost(climb_down=True), c.up
+    from battlefield.geometry.paths import Terrain
+    from battlefield.rules.aos4.movement import CLIMB_FREE
+
+    t = state.table
+    cost = Terrain(t.layout, CLIMB_FREE, landing=float(t.reach[m])).path_cost(path, False)
+    return min(cost.total, cost.total_if_jumping), cost.vertical
+
+
+@dataclass
+class Pickup:
+    """A unit (or one of its models) in the hand: what it stands for and where it started."""
+
+    unit: int
+    ability: str
+    models: np.ndarray                  # table indices that move
+    start: np.ndarray                   # (n, 2) where they stood
+    ref: int                            # the model whose path the action gives
+    allowed: float | None
+    single: bool = False
+    charges: dict[int, Any] = field(default_factory=dict)   # enemy -> ChargeOdds (cached)
+    control: dict[int, str | None] = field(default_factory=dict)  # objectives out of reach
+    touching: dict[int, bool] = field(default_factory=dict)  # objectives it stood in
+
+
+def pick_up(state: State, u: int, model: int | None = None, wanted: str | None = None
+            ) -> Pickup | None:
+    """Pick up unit u (or only its model `model`) for the ability the phase allows."""
+    ability = drag_ability(state, u, wanted)
+    if ability is None:
+        return None
+    t = state.table
+    from battlefield.rules.moves import leader
+
+    if model is not None:
+        models = np.array([model], dtype=np.int64)
+        ref = model
+    else:
+        models = np.array(sorted(int(m) for m in state.models_of(u)), dtype=np.int64)
+        ref = leader(state, u)
+    start = np.column_stack([t.x[models], t.y[models]])
+    p = Pickup(u, ability, models, start, int(ref), allowance(state, u, ability),
+               model is not None)
+    p.touching = live_check(Referee(state.scene, t), u).objectives
+    return p
+
+
+@dataclass
+class Ruling:
+    """Everything the drag overlay draws for one place of the dragged unit."""
+
+    action: Action
+    violations: list[Violation]
+    ends: np.ndarray                    # (n, 2) where the moving models would stand
+    used: float
+    climbed: float
+    allowed: float | None
+    check: LiveCheck
+    referee: Referee
+    faults: dict[int, list[str]]        # table model -> why it is at fault
+    general: list[str]                  # violations that name no model
+    objectives: dict[str, str | None]   # objective id -> controller after the drop
+    target: int | None = None           # the enemy under the cursor
+    sight: Any = None                   # Pair from the dragged unit to the target
+    charge: Any = None                  # ChargeOdds against the target
+    pot_shots: list[Any] = field(default_factory=list)    # skirmish Trigger
+    retreat: np.ndarray | None = None   # skirmish: where the target would retreat to
+    checked: bool = True                # State.check was asked (else: legality unknown yet)
+
+    @property
+    def legal(self) -> bool | None:
+        return (not self.violations) if self.checked else None
+
+    @property
+    def fraction(self) -> float:
+        return self.used / self.allowed if self.allowed else 0.0
+
+
+def drop_action(state: State, p: Pickup, to: tuple[float, float], target: int | None) -> Action:
+    """The action dropping the picked-up unit with its reference model at `to` would be."""
+    t = state.table
+    start = (float(t.x[p.ref]), float(t.y[p.ref]))
+    unit = state.scene.units[p.unit]
+    tgt = state.scene.units[target].id if target is not None else None
+    if p.ability not in TARGETED:
+        tgt = None
+    if p.single:
+        n = p.ref - state.scene.model_offsets()[p.unit] + 1
+        return Action(p.ability, unit.id, paths=((n, (start, to)),), target=tgt)
+    return Action(p.ability, unit.id, path=(start, to), target=tgt)
+
+
+_NAME = re.compile(r"[\w.-]+/\d+")
+
+
+def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = None,
+         extras: bool = True, engine: bool = True) -> Ruling:
+    """The rulings with the reference model dropped at `to` (the others keep formation).
+    `engine`: also ask State.check whether the drop is legal (on a crowded table that takes
+    longer than a frame, so the drag tool asks it when the cursor rests); else `checked` is
+    False and `violations` empty."""
+    t = state.table
+    shift = np.array(to) - np.array([t.x[p.ref], t.y[p.ref]])
+    ends = p.start + shift
+    action = drop_action(state, p, to, target)
+    violations = state.check(action) if engine else []
+    used, climbed = path_used(state, p.ref, np.array([[t.x[p.ref], t.y[p.ref]], to]))
+    moved = t.moved(p.models, ends[:, 0], ends[:, 1])
+    referee = Referee(state.scene, moved)
+    check = live_check(referee, p.unit)
+    index = {n: i for i, n in enumerate(state.scene.model_names)}
+    faults: dict[int, list[str]] = {}
+    general = []
+    for v in violations:
+        named = [index[n] for n in _NAME.findall(v.message) if n in index]
+        mine = [m for m in named if t.unit[m] == p.unit] or named
+        for m in mine[:1]:
+            faults.setdefault(m, []).append(v.message)
+        if not mine:
+            general.append(v.message)
+    for m, why in check.coherency.reasons.items():
+        faults.setdefault(int(m), []).append(f"coherency: {why}")
+    for m in check.coherency.breaks:
+        faults.setdefault(int(m), []).append("out of coherency")
+    objectives = {}
+    for k, o in enumerate(state.scene.objectives):
+        if k not in p.control or check.objectives.get(k) or p.touching.get(k):
+            # Only the objectives the unit stands in, before or after, can change hands.
+            held = state.objectives.get(o.id)
+            c = referee.objective(k, held_by=held).controlled_by
+            if not check.objectives.get(k) and not p.touching.get(k):
+                p.control[k] = c
+        else:
+            c = p.control[k]
+        objectives[o.id] = c
+    r = Ruling(action, violations, ends, used, climbed, p.allowed, check, referee, faults,
+               general, objectives, target, checked=engine)
+    if target is None or not extras:
+        return r
+    r.sight = referee.pair(p.unit, target)
+    if p.ability == "charge" and state.rules.id == "aos4":
+        if target not in p.charges:
+            from battlefield.rules.aos4.charge import charge_odds
+
+            p.charges[target] = charge_odds(Referee(state.scene, t), p.unit, target)
+        r.charge = p.charges[target]
+    if state.rules.id == "skirmish":
+        r.pot_shots, r.retreat = _skirmish(state, p, action, moved, target)
+    return r
+
+
+def _skirmish(state: State, p: Pickup, action: Action, moved, target: int):
+    from battlefield.rules.moves import planned
+    from battlefield.rules.skirmish import movement, potshots
+
+    moves = planned(state, p.unit, action)
+    trig = []
+    if not isinstance(moves, Violation):
+        over = state.rules.overextended(state, p.unit, "move")
+        trig = potshots.triggers(state, p.unit, moves, over)
+    after = copy.copy(state)        # a shallow view with the unit dropped: read, never applied
+    after.table = moved
+    plan = movement.retreat_plan(after, target, p.unit)
+    retreat = plan[0].ends() if plan is not None else None
+    return trig, retreat
+
+
+def unit_at(state: State, x: float, y: float, slack: float = 0.0) -> tuple[int, int] | None:
+    """(unit, table model) of the model whose base is under the table point, or None."""
+    t = state.table
+    on = np.nonzero(t.on_table)[0]
+    if not len(on):
+        return None
+    d = np.hypot(t.x[on] - x, t.y[on] - y) - t.reach[on]
+    k = int(np.argmin(d))
+    if d[k] > slack:
+        return None
+    m = int(on[k])
+    return int(t.unit[m]), m
+
+
+def describe(r: Ruling) -> list[str]:
+    """The ruling in words, one line each (the overlay's caption; the tests read it)."""
+    out = []
+    if r.allowed:
+        climb = f" (climbing {r.climbed:.2f}\")" if r.climbed > 1e-6 else ""
+        out.append(f"{r.action.type}: {r.used:.2f}\"{climb} / {r.allowed:g}\"")
+    if r.legal is None:
+        out.append("checking...")
+    else:
+        out.append("legal" if r.legal else "illegal: "
+                   + "; ".join(v.message for v in r.violations))
+    if r.charge is not None:
+        c = r.charge
+        if c.needed is None:
+            out.append(f"charge: {c.reason}")
+        else:
+            out.append(f"charge needs {c.needed:.2f}\": {c.probability:.1%} "
+                       f"(re-roll {c.probability_reroll:.1%})")
+    if r.sight is not None:
+        b = ", ".join(r.sight.blocked_by) if r.sight.blocked_by else ""
+        out.append(f"sight: {r.sight.visible}" + (f" (blocked by {b})" if b else ""))
+    for trig in r.pot_shots:
+        out.append(f"pot shots: unit {trig.by} ({trig.reason})")
+    return out
+
+
+def finite(x: float | None) -> bool:
+    return x is not None and math.isfinite(x)
+
+
+__all__ = ["Pickup", "Ruling", "pick_up", "rule", "drag_ability", "allowance", "unit_at",
+           "describe", "drop_action", "DRAG_ABILITIES"]

@@ -1,0 +1,143 @@
+"""The side panel: the turn and phase bar (round, active side, acting side, CP and VP), the
+abilities legal now as buttons (State.available), the last message and the dice log; and the
+help overlay listing every shortcut."""
+
+from __future__ import annotations
+
+import pygame
+
+from battlefield.rules.state import State
+from battlefield.view import palette as pal
+from battlefield.view.drawing import font
+
+WIDTH = 340
+SHORTCUTS = (
+    ("left drag", "move a unit (Shift: one model) for the ability chosen"),
+    ("drop", "apply through the engine; illegal snaps back"),
+    ("buttons", "choose the ability; end-phase / end-turn pass"),
+    ("click, click", "targeted ability: your unit, then the enemy"),
+    ("right drag / arrows", "pan"),
+    ("wheel / + -", "zoom"),
+    ("F", "fit the board"),
+    ("M", "measure tool: click two models"),
+    ("Ctrl+Z / Ctrl+Y", "undo / redo"),
+    ("Ctrl+S / Ctrl+O", "save / load the action log"),
+    ("F12", "screenshot"),
+    ("Esc", "put back / leave a tool"),
+    ("H", "this help"),
+)
+
+
+class Panel:
+    """The right-hand panel: phase bar, ability buttons, message, dice log."""
+
+    def __init__(self, rect: pygame.Rect) -> None:
+        self.rect = pygame.Rect(rect)
+        self.buttons: list[tuple[pygame.Rect, str]] = []
+        self.message = "H: help"
+        self.chosen: str | None = None
+
+    def button_at(self, pos: tuple[int, int]) -> str | None:
+        for r, name in self.buttons:
+            if r.collidepoint(pos):
+                return name
+        return None
+
+    def draw(self, surface: pygame.Surface, state: State) -> None:
+        r = self.rect
+        pygame.draw.rect(surface, (236, 236, 230), r)
+        pygame.draw.line(surface, pal.BORDER, r.topleft, r.bottomleft, 2)
+        x, y = r.left + 12, r.top + 10
+        big, small = font(20), font(16)
+        c = state.clock
+        title = (f"round {c.get('round')}  {c.get('active')}'s turn"
+                 + (f"  {c['phase']} phase" if c.get("phase") else ""))
+        surface.blit(big.render(title, True, pal.INK), (x, y))
+        y += 26
+        surface.blit(small.render(f"acting: {state.acting_side}", True, pal.INK), (x, y))
+        y += 20
+        for side, res in state.sides.items():
+            bits = [f"{k.upper()} {v}" for k, v in res.items() if isinstance(v, (int, float))]
+            text = f"{side}: " + "  ".join(bits)
+            surface.blit(small.render(text[:48], True, pal.INK), (x, y))
+            y += 18
+        if state.over:
+            surface.blit(big.render(f"battle over: {state.result().get('winner')}", True,
+                                    pal.VERMILLION), (x, y))
+            y += 24
+        y += 6
+        self.buttons = []
+        bx = x
+        for name in state.available():
+            w = small.size(name)[0] + 14
+            if bx + w > r.right - 8:
+                bx, y = x, y + 28
+            b = pygame.Rect(bx, y, w, 24)
+            on = name == self.chosen
+            pygame.draw.rect(surface, pal.SKY if on else (255, 255, 255), b, border_radius=4)
+            pygame.draw.rect(surface, pal.INK_SOFT, b, 1, border_radius=4)
+            surface.blit(small.render(name, True, pal.INK), (bx + 7, y + 4))
+            self.buttons.append((b, name))
+            bx += w + 6
+        y += 36
+        for line in _wrap(self.message, small, r.width - 24)[:5]:
+            surface.blit(small.render(line, True, pal.VERMILLION if "snapped" in self.message
+                                      or "illegal" in self.message else pal.INK), (x, y))
+            y += 18
+        y += 8
+        surface.blit(big.render("dice", True, pal.INK), (x, y))
+        y += 24
+        rolls = state.dice.log
+        room = max(0, (r.bottom - y - 10) // 17)
+        for roll in reversed(rolls[-room:] if room else []):
+            d = roll.to_dict()
+            text = f"{d['dice']} {d['values']} = {d['total']}  {d['for']}"
+            surface.blit(small.render(text[:52], True, pal.INK_SOFT), (x, y))
+            y += 17
+
+
+def _wrap(text: str, f: pygame.font.Font, width: int) -> list[str]:
+    out, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if f.size(trial)[0] > width and line:
+            out.append(line)
+            line = word
+        else:
+            line = trial
+    if line:
+        out.append(line)
+    return out
+
+
+class HelpOverlay:
+    """Every shortcut, over the table; any key or click closes it."""
+
+    done = False
+
+    def handle_event(self, e: pygame.event.Event) -> bool:
+        if e.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+            self.done = True
+            return True
+        return False
+
+    def update(self, dt: float) -> None:
+        pass
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        shade = pygame.Surface((w, h), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 140))
+        surface.blit(shade, (0, 0))
+        f, g = font(20), font(26)
+        box = pygame.Rect(0, 0, 640, 60 + 28 * len(SHORTCUTS))
+        box.center = (w // 2, h // 2)
+        pygame.draw.rect(surface, pal.PAPER, box, border_radius=8)
+        pygame.draw.rect(surface, pal.INK, box, 2, border_radius=8)
+        surface.blit(g.render("battlefield play: shortcuts", True, pal.INK),
+                     (box.left + 20, box.top + 14))
+        y = box.top + 52
+        for key, what in SHORTCUTS:
+            surface.blit(f.render(key, True, pal.BLUE), (box.left + 20, y))
+            surface.blit(f.render(what, True, pal.INK), (box.left + 220, y))
+            y += 28

@@ -1,0 +1,190 @@
+"""The board scene of the window: the table as the game stands, with pan (right button or
+arrows), zoom (wheel, about the cursor) and fit-to-board (F). What does not change between
+frames is cached: the board and terrain per view, the models and rulings per game state."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pygame
+
+from battlefield.rules.state import State
+from battlefield.rulings import Referee
+from battlefield.scene.model import Scene
+from battlefield.view import palette as pal
+from battlefield.view.drawing import Labels
+from battlefield.view.layers import (
+    Style,
+    combat_links,
+    draw_board,
+    draw_combat,
+    draw_models,
+    draw_objectives,
+    draw_rulings,
+    draw_terrain,
+)
+from battlefield.view.transform import ViewTransform
+
+ZOOM_STEP = 1.15
+PAN_STEP = 60
+
+
+def scene_now(state: State, keep_slain: bool = False) -> Scene:
+    """The scene with every model where it stands now (slain ones gone unless keep_slain, which
+    keeps 'UNIT/N' names pointing at the same models) and objectives as held now."""
+    scene, t = state.scene, state.table
+    off = scene.model_offsets()
+    units = []
+    for u, spec in enumerate(scene.units):
+        models, leader = [], 0
+        for k, m in enumerate(spec.models):
+            i = off[u] + k
+            if t.unit[i] < 0 and not keep_slain:
+                continue
+            if k == spec.leader:
+                leader = len(models)
+            models.append(replace(m, x=float(t.x[i]), y=float(t.y[i]), z=float(t.z[i]),
+                                  facing=float(t.facing[i])))
+        units.append(replace(spec, models=models, leader=leader))
+    objectives = [replace(o, controlled_by=state.objectives.get(o.id, o.controlled_by))
+                  for o in scene.objectives]
+    return replace(scene, units=units, objectives=objectives)
+
+
+class TableView:
+    """The board in a rectangle of the window: camera, cached layers, the game drawn."""
+
+    def __init__(self, state: State, rect: pygame.Rect) -> None:
+        self.state = state
+        self.rect = pygame.Rect(rect)
+        self.view = self.fit_view()
+        self.version = 0                   # bumped whenever the game changes
+        self.panning: tuple[int, int] | None = None
+        self._static: tuple[tuple, pygame.Surface] | None = None
+        self._units: tuple[tuple, pygame.Surface] | None = None
+        self._report: tuple[int, dict] | None = None
+
+    # --- camera -------------------------------------------------------------------------------
+    def fit_view(self) -> ViewTransform:
+        s = self.state.scene
+        return ViewTransform.fit(s.width, s.depth, tuple(self.rect.inflate(-40, -40)))
+
+    def fit(self) -> None:
+        self.view = self.fit_view()
+
+    def zoom(self, factor: float, at: tuple[float, float]) -> None:
+        v = self.view
+        scale = min(max(v.scale * factor, 2.0), 200.0)
+        k = scale / v.scale
+        self.view = ViewTransform(scale, at[0] - (at[0] - v.ox) * k, at[1] - (at[1] - v.oy) * k)
+
+    def pan(self, dx: float, dy: float) -> None:
+        v = self.view
+        self.view = ViewTransform(v.scale, v.ox + dx, v.oy + dy)
+
+    def table_at(self, pos: tuple[float, float]) -> tuple[float, float]:
+        return self.view.table(*pos)
+
+    def changed(self) -> None:
+        """The game changed (an action, undo, redo, load): drop the cached models layer."""
+        self.version += 1
+
+    def handle_event(self, e: pygame.event.Event) -> bool:
+        """Camera events; True when used."""
+        if e.type == pygame.MOUSEWHEEL:
+            self.zoom(ZOOM_STEP ** e.y, pygame.mouse.get_pos())
+            return True
+        if e.type == pygame.MOUSEBUTTONDOWN and e.button == 3 and self.rect.collidepoint(e.pos):
+            self.panning = e.pos
+            return True
+        if e.type == pygame.MOUSEMOTION and self.panning is not None:
+            self.pan(e.pos[0] - self.panning[0], e.pos[1] - self.panning[1])
+            self.panning = e.pos
+            return True
+        if e.type == pygame.MOUSEBUTTONUP and e.button == 3 and self.panning is not None:
+            self.panning = None
+            return True
+        if e.type == pygame.KEYDOWN:
+            moves = {pygame.K_LEFT: (PAN_STEP, 0), pygame.K_RIGHT: (-PAN_STEP, 0),
+                     pygame.K_UP: (0, PAN_STEP), pygame.K_DOWN: (0, -PAN_STEP)}
+            if e.key in moves:
+                self.pan(*moves[e.key])
+                return True
+            if e.key == pygame.K_f:
+                self.fit()
+                return True
+            if e.key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_MINUS):
+                self.zoom(ZOOM_STEP if e.key != pygame.K_MINUS else 1 / ZOOM_STEP,
+                          self.rect.center)
+                return True
+        return False
+
+    # --- layers -------------------------------------------------------------------------------
+    @property
+    def style(self) -> Style:
+        return Style.for_scene(self.state.scene, None, self.view.scale)
+
+    def report(self) -> dict:
+        """`battlefield check` of the game as it stands (cached per game version)."""
+        if self._report is None or self._report[0] != self.version:
+            self._report = (self.version, Referee(scene_now(self.state)).check_report())
+        return self._report[1]
+
+    def static_layer(self) -> pygame.Surface:
+        """Paper, board with grid and rulers, terrain with its labels (cached per view)."""
+        key = (self.view, self.rect.size, self.state.scene.terrain)
+        if self._static is None or self._static[0] != key:
+            surf = pygame.Surface(self.rect.size)
+            surf.fill(pal.PAPER)
+            view = self.local_view()
+            scene = self.state.scene
+            style = Style.for_scene(scene, None, view.scale)
+            labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth)))
+            draw_board(surf, view, scene, style, labels)
+            draw_terrain(surf, view, scene, style, labels)
+            labels.draw(surf)
+            self._static = (key, surf)
+        return self._static[1]
+
+    def local_view(self) -> ViewTransform:
+        """The view in the coordinates of this scene's own surface (its rect's top-left 0,0)."""
+        v = self.view
+        return ViewTransform(v.scale, v.ox - self.rect.x, v.oy - self.rect.y)
+
+    def units_layer(self, hidden: int | None = None, extra=None) -> pygame.Surface:
+        """The static layer plus objectives, combat, models and rulings; `hidden` leaves one
+        unit out (the one in the hand), `extra(surface, view)` draws more before the models."""
+        key = (self.view, self.rect.size, self.version, hidden)
+        if self._units is None or self._units[0] != key:
+            surf = self.static_layer().copy()
+            view = self.local_view()
+            scene = scene_now(self.state)
+            report = self.report()
+            style = Style.for_scene(self.state.scene, report, view.scale)
+            if hidden is not None:
+                units = list(scene.units)
+                units[hidden] = replace(units[hidden], models=[])
+                scene = replace(scene, units=units)
+                report = _without(report, self.state.scene.units[hidden].id)
+            labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth)))
+            draw_objectives(surf, view, scene, style, report, labels)
+            if extra is not None:
+                extra(surf, view)
+            draw_combat(surf, view, scene, style, report)
+            for p, q, _ in combat_links(view, scene, report):
+                labels.avoid_line(p, q, max(8.0, style.line * 8))
+            draw_models(surf, view, scene, style, labels)
+            draw_rulings(surf, view, scene, style, report)
+            labels.draw(surf)
+            self._units = (key, surf)
+        return self._units[1]
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.blit(self.units_layer(), self.rect.topleft)
+
+
+def _without(report: dict, uid: str) -> dict:
+    """A check report with one unit's rulings left out (it is being moved)."""
+    units = {k: v for k, v in report.get("units", {}).items() if k != uid}
+    pairs = [p for p in report.get("pairs", []) if uid not in (p["a"], p["b"])]
+    return {**report, "units": units, "pairs": pairs}

@@ -1,0 +1,145 @@
+"""The window driven by synthetic pygame events under the dummy video driver: drag a unit, see
+what the overlay shows, drop it and check the action the engine applied."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from battlefield.view import live  # noqa: E402
+from battlefield.view.app import PlayScene, open_game, play, to_phase  # noqa: E402
+
+
+@pytest.fixture()
+def scene() -> PlayScene:
+    pygame.display.init()
+    pygame.font.init()
+    opened = open_game(None)
+    to_phase(opened.state, "movement")
+    return PlayScene(opened, (1200, 760))
+
+
+def px(scene: PlayScene, x: float, y: float) -> tuple[int, int]:
+    p = scene.table.view.px(x, y)
+    return round(p[0]), round(p[1])
+
+
+def at(scene: PlayScene, uid: str) -> tuple[float, float]:
+    st = scene.state
+    u = st.scene.unit_index(uid)
+    from battlefield.rules.moves import leader
+
+    m = leader(st, u)
+    return float(st.table.x[m]), float(st.table.y[m])
+
+
+def ev(kind: int, **kw) -> pygame.event.Event:
+    return pygame.event.Event(kind, **kw)
+
+
+def drag(scene: PlayScene, start: tuple[float, float], end: tuple[float, float],
+         release: bool = True) -> None:
+    a, b = px(scene, *start), px(scene, *end)
+    scene.handle_event(ev(pygame.MOUSEBUTTONDOWN, button=1, pos=a))
+    scene.handle_event(ev(pygame.MOUSEMOTION, pos=b, rel=(b[0] - a[0], b[1] - a[1]),
+                          buttons=(1, 0, 0)))
+    if release:
+        scene.handle_event(ev(pygame.MOUSEBUTTONUP, button=1, pos=b))
+
+
+def test_drag_shows_live_rulings_and_drop_applies_the_move(scene: PlayScene) -> None:
+    x, y = at(scene, "red-lancers")
+    drag(scene, (x, y), (x, y + 4), release=False)
+    r = scene.drag.ruling
+    assert r is not None and r.action.type == "normal-move" and r.legal
+    assert abs(r.used - 4) < 0.05 and r.allowed == 10
+    surf = pygame.Surface((1200, 760))
+    scene.draw(surf)                         # draws the overlay without changing the game
+    assert all(a.type == "end-phase" for a in scene.state.actions)   # nothing applied yet
+    b = px(scene, x, y + 4)
+    scene.handle_event(ev(pygame.MOUSEBUTTONUP, button=1, pos=b))
+    last = scene.state.actions[-1]
+    assert last.type == "normal-move" and last.unit == "red-lancers"
+    assert abs(last.path[-1][1] - (y + 4)) < 0.1
+    assert "done" in scene.panel.message
+
+
+def test_too_far_is_shown_on_the_models_and_snaps_back(scene: PlayScene) -> None:
+    x, y = at(scene, "red-lancers")
+    drag(scene, (x, y), (x, y + 12), release=False)
+    r = scene.drag.ruling
+    assert r.legal is False and r.fraction > 1
+    assert any("more than 10" in w for why in r.faults.values() for w in why)
+    assert any(line.startswith("illegal") for line in live.describe(r))
+    n = len(scene.state.actions)
+    b = px(scene, x, y + 12)
+    scene.handle_event(ev(pygame.MOUSEBUTTONUP, button=1, pos=b))
+    assert len(scene.state.actions) == n
+    assert "snapped back" in scene.panel.message
+
+
+def test_sight_to_the_enemy_under_the_cursor(scene: PlayScene) -> None:
+    st = scene.state
+    from battlefield.view.app import hold
+
+    hold(scene, "red-lancers", (14, 12), "blue-drake")
+    r = scene.drag.ruling
+    assert r.sight is not None and r.sight.visible in ("full", "partial", "none")
+    assert any(line.startswith("sight:") for line in live.describe(r))
+    assert set(r.objectives) == {o.id for o in st.scene.objectives}
+
+
+def test_undo_redo_save_load(scene: PlayScene, tmp_path) -> None:
+    x, y = at(scene, "red-lancers")
+    drag(scene, (x, y), (x, y + 3))
+    n = len(scene.state.actions)
+    ctrl = pygame.KMOD_CTRL
+    scene.handle_event(ev(pygame.KEYDOWN, key=pygame.K_z, mod=ctrl))
+    assert len(scene.state.actions) == n - 1
+    scene.handle_event(ev(pygame.KEYDOWN, key=pygame.K_y, mod=ctrl))
+    assert len(scene.state.actions) == n
+    path = str(tmp_path / "g.jsonl")
+    scene.save(path)
+    scene.handle_event(ev(pygame.KEYDOWN, key=pygame.K_z, mod=ctrl))
+    scene.load(path)
+    assert len(scene.state.actions) == n
+
+
+def test_buttons_pass_the_phase_and_help_opens(scene: PlayScene) -> None:
+    surf = pygame.Surface((1200, 760))
+    scene.draw(surf)
+    rect = next(r for r, name in scene.panel.buttons if name == "end-phase")
+    scene.handle_event(ev(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
+    assert scene.state.actions[-1].type == "end-phase"
+    scene.handle_event(ev(pygame.KEYDOWN, key=pygame.K_h, mod=0))
+    assert scene.push is not None
+
+
+def test_measure_tool(scene: PlayScene) -> None:
+    scene.handle_event(ev(pygame.KEYDOWN, key=pygame.K_m, mod=0))
+    for uid in ("red-archers", "blue-drake"):
+        scene.handle_event(ev(pygame.MOUSEBUTTONDOWN, button=1, pos=px(scene, *at(scene, uid))))
+    assert scene.measure.result is not None and scene.measure.result["distance"] > 0
+
+
+def test_computer_opponent_plays_its_turn(scene: PlayScene) -> None:
+    scene.computer = {"blue"}
+    scene.handle_event(ev(pygame.MOUSEBUTTONDOWN, button=1, pos=(0, 0)))
+    scene.state.apply(__import__("battlefield.rules.actions", fromlist=["Action"]).Action(
+        "end-phase"))
+    for _ in range(3):
+        scene.update(0.016)
+    assert scene.state.acting_side == "red" or scene.state.actions[-1].type != "end-phase" \
+        or len(scene.state.actions) > 6
+
+
+def test_screenshot_of_the_drag(tmp_path) -> None:
+    out = tmp_path / "drag.png"
+    play("demo", phase="movement", drag="red-lancers", to=(12.5, 12), screenshot=str(out),
+         size=(1000, 640))
+    img = pygame.image.load(str(out))
+    assert img.get_size() == (1000, 640)
