@@ -156,7 +156,8 @@ def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = 
     """The rulings with the reference model dropped at `to` (the others keep formation).
     `engine`: also ask State.check whether the drop is legal (on a crowded table that takes
     longer than a frame, so the drag tool asks it when the cursor rests); else `checked` is
-    False and `violations` empty."""
+    False and `violations` empty, and the sight to the target is only live_check's yes / no
+    (full / partial / none with the blockers, and skirmish pot shots, come with the engine)."""
     t = state.table
     shift = np.array(to) - np.array([t.x[p.ref], t.y[p.ref]])
     ends = p.start + shift
@@ -195,14 +196,15 @@ def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = 
                general, objectives, target, checked=engine)
     if target is None or not extras:
         return r
-    r.sight = referee.pair(p.unit, target)
+    if engine:               # full / partial / none and the blockers: when the cursor rests
+        r.sight = referee.pair(p.unit, target)
     if p.ability == "charge" and state.rules.id == "aos4":
         if target not in p.charges:
             from battlefield.rules.aos4.charge import charge_odds
 
             p.charges[target] = charge_odds(Referee(state.scene, t), p.unit, target)
         r.charge = p.charges[target]
-    if state.rules.id == "skirmish":
+    if state.rules.id == "skirmish" and engine:
         r.pot_shots, r.retreat = _skirmish(state, p, action, moved, target)
     return r
 
@@ -258,6 +260,8 @@ def describe(r: Ruling) -> list[str]:
     if r.sight is not None:
         b = ", ".join(r.sight.blocked_by) if r.sight.blocked_by else ""
         out.append(f"sight: {r.sight.visible}" + (f" (blocked by {b})" if b else ""))
+    elif r.target is not None and r.target in r.check.visible:
+        out.append("sight: " + ("sees the target" if r.check.visible[r.target] else "none"))
     for trig in r.pot_shots:
         out.append(f"pot shots: unit {trig.by} ({trig.reason})")
     return out
