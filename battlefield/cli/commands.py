@@ -14,7 +14,7 @@ DEFAULT_SCENE = "demo"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from battlefield.cli import analyze
+    from battlefield.cli import analyze, play
 
     fmt = argparse.RawDescriptionHelpFormatter
 
@@ -185,6 +185,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_validate)
 
     analyze.register(sub)
+    play.register(sub)
 
 
 # --- helpers -----------------------------------------------------------------------------------

@@ -63,10 +63,16 @@ def _through(state: State, u: int, moves: Moves) -> list[Violation]:
     own = set(int(m) for m in state.models_of(u))
     others = [int(o) for o in np.nonzero(t.on_table)[0] if int(o) not in own]
     out = []
+    ox, oy, oreach = t.x[others], t.y[others], t.reach[others]
     for m, path in zip(moves.models, moves.paths, strict=True):
         r = clearance(t, m)
-        polys = [grown_base(t, o, r - OVERLAP) for o in others]
-        names_o = [names[o] for o in others]
+        # Only models whose grown base comes near the path's box can be in the way.
+        (x0, y0), (x1, y1) = path.min(axis=0), path.max(axis=0)
+        near = ((ox + oreach + r >= x0) & (ox - oreach - r <= x1) & (oy + oreach + r >= y0)
+                & (oy - oreach - r <= y1))
+        close = [o for o, keep in zip(others, near, strict=True) if keep]
+        polys = [grown_base(t, o, r - OVERLAP) for o in close]
+        names_o = [names[o] for o in close]
         for k in t.layout.pieces_with("impassable"):
             polys.append(_grown(t.layout.polygons[k], r - OVERLAP))
             names_o.append(t.layout.pieces[k].id)
