@@ -40,6 +40,7 @@ from battlefield.view.layers import (  # noqa: E402
     draw_terrain,
     fmt_in,
 )
+from battlefield.view.legend import wrap_text
 from battlefield.view.picture import margins  # noqa: E402
 from battlefield.view.transform import ViewTransform  # noqa: E402
 
@@ -172,27 +173,12 @@ def draw_colour_bar(surface: pygame.Surface, rect: pygame.Rect, low: float, high
         surface.blit(s, r)
 
 
-def _wrap(text: str, size: int, width: float) -> list[str]:
-    f = font(size)
-    lines, line = [], ""
-    for word in text.split(" "):
-        trial = f"{line} {word}" if line else word
-        if f.size(trial)[0] <= width or not line:
-            line = trial
-        else:
-            lines.append(line)
-            line = word
-    if line:
-        lines.append(line)
-    return lines
-
-
 def _caption(lines: Sequence[str], style: Style, width: int) -> list[tuple[str, int]]:
     body = style.small_size + 1
     out: list[tuple[str, int]] = []
     for k, text in enumerate(lines):
         size = body + 5 if k == 0 else body
-        out.extend((w, size) for w in _wrap(text, size, width))
+        out.extend((w, size) for w in wrap_text(text, size, width))
     return out
 
 

@@ -69,7 +69,8 @@ def scene_title(scene: Scene) -> str:
     return f"{name}  |  {ruleset}  |  {fmt_in(scene.width)} x {fmt_in(scene.depth)} board"
 
 
-def _wrap(text: str, size: int, width: float) -> list[str]:
+def wrap_text(text: str, size: int, width: float) -> list[str]:
+    """Words of `text` in lines no wider than `width` pixels at font `size`."""
     f = font(size)
     lines, line = [], ""
     for word in text.split(" "):
@@ -228,7 +229,7 @@ def _layout(scene: Scene, report: dict | None, measure: dict | None, style: Styl
 
     def text_block(text: str, size: int, colour: pal.RGB = pal.INK) -> None:
         nonlocal y
-        for line in _wrap(text, size, x1 - x0):
+        for line in wrap_text(text, size, x1 - x0):
             ops.append(_Op("text", x0, y, line, size, colour))
             y += font(size).get_linesize() + 2
         y += 2
