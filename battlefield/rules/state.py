@@ -191,6 +191,14 @@ class State:
         """Table indices of unit u's models still on the table."""
         return self.table.unit_models[u]
 
+    def slay(self, u: int, models: Iterable[int]) -> None:
+        """Take models of unit u (table indices) off the table."""
+        models = [int(m) for m in models]
+        first = self.scene.model_offsets()[u]
+        for m in models:
+            self.units[u].alive[m - first] = False
+        self.table = self.table.removed(np.asarray(models, dtype=np.int64))
+
     def side_of(self, u: int) -> str:
         return self.scene.units[u].side
 

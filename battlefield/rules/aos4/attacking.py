@@ -117,11 +117,9 @@ def allocate(state: State, v: int, damage: int, source: np.ndarray | None,
     return events
 
 
-def kill(state: State, v: int, models: list[int]) -> None:
-    offsets = state.scene.model_offsets()[v]
-    for m in models:
-        state.units[v].alive[m - offsets] = False
-    state.table = state.table.removed(np.asarray(models, dtype=np.int64))
+def kill(state: State, unit: int, models: list[int]) -> None:
+    """Take slain models off the table (State.slay)."""
+    state.slay(unit, models)
 
 
 def restore_coherency(state: State, v: int) -> list[Event]:

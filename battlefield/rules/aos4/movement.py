@@ -16,17 +16,15 @@ import shapely
 
 from battlefield.geometry.bases import footprint, grown_outline
 from battlefield.geometry.paths import Terrain, _edge_arrays, _grown, segments_free
-from battlefield.geometry.separation import signed_distance_matrix
 from battlefield.geometry.sight import SightModel
 from battlefield.geometry.table import Table
 from battlefield.rules.actions import Violation
-from battlefield.rules.moves import Moves, planned, v  # noqa: F401 - the aos4 names for them
+from battlefield.rules.moves import OVERLAP, Moves, end_problems, planned, v  # noqa: F401
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
 CLIMB_FREE = 1.0
 EPS = 1e-6
-OVERLAP = 0.01        # bases may touch; more overlap than this is "on another model"
 SAMPLE = 0.25         # how often a path is checked for moving into combat
 
 
@@ -94,30 +92,7 @@ def _through(state: State, u: int, moves: Moves) -> list[Violation]:
 
 def _where_they_end(state: State, u: int, moves: Moves, after: Table) -> list[Violation]:
     names = state.scene.model_names
-    out = []
-    for m in moves.models:
-        foot = after.footprint(int(m), 64)
-        x0, y0, x1, y1 = foot.bounds
-        if x0 < -EPS or y0 < -EPS or x1 > after.width + EPS or y1 > after.depth + EPS:
-            out.append(v("off_board", f"{names[m]} ends off the board"))
-        for k in after.layout.pieces_with("impassable"):
-            if foot.intersection(after.layout.polygons[k]).area > 1e-4:
-                out.append(v("in_impassable", f"{names[m]} ends in impassable terrain "
-                                              f"{after.layout.pieces[k].id}"))
-    on = np.nonzero(after.on_table)[0].astype(np.int64)
-    d = signed_distance_matrix(after.x, after.y, after.shape, after.a, after.b, after.cos,
-                               after.sin, moves.models, on)
-    for i, m in enumerate(moves.models):
-        for j, o in enumerate(on):
-            if o == m or d[i, j] >= -OVERLAP:
-                continue
-            if abs(after.z[m] - after.z[o]) >= min(after.height[m], after.height[o]):
-                continue
-            if o in moves.models and o < m:
-                continue                       # reported once per pair
-            out.append(v("on_another_model", f"{names[m]} ends on {names[o]} "
-                                              f"(bases overlap {-d[i, j]:.2f}\")",
-                         overlap=-d[i, j]))
+    out = end_problems(state, moves, after)
     coh = Referee(state.scene, after).coherency(u)
     if not coh.coherent:
         why = "; ".join(f"{names[m]} {r}" for m, r in coh.reasons.items())

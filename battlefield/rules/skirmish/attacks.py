@@ -190,11 +190,9 @@ def allocate(state: State, w: int, hits: int, damage: int, source: int | None) -
     return {"damage": dealt, "slain": [names[m] for m in slain], "last": last}
 
 
-def kill(state: State, w: int, models: list[int]) -> None:
-    first = state.scene.model_offsets()[w]
-    for m in models:
-        state.units[w].alive[m - first] = False
-    state.table = state.table.removed(np.asarray(models, dtype=np.int64))
+def kill(state: State, unit: int, models: list[int]) -> None:
+    """Take slain models off the table (State.slay)."""
+    state.slay(unit, models)
 
 
 def resolve(state: State, a: Attack) -> list[Event]:

@@ -22,11 +22,12 @@ import numpy as np
 import shapely
 
 from battlefield.geometry.paths import Terrain, _edge_arrays, _grown, segments_free
-from battlefield.geometry.separation import signed_distance_matrix
 from battlefield.geometry.table import Table
 from battlefield.rules.actions import Violation
 from battlefield.rules.moves import (  # noqa: F401 - skirmish's names for them
+    OVERLAP,
     Moves,
+    end_problems,
     planned,
     starting_at,
     translated,
@@ -36,7 +37,6 @@ from battlefield.rules.skirmish.data import EPS, game, leader, stat
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
-OVERLAP = 0.01        # bases may touch; more overlap than this is "on another model"
 CHARGE_GAPS = (0.5, 0.9, 0.1)             # how far short of contact a charge stops (leaders)
 CHARGE_TURNS = (0, 15, -15, 30, -30, 45, -45, 60, -60, 75, -75, 90, -90, 120, -120, 150, -150,
                 180)
@@ -159,36 +159,15 @@ def where_they_end(state: State, u: int, moves: Moves, after: Table) -> list[Vio
     layout = after.layout
     tall = [i for i, p in enumerate(layout.pieces)
             if p.kind not in ("area", "impassable") and p.height >= game().climb_free - 1e-6]
-    out = []
+    out = end_problems(state, moves, after)
     for m in moves.models:
         foot = after.footprint(int(m), 64)
-        x0, y0, x1, y1 = foot.bounds
-        if x0 < -EPS or y0 < -EPS or x1 > after.width + EPS or y1 > after.depth + EPS:
-            out.append(v("off_board", f"{names[m]} ends off the board"))
-        for k in layout.pieces_with("impassable"):
-            if foot.intersection(layout.polygons[k]).area > 1e-4:
-                out.append(v("in_impassable", f"{names[m]} ends in impassable terrain "
-                                              f"{layout.pieces[k].id}"))
         for k in tall:
             part = foot.intersection(layout.polygons[k]).area
             if 1e-4 < part < foot.area - 1e-4:
                 out.append(v("straddles_terrain", f"{names[m]} ends half on "
                                                   f"{layout.pieces[k].id} "
                                                   f"({layout.pieces[k].height:g}\" tall)"))
-    on = np.nonzero(after.on_table)[0].astype(np.int64)
-    d = signed_distance_matrix(after.x, after.y, after.shape, after.a, after.b, after.cos,
-                               after.sin, moves.models, on)
-    moving = set(int(m) for m in moves.models)
-    for i, m in enumerate(moves.models):
-        for j, o in enumerate(on):
-            if o == m or d[i, j] >= -OVERLAP:
-                continue
-            if abs(after.z[m] - after.z[o]) >= min(after.height[m], after.height[o]):
-                continue
-            if int(o) in moving and o < m:
-                continue                       # reported once per pair
-            out.append(v("on_another_model", f"{names[m]} ends on {names[o]} (bases overlap "
-                                              f"{-d[i, j]:.2f}\")", overlap=-d[i, j]))
     coh = Referee(state.scene, after).coherency(u)
     if not coh.coherent and not (moves.rigid and
                                  not Referee(state.scene, state.table).coherency(u).coherent):
