@@ -16,6 +16,7 @@ import numpy as np
 import shapely
 from numba import njit
 
+from battlefield.geometry.sightline import _inside
 from battlefield.geometry.terrain import Layout
 
 Point = tuple[float, float]
@@ -150,20 +151,6 @@ def _meet(ax, ay, bx, by, cx, cy, dx, dy):
             or (o4 == 0 and _on(cx, cy, dx, dy, bx, by)))
 
 
-@njit(cache=True, inline="always")
-def _inside_ring(px, py, edges, e0, e1):
-    inside = False
-    for e in range(e0, e1):
-        ay = edges[e, 1]
-        by = edges[e, 3]
-        if (ay > py) != (by > py):
-            ax = edges[e, 0]
-            xc = ax + (py - ay) * (edges[e, 2] - ax) / (by - ay)
-            if px < xc:
-                inside = not inside
-    return inside
-
-
 @njit(cache=True)
 def segments_free(starts, ends, edges, estart, bbox):
     """For each segment, True when it meets none of the polygons (edges[estart[k]:estart[k+1]],
@@ -178,7 +165,7 @@ def segments_free(starts, ends, edges, estart, bbox):
             if hi_x < bbox[k, 0] or lo_x > bbox[k, 2] or hi_y < bbox[k, 1] or lo_y > bbox[k, 3]:
                 continue
             e0, e1 = estart[k], estart[k + 1]
-            hit = _inside_ring(ax, ay, edges, e0, e1)
+            hit = _inside(ax, ay, edges, e0, e1)
             if not hit:
                 for e in range(e0, e1):
                     if _meet(ax, ay, bx, by, edges[e, 0], edges[e, 1], edges[e, 2],

@@ -170,16 +170,19 @@ def _discs(pts, start):
     return out
 
 
+@njit(cache=True, inline="always")
+def _pair_box(a, b):
+    """The box round two disc rows (x, y, radius, lowest z) of _discs, and their lower z."""
+    return (min(a[0] - a[2], b[0] - b[2]), min(a[1] - a[2], b[1] - b[2]),
+            max(a[0] + a[2], b[0] + b[2]), max(a[1] + a[2], b[1] + b[2]), min(a[3], b[3]))
+
+
 @njit(cache=True)
 def _pair_pieces(a, b, tcand, bboxes, heights, out):
     """Pieces of tcand that may block lines between disc rows a and b (of _discs): taller than
     the lower of their lowest points, box meeting both discs' box. Fills out; returns the count.
     """
-    x0 = min(a[0] - a[2], b[0] - b[2])
-    y0 = min(a[1] - a[2], b[1] - b[2])
-    x1 = max(a[0] + a[2], b[0] + b[2])
-    y1 = max(a[1] + a[2], b[1] + b[2])
-    zlo = min(a[3], b[3])
+    x0, y0, x1, y1, zlo = _pair_box(a, b)
     n = 0
     for i in range(tcand.shape[0]):
         k = tcand[i]
@@ -193,11 +196,7 @@ def _pair_pieces(a, b, tcand, bboxes, heights, out):
 @njit(cache=True)
 def _pair_models(a, b, mcand, skip, mx, my, mzhi, mreach, out):
     """Models of mcand (but `skip`) that may block lines between disc rows a and b."""
-    x0 = min(a[0] - a[2], b[0] - b[2])
-    y0 = min(a[1] - a[2], b[1] - b[2])
-    x1 = max(a[0] + a[2], b[0] + b[2])
-    y1 = max(a[1] + a[2], b[1] + b[2])
-    zlo = min(a[3], b[3])
+    x0, y0, x1, y1, zlo = _pair_box(a, b)
     n = 0
     for i in range(mcand.shape[0]):
         m = mcand[i]
