@@ -151,57 +151,67 @@ def _meet(ax, ay, bx, by, cx, cy, dx, dy):
             or (o4 == 0 and _on(cx, cy, dx, dy, bx, by)))
 
 
+@njit(cache=True, inline="always")
+def segment_free(ax, ay, bx, by, edges, estart, bbox):
+    """The segment AB meets none of the polygons (edges[estart[k]:estart[k+1]], bounding
+    boxes bbox[k]): no edge touched and not lying inside one."""
+    lo_x, hi_x = min(ax, bx), max(ax, bx)
+    lo_y, hi_y = min(ay, by), max(ay, by)
+    for k in range(bbox.shape[0]):
+        if hi_x < bbox[k, 0] or lo_x > bbox[k, 2] or hi_y < bbox[k, 1] or lo_y > bbox[k, 3]:
+            continue
+        e0, e1 = estart[k], estart[k + 1]
+        if _inside(ax, ay, edges, e0, e1):
+            return False
+        for e in range(e0, e1):
+            if _meet(ax, ay, bx, by, edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]):
+                return False
+    return True
+
+
 @njit(cache=True)
 def segments_free(starts, ends, edges, estart, bbox):
-    """For each segment, True when it meets none of the polygons (edges[estart[k]:estart[k+1]],
-    bounding boxes bbox[k]): no edge touched and not lying inside one."""
+    """For each segment, True when it meets none of the polygons (see segment_free)."""
     n = starts.shape[0]
     out = np.ones(n, dtype=np.bool_)
     for i in range(n):
-        ax, ay, bx, by = starts[i, 0], starts[i, 1], ends[i, 0], ends[i, 1]
-        lo_x, hi_x = min(ax, bx), max(ax, bx)
-        lo_y, hi_y = min(ay, by), max(ay, by)
-        for k in range(bbox.shape[0]):
-            if hi_x < bbox[k, 0] or lo_x > bbox[k, 2] or hi_y < bbox[k, 1] or lo_y > bbox[k, 3]:
-                continue
-            e0, e1 = estart[k], estart[k + 1]
-            hit = _inside(ax, ay, edges, e0, e1)
-            if not hit:
-                for e in range(e0, e1):
-                    if _meet(ax, ay, bx, by, edges[e, 0], edges[e, 1], edges[e, 2],
-                             edges[e, 3]):
-                        hit = True
-                        break
-            if hit:
-                out[i] = False
-                break
+        out[i] = segment_free(starts[i, 0], starts[i, 1], ends[i, 0], ends[i, 1], edges,
+                              estart, bbox)
     return out
+
+
+@njit(cache=True, inline="always")
+def segment_climb(ax, ay, bx, by, edges, estart, bbox, heights):
+    """The sum over pieces of height x the number of times AB crosses the piece's outline
+    (climbing onto it or off it)."""
+    lo_x, hi_x = min(ax, bx), max(ax, bx)
+    lo_y, hi_y = min(ay, by), max(ay, by)
+    total = 0.0
+    for k in range(bbox.shape[0]):
+        if hi_x < bbox[k, 0] or lo_x > bbox[k, 2] or hi_y < bbox[k, 1] or lo_y > bbox[k, 3]:
+            continue
+        count = 0
+        for e in range(estart[k], estart[k + 1]):
+            cx, cy, dx, dy = edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]
+            o1 = _orient(ax, ay, bx, by, cx, cy)
+            o2 = _orient(ax, ay, bx, by, dx, dy)
+            o3 = _orient(cx, cy, dx, dy, ax, ay)
+            o4 = _orient(cx, cy, dx, dy, bx, by)
+            # A proper crossing; an edge's start on the segment counts once (at a corner).
+            if o3 != o4 and o3 != 0 and o4 != 0 and o1 != o2 and o2 != 0:
+                count += 1
+        total += count * heights[k]
+    return total
 
 
 @njit(cache=True)
 def crossings_cost(starts, ends, edges, estart, bbox, heights):
-    """For each segment, the sum over pieces of height x the number of times it crosses the
-    piece's outline (climbing onto it or off it)."""
+    """For each segment, its climbing (see segment_climb)."""
     n = starts.shape[0]
     out = np.zeros(n)
     for i in range(n):
-        ax, ay, bx, by = starts[i, 0], starts[i, 1], ends[i, 0], ends[i, 1]
-        lo_x, hi_x = min(ax, bx), max(ax, bx)
-        lo_y, hi_y = min(ay, by), max(ay, by)
-        for k in range(bbox.shape[0]):
-            if hi_x < bbox[k, 0] or lo_x > bbox[k, 2] or hi_y < bbox[k, 1] or lo_y > bbox[k, 3]:
-                continue
-            count = 0
-            for e in range(estart[k], estart[k + 1]):
-                cx, cy, dx, dy = edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]
-                o1 = _orient(ax, ay, bx, by, cx, cy)
-                o2 = _orient(ax, ay, bx, by, dx, dy)
-                o3 = _orient(cx, cy, dx, dy, ax, ay)
-                o4 = _orient(cx, cy, dx, dy, bx, by)
-                # A proper crossing; an edge's start on the segment counts once (at a corner).
-                if o3 != o4 and o3 != 0 and o4 != 0 and o1 != o2 and o2 != 0:
-                    count += 1
-            out[i] += count * heights[k]
+        out[i] = segment_climb(starts[i, 0], starts[i, 1], ends[i, 0], ends[i, 1], edges,
+                               estart, bbox, heights)
     return out
 
 
