@@ -178,10 +178,27 @@ class DragTool:
         for x, y, m in zip(p.start[:, 0], p.start[:, 1], p.models, strict=True):
             c = view.px(x, y)
             pygame.draw.circle(surf, pal.INK_SOFT, c, max(2, view.length(t.reach[m])), 1)
-        if p.allowed:
+        if p.reach is not None:
+            self._reach(surf, view, p.reach, p.allowed)
+        elif p.allowed:
             c = view.px(t.x[p.ref], t.y[p.ref])
             pts = circle_points(c, view.length(p.allowed + t.reach[p.ref]), 96)
             pygame.draw.lines(surf, pal.darker(RULER_OK, 0.2), True, pts, 1)
+
+    @staticmethod
+    def _reach(surf: pygame.Surface, view, field, allowed: float) -> None:
+        """Shade the cells the reference model can reach: one pixel a cell, scaled up."""
+        mask = field.within(allowed)[::-1]          # rows from the top of the screen down
+        ny, nx = mask.shape
+        rgba = np.zeros((ny, nx, 4), dtype=np.uint8)
+        rgba[..., :3] = RULER_OK
+        rgba[..., 3] = np.where(mask, 60, 0)
+        cells = pygame.image.frombuffer(rgba.tobytes(), (nx, ny), "RGBA")
+        w = max(1, round(nx * view.length(field.step)))
+        h = max(1, round(ny * view.length(field.step)))
+        half = field.step / 2
+        left, top = view.px(field.x0 - half, field.y0 + (ny - 1) * field.step + half)
+        surf.blit(pygame.transform.scale(cells, (w, h)), (round(left), round(top)))
 
     def _overlay(self, surface: pygame.Surface) -> None:
         st, p, r = self.state, self.pickup, self.ruling
@@ -244,11 +261,12 @@ class DragTool:
                                                       - 22 * len(seen)))))
             seen.add(why[0])
         # The ruler along the path of the reference model.
-        a = view.px(float(t.x[p.ref]), float(t.y[p.ref]))
-        b = view.px(*self.to)
+        path = r.action.paths[0][1] if p.single else r.action.path
+        pts = view.points(path)
+        a, b = pts[-2], pts[-1]
         rc = ruler_colour(r.fraction) if r.allowed else pal.MEASURE
-        pygame.draw.line(surface, (255, 255, 255), a, b, 7)
-        pygame.draw.line(surface, rc, a, b, 4)
+        pygame.draw.lines(surface, (255, 255, 255), False, pts, 7)
+        pygame.draw.lines(surface, rc, False, pts, 4)
         label = f'{r.used:.2f}"' + (f' / {r.allowed:g}"' if r.allowed else "")
         if r.climbed > 1e-6:
             label += f' (climb {r.climbed:.2f}")'

@@ -13,7 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from battlefield.geometry.paths import Terrain, _grown
+from battlefield.geometry.reach import ReachField, reach_field
 from battlefield.rules.actions import Action, Violation
+from battlefield.rules.moves import OVERLAP
 from battlefield.rules.state import State
 from battlefield.rulings import LiveCheck, Referee, live_check
 
@@ -65,6 +68,34 @@ def path_used(state: State, m: int, path: np.ndarray) -> tuple[float, float]:
     return min(cost.total, cost.total_if_jumping), cost.vertical
 
 
+def reach_of(state: State, u: int, m: int, allowed: float | None) -> ReachField | None:
+    """Where model m can get to for the ability's allowance, round what the ruleset says it
+    cannot move through (aos4: other units' models and impassable terrain, none for FLY;
+    skirmish: impassable terrain), climbing as the ruleset counts it."""
+    if not allowed:
+        return None
+    t = state.table
+    r = float(min(t.a[m], t.b[m])) - OVERLAP
+    hard = [_grown(t.layout.polygons[k], r) for k in t.layout.pieces_with("impassable")]
+    if state.rules.id == "skirmish":
+        from battlefield.rules.skirmish import movement
+
+        terrain: Terrain | None = movement.terrain(state)
+    elif state.scene.units[u].has("FLY"):
+        terrain, hard = None, []
+    else:
+        from battlefield.rules.aos4.movement import CLIMB_FREE, grown_base
+
+        terrain = Terrain(t.layout, CLIMB_FREE, landing=float(t.reach[m]))
+        x, y = float(t.x[m]), float(t.y[m])
+        for o in np.nonzero(t.on_table)[0]:
+            if int(t.unit[o]) != u and math.hypot(t.x[o] - x, t.y[o] - y) \
+                    <= allowed + t.reach[o] + r:
+                hard.append(grown_base(t, int(o), r, 32))
+    return reach_field((float(t.x[m]), float(t.y[m])), allowed, hard, terrain,
+                       (0.0, 0.0, t.width, t.depth))
+
+
 @dataclass
 class Pickup:
     """A unit (or one of its models) in the hand: what it stands for and where it started."""
@@ -79,6 +110,7 @@ class Pickup:
     charges: dict[int, Any] = field(default_factory=dict)   # enemy -> ChargeOdds (cached)
     control: dict[int, str | None] = field(default_factory=dict)  # objectives out of reach
     touching: dict[int, bool] = field(default_factory=dict)  # objectives it stood in
+    reach: ReachField | None = None     # where the reference model can get to, and routes
 
 
 def pick_up(state: State, u: int, model: int | None = None, wanted: str | None = None
@@ -100,6 +132,7 @@ def pick_up(state: State, u: int, model: int | None = None, wanted: str | None =
     p = Pickup(u, ability, models, start, int(ref), allowance(state, u, ability),
                model is not None)
     p.touching = live_check(Referee(state.scene, t), u).objectives
+    p.reach = reach_of(state, u, p.ref, p.allowed)
     return p
 
 
@@ -134,18 +167,27 @@ class Ruling:
         return self.used / self.allowed if self.allowed else 0.0
 
 
-def drop_action(state: State, p: Pickup, to: tuple[float, float], target: int | None) -> Action:
-    """The action dropping the picked-up unit with its reference model at `to` would be."""
+def drop_path(state: State, p: Pickup, to: tuple[float, float]) -> tuple[tuple[float, float], ...]:
+    """The reference model's path to `to`: straight when nothing is in the way, else the route
+    round what is (from the reach field)."""
     t = state.table
     start = (float(t.x[p.ref]), float(t.y[p.ref]))
+    if p.reach is None:
+        return (start, to)
+    return tuple((float(x), float(y)) for x, y in p.reach.route(to))
+
+
+def drop_action(state: State, p: Pickup, to: tuple[float, float], target: int | None) -> Action:
+    """The action dropping the picked-up unit with its reference model at `to` would be."""
+    path = drop_path(state, p, to)
     unit = state.scene.units[p.unit]
     tgt = state.scene.units[target].id if target is not None else None
     if p.ability not in TARGETED:
         tgt = None
     if p.single:
         n = p.ref - state.scene.model_offsets()[p.unit] + 1
-        return Action(p.ability, unit.id, paths=((n, (start, to)),), target=tgt)
-    return Action(p.ability, unit.id, path=(start, to), target=tgt)
+        return Action(p.ability, unit.id, paths=((n, path),), target=tgt)
+    return Action(p.ability, unit.id, path=path, target=tgt)
 
 
 _NAME = re.compile(r"[\w.-]+/\d+")
@@ -163,7 +205,8 @@ def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = 
     ends = p.start + shift
     action = drop_action(state, p, to, target)
     violations = state.check(action) if engine else []
-    used, climbed = path_used(state, p.ref, np.array([[t.x[p.ref], t.y[p.ref]], to]))
+    path = np.asarray(action.paths[0][1] if p.single else action.path, dtype=np.float64)
+    used, climbed = path_used(state, p.ref, path)
     moved = t.moved(p.models, ends[:, 0], ends[:, 1])
     referee = Referee(state.scene, moved)
     check = live_check(referee, p.unit)
