@@ -101,8 +101,17 @@ class PlayScene:
         self.applied(self.state.dice.log[before:], what + ": done")
         return True
 
+    def resize(self, size: tuple[int, int]) -> None:
+        """Lay the table and the panel out again in a window of a new size."""
+        w, h = max(size[0], WIDTH + 200), max(size[1], 300)
+        self.table.resize(pygame.Rect(0, 0, w - WIDTH, h))
+        self.panel.rect = pygame.Rect(w - WIDTH, 0, WIDTH, h)
+
     # --- events -------------------------------------------------------------------------------
     def handle_event(self, e: pygame.event.Event) -> bool:
+        if e.type == pygame.VIDEORESIZE:
+            self.resize((e.w, e.h))
+            return True
         if e.type == pygame.KEYDOWN:
             ctrl = e.mod & pygame.KMOD_CTRL if hasattr(e, "mod") else 0
             if ctrl and e.key == pygame.K_z:

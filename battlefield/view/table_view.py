@@ -66,8 +66,23 @@ class TableView:
 
     # --- camera -------------------------------------------------------------------------------
     def fit_view(self) -> ViewTransform:
+        """The whole board in the rect, with room for the rulers left and below it."""
+        from battlefield.view.picture import margins
+
         s = self.state.scene
-        return ViewTransform.fit(s.width, s.depth, tuple(self.rect.inflate(-40, -40)))
+        scale = ViewTransform.fit(s.width, s.depth, tuple(self.rect.inflate(-40, -40))).scale
+        left, top, right, bottom = margins(Style.for_scene(s, None, scale), s)
+        r = self.rect
+        inner = (r.x + left, r.y + top, r.width - left - right, r.height - top - bottom)
+        return ViewTransform.fit(s.width, s.depth, inner)
+
+    def resize(self, rect: pygame.Rect) -> None:
+        """The window changed size: keep the table point at the centre where it was."""
+        cx, cy = self.view.table(*self.rect.center)
+        self.rect = pygame.Rect(rect)
+        v = self.view
+        px, py = self.rect.center
+        self.view = ViewTransform(v.scale, px - cx * v.scale, py + cy * v.scale)
 
     def fit(self) -> None:
         self.view = self.fit_view()

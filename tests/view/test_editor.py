@@ -87,8 +87,9 @@ class Window:
 
 
 @pytest.fixture()
-def w(tmp_path: Path) -> Window:
-    return Window(tmp_path)
+def w(tmp_path: Path):
+    yield Window(tmp_path)
+    pygame.display.quit()              # the picture tests check that no window is left open
 
 
 def close(a, b, tol: float = 1.5e-3) -> bool:

@@ -3,6 +3,7 @@ what the overlay shows, drop it and check the action the engine applied."""
 
 from __future__ import annotations
 
+import math
 import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -15,12 +16,13 @@ from battlefield.view.app import PlayScene, open_game, play, to_phase  # noqa: E
 
 
 @pytest.fixture()
-def scene() -> PlayScene:
+def scene():
     pygame.display.init()
     pygame.font.init()
     opened = open_game(None)
     to_phase(opened.state, "movement")
-    return PlayScene(opened, (1200, 760))
+    yield PlayScene(opened, (1200, 760))
+    pygame.display.quit()
 
 
 def px(scene: PlayScene, x: float, y: float) -> tuple[int, int]:
@@ -127,14 +129,72 @@ def test_measure_tool(scene: PlayScene) -> None:
 
 
 def test_computer_opponent_plays_its_turn(scene: PlayScene) -> None:
-    scene.computer = {"blue"}
-    scene.handle_event(ev(pygame.MOUSEBUTTONDOWN, button=1, pos=(0, 0)))
-    scene.state.apply(__import__("battlefield.rules.actions", fromlist=["Action"]).Action(
-        "end-phase"))
-    for _ in range(3):
+    st = scene.state
+    scene.computer = {"red", "blue"}                  # the rest of red's turn, played for red
+    for _ in range(300):
+        if st.clock.get("active") == "blue":
+            break
         scene.update(0.016)
-    assert scene.state.acting_side == "red" or scene.state.actions[-1].type != "end-phase" \
-        or len(scene.state.actions) > 6
+    scene.computer = {"blue"}
+    n, first_round = len(st.actions), st.clock.get("round")
+    waited = 0
+    for _ in range(300):
+        if st.clock.get("active") != "blue" or st.clock.get("round") != first_round or st.over:
+            break
+        if st.acting_side == "red":                  # red's reactions: the human's call
+            before = len(st.actions)
+            scene.update(0.016)
+            assert len(st.actions) == before         # the computer waits for the human
+            waited += 1
+            rect = next(r for r, name in scene.panel.buttons if name == "end-phase")
+            scene.handle_event(ev(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
+            continue
+        scene.update(0.016)
+        scene.draw(pygame.Surface((1200, 760)))      # the panel's buttons follow the game
+    played = st.actions[n:]
+    assert waited
+    # The computer played blue's turn to its end and handed the table back.
+    assert st.clock.get("round") != first_round or st.clock.get("active") == "red"
+    assert played and all(a.side in (None, "blue") for a in played if a.type != "end-phase")
+    assert any(a.type not in ("end-phase", "end-turn") for a in played)
+
+
+def test_the_reachable_region_goes_round_terrain_and_the_drop_follows_it(
+        scene: PlayScene) -> None:
+    # The pyromancer (22.5, 11.15; move 6") behind the 6" ruin-sw, whose bar ends at x = 25:
+    # straight to (26, 15) clips the ruin (5.20" + 12" climbing); round its corner (25, 13) it
+    # is sqrt(2.5^2 + 1.85^2) + sqrt(1^2 + 2^2) = 5.35" by hand.
+    from battlefield.view.app import hold
+
+    hold(scene, "red-pyromancer", (26, 15))
+    d = scene.drag
+    r = d.ruling
+    assert d.pickup.reach is not None
+    assert r.legal and r.used == pytest.approx(math.hypot(2.5, 1.85) + math.hypot(1, 2),
+                                               abs=0.02)
+    assert len(r.action.path) == 3 and r.action.path[1] == pytest.approx((25, 13), abs=0.02)
+    field = d.pickup.reach
+    assert field.within(6.0)[field.cell(26, 15)]
+    assert not field.within(6.0)[field.cell(22.5, 16.5)]     # over the ruin: out of reach
+    surf = pygame.Surface((1200, 760))
+    scene.draw(surf)
+    # The shading is on the table where the region is, and not where it is not.
+    inside = surf.get_at(px(scene, 22.5, 9.0))
+    outside = surf.get_at(px(scene, 22.5, 3.0))
+    assert inside != outside
+    b = px(scene, 26, 15)
+    scene.handle_event(ev(pygame.MOUSEBUTTONUP, button=1, pos=b))
+    last = scene.state.actions[-1]
+    assert last.type == "normal-move" and len(last.path) == 3
+
+
+def test_the_window_lays_out_again_when_resized(scene: PlayScene) -> None:
+    centre = scene.table.view.table(*scene.table.rect.center)
+    scene.handle_event(ev(pygame.VIDEORESIZE, w=1500, h=900, size=(1500, 900)))
+    assert scene.panel.rect.right == 1500 and scene.table.rect.height == 900
+    assert scene.table.view.table(*scene.table.rect.center) == pytest.approx(centre)
+    surf = pygame.Surface((1500, 900))
+    scene.draw(surf)
 
 
 def test_screenshot_of_the_drag(tmp_path) -> None:
