@@ -13,6 +13,8 @@ examples:
   battlefield play demo --phase movement --drag red-lancers --to 12.5,16 --screenshot a.png
   battlefield play demo --phase charge --drag red-blades --to 40,18 --target blue-drake \\
       --screenshot charge.png
+  battlefield play maps/aos4.yaml --heat --screenshot heat.png
+  battlefield play maps/aos4.yaml --edit ruin-sw --screenshot edit.png
 
 In the window press H for every shortcut."""
 
@@ -40,6 +42,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--to", metavar="X,Y", help="where the dragged unit's leader is held")
     p.add_argument("--target", metavar="UNIT", help="the enemy under the cursor while dragging")
     p.add_argument("--measure", nargs=2, metavar=("A", "B"), help="show a measurement")
+    p.add_argument("--heat", action="store_true",
+                   help="start with the sight heat map of the layout shown (V in the window)")
+    p.add_argument("--edit", metavar="PIECE", nargs="?", const="",
+                   help="start in the map editor (E in the window), PIECE selected")
     p.add_argument("--size", default="1600x1000", help="window size WxH (default 1600x1000)")
     p.set_defaults(run=run_play)
 
@@ -63,7 +69,8 @@ def run_play(args: argparse.Namespace) -> int:
         raise UsageError(f"--size {args.size!r}: expected WxH, e.g. 1600x1000") from None
     play(args.scene, args.ruleset, args.seed, tuple(args.computer), args.screenshot,
          args.drag, _point(args.to), args.target, args.phase,
-         tuple(args.measure) if args.measure else None, (w, h), args.save)
+         tuple(args.measure) if args.measure else None, (w, h), args.save,
+         heat=args.heat, edit=args.edit)
     if args.screenshot:
         print(f"wrote {args.screenshot}")
     return 0

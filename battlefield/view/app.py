@@ -12,14 +12,19 @@ from typing import Any
 
 import pygame
 
+from battlefield.errors import InputError, UsageError
 from battlefield.rules import log
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.state import Game, State
+from battlefield.scene.load import load_scene_text
+from battlefield.scene.mapfile import scene_yaml
+from battlefield.scene.model import Scene
 from battlefield.view import live
 from battlefield.view.drag import DragTool
+from battlefield.view.editor import Editor
 from battlefield.view.measure_tool import MeasureTool
 from battlefield.view.panels import WIDTH, HelpOverlay, Panel
-from battlefield.view.table_view import TableView
+from battlefield.view.table_view import TableView, scene_now
 
 PASS = ("end-phase", "end-turn")
 SIZE = (1600, 1000)
@@ -76,6 +81,9 @@ class PlayScene:
         self.save_path = save_path
         self.push: Any = None          # a scene to push onto the stack (the app takes it)
         self.shots = 0
+        self.seed = opened.state.game.seed
+        self.editor: Editor | None = None
+        self.edited = False
 
     @property
     def state(self) -> State:
@@ -101,6 +109,34 @@ class PlayScene:
         self.applied(self.state.dice.log[before:], what + ": done")
         return True
 
+    # --- edit mode ----------------------------------------------------------------------------
+    def toggle_edit(self) -> None:
+        """E: the map editor on or off. The first edit starts a new game on the edited map,
+        with the models where they stood; leaving without an edit keeps the game."""
+        if self.editor is not None:
+            self.editor = None
+            self.say("edit mode off" + (": a new game on the edited map" if self.edited else ""))
+            return
+        self.drag.cancel("")
+        self.measuring, self.picking, self.edited = False, None, False
+        self.editor = Editor(self.table, self.say, self.rebuild)
+        self.editor.scene = scene_now(self.state)
+        self.say("edit mode: click a piece; keys in the tool strip; E leaves, Ctrl+S saves")
+
+    def rebuild(self, scene: Scene) -> str | None:
+        """A new game on an edited scene, when the loader accepts the scene (else why not)."""
+        text = scene_yaml(scene)
+        try:
+            checked = load_scene_text(text, self.opened.name)
+        except InputError as exc:
+            return str(exc)
+        state = Game(log.rules_for(checked.ruleset.id), checked, self.seed).new_state()
+        self.opened = Opened(state, text, self.opened.name)
+        self.table.state = state
+        self.table.changed()
+        self.edited = True
+        return None
+
     def resize(self, size: tuple[int, int]) -> None:
         """Lay the table and the panel out again in a window of a new size."""
         w, h = max(size[0], WIDTH + 200), max(size[1], 300)
@@ -112,6 +148,17 @@ class PlayScene:
         if e.type == pygame.VIDEORESIZE:
             self.resize((e.w, e.h))
             return True
+        if e.type == pygame.KEYDOWN and e.key == pygame.K_e and not self.drag.pickup:
+            self.toggle_edit()
+            return True
+        if e.type == pygame.KEYDOWN and e.key == pygame.K_v:
+            self.table.heat = not self.table.heat
+            self.say("sight heat map: what share of the board a model at each point sees"
+                     if self.table.heat else "sight heat map off")
+            return True
+        help_or_shot = e.type == pygame.KEYDOWN and e.key in (pygame.K_h, pygame.K_F12)
+        if self.editor is not None and not help_or_shot:
+            return self.editor.handle_event(e) or self.table.handle_event(e)
         if e.type == pygame.KEYDOWN:
             ctrl = e.mod & pygame.KMOD_CTRL if hasattr(e, "mod") else 0
             if ctrl and e.key == pygame.K_z:
@@ -246,6 +293,13 @@ class PlayScene:
         self.drag.draw(surface)
         if self.measuring:
             self.measure.draw(surface)
+        if self.editor is not None:
+            clip = surface.get_clip()
+            surface.set_clip(self.table.rect)
+            self.editor.draw(surface)
+            surface.set_clip(clip)
+            self.panel.draw_editor(surface, self.editor)
+            return
         self.panel.draw(surface, self.state)
 
 
@@ -292,10 +346,11 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
          computer: tuple[str, ...] = (), screenshot: str | None = None,
          drag: str | None = None, to: tuple[float, float] | None = None,
          target: str | None = None, phase: str | None = None, measure: tuple[str, str] | None
-         = None, size: tuple[int, int] = SIZE, save_path: str = "battlefield-game.jsonl"
-         ) -> PlayScene:
+         = None, size: tuple[int, int] = SIZE, save_path: str = "battlefield-game.jsonl",
+         heat: bool = False, edit: str | None = None) -> PlayScene:
     """Open the window (or, with `screenshot`, draw the first frame to a PNG and return).
-    `drag UNIT to X,Y [target]` shows the live-check overlay mid-drag; `phase` passes until it."""
+    `drag UNIT to X,Y [target]` shows the live-check overlay mid-drag; `phase` passes until it;
+    `heat` shows the sight heat map; `edit` opens the map editor (with that piece selected)."""
     if screenshot:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     pygame.display.init()
@@ -313,6 +368,14 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
         scene.measure.result = Referee(st.scene, st.table).measure_report(*measure)
     if drag:
         hold(scene, drag, to, target)
+    scene.table.heat = heat
+    if edit is not None:
+        scene.toggle_edit()
+        if edit:
+            if edit not in {p.id for p in scene.state.scene.terrain}:
+                raise UsageError(f"--edit {edit!r}: no such terrain piece (pieces: "
+                                 + ", ".join(p.id for p in scene.state.scene.terrain) + ")")
+            scene.editor.selected = ("piece", edit)
     if screenshot:
         surf = pygame.Surface(size)
         scene.draw(surf)

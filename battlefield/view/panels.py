@@ -4,6 +4,8 @@ help overlay listing every shortcut."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 
 from battlefield.rules.state import State
@@ -20,6 +22,8 @@ SHORTCUTS = (
     ("wheel / + -", "zoom"),
     ("F", "fit the board"),
     ("M", "measure tool: click two models"),
+    ("V", "sight heat map of the layout on / off"),
+    ("E", "map editor on / off (its keys show in the panel)"),
     ("Ctrl+Z / Ctrl+Y", "undo / redo"),
     ("Ctrl+S / Ctrl+O", "save / load the action log"),
     ("F12", "screenshot"),
@@ -94,6 +98,33 @@ class Panel:
             text = f"{d['dice']} {d['values']} = {d['total']}  {d['for']}"
             surface.blit(small.render(text[:52], True, pal.INK_SOFT), (x, y))
             y += 17
+
+
+    def draw_editor(self, surface: pygame.Surface, editor: Any) -> None:
+        """Edit mode: what is selected, the editor's keys, the last message."""
+        from battlefield.view.editor import SHORTCUTS as EDIT_KEYS
+
+        r = self.rect
+        self.buttons = []
+        pygame.draw.rect(surface, (236, 236, 230), r)
+        pygame.draw.line(surface, pal.BORDER, r.topleft, r.bottomleft, 2)
+        x, y = r.left + 12, r.top + 10
+        big, small = font(20), font(16)
+        surface.blit(big.render("edit mode (E leaves)", True, pal.INK), (x, y))
+        y += 30
+        for line in _wrap(editor.describe() or "nothing selected", small, r.width - 24)[:3]:
+            surface.blit(small.render(line, True, pal.INK), (x, y))
+            y += 18
+        y += 8
+        for key, what in EDIT_KEYS:
+            surface.blit(small.render(key, True, pal.BLUE), (x, y))
+            surface.blit(small.render(what, True, pal.INK), (x + 120, y))
+            y += 18
+        y += 8
+        for line in _wrap(self.message, small, r.width - 24)[:6]:
+            bad = "refused" in self.message
+            surface.blit(small.render(line, True, pal.VERMILLION if bad else pal.INK), (x, y))
+            y += 18
 
 
 def _wrap(text: str, f: pygame.font.Font, width: int) -> list[str]:

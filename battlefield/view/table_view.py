@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pygame
 
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
 from battlefield.view import palette as pal
-from battlefield.view.drawing import Labels
+from battlefield.view.drawing import Labels, text_surface
 from battlefield.view.layers import (
     Style,
     combat_links,
@@ -26,6 +27,7 @@ from battlefield.view.layers import (
 from battlefield.view.transform import ViewTransform
 
 ZOOM_STEP = 1.15
+HEAT_SPACING = 1.0      # inches between the heat map's cells (analyze uses 0.5": finer, slower)
 PAN_STEP = 60
 
 
@@ -63,6 +65,8 @@ class TableView:
         self._static: tuple[tuple, pygame.Surface] | None = None
         self._units: tuple[tuple, pygame.Surface] | None = None
         self._report: tuple[int, dict] | None = None
+        self.heat = False                  # the sight heat map of the layout over the board
+        self._heat: tuple[tuple, np.ndarray] | None = None
 
     # --- camera -------------------------------------------------------------------------------
     def fit_view(self) -> ViewTransform:
@@ -147,7 +151,7 @@ class TableView:
 
     def static_layer(self) -> pygame.Surface:
         """Paper, board with grid and rulers, terrain with its labels (cached per view)."""
-        key = (self.view, self.rect.size, self.state.scene.terrain)
+        key = (self.view, self.rect.size, self.state.scene.terrain, self.heat)
         if self._static is None or self._static[0] != key:
             surf = pygame.Surface(self.rect.size)
             surf.fill(pal.PAPER)
@@ -157,9 +161,45 @@ class TableView:
             labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth)))
             draw_board(surf, view, scene, style, labels)
             draw_terrain(surf, view, scene, style, labels)
+            if self.heat:
+                self._draw_heat(surf, view)
             labels.draw(surf)
             self._static = (key, surf)
         return self._static[1]
+
+    def heat_values(self) -> np.ndarray:
+        """(ny, nx) share of the board a model standing in each cell sees (`battlefield
+        analyze`'s heat map, 1" cells), cached per layout."""
+        scene = self.state.scene
+        key = (scene.terrain, scene.width, scene.depth)
+        if self._heat is None or self._heat[0] != key:
+            from battlefield.analysis.coverage import coverage
+
+            cov = coverage(scene.layout, scene.width, scene.depth, HEAT_SPACING)
+            self._heat = (key, cov.grid_values(cov.fraction))
+        return self._heat[1]
+
+    def _draw_heat(self, surf: pygame.Surface, view: ViewTransform) -> None:
+        """The heat map, see-through over board and terrain, with the terrain outlined."""
+        from battlefield.view.heatmap import ramp
+
+        values = self.heat_values()
+        ny, nx = values.shape
+        rgba = np.zeros((ny, nx, 4), dtype=np.uint8)
+        rgba[..., :3] = ramp(values)[::-1]
+        rgba[..., 3] = np.where(np.isfinite(values[::-1]), 170, 0)
+        cells = pygame.image.frombuffer(rgba.tobytes(), (nx, ny), "RGBA")
+        scene = self.state.scene
+        rect = pygame.Rect(view.board_rect(scene.width, scene.depth))
+        surf.blit(pygame.transform.scale(cells, rect.size), rect)
+        for piece in scene.terrain:
+            pygame.draw.polygon(surf, pal.INK, view.points(piece.outline), 2)
+        f = text_surface("sight heat map (V): share of the board seen from each point - dark "
+                         "sees little, yellow sees most", 14, pal.INK)
+        box = pygame.Surface((f.get_width() + 12, f.get_height() + 6), pygame.SRCALPHA)
+        box.fill((255, 255, 255, 220))
+        box.blit(f, (6, 3))
+        surf.blit(box, (rect.left + 6, rect.bottom - box.get_height() - 6))
 
     def local_view(self) -> ViewTransform:
         """The view in the coordinates of this scene's own surface (its rect's top-left 0,0)."""
@@ -169,7 +209,7 @@ class TableView:
     def units_layer(self, hidden: int | None = None, extra=None) -> pygame.Surface:
         """The static layer plus objectives, combat, models and rulings; `hidden` leaves one
         unit out (the one in the hand), `extra(surface, view)` draws more before the models."""
-        key = (self.view, self.rect.size, self.version, hidden)
+        key = (self.view, self.rect.size, self.version, hidden, self.heat)
         if self._units is None or self._units[0] != key:
             surf = self.static_layer().copy()
             view = self.local_view()
