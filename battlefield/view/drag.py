@@ -152,7 +152,8 @@ class DragTool:
             self.table.draw(surface)
             return
         tv = self.table
-        layer = tv.units_layer(hidden=p.unit, extra=self._static_marks)
+        layer = tv.units_layer(hidden=p.unit, extra=self._static_marks,
+                               only=p.ref if p.single else None)
         surface.blit(layer, tv.rect.topleft)
         clip = surface.get_clip()
         surface.set_clip(tv.rect)
@@ -277,13 +278,16 @@ class DragTool:
         lines = live.describe(r)
         near = ", ".join(st.scene.units[v].id for v in r.check.in_combat_range)
         lines += [f"in combat range of: {near}"] if near else []
-        y = tv.rect.top + 8
-        box = pygame.Surface((tv.rect.width, 4 + 22 * min(len(lines), 8)), pygame.SRCALPHA)
-        box.fill((255, 255, 255, 215))
-        surface.blit(box, tv.rect.topleft)
-        for text in lines[:8]:
-            bad = text.startswith("illegal")
-            s = text_surface(text[:140], style.small_size, RULER_OVER if bad else pal.INK)
+        rows = [text_surface(text[:140], style.small_size,
+                             RULER_OVER if text.startswith("illegal") else pal.INK)
+                for text in lines[:8]]
+        if rows:
+            box = pygame.Surface((max(s.get_width() for s in rows) + 20,
+                                  sum(s.get_height() for s in rows) + 12), pygame.SRCALPHA)
+            box.fill((255, 255, 255, 215))
+            surface.blit(box, tv.rect.topleft)
+        y = tv.rect.top + 6
+        for s in rows:
             surface.blit(s, (tv.rect.left + 10, y))
             y += s.get_height()
 

@@ -306,7 +306,7 @@ def describe(r: Ruling) -> list[str]:
     elif r.target is not None and r.target in r.check.visible:
         out.append("sight: " + ("sees the target" if r.check.visible[r.target] else "none"))
     for trig in r.pot_shots:
-        out.append(f"pot shots: unit {trig.by} ({trig.reason})")
+        out.append(f"pot shots from {r.referee.scene.units[trig.by].id} ({trig.reason})")
     return out
 
 

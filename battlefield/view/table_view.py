@@ -206,10 +206,12 @@ class TableView:
         v = self.view
         return ViewTransform(v.scale, v.ox - self.rect.x, v.oy - self.rect.y)
 
-    def units_layer(self, hidden: int | None = None, extra=None) -> pygame.Surface:
+    def units_layer(self, hidden: int | None = None, extra=None, only: int | None = None
+                    ) -> pygame.Surface:
         """The static layer plus objectives, combat, models and rulings; `hidden` leaves one
-        unit out (the one in the hand), `extra(surface, view)` draws more before the models."""
-        key = (self.view, self.rect.size, self.version, hidden, self.heat)
+        unit out (the one in the hand) - or, with `only` (a table model index), only that model
+        of it; `extra(surface, view)` draws more before the models."""
+        key = (self.view, self.rect.size, self.version, hidden, only, self.heat)
         if self._units is None or self._units[0] != key:
             surf = self.static_layer().copy()
             view = self.local_view()
@@ -218,7 +220,15 @@ class TableView:
             style = Style.for_scene(self.state.scene, report, view.scale)
             if hidden is not None:
                 units = list(scene.units)
-                units[hidden] = replace(units[hidden], models=[])
+                spec = units[hidden]
+                kept, leader = [], 0
+                if only is not None:       # scene_now keeps the unit's models in table order
+                    alive = sorted(int(m) for m in self.state.models_of(hidden))
+                    for k, (m, i) in enumerate(zip(spec.models, alive, strict=True)):
+                        if i != only:
+                            leader = len(kept) if k == spec.leader else leader
+                            kept.append(m)
+                units[hidden] = replace(spec, models=kept, leader=leader)
                 scene = replace(scene, units=units)
                 report = _without(report, self.state.scene.units[hidden].id)
             labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth)))
