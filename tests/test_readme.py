@@ -26,3 +26,15 @@ def test_every_command_in_the_table_exists():
     for line in table.splitlines():
         if line.startswith("| `battlefield "):
             assert line.split("`battlefield ", 1)[1].split()[0] in commands, line
+
+
+def test_the_screenshot_commands_parse():
+    import shlex
+
+    block = README.split("## Playing at the table", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    parser = build_parser()
+    lines = [line for line in block.strip().splitlines() if line.startswith("battlefield ")]
+    assert len(lines) >= 7
+    for line in lines:
+        args = parser.parse_args(shlex.split(line)[1:])
+        assert args.command in ("play", "try"), line
