@@ -120,6 +120,24 @@ def distance_matrix(x, y, sh, a, b, c, s, rows, cols):
 
 
 @njit(cache=True)
+def distances_from_places(x, y, sh, a, b, c, s, reach, m, px, py, cols, cutoff):
+    """Base m's distance to each base cols[j] with m's centre put at each (px[i], py[i]);
+    exact up to `cutoff`, beyond it a lower bound (still beyond it) from the bases' reaches."""
+    out = np.empty((px.shape[0], cols.shape[0]))
+    for i in range(px.shape[0]):
+        for j in range(cols.shape[0]):
+            q = cols[j]
+            bound = math.hypot(px[i] - x[q], py[i] - y[q]) - reach[m] - reach[q]
+            if bound > cutoff:
+                out[i, j] = bound
+                continue
+            d, _ = separation(px[i], py[i], sh[m], a[m], b[m], c[m], s[m],
+                              x[q], y[q], sh[q], a[q], b[q], c[q], s[q])
+            out[i, j] = d if d > 0.0 else 0.0
+    return out
+
+
+@njit(cache=True)
 def signed_distance_matrix(x, y, sh, a, b, c, s, rows, cols):
     """As distance_matrix but negative where bases overlap (minus the overlap depth)."""
     out = np.empty((rows.shape[0], cols.shape[0]))

@@ -14,7 +14,11 @@ import numpy as np
 import shapely
 
 from battlefield.geometry.bases import RECT, footprint, outline_points
-from battlefield.geometry.separation import closest_points, distance_matrix
+from battlefield.geometry.separation import (
+    closest_points,
+    distance_matrix,
+    distances_from_places,
+)
 from battlefield.geometry.terrain import Layout
 
 
@@ -121,6 +125,16 @@ class Table:
         """Horizontal closest-base distances, a (len(rows), len(cols)) matrix."""
         return distance_matrix(self.x, self.y, self.shape, self.a, self.b, self.cos, self.sin,
                                np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64))
+
+    def distances_from(self, m: int, xs: np.ndarray, ys: np.ndarray, cols: np.ndarray,
+                       cutoff: float = math.inf) -> np.ndarray:
+        """Model m's horizontal distance to each of cols were it at each place (xs[i], ys[i])
+        (facing kept): a (len(xs), len(cols)) matrix, without moving anything. Distances
+        beyond `cutoff` may be given as a lower bound that is itself beyond it."""
+        return distances_from_places(
+            self.x, self.y, self.shape, self.a, self.b, self.cos, self.sin, self.reach, int(m),
+            np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64),
+            np.asarray(cols, dtype=np.int64), float(cutoff))
 
     def distances_3d(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
         """3-D distances between the bases at their elevations: both bases are horizontal, so

@@ -103,3 +103,36 @@ def test_footprint_and_outline_follow_the_pose():
     assert maxx - minx == pytest.approx(35 / 25.4, abs=1e-3)
     assert t.outline(0, 16).shape == (16, 2)
     assert t.reach[0] == pytest.approx(30 / 25.4)
+
+
+def test_distances_from_places_match_moving_the_model() -> None:
+    from battlefield.geometry.bases import OVAL, ROUND
+    from battlefield.geometry.table import Table
+    from battlefield.geometry.terrain import Layout
+
+    t = Table(width=30, depth=30, layout=Layout(()), x=np.array([5.0, 10.0, 14.0]),
+              y=np.array([5.0, 5.0, 9.0]), facing=np.array([30.0, 0.0, 90.0]),
+              shape=np.array([OVAL, ROUND, OVAL]), a=np.array([1.5, 0.5, 2.0]),
+              b=np.array([0.8, 0.5, 1.0]), z=np.zeros(3), height=np.ones(3),
+              unit=np.array([0, 1, 2]), n_units=3)
+    places = np.array([[6.0, 6.0], [9.0, 7.5], [12.0, 12.0]])
+    got = t.distances_from(0, places[:, 0], places[:, 1], np.array([1, 2]))
+    for (x, y), row in zip(places, got, strict=True):
+        moved = t.moved(np.array([0]), np.array([x]), np.array([y]))
+        assert row == pytest.approx(moved.distances(np.array([0]), np.array([1, 2]))[0])
+    # Never less than the centre gap minus both bases' reaches.
+    assert got[1, 0] >= math.hypot(1.0, 2.5) - 1.5 - 0.5 - 1e-9
+
+
+def test_distances_from_places_beyond_the_cutoff_stay_beyond_it() -> None:
+    from battlefield.geometry.bases import ROUND
+    from battlefield.geometry.table import Table
+    from battlefield.geometry.terrain import Layout
+
+    t = Table(width=30, depth=30, layout=Layout(()), x=np.array([1.0, 20.0]),
+              y=np.array([1.0, 1.0]), facing=np.zeros(2), shape=np.array([ROUND, ROUND]),
+              a=np.array([0.5, 0.5]), b=np.array([0.5, 0.5]), z=np.zeros(2),
+              height=np.ones(2), unit=np.array([0, 1]), n_units=2)
+    d = t.distances_from(0, np.array([10.0, 18.0]), np.array([1.0, 1.0]), np.array([1]), 3.0)
+    assert d[0, 0] > 3.0                       # 9" away: a bound, beyond the cutoff
+    assert d[1, 0] == pytest.approx(1.0)       # 2" between centres, two 0.5" bases: exact

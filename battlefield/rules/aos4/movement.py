@@ -124,12 +124,16 @@ def into_combat(state: State, u: int, moves: Moves, rng: float) -> list[Violatio
         return []
     foe_models = np.concatenate([state.models_of(w) for w in foes])
     for m, path in zip(moves.models, moves.paths, strict=True):
-        for x, y in _samples(path):
-            moved = t.moved(np.array([m]), np.array([x]), np.array([y]), z=np.array([t.z[m]]))
-            d = moved.distances(np.array([m]), foe_models)[0]
+        pts = np.asarray(list(_samples(path)), dtype=np.float64).reshape(-1, 2)
+        if not len(pts):
+            continue
+        # Distances from every place along the path at once; sight only where one is close.
+        d_all = t.distances_from(int(m), pts[:, 0], pts[:, 1], foe_models, rng + EPS)
+        for (x, y), d in zip(pts, d_all, strict=True):
             near = foe_models[d <= rng + EPS]
             if len(near) == 0:
                 continue
+            moved = t.moved(np.array([m]), np.array([x]), np.array([y]), z=np.array([t.z[m]]))
             seen = SightModel(moved)._group_visibility(np.array([m]), own, near)
             if seen.any:
                 foe = state.scene.units[int(t.unit[near[0]])].id
