@@ -139,16 +139,20 @@ def settled(scene: Scene) -> Scene:
     return out
 
 
+def _put(items: list, item) -> list:
+    """The list with the item of the same id replaced, or the item added at the end."""
+    ids = [i.id for i in items]
+    if item.id in ids:
+        items[ids.index(item.id)] = item
+    else:
+        items.append(item)
+    return items
+
+
 def with_piece(scene: Scene, piece: Piece, settle: bool = True) -> Scene:
     """The piece replaced (same id) or added at the end; `settle=False` leaves the models'
     heights as they were (a quick preview)."""
-    terrain = list(scene.terrain)
-    ids = [p.id for p in terrain]
-    if piece.id in ids:
-        terrain[ids.index(piece.id)] = piece
-    else:
-        terrain.append(piece)
-    out = replace(scene, terrain=tuple(terrain))
+    out = replace(scene, terrain=tuple(_put(list(scene.terrain), piece)))
     return settled(out) if settle else out
 
 
@@ -157,13 +161,7 @@ def without_piece(scene: Scene, piece_id: str) -> Scene:
 
 
 def with_objective(scene: Scene, objective: Objective) -> Scene:
-    objectives = list(scene.objectives)
-    ids = [o.id for o in objectives]
-    if objective.id in ids:
-        objectives[ids.index(objective.id)] = objective
-    else:
-        objectives.append(objective)
-    return replace(scene, objectives=objectives)
+    return replace(scene, objectives=_put(list(scene.objectives), objective))
 
 
 def without_objective(scene: Scene, objective_id: str) -> Scene:
