@@ -7,8 +7,11 @@ one line (file:line: key.path: what is wrong (expected ...)) and exits with stat
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")     # no banner on the command line
 
 from battlefield.errors import BattlefieldError
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from battlefield.errors import UsageError
 
+MIN_SIZE = (640, 400)
 EPILOG = """\
 examples:
   battlefield play                                the demo battle, hot-seat
@@ -67,6 +69,12 @@ def run_play(args: argparse.Namespace) -> int:
         w, h = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
         raise UsageError(f"--size {args.size!r}: expected WxH, e.g. 1600x1000") from None
+    if w < MIN_SIZE[0] or h < MIN_SIZE[1]:
+        raise UsageError(f"--size {args.size}: at least {MIN_SIZE[0]}x{MIN_SIZE[1]} (the side "
+                         "panel and the board need the room)")
+    if args.screenshot and not Path(args.screenshot).resolve().parent.is_dir():
+        raise UsageError(f"--screenshot {args.screenshot}: no such folder "
+                         f"{Path(args.screenshot).resolve().parent}")
     play(args.scene, args.ruleset, args.seed, tuple(args.computer), args.screenshot,
          args.drag, _point(args.to), args.target, args.phase,
          tuple(args.measure) if args.measure else None, (w, h), args.save,

@@ -56,10 +56,25 @@ def open_game(scene_arg: str | None, ruleset: str | None = None, seed: int = 1) 
 
 def to_phase(state: State, phase: str) -> None:
     """Pass (end-phase) until the named phase of the acting side comes up."""
+    if state.clock.get("phase") is None:
+        raise UsageError(f"--phase {phase}: {state.rules.id} has no phases (sides take turns)")
+    phases = getattr(state.rules, "phases", ())
+    if phases and phase not in phases:
+        raise UsageError(f"--phase {phase}: no such phase (phases: {', '.join(phases)})")
+    seen: list[str] = []
     for _ in range(50):
-        if state.clock.get("phase") == phase and state.acting_side == state.clock.get("active"):
+        now = state.clock.get("phase")
+        if now == phase and state.acting_side == state.clock.get("active"):
             return
-        state.apply(Action("end-phase"))
+        if now not in seen:
+            seen.append(now)
+        try:
+            state.apply(Action("end-phase"))
+        except IllegalAction as exc:
+            why = "; ".join(v.message for v in exc.violations)
+            raise UsageError(f"--phase {phase}: the game cannot pass the {now} phase ({why})"
+                             ) from None
+    raise UsageError(f"--phase {phase}: no such phase (phases: {', '.join(seen)})")
 
 
 class PlayScene:
@@ -100,13 +115,13 @@ class PlayScene:
     def apply(self, action: Action) -> bool:
         before = len(self.state.dice.log)
         try:
-            self.state.apply(action)
+            events = self.state.apply(action)
         except IllegalAction as exc:
             self.say("illegal: " + "; ".join(v.message for v in exc.violations))
             return False
         what = f"{action.type}" + (f" {action.unit}" if action.unit else "")
         what += f" -> {action.target}" if action.target else ""
-        self.applied(self.state.dice.log[before:], what + ": done")
+        self.applied(self.state.dice.log[before:], f"{what}: {live.outcome(events)}")
         return True
 
     # --- edit mode ----------------------------------------------------------------------------
@@ -356,6 +371,10 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
     pygame.display.init()
     pygame.font.init()
     opened = open_game(scene_arg, ruleset, seed)
+    sides = opened.state.scene.sides
+    for side in computer:
+        if side not in sides:
+            raise UsageError(f"--computer {side}: no such side (sides: {', '.join(sides)})")
     if phase:
         to_phase(opened.state, phase)
     scene = PlayScene(opened, size, computer, save_path)
@@ -392,15 +411,29 @@ def hold(scene: PlayScene, unit: str, to: tuple[float, float] | None,
     at `to` (and the cursor over `target`), as a drag would, with the engine's full check."""
     st = scene.state
     uid, _, n = unit.partition("/")
-    u = st.scene.unit_index(uid)
+    u = _unit(st, uid, "--drag")
+    size = len(st.scene.units[u].models)
+    if n and not (n.isdigit() and 1 <= int(n) <= size):
+        raise UsageError(f"--drag {unit}: {uid} has models 1 to {size}")
     model = st.scene.model_offsets()[u] + int(n) - 1 if n else None
+    if model is not None and st.table.unit[model] < 0:
+        raise UsageError(f"--drag {unit}: that model has been slain")
     p = live.pick_up(st, u, model, scene.drag.wanted)
     if p is None:
-        raise SystemExit(f"{uid} cannot be moved now ({st.acting_side} is acting in the "
-                         f"{st.clock.get('phase')} phase; try --phase movement)")
+        raise UsageError(f"--drag {unit}: it cannot be moved now ({st.acting_side} is acting"
+                         + (f" in the {st.clock['phase']} phase" if st.clock.get("phase")
+                            else "") + "; try --phase movement)")
     d = scene.drag
     d.pickup = p
     t = st.table
     d.to = to if to is not None else (float(t.x[p.ref]), float(t.y[p.ref]))
-    d.target = st.scene.unit_index(target) if target else None
+    d.target = _unit(st, target, "--target") if target else None
     d.update_ruling(engine=True)
+
+
+def _unit(state: State, uid: str, flag: str) -> int:
+    try:
+        return state.scene.unit_index(uid)
+    except KeyError:
+        raise UsageError(f"{flag} {uid}: no such unit (units: "
+                         + ", ".join(u.id for u in state.scene.units) + ")") from None

@@ -11,7 +11,8 @@ import numpy as np
 import pygame
 import shapely
 
-from battlefield.rules.actions import IllegalAction
+from battlefield.geometry.bases import outline_points
+from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.state import State
 from battlefield.view import live
 from battlefield.view import palette as pal
@@ -31,6 +32,11 @@ def ruler_colour(fraction: float) -> pal.RGB:
     if fraction <= 0.8:
         return RULER_OK
     return RULER_NEAR if fraction <= 1.0 + 1e-9 else RULER_OVER
+
+
+def base_points(view, t, m: int, x: float, y: float) -> list[tuple[float, float]]:
+    """Model m's base outline (round, oval or rectangle, as it faces) with its centre at x, y."""
+    return view.points(outline_points(int(t.shape[m]), t.a[m], t.b[m], x, y, t.facing[m], 32))
 
 
 class DragTool:
@@ -103,6 +109,9 @@ class DragTool:
         hit = live.unit_at(self.state, x, y, slack=0.3)
         mine = self.state.side_of(self.pickup.unit)
         self.target = hit[0] if hit is not None and self.state.side_of(hit[0]) != mine else None
+        if self.target is None and self.pickup.ability in live.TARGETED:
+            # A charge or pile-in is dropped next to its target, not on it.
+            self.target = live.nearest_enemy(self.state, self.pickup, self.to)
         self.moved_at = time.perf_counter()
         self.update_ruling(engine=self.check_cost < FAST_CHECK_S)
 
@@ -123,8 +132,12 @@ class DragTool:
         self.move(pos)
         p, action = self.pickup, self.ruling.action
         if abs(self.ruling.used) < 1e-9:
-            self.cancel("")
-            return
+            if p.ability != "fight" or self.target is None:
+                self.cancel("put back" if p.ability != "fight" else
+                            "fight: drop beside the enemy to fight (drag to pile in first)")
+                return
+            # A click on a unit in combat: fight where it stands.
+            action = Action("fight", action.unit, target=self.state.scene.units[self.target].id)
         before = len(self.state.dice.log)
         try:
             events = self.state.apply(action)
@@ -135,8 +148,8 @@ class DragTool:
         uid = self.state.scene.units[p.unit].id
         self.pickup = None
         self.ruling = None
-        self.on_applied(self.state.dice.log[before:], f"{action.type} {uid}: done")
-        del events
+        self.on_applied(self.state.dice.log[before:],
+                        f"{action.type} {uid}: {live.outcome(events)}")
 
     def cancel(self, why: str) -> None:
         self.pickup = None
@@ -177,8 +190,7 @@ class DragTool:
                 if len(pts) > 2:
                     pygame.draw.polygon(surf, pal.lighter(pal.COMBAT, 0.55), pts, 2)
         for x, y, m in zip(p.start[:, 0], p.start[:, 1], p.models, strict=True):
-            c = view.px(x, y)
-            pygame.draw.circle(surf, pal.INK_SOFT, c, max(2, view.length(t.reach[m])), 1)
+            pygame.draw.polygon(surf, pal.INK_SOFT, base_points(view, t, int(m), x, y), 1)
         if p.reach is not None:
             self._reach(surf, view, p.reach, p.allowed)
         elif p.allowed:
@@ -226,8 +238,7 @@ class DragTool:
             self._blockers(surface, r.sight.blocked_by)
         if r.retreat is not None and r.target is not None:
             for m, (x, y) in zip(t.unit_models[r.target], r.retreat, strict=False):
-                pygame.draw.circle(surface, pal.INK_SOFT, view.px(x, y),
-                                   max(2, view.length(t.reach[m])), 2)
+                pygame.draw.polygon(surface, pal.INK_SOFT, base_points(view, t, int(m), x, y), 2)
         for trig in r.pot_shots:
             for m in t.unit_models[trig.by]:
                 pygame.draw.circle(surface, pal.HIGHLIGHT, view.px(t.x[m], t.y[m]),
@@ -239,10 +250,9 @@ class DragTool:
                                                          + 0.3)))
         # The ghost: the unit where it would stand.
         for k, m in enumerate(p.models):
-            c = view.px(*r.ends[k])
-            rad = max(2.0, view.length(t.reach[m]))
-            pygame.draw.circle(surface, colour, c, rad)
-            pygame.draw.circle(surface, edge, c, rad, 2)
+            pts = base_points(view, t, int(m), *r.ends[k])
+            pygame.draw.polygon(surface, colour, pts)
+            pygame.draw.polygon(surface, edge, pts, 2)
         for m in r.faults:
             k = np.nonzero(p.models == m)[0]
             x, y = (r.ends[k[0]] if len(k) else (t.x[m], t.y[m]))

@@ -282,6 +282,26 @@ def unit_at(state: State, x: float, y: float, slack: float = 0.0) -> tuple[int, 
     return int(t.unit[m]), m
 
 
+def nearest_enemy(state: State, p: Pickup, to: tuple[float, float], within: float = 3.0
+                  ) -> int | None:
+    """The enemy unit with the model nearest the dropped unit's models (base to base, within
+    `within` inches): the target a charge or pile-in dropped beside it means."""
+    t = state.table
+    ends = p.start + (np.asarray(to) - np.array([t.x[p.ref], t.y[p.ref]]))
+    mine = state.side_of(p.unit)
+    foes = np.array([int(m) for m in np.nonzero(t.on_table)[0]
+                     if state.side_of(int(t.unit[m])) != mine], dtype=np.int64)
+    if not len(foes):
+        return None
+    best, unit = within, None
+    for m, (x, y) in zip(p.models, ends, strict=True):
+        d = t.distances_from(int(m), np.array([x]), np.array([y]), foes, within)[0]
+        k = int(np.argmin(d))
+        if d[k] <= best:
+            best, unit = float(d[k]), int(t.unit[foes[k]])
+    return unit
+
+
 def describe(r: Ruling) -> list[str]:
     """The ruling in words, one line each (the overlay's caption; the tests read it)."""
     out = []
@@ -310,9 +330,24 @@ def describe(r: Ruling) -> list[str]:
     return out
 
 
+def outcome(events: list[dict]) -> str:
+    """What an applied action came to, in words: 'done', or what failed and why (a charge
+    roll too short, a run shorter than the path, a spell failed, miscast or unbound)."""
+    for e in events:
+        kind = str(e.get("type", ""))
+        if kind.endswith("-failed") or kind.endswith("-short"):
+            why = e.get("reason")
+            return kind.replace("-", " ") + (f": {why}" if why else "")
+        if e.get("result") in ("failed", "miscast"):
+            return f"{kind} {e['result']}"
+        if e.get("unbound"):
+            return f"unbound by {e.get('unit')}"
+    return "done"
+
+
 def finite(x: float | None) -> bool:
     return x is not None and math.isfinite(x)
 
 
 __all__ = ["Pickup", "Ruling", "pick_up", "rule", "drag_ability", "allowance", "unit_at",
-           "describe", "drop_action", "DRAG_ABILITIES"]
+           "describe", "drop_action", "outcome", "DRAG_ABILITIES"]

@@ -194,8 +194,8 @@ class TableView:
         surf.blit(pygame.transform.scale(cells, rect.size), rect)
         for piece in scene.terrain:
             pygame.draw.polygon(surf, pal.INK, view.points(piece.outline), 2)
-        f = text_surface("sight heat map (V): share of the board seen from each point - dark "
-                         "sees little, yellow sees most", 14, pal.INK)
+        f = text_surface("sight heat map (V): share of the board seen from each point - the "
+                         "brighter, the more it sees (yellow: all of it)", 14, pal.INK)
         box = pygame.Surface((f.get_width() + 12, f.get_height() + 6), pygame.SRCALPHA)
         box.fill((255, 255, 255, 220))
         box.blit(f, (6, 3))

@@ -203,3 +203,29 @@ def test_screenshot_of_the_drag(tmp_path) -> None:
          size=(1000, 640))
     img = pygame.image.load(str(out))
     assert img.get_size() == (1000, 640)
+
+
+def test_a_charge_dropped_beside_the_enemy_targets_it_and_a_failed_roll_says_so(
+        tmp_path) -> None:
+    from battlefield.rules.actions import Action
+    from battlefield.view.app import Opened
+
+    pygame.display.init()
+    pygame.font.init()
+    opened = open_game(None)
+    st = opened.state
+    to_phase(st, "movement")
+    st.apply(Action("normal-move", "red-lightkeeper", path=((31, 9.5), (34.5, 13))))
+    to_phase(st, "charge")
+    scene = PlayScene(Opened(st, opened.scene_text, opened.name), (1200, 760))
+    # Grab the lightkeeper by its centre and drop it beside blue-drake, the cursor on no one.
+    drag(scene, (34.5, 13), (43.5, 18.1), release=False)
+    r = scene.drag.ruling
+    assert scene.drag.target == st.scene.unit_index("blue-drake")
+    assert r.action.target == "blue-drake" and r.legal and r.charge is not None
+    st.dice.fixed.extend([2, 3])               # 5 on 2D6: short of the 10.21" needed
+    scene.handle_event(ev(pygame.MOUSEBUTTONUP, button=1, pos=px(scene, 43.5, 18.1)))
+    assert st.actions[-1].type == "charge"
+    assert "charge failed" in scene.panel.message
+    assert at(scene, "red-lightkeeper") == pytest.approx((34.5, 13))
+    pygame.display.quit()

@@ -37,6 +37,7 @@ OPTIONS = ("command", "all_out_defence", "unbind", "bank")
 
 class Aos4(Moving, Shooting, Fighting, Heroics):
     id = "aos4"
+    phases = turns.PHASES
 
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:
