@@ -229,3 +229,20 @@ def test_a_charge_dropped_beside_the_enemy_targets_it_and_a_failed_roll_says_so(
     assert "charge failed" in scene.panel.message
     assert at(scene, "red-lightkeeper") == pytest.approx((34.5, 13))
     pygame.display.quit()
+
+
+def test_a_click_on_a_unit_in_combat_fights_where_it_stands() -> None:
+    pygame.display.init()
+    pygame.font.init()
+    opened = open_game(None)
+    to_phase(opened.state, "combat")
+    scene = PlayScene(opened, (1200, 760))
+    scene.draw(pygame.Surface((1200, 760)))
+    rect = next(r for r, name in scene.panel.buttons if name == "fight")
+    scene.handle_event(ev(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
+    where = at(scene, "red-blades")
+    drag(scene, where, where)                  # a click: press and release in place
+    last = scene.state.actions[-1]
+    assert last.type == "fight" and last.unit == "red-blades" and last.target == "blue-drake"
+    assert at(scene, "red-blades") == pytest.approx(where)
+    pygame.display.quit()
