@@ -48,6 +48,14 @@ class Rules(Protocol):
 
     def result(self, state: State) -> dict[str, Any]: ...
 
+    def move_allowance(self, state: State, u: int, ability: str) -> float | None:
+        """The longest move `ability` can give unit u now (None: it is not a move)."""
+
+    def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
+                    ) -> tuple[list[Any], Any]:
+        """Near `box`: the polygons model m's centre may not enter (grown by its clearance)
+        and the geometry.paths.Terrain it climbs (None: nothing is climbed)."""
+
 
 @dataclass
 class UnitState:

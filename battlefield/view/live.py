@@ -13,10 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from battlefield.geometry.paths import Terrain, _grown
 from battlefield.geometry.reach import ReachField, reach_field
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.moves import OVERLAP
 from battlefield.rules.state import State
 from battlefield.rulings import LiveCheck, Referee, live_check
 
@@ -42,15 +40,8 @@ def drag_ability(state: State, u: int, wanted: str | None = None) -> str | None:
 
 
 def allowance(state: State, u: int, ability: str) -> float | None:
-    """The longest move the ability can allow the unit (the engine's own numbers)."""
-    if state.rules.id == "skirmish":
-        from battlefield.rules.skirmish import movement
-
-        return movement.allowance(state, u, state.rules.overextended(state, u, "move"))
-    rules: Any = state.rules
-    move = rules._move_stat(state, u)
-    return {"normal-move": move, "retreat": move, "run": move + 6, "charge": 12.0,
-            "fight": 3.0, "redeploy": 6.0}.get(ability)
+    """The longest move the ability can allow the unit (the ruleset's own numbers)."""
+    return state.rules.move_allowance(state, u, ability)
 
 
 def path_used(state: State, m: int, path: np.ndarray) -> tuple[float, float]:
@@ -60,40 +51,22 @@ def path_used(state: State, m: int, path: np.ndarray) -> tuple[float, float]:
 
         c = movement.climb(movement.terrain(state), path)
         return c.cost(climb_down=True), c.up
-    from battlefield.geometry.paths import Terrain
-    from battlefield.rules.aos4.movement import CLIMB_FREE
+    from battlefield.rules.aos4.movement import terrain_for
 
-    t = state.table
-    cost = Terrain(t.layout, CLIMB_FREE, landing=float(t.reach[m])).path_cost(path, False)
+    cost = terrain_for(state.table, m).path_cost(path, False)
     return min(cost.total, cost.total_if_jumping), cost.vertical
 
 
 def reach_of(state: State, u: int, m: int, allowed: float | None) -> ReachField | None:
     """Where model m can get to for the ability's allowance, round what the ruleset says it
-    cannot move through (aos4: other units' models and impassable terrain, none for FLY;
-    skirmish: impassable terrain), climbing as the ruleset counts it."""
+    cannot move through, climbing as the ruleset counts it (Rules.move_ground)."""
     if not allowed:
         return None
     t = state.table
-    r = float(min(t.a[m], t.b[m])) - OVERLAP
-    hard = [_grown(t.layout.polygons[k], r) for k in t.layout.pieces_with("impassable")]
-    if state.rules.id == "skirmish":
-        from battlefield.rules.skirmish import movement
-
-        terrain: Terrain | None = movement.terrain(state)
-    elif state.scene.units[u].has("FLY"):
-        terrain, hard = None, []
-    else:
-        from battlefield.rules.aos4.movement import CLIMB_FREE, grown_base
-
-        terrain = Terrain(t.layout, CLIMB_FREE, landing=float(t.reach[m]))
-        x, y = float(t.x[m]), float(t.y[m])
-        for o in np.nonzero(t.on_table)[0]:
-            if int(t.unit[o]) != u and math.hypot(t.x[o] - x, t.y[o] - y) \
-                    <= allowed + t.reach[o] + r:
-                hard.append(grown_base(t, int(o), r, 32))
-    return reach_field((float(t.x[m]), float(t.y[m])), allowed, hard, terrain,
-                       (0.0, 0.0, t.width, t.depth))
+    x, y = float(t.x[m]), float(t.y[m])
+    box = (x - allowed, y - allowed, x + allowed, y + allowed)
+    hard, terrain = state.rules.move_ground(state, u, m, box)
+    return reach_field((x, y), allowed, hard, terrain, (0.0, 0.0, t.width, t.depth))
 
 
 @dataclass

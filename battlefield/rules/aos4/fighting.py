@@ -59,13 +59,10 @@ class Fighting:
 
     def _charge_length(self, state, u, action) -> float:
         moves = movement.planned(state, u, action)
-        from battlefield.geometry.paths import Terrain
-
         fly = state.scene.units[u].has("FLY")
         worst = 0.0
         for m, path in zip(moves.models, moves.paths, strict=True):
-            c = Terrain(state.table.layout, movement.CLIMB_FREE,
-                        landing=float(state.table.reach[m])).path_cost(path, fly)
+            c = movement.terrain_for(state.table, m).path_cost(path, fly)
             worst = max(worst, min(c.total, c.total_if_jumping))
         return worst
 

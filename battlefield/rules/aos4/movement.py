@@ -32,6 +32,30 @@ def clearance(t: Table, m: int) -> float:
     return float(min(t.a[m], t.b[m]))
 
 
+def terrain_for(t: Table, m: int) -> Terrain:
+    """What model m climbs (pieces taller than 1") and how far it may land after a jump down."""
+    return Terrain(t.layout, CLIMB_FREE, landing=float(t.reach[m]))
+
+
+def obstacles(state: State, u: int, m: int, box: tuple[float, float, float, float]
+              ) -> tuple[list[shapely.Polygon], list[str]]:
+    """Where the centre of unit u's model m may not go near `box` (x0, y0, x1, y1): the bases
+    of other units' models and impassable terrain, grown by its clearance; with their names."""
+    t = state.table
+    r = clearance(t, m)
+    x0, y0, x1, y1 = box
+    grow = t.reach + r
+    near = (t.on_table & (t.unit != u) & (t.x + grow >= x0) & (t.x - grow <= x1)
+            & (t.y + grow >= y0) & (t.y - grow <= y1))
+    close = [int(o) for o in np.nonzero(near)[0]]
+    polys = [grown_base(t, o, r - OVERLAP) for o in close]
+    names = [state.scene.model_names[o] for o in close]
+    for k in t.layout.pieces_with("impassable"):
+        polys.append(_grown(t.layout.polygons[k], r - OVERLAP))
+        names.append(t.layout.pieces[k].id)
+    return polys, names
+
+
 def check_paths(state: State, u: int, moves: Moves, allowed: float | None, fly: bool
                 ) -> tuple[list[Violation], Table]:
     """Length, models and impassable terrain in the way, and where the models end."""
@@ -40,8 +64,7 @@ def check_paths(state: State, u: int, moves: Moves, allowed: float | None, fly: 
     out: list[Violation] = []
     if allowed is not None:
         for m, path in zip(moves.models, moves.paths, strict=True):
-            terrain = Terrain(t.layout, CLIMB_FREE, landing=float(t.reach[m]))
-            cost = terrain.path_cost(path, fly)
+            cost = terrain_for(t, m).path_cost(path, fly)
             used = min(cost.total, cost.total_if_jumping)
             if used > allowed + EPS:
                 climb = f" (climbing {cost.vertical:.2f}\")" if cost.vertical else ""
@@ -58,22 +81,12 @@ def check_paths(state: State, u: int, moves: Moves, allowed: float | None, fly: 
 def _through(state: State, u: int, moves: Moves) -> list[Violation]:
     t = state.table
     names = state.scene.model_names
-    own = set(int(m) for m in state.models_of(u))
-    others = [int(o) for o in np.nonzero(t.on_table)[0] if int(o) not in own]
     out = []
-    ox, oy, oreach = t.x[others], t.y[others], t.reach[others]
+    pieces = {p.id for p in t.layout.pieces}
     for m, path in zip(moves.models, moves.paths, strict=True):
-        r = clearance(t, m)
-        # Only models whose grown base comes near the path's box can be in the way.
+        # Only what comes near the path's box can be in the way.
         (x0, y0), (x1, y1) = path.min(axis=0), path.max(axis=0)
-        near = ((ox + oreach + r >= x0) & (ox - oreach - r <= x1) & (oy + oreach + r >= y0)
-                & (oy - oreach - r <= y1))
-        close = [o for o, keep in zip(others, near, strict=True) if keep]
-        polys = [grown_base(t, o, r - OVERLAP) for o in close]
-        names_o = [names[o] for o in close]
-        for k in t.layout.pieces_with("impassable"):
-            polys.append(_grown(t.layout.polygons[k], r - OVERLAP))
-            names_o.append(t.layout.pieces[k].id)
+        polys, names_o = obstacles(state, u, int(m), (x0, y0, x1, y1))
         if not polys or len(path) < 2:
             continue
         edges = _edge_arrays(polys)
@@ -84,8 +97,7 @@ def _through(state: State, u: int, moves: Moves) -> list[Violation]:
         line = shapely.LineString(path)
         hit = [n for p, n in zip(polys, names_o, strict=True) if line.intersects(p)]
         what = hit[0] if hit else "something"
-        kind = ("impassable terrain" if what in {p.id for p in t.layout.pieces}
-                else "the model")
+        kind = "impassable terrain" if what in pieces else "the model"
         out.append(v("moves_through", f"{names[m]} moves through {kind} {what}"))
     return out
 

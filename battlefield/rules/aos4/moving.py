@@ -6,13 +6,17 @@ from typing import Any
 
 import numpy as np
 
+from battlefield.geometry.paths import Terrain
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import attacking, movement
+from battlefield.rules.aos4.fighting import MAX_CHARGE, PILE_IN
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
 Event = dict[str, Any]
+RUN_MOST = 6           # the run roll is a D6: the most it can add
+REDEPLOY = 6.0         # the most a redeploy (D6") can move
 
 
 class Moving:
@@ -67,10 +71,24 @@ class Moving:
     def _move_stat(self, state: State, u: int) -> float:
         return float(attacking.stat(state, u, "move", 0) or 0)
 
+    def move_allowance(self, state: State, u: int, ability: str) -> float | None:
+        """The longest move `ability` can give unit u (before any roll), as its check counts."""
+        move = self._move_stat(state, u)
+        return {"normal-move": move, "retreat": move, "run": move + RUN_MOST,
+                "redeploy": REDEPLOY, "charge": float(MAX_CHARGE), "fight": PILE_IN}.get(ability)
+
+    def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
+                    ) -> tuple[list, Terrain | None]:
+        """What model m of unit u moves round near `box` (other units' models, impassable
+        terrain; grown by its clearance) and what it climbs; FLY: nothing and nothing."""
+        if state.scene.units[u].has("FLY"):
+            return [], None
+        return movement.obstacles(state, u, m, box)[0], movement.terrain_for(state.table, m)
+
     def _check_run(self, state, a, u, action):
         if self._in_combat(state, u):
             return [v("in_combat", f"{action.unit} is in combat: it can only retreat")]
-        return self._move_check(state, u, action, self._move_stat(state, u) + 6, "run")
+        return self._move_check(state, u, action, self.move_allowance(state, u, "run"), "run")
 
     def _do_run(self, state, a, u, action):
         unit = state.scene.units[u]
@@ -117,7 +135,7 @@ class Moving:
     def _check_redeploy(self, state, a, u, action):
         if self._in_combat(state, u):
             return [v("in_combat", f"{action.unit} is in combat")]
-        return self._move_check(state, u, action, 6, "redeploy")
+        return self._move_check(state, u, action, REDEPLOY, "redeploy")
 
     def _do_redeploy(self, state, a, u, action):
         roll = state.dice.roll("D6", f"redeploy {action.unit}").total

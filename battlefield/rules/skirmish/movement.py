@@ -129,6 +129,13 @@ def check_move(state: State, u: int, moves: Moves, allowed: float | None,
     return Checked(out, after, dangerous, worst)
 
 
+def impassable(t: Table, m: int) -> list[shapely.Polygon]:
+    """Where model m's centre may not go: impassable terrain grown by its clearance (models
+    move through other models in this ruleset)."""
+    r = float(min(t.a[m], t.b[m]))
+    return [_grown(t.layout.polygons[k], r - OVERLAP) for k in t.layout.pieces_with("impassable")]
+
+
 def through_impassable(state: State, moves: Moves) -> list[Violation]:
     t = state.table
     pieces = t.layout.pieces_with("impassable")
@@ -139,8 +146,7 @@ def through_impassable(state: State, moves: Moves) -> list[Violation]:
     for m, path in zip(moves.models, moves.paths, strict=True):
         if len(path) < 2:
             continue
-        r = float(min(t.a[m], t.b[m]))
-        polys = [_grown(t.layout.polygons[k], r - OVERLAP) for k in pieces]
+        polys = impassable(t, int(m))
         ok = segments_free(np.ascontiguousarray(path[:-1]), np.ascontiguousarray(path[1:]),
                            *_edge_arrays(polys))
         if not ok.all():

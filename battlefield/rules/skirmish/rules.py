@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from battlefield.geometry.paths import Terrain
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.moves import find_unit
 from battlefield.rules.skirmish import attacks, bombardment, movement, potshots, skirmishes, turns
@@ -130,6 +131,17 @@ class Skirmish:
     def overextended(self, state: State, u: int, kind: str) -> bool:
         """The same unit given the same command a second time this turn."""
         return f"did-{kind}" in state.units[u].flags
+
+    def move_allowance(self, state: State, u: int, ability: str) -> float | None:
+        """The longest move unit u may make now (half Speed when overextended)."""
+        if ability != "move":
+            return None
+        return movement.allowance(state, u, self.overextended(state, u, "move"))
+
+    def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
+                    ) -> tuple[list, Terrain | None]:
+        """What model m moves round (impassable terrain only) and what it climbs."""
+        return movement.impassable(state.table, m), movement.terrain(state)
 
     def _check_end_turn(self, state: State, action: Action) -> list[Violation]:
         return []
