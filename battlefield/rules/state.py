@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from battlefield.errors import UsageError
 from battlefield.geometry.table import Table
 from battlefield.rules.actions import Action, IllegalAction, Violation
 from battlefield.rules.dice import Dice
@@ -55,6 +56,23 @@ class Rules(Protocol):
                     ) -> tuple[list[Any], Any]:
         """Near `box`: the polygons model m's centre may not enter (grown by its clearance)
         and the geometry.paths.Terrain it climbs (None: nothing is climbed)."""
+
+
+def scene_start(state: State, keys: tuple[str, ...]) -> tuple[dict[str, Any], str]:
+    """The scene's `state:` key (where a battle starts: round, active side, ...) checked
+    against the ruleset's `keys`, and the side that starts (its first side by default)."""
+    sides = state.scene.sides
+    where = state.scene.file
+    start = dict(state.scene.extra.get("state") or {})
+    unknown = [k for k in start if k not in keys]
+    if unknown:
+        raise UsageError(f"{where}: state: unknown key {unknown[0]!r} "
+                         f"(expected {', '.join(keys)})")
+    active = start.get("active", sides[0])
+    if active not in sides:
+        raise UsageError(f"{where}: state.active: no side {active!r} "
+                         f"(sides: {', '.join(sides)})")
+    return start, active
 
 
 @dataclass

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from battlefield.errors import UsageError
 from battlefield.rules.aos4.data import battleplan
-from battlefield.rules.state import State
+from battlefield.rules.state import State, scene_start
 from battlefield.rulings import Referee
 
 PHASES = ("start", "hero", "movement", "shooting", "charge", "combat", "end")
@@ -30,15 +29,7 @@ def begin(state: State) -> list[Event]:
     """A new battle, or - with the scene's `state:` key - a battle at the start of a given
     round and turn: {round: 2, active: blue, command_points: {red: 2}, victory_points: ...}."""
     sides = state.scene.sides
-    start = dict(state.scene.extra.get("state") or {})
-    unknown = [k for k in start if k not in START_KEYS]
-    if unknown:
-        raise UsageError(f"{state.scene.file}: state: unknown key {unknown[0]!r} "
-                         f"(expected {', '.join(START_KEYS)})")
-    active = start.get("active", sides[0])
-    if active not in sides:
-        raise UsageError(f"{state.scene.file}: state.active: no side {active!r} "
-                         f"(sides: {', '.join(sides)})")
+    start, active = scene_start(state, START_KEYS)
     state.sides = {s: {"cp": 0, "vp": 0, "commands": []} for s in sides}
     state.clock = {"round": int(start.get("round", 1)) - 1, "turn": 0, "active": None,
                    "first": active, "phase": None, "acting": None, "over": False,

@@ -16,7 +16,7 @@ from typing import Any
 
 from battlefield.errors import UsageError
 from battlefield.rules.skirmish.data import game
-from battlefield.rules.state import State
+from battlefield.rules.state import State, scene_start
 from battlefield.rulings import Referee
 
 Event = dict[str, Any]
@@ -34,15 +34,7 @@ def begin(state: State) -> list[Event]:
     if len(sides) != 2:
         raise UsageError(f"{where}: a skirmish battle needs two sides; the scene has "
                          f"{len(sides)}: {', '.join(sides)}")
-    start = dict(state.scene.extra.get("state") or {})
-    unknown = [k for k in start if k not in START_KEYS]
-    if unknown:
-        raise UsageError(f"{where}: state: unknown key {unknown[0]!r} (expected "
-                         f"{', '.join(START_KEYS)})")
-    active = start.get("active", sides[0])
-    if active not in sides:
-        raise UsageError(f"{where}: state.active: no side {active!r} (sides: "
-                         f"{', '.join(sides)})")
+    start, active = scene_start(state, START_KEYS)
     rnd = start.get("round", 1)
     if not isinstance(rnd, int) or isinstance(rnd, bool) or not 1 <= rnd <= g.rounds:
         raise UsageError(f"{where}: state.round: {rnd!r} is not a round 1..{g.rounds}")
