@@ -190,25 +190,40 @@ def _draw_caption(surface: pygame.Surface, x: int, y: int, rows: list[tuple[str,
     return y
 
 
+class _Frame:
+    """A picture's layout: the board at px_per_inch with its ruler margins, at least 560 px
+    wide, and the caption wrapped to that width below it."""
+
+    def __init__(self, scene: Scene, caption: Sequence[str], px_per_inch: float) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.style = Style.for_scene(scene, None, px_per_inch)
+        self.left, top, right, bottom = margins(self.style, scene)
+        bw, bh = round(scene.width * px_per_inch), round(scene.depth * px_per_inch)
+        self.width = max(self.left + bw + right, 560)
+        self.view = ViewTransform.for_board(scene.width, scene.depth, px_per_inch, self.left,
+                                            top)
+        self.rows = _caption(caption, self.style, self.width - 2 * self.left)
+        self.under = top + bh + bottom               # the first pixel row under the rulers
+
+    def surface(self, between: int) -> pygame.Surface:
+        """The paper: board, `between` pixels of whatever goes there, the caption."""
+        cap_h = sum(font(s).get_linesize() + 3 for _, s in self.rows)
+        surface = pygame.Surface((self.width, self.under + between + cap_h + 12))
+        surface.fill(pal.PAPER)
+        return surface
+
+
 def heatmap_picture(scene: Scene, values: np.ndarray, caption: Sequence[str], bar_label: str,
                     spots: Sequence[Spot] = (), low: float = 0.0, high: float = 1.0,
                     px_per_inch: float = PX_PER_INCH) -> pygame.Surface:
     """The whole picture: board with the value grid, terrain outlines, zones, objectives and
     spots; under it the colour bar and the caption (first line a title)."""
-    if not pygame.font.get_init():
-        pygame.font.init()
-    style = Style.for_scene(scene, None, px_per_inch)
-    left, top, right, bottom = margins(style, scene)
-    bw, bh = round(scene.width * px_per_inch), round(scene.depth * px_per_inch)
-    width = max(left + bw + right, 560)
-    view = ViewTransform.for_board(scene.width, scene.depth, px_per_inch, left, top)
-    text_w = width - 2 * left
-    rows = _caption(caption, style, text_w)
+    f = _Frame(scene, caption, px_per_inch)
+    style, view, left, rows = f.style, f.view, f.left, f.rows
+    text_w = f.width - 2 * left
     bar_h = style.small_size * 3 + 34
-    cap_h = sum(font(s).get_linesize() + 3 for _, s in rows)
-    height = top + bh + bottom + 8 + bar_h + 10 + cap_h + 12
-    surface = pygame.Surface((width, height))
-    surface.fill(pal.PAPER)
+    surface = f.surface(8 + bar_h + 10)
     draw_board(surface, view, scene, style, None, rulers=True)
     draw_values(surface, view, scene, values, low, high)
     labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth)).inflate(-2, -2))
@@ -219,7 +234,7 @@ def heatmap_picture(scene: Scene, values: np.ndarray, caption: Sequence[str], ba
     labels.draw(surface)
     pygame.draw.rect(surface, pal.BORDER, pygame.Rect(view.board_rect(scene.width, scene.depth))
                      .inflate(2, 2), 2)
-    y = top + bh + bottom + 8
+    y = f.under + 8
     draw_colour_bar(surface, pygame.Rect(left, y, min(text_w, 420), bar_h), low, high,
                     bar_label, style)
     _draw_caption(surface, left, y + bar_h + 10, rows)
@@ -239,17 +254,9 @@ class Route:
 def marches_picture(scene: Scene, routes: Sequence[Route], caption: Sequence[str],
                     px_per_inch: float = PX_PER_INCH) -> pygame.Surface:
     """The board as `battlefield render` draws it (without models), with each route."""
-    if not pygame.font.get_init():
-        pygame.font.init()
-    style = Style.for_scene(scene, None, px_per_inch)
-    left, top, right, bottom = margins(style, scene)
-    bw, bh = round(scene.width * px_per_inch), round(scene.depth * px_per_inch)
-    width = max(left + bw + right, 560)
-    view = ViewTransform.for_board(scene.width, scene.depth, px_per_inch, left, top)
-    rows = _caption(caption, style, width - 2 * left)
-    cap_h = sum(font(s).get_linesize() + 3 for _, s in rows)
-    surface = pygame.Surface((width, top + bh + bottom + 10 + cap_h + 12))
-    surface.fill(pal.PAPER)
+    f = _Frame(scene, caption, px_per_inch)
+    style, view, rows = f.style, f.view, f.rows
+    surface = f.surface(10)
     labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth)).inflate(-2, -2))
     draw_board(surface, view, scene, style, labels, rulers=False)
     draw_terrain(surface, view, scene, style, labels)
@@ -284,7 +291,7 @@ def marches_picture(scene: Scene, routes: Sequence[Route], caption: Sequence[str
         labels.add(t, cands, priority=4)
     labels.draw(surface)
     draw_rulers(surface, view, scene, style)
-    _draw_caption(surface, left, top + bh + bottom + 10, rows)
+    _draw_caption(surface, f.left, f.under + 10, rows)
     return surface
 
 
