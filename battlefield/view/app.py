@@ -61,20 +61,17 @@ def to_phase(state: State, phase: str) -> None:
     phases = getattr(state.rules, "phases", ())
     if phases and phase not in phases:
         raise UsageError(f"--phase {phase}: no such phase (phases: {', '.join(phases)})")
-    seen: list[str] = []
     for _ in range(50):
         now = state.clock.get("phase")
         if now == phase and state.acting_side == state.clock.get("active"):
             return
-        if now not in seen:
-            seen.append(now)
         try:
             state.apply(Action("end-phase"))
         except IllegalAction as exc:
             why = "; ".join(v.message for v in exc.violations)
             raise UsageError(f"--phase {phase}: the game cannot pass the {now} phase ({why})"
                              ) from None
-    raise UsageError(f"--phase {phase}: no such phase (phases: {', '.join(seen)})")
+    raise UsageError(f"--phase {phase}: not reached after 50 passes")
 
 
 class PlayScene:
@@ -96,7 +93,6 @@ class PlayScene:
         self.save_path = save_path
         self.push: Any = None          # a scene to push onto the stack (the app takes it)
         self.shots = 0
-        self.seed = opened.state.game.seed
         self.editor: Editor | None = None
         self.edited = False
 
@@ -145,7 +141,7 @@ class PlayScene:
             checked = load_scene_text(text, self.opened.name)
         except InputError as exc:
             return str(exc)
-        state = Game(log.rules_for(checked.ruleset.id), checked, self.seed).new_state()
+        state = Game(log.rules_for(checked.ruleset.id), checked, self.state.game.seed).new_state()
         self.opened = Opened(state, text, self.opened.name)
         self.table.state = state
         self.table.changed()

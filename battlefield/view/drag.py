@@ -16,7 +16,7 @@ from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.state import State
 from battlefield.view import live
 from battlefield.view import palette as pal
-from battlefield.view.drawing import boxed_text, circle_points, text_surface
+from battlefield.view.drawing import boxed_text, circle_points, draw_cells, text_surface
 from battlefield.view.table_view import TableView
 
 RULER_OK = pal.GREEN
@@ -201,17 +201,14 @@ class DragTool:
     @staticmethod
     def _reach(surf: pygame.Surface, view, field, allowed: float) -> None:
         """Shade the cells the reference model can reach: one pixel a cell, scaled up."""
-        mask = field.within(allowed)[::-1]          # rows from the top of the screen down
+        mask = field.within(allowed)
         ny, nx = mask.shape
-        rgba = np.zeros((ny, nx, 4), dtype=np.uint8)
-        rgba[..., :3] = RULER_OK
-        rgba[..., 3] = np.where(mask, 60, 0)
-        cells = pygame.image.frombuffer(rgba.tobytes(), (nx, ny), "RGBA")
         w = max(1, round(nx * view.length(field.step)))
         h = max(1, round(ny * view.length(field.step)))
         half = field.step / 2
         left, top = view.px(field.x0 - half, field.y0 + (ny - 1) * field.step + half)
-        surf.blit(pygame.transform.scale(cells, (w, h)), (round(left), round(top)))
+        draw_cells(surf, np.array(RULER_OK, dtype=np.uint8), np.where(mask, 60, 0),
+                   pygame.Rect(round(left), round(top), w, h))
 
     def _overlay(self, surface: pygame.Surface) -> None:
         st, p, r = self.state, self.pickup, self.ruling

@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import pygame
 import pygame.gfxdraw
 
@@ -92,6 +93,18 @@ def ring(surface: pygame.Surface, colour: Sequence[int], c: Point, r: float,
     if r <= 0:
         return
     pygame.draw.aacircle(surface, colour, c, r, max(1, round(width)))
+
+
+def draw_cells(surface: pygame.Surface, colours: np.ndarray, alpha: np.ndarray,
+               rect: pygame.Rect) -> None:
+    """A grid of cells ((ny, nx) colours and alphas, row 0 along the table's bottom edge)
+    stretched over the pixel rect, one pixel a cell scaled up (no smoothing)."""
+    ny, nx = alpha.shape
+    rgba = np.empty((ny, nx, 4), dtype=np.uint8)
+    rgba[..., :3] = colours
+    rgba[..., 3] = alpha
+    cells = pygame.image.frombuffer(rgba[::-1].tobytes(), (nx, ny), "RGBA")
+    surface.blit(pygame.transform.scale(cells, rect.size), rect)
 
 
 def circle_points(c: Point, r: float, n: int | None = None) -> list[Point]:

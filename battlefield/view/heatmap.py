@@ -28,6 +28,7 @@ from battlefield.view.drawing import (  # noqa: E402
     dashed,
     disc,
     dotted,
+    draw_cells,
     font,
     polyline,
     text_surface,
@@ -78,12 +79,8 @@ class Spot:
 def draw_values(surface: pygame.Surface, view: ViewTransform, scene: Scene, values: np.ndarray,
                 low: float = 0.0, high: float = 1.0) -> None:
     """The value grid ((ny, nx), row 0 along the bottom edge) over the whole board."""
-    ny, nx = values.shape
-    colours = ramp(values, low, high)                 # (ny, nx, 3)
-    cells = pygame.surfarray.make_surface(np.ascontiguousarray(
-        colours[::-1].transpose(1, 0, 2)))            # (nx, ny): x first, top row first
-    rect = pygame.Rect(view.board_rect(scene.width, scene.depth))
-    surface.blit(pygame.transform.scale(cells, rect.size), rect)
+    draw_cells(surface, ramp(values, low, high), np.full(values.shape, 255),
+               pygame.Rect(view.board_rect(scene.width, scene.depth)))
 
 
 def draw_outlines(surface: pygame.Surface, view: ViewTransform, scene: Scene, style: Style,

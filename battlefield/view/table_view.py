@@ -13,7 +13,7 @@ from battlefield.rules.state import State
 from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
 from battlefield.view import palette as pal
-from battlefield.view.drawing import Labels, text_surface
+from battlefield.view.drawing import Labels, draw_cells, text_surface
 from battlefield.view.layers import (
     Style,
     combat_links,
@@ -184,14 +184,9 @@ class TableView:
         from battlefield.view.heatmap import ramp
 
         values = self.heat_values()
-        ny, nx = values.shape
-        rgba = np.zeros((ny, nx, 4), dtype=np.uint8)
-        rgba[..., :3] = ramp(values)[::-1]
-        rgba[..., 3] = np.where(np.isfinite(values[::-1]), 170, 0)
-        cells = pygame.image.frombuffer(rgba.tobytes(), (nx, ny), "RGBA")
         scene = self.state.scene
         rect = pygame.Rect(view.board_rect(scene.width, scene.depth))
-        surf.blit(pygame.transform.scale(cells, rect.size), rect)
+        draw_cells(surf, ramp(values), np.where(np.isfinite(values), 170, 0), rect)
         for piece in scene.terrain:
             pygame.draw.polygon(surf, pal.INK, view.points(piece.outline), 2)
         f = text_surface("sight heat map (V): share of the board seen from each point - the "
