@@ -59,11 +59,12 @@ def _cuts_corner(blocked, i, j, dx, dy):
 
 
 @njit(cache=True)
-def _spread(cost, parent, blocked, step, moves, x0, y0, sx, sy,
+def _spread(cost, parent, blocked, step, moves, x0, y0, sx, sy, limit,
             edges, estart, bbox, cedges, cstart, cbox, heights):
     """Any-angle Dijkstra (Theta*) over the grid from the cells already costed (straight from
-    the start): a cell is reached straight from its neighbour's own anchor when that line is
-    free and no dearer (climbing counted), else through the neighbour."""
+    the start), out to `limit` inches: a cell is reached straight from its neighbour's own
+    anchor when that line is free and no dearer (climbing counted), else through the
+    neighbour."""
     ny, nx = cost.shape
     heap = [(0.0, np.int64(0))]
     heap.pop()
@@ -75,6 +76,8 @@ def _spread(cost, parent, blocked, step, moves, x0, y0, sx, sy,
     lengths = np.sqrt((moves[:, 0] ** 2 + moves[:, 1] ** 2).astype(np.float64)) * step
     while heap:
         c, k = heapq.heappop(heap)
+        if c > limit:
+            break                        # every cell left costs more than anyone may move
         j, i = k // nx, k % nx
         if c > cost[j, i]:
             continue
@@ -254,7 +257,7 @@ def reach_field(start: tuple[float, float], radius: float, obstacles: Sequence[s
     cost = np.where(free & ~blocked.ravel(), straight, math.inf).reshape(gx.shape)
     parent = np.full(gx.shape, -1, dtype=np.int64)
     cost, parent = _spread(cost, parent, blocked, step, _MOVES, gx0, gy0,
-                           float(sx), float(sy), *edges, *climb)
+                           float(sx), float(sy), float(radius), *edges, *climb)
     outset = [o.buffer(1e-4, join_style="mitre") for o in near]
     outset += [p.buffer(CORNER_CLEARANCE, join_style="mitre") for p in climb_polys]
     corners = [np.asarray(g.exterior.coords)[:-1] for o in outset
@@ -264,20 +267,4 @@ def reach_field(start: tuple[float, float], radius: float, obstacles: Sequence[s
                       corners_a)
 
 
-def reach_outline(field: ReachField, budget: float) -> shapely.Geometry:
-    """The reachable region for `budget` inches as polygons (cells merged), for drawing."""
-    mask = field.within(budget)
-    if not mask.any():
-        return shapely.Polygon()
-    h = field.step / 2
-    boxes = []
-    for j in range(mask.shape[0]):
-        row = mask[j]
-        edges = np.flatnonzero(np.diff(np.concatenate([[0], row.view(np.int8), [0]])))
-        for a, b in zip(edges[::2], edges[1::2], strict=True):
-            x, y = field.centre(j, int(a))
-            boxes.append(shapely.box(x - h, y - h, x + (b - a - 1) * field.step + h, y + h))
-    return shapely.union_all(boxes)
-
-
-__all__ = ["ReachField", "reach_field", "reach_outline", "REACH_STEP"]
+__all__ = ["ReachField", "reach_field", "REACH_STEP"]

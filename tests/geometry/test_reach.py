@@ -9,7 +9,7 @@ import pytest
 import shapely
 
 from battlefield.geometry.paths import Terrain
-from battlefield.geometry.reach import reach_field, reach_outline
+from battlefield.geometry.reach import reach_field
 from battlefield.geometry.terrain import Layout, Piece
 
 BOARD = (0.0, 0.0, 30.0, 30.0)
@@ -24,7 +24,7 @@ def test_open_ground_costs_the_straight_distance() -> None:
     assert f.cost_at(14, 13) == pytest.approx(5.0)
     assert f.route((14, 13)) == [(10.0, 10.0), (14, 13)]
     # The region for 5" is the disc of radius 5 (to within a cell).
-    area = reach_outline(f, 5).area
+    area = f.within(5).sum() * f.step ** 2
     assert area == pytest.approx(math.pi * 25, rel=0.03)
 
 
