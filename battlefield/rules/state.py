@@ -52,6 +52,10 @@ class Rules(Protocol):
     def move_allowance(self, state: State, u: int, ability: str) -> float | None:
         """The longest move `ability` can give unit u now (None: it is not a move)."""
 
+    def move_cost(self, state: State, u: int, m: int, path: np.ndarray
+                  ) -> tuple[float, float]:
+        """(inches model m of unit u spends along path, of which climbing), as checked."""
+
     def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
                     ) -> tuple[list[Any], Any]:
         """Near `box`: the polygons model m's centre may not enter (grown by its clearance)

@@ -39,24 +39,6 @@ def drag_ability(state: State, u: int, wanted: str | None = None) -> str | None:
     return avail[0] if avail else None
 
 
-def allowance(state: State, u: int, ability: str) -> float | None:
-    """The longest move the ability can allow the unit (the ruleset's own numbers)."""
-    return state.rules.move_allowance(state, u, ability)
-
-
-def path_used(state: State, m: int, path: np.ndarray) -> tuple[float, float]:
-    """(inches used, of which climbing) for model m along path, as the engine counts it."""
-    if state.rules.id == "skirmish":
-        from battlefield.rules.skirmish import movement
-
-        c = movement.climb(movement.terrain(state), path)
-        return c.cost(climb_down=True), c.up
-    from battlefield.rules.aos4.movement import terrain_for
-
-    cost = terrain_for(state.table, m).path_cost(path, False)
-    return min(cost.total, cost.total_if_jumping), cost.vertical
-
-
 def reach_of(state: State, u: int, m: int, allowed: float | None) -> ReachField | None:
     """Where model m can get to for the ability's allowance, round what the ruleset says it
     cannot move through, climbing as the ruleset counts it (Rules.move_ground)."""
@@ -102,7 +84,7 @@ def pick_up(state: State, u: int, model: int | None = None, wanted: str | None =
         models = np.array(sorted(int(m) for m in state.models_of(u)), dtype=np.int64)
         ref = leader(state, u)
     start = np.column_stack([t.x[models], t.y[models]])
-    p = Pickup(u, ability, models, start, int(ref), allowance(state, u, ability),
+    p = Pickup(u, ability, models, start, int(ref), state.rules.move_allowance(state, u, ability),
                model is not None)
     p.touching = live_check(Referee(state.scene, t), u).objectives
     p.reach = reach_of(state, u, p.ref, p.allowed)
@@ -179,7 +161,7 @@ def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = 
     action = drop_action(state, p, to, target)
     violations = state.check(action) if engine else []
     path = np.asarray(action.paths[0][1] if p.single else action.path, dtype=np.float64)
-    used, climbed = path_used(state, p.ref, path)
+    used, climbed = state.rules.move_cost(state, p.unit, p.ref, path)
     moved = t.moved(p.models, ends[:, 0], ends[:, 1])
     referee = Referee(state.scene, moved)
     check = live_check(referee, p.unit)
@@ -322,5 +304,5 @@ def finite(x: float | None) -> bool:
     return x is not None and math.isfinite(x)
 
 
-__all__ = ["Pickup", "Ruling", "pick_up", "rule", "drag_ability", "allowance", "unit_at",
+__all__ = ["Pickup", "Ruling", "pick_up", "rule", "drag_ability", "unit_at",
            "describe", "drop_action", "outcome", "DRAG_ABILITIES"]

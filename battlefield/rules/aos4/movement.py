@@ -37,6 +37,12 @@ def terrain_for(t: Table, m: int) -> Terrain:
     return Terrain(t.layout, CLIMB_FREE, landing=float(t.reach[m]))
 
 
+def used(t: Table, m: int, path: np.ndarray, fly: bool) -> tuple[float, float]:
+    """(inches model m spends along path, of which climbing): a last drop may be a jump."""
+    cost = terrain_for(t, m).path_cost(path, fly)
+    return min(cost.total, cost.total_if_jumping), cost.vertical
+
+
 def obstacles(state: State, u: int, m: int, box: tuple[float, float, float, float]
               ) -> tuple[list[shapely.Polygon], list[str]]:
     """Where the centre of unit u's model m may not go near `box` (x0, y0, x1, y1): the bases
@@ -64,12 +70,11 @@ def check_paths(state: State, u: int, moves: Moves, allowed: float | None, fly: 
     out: list[Violation] = []
     if allowed is not None:
         for m, path in zip(moves.models, moves.paths, strict=True):
-            cost = terrain_for(t, m).path_cost(path, fly)
-            used = min(cost.total, cost.total_if_jumping)
-            if used > allowed + EPS:
-                climb = f" (climbing {cost.vertical:.2f}\")" if cost.vertical else ""
-                out.append(v("move_too_far", f"{names[m]} moves {used:.2f}\"{climb}, more "
-                                             f"than {allowed:g}\"", moved=used, allowed=allowed))
+            spent, vertical = used(t, m, path, fly)
+            if spent > allowed + EPS:
+                climb = f" (climbing {vertical:.2f}\")" if vertical else ""
+                out.append(v("move_too_far", f"{names[m]} moves {spent:.2f}\"{climb}, more "
+                                             f"than {allowed:g}\"", moved=spent, allowed=allowed))
     if not fly:
         out.extend(_through(state, u, moves))
     ends = moves.ends()

@@ -77,6 +77,12 @@ class Moving:
         return {"normal-move": move, "retreat": move, "run": move + RUN_MOST,
                 "redeploy": REDEPLOY, "charge": float(MAX_CHARGE), "fight": PILE_IN}.get(ability)
 
+    def move_cost(self, state: State, u: int, m: int, path: np.ndarray
+                  ) -> tuple[float, float]:
+        """(inches model m of unit u spends along path, of which climbing), as its check
+        counts (FLY: no climbing)."""
+        return movement.used(state.table, m, path, state.scene.units[u].has("FLY"))
+
     def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
                     ) -> tuple[list, Terrain | None]:
         """What model m of unit u moves round near `box` (other units' models, impassable

@@ -82,6 +82,15 @@ def climb(ter: Terrain, path: np.ndarray) -> Climb:
     return Climb(horizontal, up, drops)
 
 
+def spent(c: Climb, allowed: float | None, jump: bool = False) -> float:
+    """Inches a path costs: dangerous drops are climbed down (safe, and dearer) when the
+    allowance covers that and the mover does not choose to jump; else they are jumped."""
+    safe = c.cost(climb_down=True)
+    if c.dangerous and not jump and (allowed is None or safe <= allowed + EPS):
+        return safe
+    return c.cost(climb_down=False)
+
+
 def allowance(state: State, u: int, overextended: bool) -> float:
     speed = stat(state, u, "speed")
     return speed * game().overextended_speed if overextended else speed
@@ -107,13 +116,9 @@ def check_move(state: State, u: int, moves: Moves, allowed: float | None,
     worst, too_far = 0.0, []
     for m, path in zip(moves.models, moves.paths, strict=True):
         c = climb(ter, path)
-        safe = c.cost(climb_down=True)
-        if c.dangerous and not jump and (allowed is None or safe <= allowed + EPS):
-            used = safe                            # climbs down: no danger
-        else:
-            used = c.cost(climb_down=False)
-            if c.dangerous:
-                dangerous.append(int(m))
+        used = spent(c, allowed, jump)
+        if c.dangerous and used < c.cost(climb_down=True) - EPS:      # it jumps the drop
+            dangerous.append(int(m))
         worst = max(worst, used)
         if allowed is not None and used > allowed + EPS:
             climbed = f" (climbing {c.up:.2f}\")" if c.up > EPS else ""

@@ -138,6 +138,11 @@ class Skirmish:
             return None
         return movement.allowance(state, u, self.overextended(state, u, "move"))
 
+    def move_cost(self, state: State, u: int, m: int, path) -> tuple[float, float]:
+        """(inches model m spends along path, of which climbing), as a move's check counts."""
+        c = movement.climb(movement.terrain(state), path)
+        return movement.spent(c, self.move_allowance(state, u, "move")), c.up
+
     def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
                     ) -> tuple[list, Terrain | None]:
         """What model m moves round (impassable terrain only) and what it climbs."""
