@@ -3,7 +3,9 @@ the package as battlefield/maps and battlefield/rulesets."""
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 _PACKAGE = Path(__file__).resolve().parent
 _CHECKOUT = _PACKAGE.parent
@@ -22,12 +24,52 @@ def rulesets_dir() -> Path:
     return _data("rulesets")
 
 
+ENTRY_POINTS = "battlefield.rulesets"
+_extra_dirs: dict[str, Path] = {}
+
+
+def add_ruleset_dir(name: str, folder: Path) -> None:
+    """Data of a ruleset that lives outside rulesets/ (one registered at run time)."""
+    _extra_dirs[name] = Path(folder)
+
+
+@cache
+def entry_point_rulesets() -> dict[str, Any]:
+    """Rulesets installed as their own distributions: the objects their entry points in the
+    group `battlefield.rulesets` name (each with an `id` and its data folder `data`)."""
+    from importlib.metadata import entry_points
+
+    from battlefield.errors import UsageError
+
+    out: dict[str, Any] = {}
+    for ep in entry_points(group=ENTRY_POINTS):
+        try:
+            obj = ep.load()
+        except Exception as exc:  # noqa: BLE001 - a broken plugin: say which, and why
+            raise UsageError(f"the ruleset entry point {ep.name} = {ep.value} cannot be "
+                             f"loaded: {type(exc).__name__}: {exc}") from None
+        out[ep.name] = obj
+    return out
+
+
+def _external_dirs() -> dict[str, Path]:
+    out = {n: Path(p.data) for n, p in entry_point_rulesets().items()
+           if getattr(p, "data", None) is not None}
+    out.update(_extra_dirs)
+    return out
+
+
 def ruleset_names() -> list[str]:
-    return sorted(p.name for p in rulesets_dir().iterdir() if (p / "ruleset.yaml").is_file())
+    """Every ruleset with data: the bundled ones and those installed or registered."""
+    names = {p.name for p in rulesets_dir().iterdir() if (p / "ruleset.yaml").is_file()}
+    names |= {n for n, d in _external_dirs().items() if (d / "ruleset.yaml").is_file()}
+    return sorted(names)
 
 
 def ruleset_dir(name: str) -> Path:
     folder = rulesets_dir() / name
+    if not (folder / "ruleset.yaml").is_file():
+        folder = _external_dirs().get(name, folder)
     if not (folder / "ruleset.yaml").is_file():
         from battlefield.errors import UsageError
 

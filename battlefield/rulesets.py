@@ -38,6 +38,37 @@ class ObjectiveRule:
 
 
 @dataclass(frozen=True)
+class Analysis:
+    """The numbers map analysis needs when a board is judged for this ruleset."""
+
+    move: float               # inches a typical unit moves in a turn
+    climb_free: float         # climbing costs nothing up to this height ...
+    climb_free_below: bool    # ... or only strictly below it (skirmish: pieces under 2")
+
+    @property
+    def climb_threshold(self) -> float:
+        """Heights above this count as climbing (geometry.paths.Terrain's free height)."""
+        return self.climb_free - 1e-6 if self.climb_free_below else self.climb_free
+
+
+DEFAULT_ANALYSIS = Analysis(move=6.0, climb_free=1.0, climb_free_below=False)
+
+
+@dataclass(frozen=True)
+class ActionDoc:
+    """One entry of a ruleset's action vocabulary: its id, fields, what it does, an example.
+    `drag`: the window gives it by dragging a unit (it has a path); `targeted`: the drop needs
+    an enemy (the one under the cursor)."""
+
+    id: str
+    fields: tuple[str, ...]
+    does: str
+    example: dict
+    drag: bool = False
+    targeted: bool = False
+
+
+@dataclass(frozen=True)
 class Ruleset:
     id: str
     name: str
@@ -51,6 +82,9 @@ class Ruleset:
     coherency: Coherency
     objectives: ObjectiveRule
     folder: Path
+    demo: str | None = None                      # the bundled battle scene (maps/NAME.yaml)
+    analysis: Analysis | None = None             # None: map analysis uses its defaults
+    actions: tuple[ActionDoc, ...] = ()
 
 
 @cache
@@ -60,7 +94,8 @@ def load_ruleset(name: str) -> Ruleset:
     file = folder / "ruleset.yaml"
     r = Reader.open(file)
     top = r.mapping((), r.data, ["id", "name", "seed", "board", "characteristics",
-                                 "weapon_characteristics", "geometry"])
+                                 "weapon_characteristics", "geometry"],
+                    ["demo", "analysis", "actions"])
     board = r.mapping(("board",), top["board"], ["width", "depth"])
     geo = r.mapping(("geometry",), top["geometry"],
                     ["distance", "combat_range", "combat_needs_sight", "coherency", "objectives"])
@@ -93,7 +128,46 @@ def load_ruleset(name: str) -> Ruleset:
             r.number(("geometry", "objectives", "marker_mm"), obj["marker_mm"], 0),
             _bool(r, ("geometry", "objectives", "sticky"), obj["sticky"])),
         folder=folder,
+        demo=r.string(("demo",), top["demo"]) if "demo" in top else None,
+        analysis=_analysis(r, top.get("analysis")),
+        actions=_actions(r, top.get("actions")),
     )
+
+
+def _analysis(r: Reader, raw: object) -> Analysis | None:
+    if raw is None:
+        return None
+    a = r.mapping(("analysis",), raw, ["move", "climb_free"], ["climb_free_below"])
+    return Analysis(
+        move=r.number(("analysis", "move"), a["move"], 0.1),
+        climb_free=r.number(("analysis", "climb_free"), a["climb_free"], 0),
+        climb_free_below=_bool(r, ("analysis", "climb_free_below"),
+                               a.get("climb_free_below", False)))
+
+
+ACTION_KEYS = ("id", "fields", "does", "example")
+
+
+def _actions(r: Reader, raw: object) -> tuple[ActionDoc, ...]:
+    if raw is None:
+        return ()
+    out = []
+    for i, item in enumerate(r.sequence(("actions",), raw)):
+        p = ("actions", i)
+        a = r.mapping(p, item, ACTION_KEYS, ["drag", "targeted"])
+        ident = r.string((*p, "id"), a["id"])
+        example = a["example"]
+        if not isinstance(example, dict) or "type" not in example:
+            raise r.error((*p, "example"), "must be an action: a mapping with a \"type\"",
+                          f"e.g. {{type: {ident}, unit: red-1}}")
+        if example["type"] != ident:
+            raise r.error((*p, "example", "type"), f"the example is a {example['type']!r} "
+                                                   f"action, not {ident!r}")
+        out.append(ActionDoc(ident, tuple(r.strings((*p, "fields"), a["fields"])),
+                             r.string((*p, "does"), a["does"]), dict(example),
+                             _bool(r, (*p, "drag"), a.get("drag", False)),
+                             _bool(r, (*p, "targeted"), a.get("targeted", False))))
+    return tuple(out)
 
 
 def _bool(r: Reader, path: tuple, value: object) -> bool:
@@ -102,4 +176,5 @@ def _bool(r: Reader, path: tuple, value: object) -> bool:
     return value
 
 
-__all__ = ["Ruleset", "load_ruleset", "ruleset_names", "Coherency", "ObjectiveRule"]
+__all__ = ["Ruleset", "load_ruleset", "ruleset_names", "Coherency", "ObjectiveRule", "Analysis",
+           "ActionDoc"]

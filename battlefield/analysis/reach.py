@@ -23,17 +23,24 @@ from battlefield.geometry.paths import Planner, Terrain
 from battlefield.scene.model import Objective, Scene
 
 MOVER_BASE_MM = 32.0
-CLIMB_FREE = {"aos4": 1.0, "skirmish": 2.0 - 1e-6}     # climbing counts above this height
-DEFAULT_CLIMB_FREE = 1.0
-DEFAULT_MOVE = {"aos4": 5.0, "skirmish": 6.0}
+DEFAULT_CLIMB_FREE = 1.0      # without a ruleset's word: climbing counts above 1"
 FALLBACK_MOVE = 6.0
 
 
+def climb_free_of(scene: Scene) -> float:
+    """Heights above this count as climbing: the ruleset's `analysis.climb_free`, else 1"."""
+    a = scene.ruleset.analysis
+    return a.climb_threshold if a is not None else DEFAULT_CLIMB_FREE
+
+
 def default_move(ruleset: str) -> float:
-    """Inches a typical unit moves in a turn: the ruleset's default, else the median move of
-    its demo armies, else 6"."""
-    if ruleset in DEFAULT_MOVE:
-        return DEFAULT_MOVE[ruleset]
+    """Inches a typical unit moves in a turn: the ruleset's `analysis.move`, else the median
+    move of its demo armies, else 6"."""
+    from battlefield.rulesets import load_ruleset
+
+    a = load_ruleset(ruleset).analysis
+    if a is not None:
+        return a.move
     try:
         from battlefield.rules.deploy import armies
 
@@ -84,8 +91,7 @@ def marches(scene: Scene, climb_free: float | None = None) -> list[March]:
     """For each deployment zone and each objective, the shortest legal march."""
     if not scene.deployment or not scene.objectives:
         return []
-    free = CLIMB_FREE.get(scene.ruleset.id, DEFAULT_CLIMB_FREE) if climb_free is None \
-        else climb_free
+    free = climb_free_of(scene) if climb_free is None else climb_free
     clearance = MOVER_BASE_MM / MM_PER_INCH / 2
     planner = Planner(Terrain(scene.layout, free, landing=clearance), [], clearance)
     reach = contest_range(scene)

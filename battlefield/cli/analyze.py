@@ -126,7 +126,7 @@ def run_analyze(args: argparse.Namespace) -> int:
 
 
 def summary_text(f: dict) -> str:
-    from battlefield.cli.text import table
+    from battlefield.text import table
 
     g = f["grid"]
     lines = [f"{f['map']} ({_shown(f['file'])}; {f['ruleset']}, {f['board']['width']:g}\" x "
@@ -167,7 +167,7 @@ def summary_text(f: dict) -> str:
 
 
 def comparison_text(c: dict) -> str:
-    from battlefield.cli.text import table
+    from battlefield.text import table
 
     a, b = c["maps"]
     rows = [[r["words"], _fmt(r["a"], r["unit"]), _fmt(r["b"], r["unit"]),

@@ -8,9 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from battlefield.cli.text import inches, table
-
-DEFAULT_SCENE = "demo"
+from battlefield.rules.deploy import DEFAULT_SCENE, battle_scene  # noqa: F401 (re-exported)
+from battlefield.text import inches, table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -67,32 +66,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="pixels per inch, 2 to 200 (default 20)")
     p.set_defaults(run=run_render)
 
-    p = sub.add_parser(
-        "odds", formatter_class=fmt,
-        help="exact odds of a charge or an attack from where the models stand (aos4)",
-        description="--charge A B: the shortest legal path (around impassable terrain and "
-                    "models, climbing counted) that brings a model of A within 1/2\" of a "
-                    "model of B it can see, and the chance that 2D6 reaches it (and with a "
-                    "re-roll). --attack A B: the exact distribution of the damage B takes "
-                    "when A attacks it - only models of A in range that can see B attack; "
-                    "cover and obscuring terrain come from the scene.",
-        epilog="JSON keys: charge: needed, probability, probability_reroll, path, model, "
-               "target_model; attack: expected_damage, distribution {\"0\": p, ...}, "
-               "models_slain, attackers, modifiers.\n\nexamples:\n"
-               "  battlefield odds demo --charge red-wyrm blue-drake\n"
-               "  battlefield odds demo --attack red-archers blue-drake --json\n"
-               "  battlefield odds demo --attack red-blades blue-drake --weapon Greatblade")
-    p.add_argument("scene", help="scene file, or a bundled scene name")
-    what = p.add_mutually_exclusive_group(required=True)
-    what.add_argument("--charge", nargs=2, metavar=("A", "B"), help="unit A charges unit B")
-    what.add_argument("--attack", nargs=2, metavar=("A", "B"), help="unit A attacks unit B")
-    p.add_argument("--weapon", help="attack with this weapon only (its name)")
-    p.add_argument("--all-out-attack", action="store_true", help="+1 to hit (command)")
-    p.add_argument("--all-out-defence", action="store_true", help="+1 to save (command)")
-    p.add_argument("--charged", action="store_true",
-                   help="the target charged this turn (it gets no cover)")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(run=run_odds)
+    _odds_parser(sub, fmt)
+
 
     p = sub.add_parser(
         "try", formatter_class=fmt,
@@ -151,7 +126,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                "  battlefield simulate --ruleset aos4 --map open --seed 7 --log game.jsonl\n"
                "  battlefield simulate --ruleset aos4 --map aos4 --games 20 --workers 2\n"
                "  battlefield replay game.jsonl")
-    p.add_argument("--ruleset", default="aos4", help="ruleset to play (default aos4)")
+    p.add_argument("--ruleset", help="ruleset to play (default: the default scene's, aos4)")
     p.add_argument("--map", help="map file or bundled map name (default: the demo battle)")
     p.add_argument("--seed", type=int, default=1, help="dice seed (default 1)")
     p.add_argument("--log", help="save the battle (the action log, JSON lines) to this file")
@@ -327,78 +302,67 @@ def run_render(args: argparse.Namespace) -> int:
 
 
 # --- odds --------------------------------------------------------------------------------------
+def _odds_parser(sub: argparse._SubParsersAction, fmt) -> None:
+    """`odds`: one flag for every question a playable ruleset answers (rulesets that ask the
+    same question share its flag)."""
+    from battlefield.rules import registry
+
+    questions: dict[str, list[tuple[str, Any]]] = {}
+    for name in registry.playable():
+        for q in registry.get(name).odds:
+            questions.setdefault(q.flag, []).append((name, q))
+    lines = []
+    for flag, asked in questions.items():
+        for name, q in asked:
+            lines.append(f"  --{flag} ({name}): {q.help}" + (f"; JSON keys: {q.json_keys}"
+                                                             if q.json_keys else ""))
+    p = sub.add_parser(
+        "odds", formatter_class=fmt,
+        help="exact odds from where the models stand (the questions each ruleset answers)",
+        description="Exact odds of what the scene's ruleset can be asked: which question "
+                    "goes with which ruleset is listed below. Only models that may take part "
+                    "(in range, able to see) count; cover and terrain come from the scene.",
+        epilog="questions:\n" + "\n".join(lines) + "\n\nexamples:\n"
+               "  battlefield odds demo --charge red-wyrm blue-drake\n"
+               "  battlefield odds demo --attack red-archers blue-drake --json\n"
+               "  battlefield odds demo --attack red-blades blue-drake --weapon Greatblade\n"
+               "  battlefield odds demo-skirmish --attack red-bows blue-pikes")
+    p.add_argument("scene", help="scene file, or a bundled scene name")
+    what = p.add_mutually_exclusive_group(required=True)
+    for flag, asked in questions.items():
+        q = asked[0][1]
+        what.add_argument(f"--{flag}", nargs=len(q.args), metavar=q.args,
+                          help=" / ".join(f"{n}: {x.help}" for n, x in asked))
+    p.add_argument("--weapon", help="attack with this weapon only (its name)")
+    p.add_argument("--all-out-attack", action="store_true", help="+1 to hit (aos4 command)")
+    p.add_argument("--all-out-defence", action="store_true", help="+1 to save (aos4 command)")
+    p.add_argument("--charged", action="store_true",
+                   help="the target charged this turn (aos4: it gets no cover)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=run_odds, questions=list(questions))
+
+
 def run_odds(args: argparse.Namespace) -> int:
     from battlefield.errors import UsageError
-    from battlefield.rulings import Referee
+    from battlefield.rules import registry
 
     scene = open_scene(args.scene)
-    if scene.ruleset.id != "aos4":
-        raise UsageError(f"{args.scene}: odds are worked out for aos4 scenes; this one is "
-                         f"{scene.ruleset.id}")
-    referee = Referee(scene)
-    if args.charge:
-        from battlefield.rules.aos4.charge import charge_odds
-
-        a, b = args.charge
-        o = charge_odds(referee, referee.unit(a), referee.unit(b))
-        names = referee.names
-        data = {"charger": a, "target": b, "needed": o.needed,
-                "probability": round(o.probability, 9),
-                "probability_reroll": round(o.probability_reroll, 9),
-                "model": names[o.model] if o.model is not None else None,
-                "target_model": names[o.target_model] if o.target_model is not None else None,
-                "path": [[round(x, 6), round(y, 6)] for x, y in o.path],
-                **({"reason": o.reason} if o.reason else {})}
-        if args.json:
-            emit_json(data)
-        else:
-            print(charge_text(data))
-        return 0
-    from battlefield.rules.aos4.attack_odds import attack_odds
-
-    a, b = args.attack
-    side = scene.units[referee.unit(a)].side
-    if side == scene.units[referee.unit(b)].side:
-        raise UsageError(f"{b} is not an enemy of {a} (both are {side})")
-    o = attack_odds(referee, referee.unit(a), referee.unit(b), weapon=args.weapon,
-                    all_out_attack=args.all_out_attack, all_out_defence=args.all_out_defence,
-                    charged=args.charged)
-    data = {"attacker": a, "target": b, **o.to_dict()}
+    package = registry.get(scene.ruleset.id)
+    flag = next(f for f in args.questions if getattr(args, f.replace("-", "_")) is not None)
+    q = package.question(flag)
+    if q is None:
+        asks = ", ".join(f"--{x.flag}" for x in package.odds) or "no odds questions"
+        raise UsageError(f"{args.scene}: --{flag} is not a question {scene.ruleset.id} "
+                         f"answers (it answers {asks})")
+    options = {k: v for k, v in vars(args).items()
+               if k not in ("scene", "json", "run", "questions", "command")
+               and k not in [f.replace("-", "_") for f in args.questions]}
+    data = q.answer(scene, getattr(args, flag.replace("-", "_")), options)
     if args.json:
         emit_json(data)
     else:
-        print(attack_text(data))
+        print(q.text(data))
     return 0
-
-
-def charge_text(d: dict[str, Any]) -> str:
-    if d["needed"] is None:
-        return f"{d['charger']} charging {d['target']}: cannot charge ({d.get('reason', '')})"
-    path = " -> ".join(f"({x:.3f}, {y:.3f})" for x, y in d["path"])
-    return "\n".join([
-        f"{d['charger']} charging {d['target']}",
-        f"  needed       {inches(d['needed'])}  ({d['model']} to within 1/2\" of "
-        f"{d['target_model']})",
-        f"  path         {path}",
-        f"  2D6 reaches  {d['probability']:.1%}",
-        f"  with re-roll {d['probability_reroll']:.1%}  (Forward to Victory)",
-    ])
-
-
-def attack_text(d: dict[str, Any]) -> str:
-    lines = [f"{d['attacker']} attacking {d['target']} ({d['kind']})"]
-    if d.get("reason"):
-        lines.append(f"  {d['reason']}")
-    for w, models in d["attackers"].items():
-        lines.append(f"  {w}: {len(models)} model{'s' if len(models) != 1 else ''} in range "
-                     f"and able to see")
-    m = d["modifiers"]
-    if m.get("cover"):
-        lines.append(f"  target in cover ({', '.join(m['cover'])}): -1 to hit")
-    lines.append(f"  expected damage {d['expected_damage']:.2f}")
-    rows = [[k, f"{p:.1%}", "#" * round(p * 40)] for k, p in d["distribution"].items()]
-    lines.append(table(["damage", "chance", ""], rows))
-    return "\n".join(lines)
 
 
 # --- try ---------------------------------------------------------------------------------------
@@ -445,40 +409,16 @@ def run_try(args: argparse.Namespace) -> int:
 
 
 # --- simulate and replay -------------------------------------------------------------------------
-def battle_scene(ruleset: str, map_arg: str | None) -> tuple[str, str]:
-    """(scene text, name) of the battle to simulate."""
-    from battlefield.errors import UsageError
-    from battlefield.paths import find_map
-    from battlefield.scene.load import load_scene, resolve_scene_path
-
-    if map_arg is None:
-        path = find_map("demo" if ruleset == "aos4" else f"demo-{ruleset}")
-        if path is None:
-            raise UsageError(f"no bundled demo battle for {ruleset}; give --map")
-        scene = load_scene(path)
-        return path.read_text(encoding="utf-8"), scene.name or path.stem
-    from battlefield.rules.deploy import demo_battle
-
-    path = resolve_scene_path(map_arg)
-    if not path.exists():
-        open_scene(map_arg)                       # raises the usual clear message
-    m = load_scene(path, ruleset=ruleset)
-    if m.units:
-        return path.read_text(encoding="utf-8"), m.name or path.stem
-    return demo_battle(path, ruleset), f"{m.name or path.stem}: demo armies"
-
-
 def run_simulate(args: argparse.Namespace) -> int:
     from battlefield.errors import UsageError
-    from battlefield.paths import ruleset_names
-    from battlefield.rules import log
+    from battlefield.rules import log, registry
     from battlefield.rules.battle import play
+    from battlefield.rules.deploy import default_ruleset
     from battlefield.rules.state import Game
     from battlefield.scene.load import load_scene_text
 
-    if args.ruleset not in ruleset_names():
-        raise UsageError(f"unknown ruleset '{args.ruleset}' "
-                         f"(expected one of {', '.join(ruleset_names())})")
+    args.ruleset = args.ruleset or default_ruleset()
+    registry.get(args.ruleset)            # a clear message for a ruleset that cannot be played
     text, name = battle_scene(args.ruleset, args.map)
     scene = load_scene_text(text, name)
     if scene.ruleset.id != args.ruleset:

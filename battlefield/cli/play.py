@@ -31,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog=EPILOG)
     p.add_argument("scene", nargs="?", default=None,
                    help="scene file or bundled scene/map (default: the ruleset's demo battle)")
-    p.add_argument("--ruleset", default=None, help="aos4 or skirmish (default: the scene's)")
+    p.add_argument("--ruleset", default=None,
+                   help="a playable ruleset (default: the scene's; aos4 without a scene)")
     p.add_argument("--seed", type=int, default=1, help="the dice's seed (default 1)")
     p.add_argument("--computer", action="append", default=[], metavar="SIDE",
                    help="the computer player plays SIDE (repeatable)")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from battlefield.errors import BattlefieldError
+from battlefield.rules import registry
 from battlefield.rules.actions import Action
 from battlefield.rules.state import Game, State
 
@@ -13,15 +14,8 @@ MAX_ACTIONS = 5000
 
 
 def player_for(ruleset: str):
-    if ruleset == "aos4":
-        from battlefield.players.aos4 import Aos4Player
-
-        return Aos4Player()
-    if ruleset == "skirmish":
-        from battlefield.players.skirmish import SkirmishPlayer
-
-        return SkirmishPlayer()
-    raise BattlefieldError(f"no computer player for the {ruleset} ruleset yet")
+    """The ruleset's computer player (a new one: players may remember what they tried)."""
+    return registry.get(ruleset).player()
 
 
 def play(game: Game, players: dict[str, object] | None = None,

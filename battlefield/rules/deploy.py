@@ -16,6 +16,7 @@ from battlefield.geometry.bases import Base, footprint
 from battlefield.paths import ruleset_dir
 from battlefield.scene.yamlsource import Reader
 
+DEFAULT_SCENE = "demo"          # maps/demo.yaml: what commands open without a scene
 GAP = 0.25                    # between neighbouring bases in a block
 ARMY_KEYS = ["id", "name", "stats", "weapons", "keywords", "models", "base", "leader", "spells",
              "prayers"]
@@ -155,3 +156,40 @@ def demo_battle(map_path: Path, ruleset: str | None = None) -> str:
                                                             else {})} for o in m.objectives],
             "deployment": {s: [list(p) for p in pts] for s, pts in m.deployment.items()}}
     return yaml.safe_dump(deploy(data, m.layout), sort_keys=False, width=100)
+
+
+def default_ruleset() -> str:
+    """The ruleset of the bundled default scene (maps/demo.yaml)."""
+    from battlefield.paths import find_map
+    from battlefield.scene.load import load_scene
+
+    path = find_map(DEFAULT_SCENE)
+    if path is None:
+        raise UsageError(f"the bundled default scene maps/{DEFAULT_SCENE}.yaml is missing")
+    return load_scene(path).ruleset.id
+
+
+def battle_scene(ruleset: str, map_arg: str | None) -> tuple[str, str]:
+    """(scene text, name) of a battle to play: the ruleset's bundled demo battle (its
+    ruleset.yaml `demo:`), a scene file with units, or a map with the ruleset's demo armies
+    deployed on it."""
+    from battlefield.errors import InputError
+    from battlefield.paths import find_map, map_names
+    from battlefield.rulesets import load_ruleset
+    from battlefield.scene.load import load_scene, resolve_scene_path
+
+    if map_arg is None:
+        demo = load_ruleset(ruleset).demo
+        path = find_map(demo) if demo else None
+        if path is None:
+            raise UsageError(f"no bundled demo battle for {ruleset}; give a map or scene")
+        scene = load_scene(path)
+        return path.read_text(encoding="utf-8"), scene.name or path.stem
+    path = resolve_scene_path(map_arg)
+    if not path.exists():
+        raise InputError(map_arg, "", None, "no such scene file",
+                         "a scene file, or a bundled scene: " + ", ".join(map_names()))
+    m = load_scene(path, ruleset=ruleset)
+    if m.units:
+        return path.read_text(encoding="utf-8"), m.name or path.stem
+    return demo_battle(path, ruleset), f"{m.name or path.stem}: demo armies"

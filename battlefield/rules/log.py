@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -20,13 +19,10 @@ FORMAT = 1
 
 
 def rules_for(ruleset: str) -> Rules:
-    """The playable rules of a ruleset (battlefield/rules/NAME.py or package)."""
-    try:
-        module = import_module(f"battlefield.rules.{ruleset}")
-    except ModuleNotFoundError:
-        raise UsageError(f"the {ruleset} ruleset cannot be played yet (only its geometry "
-                         f"rulings: check, measure, render)") from None
-    return module.RULES
+    """The playable rules of a ruleset, found through the registry."""
+    from battlefield.rules import registry
+
+    return registry.get(ruleset).rules
 
 
 @dataclass

@@ -1,6 +1,6 @@
-"""`battlefield try`: apply actions to a scene within one turn of the acting side, each in the
-phase its ability belongs to, and report for each whether it was legal, why not, and what it did.
-Also: the scene after the actions, written back as a scene file."""
+"""`battlefield try`: apply actions to a scene, each at the moment it belongs to (aos4: the
+phase of its ability within the acting side's turn), and report for each whether it was legal,
+why not, and what it did. Also: the scene after the actions, written back as a scene file."""
 
 from __future__ import annotations
 
@@ -8,30 +8,10 @@ from dataclasses import replace
 from typing import Any
 
 from battlefield.errors import UsageError
+from battlefield.rules import registry
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.log import rules_for
 from battlefield.rules.state import Game, State
 from battlefield.scene.model import Scene
-
-
-def phase_of(state: State, action: Action) -> tuple[str, str] | None:
-    """(phase, whose) the action's ability is used in, as seen by the acting unit's side."""
-    if state.rules.id != "aos4":
-        return None
-    from battlefield.rules.aos4.data import abilities
-    from battlefield.rules.aos4.magic import known
-
-    a = abilities().get(action.type)
-    if a is None and action.type in known(state):
-        return ("hero", _magic_whose(action))
-    return a.phases[0] if a is not None and a.phases else None
-
-
-def _magic_whose(action: Action) -> str:
-    """Spells and prayers: your hero phase, or the enemy's with Magical Intervention."""
-    names = action.option("command")
-    names = [names] if isinstance(names, str) else list(names or [])
-    return "enemy" if "magical-intervention" in names else "your"
 
 
 def acting_side(scene: Scene, actions: list[Action]) -> str:
@@ -46,56 +26,25 @@ def acting_side(scene: Scene, actions: list[Action]) -> str:
 
 
 def start(scene: Scene, actions: list[Action], seed: int, dice: list[int]) -> State:
-    """A state at the start of the turn the actions belong to."""
-    rules = rules_for(scene.ruleset.id)
-    side = acting_side(scene, actions)
-    first = phase_of_game(scene, actions)
-    active = side if first != "enemy" else next((s for s in scene.sides if s != side), side)
+    """A state at the moment the actions belong to: the scene's own `state:` (a whole
+    position) where it gives one, the ruleset's defaults for these actions otherwise."""
+    package = registry.get(scene.ruleset.id)
+    defaults = (package.try_start(scene, actions) if package.try_start
+                else {"active": acting_side(scene, actions)})
     extra = dict(scene.extra)
     st = dict(extra.get("state") or {})
-    st.setdefault("active", active)
+    for k, v in defaults.items():
+        st.setdefault(k, v)
     extra["state"] = st
-    game = Game(rules, replace(scene, extra=extra), seed)
+    game = Game(package.rules, replace(scene, extra=extra), seed)
     return game.new_state(fixed_dice=dice)
 
 
-def phase_of_game(scene: Scene, actions: list[Action]) -> str | None:
-    if scene.ruleset.id != "aos4" or not actions:
-        return None
-    from battlefield.rules.aos4.data import abilities
-
-    a = abilities().get(actions[0].type)
-    if a is None:
-        return _magic_whose(actions[0])
-    return a.phases[0][1] if a.phases else None
-
-
 def advance(state: State, action: Action) -> list[Violation]:
-    """Pass phases until the action's phase and actor come up in this turn."""
-    from battlefield.rules.aos4.turns import PHASES
-
-    where = phase_of(state, action)
-    if where is None:
-        return []
-    phase, _ = where
-    side = acting_side(state.scene, [action])
-    c = state.clock
-    target = PHASES.index(phase)
-    turn = (c["round"], c["turn"])
-    while True:
-        if state.over or (c["round"], c["turn"]) != turn:
-            return [Violation("phase_passed", f"the {phase} phase of this turn has passed")]
-        now = PHASES.index(c["phase"])
-        if now > target:
-            return [Violation("phase_passed", f"the {phase} phase of this turn has passed "
-                                              f"(it is the {c['phase']} phase)")]
-        if now == target and c["acting"] == side:
-            return []
-        end = Action("end-phase")      # the side acting now passes
-        bad = state.check(end)
-        if bad:
-            return bad
-        state.apply(end)
+    """Bring the state to the moment the action belongs to (the ruleset's rule; most play
+    actions where the state stands)."""
+    package = registry.get(state.rules.id)
+    return package.try_advance(state, action) if package.try_advance else []
 
 
 def run(scene: Scene, actions: list[Action], seed: int = 1, dice: list[int] | None = None

@@ -26,7 +26,6 @@ from battlefield.view.measure_tool import MeasureTool
 from battlefield.view.panels import WIDTH, HelpOverlay, Panel
 from battlefield.view.table_view import TableView, scene_now
 
-PASS = ("end-phase", "end-turn")
 SIZE = (1600, 1000)
 
 
@@ -43,12 +42,15 @@ class Opened:
 def open_game(scene_arg: str | None, ruleset: str | None = None, seed: int = 1) -> Opened:
     """The bundled demo battle (no argument), a scene file or a map (the ruleset's demo armies
     deployed on it), as a new game."""
-    from battlefield.cli.commands import battle_scene
+    from battlefield.rules import registry
+    from battlefield.rules.deploy import battle_scene, default_ruleset
     from battlefield.scene.load import load_scene, load_scene_text, resolve_scene_path
 
+    if ruleset is not None:
+        registry.get(ruleset)          # names the playable rulesets when it is not one
     if scene_arg is not None and ruleset is None:
         ruleset = load_scene(resolve_scene_path(scene_arg)).ruleset.id
-    ruleset = ruleset or "aos4"
+    ruleset = ruleset or default_ruleset()
     text, name = battle_scene(ruleset, scene_arg)
     scene = load_scene_text(text, name)
     return Opened(Game(log.rules_for(ruleset), scene, seed).new_state(), text, name)
@@ -213,10 +215,10 @@ class PlayScene:
         return self.table.handle_event(e)
 
     def button(self, name: str) -> None:
-        if name in PASS:
+        if live.needs_nothing(self.state, name):
             self.apply(Action(name))
             return
-        if name in live.DRAG_ABILITIES:
+        if name in live.drag_abilities(self.state):
             self.drag.wanted = self.panel.chosen = name
             self.say(f"{name}: drag a unit")
             return
@@ -294,10 +296,10 @@ class PlayScene:
         st = self.state
         if self.computer and not st.over and st.acting_side in self.computer \
                 and self.drag.pickup is None:
-            from battlefield.rules.battle import player_for
+            from battlefield.rules import registry
 
             side = st.acting_side
-            player = self.players.setdefault(side, player_for(st.rules.id))
+            player = self.players.setdefault(side, registry.get(st.rules.id).player())
             self.apply(player.choose(st))
 
     def draw(self, surface: pygame.Surface) -> None:

@@ -109,7 +109,7 @@ class DragTool:
         hit = live.unit_at(self.state, x, y, slack=0.3)
         mine = self.state.side_of(self.pickup.unit)
         self.target = hit[0] if hit is not None and self.state.side_of(hit[0]) != mine else None
-        if self.target is None and self.pickup.ability in live.TARGETED:
+        if self.target is None and live.targeted(self.state, self.pickup.ability):
             # A charge or pile-in is dropped next to its target, not on it.
             self.target = live.nearest_enemy(self.state, self.pickup, self.to)
         self.moved_at = time.perf_counter()
@@ -233,15 +233,15 @@ class DragTool:
             pygame.draw.line(surface, (0, 0, 0), view.px(a[0], a[1]), view.px(b[0], b[1]), 5)
             pygame.draw.line(surface, vis, view.px(a[0], a[1]), view.px(b[0], b[1]), 3)
             self._blockers(surface, r.sight.blocked_by)
-        if r.retreat is not None and r.target is not None:
-            for m, (x, y) in zip(t.unit_models[r.target], r.retreat, strict=False):
+        for ghost in r.notes.ghosts:
+            for m, (x, y) in zip(t.unit_models[ghost.unit], ghost.at, strict=False):
                 pygame.draw.polygon(surface, pal.INK_SOFT, base_points(view, t, int(m), x, y), 2)
-        for trig in r.pot_shots:
-            for m in t.unit_models[trig.by]:
+        for ring in r.notes.rings:
+            for m in t.unit_models[ring.unit]:
                 pygame.draw.circle(surface, pal.HIGHLIGHT, view.px(t.x[m], t.y[m]),
                                    view.length(t.reach[m]) + 4, 3)
-            lead = t.unit_models[trig.by][0]
-            s = boxed_text(f"pot shots: {trig.reason}", style.small_size, pal.INK,
+            lead = t.unit_models[ring.unit][0]
+            s = boxed_text(ring.reason, style.small_size, pal.INK,
                            pal.HIGHLIGHT, pal.INK, 2)
             surface.blit(s, s.get_rect(midbottom=view.px(t.x[lead], t.y[lead] + t.reach[lead]
                                                          + 0.3)))

@@ -1,11 +1,11 @@
 """What the table shows while a unit is dragged, asked of the engine and nothing else: the
 action the drop would be (State.check), the rulings where the unit would stand (Referee,
-live_check), the charge odds (charge_odds), pot shots and retreats (skirmish). No pygame here:
-the benchmark and the tests read these values directly."""
+live_check), and what the ruleset adds (registry.DragNotes: odds against the enemy under the
+cursor, units its path triggers, ghosts such as a retreat). No pygame here: the benchmark and
+the tests read these values directly."""
 
 from __future__ import annotations
 
-import copy
 import math
 import re
 from dataclasses import dataclass, field
@@ -14,28 +14,41 @@ from typing import Any
 import numpy as np
 
 from battlefield.geometry.reach import ReachField, reach_field
+from battlefield.rules import registry
 from battlefield.rules.actions import Action, Violation
+from battlefield.rules.registry import DragContext, DragNotes
 from battlefield.rules.state import State
 from battlefield.rulings import LiveCheck, Referee, live_check
 
-# Abilities a drag can stand for, most usual first.
-DRAG_ABILITIES = ("normal-move", "run", "retreat", "charge", "fight", "redeploy", "move")
-TARGETED = ("charge", "fight")         # the drop needs an enemy: the one under the cursor
+
+def drag_abilities(state: State) -> tuple[str, ...]:
+    """The ruleset's actions a drag can stand for (its vocabulary's `drag` entries), in the
+    vocabulary's order: the most usual first."""
+    return tuple(a.id for a in state.scene.ruleset.actions if a.drag)
+
+
+def targeted(state: State, ability: str) -> bool:
+    """Whether a drop for `ability` needs an enemy: the one under the cursor."""
+    return any(a.id == ability and a.targeted for a in state.scene.ruleset.actions)
+
+
+def needs_nothing(state: State, ability: str) -> bool:
+    """Whether the action is given by its name alone (a pass, end-turn, fortify): a button."""
+    return any(a.id == ability and not a.fields for a in state.scene.ruleset.actions)
 
 
 def drag_ability(state: State, u: int, wanted: str | None = None) -> str | None:
     """The ability a drag of unit u stands for now: `wanted` when the engine offers it, else
-    the first the phase allows (a unit in combat retreats in the movement phase)."""
+    the first the ruleset would have this unit use (aos4: a unit in combat retreats)."""
     if state.side_of(u) != state.acting_side:
         return None
-    avail = [a for a in state.available() if a in DRAG_ABILITIES]
+    offered = set(state.available())
+    avail = [a for a in drag_abilities(state) if a in offered]
     if wanted in avail:
         return wanted
-    if state.rules.id == "aos4" and "retreat" in avail:
-        in_combat = bool(Referee(state.scene, state.table).combat[u])
-        if in_combat:
-            return "retreat"
-        avail.remove("retreat")
+    package = registry.get(state.rules.id)
+    if package.drag_abilities is not None:
+        avail = package.drag_abilities(state, u, avail)
     return avail[0] if avail else None
 
 
@@ -62,7 +75,7 @@ class Pickup:
     ref: int                            # the model whose path the action gives
     allowed: float | None
     single: bool = False
-    charges: dict[int, Any] = field(default_factory=dict)   # enemy -> ChargeOdds (cached)
+    cache: dict[Any, Any] = field(default_factory=dict)     # the ruleset's (odds by enemy)
     control: dict[int, str | None] = field(default_factory=dict)  # objectives out of reach
     touching: dict[int, bool] = field(default_factory=dict)  # objectives it stood in
     reach: ReachField | None = None     # where the reference model can get to, and routes
@@ -108,9 +121,7 @@ class Ruling:
     objectives: dict[str, str | None]   # objective id -> controller after the drop
     target: int | None = None           # the enemy under the cursor
     sight: Any = None                   # Pair from the dragged unit to the target
-    charge: Any = None                  # ChargeOdds against the target
-    pot_shots: list[Any] = field(default_factory=list)    # skirmish Trigger
-    retreat: np.ndarray | None = None   # skirmish: where the target would retreat to
+    notes: DragNotes = field(default_factory=DragNotes)   # what the ruleset adds
     checked: bool = True                # State.check was asked (else: legality unknown yet)
 
     @property
@@ -137,7 +148,7 @@ def drop_action(state: State, p: Pickup, to: tuple[float, float], target: int | 
     path = drop_path(state, p, to)
     unit = state.scene.units[p.unit]
     tgt = state.scene.units[target].id if target is not None else None
-    if p.ability not in TARGETED:
+    if not targeted(state, p.ability):
         tgt = None
     if p.single:
         n = p.ref - state.scene.model_offsets()[p.unit] + 1
@@ -196,31 +207,11 @@ def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = 
         return r
     if engine:               # full / partial / none and the blockers: when the cursor rests
         r.sight = referee.pair(p.unit, target)
-    if p.ability == "charge" and state.rules.id == "aos4":
-        if target not in p.charges:
-            from battlefield.rules.aos4.charge import charge_odds
-
-            p.charges[target] = charge_odds(Referee(state.scene, t), p.unit, target)
-        r.charge = p.charges[target]
-    if state.rules.id == "skirmish" and engine:
-        r.pot_shots, r.retreat = _skirmish(state, p, action, moved, target)
+    package = registry.get(state.rules.id)
+    if package.drag_notes is not None:
+        r.notes = package.drag_notes(DragContext(state, p.unit, p.ability, action, moved,
+                                                 target, engine, p.cache))
     return r
-
-
-def _skirmish(state: State, p: Pickup, action: Action, moved, target: int):
-    from battlefield.rules.moves import planned
-    from battlefield.rules.skirmish import movement, potshots
-
-    moves = planned(state, p.unit, action)
-    trig = []
-    if not isinstance(moves, Violation):
-        over = state.rules.overextended(state, p.unit, "move")
-        trig = potshots.triggers(state, p.unit, moves, over)
-    after = copy.copy(state)        # a shallow view with the unit dropped: read, never applied
-    after.table = moved
-    plan = movement.retreat_plan(after, target, p.unit)
-    retreat = plan[0].ends() if plan is not None else None
-    return trig, retreat
 
 
 def unit_at(state: State, x: float, y: float, slack: float = 0.0) -> tuple[int, int] | None:
@@ -268,20 +259,12 @@ def describe(r: Ruling) -> list[str]:
     else:
         out.append("legal" if r.legal else "illegal: "
                    + "; ".join(v.message for v in r.violations))
-    if r.charge is not None:
-        c = r.charge
-        if c.needed is None:
-            out.append(f"charge: {c.reason}")
-        else:
-            out.append(f"charge needs {c.needed:.2f}\": {c.probability:.1%} "
-                       f"(re-roll {c.probability_reroll:.1%})")
+    out.extend(r.notes.lines)
     if r.sight is not None:
         b = ", ".join(r.sight.blocked_by) if r.sight.blocked_by else ""
         out.append(f"sight: {r.sight.visible}" + (f" (blocked by {b})" if b else ""))
     elif r.target is not None and r.target in r.check.visible:
         out.append("sight: " + ("sees the target" if r.check.visible[r.target] else "none"))
-    for trig in r.pot_shots:
-        out.append(f"pot shots from {r.referee.scene.units[trig.by].id} ({trig.reason})")
     return out
 
 
@@ -304,5 +287,5 @@ def finite(x: float | None) -> bool:
     return x is not None and math.isfinite(x)
 
 
-__all__ = ["Pickup", "Ruling", "pick_up", "rule", "drag_ability", "unit_at",
-           "describe", "drop_action", "outcome", "DRAG_ABILITIES"]
+__all__ = ["Pickup", "Ruling", "pick_up", "rule", "drag_ability", "drag_abilities",
+           "targeted", "needs_nothing", "unit_at", "describe", "drop_action", "outcome"]

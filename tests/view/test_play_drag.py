@@ -222,7 +222,7 @@ def test_a_charge_dropped_beside_the_enemy_targets_it_and_a_failed_roll_says_so(
     drag(scene, (34.5, 13), (43.5, 18.1), release=False)
     r = scene.drag.ruling
     assert scene.drag.target == st.scene.unit_index("blue-drake")
-    assert r.action.target == "blue-drake" and r.legal and r.charge is not None
+    assert r.action.target == "blue-drake" and r.legal and r.notes.odds is not None
     st.dice.fixed.extend([2, 3])               # 5 on 2D6: short of the 10.21" needed
     scene.handle_event(ev(pygame.MOUSEBUTTONUP, button=1, pos=px(scene, 43.5, 18.1)))
     assert st.actions[-1].type == "charge"

@@ -4,4 +4,5 @@ Modules by the table's own words: weapons (profiles), cover (terrain effects on 
 charge (how far a charge needs, and its odds), attacks (the attack sequence and its exact odds).
 """
 
+from battlefield.rules.aos4.package import RULESET  # noqa: E402,F401
 from battlefield.rules.aos4.rules import RULES  # noqa: E402,F401

@@ -19,10 +19,11 @@ from battlefield.geometry.separation import separations_from
 from battlefield.geometry.sight import SightModel
 from battlefield.rules.aos4.movement import grown_base
 from battlefield.rules.odds import at_least, with_reroll
+from battlefield.rulesets import load_ruleset
 
 CHARGE_REACH = 0.5     # end within 1/2" of the target
 CHARGE_DICE = "2D6"
-CLIMB_FREE = 1.0
+CLIMB_FREE = load_ruleset("aos4").analysis.climb_threshold   # ruleset.yaml analysis.climb_free
 DETOUR = 6.0
 PLAN_SIDES = 24   # sides of the polygons round other models when planning (checks use more)
 

@@ -21,9 +21,10 @@ from battlefield.geometry.table import Table
 from battlefield.rules.actions import Violation
 from battlefield.rules.moves import OVERLAP, Moves, end_problems, planned, v  # noqa: F401
 from battlefield.rules.state import State
+from battlefield.rulesets import load_ruleset
 from battlefield.rulings import Referee
 
-CLIMB_FREE = 1.0
+CLIMB_FREE = load_ruleset("aos4").analysis.climb_threshold   # ruleset.yaml analysis.climb_free
 EPS = 1e-6
 SAMPLE = 0.25         # how often a path is checked for moving into combat
 

@@ -1,4 +1,5 @@
-"""Plain-text tables for people: aligned columns, a header rule, no colours."""
+"""Plain-text tables and distances for people (the CLI and rulesets' odds texts): aligned
+columns, a header rule, no colours."""
 
 from __future__ import annotations
 

@@ -1,0 +1,156 @@
+"""aos4 as the engine sees it: one RulesetPackage with the rules, the computer player, the odds
+questions (charge, attack), what the window shows while a unit is dragged, and where in the turn
+an action of `battlefield try` belongs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from battlefield.errors import UsageError
+from battlefield.rules.actions import Action, Violation
+from battlefield.rules.aos4.rules import RULES
+from battlefield.rules.registry import DragContext, DragNotes, OddsQuestion, RulesetPackage
+from battlefield.rules.state import State
+from battlefield.scene.model import Scene
+
+
+def _player():
+    from battlefield.players.aos4 import Aos4Player
+
+    return Aos4Player()
+
+
+# --- odds ----------------------------------------------------------------------------------------
+def _charge(scene: Scene, args: Sequence[str], options: dict[str, Any]) -> dict[str, Any]:
+    from battlefield.rules.aos4.charge import charge_odds
+    from battlefield.rulings import Referee
+
+    referee = Referee(scene)
+    a, b = args
+    o = charge_odds(referee, referee.unit(a), referee.unit(b))
+    names = referee.names
+    return {"charger": a, "target": b, "needed": o.needed,
+            "probability": round(o.probability, 9),
+            "probability_reroll": round(o.probability_reroll, 9),
+            "model": names[o.model] if o.model is not None else None,
+            "target_model": names[o.target_model] if o.target_model is not None else None,
+            "path": [[round(x, 6), round(y, 6)] for x, y in o.path],
+            **({"reason": o.reason} if o.reason else {})}
+
+
+def _charge_text(d: dict[str, Any]) -> str:
+    from battlefield.text import inches
+
+    if d["needed"] is None:
+        return f"{d['charger']} charging {d['target']}: cannot charge ({d.get('reason', '')})"
+    path = " -> ".join(f"({x:.3f}, {y:.3f})" for x, y in d["path"])
+    return "\n".join([
+        f"{d['charger']} charging {d['target']}",
+        f"  needed       {inches(d['needed'])}  ({d['model']} to within 1/2\" of "
+        f"{d['target_model']})",
+        f"  path         {path}",
+        f"  2D6 reaches  {d['probability']:.1%}",
+        f"  with re-roll {d['probability_reroll']:.1%}  (Forward to Victory)",
+    ])
+
+
+def _attack(scene: Scene, args: Sequence[str], options: dict[str, Any]) -> dict[str, Any]:
+    from battlefield.rules.aos4.attack_odds import attack_odds
+    from battlefield.rulings import Referee
+
+    referee = Referee(scene)
+    a, b = args
+    side = scene.units[referee.unit(a)].side
+    if side == scene.units[referee.unit(b)].side:
+        raise UsageError(f"{b} is not an enemy of {a} (both are {side})")
+    o = attack_odds(referee, referee.unit(a), referee.unit(b), weapon=options.get("weapon"),
+                    all_out_attack=bool(options.get("all_out_attack")),
+                    all_out_defence=bool(options.get("all_out_defence")),
+                    charged=bool(options.get("charged")))
+    return {"attacker": a, "target": b, **o.to_dict()}
+
+
+def _attack_text(d: dict[str, Any]) -> str:
+    from battlefield.text import table
+
+    lines = [f"{d['attacker']} attacking {d['target']} ({d['kind']})"]
+    if d.get("reason"):
+        lines.append(f"  {d['reason']}")
+    for w, models in d["attackers"].items():
+        lines.append(f"  {w}: {len(models)} model{'s' if len(models) != 1 else ''} in range "
+                     f"and able to see")
+    m = d["modifiers"]
+    if m.get("cover"):
+        lines.append(f"  target in cover ({', '.join(m['cover'])}): -1 to hit")
+    lines.append(f"  expected damage {d['expected_damage']:.2f}")
+    rows = [[k, f"{p:.1%}", "#" * round(p * 40)] for k, p in d["distribution"].items()]
+    lines.append(table(["damage", "chance", ""], rows))
+    return "\n".join(lines)
+
+
+ODDS = (
+    OddsQuestion("charge", ("A", "B"),
+                 "unit A charges unit B: the shortest legal path and the chance 2D6 reaches it",
+                 _charge, _charge_text,
+                 "needed, probability, probability_reroll, path, model, target_model"),
+    OddsQuestion("attack", ("A", "B"),
+                 "unit A attacks unit B: the exact distribution of the damage B takes "
+                 "(options: --weapon, --all-out-attack, --all-out-defence, --charged)",
+                 _attack, _attack_text,
+                 "expected_damage, distribution {\"0\": p, ...}, models_slain, attackers, "
+                 "modifiers"),
+)
+
+
+# --- the play window ---------------------------------------------------------------------------
+def _drag_abilities(state: State, u: int, offered: list[str]) -> list[str]:
+    """A unit in combat retreats in the movement phase; one out of combat cannot."""
+    if "retreat" not in offered:
+        return offered
+    from battlefield.rulings import Referee
+
+    in_combat = bool(Referee(state.scene, state.table).combat[u])
+    if in_combat:
+        return ["retreat", *[a for a in offered if a != "retreat"]]
+    return [a for a in offered if a != "retreat"]
+
+
+def _drag_notes(ctx: DragContext) -> DragNotes:
+    """The charge odds against the enemy under the cursor (from where the unit stood)."""
+    notes = DragNotes()
+    if ctx.target is None or ctx.ability not in ("charge", "counter-charge"):
+        return notes
+    from battlefield.rules.aos4.charge import charge_odds
+    from battlefield.rulings import Referee
+
+    key = ("charge", ctx.target)
+    if key not in ctx.cache:
+        ctx.cache[key] = charge_odds(Referee(ctx.state.scene, ctx.state.table), ctx.unit,
+                                     ctx.target)
+    c = notes.odds = ctx.cache[key]
+    if c.needed is None:
+        notes.lines.append(f"charge: {c.reason}")
+    else:
+        notes.lines.append(f"charge needs {c.needed:.2f}\": {c.probability:.1%} "
+                           f"(re-roll {c.probability_reroll:.1%})")
+    return notes
+
+
+# --- battlefield try -----------------------------------------------------------------------------
+def _try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
+    from battlefield.rules.aos4 import turnfinder
+
+    return turnfinder.start(scene, actions)
+
+
+def _try_advance(state: State, action: Action) -> list[Violation]:
+    from battlefield.rules.aos4 import turnfinder
+
+    return turnfinder.advance(state, action)
+
+
+RULESET = RulesetPackage(
+    id="aos4", rules=RULES, player=_player, odds=ODDS,
+    drag_abilities=_drag_abilities, drag_notes=_drag_notes,
+    try_start=_try_start, try_advance=_try_advance)

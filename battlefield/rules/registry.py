@@ -1,0 +1,202 @@
+"""The rulesets the engine can play, and the one interface each provides.
+
+A ruleset is data (rulesets/NAME/: ruleset.yaml and its own files) plus one package that
+registers a `RulesetPackage`: the rules (the engine's `Rules` protocol), its computer player,
+the odds questions it answers, what the play window shows while a unit is dragged, and how
+`battlefield try` finds the moment an action belongs to. Everything else - the numbers map
+analysis needs, the demo battle, the action vocabulary - is in ruleset.yaml.
+
+Rulesets are found by name: a package `battlefield.rules.NAME` that defines `RULESET`, one
+registered with `register()`, or one installed as its own distribution through the entry-point
+group `battlefield.rulesets` (`NAME = "module:RULESET"`). No caller names a ruleset.
+"""
+
+from __future__ import annotations
+
+import pkgutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import import_module
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from battlefield.errors import UsageError
+from battlefield.rules.actions import Action, Violation
+from battlefield.rules.state import Rules, State
+from battlefield.rulesets import Ruleset, load_ruleset
+from battlefield.scene.model import Scene
+
+Answer = dict[str, Any]
+
+
+class Player(Protocol):
+    """A computer player: the next action for the side whose decision it is."""
+
+    def choose(self, state: State) -> Action: ...
+
+
+@dataclass(frozen=True)
+class OddsQuestion:
+    """One question `battlefield odds` can ask of a scene: `--FLAG ARG ...`.
+
+    `answer(scene, args, options)` returns the JSON answer; `text(answer)` the lines a person
+    reads. `options` are the odds command's other flags (weapon, modifiers) by name."""
+
+    flag: str                                  # "attack" -> --attack
+    args: tuple[str, ...]                      # metavars: ("A", "B")
+    help: str
+    answer: Callable[[Scene, Sequence[str], dict[str, Any]], Answer]
+    text: Callable[[Answer], str]
+    json_keys: str = ""                        # for --help: what the JSON holds
+
+
+@dataclass
+class Ring:
+    """A unit the drop would trigger or affect, ringed on the table with the reason."""
+
+    unit: int
+    reason: str
+
+
+@dataclass
+class Ghost:
+    """Where a unit's models would stand after the drop (a retreat, a push ...)."""
+
+    unit: int
+    at: np.ndarray                             # (n, 2) per model still on the table
+    reason: str = ""
+
+
+@dataclass
+class DragNotes:
+    """What a ruleset adds to the drag overlay, as data the view draws: caption lines, odds
+    against the enemy under the cursor, units ringed with their reasons, ghosts."""
+
+    lines: list[str] = field(default_factory=list)
+    odds: Any = None
+    rings: list[Ring] = field(default_factory=list)
+    ghosts: list[Ghost] = field(default_factory=list)
+
+
+@dataclass
+class DragContext:
+    """One place of a dragged unit: its action, the table with it dropped there, the enemy
+    under the cursor, whether the engine's full check was asked, and a cache that lives as
+    long as the pick-up (odds that do not depend on the drop)."""
+
+    state: State
+    unit: int
+    ability: str
+    action: Action
+    moved: Any                                 # geometry.table.Table with the unit dropped
+    target: int | None
+    engine: bool
+    cache: dict[Any, Any]
+
+
+@dataclass(frozen=True)
+class RulesetPackage:
+    """Everything a ruleset answers, registered once by its package."""
+
+    id: str
+    rules: Rules
+    player: Callable[[], Player]
+    odds: tuple[OddsQuestion, ...] = ()
+    # The window: which of the abilities the engine offers a drag of unit u stands for
+    # (default: the vocabulary's drag actions in the order offered), and the overlay notes.
+    drag_abilities: Callable[[State, int, list[str]], list[str]] | None = None
+    drag_notes: Callable[[DragContext], DragNotes] | None = None
+    # `battlefield try`: the scene's `state:` defaults for a list of actions (whose turn, ...)
+    # and how to bring the state to the moment an action belongs to (violations if it passed).
+    try_start: Callable[[Scene, list[Action]], dict[str, Any]] | None = None
+    try_advance: Callable[[State, Action], list[Violation]] | None = None
+    data: Path | None = None                   # rulesets/NAME (default: the bundled folder)
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return load_ruleset(self.id)
+
+    def question(self, flag: str) -> OddsQuestion | None:
+        return next((q for q in self.odds if q.flag == flag), None)
+
+
+_registered: dict[str, RulesetPackage] = {}
+
+
+def register(package: RulesetPackage) -> RulesetPackage:
+    """Make a ruleset playable by name (for rulesets built at run time, e.g. in tests)."""
+    _registered[package.id] = package
+    if package.data is not None:
+        from battlefield.paths import add_ruleset_dir
+
+        add_ruleset_dir(package.id, package.data)
+    return package
+
+
+def unregister(name: str) -> None:
+    _registered.pop(name, None)
+
+
+def _builtin_names() -> list[str]:
+    import battlefield.rules as rules
+
+    return sorted(m.name for m in pkgutil.iter_modules(rules.__path__) if m.ispkg)
+
+
+@cache
+def _builtin(name: str) -> RulesetPackage | None:
+    if name not in _builtin_names() or find_spec(f"battlefield.rules.{name}") is None:
+        return None
+    pkg = getattr(import_module(f"battlefield.rules.{name}"), "RULESET", None)
+    return pkg if isinstance(pkg, RulesetPackage) else None
+
+
+def find(name: str) -> RulesetPackage | None:
+    """The playable ruleset called `name`, or None."""
+    if name in _registered:
+        return _registered[name]
+    pkg = _builtin(name)
+    if pkg is not None:
+        return pkg
+    from battlefield.paths import entry_point_rulesets
+
+    pkg = entry_point_rulesets().get(name)
+    return pkg if isinstance(pkg, RulesetPackage) else None
+
+
+def get(name: str) -> RulesetPackage:
+    """The playable ruleset called `name`; a clear error naming the playable ones if none."""
+    pkg = find(name)
+    if pkg is None:
+        from battlefield.paths import ruleset_names
+
+        if name in ruleset_names():
+            raise UsageError(f"the {name} ruleset cannot be played yet (only its geometry "
+                             f"rulings: check, measure, render); playable: "
+                             f"{', '.join(playable())}")
+        rest = [n for n in ruleset_names() if n not in playable()]
+        raise UsageError(f"unknown ruleset '{name}' (playable: {', '.join(playable())}"
+                         + (f"; geometry only: {', '.join(rest)})" if rest else ")"))
+    return pkg
+
+
+def playable() -> list[str]:
+    """Every ruleset that can be played, by name."""
+    from battlefield.paths import entry_point_rulesets
+
+    names = {n for n in _builtin_names() if _builtin(n) is not None}
+    names |= set(_registered)
+    names |= {n for n, p in entry_point_rulesets().items() if isinstance(p, RulesetPackage)}
+    return sorted(names)
+
+
+def rules_of(name: str) -> Rules:
+    return get(name).rules
+
+
+__all__ = ["RulesetPackage", "OddsQuestion", "DragNotes", "DragContext", "Ring", "Ghost",
+           "Player", "register", "unregister", "find", "get", "playable", "rules_of"]

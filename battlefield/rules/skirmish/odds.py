@@ -1,0 +1,83 @@
+"""Exact odds of one skirmish attack from where the units stand: each die of the attack (models
+x Strike + support) independently becomes a hit that stands with p = P(hit) x P(cover fails),
+so standing hits are binomial; the damage and the models slain follow from the hits by the
+allocation rule (damaged models first, the leader last), which does not depend on the dice."""
+
+from __future__ import annotations
+
+from math import comb
+from typing import Any
+
+from battlefield.rules.skirmish import attacks
+from battlefield.rules.skirmish.data import game, istat
+from battlefield.rules.state import State
+from battlefield.rulings import Referee
+
+
+def hit_chance(hit_on: int) -> float:
+    """A D6 scoring `hit_on` or more (natural: no die above 6 nor below 1)."""
+    return min(6, max(0, 7 - hit_on)) / 6
+
+
+def standing_chance(state: State, a: attacks.Attack) -> tuple[float, int]:
+    """(the chance one die of attack `a` is a hit that stands, the score it needs to hit)."""
+    g = game()
+    hit_on = g.pot_shot_hit_on if a.pot_shots else istat(state, a.attacker, "hit") - a.hit_mod
+    p_save = hit_chance(g.cover_save_on - a.cover_bonus) if a.cover_bonus > 0 else 0.0
+    return hit_chance(hit_on) * (1 - p_save), hit_on
+
+
+def dealt_by_hits(state: State, w: int, hits: int, damage: int) -> tuple[int, int]:
+    """(damage dealt, models slain) when `hits` hits of `damage` each land on unit w, in the
+    order allocate() uses (damaged models first, the leader last)."""
+    us = state.units[w]
+    first = state.scene.model_offsets()[w]
+    lead = attacks.leader(state, w)
+    tough = max(1, istat(state, w, "toughness"))
+    alive = sorted((int(m) for m in state.models_of(w)),
+                   key=lambda m: (m == lead, us.damage[m - first] == 0, m))
+    taken = {m: int(us.damage[m - first]) for m in alive}
+    dealt = slain = 0
+    for m in alive:
+        while hits > 0 and taken[m] < tough:
+            hits -= 1
+            hurt = min(damage, tough - taken[m])
+            taken[m] += hurt
+            dealt += hurt
+        if taken[m] >= tough:
+            slain += 1
+        if hits == 0:
+            break
+    return dealt, slain
+
+
+def attack_odds(state: State, u: int, w: int) -> dict[str, Any]:
+    """The exact distribution of damage unit u's attack deals unit w now (support and partial
+    sight counted), with the models slain; zero when u cannot attack w."""
+    ref = Referee(state.scene, state.table)
+    spec, target = state.scene.units[u], state.scene.units[w]
+    reason = None
+    if not attacks.in_range(state, u, w):
+        reason = f"{target.id} is out of {spec.id}'s range"
+    else:
+        seen = attacks.sight(state, u, w, ref)
+        if seen == "none":
+            reason = f"{spec.id} cannot see {target.id}"
+    if reason is not None:
+        return {"expected_damage": 0.0, "distribution": {"0": 1.0}, "models_slain": {"0": 1.0},
+                "dice": 0, "hit_on": None, "reason": reason}
+    cover = game().partial_sight_cover if seen == "partial" else 0
+    a = attacks.prepare(state, u, w, cover_bonus=cover)
+    p, hit_on = standing_chance(state, a)
+    damage: dict[int, float] = {}
+    slain: dict[int, float] = {}
+    for k in range(a.dice + 1):
+        pk = comb(a.dice, k) * p ** k * (1 - p) ** (a.dice - k)
+        d, s = dealt_by_hits(state, w, k, istat(state, u, "damage"))
+        damage[d] = damage.get(d, 0.0) + pk
+        slain[s] = slain.get(s, 0.0) + pk
+    return {"expected_damage": round(sum(d * q for d, q in damage.items()), 9),
+            "distribution": {str(d): round(q, 9) for d, q in sorted(damage.items())},
+            "models_slain": {str(s): round(q, 9) for s, q in sorted(slain.items())},
+            "dice": a.dice, "hit_on": hit_on, "cover_bonus": a.cover_bonus,
+            "support": a.support.to_dict(), "sight": seen}

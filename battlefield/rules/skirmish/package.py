@@ -1,0 +1,94 @@
+"""skirmish as the engine sees it: one RulesetPackage with the rules, the computer player, the
+attack odds, and what the window shows while a unit is dragged (the pot shots its path would
+trigger, where the enemy under the cursor would retreat to)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import Any
+
+from battlefield.errors import UsageError
+from battlefield.rules.actions import Violation
+from battlefield.rules.registry import (
+    DragContext,
+    DragNotes,
+    Ghost,
+    OddsQuestion,
+    Ring,
+    RulesetPackage,
+)
+from battlefield.rules.skirmish.rules import RULES
+from battlefield.rules.state import Game
+from battlefield.scene.model import Scene
+
+
+def _player():
+    from battlefield.players.skirmish import SkirmishPlayer
+
+    return SkirmishPlayer()
+
+
+def _attack(scene: Scene, args: Sequence[str], options: dict[str, Any]) -> dict[str, Any]:
+    from battlefield.rules.skirmish.odds import attack_odds
+
+    a, b = args
+    state = Game(RULES, scene).new_state()
+    u, w = scene.unit_index(a), scene.unit_index(b)
+    if scene.units[u].side == scene.units[w].side:
+        raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
+    return {"attacker": a, "target": b, **attack_odds(state, u, w)}
+
+
+def _attack_text(d: dict[str, Any]) -> str:
+    from battlefield.text import table
+
+    lines = [f"{d['attacker']} attacking {d['target']}"]
+    if d.get("reason"):
+        lines.append(f"  {d['reason']}")
+    else:
+        support = sum(v for k, v in d["support"].items() if isinstance(v, int))
+        lines.append(f"  {d['dice']} dice ({support} from support), hit on {d['hit_on']}+, "
+                     f"sight {d['sight']}, cover +{d['cover_bonus']}")
+    lines.append(f"  expected damage {d['expected_damage']:.2f}")
+    rows = [[k, f"{p:.1%}", "#" * round(p * 40)] for k, p in d["distribution"].items()]
+    lines.append(table(["damage", "chance", ""], rows))
+    return "\n".join(lines)
+
+
+ODDS = (
+    OddsQuestion("attack", ("A", "B"),
+                 "unit A attacks unit B: the exact distribution of the damage B takes",
+                 _attack, _attack_text,
+                 "expected_damage, distribution {\"0\": p, ...}, models_slain, dice, hit_on, "
+                 "cover_bonus, support, sight"),
+)
+
+
+def _drag_notes(ctx: DragContext) -> DragNotes:
+    """With the engine's check: the pot shots the move's path triggers, and where the enemy
+    under the cursor would retreat to if the dropped unit attacked it."""
+    notes = DragNotes()
+    if not ctx.engine or ctx.target is None:
+        return notes
+    from battlefield.rules.moves import planned
+    from battlefield.rules.skirmish import movement, potshots
+
+    state = ctx.state
+    moves = planned(state, ctx.unit, ctx.action)
+    if not isinstance(moves, Violation):
+        over = state.rules.overextended(state, ctx.unit, "move")
+        for trig in potshots.triggers(state, ctx.unit, moves, over):
+            notes.rings.append(Ring(trig.by, f"pot shots: {trig.reason}"))
+            notes.lines.append(f"pot shots from {state.scene.units[trig.by].id} "
+                               f"({trig.reason})")
+    after = copy.copy(state)        # a shallow view with the unit dropped: read, never applied
+    after.table = ctx.moved
+    plan = movement.retreat_plan(after, ctx.target, ctx.unit)
+    if plan is not None:
+        notes.ghosts.append(Ghost(ctx.target, plan[0].ends(), "retreat"))
+    return notes
+
+
+RULESET = RulesetPackage(id="skirmish", rules=RULES, player=_player, odds=ODDS,
+                         drag_notes=_drag_notes)
