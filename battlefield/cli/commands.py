@@ -71,46 +71,38 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "try", formatter_class=fmt,
-        help="apply actions to a scene (aos4, skirmish) and see whether each is legal and what "
-             "happens",
-        description="Apply actions in order within one turn of the acting side (the side of "
-                    "the first action's unit); each is played in the phase its ability belongs "
-                    "to, the phases before it passed. An illegal action changes nothing and "
-                    "says why; a legal one reports its events and dice. A second use of the "
-                    "same ability by a unit in a phase is refused (Rules of One).",
-        epilog="Action shape: {\"type\": ABILITY-ID, \"unit\": ID, \"path\": [[x, y], ...]} "
-               "(the leader follows the path, the unit keeps its formation) or \"paths\": "
-               "{\"1\": [[x, y], ...], ...} per model; plus \"target\", \"weapon\", "
-               "\"command\" (a reaction: at-the-double, forward-to-victory, all-out-attack) "
-               "and \"all_out_defence\": true. Abilities: see rulesets/aos4/abilities.yaml; "
-               "\"end-phase\" passes.\n\nJSON: {\"results\": [{\"legal\", "
-               "\"violations\": [{\"code\", \"message\"}], \"events\", \"rolls\"}]}"
+        help="apply actions to a scene and see whether each is legal and what happens",
+        description="Apply actions in order, each at the moment it belongs to: in aos4 the "
+                    "phase of its ability within the acting side's turn (the side of the first "
+                    "action's unit), the phases before it passed; a scene whose `state:` holds "
+                    "a whole position (as --out writes it) goes on from there. An illegal "
+                    "action changes nothing and says why; a legal one reports its events and "
+                    "dice.",
+        epilog="Action shape: {\"type\": ID, \"unit\": ID, \"path\": [[x, y], ...]} (the "
+               "leader follows the path, the unit keeps its formation) or \"paths\": "
+               "{\"1\": [[x, y], ...], ...} per model; plus \"target\", \"weapon\" and the "
+               "action's own fields.\n\n" + _vocabulary() +
+               "\n\nJSON: {\"results\": [{\"legal\", \"violations\": [{\"code\", "
+               "\"message\"}], \"events\", \"rolls\"}], \"state\": {\"round\", \"phase\", "
+               "\"active\", \"acting\", \"sides\", \"units\": {ID: {\"models_alive\", "
+               "\"damage\", \"flags\"}}, \"objectives\"}}"
                "\n\nexamples:\n"
                "  battlefield try demo --action '{\"type\": \"normal-move\", \"unit\": "
                "\"red-lancers\", \"path\": [[12.5, 8], [12.5, 12]]}' --json\n"
-               "  battlefield try demo --action '{\"type\": \"run\", \"unit\": "
-               "\"red-lancers\", \"command\": \"at-the-double\", \"path\": "
-               "[[12.5, 8], [12.5, 16]]}'\n"
                "  battlefield try demo --dice 3,4 --action '{\"type\": \"emberskin\", "
-               "\"unit\": \"red-pyromancer\", \"target\": \"red-lancers\"}'\n\n"
-               "Spells and prayers are actions too: \"type\" is the spell's or prayer's id "
-               "from the unit's profile (every priest also knows \"sacred-rites\").\n\n"
-               "skirmish actions (two commands a turn; a unit's second identical action is "
-               "overextended): {\"type\": \"move\", \"unit\", \"path\"}, {\"type\": "
-               "\"skirmish\", \"unit\", \"target\", \"commit\": {SIDE: tokens, ...}}, "
-               "{\"type\": \"fortify\"}, {\"type\": \"bombard\", \"unit\", \"at\": "
-               "[x, y]}, {\"type\": \"retreat\", \"unit\", \"from\": ID}, {\"type\": "
-               "\"end-turn\"}; see rulesets/skirmish/README.md for events and options.\n"
+               "\"unit\": \"red-pyromancer\", \"target\": \"red-lancers\"}'\n"
                "  battlefield try demo-skirmish --action '{\"type\": \"skirmish\", "
                "\"unit\": \"red-scouts\", \"target\": \"blue-scouts\", \"commit\": "
-               "{\"red\": 2, \"blue\": 1}, \"retreat\": true}' --json\n\n"
+               "{\"red\": 2, \"blue\": 1}, \"retreat\": true}' --json --out after.yaml\n"
+               "  battlefield try after.yaml --action '{\"type\": \"end-turn\"}'\n\n"
                "The exit status is 0 whenever the actions could be read, legal or not.")
     p.add_argument("scene", help="scene file, or a bundled scene name")
     p.add_argument("--action", action="append", required=True, metavar="JSON",
                    help="an action as JSON (repeat for several, applied in order)")
     p.add_argument("--seed", type=int, default=1, help="dice seed (default 1)")
     p.add_argument("--dice", help="fix the next dice, e.g. 4,4,6 (used before the seed's)")
-    p.add_argument("--out", help="write the scene as it stands after the actions")
+    p.add_argument("--out", help="write the scene as it stands after the actions, with the "
+                                 "whole position in its state: key (try it again to go on)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=run_try)
 
@@ -302,6 +294,23 @@ def run_render(args: argparse.Namespace) -> int:
 
 
 # --- odds --------------------------------------------------------------------------------------
+def _vocabulary() -> str:
+    """Every playable ruleset's actions, from its ruleset.yaml `actions:`."""
+    from battlefield.rules import registry
+    from battlefield.rulesets import load_ruleset
+
+    out = []
+    for name in registry.playable():
+        docs = load_ruleset(name).actions
+        if not docs:
+            continue
+        out.append(f"{name} actions:")
+        for a in docs:
+            fields = ", ".join(a.fields) or "-"
+            out.append(f"  {a.id} ({fields}): {a.does}")
+    return "\n".join(out)
+
+
 def _odds_parser(sub: argparse._SubParsersAction, fmt) -> None:
     """`odds`: one flag for every question a playable ruleset answers (rulesets that ask the
     same question share its flag)."""
@@ -371,6 +380,7 @@ def run_try(args: argparse.Namespace) -> int:
 
     from battlefield.errors import UsageError
     from battlefield.rules.actions import Action, ActionFormatError
+    from battlefield.rules.position import summary, summary_line
     from battlefield.rules.trial import parse_dice, run, scene_after
 
     scene = open_scene(args.scene)
@@ -388,7 +398,8 @@ def run_try(args: argparse.Namespace) -> int:
         Path(args.out).write_text(yaml.safe_dump(scene_after(state), sort_keys=False,
                                                  width=100), encoding="utf-8")
     if args.json:
-        emit_json({"results": results, **({"out": args.out} if args.out else {})})
+        emit_json({"results": results, "state": summary(state),
+                   **({"out": args.out} if args.out else {})})
         return 0
     for i, r in enumerate(results, 1):
         a = r["action"]
@@ -403,6 +414,7 @@ def run_try(args: argparse.Namespace) -> int:
             print(f"     rolled {roll['dice']} {roll['values']} for {roll['for']}")
         for e in r["events"]:
             print("     " + ", ".join(f"{k}={v}" for k, v in e.items()))
+    print(summary_line(state))
     if args.out:
         print(f"wrote {args.out}")
     return 0

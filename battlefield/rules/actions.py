@@ -102,7 +102,8 @@ class Action:
             v = getattr(self, name)
             if v is not None:
                 parts.append(f"{name}={v!r}")
-        parts.extend(f"{k}={v!r}" for k, v in self.options)
+        if self.options:
+            parts.append(f"options={self.options!r}")
         return f"Action({', '.join(parts)})"
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from battlefield.errors import UsageError
 from battlefield.geometry.table import Table
+from battlefield.rules import position
 from battlefield.rules.actions import Action, IllegalAction, Violation
 from battlefield.rules.dice import Dice
 from battlefield.scene.model import Scene
@@ -67,11 +68,14 @@ def scene_start(state: State, keys: tuple[str, ...]) -> tuple[dict[str, Any], st
     against the ruleset's `keys`, and the side that starts (its first side by default)."""
     sides = state.scene.sides
     where = state.scene.file
+    from battlefield.rules.position import POSITION_KEYS
+
     start = dict(state.scene.extra.get("state") or {})
-    unknown = [k for k in start if k not in keys]
+    unknown = [k for k in start if k not in keys and k not in POSITION_KEYS]
     if unknown:
         raise UsageError(f"{where}: state: unknown key {unknown[0]!r} "
-                         f"(expected {', '.join(keys)})")
+                         f"(expected {', '.join(keys)}, or a whole position: "
+                         f"{', '.join(POSITION_KEYS)})")
     active = start.get("active", sides[0])
     if active not in sides:
         raise UsageError(f"{where}: state.active: no side {active!r} "
@@ -109,6 +113,9 @@ class Game:
         state.units = [UnitState(np.ones(len(u.models), dtype=bool),
                                  np.zeros(len(u.models), dtype=np.int64)) for u in self.scene.units]
         state.events.extend(self.rules.setup(state))
+        start = self.scene.extra.get("state") or {}
+        if position.is_position(start):
+            position.restore(state, start)
         return state
 
 

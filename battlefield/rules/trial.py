@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from battlefield.errors import UsageError
-from battlefield.rules import registry
+from battlefield.rules import position, registry
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.state import Game, State
 from battlefield.scene.model import Scene
@@ -68,7 +68,8 @@ def run(scene: Scene, actions: list[Action], seed: int = 1, dice: list[int] | No
 
 
 def scene_after(state: State) -> dict[str, Any]:
-    """The scene as it stands: models where they are now, slain ones gone, objectives held."""
+    """The scene as it stands, a whole position: models where they are now (slain ones keep
+    their last place and are listed as slain), and `state:` with everything else."""
     scene = state.scene
     t = state.table
     units = []
@@ -77,19 +78,15 @@ def scene_after(state: State) -> dict[str, Any]:
         models = []
         for k, m in enumerate(spec.models):
             i = offsets[u] + k
-            if t.unit[i] < 0:
-                continue
-            d: dict[str, Any] = {"base": _base(m.base), "at": [round(float(t.x[i]), 6),
-                                                              round(float(t.y[i]), 6)]}
+            # Exact coordinates (YAML floats round-trip), so the position reads back bit for bit.
+            d: dict[str, Any] = {"base": _base(m.base), "at": [float(t.x[i]), float(t.y[i])]}
             if t.facing[i]:
-                d["facing"] = round(float(t.facing[i]), 6)
-            if m.z_given:
+                d["facing"] = float(t.facing[i])
+            if m.z_given or t.z[i]:
                 d["z"] = float(t.z[i])
             if m.height_given:
                 d["height"] = m.height
             models.append(d)
-        if not models:
-            continue
         item: dict[str, Any] = {"id": spec.id, "side": spec.side}
         if spec.name and spec.name != spec.id:
             item["name"] = spec.name
@@ -103,10 +100,8 @@ def scene_after(state: State) -> dict[str, Any]:
             item["spells"] = spec.spells
         if spec.prayers:
             item["prayers"] = spec.prayers
-        leader_k = spec.leader
-        alive_ks = [k for k in range(len(spec.models)) if t.unit[offsets[u] + k] >= 0]
-        if leader_k in alive_ks and alive_ks.index(leader_k):
-            item["leader"] = alive_ks.index(leader_k) + 1
+        if spec.leader:
+            item["leader"] = spec.leader + 1
         item["models"] = models
         units.append(item)
     out: dict[str, Any] = {"ruleset": scene.ruleset.id,
@@ -122,12 +117,12 @@ def scene_after(state: State) -> dict[str, Any]:
         d = {"id": o.id, "at": [o.x, o.y]}
         if o.home:
             d["home"] = o.home
-        held = state.objectives.get(o.id)
-        if held:
-            d["controlled_by"] = held
+        if o.controlled_by:
+            d["controlled_by"] = o.controlled_by
         out["objectives"].append(d)
     if scene.deployment:
         out["deployment"] = {s: [list(p) for p in pts] for s, pts in scene.deployment.items()}
+    out["state"] = position.write(state)
     out["units"] = units
     return out
 

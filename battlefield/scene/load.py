@@ -415,14 +415,34 @@ class _SceneReader:
         d = signed_distance_matrix(t.x, t.y, t.shape, t.a, t.b, t.cos, t.sin, idx, idx)
         np.fill_diagonal(d, np.inf)
         bad = np.argwhere(np.triu(d < -OVERLAP_TOLERANCE))
+        slain = _slain(scene)
         # Models at different heights (one on a piece of terrain) do not collide.
         for i, j in bad:
+            if int(i) in slain or int(j) in slain:
+                continue                  # a slain model's last place (a position's `state:`)
             if abs(t.z[i] - t.z[j]) < min(t.height[i], t.height[j]):
                 names = scene.model_names
                 ui, k = _locate(scene, int(j))
                 path = ("units", ui, "models", k, "at")
                 raise self.r.error(path, f"the base of {names[j]} overlaps {names[i]} by "
                                          f"{-d[i, j]:.2f}\"", "bases that do not overlap")
+
+
+def _slain(scene: Scene) -> set[int]:
+    """Table indices of the models a position (`state: units: ID: slain: [n ...]`) lists as
+    slain: they are off the table, so they collide with nothing."""
+    units = (scene.extra.get("state") or {}).get("units")
+    if not isinstance(units, dict):
+        return set()
+    offsets = scene.model_offsets()
+    out = set()
+    for u, spec in enumerate(scene.units):
+        item = units.get(spec.id)
+        slain = item.get("slain") if isinstance(item, dict) else None
+        for k in slain if isinstance(slain, list) else []:
+            if isinstance(k, int) and 1 <= k <= len(spec.models):
+                out.add(offsets[u] + k - 1)
+    return out
 
 
 def _outline(spec: ModelSpec) -> np.ndarray:

@@ -1,0 +1,199 @@
+"""Positions: a whole game moment written into a scene's `state:` key, like a chess FEN.
+
+A position is everything a State holds beyond the scene's geometry: the clock (round, phase,
+active and acting side, and the ruleset's own counters), every side's resources (command and
+victory points, morale tokens, cards, bombardment tokens ...), objective control, per unit the
+damage on each model, the slain models, its flags for the turn, the abilities used this phase
+and its counters, the ruleset's extra state, the decisions awaited, and the dice generator's
+position. Models stand where the scene's units put them (slain models keep their last place).
+
+`write(state)` gives the `state:` mapping; `Game.new_state` reads it back through `restore`
+after the ruleset's setup, so the game goes on exactly as it would have: same dice, same
+rulings. The ruleset's own start keys (`round`, `active`, `command_points`, `morale` ...) stay
+as shorthand for a battle that starts at the top of a round.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from battlefield.errors import UsageError
+
+if TYPE_CHECKING:
+    from battlefield.rules.state import State
+
+# The keys of a whole position; a ruleset's start keys (round, active, ...) may stand beside.
+POSITION_KEYS = ("phase", "acting", "clock", "sides", "objectives", "units", "extra", "dice",
+                 "pending")
+UNIT_KEYS = ("damage", "slain", "flags", "used", "counters")
+
+
+def plain(value: Any) -> Any:
+    """JSON-ready data: tuples to lists, sets to sorted lists, numpy numbers to Python."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(plain(v) for v in value)
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    return value
+
+
+def write(state: State) -> dict[str, Any]:
+    """The `state:` mapping that gives this position back."""
+    c = state.clock
+    units: dict[str, Any] = {}
+    for spec, us in zip(state.scene.units, state.units, strict=True):
+        item: dict[str, Any] = {}
+        if us.damage.any():
+            item["damage"] = [int(d) for d in us.damage]
+        slain = [k + 1 for k, alive in enumerate(us.alive) if not alive]
+        if slain:
+            item["slain"] = slain
+        if us.flags:
+            item["flags"] = sorted(us.flags)
+        if us.phase_used:
+            item["used"] = sorted(us.phase_used)
+        if us.counters:
+            item["counters"] = plain(us.counters)
+        if item:
+            units[spec.id] = item
+    out: dict[str, Any] = {}
+    for key in ("round", "phase", "active"):
+        if c.get(key) is not None:
+            out[key] = plain(c[key])
+    if not state.over:
+        out["acting"] = state.acting_side
+    out.update({"clock": plain(c), "sides": plain(state.sides),
+                "objectives": plain(state.objectives)})
+    if units:
+        out["units"] = units
+    if state.extra:
+        out["extra"] = plain(state.extra)
+    pending = getattr(state, "pending", None)
+    if pending:
+        out["pending"] = plain(pending_data(pending))
+    out["dice"] = int(state.dice.state)
+    return out
+
+
+def pending_data(pending: Any) -> Any:
+    """Decisions awaited, as data (each decision's to_dict when it has one)."""
+    return [p.to_dict() if hasattr(p, "to_dict") else p for p in pending]
+
+
+def is_position(start: dict[str, Any]) -> bool:
+    """Whether a scene's `state:` is a whole position (not only a round's start)."""
+    return "clock" in start
+
+
+def restore(state: State, start: dict[str, Any]) -> None:
+    """Put the position `start` (a scene's `state:` mapping) into a state just set up."""
+    where = f"{state.scene.file}: state"
+    clock = _mapping(start["clock"], f"{where}.clock")
+    state.clock = copy.deepcopy(clock)
+    sides = _mapping(start.get("sides", {}), f"{where}.sides")
+    for side, res in sides.items():
+        if side not in state.sides:
+            raise UsageError(f"{where}.sides: no side {side!r} (sides: "
+                             f"{', '.join(state.sides)})")
+        state.sides[side] = copy.deepcopy(_mapping(res, f"{where}.sides.{side}"))
+    objectives = _mapping(start.get("objectives", {}), f"{where}.objectives")
+    for oid, held in objectives.items():
+        if oid not in state.objectives:
+            raise UsageError(f"{where}.objectives: no objective {oid!r}")
+        if held is not None and held not in state.sides:
+            raise UsageError(f"{where}.objectives.{oid}: {held!r} is not a side")
+        state.objectives[oid] = held
+    state.extra = copy.deepcopy(_mapping(start.get("extra", {}), f"{where}.extra"))
+    _units(state, _mapping(start.get("units", {}), f"{where}.units"), f"{where}.units")
+    if "pending" in start and hasattr(state, "restore_pending"):
+        state.restore_pending(start["pending"])
+    if "dice" in start:
+        dice = start["dice"]
+        if not isinstance(dice, int) or isinstance(dice, bool) or dice < 0:
+            raise UsageError(f"{where}.dice: {dice!r} is not the dice generator's position "
+                             f"(a whole number, as `try --out` writes it)")
+        state.dice.state = dice
+
+
+def _units(state: State, units: dict[str, Any], where: str) -> None:
+    for uid, item in units.items():
+        try:
+            u = state.scene.unit_index(uid)
+        except KeyError:
+            raise UsageError(f"{where}: no unit {uid!r}") from None
+        at = f"{where}.{uid}"
+        item = _mapping(item, at)
+        odd = [k for k in item if k not in UNIT_KEYS]
+        if odd:
+            raise UsageError(f"{at}: unknown key {odd[0]!r} (expected {', '.join(UNIT_KEYS)})")
+        us = state.units[u]
+        n = len(us.alive)
+        if "damage" in item:
+            dmg = item["damage"]
+            if (not isinstance(dmg, list) or len(dmg) != n
+                    or not all(isinstance(d, int) and d >= 0 for d in dmg)):
+                raise UsageError(f"{at}.damage: expected {n} whole numbers, one per model")
+            us.damage[:] = dmg
+        slain = item.get("slain", [])
+        if not isinstance(slain, list) or not all(isinstance(k, int) and 1 <= k <= n
+                                                  for k in slain):
+            raise UsageError(f"{at}.slain: expected model numbers 1..{n}")
+        if slain:
+            first = state.scene.model_offsets()[u]
+            state.slay(u, [first + k - 1 for k in slain])
+        us.flags = set(_strings(item.get("flags", []), f"{at}.flags"))
+        us.phase_used = set(_strings(item.get("used", []), f"{at}.used"))
+        us.counters = dict(_mapping(item.get("counters", {}), f"{at}.counters"))
+
+
+def _mapping(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise UsageError(f"{where}: expected a mapping, not {type(value).__name__}")
+    return value
+
+
+def _strings(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise UsageError(f"{where}: expected a list of names")
+    return value
+
+
+def summary(state: State) -> dict[str, Any]:
+    """The position in short, for `try --json`'s "state" and its text's last line."""
+    c = state.clock
+    units = {}
+    for spec, us in zip(state.scene.units, state.units, strict=True):
+        units[spec.id] = {"models_alive": us.models_alive,
+                          "damage": [int(d) for d in us.damage],
+                          "flags": sorted(us.flags)}
+    return {"round": c.get("round"), "phase": c.get("phase"), "active": c.get("active"),
+            "acting": None if state.over else state.acting_side,
+            "sides": {s: {k: plain(v) for k, v in res.items()}
+                      for s, res in state.sides.items()},
+            "units": units, "objectives": dict(state.objectives),
+            **({"over": True} if state.over else {})}
+
+
+def summary_line(state: State) -> str:
+    """One line: where the game stands."""
+    s = summary(state)
+    when = f"round {s['round']}" + (f", {s['active']}'s {s['phase']} phase" if s["phase"]
+                                    else f", {s['active']}'s turn")
+    def value(v: Any) -> str:
+        return json.dumps(v) if isinstance(v, (dict, list)) else str(v)
+
+    res = "; ".join(f"{side} " + ", ".join(f"{k} {value(v)}" for k, v in r.items()
+                                           if v not in ([], {}))
+                    for side, r in s["sides"].items())
+    acting = "the battle is over" if s.get("over") else f"{s['acting']} to act"
+    return f"position: {when}, {acting}; {res}"

@@ -1,0 +1,91 @@
+"""A ruleset from the test suite plays through the CLI without touching battlefield/: it is
+installed as its own distribution (an entry point in the group `battlefield.rulesets`, written
+here as the metadata pip would write) and found by name."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+RACE = HERE / "race.yaml"
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> dict[str, str]:
+    site = tmp_path_factory.mktemp("site")
+    info = site / "homebrew_ruleset-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: homebrew-ruleset\n"
+                                   "Version: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[battlefield.rulesets]\n"
+                                           "homebrew = homebrew_ruleset:RULESET\n",
+                                           encoding="utf-8")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(site), str(HERE), env.get("PYTHONPATH", "")])
+    return env
+
+
+def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "battlefield", *args], env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_a_homebrew_ruleset_simulates_a_battle_through_the_cli(installed):
+    out = cli(installed, "simulate", "--ruleset", "homebrew", "--map", str(RACE), "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    # Red steps 2.7" a round straight at the flag (3 rounds: both models end within 3");
+    # blue's 2" move never allows its player's 2.7" step, so blue stays put.
+    assert result["winner"] == "red"
+    assert result["victory_points"] == {"red": 2, "blue": 0}
+
+
+def test_try_rules_on_a_homebrew_action_with_its_numbers(installed):
+    step = {"type": "step", "unit": "blue-1", "path": [[20, 20], [17, 17]]}
+    out = cli(installed, "try", str(RACE), "--action", json.dumps(step), "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    v = data["results"][0]["violations"][0]
+    assert v["code"] == "step_too_far" and v["allowed"] == 2.0
+    assert v["used"] == pytest.approx(4.242641, abs=1e-6)
+    assert data["state"]["acting"] == "blue" and data["state"]["sides"]["blue"] == {"steps": 0}
+
+
+def test_the_homebrew_ruleset_is_listed_and_its_rulings_work(installed):
+    out = cli(installed, "check", str(RACE), "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["ruleset"] == "homebrew"
+    out = cli(installed, "simulate", "--ruleset", "nosuch")
+    assert out.returncode == 2 and "homebrew" in out.stderr
+
+
+def test_without_the_distribution_the_ruleset_is_unknown():
+    env = dict(os.environ)
+    out = subprocess.run([sys.executable, "-m", "battlefield", "check", str(RACE)], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "homebrew" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_register_makes_a_ruleset_playable_in_process():
+    sys.path.insert(0, str(HERE))
+    try:
+        import homebrew_ruleset
+
+        from battlefield.rules import registry
+        from battlefield.rules.battle import play
+        from battlefield.rules.state import Game
+        from battlefield.scene.load import load_scene
+
+        registry.register(homebrew_ruleset.RULESET)
+        assert "homebrew" in registry.playable()
+        state = play(Game(registry.get("homebrew").rules, load_scene(RACE), 1))
+        assert state.over and state.result()["winner"] == "red"
+    finally:
+        registry.unregister("homebrew")
+        sys.path.remove(str(HERE))
