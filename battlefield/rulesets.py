@@ -87,9 +87,28 @@ class Ruleset:
     actions: tuple[ActionDoc, ...] = ()
 
 
+BOARD_ID = "board"
+
+
+def board_ruleset() -> Ruleset:
+    """What a plain board (a map file with no `ruleset:` key) is read and analysed with: bare
+    geometry - horizontal distances, objectives contested by models within 3" of their centre
+    (model count), a 6" move and climbing counted above 1" for marches; no rules to play."""
+    return Ruleset(
+        id=BOARD_ID, name="a plain board (no ruleset)", seed="", board=(60.0, 44.0),
+        characteristics=(), weapon_characteristics=(), distance="horizontal",
+        combat_range=1.0, combat_needs_sight=False,
+        coherency=Coherency(2.0, 1, 0, 1, True),
+        objectives=ObjectiveRule("model-count", 3.0, 0.0, False),
+        folder=Path(), analysis=Analysis(move=6.0, climb_free=1.0, climb_free_below=False))
+
+
 @cache
 def load_ruleset(name: str) -> Ruleset:
-    """The ruleset called `name` (aos4, skirmish, openwg, warband, blocks)."""
+    """The ruleset called `name` (aos4, skirmish, openwg, warband, blocks; `board` for a map
+    with none)."""
+    if name == BOARD_ID:
+        return board_ruleset()
     folder = ruleset_dir(name)
     file = folder / "ruleset.yaml"
     r = Reader.open(file)

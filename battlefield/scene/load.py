@@ -19,7 +19,7 @@ from battlefield.geometry.bases import OVAL_SIZES_MM, RECT, ROUND_SIZES_MM, Base
 from battlefield.geometry.separation import half_width, signed_distance_matrix
 from battlefield.geometry.terrain import KINDS, Layout, Piece, normalise_kind
 from battlefield.paths import find_map, ruleset_names
-from battlefield.rulesets import load_ruleset
+from battlefield.rulesets import BOARD_ID, load_ruleset
 from battlefield.scene.model import ModelSpec, Objective, Scene, UnitSpec
 from battlefield.scene.yamlsource import Reader, _kind, format_path
 
@@ -91,9 +91,12 @@ class _SceneReader:
             name = r.string(("ruleset",), top["ruleset"], names)
         elif "ruleset" in base_map:
             name = base_map["ruleset"]
+        elif not top.get("units") and not require_units:
+            name = BOARD_ID             # a map is a board: no ruleset needed to analyse it
         else:
             raise r.error((), "missing key 'ruleset' at the top level",
-                          "ruleset: one of " + ", ".join(names))
+                          "ruleset: one of " + ", ".join(names)
+                          + " (a map without units needs none)")
         rs = load_ruleset(str(name))
         if "board" in top:
             width, depth = self._board(top["board"])
@@ -148,8 +151,11 @@ class _SceneReader:
             raise r.error(("map",), f"map '{ref}' leads back to {path.name}",
                           "a map that does not refer to itself")
         m = _SceneReader(Reader.open(path), self.chain).scene(False, None)
-        return {"ruleset": m.ruleset.id, "board": (m.width, m.depth), "terrain": m.terrain,
-                "objectives": m.objectives, "deployment": m.deployment, "name": m.name}
+        out = {"board": (m.width, m.depth), "terrain": m.terrain,
+               "objectives": m.objectives, "deployment": m.deployment, "name": m.name}
+        if m.ruleset.id != BOARD_ID:        # a plain board lends no ruleset to the scene
+            out["ruleset"] = m.ruleset.id
+        return out
 
     # --- board, terrain, objectives, zones -----------------------------------------------------
     def _board(self, value: Any) -> tuple[float, float]:

@@ -21,6 +21,8 @@ from battlefield.cli.main import main  # noqa: E402
     (["--size", "300x200"], "at least"),
     (["--phase", "movement", "--drag", "red-lancers", "--target", "nobody"], "no such unit"),
     (["--edit", "nope"], "no such terrain piece"),
+    (["--ruleset", "nosuch"], "unknown ruleset 'nosuch' (playable: aos4, skirmish"),
+    (["--ruleset", "openwg"], "cannot be played yet"),
 ])
 def test_bad_arguments(args, said, tmp_path, capsys) -> None:
     code = main(["play", *args, "--screenshot", str(tmp_path / "x.png")])

@@ -221,3 +221,52 @@ def test_dates_and_numbers_as_words(tmp_path: Path) -> None:
     assert scene.name == "2024-05-01"
     assert scene.description == "42"
     assert math.isfinite(scene.width)
+
+
+# --- maps are boards -------------------------------------------------------------------------
+PLAIN_MAP = """\
+name: plain
+board: {width: 30, depth: 20}
+terrain:
+- {id: hill, outline: [[10, 5], [14, 5], [14, 9], [10, 9]], height: 2}
+objectives:
+- {id: middle, at: [15, 10]}
+"""
+
+
+def test_a_map_without_units_needs_no_ruleset(tmp_path: Path) -> None:
+    from battlefield.analysis.reach import climb_free_of, default_move
+
+    s = load_scene(write(tmp_path, PLAIN_MAP))
+    assert s.ruleset.id == "board" and len(s.terrain) == 1
+    assert default_move("board") == 6.0 and climb_free_of(s) == 1.0
+    assert s.ruleset.objectives.range == 3.0
+
+
+def test_a_scene_with_units_needs_a_ruleset_even_on_a_plain_map(tmp_path: Path) -> None:
+    write(tmp_path, PLAIN_MAP, "plain.yaml")
+    scene = write(tmp_path, """\
+        map: plain
+        units:
+        - {id: red-1, side: red, models: [{base: 32, at: [3, 3]}]}
+        """)
+    with pytest.raises(InputError) as info:
+        load_scene(scene)
+    assert "missing key 'ruleset'" in str(info.value)
+
+
+def test_a_plain_board_is_analysed_with_the_stated_defaults(tmp_path: Path, capsys) -> None:
+    import json
+
+    from battlefield.cli.main import main
+
+    path = write(tmp_path, PLAIN_MAP)
+    assert main(["analyze", str(path), "--grid", "2", "--json", "--out",
+                 str(tmp_path / "out")]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["ruleset"] == "board" and figures["move"] == 6.0
+    # Contested within 3" of the centre, plus the 32 mm mover's radius.
+    assert figures["contest_range"] == pytest.approx(3 + 16 / 25.4, abs=0.01)
+    assert main(["analyze", str(path), "--grid", "2", "--json", "--move", "4", "--out",
+                 str(tmp_path / "out2")]) == 0
+    assert json.loads(capsys.readouterr().out)["move"] == 4.0
