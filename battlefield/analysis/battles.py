@@ -70,10 +70,10 @@ def summarise(results: list[dict[str, Any]], sides: list[str]) -> dict[str, Any]
     n = len(results)
     wins = {s: sum(1 for r in results if r["winner"] == s) for s in sides}
     draws = sum(1 for r in results if r["winner"] is None)
-    score = {s: (sum(r["victory_points"].get(s, 0) for r in results) / n if n else 0.0)
-             for s in sides}
+    name = results[0]["score"] if results else "victory_points"   # the deciding score
+    score = {s: (sum(r[name].get(s, 0) for r in results) / n if n else 0.0) for s in sides}
     return {
-        "games": n, "wins": wins, "draws": draws,
+        "score": name, "games": n, "wins": wins, "draws": draws,
         "win_rate": {s: wins[s] / n if n else 0.0 for s in sides},
         "win_rate_95": {s: [round(x, 4) for x in wilson(wins[s], n)] for s in sides},
         "draw_rate": draws / n if n else 0.0,

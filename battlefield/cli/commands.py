@@ -476,13 +476,14 @@ def _many_battles(args, text: str, name: str, scene) -> int:
              f"{data['win_rate_95'][s][0]:.1%} - {data['win_rate_95'][s][1]:.1%}",
              f"{data['mean_score'][s]:.2f}"] for s in scene.sides]
     rows.append(["draws", data["draws"], f"{data['draw_rate']:.1%}", "", ""])
-    print(table(["side", "wins", "rate", "95% interval", "mean VP"], rows))
+    print(table(["side", "wins", "rate", "95% interval", f"mean {data['score']}"], rows))
     return 0
 
 
 def result_text(d: dict[str, Any]) -> str:
-    what, points = (("morale tokens", d["morale"]) if "morale" in d
-                    else ("victory points", d["victory_points"]))
+    from battlefield.rules.result import label
+
+    what, points = label(d["score"]), d[d["score"]]
     tally = ", ".join(f"{s} {v}" for s, v in points.items())
     who = f"{d['winner']} wins ({d['by']})" if d["winner"] else "a draw"
     lines = [f"{d['scene']} ({d['ruleset']}, seed {d['seed']}): {who}",

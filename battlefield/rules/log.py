@@ -48,7 +48,7 @@ def write(path: str | Path, state: State, scene_text: str) -> None:
         for action, s in zip(state.actions, replayed, strict=True):
             f.write(json.dumps({"action": action.to_dict(), "fingerprint": s}) + "\n")
         if state.over:
-            f.write(json.dumps({"result": state.result()}) + "\n")
+            f.write(json.dumps({"result": state.result().to_dict()}) + "\n")
 
 
 def read(path: str | Path) -> SavedGame:

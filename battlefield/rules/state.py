@@ -21,6 +21,7 @@ from battlefield.geometry.table import Table
 from battlefield.rules import position
 from battlefield.rules.actions import Action, IllegalAction, Violation
 from battlefield.rules.dice import Dice
+from battlefield.rules.result import Result
 from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
@@ -48,7 +49,8 @@ class Rules(Protocol):
 
     def over(self, state: State) -> bool: ...
 
-    def result(self, state: State) -> dict[str, Any]: ...
+    def result(self, state: State) -> Result:
+        """How the battle ended (asked once it is over)."""
 
     def move_allowance(self, state: State, u: int, ability: str) -> float | None:
         """The longest move `ability` can give unit u now (None: it is not a move)."""
@@ -180,7 +182,7 @@ class State:
     def over(self) -> bool:
         return self.rules.over(self)
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> Result:
         return self.rules.result(self)
 
     # --- snapshots -------------------------------------------------------------------------

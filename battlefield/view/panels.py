@@ -60,13 +60,15 @@ class Panel:
         y += 26
         surface.blit(small.render(f"acting: {state.acting_side}", True, pal.INK), (x, y))
         y += 20
+        named = state.scene.ruleset.resources     # what ruleset.yaml says each side has
         for side, res in state.sides.items():
-            bits = [f"{k.upper()} {v}" for k, v in res.items() if isinstance(v, (int, float))]
+            bits = ([f"{name} {res[k]}" for k, name in named if k in res] if named else
+                    [f"{k.upper()} {v}" for k, v in res.items() if isinstance(v, (int, float))])
             text = f"{side}: " + "  ".join(bits)
             surface.blit(small.render(text[:48], True, pal.INK), (x, y))
             y += 18
         if state.over:
-            surface.blit(big.render(f"battle over: {state.result().get('winner')}", True,
+            surface.blit(big.render(f"battle over: {state.result().winner or 'a draw'}", True,
                                     pal.VERMILLION), (x, y))
             y += 24
         y += 6

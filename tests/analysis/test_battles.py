@@ -43,9 +43,12 @@ def test_wilson_interval():
 
 
 def test_summary_counts():
-    results = [{"index": 0, "seed": 1, "winner": "red", "victory_points": {"red": 5, "blue": 1}},
-               {"index": 1, "seed": 2, "winner": None, "victory_points": {"red": 3, "blue": 3}},
-               {"index": 2, "seed": 3, "winner": "blue", "victory_points": {"red": 0, "blue": 4}}]
+    results = [{"index": 0, "seed": 1, "winner": "red", "score": "victory_points",
+                "victory_points": {"red": 5, "blue": 1}},
+               {"index": 1, "seed": 2, "winner": None, "score": "victory_points",
+                "victory_points": {"red": 3, "blue": 3}},
+               {"index": 2, "seed": 3, "winner": "blue", "score": "victory_points",
+                "victory_points": {"red": 0, "blue": 4}}]
     s = summarise(results, ["red", "blue"])
     assert s["games"] == 3 and s["wins"] == {"red": 1, "blue": 1} and s["draws"] == 1
     assert s["mean_score"] == {"red": pytest.approx(8 / 3, abs=1e-3), "blue": pytest.approx(8 / 3,

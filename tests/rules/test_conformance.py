@@ -54,7 +54,9 @@ def test_plays_to_the_end_with_a_result(battle):
     state = battle[4]
     assert state.over
     result = state.result()
-    assert set(result) >= {"winner", "victory_points"}
+    assert result.winner in (*state.sides, None) and result.by
+    assert set(result.points) == set(state.sides) and result.round >= 1
+    assert set(result) >= {"winner", "by", "score", "scores", result.score, "round"}
     assert any(a.type not in ("end-phase", "end-turn") for a in state.actions)
 
 

@@ -19,6 +19,7 @@ from battlefield.rules.aos4.movement import v
 from battlefield.rules.aos4.moving import Moving
 from battlefield.rules.aos4.shooting import Shooting
 from battlefield.rules.moves import find_unit
+from battlefield.rules.result import Result
 from battlefield.rules.state import State
 
 Event = dict[str, Any]
@@ -55,7 +56,7 @@ class Aos4(Moving, Shooting, Fighting, Heroics):
         return any(not any(len(state.models_of(u)) for u, s in enumerate(state.scene.units)
                            if s.side == side) for side in state.sides)
 
-    def result(self, state: State) -> dict[str, Any]:
+    def result(self, state: State) -> Result:
         vp = {s: d["vp"] for s, d in state.sides.items()}
         standing = [s for s in state.sides
                     if any(len(state.models_of(u)) for u, spec in enumerate(state.scene.units)
@@ -66,8 +67,8 @@ class Aos4(Moving, Shooting, Fighting, Heroics):
             best = max(vp.values())
             top = [s for s, x in vp.items() if x == best]
             winner, how = (top[0], "more victory points") if len(top) == 1 else (None, "draw")
-        return {"winner": winner, "by": how, "victory_points": vp,
-                "round": state.clock["round"]}
+        return Result(winner, how, "victory_points", {"victory_points": vp},
+                      state.clock["round"])
 
     def available(self, state: State) -> list[str]:
         if self.over(state):

@@ -16,6 +16,7 @@ from typing import Any
 from battlefield.geometry.paths import Terrain
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.moves import find_unit
+from battlefield.rules.result import Result
 from battlefield.rules.skirmish import attacks, bombardment, movement, potshots, skirmishes, turns
 from battlefield.rules.skirmish.bombardment import distance_to
 from battlefield.rules.skirmish.data import EPS, bombards, game
@@ -52,7 +53,7 @@ class Skirmish:
             return True
         return len(self.standing(state)) < len(state.sides)
 
-    def result(self, state: State) -> dict[str, Any]:
+    def result(self, state: State) -> Result:
         morale = turns.morale_of(state)
         standing = self.standing(state)
         broken = [s for s, n in morale.items() if n <= 0]
@@ -68,8 +69,8 @@ class Skirmish:
             top = [s for s, n in morale.items() if n == best]
             winner, how = ((top[0], "more morale tokens") if len(top) == 1
                            else (None, "draw: equal morale tokens"))
-        return {"winner": winner, "by": how, "morale": morale, "victory_points": morale,
-                "objectives": turns.controlled(state), "round": state.clock["round"]}
+        return Result(winner, how, "morale", {"morale": morale}, state.clock["round"],
+                      {"objectives": turns.controlled(state)})
 
     def available(self, state: State) -> list[str]:
         if self.over(state):

@@ -137,7 +137,8 @@ def test_after_round_6_more_tokens_wins(morale, winner):
     assert not state.over
     state.apply(Action("end-turn"))
     assert state.over and state.result()["winner"] == winner
-    assert state.result()["victory_points"] == morale
+    assert state.result()["morale"] == morale and state.result().score == "morale"
+    assert "victory_points" not in state.result()
 
 
 def test_a_destroyed_army_loses():

@@ -15,6 +15,7 @@ from battlefield.geometry.objectives import models_in_zone
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.moves import end_problems, find_unit, planned, v
 from battlefield.rules.registry import RulesetPackage
+from battlefield.rules.result import Result
 from battlefield.rules.state import State, scene_start
 
 ROUNDS = 3
@@ -110,13 +111,14 @@ class FlagRace:
             out[spec.side] += int(near[t.unit_models[u]].sum())
         return out
 
-    def result(self, state: State) -> dict[str, Any]:
+    def result(self, state: State) -> Result:
         near = self.near_flag(state)
         best = max(near.values())
         top = [s for s, n in near.items() if n == best]
-        return {"winner": top[0] if len(top) == 1 else None,
-                "by": "more models at the flag" if len(top) == 1 else "draw",
-                "victory_points": near, "round": min(state.clock["round"], ROUNDS)}
+        return Result(top[0] if len(top) == 1 else None,
+                      "more models at the flag" if len(top) == 1 else "draw",
+                      "victory_points", {"victory_points": near},
+                      min(state.clock["round"], ROUNDS))
 
 
 class StepToFlag:
