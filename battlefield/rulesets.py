@@ -85,6 +85,7 @@ class Ruleset:
     demo: str | None = None                      # the bundled battle scene (maps/NAME.yaml)
     analysis: Analysis | None = None             # None: map analysis uses its defaults
     actions: tuple[ActionDoc, ...] = ()
+    resources: tuple[tuple[str, str], ...] = ()  # each side's resources: (key, name for people)
 
 
 BOARD_ID = "board"
@@ -114,7 +115,7 @@ def load_ruleset(name: str) -> Ruleset:
     r = Reader.open(file)
     top = r.mapping((), r.data, ["id", "name", "seed", "board", "characteristics",
                                  "weapon_characteristics", "geometry"],
-                    ["demo", "analysis", "actions"])
+                    ["demo", "analysis", "actions", "resources"])
     board = r.mapping(("board",), top["board"], ["width", "depth"])
     geo = r.mapping(("geometry",), top["geometry"],
                     ["distance", "combat_range", "combat_needs_sight", "coherency", "objectives"])
@@ -150,6 +151,7 @@ def load_ruleset(name: str) -> Ruleset:
         demo=r.string(("demo",), top["demo"]) if "demo" in top else None,
         analysis=_analysis(r, top.get("analysis")),
         actions=_actions(r, top.get("actions")),
+        resources=_resources(r, top.get("resources")),
     )
 
 
@@ -162,6 +164,13 @@ def _analysis(r: Reader, raw: object) -> Analysis | None:
         climb_free=r.number(("analysis", "climb_free"), a["climb_free"], 0),
         climb_free_below=_bool(r, ("analysis", "climb_free_below"),
                                a.get("climb_free_below", False)))
+
+
+def _resources(r: Reader, raw: object) -> tuple[tuple[str, str], ...]:
+    if raw is None:
+        return ()
+    items = r.mapping(("resources",), raw, [], list(raw) if isinstance(raw, dict) else [])
+    return tuple((str(k), r.string(("resources", k), v)) for k, v in items.items())
 
 
 ACTION_KEYS = ("id", "fields", "does", "example")
