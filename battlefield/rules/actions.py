@@ -1,8 +1,9 @@
 """Actions: small frozen values with a readable repr and a round-trip dict form.
 
 One shape serves every ruleset: the ability id as `type`, the acting `unit`, a `path` the whole
-unit follows or per-model `paths` (1-based model numbers), a `target`, a `weapon`, and any
-ability-specific `options`. `Action.from_dict(a.to_dict()) == a` always holds.
+unit follows or per-model `paths` (1-based model numbers), the `facing` the moved models end
+with (degrees counter-clockwise from +x: a move is a pose, not only a place), a `target`, a
+`weapon`, and any ability-specific `options`. `Action.from_dict(a.to_dict()) == a` always holds.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from battlefield.errors import BattlefieldError
 
 Point = tuple[float, float]
-KEYS = ("type", "side", "unit", "path", "paths", "target", "weapon")
+KEYS = ("type", "side", "unit", "path", "paths", "target", "weapon", "facing")
 
 
 class ActionFormatError(BattlefieldError):
@@ -31,8 +32,11 @@ class Action:
     target: str | tuple[str, ...] | None = None
     weapon: str | None = None
     options: tuple[tuple[str, Any], ...] = field(default=())
+    facing: float | None = None
 
     def __post_init__(self) -> None:
+        if self.facing is not None:
+            object.__setattr__(self, "facing", float(self.facing) % 360.0)
         # Points are floats however the action was built, so equal actions write equal JSON.
         if self.path is not None:
             object.__setattr__(self, "path", tuple((float(x), float(y)) for x, y in self.path))
@@ -63,6 +67,8 @@ class Action:
             out["target"] = list(self.target) if isinstance(self.target, tuple) else self.target
         if self.weapon is not None:
             out["weapon"] = self.weapon
+        if self.facing is not None:
+            out["facing"] = self.facing
         for k, v in self.options:
             out[k] = list(v) if isinstance(v, tuple) else v
         return out
@@ -92,13 +98,17 @@ class Action:
         elif target is not None:
             target = str(target)
         options = tuple(sorted((k, _freeze(v)) for k, v in data.items() if k not in KEYS))
+        facing = data.get("facing")
+        if facing is not None and (isinstance(facing, bool)
+                                   or not isinstance(facing, (int, float))):
+            raise ActionFormatError(f"\"facing\" must be degrees (a number), not {facing!r}")
         return cls(type=data["type"], unit=_str(data.get("unit")), side=_str(data.get("side")),
                    path=path, paths=paths, target=target, weapon=_str(data.get("weapon")),
-                   options=options)
+                   options=options, facing=facing)
 
     def __repr__(self) -> str:
         parts = [repr(self.type)]
-        for name in ("unit", "side", "target", "weapon", "path", "paths"):
+        for name in ("unit", "side", "target", "weapon", "path", "paths", "facing"):
             v = getattr(self, name)
             if v is not None:
                 parts.append(f"{name}={v!r}")

@@ -4,6 +4,7 @@ and turning an action's `path` (where the unit's leader goes, the others keep fo
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,14 +45,21 @@ def leader(state: State, u: int) -> int:
 
 @dataclass
 class Moves:
-    """The models that move and each one's path (starting where the model stands)."""
+    """The models that move, each one's path (starting where the model stands) and, when the
+    move turns them, the facing each ends with: a move is a pose (x, y, facing)."""
 
     models: np.ndarray
     paths: list[np.ndarray]
     rigid: bool = True                 # the whole unit moves as one block (`path`)
+    facings: np.ndarray | None = None  # degrees per moving model at the end (None: unturned)
 
     def ends(self) -> np.ndarray:
         return np.array([p[-1] for p in self.paths]).reshape(-1, 2)
+
+    def placed(self, table: Table) -> Table:
+        """The table with the moving models at their end poses."""
+        ends = self.ends()
+        return table.moved(self.models, ends[:, 0], ends[:, 1], facing=self.facings)
 
 
 def planned(state: State, u: int, action: Action) -> Moves | Violation:
@@ -68,11 +76,13 @@ def planned(state: State, u: int, action: Action) -> Moves | Violation:
                 return v("unknown_model", f"{unit.id} has no model {n} on the table")
             models.append(m)
             paths.append(starting_at(t, m, np.asarray(pts, dtype=np.float64)))
-        return Moves(np.asarray(models, dtype=np.int64), paths, rigid=False)
+        facings = (np.full(len(models), action.facing) if action.facing is not None else None)
+        return Moves(np.asarray(models, dtype=np.int64), paths, rigid=False, facings=facings)
     if action.path:
         ref = leader(state, u)
         pts = starting_at(t, ref, np.asarray(action.path, dtype=np.float64))
-        return translated(state, u, pts - pts[0])
+        moves = translated(state, u, pts - pts[0])
+        return turned(state, moves, ref, action.facing) if action.facing is not None else moves
     return v("no_path", f"{action.type} needs a \"path\" (where the unit's leader goes) or "
                         f"\"paths\" (one per model)")
 
@@ -82,6 +92,24 @@ def translated(state: State, u: int, offsets: np.ndarray) -> Moves:
     t = state.table
     models = np.array(sorted(int(m) for m in state.models_of(u)), dtype=np.int64)
     return Moves(models, [offsets + [t.x[m], t.y[m]] for m in models])
+
+
+def turned(state: State, moves: Moves, ref: int, facing: float) -> Moves:
+    """A block move that ends turned to `facing`: the leader (ref) ends facing it and the
+    formation turns with it about the leader's end point; each other model's path ends with
+    the swing to its turned place."""
+    t = state.table
+    turn = math.radians(facing - float(t.facing[ref]))
+    c, s = math.cos(turn), math.sin(turn)
+    k = int(np.nonzero(moves.models == ref)[0][0])
+    pivot = moves.paths[k][-1]
+    paths = []
+    for path in moves.paths:
+        dx, dy = path[-1] - pivot
+        end = pivot + np.array([dx * c - dy * s, dx * s + dy * c])
+        paths.append(path if np.hypot(*(end - path[-1])) <= EPS else np.vstack([path, end]))
+    facings = (t.facing[moves.models] + math.degrees(turn)) % 360.0
+    return Moves(moves.models, paths, moves.rigid, facings)
 
 
 def starting_at(t: Table, m: int, pts: np.ndarray) -> np.ndarray:

@@ -11,6 +11,7 @@ from battlefield.rules.actions import Action, ActionFormatError
     {"type": "shoot", "unit": "r", "target": ["a", "b"], "weapon": "bows", "reroll": True},
     {"type": "skirmish", "unit": "r", "target": "b", "commit": {"red": 2, "blue": 0}},
     {"type": "end-phase", "side": "red"},
+    {"type": "move", "unit": "r", "path": [[1, 2], [3, 4]], "facing": 90},
 ])
 def test_round_trip(data):
     a = Action.from_dict(data)
@@ -32,7 +33,14 @@ def test_repr_reads_like_the_call():
     ({"type": "move", "path": []}, "list of [x, y] points"),
     ({"type": "move", "paths": {"0": [[1, 2]]}}, "not a model number"),
     ({"type": "move", "paths": [[1, 2]]}, "map model numbers"),
+    ({"type": "move", "path": [[1, 2]], "facing": "north"}, "must be degrees"),
 ])
 def test_bad_actions(data, words):
     with pytest.raises(ActionFormatError, match=words.replace("[", r"\[")):
         Action.from_dict(data)
+
+
+def test_a_facing_is_degrees_from_0_to_360():
+    a = Action.from_dict({"type": "move", "unit": "r", "path": [[1, 2]], "facing": -90})
+    assert a.facing == 270.0 and a.to_dict()["facing"] == 270.0
+    assert eval(repr(a), {"Action": Action}) == a

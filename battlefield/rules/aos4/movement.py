@@ -78,8 +78,7 @@ def check_paths(state: State, u: int, moves: Moves, allowed: float | None, fly: 
                                              f"than {allowed:g}\"", moved=spent, allowed=allowed))
     if not fly:
         out.extend(_through(state, u, moves))
-    ends = moves.ends()
-    after = t.moved(moves.models, ends[:, 0], ends[:, 1])
+    after = moves.placed(t)
     out.extend(_where_they_end(state, u, moves, after))
     return out, after
 

@@ -53,8 +53,7 @@ class Moving:
 
     def _move(self, state, u, action, allowed=None) -> list[Event]:
         moves = movement.planned(state, u, action)
-        ends = moves.ends()
-        state.table = state.table.moved(moves.models, ends[:, 0], ends[:, 1])
+        state.table = moves.placed(state.table)
         names = state.scene.model_names
         return [{"type": "moved", "unit": state.scene.units[u].id,
                  "models": [names[m] for m in moves.models]}]

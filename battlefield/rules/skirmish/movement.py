@@ -128,8 +128,7 @@ def check_move(state: State, u: int, moves: Moves, allowed: float | None,
     if too_far:                 # the model that goes furthest speaks for the unit
         out.append(max(too_far, key=lambda x: x[0])[1])
     out.extend(through_impassable(state, moves))
-    ends = moves.ends()
-    after = state.table.moved(moves.models, ends[:, 0], ends[:, 1])
+    after = moves.placed(state.table)
     out.extend(where_they_end(state, u, moves, after))
     return Checked(out, after, dangerous, worst)
 

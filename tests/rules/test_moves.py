@@ -1,0 +1,63 @@
+"""A move is a pose: turning a unit's formation about its leader (rules/moves.py), worked out by
+hand on a two-model unit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from battlefield.rules import registry
+from battlefield.rules.actions import Action
+from battlefield.rules.moves import planned
+from battlefield.rules.state import Game
+from battlefield.scene.load import load_scene_text
+
+SCENE = """\
+ruleset: skirmish
+board: {width: 36, depth: 36}
+units:
+- id: red-1
+  side: red
+  stats: {speed: 6}
+  models: [{base: [60, 35], at: [10, 10]}, {base: [60, 35], at: [13, 10]}]
+- id: blue-1
+  side: blue
+  models: [{base: 32, at: [30, 30]}]
+"""
+
+
+def state():
+    return Game(registry.get("skirmish").rules, load_scene_text(SCENE, "s.yaml"), 1).new_state()
+
+
+def test_a_block_move_that_turns_swings_the_formation_about_the_leader():
+    st = state()
+    moves = planned(st, 0, Action("move", "red-1", path=((10, 10), (10, 15)), facing=90))
+    # The leader ends at (10, 15) facing 90; the second model's offset (3, 0) turns to (0, 3).
+    assert np.allclose(moves.ends(), [[10, 15], [10, 18]])
+    assert np.allclose(moves.facings, [90, 90])
+    assert np.allclose(moves.paths[1], [[13, 10], [13, 15], [10, 18]])   # then the swing
+    after = moves.placed(st.table)
+    assert after.facing[0] == pytest.approx(90) and after.facing[1] == pytest.approx(90)
+
+
+def test_per_model_paths_take_the_facing_as_given():
+    st = state()
+    moves = planned(st, 0, Action("move", "red-1", paths=((2, ((13, 10), (13, 12))),),
+                                  facing=45))
+    assert moves.facings.tolist() == [45.0]
+    assert moves.placed(st.table).facing[1] == pytest.approx(45)
+
+
+def test_a_legal_move_applies_the_pose():
+    st = state()
+    # The second model goes 1" and swings 4.24" (3 * sqrt 2): 5.24" of its 6" Speed.
+    st.apply(Action("move", "red-1", path=((10, 10), (10, 11)), facing=90))
+    assert st.table.facing[0] == pytest.approx(90) and st.table.y[1] == pytest.approx(14)
+    assert st.table.x[1] == pytest.approx(10)
+
+
+def test_the_swing_counts_towards_the_move():
+    st = state()
+    bad = st.check(Action("move", "red-1", path=((10, 10), (10, 12)), facing=90))
+    assert [v.code for v in bad] == ["move_too_far"] and "6.24\"" in bad[0].message
