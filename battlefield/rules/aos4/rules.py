@@ -177,8 +177,9 @@ class Aos4(Moving, Shooting, Fighting, Heroics):
                 out.append(v("defenders_decision", "all-out-defence is the defending side's "
                                                    "decision, asked when the attack is declared"))
             elif n not in abilities() or n not in REACTIONS:
+                own = [r for r in REACTIONS if r != defence.ID]
                 out.append(v("unknown_command", f"'{n}' is not a reaction command (valid: "
-                                                f"{', '.join(REACTIONS)})"))
+                                                f"{', '.join(own)})"))
             elif a.id not in REACTIONS[n].split("|"):
                 out.append(v("wrong_reaction", f"{n} reacts to {REACTIONS[n]}, not {a.id}"))
         side = state.clock["acting"]
