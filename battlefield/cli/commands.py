@@ -81,10 +81,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="Action shape: {\"type\": ID, \"unit\": ID, \"path\": [[x, y], ...]} (the "
                "leader follows the path, the unit keeps its formation) or \"paths\": "
                "{\"1\": [[x, y], ...], ...} per model; plus \"target\", \"weapon\" and the "
-               "action's own fields.\n\n" + _vocabulary() +
+               "action's own fields.\n\nDecisions of the other side (a \"decision\" event "
+               "says who decides what, from which choices; secret ones are shown once all "
+               "are in) are answered by the next actions, e.g. {\"type\": \"decline\", "
+               "\"side\": \"blue\"}. Shorthand: \"all_out_defence\": true on an aos4 "
+               "attack, \"commit\": {SIDE: tokens} and \"retreat\": true | ID on a skirmish; "
+               "a decision nothing answers gets its default (decline, commit 0), listed in "
+               "\"answered\".\n\n" + _vocabulary() +
                "\n\nJSON: {\"results\": [{\"legal\", \"violations\": [{\"code\", "
-               "\"message\"}], \"events\", \"rolls\"}], \"state\": {\"round\", \"phase\", "
-               "\"active\", \"acting\", \"sides\", \"units\": {ID: {\"models_alive\", "
+               "\"message\"}], \"events\", \"rolls\", \"answered\"?}], \"state\": "
+               "{\"round\", \"phase\", \"active\", \"acting\", \"sides\", \"units\": {ID: {\"models_alive\", "
                "\"damage\", \"flags\"}}, \"objectives\"}}"
                "\n\nexamples:\n"
                "  battlefield try demo --action '{\"type\": \"normal-move\", \"unit\": "
@@ -94,7 +100,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                "  battlefield try demo-skirmish --action '{\"type\": \"skirmish\", "
                "\"unit\": \"red-scouts\", \"target\": \"blue-scouts\", \"commit\": "
                "{\"red\": 2, \"blue\": 1}, \"retreat\": true}' --json --out after.yaml\n"
-               "  battlefield try after.yaml --action '{\"type\": \"end-turn\"}'\n\n"
+               "  battlefield try after.yaml --action '{\"type\": \"end-turn\"}'\n"
+               "  battlefield try demo-skirmish --action '{\"type\": \"skirmish\", "
+               "\"unit\": \"red-scouts\", \"target\": \"blue-scouts\"}' --action "
+               "'{\"type\": \"commit\", \"side\": \"red\", \"tokens\": 2}' --action "
+               "'{\"type\": \"commit\", \"side\": \"blue\", \"tokens\": 1}'\n\n"
                "The exit status is 0 whenever the actions could be read, legal or not.")
     p.add_argument("scene", help="scene file, or a bundled scene name")
     p.add_argument("--action", action="append", required=True, metavar="JSON",

@@ -17,6 +17,7 @@ examples:
       --screenshot charge.png
   battlefield play maps/aos4.yaml --heat --screenshot heat.png
   battlefield play maps/aos4.yaml --edit ruin-sw --screenshot edit.png
+  battlefield play --load game.jsonl --screenshot decision.png   a saved game, as it stands
 
 In the window press H for every shortcut."""
 
@@ -38,6 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the computer player plays SIDE (repeatable)")
     p.add_argument("--save", default="battlefield-game.jsonl",
                    help="where Ctrl+S saves and Ctrl+O loads the action log")
+    p.add_argument("--load", metavar="LOG",
+                   help="continue a saved action log (simulate --log, Ctrl+S) where it stands")
     p.add_argument("--screenshot", metavar="PNG",
                    help="draw the first frame (with overlays) to PNG and exit")
     p.add_argument("--phase", help="pass until this phase (e.g. movement, charge)")
@@ -79,7 +82,7 @@ def run_play(args: argparse.Namespace) -> int:
     play(args.scene, args.ruleset, args.seed, tuple(args.computer), args.screenshot,
          args.drag, _point(args.to), args.target, args.phase,
          tuple(args.measure) if args.measure else None, (w, h), args.save,
-         heat=args.heat, edit=args.edit)
+         heat=args.heat, edit=args.edit, load=args.load)
     if args.screenshot:
         print(f"wrote {args.screenshot}")
     return 0

@@ -5,6 +5,8 @@ side does not hold (else the nearest enemy), as far as a legal move takes it, ru
 has no ranged weapons and is far away. Shooting: at the target with the highest expected damage.
 Charge: when the odds are good (re-rolling with Forward to Victory when command points allow).
 Combat: fight with every eligible unit, at the enemy it hurts most.
+Decisions (asked of this side by the engine): All-out Defence for the targeted unit when it
+saves at least a point of damage on average, else decline.
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ from battlefield.rules.actions import Action
 from battlefield.rules.aos4.attack_odds import attack_odds
 from battlefield.rules.aos4.charge import charge_odds
 from battlefield.rules.aos4.weapons import weapons_of
+from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
 END = Action("end-phase")
 CHARGE_ODDS = 0.45
+DEFENCE_SAVES = 1.0          # All-out Defence when it saves this much damage on average
 ANGLES = (0.0, 25.0, -25.0, 50.0, -50.0, 80.0, -80.0)
 FRACTIONS = (0.98, 0.7, 0.45, 0.2)
 KEEP_OFF = 3.6               # stay this far from enemies on a normal move (combat range 3")
@@ -34,6 +38,8 @@ class Aos4Player:
         self._tried: set[tuple] = set()
 
     def choose(self, state: State) -> Action:
+        if state.pending:
+            return self.decide(state, state.pending[0])
         c = state.clock
         key = (c["round"], c["turn"], c["phase"], c["acting"])
         handler = getattr(self, "_" + c["phase"], None)
@@ -46,6 +52,24 @@ class Aos4Player:
                 if not state.check(action):
                     return action
         return END
+
+    def decide(self, state: State, d: Decision) -> Action:
+        """This side's answer to a pending decision (always one of its choices)."""
+        decline = next(c for c in d.choices if c.type == DECLINE)
+        if d.kind != "all-out-defence":
+            return decline
+        ref = Referee(state.scene, state.table)
+        u = state.unit_index(d.get("attacker"))
+        best, most = decline, DEFENCE_SAVES
+        for c in d.choices:
+            if c.type == DECLINE:
+                continue
+            w = state.unit_index(c.unit)
+            saved = (attack_odds(ref, u, w).expected_damage
+                     - attack_odds(ref, u, w, all_out_defence=True).expected_damage)
+            if saved >= most:
+                best, most = c, saved
+        return best
 
     # --- phases --------------------------------------------------------------------------------
     def _hero(self, state: State):

@@ -7,10 +7,11 @@ otherwise command up to two actions, each the best of:
 - a move towards the nearest objective its side does not control (units on one they control stay),
   the furthest a legal move takes it that triggers no pot shots (never overextended);
 - a bombardment token on the enemy unit its other units are most likely to attack.
-Morale: each side's commitment comes from the same policy, worked out without the other side's
-number - nothing unless the skirmish matters (a unit on an objective, a big exchange), then 1 or 2
-tokens, never leaving fewer than a reserve. A defender orders a retreat when it cannot strike
-back and holds no objective.
+Decisions (the engine asks them of this side, rules/decisions.py): the morale card of a
+skirmish comes from the same policy for both sides, worked out without the other side's number -
+nothing unless the skirmish matters (a unit on an objective, a big exchange), then 1 or 2
+tokens, never leaving fewer than a reserve. A defender retreats when it cannot strike back and
+holds no objective; the commanded unit never retreats.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import math
 
 from battlefield.geometry.objectives import models_in_zone
 from battlefield.rules.actions import Action
+from battlefield.rules.decisions import Decision
 from battlefield.rules.skirmish import attacks, bombardment, movement, potshots, turns
 from battlefield.rules.skirmish.data import bombards, game, is_melee, istat, leader, stat
 from battlefield.rules.state import State
@@ -37,6 +39,8 @@ class SkirmishPlayer:
     """Chooses the next action for the side whose turn it is."""
 
     def choose(self, state: State) -> Action:
+        if state.pending:
+            return self.decide(state, state.pending[0])
         c = state.clock
         if c["commands"] == 0 and not c["fortified"] and not state.check(FORTIFY):
             return FORTIFY
@@ -74,12 +78,24 @@ class SkirmishPlayer:
         if best is None:
             return None
         gain, u, w = best
-        commit = {s: commitment(state, s, u, w, gain) for s in state.sides}
-        action = {"type": "skirmish", "unit": state.scene.units[u].id,
-                  "target": state.scene.units[w].id, "commit": commit}
-        if self._defender_retreats(state, ref, u, w):
-            action["retreat"] = True
-        return 2.0 + gain, Action.from_dict(action)
+        return 2.0 + gain, Action("skirmish", unit=state.scene.units[u].id,
+                                  target=state.scene.units[w].id)
+
+    # --- decisions ----------------------------------------------------------------------------
+    def decide(self, state: State, d: Decision) -> Action:
+        """This side's answer to a pending decision (always one of its choices)."""
+        pick: Action | None = None
+        if d.kind == "commit":
+            u, w = state.unit_index(d.get("unit")), state.unit_index(d.get("target"))
+            gain = self._exchange(state, Referee(state.scene, state.table), u, w)
+            n = commitment(state, d.side, u, w, gain)
+            pick = Action("commit", side=d.side, options=(("tokens", n),))
+        elif d.kind == "retreat":
+            w, u = state.unit_index(d.get("unit")), state.unit_index(d.get("from"))
+            if state.side_of(w) != state.clock["active"] and \
+                    self._defender_retreats(state, Referee(state.scene, state.table), u, w):
+                pick = d.choices[0]
+        return pick if pick in d.choices else d.choices[-1]
 
     def _exchange(self, state: State, ref: Referee, u: int, w: int) -> float:
         """Expected models slain minus models lost, weighted by what stands on objectives."""

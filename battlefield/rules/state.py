@@ -18,8 +18,9 @@ import numpy as np
 
 from battlefield.errors import UsageError
 from battlefield.geometry.table import Table
-from battlefield.rules import position
+from battlefield.rules import decisions, position
 from battlefield.rules.actions import Action, IllegalAction, Violation
+from battlefield.rules.decisions import Decision
 from battlefield.rules.dice import Dice
 from battlefield.rules.result import Result
 from battlefield.scene.model import Scene
@@ -43,6 +44,10 @@ class Rules(Protocol):
 
     def available(self, state: State) -> list[str]:
         """The action types the acting side may use now."""
+
+    def resume(self, state: State, suspended: dict[str, Any],
+               answers: tuple[tuple[Decision, Action], ...]) -> list[Event]:
+        """Carry on the action that asked decisions (rules.decisions.ask), now all answered."""
 
     def acting_side(self, state: State) -> str:
         """The side whose decision it is."""
@@ -131,6 +136,9 @@ class State:
     clock: dict[str, Any] = field(default_factory=dict)             # round, active, phase ...
     objectives: dict[str, str | None] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)             # ruleset-specific
+    pending: tuple[Decision, ...] = ()       # decisions awaited (rules/decisions.py)
+    answers: tuple[tuple[Decision, Action], ...] = ()   # given so far, secret ones too
+    suspended: dict[str, Any] | None = None  # what the ruleset resumes once all are answered
     actions: list[Action] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     _undo: list[State] = field(default_factory=list, repr=False)
@@ -146,7 +154,10 @@ class State:
         return self.game.scene
 
     def check(self, action: Action) -> list[Violation]:
-        """Why `action` is illegal here (empty: legal). Never changes the state."""
+        """Why `action` is illegal here (empty: legal). Never changes the state. While
+        decisions are pending only their answers are legal."""
+        if self.pending:
+            return decisions.check(self, action)
         return self.rules.check(self, action)
 
     def apply(self, action: Action) -> list[Event]:
@@ -157,14 +168,16 @@ class State:
             raise IllegalAction(action, violations)
         before = self.snapshot()
         start = len(self.dice.log)
+        shown = decisions.shown(self, action)
         try:
-            events = self.rules.resolve(self, action)
+            events = (decisions.answer(self, action) if self.pending
+                      else self.rules.resolve(self, action))
         except Exception:
             self.restore(before)
             raise
         rolls = [r.to_dict() for r in self.dice.log[start:]]
         self.actions.append(action)
-        record = {"type": "action", "action": action.to_dict(), "rolls": rolls}
+        record = {"type": "action", "action": shown, "rolls": rolls}
         self.events.append(record)
         self.events.extend(events)
         self._undo.append(before)
@@ -172,10 +185,16 @@ class State:
         return events
 
     def available(self) -> list[str]:
+        """The action types the acting side may use now: a pending decision's answers first."""
+        if self.pending:
+            return self.pending[0].answers
         return self.rules.available(self)
 
     @property
     def acting_side(self) -> str:
+        """The side of the first pending decision, else the side whose turn it is to act."""
+        if self.pending:
+            return self.pending[0].side
         return self.rules.acting_side(self)
 
     @property
@@ -255,6 +274,6 @@ class State:
             h.update(us.damage.tobytes())
             h.update(json.dumps([sorted(us.flags), sorted(us.phase_used),
                                  sorted(us.counters.items())]).encode())
-        h.update(json.dumps([self.sides, self.clock, self.objectives, self.dice.state],
-                            sort_keys=True, default=str).encode())
+        h.update(json.dumps([self.sides, self.clock, self.objectives, self.dice.state,
+                             decisions.fingerprint(self)], sort_keys=True, default=str).encode())
         return h.hexdigest()

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from battlefield.errors import UsageError
-from battlefield.rules import position, registry
+from battlefield.rules import decisions, position, registry
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.state import Game, State
 from battlefield.scene.model import Scene
@@ -51,19 +51,27 @@ def run(scene: Scene, actions: list[Action], seed: int = 1, dice: list[int] | No
         ) -> tuple[State, list[dict[str, Any]]]:
     state = start(scene, actions, seed, dice or [])
     results = []
-    for action in actions:
-        bad = advance(state, action)
+    given: dict[str, Any] = {}          # answers written on the action that raised decisions
+    for i, written in enumerate(actions):
+        action, shorthand, bad = decisions.shorthand(state, written)
+        if not bad and not state.pending:
+            bad = advance(state, action)
         if not bad:
             bad = state.check(action)
         if bad:
-            results.append({"action": action.to_dict(), "legal": False,
+            results.append({"action": written.to_dict(), "legal": False,
                             "violations": [x.to_dict() for x in bad], "events": []})
             continue
         before = len(state.dice.log)
+        shown = decisions.shown(state, written)
+        if not state.pending:
+            given = shorthand
         events = state.apply(action)
-        results.append({"action": action.to_dict(), "legal": True, "violations": [],
-                        "events": events,
-                        "rolls": [r.to_dict() for r in state.dice.log[before:]]})
+        answered, more = decisions.settle(state, given, actions[i + 1:])
+        results.append({"action": shown, "legal": True, "violations": [],
+                        "events": events + more,
+                        "rolls": [r.to_dict() for r in state.dice.log[before:]],
+                        **({"answered": answered} if answered else {})})
     return state, results
 
 

@@ -215,6 +215,10 @@ class PlayScene:
         return self.table.handle_event(e)
 
     def button(self, name: str) -> None:
+        if name in self.panel.answers:               # a pending decision's answer
+            self.picking = None
+            self.apply(self.panel.answers[name])
+            return
         if live.needs_nothing(self.state, name):
             self.apply(Action(name))
             return
@@ -360,10 +364,11 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
          drag: str | None = None, to: tuple[float, float] | None = None,
          target: str | None = None, phase: str | None = None, measure: tuple[str, str] | None
          = None, size: tuple[int, int] = SIZE, save_path: str = "battlefield-game.jsonl",
-         heat: bool = False, edit: str | None = None) -> PlayScene:
+         heat: bool = False, edit: str | None = None, load: str | None = None) -> PlayScene:
     """Open the window (or, with `screenshot`, draw the first frame to a PNG and return).
     `drag UNIT to X,Y [target]` shows the live-check overlay mid-drag; `phase` passes until it;
-    `heat` shows the sight heat map; `edit` opens the map editor (with that piece selected)."""
+    `heat` shows the sight heat map; `edit` opens the map editor (with that piece selected);
+    `load` continues a saved action log."""
     if screenshot:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     pygame.display.init()
@@ -376,6 +381,10 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
     if phase:
         to_phase(opened.state, phase)
     scene = PlayScene(opened, size, computer, save_path)
+    if load:
+        if not Path(load).is_file():
+            raise UsageError(f"--load {load}: no such file")
+        scene.load(load)
     if measure:
         scene.measuring = True
         scene.measure.first = measure[0]

@@ -1,6 +1,7 @@
 """The side panel: the turn and phase bar (round, active side, acting side, CP and VP), the
-abilities legal now as buttons (State.available), the last message and the dice log; and the
-help overlay listing every shortcut."""
+abilities legal now as buttons (State.available) - or, while a decision is pending, who decides
+what and its choices as buttons - the last message and the dice log; and the help overlay
+listing every shortcut."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 import pygame
 
+from battlefield.rules.actions import Action
 from battlefield.rules.state import State
 from battlefield.view import palette as pal
 from battlefield.view.drawing import font
@@ -16,7 +18,7 @@ WIDTH = 340
 SHORTCUTS = (
     ("left drag", "move a unit (Shift: one model) for the ability chosen"),
     ("drop", "apply through the engine; illegal snaps back"),
-    ("buttons", "choose the ability; end-phase / end-turn pass"),
+    ("buttons", "choose the ability; end-phase / end-turn pass; answer a decision"),
     ("click, click", "targeted ability: your unit, then the enemy"),
     ("right drag / arrows", "pan"),
     ("wheel / + -", "zoom"),
@@ -40,6 +42,7 @@ class Panel:
         self.buttons: list[tuple[pygame.Rect, str]] = []
         self.message = "H: help"
         self.chosen: str | None = None
+        self.answers: dict[str, Action] = {}     # button label -> the answer it gives
 
     def button_at(self, pos: tuple[int, int]) -> str | None:
         for r, name in self.buttons:
@@ -73,8 +76,15 @@ class Panel:
             y += 24
         y += 6
         self.buttons = []
+        self.answers = {}
+        names = state.available()
+        if state.pending:
+            y = self._decision(surface, state, x, y)
+            d = state.pending[0]
+            self.answers = {d.label(c): c for c in d.choices}
+            names = list(self.answers)
         bx = x
-        for name in state.available():
+        for name in names:
             w = small.size(name)[0] + 14
             if bx + w > r.right - 8:
                 bx, y = x, y + 28
@@ -101,6 +111,23 @@ class Panel:
             surface.blit(small.render(text[:52], True, pal.INK_SOFT), (x, y))
             y += 17
 
+
+    def _decision(self, surface: pygame.Surface, state: State, x: int, y: int) -> int:
+        """The pending decision: who decides what (secret or not), what it is about."""
+        d = state.pending[0]
+        big, small = font(20), font(16)
+        others = len(state.pending) - 1
+        about = ", ".join(f"{k} {val}" for k, val in d.about)
+        lines = _wrap(about + (f"; then {others} more" if others else ""), small,
+                      self.rect.width - 30)[:3]
+        box = pygame.Rect(x - 6, y - 2, self.rect.width - 12, 30 + 18 * len(lines))
+        pygame.draw.rect(surface, (255, 246, 214), box, border_radius=4)
+        pygame.draw.rect(surface, pal.VERMILLION, box, 1, border_radius=4)
+        head = f"{d.side} decides: {d.kind}" + ("  (secret)" if d.secret else "")
+        surface.blit(big.render(head, True, pal.INK), (x, y))
+        for k, line in enumerate(lines):
+            surface.blit(small.render(line, True, pal.INK_SOFT), (x, y + 24 + 18 * k))
+        return box.bottom + 8
 
     def draw_editor(self, surface: pygame.Surface, editor: Any) -> None:
         """Edit mode: what is selected, the editor's keys, the last message."""

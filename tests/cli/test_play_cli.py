@@ -23,6 +23,7 @@ from battlefield.cli.main import main  # noqa: E402
     (["--edit", "nope"], "no such terrain piece"),
     (["--ruleset", "nosuch"], "unknown ruleset 'nosuch' (playable: aos4, skirmish"),
     (["--ruleset", "openwg"], "cannot be played yet"),
+    (["--load", "no-such-game.jsonl"], "no such file"),
 ])
 def test_bad_arguments(args, said, tmp_path, capsys) -> None:
     code = main(["play", *args, "--screenshot", str(tmp_path / "x.png")])
@@ -34,3 +35,21 @@ def test_bad_arguments(args, said, tmp_path, capsys) -> None:
 def test_screenshot_into_a_missing_folder(tmp_path, capsys) -> None:
     assert main(["play", "--screenshot", str(tmp_path / "no" / "x.png")]) == 2
     assert "no such folder" in capsys.readouterr().err
+
+
+def test_load_shows_a_saved_game_where_it_stands(tmp_path, capsys) -> None:
+    from battlefield.cli.commands import battle_scene
+    from battlefield.rules import log
+    from battlefield.rules.battle import player_for
+    from battlefield.rules.state import Game
+    from battlefield.scene.load import load_scene_text
+
+    text, name = battle_scene("skirmish", None)
+    state = Game(log.rules_for("skirmish"), load_scene_text(text, name), 1).new_state()
+    player = player_for("skirmish")
+    while not state.pending:                         # up to the first skirmish's morale cards
+        state.apply(player.choose(state))
+    log.write(tmp_path / "game.jsonl", state, text)
+    shot = tmp_path / "x.png"
+    assert main(["play", "--load", str(tmp_path / "game.jsonl"), "--screenshot", str(shot)]) == 0
+    assert shot.stat().st_size > 0

@@ -11,6 +11,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+from battlefield.rules.actions import Action  # noqa: E402
 from battlefield.view import live  # noqa: E402
 from battlefield.view.app import PlayScene, open_game, play, to_phase  # noqa: E402
 
@@ -146,8 +147,14 @@ def test_computer_opponent_plays_its_turn(scene: PlayScene) -> None:
             scene.update(0.016)
             assert len(st.actions) == before         # the computer waits for the human
             waited += 1
-            rect = next(r for r, name in scene.panel.buttons if name == "end-phase")
+            must = st.check(Action("end-phase")) if not st.pending else []
+            say = "decline" if st.pending else "fight" if must else "end-phase"
+            rect = next(r for r, name in scene.panel.buttons if name == say)
             scene.handle_event(ev(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
+            if must:                                 # units in combat must fight: click one
+                where = at(scene, must[0].message.rsplit(": ", 1)[1].split(", ")[0])
+                drag(scene, where, where)
+            scene.draw(pygame.Surface((1200, 760)))
             continue
         scene.update(0.016)
         scene.draw(pygame.Surface((1200, 760)))      # the panel's buttons follow the game
@@ -155,7 +162,10 @@ def test_computer_opponent_plays_its_turn(scene: PlayScene) -> None:
     assert waited
     # The computer played blue's turn to its end and handed the table back.
     assert st.clock.get("round") != first_round or st.clock.get("active") == "red"
-    assert played and all(a.side in (None, "blue") for a in played if a.type != "end-phase")
+    red = [a for a in played if a.type in ("decline", "fight") and a.side != "blue"
+           and (a.unit is None or st.side_of(st.unit_index(a.unit)) == "red")]
+    assert played and all(a.side in (None, "blue") for a in played
+                          if a.type != "end-phase" and a not in red)
     assert any(a.type not in ("end-phase", "end-turn") for a in played)
 
 

@@ -9,7 +9,6 @@ import numpy as np
 from battlefield.rules.actions import Violation
 from battlefield.rules.aos4 import movement, turns
 from battlefield.rules.aos4.movement import v
-from battlefield.rules.aos4.weapons import weapons_of
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
@@ -176,9 +175,7 @@ class Fighting:
         ref = Referee(state.scene, state.table)
         targets = [state.unit_index(t) for t in action.targets] if action.targets else \
             list(ref.combat[u])
-        melee = weapons_of(state.scene.units[u], melee=True)
-        for w in targets:
-            if len(state.models_of(w)):
-                events.extend(self._volleys(state, u, [w], melee, 0, action,
-                                            f"fought by {action.unit}"))
+        targets = [w for w in targets if len(state.models_of(w))]
+        events.extend(self._attack(state, u, targets, 0, action, f"fought by {action.unit}",
+                                   melee=True))
         return events

@@ -1,23 +1,27 @@
 """The aos4 rules on the engine: every action checked against the ability's data (phase, whose
 turn, Rules of One, command points) and its own rule, then resolved with logged dice.
 
-Reactions of the seed (At the Double, Forward to Victory, All-out Attack, All-out Defence) are
-given as options of the action they react to: {"type": "run", ..., "command": "at-the-double"}.
+Reactions of the acting side (At the Double, Forward to Victory, All-out Attack) are given as
+options of the action they react to: {"type": "run", ..., "command": "at-the-double"}. All-out
+Defence is the other side's: a pending decision (defence.py, rules/decisions.py) that a shoot or
+fight raises and resume() finishes.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import magic, turns
+from battlefield.rules.aos4 import defence, magic, turns
 from battlefield.rules.aos4.data import Ability, abilities
 from battlefield.rules.aos4.fighting import Fighting
 from battlefield.rules.aos4.heroics import Heroics
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.aos4.moving import Moving
 from battlefield.rules.aos4.shooting import Shooting
+from battlefield.rules.decisions import DECLINE, Decision, answer_of
 from battlefield.rules.moves import find_unit
 from battlefield.rules.result import Result
 from battlefield.rules.state import State
@@ -33,7 +37,8 @@ NOT_PLAYED = {
     "unbind": "spells are not in scene profiles yet",
     "banish-manifestation": "manifestations are not in scenes yet",
 }
-OPTIONS = ("command", "all_out_defence", "unbind", "bank")
+OPTIONS = ("command", "unbind", "bank")
+SHORTHAND = "all_out_defence"      # try's shorthand for the defender's answer
 
 
 class Aos4(Moving, Shooting, Fighting, Heroics):
@@ -83,12 +88,20 @@ class Aos4(Moving, Shooting, Fighting, Heroics):
 
     # --- check ----------------------------------------------------------------------------------
     def check(self, state: State, action: Action) -> list[Violation]:
+        if state.pending:
+            return []         # an answer that is not a choice: the engine lists the choices
         if self.over(state):
             return [v("battle_over", "the battle is over")]
+        odd = [k for k, _ in action.options if k not in OPTIONS]
+        if SHORTHAND in odd or action.type in (DECLINE, defence.ID):
+            return [v("defenders_decision",
+                      "All-out Defence is the defending side's decision, asked when a shoot or "
+                      "fight targets its unit (none is asked now); it answers {\"type\": "
+                      "\"all-out-defence\", \"side\", \"unit\"} or {\"type\": \"decline\", "
+                      "\"side\"} (try also takes \"all_out_defence\": true on the attack)")]
         if action.side is not None and action.side != state.clock["acting"]:
             return [v("not_your_decision", f"it is {state.clock['acting']}'s decision, not "
                                            f"{action.side}'s")]
-        odd = [k for k, _ in action.options if k not in OPTIONS]
         if odd:
             return [v("unknown_key", f"unknown key '{odd[0]}' in the action (valid: type, side, "
                                      f"unit, path, paths, target, weapon, "
@@ -161,16 +174,20 @@ class Aos4(Moving, Shooting, Fighting, Heroics):
         names = action.option("command")
         names = [names] if isinstance(names, str) else list(names or [])
         for n in names:
-            if n not in abilities() or n not in REACTIONS:
+            if n == defence.ID:
+                out.append(v("defenders_decision", "all-out-defence is the defending side's "
+                                                   "decision, asked when the attack is declared"))
+            elif n not in abilities() or n not in REACTIONS:
+                own = [r for r in REACTIONS if r != defence.ID]
                 out.append(v("unknown_command", f"'{n}' is not a reaction command (valid: "
-                                                f"{', '.join(REACTIONS)})"))
+                                                f"{', '.join(own)})"))
             elif a.id not in REACTIONS[n].split("|"):
                 out.append(v("wrong_reaction", f"{n} reacts to {REACTIONS[n]}, not {a.id}"))
         side = state.clock["acting"]
         cost = 0
         for c in self._commands(action, a):
-            if c.id == "all-out-defence":
-                continue                      # the defender's command, paid by the defender
+            if c.id == defence.ID:
+                continue                      # the defender's decision (refused above)
             cost += c.cost
             if c.id in state.sides[side]["commands"]:
                 out.append(v("command_used", f"{side} has used {c.id} this phase"))
@@ -233,9 +250,39 @@ class Aos4(Moving, Shooting, Fighting, Heroics):
             us.phase_used.add("command")
             events.append({"type": "command", "side": side, "command": c.id, "cost": c.cost})
         events.extend(getattr(self, "_do_" + a.id.replace("-", "_"))(state, a, u, action))
-        if state.clock["phase"] == "combat" and a.id == "fight":
+        if state.clock["phase"] == "combat" and a.id == "fight" and not state.pending:
             self._next_fighter(state)
         return events
+
+    # --- decisions ------------------------------------------------------------------------------
+    def resume(self, state: State, suspended: dict[str, Any],
+               answers: tuple[tuple[Decision, Action], ...]) -> list[Event]:
+        """The attack that waited for the defender's All-out Defence decision."""
+        events = self._roll_attack(state, suspended, answer_of(answers, defence.ID))
+        if state.clock["phase"] == "combat" and suspended["action"]["type"] == "fight":
+            self._next_fighter(state)
+        return events
+
+    def shorthand(self, state: State, action: Action
+                  ) -> tuple[Action, dict[str, Any], list[Violation]]:
+        """try's `"all_out_defence": true` (or a target's id) on a shoot or fight."""
+        given = action.option(SHORTHAND)
+        if given is None:
+            return action, {}, []
+        plain = replace(action, options=tuple(o for o in action.options if o[0] != SHORTHAND))
+        if not isinstance(given, (bool, str)):
+            return plain, {}, [v("bad_all_out_defence", f"\"{SHORTHAND}\" is true, false or "
+                                                        f"the id of the unit it protects")]
+        return plain, {defence.ID: given}, []
+
+    def shorthand_answer(self, state: State, decision: Decision, given: dict[str, Any]
+                         ) -> Action:
+        """The answer the shorthand stands for; without it, the defender declines."""
+        want = given.get(decision.kind)
+        for c in decision.choices:
+            if c.type == defence.ID and (want is True or want == c.unit):
+                return c
+        return Action(DECLINE, side=decision.side)
 
     # --- end of phase ---------------------------------------------------------------------------
     def _check_end_phase(self, state: State) -> list[Violation]:

@@ -1,11 +1,14 @@
-"""aos4 shooting: shoot, covering fire, targets, volleys with cover and commands."""
+"""aos4 shooting: shoot, covering fire, targets, and the attack every shoot, covering fire and
+fight declares: the defender's All-out Defence decision (defence.py), then volleys with cover
+and commands."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from battlefield.rules.actions import Violation
-from battlefield.rules.aos4 import attacking, movement
+from battlefield.rules import decisions
+from battlefield.rules.actions import Action, Violation
+from battlefield.rules.aos4 import attacking, defence, movement
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.cover import pieces_covering
 from battlefield.rules.aos4.movement import v
@@ -77,28 +80,42 @@ class Shooting:
         n, _ = _able(ref, u, w, weapon)
         return n
 
-    def _volleys(self, state, u, targets, weapons, hit_mod, action, cause) -> list[Event]:
+    def _attack(self, state, u, targets, hit_mod, action, cause, melee: bool,
+                weapon: str | None = None) -> list[Event]:
+        """Declare an attack on `targets` (one after another while they stand); the defending
+        side decides on All-out Defence first when it can use it, then the dice are rolled."""
+        attack = {"kind": "attack", "unit": u, "targets": [int(w) for w in targets],
+                  "hit_mod": hit_mod, "action": action.to_dict(), "cause": cause,
+                  "melee": melee, "weapon": weapon}
+        ask = defence.decision(state, u, list(targets), action.type) \
+            if action.type in ("shoot", "fight") else None
+        if ask is None:
+            return self._roll_attack(state, attack, None)
+        return decisions.ask(state, [ask], attack)
+
+    def _roll_attack(self, state, attack: dict[str, Any], answer) -> list[Event]:
+        """The declared attack's dice, after the defender's answer (None: it was not asked)."""
+        u, action = attack["unit"], Action.from_dict(attack["action"])
+        spec = state.scene.units[u]
+        weapons = (weapons_of(spec, name=attack["weapon"]) if attack["weapon"]
+                   else weapons_of(spec, melee=attack["melee"]))
         events: list[Event] = []
+        if answer is not None and answer.type == defence.ID:
+            events.extend(defence.use(state, state.unit_index(answer.unit)))
         ref = Referee(state.scene, state.table)
         aoa = "all-out-attack" in self._option_commands(action)
-        for w in targets:
+        for w in attack["targets"]:
+            if not len(state.models_of(w)) or not len(state.models_of(u)):
+                continue
             spec = state.scene.units[w]
             cover = [] if ("charged" in state.units[w].flags or spec.has("FLY")) else \
                 pieces_covering(state.table, state.models_of(u), state.models_of(w), "cover",
                                 ref.rules.combat_range)
-            defence = bool(action.option("all_out_defence")) and \
-                state.sides[spec.side]["cp"] >= 1 and \
-                "all-out-defence" not in state.sides[spec.side]["commands"]
-            if defence:
-                state.sides[spec.side]["cp"] -= 1
-                state.sides[spec.side]["commands"].append("all-out-defence")
-                events.append({"type": "command", "side": spec.side,
-                               "command": "all-out-defence", "cost": 1})
             mine, theirs = state.units[u].counters, state.units[w].counters
-            mods = Modifiers(hit=hit_mod + (-1 if cover else 0) + (1 if aoa else 0)
+            mods = Modifiers(hit=attack["hit_mod"] + (-1 if cover else 0) + (1 if aoa else 0)
                              + int(mine.get("buff_hit", 0)),
                              wound=int(mine.get("buff_wound", 0)),
-                             save=(1 if defence else 0) + int(theirs.get("buff_save", 0)),
+                             save=defence.save_bonus(state, w) + int(theirs.get("buff_save", 0)),
                              ward=attacking.stat(state, w, "ward", None))
             total = 0
             for wp in weapons:
@@ -109,16 +126,17 @@ class Shooting:
                 ev["cover"] = [state.table.layout.pieces[k].id for k in cover]
                 events.append(ev)
                 total += dmg
-            events.extend(attacking.allocate(state, w, total, state.models_of(u), cause))
-            break          # one target at a time: the rest of the weapons had no other target
+            events.extend(attacking.allocate(state, w, total, state.models_of(u),
+                                             attack["cause"]))
+            ref = Referee(state.scene, state.table)
         return events
 
     def _do_shoot(self, state, a, u, action):
         targets, _ = self._targets(state, action)
-        weapons = (weapons_of(state.scene.units[u], name=action.weapon) if action.weapon
-                   else weapons_of(state.scene.units[u], melee=False))
         state.units[u].flags.add("shot")
-        return self._volleys(state, u, targets, weapons, 0, action, f"shot by {action.unit}")
+        # one target at a time: the weapons have no other target
+        return self._attack(state, u, targets[:1], 0, action, f"shot by {action.unit}",
+                            melee=False, weapon=action.weapon)
 
     def _check_covering_fire(self, state, a, u, action):
         us = state.units[u]
@@ -148,4 +166,5 @@ class Shooting:
     def _do_covering_fire(self, state, a, u, action):
         ranged = weapons_of(state.scene.units[u], melee=False)
         w = self._closest_target(state, u, ranged)
-        return self._volleys(state, u, [w], ranged, -1, action, f"covering fire {action.unit}")
+        return self._attack(state, u, [w], -1, action, f"covering fire {action.unit}",
+                            melee=False)

@@ -2,19 +2,24 @@
 its own rule) and then resolved with logged dice.
 
 Actions (JSON): {"type": "move", "unit", "path" | "paths", "jump"?}, {"type": "skirmish", "unit",
-"target", "commit"?, "advantage"?, "retreat"?}, {"type": "bombard", "unit", "at": [x, y]},
-{"type": "fortify"}, {"type": "end-turn"}; and {"type": "retreat", "unit", "from"}, the retreat a
-defender may order after an attack, given on its own (it is no command, and - given on its own -
-the engine takes the attack by `from` as made). Move, skirmish and bombard are commands: two a
-turn; the same unit given the same command twice in a turn is overextended the second time.
+"target", "advantage"?}, {"type": "bombard", "unit", "at": [x, y]}, {"type": "fortify"},
+{"type": "end-turn"}; and {"type": "retreat", "unit", "from"}, the retreat a defender may order
+after an attack, given on its own (it is no command, and - given on its own - the engine takes
+the attack by `from` as made). Move, skirmish and bombard are commands: two a turn; the same unit
+given the same command twice in a turn is overextended the second time.
+
+Answers to the decisions a skirmish raises (skirmishes.py): {"type": "commit", "side", "tokens"}
+(secret, both sides), {"type": "retreat", "side", "unit", "from"} or {"type": "decline", "side"}.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from battlefield.geometry.paths import Terrain
 from battlefield.rules.actions import Action, Violation
+from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.moves import find_unit
 from battlefield.rules.result import Result
 from battlefield.rules.skirmish import attacks, bombardment, movement, potshots, skirmishes, turns
@@ -25,10 +30,12 @@ from battlefield.rules.state import State
 
 Event = dict[str, Any]
 COMMANDS = ("move", "skirmish", "bombard")
-OPTIONS = {"move": ("jump",), "skirmish": ("commit", "advantage", "retreat"), "bombard": ("at",),
-           "fortify": (), "end-turn": (), "retreat": ("from",)}
+OPTIONS = {"move": ("jump",), "skirmish": ("advantage",), "bombard": ("at",),
+           "fortify": (), "end-turn": (), "retreat": ("from",), "commit": ("tokens",),
+           DECLINE: ()}
 FIELDS = {"move": ("unit", "path", "paths"), "skirmish": ("unit", "target"), "bombard": ("unit",),
-          "fortify": (), "end-turn": (), "retreat": ("unit",)}
+          "fortify": (), "end-turn": (), "retreat": ("unit",), "commit": (), DECLINE: ()}
+ANSWERS = ("commit", DECLINE)        # only answers to a pending decision
 
 
 class Skirmish:
@@ -85,11 +92,24 @@ class Skirmish:
 
     # --- check --------------------------------------------------------------------------------
     def check(self, state: State, action: Action) -> list[Violation]:
+        if state.pending:       # an answer that is not a choice: the rule and numbers, if any
+            return skirmishes.check_answer(state, action)
         if self.over(state):
             return [v("battle_over", "the battle is over")]
         if action.type not in OPTIONS:
             return [v("unknown_action", f"no action '{action.type}' (valid: "
                                         f"{', '.join(OPTIONS)})")]
+        if action.type in ANSWERS:
+            return [v("no_decision", f"{action.type} answers a decision a skirmish asks (morale "
+                                     f"cards, a retreat); none is asked now")]
+        sugar = [k for k in skirmishes.SHORTHAND if action.type == "skirmish"
+                 and action.option(k) is not None]
+        if sugar:
+            return [v("sides_decision", f"\"{sugar[0]}\" is decided by each side when the "
+                                        f"skirmish asks ({{\"type\": \"commit\", \"side\", "
+                                        f"\"tokens\"}}, {{\"type\": \"retreat\", \"side\", "
+                                        f"\"unit\", \"from\"}} or {{\"type\": \"decline\", "
+                                        f"\"side\"}}); try also takes it on the skirmish")]
         active = state.clock["active"]
         if action.side is not None and action.side != active and action.type != "retreat":
             return [v("not_your_turn", f"it is {active}'s turn, not {action.side}'s")]
@@ -250,6 +270,31 @@ class Skirmish:
             events = getattr(self, "_do_" + kind)(state, u, action, over)
         else:
             events = getattr(self, "_do_" + kind.replace("-", "_"))(state, action)
+        return self._after(state, events)
+
+    # --- decisions ----------------------------------------------------------------------------
+    def resume(self, state: State, suspended: dict[str, Any],
+               answers: tuple[tuple[Decision, Action], ...]) -> list[Event]:
+        """The skirmish that waited for morale cards or a retreat."""
+        return self._after(state, skirmishes.resume(state, suspended, answers))
+
+    def shorthand(self, state: State, action: Action
+                  ) -> tuple[Action, dict[str, Any], list[Violation]]:
+        """try's "commit" and "retreat" written on a skirmish: split off and checked."""
+        if action.type != "skirmish" or not any(action.option(k) is not None
+                                                for k in skirmishes.SHORTHAND):
+            return action, {}, []
+        given, bad = skirmishes.shorthand(state, action)
+        plain = replace(action, options=tuple(o for o in action.options
+                                              if o[0] not in skirmishes.SHORTHAND))
+        return plain, given, bad
+
+    def shorthand_answer(self, state: State, decision: Decision, given: dict[str, Any]
+                         ) -> Action:
+        return skirmishes.shorthand_answer(state, decision, given)
+
+    def _after(self, state: State, events: list[Event]) -> list[Event]:
+        """Objective control after every action; the end of the battle when it has come."""
         if state.clock["over"]:
             return events
         state.objectives = turns.control(state)

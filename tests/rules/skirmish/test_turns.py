@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from battlefield.cli.main import main
+from battlefield.rules import decisions
 from battlefield.rules.actions import Action
 from battlefield.rules.log import rules_for
 from battlefield.rules.state import Game
@@ -218,6 +219,7 @@ def test_the_token_stays_when_the_artillery_is_attacked_without_retaliating():
         state.apply(Action.from_dict(bombard((5, 20))))
         state.apply(Action("end-turn"))
         state.apply(Action.from_dict({"type": "skirmish", "unit": "x", "target": "gun"}))
+        decisions.settle(state, {}, ())          # both commit 0, nobody retreats
         assert ("gun" in state.sides["red"]["bombardment"]) is kept
 
 
@@ -227,5 +229,6 @@ def test_the_token_is_removed_when_the_artillery_is_destroyed():
     state.apply(Action.from_dict(bombard((5, 20))))
     state.apply(Action("end-turn"))
     events = state.apply(Action.from_dict({"type": "skirmish", "unit": "x", "target": "gun"}))
+    events += decisions.settle(state, {}, ())[1]
     assert any(e["type"] == "destroyed" and e["unit"] == "gun" for e in events)
     assert state.sides["red"]["bombardment"] == {}
