@@ -90,8 +90,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                "\"answered\".\n\n" + _vocabulary() +
                "\n\nJSON: {\"results\": [{\"legal\", \"violations\": [{\"code\", "
                "\"message\"}], \"events\", \"rolls\", \"answered\"?}], \"state\": "
-               "{\"round\", \"phase\", \"active\", \"acting\", \"sides\", \"units\": {ID: {\"models_alive\", "
-               "\"damage\", \"flags\"}}, \"objectives\"}}"
+               "{\"round\", \"phase\", \"active\", \"acting\", \"sides\", \"units\": "
+               "{ID: {\"models_alive\", \"damage\", \"flags\"}}, \"objectives\"}}"
                "\n\nexamples:\n"
                "  battlefield try demo --action '{\"type\": \"normal-move\", \"unit\": "
                "\"red-lancers\", \"path\": [[12.5, 8], [12.5, 12]]}' --json\n"

@@ -83,6 +83,31 @@ class Decision:
         return {"side": self.side, "kind": self.kind, "secret": self.secret,
                 "about": dict(self.about), "choices": [c.to_dict() for c in self.choices]}
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Decision:
+        return cls(str(data["side"]), str(data["kind"]),
+                   tuple(Action.from_dict(c) for c in data["choices"]),
+                   bool(data.get("secret", False)),
+                   tuple(sorted((str(k), str(v)) for k, v in dict(data.get("about", {})).items())))
+
+
+def to_position(state: State) -> dict[str, Any] | None:
+    """The decisions awaited, the answers given (secret ones too: a position is the whole
+    game) and the suspended action, as data for a scene's `state: pending:`; None if none."""
+    if not (state.pending or state.answers or state.suspended):
+        return None
+    return {"decisions": [d.to_dict() for d in state.pending],
+            "answers": [[d.to_dict(), a.to_dict()] for d, a in state.answers],
+            "suspended": state.suspended}
+
+
+def from_position(state: State, data: Mapping[str, Any]) -> None:
+    """Put back what to_position wrote."""
+    state.pending = tuple(Decision.from_dict(d) for d in data.get("decisions", []))
+    state.answers = tuple((Decision.from_dict(d), Action.from_dict(a))
+                          for d, a in data.get("answers", []))
+    state.suspended = data.get("suspended")
+
 
 # --- for rulesets --------------------------------------------------------------------------------
 def ask(state: State, decisions: Sequence[Decision], resume: Mapping[str, Any]) -> list[Event]:

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from battlefield.errors import UsageError
+from battlefield.rules import decisions
+from battlefield.rules.actions import ActionFormatError
 
 if TYPE_CHECKING:
     from battlefield.rules.state import State
@@ -78,16 +80,11 @@ def write(state: State) -> dict[str, Any]:
         out["units"] = units
     if state.extra:
         out["extra"] = plain(state.extra)
-    pending = getattr(state, "pending", None)
-    if pending:
-        out["pending"] = plain(pending_data(pending))
+    pending = decisions.to_position(state)
+    if pending is not None:
+        out["pending"] = plain(pending)
     out["dice"] = int(state.dice.state)
     return out
-
-
-def pending_data(pending: Any) -> Any:
-    """Decisions awaited, as data (each decision's to_dict when it has one)."""
-    return [p.to_dict() if hasattr(p, "to_dict") else p for p in pending]
 
 
 def is_position(start: dict[str, Any]) -> bool:
@@ -115,8 +112,13 @@ def restore(state: State, start: dict[str, Any]) -> None:
         state.objectives[oid] = held
     state.extra = copy.deepcopy(_mapping(start.get("extra", {}), f"{where}.extra"))
     _units(state, _mapping(start.get("units", {}), f"{where}.units"), f"{where}.units")
-    if "pending" in start and hasattr(state, "restore_pending"):
-        state.restore_pending(start["pending"])
+    if "pending" in start:
+        pending = _mapping(start["pending"], f"{where}.pending")
+        try:
+            decisions.from_position(state, pending)
+        except (KeyError, TypeError, ValueError, ActionFormatError) as exc:
+            raise UsageError(f"{where}.pending: not decisions as `try --out` writes them "
+                             f"({type(exc).__name__}: {exc})") from None
     if "dice" in start:
         dice = start["dice"]
         if not isinstance(dice, int) or isinstance(dice, bool) or dice < 0:
@@ -181,6 +183,8 @@ def summary(state: State) -> dict[str, Any]:
             "sides": {s: {k: plain(v) for k, v in res.items()}
                       for s, res in state.sides.items()},
             "units": units, "objectives": dict(state.objectives),
+            **({"pending": [{"side": d.side, "kind": d.kind, "answers": d.answers}
+                            for d in state.pending]} if state.pending else {}),
             **({"over": True} if state.over else {})}
 
 
@@ -196,4 +200,7 @@ def summary_line(state: State) -> str:
                                            if v not in ([], {}))
                     for side, r in s["sides"].items())
     acting = "the battle is over" if s.get("over") else f"{s['acting']} to act"
+    if s.get("pending"):
+        d = s["pending"][0]
+        acting = f"{d['side']} to decide {d['kind']} ({' or '.join(d['answers'])})"
     return f"position: {when}, {acting}; {res}"

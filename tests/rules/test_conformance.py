@@ -97,10 +97,14 @@ def test_check_never_changes_the_state(battle):
     for k, a in enumerate(state.actions):
         if k % 7 == 0:
             before = replay.fingerprint()
-            bad = Action(a.type, a.unit, a.side, ((0.0, 0.0), (999.0, 999.0)), None, a.target,
-                         a.weapon, a.options) if a.unit else Action("no-such-action")
+            bad = [Action("no-such-action")]
+            if a.unit:                               # the same action by a unit not there
+                bad.append(Action(a.type, "no-such-unit", a.side))
+            if a.path:                               # the same move off the board
+                bad.append(Action(a.type, a.unit, a.side, (*a.path, (999.0, 999.0)), None,
+                                  a.target, a.weapon, a.options))
             assert not replay.check(a)               # legal: it was played here
-            assert replay.check(bad)                 # illegal
+            assert all(replay.check(b) for b in bad)     # illegal
             assert replay.fingerprint() == before
         replay.apply(a)
     assert replay.fingerprint() == state.fingerprint()
