@@ -217,19 +217,45 @@ def leaves(factory: Callable[[], Procedure[T]]) -> Iterator[tuple[Values, Fracti
     stack: list[tuple[tuple[Values, ...], Fraction]] = [((), Fraction(1))]
     while stack:
         rolled, p = stack.pop()
-        proc = factory()
-        try:
-            node = next(proc)
-            for values in rolled:
-                node = proc.send(node.read(values))
-        except StopIteration as stop:
-            yield tuple(v for vs in rolled for v in vs), p, stop.value
+        node, result = _along(factory, rolled)
+        if node is None:
+            yield tuple(v for vs in rolled for v in vs), p, result
             continue
         if not node.count:
             stack.append(((*rolled, ()), p))
             continue
         for values, q in node.faces():
             stack.append(((*rolled, values), p * q))
+
+
+def _along(factory: Callable[[], Procedure[T]], rolled: Sequence[Values]
+           ) -> tuple[Node | None, T | None]:
+    """Run a fresh procedure with the dice of each node given: (the next node, None) or (None,
+    the result)."""
+    proc = factory()
+    try:
+        node = next(proc)
+        for values in rolled:
+            node = proc.send(node.read(values))
+    except StopIteration as stop:
+        return None, stop.value
+    return node, None
+
+
+def follow(factory: Callable[[], Procedure[T]], values: Sequence[int]) -> tuple[T, int]:
+    """The leaf the enumeration reaches when the dice come up `values` in order: (the result,
+    how many values it used)."""
+    rolled: list[Values] = []
+    at = 0
+    while True:
+        node, result = _along(factory, rolled)
+        if node is None:
+            return result, at  # type: ignore[return-value]
+        n = node.count
+        if at + n > len(values):
+            raise ValueError(f"the procedure needs more than the {len(values)} values given")
+        rolled.append(tuple(values[at:at + n]))
+        at += n
 
 
 def mean(dist: dict[Any, Fraction]) -> Fraction:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -42,9 +43,9 @@ class Fighting:
         if out:
             return out
         if not self._reaches(state, after, u, targets):
-            return [v("charge_not_reached", f"the path does not end within "
-                                            f"{CHARGE_REACH:g}\" of a visible model of "
-                                            f"{', '.join(action.targets)}")]
+            reach = Fraction(CHARGE_REACH).limit_denominator(16)
+            return [v("charge_not_reached", f"the path does not end within {reach}\" of a "
+                                            f"visible model of {', '.join(action.targets)}")]
         return []
 
     def _reaches(self, state, after, u, targets) -> bool:
