@@ -160,8 +160,10 @@ def test_computer_opponent_plays_its_turn(scene: PlayScene) -> None:
         scene.draw(pygame.Surface((1200, 760)))      # the panel's buttons follow the game
     played = st.actions[n:]
     assert waited
-    # The computer played blue's turn to its end and handed the table back.
-    assert st.clock.get("round") != first_round or st.clock.get("active") == "red"
+    # The computer played blue's turn to its end: blue's is the second turn of round 1 (red,
+    # the scene's first side, had the first), so its end ends the battle round and round 2
+    # begins with its first turn (who takes it is the priority roll's).
+    assert (first_round, st.clock["round"], st.clock["turn"], st.over) == (1, 2, 1, False)
     red = [a for a in played if a.type in ("decline", "fight") and a.side != "blue"
            and (a.unit is None or st.side_of(st.unit_index(a.unit)) == "red")]
     assert played and all(a.side in (None, "blue") for a in played

@@ -1,7 +1,8 @@
 """Attacks rolled with the game's dice, and damage allocated to models (aos4).
 
-The same sequence as attacks.py computes exactly: hit, wound, save, damage, ward. Dice are
-rolled in batches (all the hit rolls of one weapon, ...) and each batch is one logged roll.
+The attack sequence is attacks.py's procedures, played here with the game's dice (so play and
+`battlefield odds` share one definition): all the hit rolls of one weapon are one logged roll,
+then the wound rolls, the saves, each damage roll, the ward rolls.
 Damage fills one model before the next: the models furthest from the attacker first, the leader
 last (RULES-NOTES); after casualties, models are removed until the unit is coherent.
 """
@@ -12,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from battlefield.rules.aos4 import attacks as sequence
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.weapons import Weapon
-from battlefield.rules.dice import parse
+from battlefield.rules.chance import Throw, play, roll
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
@@ -29,54 +31,22 @@ def stat(state: State, u: int, key: str, default: int | None) -> int | None:
 
 
 def _amount(state: State, expr: str, purpose: str) -> int:
-    n, _, bonus = parse(expr)
-    if n == 0:
-        return bonus
-    return state.dice.roll(expr, purpose).total
-
-
-def _dice(state: State, n: int, purpose: str) -> list[int]:
-    return list(state.dice.roll(f"{n}D6", purpose).values) if n else []
+    """A number, or the total of a dice expression rolled for `purpose`."""
+    return roll(Throw(str(expr), purpose), state.dice)
 
 
 def volley(state: State, u: int, v: int, w: Weapon, attackers: int, mods: Modifiers
            ) -> tuple[int, Event]:
-    """Roll one weapon's attacks by `attackers` models of unit u at unit v; (damage, event)."""
+    """Roll one weapon's attacks by `attackers` models of unit u at unit v (the `volley`
+    procedure of attacks.py with the game's dice); (damage, event)."""
     a, b = state.scene.units[u].id, state.scene.units[v].id
     tag = f"{a} {w.name} at {b}"
-    attacks = sum(_amount(state, w.attacks, f"attacks ({tag})") for _ in range(attackers))
     save = stat(state, v, "save", None)
-    hits = crits = 0
-    for r in _dice(state, attacks, f"hit rolls ({tag})"):
-        if r == 6:
-            crits += 1
-        elif r != 1 and r + mods.hit >= w.hit:
-            hits += 1
-    if w.crit is None:
-        hits, crits = hits + crits, 0
-    to_wound = hits + (2 * crits if w.crit == "crit-2-hits" else 0)
-    auto = crits if w.crit == "crit-auto-wound" else 0
-    mortal_hits = crits if w.crit == "crit-mortal" else 0
-    wounds = auto + sum(1 for r in _dice(state, to_wound, f"wound rolls ({tag})")
-                        if r != 1 and r + mods.wound >= w.wound)
-    unsaved = wounds
-    if save is not None and wounds:
-        unsaved = sum(1 for r in _dice(state, wounds, f"save rolls ({b})")
-                      if r == 1 or r - w.rend + mods.save < save)
-    damage = sum(_amount(state, w.damage, f"damage ({tag})")
-                 for _ in range(unsaved + mortal_hits))
-    damage = ward(state, v, damage, mods.ward)
-    return damage, {"type": "attack", "attacker": a, "target": b, "weapon": w.name,
-                    "models": attackers, "attacks": attacks, "hits": hits + crits,
-                    "critical": crits, "wounds": wounds + mortal_hits, "unsaved": unsaved,
-                    "damage": damage}
-
-
-def ward(state: State, v: int, damage: int, ward_value: int | None) -> int:
-    if ward_value is None or damage <= 0:
-        return damage
-    rolls = _dice(state, damage, f"ward rolls ({state.scene.units[v].id})")
-    return sum(1 for r in rolls if r < ward_value)
+    attacks, s = play(sequence.volley(w, attackers, save, mods, tag, b), state.dice)
+    return s.damage, {"type": "attack", "attacker": a, "target": b, "weapon": w.name,
+                      "models": attackers, "attacks": attacks, "hits": s.hits,
+                      "critical": s.critical, "wounds": s.wounds, "unsaved": s.unsaved,
+                      "damage": s.damage}
 
 
 def allocate(state: State, v: int, damage: int, source: np.ndarray | None,
@@ -143,8 +113,9 @@ def restore_coherency(state: State, v: int) -> list[Event]:
 
 def mortal(state: State, v: int, expr: str | int, purpose: str, source=None) -> list[Event]:
     """Inflict mortal damage (no save; ward applies)."""
-    dmg = _amount(state, str(expr), purpose)
-    dmg = ward(state, v, dmg, stat(state, v, "ward", None))
+    target = state.scene.units[v].id
+    dmg = play(sequence.warded(expr, stat(state, v, "ward", None), purpose, target),
+               state.dice)
     events: list[Event] = [{"type": "mortal-damage", "unit": state.scene.units[v].id,
                             "damage": dmg, "for": purpose}]
     events.extend(allocate(state, v, dmg, source, purpose))

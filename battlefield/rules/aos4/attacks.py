@@ -1,4 +1,5 @@
-"""The aos4 attack sequence and its exact odds.
+"""The aos4 attack sequence, written once as chance procedures (battlefield/rules/chance.py):
+attacking.py plays them with the game's dice, the odds enumerate them.
 
 Hit roll (D6 >= Hit; unmodified 1 fails; unmodified 6 is a critical hit, and hits), wound roll
 (D6 >= Wound; unmodified 1 fails), save roll (D6 - Rend >= Save succeeds; unmodified 1 fails),
@@ -6,24 +7,159 @@ damage (Damage, a number or dice), then ward (each damage point negated on D6 >=
 Critical hits: crit-2-hits (2 hits), crit-auto-wound (no wound roll), crit-mortal (the damage is
 mortal: no wound or save roll). Damage fills one model before the next (RULES-NOTES).
 
-Distributions are numpy arrays indexed by damage; they are exact up to float rounding.
+`strike` is one attack. A volley is each model's Attacks, then that many strikes played side by
+side (`together`): all hit rolls of a weapon are one logged roll, then all wound rolls, all
+saves, each damage roll, all ward rolls - the order the table rolls them. The exact odds of a
+volley combine the exact odds of one strike (the strikes are independent); distributions are
+numpy arrays indexed by damage.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
 
 import numpy as np
 
 from battlefield.rules.aos4.weapons import Weapon
-from battlefield.rules.odds import distribution
+from battlefield.rules.chance import Pool, Procedure, Throw, outcomes, together
+
+# The steps of a strike, in the order a volley rolls them.
+HIT, WOUND, SAVE, DAMAGE, WARD = range(5)
+MISS, HITS, CRITICAL = 0, 1, 2          # what a hit roll comes to
 
 
-def _array(expr: str) -> np.ndarray:
-    d = distribution(expr)
-    out = np.zeros(max(d) + 1)
-    for v, p in d.items():
-        out[max(v, 0)] += p
+@dataclass(frozen=True)
+class Modifiers:
+    hit: int = 0          # e.g. -1 cover, +1 All-out Attack
+    wound: int = 0
+    save: int = 0         # +1 All-out Defence
+    ward: int | None = None
+
+
+# --- what one die means ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class HitRoll:
+    """An unmodified 6 is a critical hit (a plain hit for a weapon without a critical ability),
+    an unmodified 1 misses, otherwise the modified roll hits on Hit or more."""
+
+    need: int
+    modifier: int
+    crits: bool
+
+    def __call__(self, r: int) -> int:
+        if r == 6:
+            return CRITICAL if self.crits else HITS
+        return HITS if r != 1 and r + self.modifier >= self.need else MISS
+
+
+@dataclass(frozen=True)
+class WoundRoll:
+    """1 when the die wounds: an unmodified 1 fails, otherwise the modified roll >= Wound."""
+
+    need: int
+    modifier: int
+
+    def __call__(self, r: int) -> int:
+        return 1 if r != 1 and r + self.modifier >= self.need else 0
+
+
+@dataclass(frozen=True)
+class SaveRoll:
+    """1 when the save fails: an unmodified 1, or the roll - Rend + modifier under Save."""
+
+    save: int
+    rend: int
+    modifier: int
+
+    def __call__(self, r: int) -> int:
+        return 1 if r == 1 or r - self.rend + self.modifier < self.save else 0
+
+
+@dataclass(frozen=True)
+class WardRoll:
+    """1 when the damage point stays: the unmodified roll is under the Ward."""
+
+    ward: int
+
+    def __call__(self, r: int) -> int:
+        return 1 if r < self.ward else 0
+
+
+# --- procedures ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Strike:
+    """What attacks came to: hits (critical ones included), critical hits (of a weapon with a
+    critical ability), wounds (mortal ones included), unsaved wounds, damage after the ward."""
+
+    hits: int = 0
+    critical: int = 0
+    wounds: int = 0
+    unsaved: int = 0
+    damage: int = 0
+
+    def __add__(self, o: Strike) -> Strike:
+        return Strike(self.hits + o.hits, self.critical + o.critical, self.wounds + o.wounds,
+                      self.unsaved + o.unsaved, self.damage + o.damage)
+
+
+def strike(w: Weapon, save: int | None, mods: Modifiers, tag: str = "", target: str = ""
+           ) -> Procedure[Strike]:
+    """One attack with weapon w at a unit with Save `save` (None: no save)."""
+    hit = yield Pool(1, HitRoll(w.hit, mods.hit, w.crit is not None), f"hit rolls ({tag})",
+                     step=HIT)
+    if hit == MISS:
+        return Strike()
+    critical = hit == CRITICAL
+    to_wound = 2 if critical and w.crit == "crit-2-hits" else (
+        0 if critical and w.crit in ("crit-auto-wound", "crit-mortal") else 1)
+    auto = 1 if critical and w.crit == "crit-auto-wound" else 0
+    mortal = 1 if critical and w.crit == "crit-mortal" else 0
+    wounds = auto
+    if to_wound:
+        wounds += yield Pool(to_wound, WoundRoll(w.wound, mods.wound), f"wound rolls ({tag})",
+                             step=WOUND)
+    unsaved = wounds
+    if save is not None and wounds:
+        unsaved = yield Pool(wounds, SaveRoll(save, w.rend, mods.save),
+                             f"save rolls ({target})", step=SAVE)
+    damage = 0
+    for _ in range(unsaved + mortal):
+        damage += yield Throw(w.damage, f"damage ({tag})", step=DAMAGE)
+    if mods.ward is not None and damage > 0:
+        damage = yield Pool(damage, WardRoll(mods.ward), f"ward rolls ({target})", step=WARD)
+    return Strike(1, int(critical), wounds + mortal, unsaved, damage)
+
+
+def volley(w: Weapon, models: int, save: int | None, mods: Modifiers, tag: str = "",
+           target: str = "") -> Procedure[tuple[int, Strike]]:
+    """`models` models attack with weapon w: (attacks made, what they came to)."""
+    attacks = 0
+    for _ in range(models):
+        attacks += yield Throw(w.attacks, f"attacks ({tag})")
+    strikes = yield from together([strike(w, save, mods, tag, target)
+                                   for _ in range(attacks)])
+    total = Strike()
+    for s in strikes:
+        total = total + s
+    return attacks, total
+
+
+def warded(expr: str | int, ward: int | None, purpose: str, target: str = ""
+           ) -> Procedure[int]:
+    """Mortal damage: `expr` points, each negated on a D6 >= Ward (no save)."""
+    damage = yield Throw(str(expr), purpose)
+    if ward is not None and damage > 0:
+        damage = yield Pool(damage, WardRoll(ward), f"ward rolls ({target})")
+    return damage
+
+
+# --- exact odds ----------------------------------------------------------------------------------
+def _array(dist: dict[int, Fraction]) -> np.ndarray:
+    out = np.zeros(max(max(dist), 0) + 1)
+    for v, p in dist.items():
+        out[max(v, 0)] += float(p)
     return out
 
 
@@ -51,61 +187,27 @@ def _mix(parts: list[tuple[float, np.ndarray]]) -> np.ndarray:
     return out
 
 
-def roll_at_least(target: int, modifier: int = 0) -> float:
-    """P(D6 + modifier >= target) with an unmodified 1 always failing."""
-    return sum(1 for r in range(2, 7) if r + modifier >= target) / 6
-
-
-@dataclass(frozen=True)
-class Modifiers:
-    hit: int = 0          # e.g. -1 cover, +1 All-out Attack
-    wound: int = 0
-    save: int = 0         # +1 All-out Defence
-    ward: int | None = None
+@cache
+def strike_outcomes(w: Weapon, save: int | None, mods: Modifiers) -> dict[int, Fraction]:
+    """Exact {damage: probability} of one strike (the `strike` procedure enumerated)."""
+    return outcomes(lambda: strike(w, save, mods), key=lambda s: s.damage)
 
 
 def attack_dist(w: Weapon, save: int | None, mods: Modifiers = Modifiers()) -> np.ndarray:
     """Damage (before the target's health runs out) of one attack with weapon w."""
-    p_six = 1 / 6
-    p_hit = sum(1 for r in range(2, 6) if r + mods.hit >= w.hit) / 6   # 2..5 modified
-    crit = w.crit
-    if crit is None:
-        p_hit += p_six                     # a 6 is a hit like any other
-        p_crit = 0.0
-    else:
-        p_crit = p_six
-    p_wound = roll_at_least(w.wound, mods.wound)
-    p_saved = 0.0 if save is None else roll_at_least(save + w.rend, mods.save)
-    dmg = _ward(_array(w.damage), mods.ward)
-    chain = _mix([(p_wound * (1 - p_saved), dmg), (1 - p_wound * (1 - p_saved), np.array([1.0]))])
-    parts = [(1 - p_hit - p_crit, np.array([1.0])), (p_hit, chain)]
-    if crit == "crit-2-hits":
-        parts.append((p_crit, _conv(chain, chain)))
-    elif crit == "crit-auto-wound":
-        parts.append((p_crit, _mix([(1 - p_saved, dmg), (p_saved, np.array([1.0]))])))
-    elif crit == "crit-mortal":
-        parts.append((p_crit, dmg))
-    return _mix(parts)
+    return _array(strike_outcomes(w, save, mods))
 
 
-def _ward(dmg: np.ndarray, ward: int | None) -> np.ndarray:
-    """Each damage point is negated on a D6 >= ward (an unmodified roll)."""
-    if ward is None:
-        return dmg
-    keep = 1 - sum(1 for r in range(1, 7) if r >= ward) / 6
-    out = np.zeros(len(dmg))
-    from math import comb
-
-    for d, p in enumerate(dmg):
-        for k in range(d + 1):
-            out[k] += p * comb(d, k) * keep ** k * (1 - keep) ** (d - k)
-    return out
+def attacks_outcomes(w: Weapon) -> dict[int, Fraction]:
+    """Exact {attacks: probability} of one model's Attacks."""
+    return Throw(w.attacks, "attacks").outcomes()
 
 
 def volley_dist(w: Weapon, models: int, save: int | None, mods: Modifiers) -> np.ndarray:
-    """Total damage of `models` models each making the weapon's Attacks."""
+    """Total damage of `models` models each making the weapon's Attacks (the `volley` procedure:
+    independent strikes, so the exact odds of one strike convolved)."""
     one = attack_dist(w, save, mods)
-    attacks = distribution(w.attacks)
+    attacks = {n: float(p) for n, p in attacks_outcomes(w).items()}
     per_model = _mix([(p, _power(one, n)) for n, p in attacks.items() if n > 0]
                      + [(sum(p for n, p in attacks.items() if n <= 0), np.array([1.0]))])
     return _power(per_model, models)

@@ -3,7 +3,8 @@
 The distance needed is the length of the shortest legal path - around impassable terrain and
 other models, climbing terrain taller than 1" counted - that brings a model of the charging unit
 within 1/2" of a model of the target unit that it can see from there. The charge succeeds when
-2D6 reaches it; Forward to Victory re-rolls: 1 - (1 - p)^2. FLY ignores terrain and models.
+2D6 reaches it; Forward to Victory re-rolls a roll that falls short: 1 - (1 - p)^2. The odds
+enumerate the same procedure play rolls (rolls.charge_roll). FLY ignores terrain and models.
 Paths are searched within DETOUR inches of the box round both units.
 """
 
@@ -17,12 +18,12 @@ import numpy as np
 from battlefield.geometry.paths import Obstacle, Planner, Terrain
 from battlefield.geometry.separation import separations_from
 from battlefield.geometry.sight import SightModel
+from battlefield.rules.aos4.data import core
 from battlefield.rules.aos4.movement import grown_base
-from battlefield.rules.odds import at_least, with_reroll
+from battlefield.rules.aos4.rolls import charge_chance
 from battlefield.rulesets import load_ruleset
 
-CHARGE_REACH = 0.5     # end within 1/2" of the target
-CHARGE_DICE = "2D6"
+CHARGE_REACH = core().charge.reach    # rules.yaml charge.reach: end within 1/2" of the target
 CLIMB_FREE = load_ruleset("aos4").analysis.climb_threshold   # ruleset.yaml analysis.climb_free
 DETOUR = 6.0
 PLAN_SIDES = 24   # sides of the polygons round other models when planning (checks use more)
@@ -50,9 +51,8 @@ def charge_odds(referee, u: int, v: int) -> ChargeOdds:
     best = shortest_charge(referee, u, v)
     if best is None:
         return ChargeOdds(None, 0.0, 0.0, reason="no legal path reaches a visible model")
-    p = at_least(CHARGE_DICE, best.needed - 1e-9) if best.needed > 0 else 1.0
-    best.probability = p
-    best.probability_reroll = with_reroll(p)
+    best.probability = float(charge_chance(best.needed, False))
+    best.probability_reroll = float(charge_chance(best.needed, True))
     return best
 
 

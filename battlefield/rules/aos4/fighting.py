@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from battlefield.rules.actions import Violation
-from battlefield.rules.aos4 import movement, turns
+from battlefield.rules.aos4 import movement, rolls, turns
+from battlefield.rules.aos4.data import abilities, core
 from battlefield.rules.aos4.movement import v
+from battlefield.rules.chance import play
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
 Event = dict[str, Any]
-CHARGE_REACH = 0.5
-MAX_CHARGE = 12
-PILE_IN = 3.0
+CHARGE_REACH = core().charge.reach             # rules.yaml charge.reach
+MAX_CHARGE = rolls.most(core().charge.roll)    # the most the charge roll can give
+PILE_IN = core().combat.pile_in                # rules.yaml combat.pile_in
 
 
 class Fighting:
@@ -39,8 +42,9 @@ class Fighting:
         if out:
             return out
         if not self._reaches(state, after, u, targets):
-            return [v("charge_not_reached", f"the path does not end within 1/2\" of a visible "
-                                            f"model of {', '.join(action.targets)}")]
+            reach = Fraction(CHARGE_REACH).limit_denominator(16)
+            return [v("charge_not_reached", f"the path does not end within {reach}\" of a "
+                                            f"visible model of {', '.join(action.targets)}")]
         return []
 
     def _reaches(self, state, after, u, targets) -> bool:
@@ -68,20 +72,22 @@ class Fighting:
     def _do_charge(self, state, a, u, action):
         unit = state.scene.units[u]
         needed = self._charge_length(state, u, action)
-        roll = state.dice.roll("2D6", f"charge roll {unit.id}").total
-        events: list[Event] = [{"type": "charge-roll", "unit": unit.id, "roll": roll,
-                                "needed": round(needed, 6)}]
         side = unit.side
-        if (roll < needed - movement.EPS and "forward-to-victory" in self._option_commands(action)
-                and state.sides[side]["cp"] >= 1
-                and "forward-to-victory" not in state.sides[side]["commands"]):
-            state.sides[side]["cp"] -= 1
+        cost = abilities()["forward-to-victory"].cost
+        reroll = ("forward-to-victory" in self._option_commands(action)
+                  and state.sides[side]["cp"] >= cost
+                  and "forward-to-victory" not in state.sides[side]["commands"])
+        result = play(rolls.charge_roll(unit.id, needed, reroll), state.dice)
+        events: list[Event] = [{"type": "charge-roll", "unit": unit.id,
+                                "roll": result.rolls[0], "needed": round(needed, 6)}]
+        if len(result.rolls) > 1:
+            state.sides[side]["cp"] -= cost
             state.sides[side]["commands"].append("forward-to-victory")
-            roll = state.dice.roll("2D6", f"charge re-roll {unit.id}").total
             events += [{"type": "command", "side": side, "command": "forward-to-victory",
-                        "cost": 1}, {"type": "charge-roll", "unit": unit.id, "roll": roll,
-                                     "needed": round(needed, 6), "reroll": True}]
-        if roll < needed - movement.EPS:
+                        "cost": cost}, {"type": "charge-roll", "unit": unit.id,
+                                     "roll": result.rolls[-1], "needed": round(needed, 6),
+                                     "reroll": True}]
+        if not result.reached:
             events.append({"type": "charge-failed", "unit": unit.id})
             return events
         events.extend(self._move(state, u, action))

@@ -8,6 +8,7 @@ import numpy as np
 
 from battlefield.rules.actions import Violation
 from battlefield.rules.aos4 import attacking, movement
+from battlefield.rules.aos4.data import core
 from battlefield.rules.aos4.movement import v
 from battlefield.rulings import Referee
 
@@ -25,8 +26,9 @@ class Heroics:
         return []
 
     def _do_rally(self, state, a, u, action):
-        rolls = state.dice.roll("6D6", f"rally rolls {action.unit}").values
-        points = sum(1 for r in rolls if r >= 4)
+        h = core().hero
+        rolls = state.dice.roll(f"{h.rally_rolls}D6", f"rally rolls {action.unit}").values
+        points = sum(1 for r in rolls if r >= h.rally_point_on)
         us = state.units[u]
         healed = 0
         for k in np.argsort(-us.damage):
@@ -79,7 +81,8 @@ class Heroics:
 
     def _do_power_through(self, state, a, u, action):
         w = state.unit_index(action.targets[0])
-        events = attacking.mortal(state, w, "D3", f"power through {action.unit}",
+        events = attacking.mortal(state, w, core().combat.power_through_mortal,
+                                  f"power through {action.unit}",
                                   state.models_of(u))
         if action.path is not None or action.paths is not None:
             events.extend(self._move(state, u, action))
@@ -94,20 +97,24 @@ class Heroics:
 
         feet = shapely.union_all([state.table.footprint(int(m), 32)
                                   for m in state.models_of(u)])
-        if not any(feet.distance(state.table.layout.polygons[k]) <= 3 + movement.EPS
+        reach = core().hero.place_of_power_range
+        if not any(feet.distance(state.table.layout.polygons[k]) <= reach + movement.EPS
                    for k in pieces):
-            return [v("no_place_of_power", f"{action.unit} is not within 3\" of a place of "
-                                           f"power")]
+            return [v("no_place_of_power", f"{action.unit} is not within {reach:g}\" of a "
+                                           f"place of power")]
         return []
 
     def _do_activate_place_of_power(self, state, a, u, action):
-        roll = state.dice.roll("D6", f"place of power {action.unit}").total
-        if roll == 1:
+        h = core().hero
+        roll = state.dice.roll(h.place_of_power_roll, f"place of power {action.unit}").total
+        if roll == h.place_of_power_fails_on:
             return [{"type": "place-of-power", "unit": action.unit, "roll": roll},
-                    *attacking.mortal(state, u, "D3", f"place of power {action.unit}")]
+                    *attacking.mortal(state, u, h.place_of_power_mortal,
+                                      f"place of power {action.unit}")]
         state.units[u].flags.add("empowered")
         return [{"type": "place-of-power", "unit": action.unit, "roll": roll,
-                 "effect": "+1 to casting and chanting rolls this turn"}]
+                 "effect": f"+{h.place_of_power_bonus} to casting and chanting rolls this "
+                           f"turn"}]
 
 def _free_spot(t, m: int) -> bool:
     from battlefield.geometry.separation import signed_distance_matrix

@@ -21,12 +21,14 @@ from typing import Any
 
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import attacking
+from battlefield.rules.aos4.data import core
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
 SACRED_RITES = "sacred-rites"
-UNBIND_RANGE = 30.0
+UNBIND_RANGE = core().magic.unbind_range      # rules.yaml magic.unbind_range
+RANGE = core().magic.range                    # a spell or prayer without a range of its own
 Event = dict[str, Any]
 
 
@@ -100,10 +102,10 @@ def _check_target(state, u, action, data) -> list[Violation]:
     if not len(state.models_of(w)):
         return [v("destroyed", f"{action.targets[0]} has been destroyed")]
     d = state.table.unit_distance(u, w)
-    if d > float(data.get("range", 12)) + 1e-6:
+    reach = float(data.get("range", RANGE))
+    if d > reach + 1e-6:
         return [v("out_of_range", f"{action.targets[0]} is {d:.2f}\" away, the range is "
-                                  f"{data.get('range', 12):g}\"", distance=d,
-                  range=float(data.get("range", 12)))]
+                                  f"{reach:g}\"", distance=d, range=reach)]
     if enemy and not Referee(state.scene, state.table).sight.unit_sees(u, w):
         return [v("not_visible", f"{action.targets[0]} is not visible to {action.unit}")]
     return []
@@ -115,7 +117,9 @@ def resolve(state: State, u: int, action: Action, intervention: bool) -> list[Ev
     key = "spells" if kind == "spell" else "prayers"
     us.counters[f"{key}_this_phase"] = us.counters.get(f"{key}_this_phase", 0) + 1
     state.sides[state.scene.units[u].side].setdefault(key, []).append(data["id"])
-    bonus = (1 if "empowered" in us.flags else 0) - (1 if intervention else 0)
+    m, h = core().magic, core().hero
+    bonus = ((h.place_of_power_bonus if "empowered" in us.flags else 0)
+             - (m.intervention_penalty if intervention else 0))
     if kind == "spell":
         return _cast(state, u, action, data, bonus)
     return _chant(state, u, action, data, bonus)
@@ -123,14 +127,15 @@ def resolve(state: State, u: int, action: Action, intervention: bool) -> list[Ev
 
 def _cast(state, u, action, data, bonus) -> list[Event]:
     spec = state.scene.units[u]
-    roll = state.dice.roll("2D6", f"casting roll {spec.id} ({data['id']})")
+    m = core().magic
+    roll = state.dice.roll(m.casting_roll, f"casting roll {spec.id} ({data['id']})")
     total = roll.total + bonus
     ev: Event = {"type": "cast", "unit": spec.id, "spell": data["id"], "roll": total,
                  "casting_value": data["casting_value"]}
-    if sum(1 for x in roll.values if x == 1) >= 2:
+    if sum(1 for x in roll.values if x == 1) >= m.miscast_ones:
         state.units[u].phase_used.add("miscast")
         return [{**ev, "result": "miscast"},
-                *attacking.mortal(state, u, "D3", f"miscast {spec.id}")]
+                *attacking.mortal(state, u, m.miscast_mortal, f"miscast {spec.id}")]
     if total < data["casting_value"]:
         return [{**ev, "result": "failed"}]
     events = [{**ev, "result": "cast"}]
@@ -140,7 +145,7 @@ def _cast(state, u, action, data, bonus) -> list[Event]:
             w = state.scene.units[unbinder]
             state.units[unbinder].counters["unbinds_this_phase"] = \
                 state.units[unbinder].counters.get("unbinds_this_phase", 0) + 1
-            un = state.dice.roll("2D6", f"unbinding roll {w.id}").total
+            un = state.dice.roll(m.unbinding_roll, f"unbinding roll {w.id}").total
             unbound = un > total
             events.append({"type": "unbind", "unit": w.id, "roll": un, "unbound": unbound})
             if unbound:
@@ -165,14 +170,15 @@ def _unbinder(state, u) -> int | None:
 def _chant(state, u, action, data, bonus) -> list[Event]:
     spec = state.scene.units[u]
     us = state.units[u]
-    roll = state.dice.roll("D6", f"chanting roll {spec.id} ({data['id']})")
+    m = core().magic
+    roll = state.dice.roll(m.chanting_roll, f"chanting roll {spec.id} ({data['id']})")
     points = int(us.counters.get("ritual", 0))
     ev: Event = {"type": "chant", "unit": spec.id, "prayer": data["id"], "roll": roll.total}
     if data["id"] == SACRED_RITES:
         us.counters["ritual"] = points + roll.total
         return [{**ev, "result": "ritual points", "ritual": us.counters["ritual"]}]
-    if roll.values[0] == 1:
-        lost = state.dice.roll("D3", f"ritual points lost {spec.id}").total
+    if roll.values[0] == m.chant_fails_on:
+        lost = state.dice.roll(m.ritual_lost, f"ritual points lost {spec.id}").total
         us.counters["ritual"] = max(0, points - lost)
         return [{**ev, "result": "failed", "ritual": us.counters["ritual"]}]
     total = roll.total + bonus

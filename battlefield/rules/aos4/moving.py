@@ -8,15 +8,17 @@ import numpy as np
 
 from battlefield.geometry.paths import Terrain
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import attacking, movement
+from battlefield.rules.aos4 import attacking, movement, rolls
+from battlefield.rules.aos4.data import core
 from battlefield.rules.aos4.fighting import MAX_CHARGE, PILE_IN
 from battlefield.rules.aos4.movement import v
+from battlefield.rules.chance import Throw, play, roll
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
 Event = dict[str, Any]
-RUN_MOST = 6           # the run roll is a D6: the most it can add
-REDEPLOY = 6.0         # the most a redeploy (D6") can move
+RUN_MOST = rolls.most(core().movement.run_roll)               # the most the run roll adds
+REDEPLOY = float(rolls.most(core().movement.redeploy_roll))   # the most a redeploy moves
 
 
 class Moving:
@@ -97,13 +99,11 @@ class Moving:
 
     def _do_run(self, state, a, u, action):
         unit = state.scene.units[u]
-        if "at-the-double" in self._option_commands(action):
-            roll, events = 6, []
-        else:
-            roll = state.dice.roll("D6", f"run roll {unit.id}").total
-            events = []
-        allowed = self._move_stat(state, u) + roll
-        events.append({"type": "run", "unit": unit.id, "roll": roll, "allowed": allowed})
+        double = "at-the-double" in self._option_commands(action)
+        run = play(rolls.run_roll(unit.id, double), state.dice)
+        allowed = self._move_stat(state, u) + run
+        events: list[Event] = [{"type": "run", "unit": unit.id, "roll": run,
+                                "allowed": allowed}]
         state.units[u].flags.update({"moved", "ran"})
         moves = movement.planned(state, u, action)
         _, after = movement.check_paths(state, u, moves, None, unit.has("FLY"))
@@ -125,7 +125,8 @@ class Moving:
         return self._move_check(state, u, action, self._move_stat(state, u), "retreat")
 
     def _do_retreat(self, state, a, u, action):
-        events = attacking.mortal(state, u, "D3", f"retreat {action.unit}")
+        events = attacking.mortal(state, u, core().movement.retreat_mortal,
+                                  f"retreat {action.unit}")
         state.units[u].flags.update({"moved", "retreated"})
         if not len(state.models_of(u)):
             return events
@@ -143,12 +144,12 @@ class Moving:
         return self._move_check(state, u, action, REDEPLOY, "redeploy")
 
     def _do_redeploy(self, state, a, u, action):
-        roll = state.dice.roll("D6", f"redeploy {action.unit}").total
+        far = roll(Throw(core().movement.redeploy_roll, f"redeploy {action.unit}"), state.dice)
         moves = movement.planned(state, u, action)
-        problems, after = movement.check_paths(state, u, moves, roll,
+        problems, after = movement.check_paths(state, u, moves, far,
                                                state.scene.units[u].has("FLY"))
         if problems:
-            return [{"type": "redeploy-short", "unit": action.unit, "roll": roll,
+            return [{"type": "redeploy-short", "unit": action.unit, "roll": far,
                      "reason": problems[0].message}]
         state.table = after
-        return [{"type": "moved", "unit": action.unit, "roll": roll}]
+        return [{"type": "moved", "unit": action.unit, "roll": far}]

@@ -9,10 +9,11 @@ fight raises and resume() finishes.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
-from battlefield.errors import UsageError
+from battlefield.errors import InputError, UsageError
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import defence, magic, turns
 from battlefield.rules.aos4.data import Ability, abilities
@@ -28,22 +29,72 @@ from battlefield.rules.state import State
 
 Event = dict[str, Any]
 END_PHASE = "end-phase"
-REACTIONS = {"at-the-double": "run", "forward-to-victory": "charge",
-             "all-out-attack": "shoot|fight|covering-fire", "all-out-defence": "shoot|fight"}
-NOT_PLAYED = {
-    "deploy-unit": "scenes start deployed; the deployment phase is not played",
-    "deploy-faction-terrain": "scenes start deployed; the deployment phase is not played",
-    "deploy-regiment": "scenes start deployed; the deployment phase is not played",
-    "unbind": "spells are not in scene profiles yet",
-    "banish-manifestation": "manifestations are not in scenes yet",
-}
+# Which command reacts to which abilities, and which abilities are not played (with the
+# reason): rulesets/aos4/abilities.yaml `reacts_to` and `not_played`.
+REACTIONS = {a.id: "|".join(a.reacts_to) for a in abilities().values() if a.reacts_to}
+NOT_PLAYED = {a.id: a.not_played for a in abilities().values() if a.not_played}
 OPTIONS = ("command", "unbind", "bank")
 SHORTHAND = "all_out_defence"      # try's shorthand for the defender's answer
+
+
+Check = Callable[[State, Ability, int, Action], list[Violation]]
+Resolve = Callable[[State, Ability, int, Action], list[Event]]
+
+
+@dataclass(frozen=True)
+class Handler:
+    """How an ability is played: its own rule (after phase, unit, Rules of One and command
+    points are checked) and its effect."""
+
+    check: Check
+    resolve: Resolve
 
 
 class Aos4(Moving, Shooting, Fighting, Heroics):
     id = "aos4"
     phases = turns.PHASES
+
+    def __init__(self, data: dict[str, Ability] | None = None) -> None:
+        """The rules for the abilities in `data` (default rulesets/aos4/abilities.yaml): every
+        one has a handler, is a reaction given on other abilities, or is not played - else the
+        ruleset does not load."""
+        self.handlers = self._handler_table(abilities() if data is None else data)
+
+    def _handler_table(self, data: dict[str, Ability]) -> dict[str, Handler]:
+        table = {
+            "normal-move": Handler(self._check_normal_move, self._do_normal_move),
+            "run": Handler(self._check_run, self._do_run),
+            "retreat": Handler(self._check_retreat, self._do_retreat),
+            "redeploy": Handler(self._check_redeploy, self._do_redeploy),
+            "shoot": Handler(self._check_shoot, self._do_shoot),
+            "covering-fire": Handler(self._check_covering_fire, self._do_covering_fire),
+            "charge": Handler(self._check_charge, self._do_charge),
+            "counter-charge": Handler(self._check_counter_charge, self._do_counter_charge),
+            "fight": Handler(self._check_fight, self._do_fight),
+            "rally": Handler(self._check_rally, self._do_rally),
+            "power-through": Handler(self._check_power_through, self._do_power_through),
+            "activate-place-of-power": Handler(self._check_activate_place_of_power,
+                                               self._do_activate_place_of_power),
+            "magical-intervention": Handler(self._check_intervention, self._do_intervention),
+        }
+        for a in data.values():
+            if a.id in table or a.reacts_to or a.not_played:
+                continue
+            file, path, line = a.where
+            raise InputError(file, path, line, f"ability '{a.id}' has no handler in "
+                                               f"battlefield/rules/aos4",
+                             "a handler in Aos4._handler_table, reacts_to: [ABILITY, ...] "
+                             "or not_played: REASON")
+        return {k: h for k, h in table.items() if k in data}
+
+    def _check_intervention(self, state: State, a: Ability, u: int, action: Action
+                            ) -> list[Violation]:
+        return [v("use_as_option", "give it as \"command\": \"magical-intervention\" on "
+                                   "the spell or prayer it lets a unit use")]
+
+    def _do_intervention(self, state: State, a: Ability, u: int, action: Action
+                         ) -> list[Event]:
+        raise UsageError("magical-intervention is given on a spell or prayer")
 
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:
@@ -131,7 +182,7 @@ class Aos4(Moving, Shooting, Fighting, Heroics):
         out = self._rules_of_one(state, a, u, action)
         if out:
             return out
-        return getattr(self, "_check_" + a.id.replace("-", "_"))(state, a, u, action)
+        return self.handlers[a.id].check(state, a, u, action)
 
     def _phase_problem(self, state: State, a: Ability) -> Violation | None:
         c = state.clock
@@ -249,7 +300,7 @@ class Aos4(Moving, Shooting, Fighting, Heroics):
             state.sides[side]["commands"].append(c.id)
             us.phase_used.add("command")
             events.append({"type": "command", "side": side, "command": c.id, "cost": c.cost})
-        events.extend(getattr(self, "_do_" + a.id.replace("-", "_"))(state, a, u, action))
+        events.extend(self.handlers[a.id].resolve(state, a, u, action))
         if state.clock["phase"] == "combat" and a.id == "fight" and not state.pending:
             self._next_fighter(state)
         return events

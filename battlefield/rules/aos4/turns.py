@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from battlefield.rules.aos4.data import battleplan
+from battlefield.rules.aos4.data import battleplan, core
 from battlefield.rules.state import State, scene_start
 from battlefield.rulings import Referee
 
@@ -55,7 +55,8 @@ def new_round(state: State, first: str | None = None) -> list[Event]:
     if first is not None:
         pass                          # round 1 (or a scene's given start): no priority roll
     else:
-        rolls = {s: state.dice.roll("D6", f"priority roll {s}").total for s in sides}
+        rolls = {s: state.dice.roll(core().battle.priority_roll, f"priority roll {s}").total
+                 for s in sides}
         best = max(rolls.values())
         winners = [s for s, v in rolls.items() if v == best]
         # A tie: the player who went first last round decides, and goes first again.

@@ -1,0 +1,62 @@
+"""The aos4 rolls outside the attack sequence, written once as chance procedures
+(battlefield/rules/chance.py): played with the game's dice, enumerated for the odds. The dice
+are rulesets/aos4/rules.yaml's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from battlefield.rules.aos4.data import core
+from battlefield.rules.chance import Procedure, Throw, outcomes
+
+EPS = 1e-6          # a roll reaches a distance it falls short of by less than this
+
+
+def most(expr: str) -> int:
+    """The most a dice expression can roll."""
+    return max(Throw(expr, "").outcomes())
+
+
+@dataclass(frozen=True)
+class ChargeRoll:
+    """The charge roll, and the re-roll when one was made; reached: the last one is enough."""
+
+    rolls: tuple[int, ...]
+    needed: float
+
+    @property
+    def reached(self) -> bool:
+        return self.rolls[-1] >= self.needed - EPS
+
+
+def charge_roll(unit: str, needed: float, reroll: bool) -> Procedure[ChargeRoll]:
+    """2D6 against the distance needed; a roll that falls short is rolled again when `reroll`
+    (Forward to Victory)."""
+    dice = core().charge.roll
+    first = yield Throw(dice, f"charge roll {unit}")
+    if reroll and first < needed - EPS:
+        second = yield Throw(dice, f"charge re-roll {unit}")
+        return ChargeRoll((first, second), needed)
+    return ChargeRoll((first,), needed)
+
+
+@lru_cache(maxsize=4096)
+def charge_chance(needed: float, reroll: bool) -> Fraction:
+    """The exact chance that a charge needing `needed` inches gets there."""
+    return outcomes(lambda: charge_roll("", needed, reroll),
+                    key=lambda r: r.reached).get(True, Fraction(0))
+
+
+def run_roll(unit: str, at_the_double: bool) -> Procedure[int]:
+    """The run roll: D6, or 6 with At the Double (no dice)."""
+    if at_the_double:
+        return core().movement.at_the_double
+    return (yield Throw(core().movement.run_roll, f"run roll {unit}"))
+
+
+def run_chance(extra: float, at_the_double: bool = False) -> Fraction:
+    """The exact chance that a run roll adds at least `extra` inches to the Move."""
+    return sum((p for roll, p in outcomes(lambda: run_roll("", at_the_double)).items()
+                if roll >= extra - EPS), Fraction(0))

@@ -1,0 +1,79 @@
+"""Chance nodes: one procedure, played with the game's dice and enumerated exactly."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from battlefield.rules.chance import Pool, Throw, follow, leaves, outcomes, play, together
+from battlefield.rules.dice import Dice
+
+
+def four_up(r: int) -> int:
+    return 1 if r >= 4 else 0
+
+
+def test_throw_lists_its_outcomes():
+    assert Throw("2D6", "x").outcomes()[7] == Fraction(6, 36)
+    assert Throw("D3+1", "x").outcomes() == {2: Fraction(1, 3), 3: Fraction(1, 3),
+                                             4: Fraction(1, 3)}
+    assert Throw("3", "x").outcomes() == {3: 1}
+
+
+def test_pool_outcomes_are_its_faces_grouped():
+    pool = Pool(3, four_up, "x")
+    grouped: dict[int, Fraction] = {}
+    for values, p in pool.faces():
+        grouped[pool.read(values)] = grouped.get(pool.read(values), Fraction(0)) + p
+    assert pool.outcomes() == grouped
+    assert pool.outcomes()[3] == Fraction(1, 8)
+
+
+def test_play_logs_each_roll_and_nothing_for_no_dice():
+    def proc():
+        a = yield Throw("D6", "first")
+        b = yield Throw("2", "fixed")
+        c = yield Pool(0, four_up, "none")
+        return a + b + c
+
+    dice = Dice.seeded(1, [5])
+    assert play(proc(), dice) == 7
+    assert [(r.dice, r.purpose) for r in dice.log] == [("D6", "first")]
+
+
+def test_together_rolls_a_step_as_one_roll_and_deals_it_out():
+    def one(k: int):
+        hits = yield Pool(k, four_up, "hit rolls", step=0)
+        dmg = 0
+        for _ in range(hits):
+            dmg += yield Throw("D3", "damage", step=1)
+        return dmg
+
+    dice = Dice.seeded(1, [4, 1, 6, 2, 3])      # pool of 1 + 2: [4] and [1, 6]; then D3s 2, 3
+    assert play(together([one(1), one(2)]), dice) == [2, 3]
+    assert [(r.dice, r.values, r.purpose) for r in dice.log] == [
+        ("3D6", (4, 1, 6), "hit rolls"), ("D3", (2,), "damage"), ("D3", (3,), "damage")]
+
+
+def test_outcomes_agree_with_every_leaf():
+    def proc():
+        n = yield Throw("D3", "n")
+        return (yield Pool(n, four_up, "x"))
+
+    exact = outcomes(proc)
+    brute: dict[int, Fraction] = {}
+    for _, p, result in leaves(proc):
+        brute[result] = brute.get(result, Fraction(0)) + p
+    assert exact == brute and sum(exact.values()) == 1
+    assert exact[0] == Fraction(1, 3) * (Fraction(1, 2) + Fraction(1, 4) + Fraction(1, 8))
+
+
+def test_follow_reaches_the_leaf_of_given_dice():
+    def proc():
+        n = yield Throw("D3", "n")
+        return (yield Pool(n, four_up, "x"))
+
+    assert follow(proc, [2, 4, 3]) == (1, 3)
+    with pytest.raises(ValueError):
+        follow(proc, [3, 6])
