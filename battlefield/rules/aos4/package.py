@@ -16,7 +16,7 @@ from battlefield.scene.model import Scene
 
 
 def _player():
-    from battlefield.players.aos4 import Aos4Player
+    from battlefield.rules.aos4.player import Aos4Player
 
     return Aos4Player()
 

@@ -24,7 +24,7 @@ from battlefield.scene.model import Scene
 
 
 def _player():
-    from battlefield.players.skirmish import SkirmishPlayer
+    from battlefield.rules.skirmish.player import SkirmishPlayer
 
     return SkirmishPlayer()
 

@@ -3,7 +3,7 @@ stake, never below its reserve), and its whole battles end with a result and rep
 
 from __future__ import annotations
 
-from battlefield.players.skirmish import RESERVE, SkirmishPlayer, commitment
+from battlefield.rules.skirmish.player import RESERVE, SkirmishPlayer, commitment
 from battlefield.rules.actions import Action
 from battlefield.rules.log import rules_for
 from battlefield.rules.state import Game
