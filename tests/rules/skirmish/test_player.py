@@ -3,9 +3,9 @@ stake, never below its reserve), and its whole battles end with a result and rep
 
 from __future__ import annotations
 
-from battlefield.rules.skirmish.player import RESERVE, SkirmishPlayer, commitment
 from battlefield.rules.actions import Action
 from battlefield.rules.log import rules_for
+from battlefield.rules.skirmish.player import RESERVE, SkirmishPlayer, commitment
 from battlefield.rules.state import Game
 from battlefield.scene.load import load_scene_text
 
