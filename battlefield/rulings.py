@@ -77,7 +77,7 @@ class Referee:
         return self.unit(ref), None
 
     def leader(self, u: int) -> int:
-        return self.offsets[u] + self.scene.units[u].leader
+        return self.scene.leader_model(u, self.table)
 
     def blocker(self, k: int) -> str:
         return self.sight.blocker_name(k, self.names)

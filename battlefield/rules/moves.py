@@ -38,9 +38,7 @@ def find_unit(state: State, action: Action) -> tuple[int, Violation | None]:
 
 def leader(state: State, u: int) -> int:
     """The unit's leader model, or its first model still standing when the leader has gone."""
-    on = state.models_of(u)
-    lead = state.scene.model_offsets()[u] + state.scene.units[u].leader
-    return lead if lead in on else int(on.min())
+    return state.scene.leader_model(u, state.table)
 
 
 @dataclass

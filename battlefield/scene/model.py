@@ -102,6 +102,15 @@ class Scene:
             n += len(u.models)
         return out
 
+    def leader_model(self, u: int, table: Table) -> int:
+        """Unit u's leader on `table` (its table index): the unit's `leader` model, or its first
+        model still on the table when the leader has fallen (skirmish: it never falls first)."""
+        lead = self.model_offsets()[u] + self.units[u].leader
+        if table.unit[lead] == u:
+            return lead
+        on = table.unit_models[u]
+        return int(on.min()) if len(on) else lead
+
     def table(self) -> Table:
         models = [(ui, m) for ui, u in enumerate(self.units) for m in u.models]
         col = lambda f: np.array([f(ui, m) for ui, m in models], dtype=np.float64)  # noqa: E731

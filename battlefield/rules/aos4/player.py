@@ -20,6 +20,7 @@ from battlefield.rules.aos4.attack_odds import attack_odds
 from battlefield.rules.aos4.charge import charge_odds
 from battlefield.rules.aos4.weapons import weapons_of
 from battlefield.rules.decisions import DECLINE, Decision
+from battlefield.rules.moves import leader
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
@@ -207,10 +208,7 @@ class Aos4Player:
                 if s.side != side and len(state.models_of(w))]
 
     def _leader(self, state: State, u: int) -> int:
-        first = state.scene.model_offsets()[u]
-        leader = first + state.scene.units[u].leader
-        on = state.models_of(u)
-        return leader if leader in on else int(on[0])
+        return leader(state, u)
 
     def _goal(self, state: State, u: int) -> tuple[float, float] | None:
         side = state.scene.units[u].side

@@ -160,4 +160,4 @@ def friends(state: State, u: int) -> list[int]:
 
 def leader(state: State, u: int) -> int:
     """The table index of unit u's leader (the leader is always the last model to fall)."""
-    return state.scene.model_offsets()[u] + state.scene.units[u].leader
+    return state.scene.leader_model(u, state.table)
