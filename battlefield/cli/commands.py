@@ -13,7 +13,7 @@ from battlefield.text import inches, table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from battlefield.cli import analyze, play
+    from battlefield.cli import analyze, play, rulesets
 
     fmt = argparse.RawDescriptionHelpFormatter
 
@@ -163,6 +163,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     analyze.register(sub)
     play.register(sub)
+    rulesets.register(sub)
 
 
 # --- helpers -----------------------------------------------------------------------------------

@@ -1,0 +1,53 @@
+"""`battlefield rulesets`: what each ruleset answers, from the registry and ruleset.yaml; every
+action example in the data is a real action on the ruleset's demo battle."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from battlefield.cli.main import main
+from battlefield.paths import ruleset_names
+from battlefield.rules import registry
+from battlefield.rules.actions import Action
+from battlefield.rules.deploy import battle_scene
+from battlefield.rulesets import load_ruleset
+from battlefield.scene.load import load_scene_text
+
+
+def test_lists_every_ruleset_with_what_it_answers(capsys):
+    assert main(["rulesets", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert sorted(data) == ruleset_names()
+    assert data["aos4"]["playable"] and data["aos4"]["odds"] == ["charge", "attack"]
+    assert data["skirmish"]["odds"] == ["attack"] and data["skirmish"]["demo"] == "demo-skirmish"
+    assert not data["openwg"]["playable"] and data["openwg"]["actions"] == []
+
+
+def test_an_unknown_ruleset_is_one_line(capsys):
+    assert main(["rulesets", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown ruleset 'nope'" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("name", registry.playable())
+def test_every_example_is_an_action_on_the_demo_battle(name):
+    rs = load_ruleset(name)
+    scene = load_scene_text(*battle_scene(name, None))
+    ids = {u.id for u in scene.units}
+    assert rs.actions, f"{name} lists no actions"
+    for doc in rs.actions:
+        a = Action.from_dict(doc.example)
+        assert a.type == doc.id
+        assert a.unit is None or a.unit in ids, (doc.id, a.unit)
+        assert all(t in ids for t in a.targets), (doc.id, a.targets)
+
+
+@pytest.mark.parametrize("name", registry.playable())
+def test_the_drag_actions_are_moves(name):
+    for doc in load_ruleset(name).actions:
+        if doc.drag:
+            assert any("path" in f for f in doc.fields), doc.id
+        if doc.targeted:
+            assert doc.drag and "target" in doc.fields, doc.id
