@@ -186,6 +186,9 @@ class PlayScene:
             if ctrl and e.key == pygame.K_o:
                 self.load(self.save_path)
                 return True
+            if ctrl and e.key == pygame.K_p:
+                self.save_position()
+                return True
             if e.key == pygame.K_h:
                 self.push = HelpOverlay()
                 return True
@@ -272,6 +275,19 @@ class PlayScene:
         path = path or self.save_path
         log.write(path, self.state, self.opened.scene_text)
         self.say(f"saved {len(self.state.actions)} actions to {path}")
+        return path
+
+    def save_position(self, path: str | None = None) -> str:
+        """The game as it stands, a scene file with the whole position in its `state:` key
+        (as `battlefield try --out` writes it): `battlefield play FILE` goes on from there."""
+        import yaml
+
+        from battlefield.rules.trial import scene_after
+
+        path = path or str(Path(self.save_path).with_suffix("")) + "-position.yaml"
+        Path(path).write_text(yaml.safe_dump(scene_after(self.state), sort_keys=False,
+                                             width=100), encoding="utf-8")
+        self.say(f"saved the position to {path}")
         return path
 
     def load(self, path: str) -> None:

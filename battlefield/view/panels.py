@@ -28,6 +28,7 @@ SHORTCUTS = (
     ("E", "map editor on / off (its keys show in the panel)"),
     ("Ctrl+Z / Ctrl+Y", "undo / redo"),
     ("Ctrl+S / Ctrl+O", "save / load the action log"),
+    ("Ctrl+P", "save the position (a scene file that goes on from here)"),
     ("F12", "screenshot"),
     ("Esc", "put back / leave a tool"),
     ("H", "this help"),

@@ -112,6 +112,21 @@ def test_undo_redo_save_load(scene: PlayScene, tmp_path) -> None:
     assert len(scene.state.actions) == n
 
 
+def test_ctrl_p_saves_the_position_and_it_plays_on(scene: PlayScene, tmp_path) -> None:
+    from battlefield.scene.load import load_scene
+
+    to_phase(scene.state, "movement")
+    x, y = at(scene, "red-lancers")
+    drag(scene, (x, y), (x, y + 3))
+    scene.save_path = str(tmp_path / "g.jsonl")
+    scene.handle_event(ev(pygame.KEYDOWN, key=pygame.K_p, mod=pygame.KMOD_CTRL))
+    path = tmp_path / "g-position.yaml"
+    assert path.is_file() and str(path) in scene.panel.message
+    again = open_game(str(path)).state
+    assert again.fingerprint() == scene.state.fingerprint()
+    assert load_scene(path).extra["state"]["phase"] == "movement"
+
+
 def test_buttons_pass_the_phase_and_help_opens(scene: PlayScene) -> None:
     surf = pygame.Surface((1200, 760))
     scene.draw(surf)
