@@ -17,6 +17,7 @@ from battlefield.rules.aos4 import attacks as sequence
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.weapons import Weapon
 from battlefield.rules.chance import Throw, play, roll
+from battlefield.rules.damage import fill
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
@@ -65,19 +66,10 @@ def allocate(state: State, v: int, damage: int, source: np.ndarray | None,
     else:
         far = np.zeros(len(alive))
     order = sorted(range(len(alive)), key=lambda i: (alive[i] == leader, far[i], alive[i]))
-    slain: list[int] = []
-    offsets = state.scene.model_offsets()[v]
-    for i in order:
-        if damage <= 0:
-            break
-        m = int(alive[i])
-        k = m - offsets
-        room = health - int(us.damage[k])
-        take = min(room, damage)
-        us.damage[k] += take
-        damage -= take
-        if us.damage[k] >= health:
-            slain.append(m)
+    first = state.scene.model_offsets()[v]
+    filled = fill(us.damage, int(health), [int(alive[i]) - first for i in order], [damage],
+                  spill=True)
+    slain = [first + k for k in filled.slain]
     events: list[Event] = []
     if slain:
         kill(state, v, slain)

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from battlefield.rules.damage import fill
 from battlefield.rules.skirmish import bombardment, movement
 from battlefield.rules.skirmish.data import (
     EPS,
@@ -158,36 +159,36 @@ def allocate(state: State, w: int, hits: int, damage: int, source: int | None) -
     """Deal `damage` per hit to unit w's models one at a time (leader last); returns the
     damage dealt, the models slain and the last model hit."""
     us = state.units[w]
+    first = state.scene.model_offsets()[w]
+    filled = fill(us.damage, max(1, istat(state, w, "toughness")),
+                  allocation_order(state, w, source), [damage] * hits, spill=False)
+    slain = [first + k for k in filled.slain]
+    if slain:
+        kill(state, w, slain)
+    if filled.last is not None:
+        us.counters["last_hit"] = float(filled.last)
+    names = state.scene.model_names
+    return {"damage": filled.dealt, "slain": [names[m] for m in slain], "last": filled.last}
+
+
+def allocation_order(state: State, w: int, source: int | None) -> list[int]:
+    """Unit w's models (unit-local) in the order hits go to them: damaged ones first, then the
+    furthest from the attacker's leader, the leader last."""
+    us = state.units[w]
     t = state.table
     first = state.scene.model_offsets()[w]
     lead = leader(state, w)
-    tough = max(1, istat(state, w, "toughness"))
-    dealt, slain, last = 0, [], None
-    while hits > 0 and len(state.models_of(w)):
-        alive = [int(m) for m in state.models_of(w)]
-        if source is not None:
-            far = t.distances(np.array(alive), np.array([source]))[:, 0]
-        else:
-            far = np.zeros(len(alive))
-        order = sorted(range(len(alive)), key=lambda i: (alive[i] == lead,
-                                                         us.damage[alive[i] - first] == 0,
-                                                         -round(float(far[i]), 9), alive[i]))
-        m = alive[order[0]]
-        k = m - first
-        while hits > 0:
-            hits -= 1
-            take = min(damage, tough - int(us.damage[k]))
-            us.damage[k] += take
-            dealt += take
-            last = k
-            if us.damage[k] >= tough:
-                kill(state, w, [m])
-                slain.append(m)
-                break
-    if last is not None:
-        us.counters["last_hit"] = float(last)
-    names = state.scene.model_names
-    return {"damage": dealt, "slain": [names[m] for m in slain], "last": last}
+    alive = [int(m) for m in state.models_of(w)]
+    if not alive:
+        return []
+    if source is not None:
+        far = t.distances(np.array(alive), np.array([source]))[:, 0]
+    else:
+        far = np.zeros(len(alive))
+    order = sorted(range(len(alive)), key=lambda i: (alive[i] == lead,
+                                                     us.damage[alive[i] - first] == 0,
+                                                     -round(float(far[i]), 9), alive[i]))
+    return [alive[i] - first for i in order]
 
 
 def kill(state: State, unit: int, models: list[int]) -> None:

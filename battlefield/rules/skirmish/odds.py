@@ -8,6 +8,7 @@ from __future__ import annotations
 from math import comb
 from typing import Any
 
+from battlefield.rules.damage import fill
 from battlefield.rules.skirmish import attacks
 from battlefield.rules.skirmish.data import game, istat
 from battlefield.rules.state import State
@@ -28,27 +29,11 @@ def standing_chance(state: State, a: attacks.Attack) -> tuple[float, int]:
 
 
 def dealt_by_hits(state: State, w: int, hits: int, damage: int) -> tuple[int, int]:
-    """(damage dealt, models slain) when `hits` hits of `damage` each land on unit w, in the
-    order allocate() uses (damaged models first, the leader last)."""
-    us = state.units[w]
-    first = state.scene.model_offsets()[w]
-    lead = attacks.leader(state, w)
-    tough = max(1, istat(state, w, "toughness"))
-    alive = sorted((int(m) for m in state.models_of(w)),
-                   key=lambda m: (m == lead, us.damage[m - first] == 0, m))
-    taken = {m: int(us.damage[m - first]) for m in alive}
-    dealt = slain = 0
-    for m in alive:
-        while hits > 0 and taken[m] < tough:
-            hits -= 1
-            hurt = min(damage, tough - taken[m])
-            taken[m] += hurt
-            dealt += hurt
-        if taken[m] >= tough:
-            slain += 1
-        if hits == 0:
-            break
-    return dealt, slain
+    """(damage dealt, models slain) when `hits` hits of `damage` each land on unit w, by the
+    allocation the game uses (attacks.allocate), on a copy of the unit's damage."""
+    filled = fill(state.units[w].damage.copy(), max(1, istat(state, w, "toughness")),
+                  attacks.allocation_order(state, w, None), [damage] * hits, spill=False)
+    return filled.dealt, len(filled.slain)
 
 
 def attack_odds(state: State, u: int, w: int) -> dict[str, Any]:

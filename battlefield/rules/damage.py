@@ -1,0 +1,48 @@
+"""Damage on a unit's models, the same mechanic in every ruleset: points go to the models in
+the order the ruleset picks (its allocation rule), each model taking what it has room for; a
+filled model is slain. Rulesets differ in two settings only: the order, and whether a packet's
+points left over when its model falls go on to the next model (`spill`: aos4's damage pool) or
+are lost (skirmish's damage per hit)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class Filled:
+    """What dealing came to: points dealt, the models slain (unit-local indices, in the order
+    they fell) and the last model that took a point."""
+
+    dealt: int = 0
+    slain: list[int] = field(default_factory=list)
+    last: int | None = None
+
+
+def fill(damage: np.ndarray, health: int, order: Sequence[int], packets: Iterable[int],
+         spill: bool) -> Filled:
+    """Deal `packets` of points to the models `order` names (unit-local indices), changing
+    `damage` (points on each model) in place; a model with `health` points is slain."""
+    out = Filled()
+    i = 0
+    for packet in packets:
+        left = int(packet)
+        while i < len(order):
+            k = order[i]
+            take = min(left, health - int(damage[k]))
+            damage[k] += take
+            out.dealt += take
+            left -= take
+            out.last = k
+            if damage[k] >= health:
+                out.slain.append(k)
+                i += 1
+                if spill and left > 0:
+                    continue
+            break
+        if i >= len(order):
+            break
+    return out

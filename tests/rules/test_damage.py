@@ -1,0 +1,27 @@
+"""Damage on a unit's models (rules/damage.py), by hand: a pool that spills over (aos4) and
+packets that do not (skirmish's damage per hit)."""
+
+import numpy as np
+
+from battlefield.rules.damage import fill
+
+
+def test_a_pool_spills_over_to_the_next_model():
+    damage = np.array([0, 1, 0])
+    out = fill(damage, 3, [1, 0, 2], [6], spill=True)
+    # Model 1 takes 2 (falls), model 0 takes 3 (falls), model 2 takes the last 1.
+    assert damage.tolist() == [3, 3, 1] and out.dealt == 6 and out.slain == [1, 0]
+    assert out.last == 2
+
+
+def test_packets_do_not_spill():
+    damage = np.array([0, 0])
+    out = fill(damage, 2, [0, 1], [3, 3], spill=False)
+    # Each hit of 3 fills a 2-wound model: 1 point of each hit is lost.
+    assert damage.tolist() == [2, 2] and out.dealt == 4 and out.slain == [0, 1]
+
+
+def test_dealing_stops_when_every_model_has_fallen():
+    damage = np.array([0])
+    out = fill(damage, 1, [0], [1, 1, 1], spill=False)
+    assert out.dealt == 1 and out.slain == [0]
