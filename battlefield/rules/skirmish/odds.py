@@ -36,6 +36,29 @@ def dealt_by_hits(state: State, w: int, hits: int, damage: int) -> tuple[int, in
     return filled.dealt, len(filled.slain)
 
 
+def outcomes(state: State, a: attacks.Attack
+             ) -> tuple[dict[int, float], dict[int, float], int]:
+    """Every outcome of attack `a` (as attacks.prepare counts it): the chance of each damage
+    total and of each number of models slain, and the score each die needs to hit."""
+    p, hit_on = standing_chance(state, a)
+    damage: dict[int, float] = {}
+    slain: dict[int, float] = {}
+    for k in range(a.dice + 1):
+        pk = comb(a.dice, k) * p ** k * (1 - p) ** (a.dice - k)
+        d, s = dealt_by_hits(state, a.defender, k, istat(state, a.attacker, "damage"))
+        damage[d] = damage.get(d, 0.0) + pk
+        slain[s] = slain.get(s, 0.0) + pk
+    return damage, slain, hit_on
+
+
+def expected_slain(state: State, u: int, w: int, hit_mod: int = 0, cover_bonus: int = 0
+                   ) -> float:
+    """Expected models of w slain by one attack of u with these modifiers (support counted):
+    from the same outcomes as the odds."""
+    _, slain, _ = outcomes(state, attacks.prepare(state, u, w, hit_mod, cover_bonus))
+    return float(sum(s * q for s, q in slain.items()))
+
+
 def attack_odds(state: State, u: int, w: int) -> dict[str, Any]:
     """The exact distribution of damage unit u's attack deals unit w now (support and partial
     sight counted), with the models slain; zero when u cannot attack w."""
@@ -53,14 +76,7 @@ def attack_odds(state: State, u: int, w: int) -> dict[str, Any]:
                 "dice": 0, "hit_on": None, "reason": reason}
     cover = game().partial_sight_cover if seen == "partial" else 0
     a = attacks.prepare(state, u, w, cover_bonus=cover)
-    p, hit_on = standing_chance(state, a)
-    damage: dict[int, float] = {}
-    slain: dict[int, float] = {}
-    for k in range(a.dice + 1):
-        pk = comb(a.dice, k) * p ** k * (1 - p) ** (a.dice - k)
-        d, s = dealt_by_hits(state, w, k, istat(state, u, "damage"))
-        damage[d] = damage.get(d, 0.0) + pk
-        slain[s] = slain.get(s, 0.0) + pk
+    damage, slain, hit_on = outcomes(state, a)
     return {"expected_damage": round(sum(d * q for d, q in damage.items()), 9),
             "distribution": {str(d): round(q, 9) for d, q in sorted(damage.items())},
             "models_slain": {str(s): round(q, 9) for s, q in sorted(slain.items())},

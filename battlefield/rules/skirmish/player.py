@@ -22,7 +22,8 @@ from battlefield.geometry.objectives import models_in_zone
 from battlefield.rules.actions import Action
 from battlefield.rules.decisions import Decision
 from battlefield.rules.skirmish import attacks, bombardment, movement, potshots, turns
-from battlefield.rules.skirmish.data import bombards, game, is_melee, istat, leader, stat
+from battlefield.rules.skirmish.data import bombards, game, is_melee, leader, stat
+from battlefield.rules.skirmish.odds import expected_slain
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
@@ -234,19 +235,6 @@ def _on_objective(state: State, u: int) -> bool:
 
 def _weight(state: State, u: int) -> float:
     return ON_OBJECTIVE if _on_objective(state, u) else 1.0
-
-
-def expected_slain(state: State, u: int, w: int, hit_mod: int = 0, cover_bonus: int = 0
-                   ) -> float:
-    """Expected models of w slain by one attack of u (support included)."""
-    g = game()
-    a = attacks.prepare(state, u, w, hit_mod, cover_bonus)
-    p_hit = min(1.0, max(0.0, (7 - (istat(state, u, "hit") - hit_mod)) / 6))
-    p_save = min(1.0, max(0.0, (a.cover_bonus - (g.cover_save_on - 7)) / 6))
-    hits = a.dice * p_hit * (1 - p_save)
-    per_model = math.ceil(max(1, istat(state, w, "toughness")) /
-                          max(1, istat(state, u, "damage")))
-    return float(min(len(state.models_of(w)), hits / per_model))
 
 
 def commitment(state: State, side: str, u: int, w: int, stake: float) -> int:
