@@ -260,11 +260,13 @@ class Aos4(Moving, Shooting, Fighting, Heroics):
         intervention = "magical-intervention" in self._option_commands(action)
         out = magic.check(state, u, action, intervention)
         side = state.clock["acting"]
+        cost = abilities()["magical-intervention"].cost
         if intervention and not out:
-            if state.sides[side]["cp"] < 1:
-                out.append(v("command_points", f"magical-intervention needs 1 command point, "
-                                               f"{side} has {state.sides[side]['cp']}",
-                             needed=1, have=state.sides[side]["cp"]))
+            if state.sides[side]["cp"] < cost:
+                out.append(v("command_points", f"magical-intervention needs {cost} command "
+                                               f"point{'s' * (cost != 1)}, {side} has "
+                                               f"{state.sides[side]['cp']}",
+                             needed=cost, have=state.sides[side]["cp"]))
             elif "magical-intervention" in state.sides[side]["commands"]:
                 out.append(v("command_used", f"{side} has used magical-intervention this "
                                              f"phase"))
@@ -276,10 +278,11 @@ class Aos4(Moving, Shooting, Fighting, Heroics):
         events: list[Event] = []
         if intervention:
             side = state.clock["acting"]
-            state.sides[side]["cp"] -= 1
+            cost = abilities()["magical-intervention"].cost
+            state.sides[side]["cp"] -= cost
             state.sides[side]["commands"].append("magical-intervention")
             events.append({"type": "command", "side": side, "command": "magical-intervention",
-                           "cost": 1})
+                           "cost": cost})
         return events + magic.resolve(state, u, action, intervention)
 
     def resolve(self, state: State, action: Action) -> list[Event]:
