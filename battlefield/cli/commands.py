@@ -521,10 +521,9 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"{args.log}: replayed {len(saved.actions)} actions ({saved.ruleset}, seed "
               f"{saved.seed}): {same}")
         if not state.over:
-            c = state.clock
-            where = f"{c.get('active')}'s {c['phase']} phase" if c.get("phase") else \
-                f"{c.get('active')}'s turn"
-            print(f"  the battle is not over: round {c.get('round')}, {where}")
+            where = (f"{state.active}'s {state.phase} phase" if state.phase
+                     else f"{state.active}'s turn")
+            print(f"  the battle is not over: round {state.round}, {where}")
         if state.over:
             d = {"scene": saved.scene_name, "ruleset": saved.ruleset, "seed": saved.seed,
                  "actions": len(saved.actions), **state.result()}

@@ -172,13 +172,12 @@ def _strings(value: Any, where: str) -> list[str]:
 
 def summary(state: State) -> dict[str, Any]:
     """The position in short, for `try --json`'s "state" and its text's last line."""
-    c = state.clock
     units = {}
     for spec, us in zip(state.scene.units, state.units, strict=True):
         units[spec.id] = {"models_alive": us.models_alive,
                           "damage": [int(d) for d in us.damage],
                           "flags": sorted(us.flags)}
-    return {"round": c.get("round"), "phase": c.get("phase"), "active": c.get("active"),
+    return {"round": state.round, "phase": state.phase, "active": state.active,
             "acting": None if state.over else state.acting_side,
             "sides": {s: {k: plain(v) for k, v in res.items()}
                       for s, res in state.sides.items()},

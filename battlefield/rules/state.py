@@ -197,6 +197,22 @@ class State:
             return self.pending[0].side
         return self.rules.acting_side(self)
 
+    # --- the clock every ruleset keeps (its own counters live beside these keys) ----------------
+    @property
+    def round(self) -> int:
+        """The battle round (1-based)."""
+        return int(self.clock.get("round") or 0)
+
+    @property
+    def phase(self) -> str | None:
+        """The phase of the turn, or None in a ruleset without phases."""
+        return self.clock.get("phase")
+
+    @property
+    def active(self) -> str | None:
+        """The side whose turn it is (not always the one acting: see acting_side)."""
+        return self.clock.get("active")
+
     @property
     def over(self) -> bool:
         return self.rules.over(self)

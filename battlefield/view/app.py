@@ -58,14 +58,14 @@ def open_game(scene_arg: str | None, ruleset: str | None = None, seed: int = 1) 
 
 def to_phase(state: State, phase: str) -> None:
     """Pass (end-phase) until the named phase of the acting side comes up."""
-    if state.clock.get("phase") is None:
+    if state.phase is None:
         raise UsageError(f"--phase {phase}: {state.rules.id} has no phases (sides take turns)")
     phases = getattr(state.rules, "phases", ())
     if phases and phase not in phases:
         raise UsageError(f"--phase {phase}: no such phase (phases: {', '.join(phases)})")
     for _ in range(50):
-        now = state.clock.get("phase")
-        if now == phase and state.acting_side == state.clock.get("active"):
+        now = state.phase
+        if now == phase and state.acting_side == state.active:
             return
         try:
             state.apply(Action("end-phase"))
@@ -444,7 +444,7 @@ def hold(scene: PlayScene, unit: str, to: tuple[float, float] | None,
     p = live.pick_up(st, u, model, scene.drag.wanted)
     if p is None:
         raise UsageError(f"--drag {unit}: it cannot be moved now ({st.acting_side} is acting"
-                         + (f" in the {st.clock['phase']} phase" if st.clock.get("phase")
+                         + (f" in the {st.phase} phase" if st.phase
                             else "") + "; try --phase movement)")
     d = scene.drag
     d.pickup = p

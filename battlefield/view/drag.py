@@ -89,7 +89,7 @@ class DragTool:
         if p is None:
             uid = self.state.scene.units[u].id
             self.say(f"{uid} cannot be moved now ({self.state.acting_side} is acting in the "
-                     f"{self.state.clock.get('phase', 'turn')} phase)")
+                     f"{self.state.phase or 'turn'} phase)")
             return True
         t = self.state.table
         self.pickup = p

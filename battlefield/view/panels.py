@@ -57,9 +57,8 @@ class Panel:
         pygame.draw.line(surface, pal.BORDER, r.topleft, r.bottomleft, 2)
         x, y = r.left + 12, r.top + 10
         big, small = font(20), font(16)
-        c = state.clock
-        title = (f"round {c.get('round')}  {c.get('active')}'s turn"
-                 + (f"  {c['phase']} phase" if c.get("phase") else ""))
+        title = (f"round {state.round}  {state.active}'s turn"
+                 + (f"  {state.phase} phase" if state.phase else ""))
         surface.blit(big.render(title, True, pal.INK), (x, y))
         y += 26
         surface.blit(small.render(f"acting: {state.acting_side}", True, pal.INK), (x, y))
