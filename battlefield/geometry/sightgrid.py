@@ -155,23 +155,35 @@ def _bin(dx, dy, per, nbins):
 
 
 @njit(cache=True, inline="always")
-def _clear(px, py, pz, dx, dy, dz, low, b, d2, na, always, bin_n, bin_k, near2, tcand, heights,
-           edges, edge_start):
+def _clear(px, py, pz, dx, dy, dz, low, b, d2, na, always, bin_n, bin_k, near2, hint, tcand,
+           heights, edges, edge_start):
     """True when no candidate piece blocks the segment p -> p + d (low: its lower end's z),
-    given the observer's wedges (_wedges) and the target's bin b and squared distance d2."""
+    given the observer's wedges (_wedges) and the target's bin b and squared distance d2.
+    hint[b]: the piece of bin b that blocked the last line there (-1: none), tried first -
+    neighbouring targets hide behind the same piece - and kept up to date. The order the
+    candidates are tried in never changes the answer."""
+    c = hint[b]
+    if c >= 0 and d2 >= near2[c]:
+        k = tcand[c]
+        h = heights[k]
+        if low < h and _edges_block(px, py, pz, dx, dy, dz, h, edges, edge_start[k],
+                                    edge_start[k + 1]):
+            return False
     for a in range(na):
         k = tcand[always[a]]
         h = heights[k]
         if low < h and _edges_block(px, py, pz, dx, dy, dz, h, edges, edge_start[k],
                                     edge_start[k + 1]):
             return False
+    tried = hint[b]
     for s in range(bin_n[b]):
         c = bin_k[b, s]
-        if d2 >= near2[c]:
+        if c != tried and d2 >= near2[c]:
             k = tcand[c]
             h = heights[k]
             if low < h and _edges_block(px, py, pz, dx, dy, dz, h, edges, edge_start[k],
                                         edge_start[k + 1]):
+                hint[b] = c
                 return False
     return True
 
@@ -194,6 +206,7 @@ def grid_sight_rows(pts, tcand, bboxes, heights, edges, edge_start, blind, membe
         bin_k = np.empty((nbins, max(nt, 1)), dtype=np.int64)
         near2 = np.zeros(max(nt, 1))
         always = np.empty(max(nt, 1), dtype=np.int64)
+        hint = np.empty(nbins, dtype=np.int64)
         mine = tally[t]
         theirs = by[t]
         for i in range(start + t, stop, tasks):
@@ -203,6 +216,7 @@ def grid_sight_rows(pts, tcand, bboxes, heights, edges, edge_start, blind, membe
             px, py, pz = pts[i, 0], pts[i, 1], pts[i, 2]
             na = _wedges(px, py, tcand, bboxes, edges, edge_start, nbins, bin_n, bin_k, near2,
                          always)
+            hint[:] = -1
             gi = member[i]
             seen = 0
             for j in range(i + 1, n):
@@ -212,8 +226,8 @@ def grid_sight_rows(pts, tcand, bboxes, heights, edges, edge_start, blind, membe
                 dx = pts[j, 0] - px
                 dy = pts[j, 1] - py
                 if _clear(px, py, pz, dx, dy, qz - pz, min(pz, qz), _bin(dx, dy, per, nbins),
-                          dx * dx + dy * dy, na, always, bin_n, bin_k, near2, tcand, heights,
-                          edges, edge_start):
+                          dx * dx + dy * dy, na, always, bin_n, bin_k, near2, hint, tcand,
+                          heights, edges, edge_start):
                     seen += 1
                     mine[j] += 1
                     gj = member[j]
@@ -242,6 +256,7 @@ def sight_rows(pts, tcand, bboxes, heights, edges, edge_start, blind, observers,
         bin_k = np.empty((nbins, max(nt, 1)), dtype=np.int64)
         near2 = np.zeros(max(nt, 1))
         always = np.empty(max(nt, 1), dtype=np.int64)
+        hint = np.empty(nbins, dtype=np.int64)
         for a in range(t, m, tasks):
             o = observers[a]
             if blind[o]:
@@ -249,6 +264,7 @@ def sight_rows(pts, tcand, bboxes, heights, edges, edge_start, blind, observers,
             ox, oy, oz = pts[o, 0], pts[o, 1], pts[o, 2]
             na = _wedges(ox, oy, tcand, bboxes, edges, edge_start, nbins, bin_n, bin_k, near2,
                          always)
+            hint[:] = -1
             row = out[a]
             for j in range(n):
                 if j == o or blind[j]:
@@ -259,12 +275,12 @@ def sight_rows(pts, tcand, bboxes, heights, edges, edge_start, blind, observers,
                 b = _bin(ex, ey, per, nbins)
                 if j > o:
                     row[j] = _clear(ox, oy, oz, ex, ey, qz - oz, min(oz, qz), b,
-                                    ex * ex + ey * ey, na, always, bin_n, bin_k, near2, tcand,
-                                    heights, edges, edge_start)
+                                    ex * ex + ey * ey, na, always, bin_n, bin_k, near2, hint,
+                                    tcand, heights, edges, edge_start)
                 else:                              # the pair's own direction: from j
                     row[j] = _clear(qx, qy, qz, ox - qx, oy - qy, oz - qz, min(oz, qz), b,
-                                    ex * ex + ey * ey, na, always, bin_n, bin_k, near2, tcand,
-                                    heights, edges, edge_start)
+                                    ex * ex + ey * ey, na, always, bin_n, bin_k, near2, hint,
+                                    tcand, heights, edges, edge_start)
     return out
 
 
