@@ -123,7 +123,7 @@ class Coverage:
     """Sight between all standing cells of a board's grid.
 
     cells: the grid index of each standing cell (point k is cell cells[k]); points: their eyes;
-    sight: who sees whom (counts, pairs)."""
+    sight: how many cells each cell sees, and how many of each zone (and its enemies) see it."""
 
     grid: Grid
     height: float
