@@ -112,6 +112,8 @@ def run_analyze(args: argparse.Namespace) -> int:
     for s in scenes:
         _positive("grid", args.grid, max(s.width, s.depth))
     cost = check_budget(scenes, args.grid, args.force)
+    if sys.stderr.isatty():
+        print(f"  sight map: {cost.text()}", file=sys.stderr)
     names = [Path(a).stem for a in [args.map, args.map2] if a is not None]
     folder = Path(args.out) if args.out else report.default_dir(names)
     try:
