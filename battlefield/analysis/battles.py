@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TextIO
 
+from battlefield.analysis.progress import ProgressBar
 from battlefield.errors import UsageError
 
 _MASK = (1 << 64) - 1
@@ -86,6 +86,8 @@ def run_battles(ruleset: str, scene_text: str, scene_name: str, games: int, seed
                 workers: int | None = None, cluster: str | None = None,
                 progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
     jobs = [Job(ruleset, scene_text, scene_name, battle_seed(seed, i), i) for i in range(games)]
+    if progress:
+        progress(0, games)
     if cluster:
         return _on_dask(jobs, cluster, progress)
     workers = workers or os.cpu_count() or 1
@@ -127,10 +129,6 @@ def _on_dask(jobs: list[Job], address: str, progress) -> list[dict[str, Any]]:
     return out
 
 
-def progress_bar(done: int, total: int, stream=sys.stderr) -> None:
-    width = 30
-    filled = round(width * done / total) if total else width
-    stream.write(f"\r  battles [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-    if done == total:
-        stream.write("\n")
-    stream.flush()
+def progress_bar(stream: TextIO | None = None) -> ProgressBar:
+    """The bar `simulate --games` shows on stderr: battles done, games per second, time left."""
+    return ProgressBar("battles", "games", stream)

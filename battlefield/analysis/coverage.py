@@ -7,18 +7,28 @@ of the tallest standable piece under the centre, else the table). Cells inside i
 terrain are not standing places and are left out. Sight is the terrain rule of the sight kernel
 (RULES-NOTES: a line is blocked where it passes inside an outline below the piece's height),
 terrain only, points rather than bases, and exact for the sampled points: every pair of cells
-is decided (geometry.sightgrid), none sampled.
+is decided (geometry.sightgrid), none sampled. The pairs are counted, never kept: per cell, how
+many cells it sees and how many cells of each deployment zone (and of each zone's enemies) see
+it; any other group of observers is decided anew, a few rows at a time.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import shapely
 
-from battlefield.geometry.sightgrid import GridSight, all_pairs, ground_heights
+from battlefield.geometry.sightgrid import (
+    MAX_GROUPS,
+    GridSight,
+    Progress,
+    all_pairs,
+    ground_heights,
+)
 from battlefield.geometry.sightline import lines_blocked
 from battlefield.geometry.terrain import STANDABLE, Layout
 
@@ -80,21 +90,31 @@ def ground_at(layout: Layout, x: np.ndarray, y: np.ndarray) -> np.ndarray:
                          dtype=np.int64)
     out = ground_heights(xy, standable, layout.bboxes, layout.heights, layout.edges,
                          layout.edge_start)
-    if len(standable):
-        pts = shapely.points(xy)
-        for i in standable:
-            on = shapely.dwithin(layout.polygons[i], pts, ON_EDGE)
-            out[on] = np.maximum(out[on], layout.heights[i])
+    for i in standable:
+        near = _near_box(layout, int(i), xy[:, 0], xy[:, 1])
+        on = near[shapely.dwithin(layout.polygons[i], shapely.points(xy[near]), ON_EDGE)]
+        out[on] = np.maximum(out[on], layout.heights[i])
     return out.reshape(x.shape)
+
+
+def _near_box(layout: Layout, i: int, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Indices of the points within ON_EDGE of piece i's box: the only ones shapely is asked
+    about (a Shapely point per cell of a fine grid would cost more than the grid)."""
+    x0, y0, x1, y1 = layout.bboxes[i]
+    slack = 2 * ON_EDGE
+    return np.nonzero((x >= x0 - slack) & (x <= x1 + slack) & (y >= y0 - slack)
+                      & (y <= y1 + slack))[0]
 
 
 def impassable_at(layout: Layout, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """True for points in (or on the edge of) an impassable piece."""
     x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
     out = np.zeros(x.shape, dtype=bool)
-    pts = shapely.points(x, y)
+    flat, fx, fy = out.reshape(-1), x.reshape(-1), y.reshape(-1)
     for i in layout.pieces_with("impassable"):
-        out |= shapely.dwithin(layout.polygons[i], pts, ON_EDGE)
+        near = _near_box(layout, int(i), fx, fy)
+        flat[near[shapely.dwithin(layout.polygons[i], shapely.points(fx[near], fy[near]),
+                                  ON_EDGE)]] = True
     return out
 
 
@@ -103,7 +123,7 @@ class Coverage:
     """Sight between all standing cells of a board's grid.
 
     cells: the grid index of each standing cell (point k is cell cells[k]); points: their eyes;
-    sight: who sees whom (counts, pairs)."""
+    sight: how many cells each cell sees, and how many of each zone (and its enemies) see it."""
 
     grid: Grid
     height: float
@@ -134,9 +154,7 @@ class Coverage:
 
     def inside(self, outline) -> np.ndarray:
         """Indices of the points whose cell centre is in (or on) the outline."""
-        poly = outline if isinstance(outline, shapely.Geometry) else shapely.Polygon(outline)
-        pts = self.points
-        return np.nonzero(shapely.intersects_xy(poly, pts[:, 0], pts[:, 1]))[0]
+        return points_inside(self.points, outline)
 
     def zone(self, side: str, outline) -> np.ndarray:
         """The points of a deployment zone (kept by side)."""
@@ -144,6 +162,10 @@ class Coverage:
         if hit is None:
             hit = self._zones[side] = self.inside(outline)
         return hit
+
+    def enemy(self, side: str) -> np.ndarray:
+        """The points of the other zones that are not in this side's zone."""
+        return enemy_points(self._zones, side)
 
     def seen_from(self, observers: np.ndarray) -> np.ndarray:
         """Per point, the share of `observers` that see it (0 with no observers)."""
@@ -229,9 +251,25 @@ class Coverage:
         return best
 
 
+def points_inside(points: np.ndarray, outline) -> np.ndarray:
+    """Indices of the points whose (x, y) is in (or on) the outline."""
+    poly = outline if isinstance(outline, shapely.Geometry) else shapely.Polygon(outline)
+    return np.nonzero(shapely.intersects_xy(poly, points[:, 0], points[:, 1]))[0]
+
+
+def enemy_points(zones: Mapping[str, np.ndarray], side: str) -> np.ndarray:
+    """The points of the zones other than `side`'s that are not in `side`'s zone."""
+    others = [idx for s, idx in zones.items() if s != side]
+    own = zones.get(side, np.zeros(0, dtype=np.int64))
+    return np.setdiff1d(np.concatenate(others or [np.zeros(0, dtype=np.int64)]), own)
+
+
 def coverage(layout: Layout, width: float, depth: float, spacing: float = DEFAULT_SPACING,
-             height: float = DEFAULT_HEIGHT, cache: bool = True) -> Coverage:
-    """Sight between every pair of standing cells of the board's grid."""
+             height: float = DEFAULT_HEIGHT, cache: bool = True,
+             zones: Mapping[str, Any] | None = None,
+             progress: Progress | None = None) -> Coverage:
+    """Sight between every pair of standing cells of the board's grid, counted per cell, and per
+    deployment zone (zones: side -> outline) and each zone's enemies as observers."""
     if not height > 0:
         raise ValueError(f"model height must be positive, not {height}")
     grid = Grid.over(width, depth, spacing)
@@ -241,4 +279,13 @@ def coverage(layout: Layout, width: float, depth: float, spacing: float = DEFAUL
     xy = centres[cells]
     z = ground_at(layout, xy[:, 0], xy[:, 1]) + height
     points = np.ascontiguousarray(np.column_stack([xy, z]))
-    return Coverage(grid, height, layout, cells, points, all_pairs(layout, points, cache=cache))
+    del centres, standing, xy, z
+    found = {side: points_inside(points, outline) for side, outline in (zones or {}).items()}
+    groups: list[np.ndarray] = []
+    for side, idx in found.items():
+        for g in (idx, enemy_points(found, side)):
+            if len(g) and not any(np.array_equal(g, h) for h in groups):
+                groups.append(g)
+    sight = all_pairs(layout, points, cache=cache, groups=groups[:MAX_GROUPS],
+                      progress=progress)
+    return Coverage(grid, height, layout, cells, points, sight, found)

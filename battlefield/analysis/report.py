@@ -16,6 +16,7 @@ SIGHT_PNG = "sight.png"
 MARCHES_PNG = "marches.png"
 REPORT_MD = "report.md"
 FIGURES_JSON = "analysis.json"
+MAX_PICTURE_PX = 2400           # a picture's board is at most this many pixels across
 
 
 def seen_png(side: str) -> str:
@@ -33,10 +34,19 @@ def default_dir(names: list[str]) -> Path:
 
 
 # --- pictures ------------------------------------------------------------------------------------
+def picture_scale(width: float, depth: float) -> float:
+    """Pixels per inch of the pictures: the heat maps' usual scale, less on a board so big that
+    it would be more than MAX_PICTURE_PX across."""
+    from battlefield.view.heatmap import PX_PER_INCH
+
+    return min(PX_PER_INCH, MAX_PICTURE_PX / max(width, depth, 1e-9))
+
+
 def draw_pictures(s: Survey, folder: Path) -> dict[str, str]:
     """The heat maps and the marches of one survey, saved in folder. Returns {what: file}."""
     from battlefield.view import heatmap as hm
 
+    px = picture_scale(s.scene.width, s.scene.depth)
     f = s.figures
     cov = s.coverage
     g = cov.grid
@@ -51,7 +61,7 @@ def draw_pictures(s: Survey, folder: Path) -> dict[str, str]:
                f"({_spots_text(f['sight']['hiding_spots'])}).",
                f"Verdict: {f['verdict']['text']}"]
     pic = hm.heatmap_picture(s.scene, cov.grid_values(cov.fraction), caption,
-                             "share of the board seen from the cell", spots)
+                             "share of the board seen from the cell", spots, px_per_inch=px)
     hm.save(pic, str(folder / SIGHT_PNG))
     files["sight"] = SIGHT_PNG
     sides = s.sides
@@ -67,7 +77,8 @@ def draw_pictures(s: Survey, folder: Path) -> dict[str, str]:
                    "Objectives seen from the zone: " + ", ".join(
                        f"{o} {_pct(v)}" for o, v in f["sides"][side]["objective_sight"].items())]
         pic = hm.heatmap_picture(s.scene, cov.grid_values(s.seen_from[side]), caption,
-                                 f"share of {side}'s zone that sees the cell", spots)
+                                 f"share of {side}'s zone that sees the cell", spots,
+                                 px_per_inch=px)
         name = seen_png(side)
         hm.save(pic, str(folder / name))
         files[f"seen_from_{side}"] = name
@@ -80,7 +91,8 @@ def draw_pictures(s: Survey, folder: Path) -> dict[str, str]:
         caption = [f"{s.name}: the shortest legal march from each zone to each objective",
                    f'Around impassable terrain, climbing counted ({s.scene.ruleset.id}), for a '
                    f"32 mm base; labels: inches, and turns of a {s.move:g}\" move."]
-        hm.save(hm.marches_picture(s.scene, routes, caption), str(folder / MARCHES_PNG))
+        hm.save(hm.marches_picture(s.scene, routes, caption, px_per_inch=px),
+                str(folder / MARCHES_PNG))
         files["marches"] = MARCHES_PNG
     return files
 

@@ -21,6 +21,7 @@ from battlefield.analysis import fairness
 from battlefield.analysis.coverage import DEFAULT_HEIGHT, DEFAULT_SPACING, Coverage, coverage
 from battlefield.analysis.reach import March, contest_range, default_move, marches
 from battlefield.analysis.symmetry import symmetry
+from battlefield.geometry.sightgrid import Progress
 from battlefield.scene.model import Scene
 
 
@@ -43,10 +44,12 @@ class Survey:
 
 
 def survey(scene: Scene, spacing: float = DEFAULT_SPACING, height: float = DEFAULT_HEIGHT,
-           move: float | None = None, cache: bool = True) -> Survey:
-    """Everything the analysis says about one map."""
+           move: float | None = None, cache: bool = True,
+           progress: Progress | None = None) -> Survey:
+    """Everything the analysis says about one map (progress: hears the sight map's pairs)."""
     t0 = time.perf_counter()
-    cov = coverage(scene.layout, scene.width, scene.depth, spacing, height, cache=cache)
+    cov = coverage(scene.layout, scene.width, scene.depth, spacing, height, cache=cache,
+                   zones=scene.deployment, progress=progress)
     t_sight = time.perf_counter() - t0
     move = default_move(scene.ruleset.id) if move is None else move
     if not move > 0:
@@ -97,8 +100,7 @@ def _figures(s: Survey, zones: dict[str, np.ndarray]) -> dict:
     routes = {(m.side, m.objective): m for m in s.marches}
     for side in sides:
         own = zones[side]
-        enemy = np.setdiff1d(np.concatenate([zones[o] for o in sides if o != side] or
-                                            [np.zeros(0, dtype=np.int64)]), own)
+        enemy = cov.enemy(side)
         seen_by_enemy = cov.seen_from(enemy) if len(enemy) else np.zeros(len(cov))
         obj_sight = {o.id: _r(cov.point_seen_from(own, o.x, o.y)) for o in scene.objectives}
         reach[side] = {o.id: routes[(side, o.id)].to_dict(s.move)

@@ -28,6 +28,10 @@ Test a map (or a scene's map; units are ignored) for a ruleset:
 With two maps, both are analysed and compared side by side. Writes PNG heat maps, report.md
 and analysis.json into --out; prints a summary (or the JSON with --json). Sight maps are
 cached per terrain layout (BATTLEFIELD_CACHE=DIR or off; default ~/.cache/battlefield).
+
+Before it starts, the sight map's cost is estimated from the grid (cells, sight lines, seconds,
+memory); beyond the budget ({budget}) analyze says so in one line with a grid that fits, and
+stops (exit status 2) unless --force is given. A progress bar shows on a terminal.
 """
 
 EPILOG = """\
@@ -48,8 +52,11 @@ examples:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `analyze` subcommand."""
-    p = sub.add_parser("analyze", help=HELP, description=DESCRIPTION, epilog=EPILOG,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    from battlefield.analysis.budget import BUDGET_MB, BUDGET_SECONDS, duration, size
+
+    budget = f"{duration(BUDGET_SECONDS)} and {size(BUDGET_MB)}"
+    p = sub.add_parser("analyze", help=HELP, description=DESCRIPTION.format(budget=budget),
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("map", help="map or scene file, or a bundled map name (aos4, skirmish, open)")
     p.add_argument("map2", nargs="?", help="a second map to compare with the first")
     p.add_argument("--ruleset", help="analyse for this ruleset (default: the map's own)")
@@ -62,8 +69,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--height", type=float, default=DEFAULT_HEIGHT, metavar="INCHES",
                    help=f"height of the model at each cell (default {DEFAULT_HEIGHT:g})")
     p.add_argument("--move", type=float, metavar="INCHES",
-                   help="inches a unit moves in a turn (default by ruleset: aos4 5, "
-                        "skirmish 6)")
+                   help="inches a unit moves in a turn (default: the ruleset's analysis.move "
+                        "in its ruleset.yaml - aos4 5, skirmish 6 - or 6 on a plain board)")
+    p.add_argument("--force", action="store_true",
+                   help=f"run even when the estimate is over the budget ({budget})")
     p.set_defaults(run=run_analyze)
 
 
@@ -95,7 +104,6 @@ def open_map(arg: str, ruleset: str | None):
 
 def run_analyze(args: argparse.Namespace) -> int:
     from battlefield.analysis import report
-    from battlefield.analysis.survey import survey
 
     _positive("grid", args.grid)
     _positive("height", args.height)
@@ -103,14 +111,24 @@ def run_analyze(args: argparse.Namespace) -> int:
     scenes = [open_map(a, args.ruleset) for a in [args.map, args.map2] if a is not None]
     for s in scenes:
         _positive("grid", args.grid, max(s.width, s.depth))
-    surveys = [survey(s, args.grid, args.height, args.move) for s in scenes]
+    cost = check_budget(scenes, args.grid, args.force)
+    if sys.stderr.isatty():
+        print(f"  sight map: {cost.text()}", file=sys.stderr)
     names = [Path(a).stem for a in [args.map, args.map2] if a is not None]
     folder = Path(args.out) if args.out else report.default_dir(names)
-    if len(surveys) == 1:
-        report.write(surveys[0], folder)
-        data = surveys[0].figures
-    else:
-        data = report.write_comparison(surveys[0], surveys[1], folder)
+    try:
+        surveys = [_survey(s, args) for s in scenes]
+        if len(surveys) == 1:
+            report.write(surveys[0], folder)
+            data = surveys[0].figures
+        else:
+            data = report.write_comparison(surveys[0], surveys[1], folder)
+    except MemoryError:
+        raise _out_of_memory(cost, scenes, args.grid) from None
+    except ValueError as exc:              # numpy: an array larger than any memory
+        if "too big" not in str(exc) and "maximum" not in str(exc):
+            raise
+        raise _out_of_memory(cost, scenes, args.grid) from None
     if args.json:
         json.dump(data, sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -123,6 +141,42 @@ def run_analyze(args: argparse.Namespace) -> int:
         print()
     print(f"wrote {folder / report.REPORT_MD} (pictures and {report.FIGURES_JSON} beside it)")
     return 0
+
+
+def check_budget(scenes: list, grid: float, force: bool):
+    """The estimated cost of the sight maps; a one-line UsageError (exit status 2) when it is
+    over the budget, unless forced."""
+    from battlefield.analysis.budget import estimate, fitting_grid, refusal
+    from battlefield.errors import UsageError
+
+    widest = max(scenes, key=lambda s: s.width * s.depth)
+    cost = estimate(widest.width, widest.depth, grid, boards=len(scenes))
+    if not force and not cost.within():
+        fits = fitting_grid(widest.width, widest.depth, grid, boards=len(scenes))
+        raise UsageError(refusal(cost, fits))
+    return cost
+
+
+def _survey(scene, args: argparse.Namespace):
+    """One map's survey, with a progress bar of its sight lines on a terminal."""
+    from battlefield.analysis.progress import ProgressBar
+    from battlefield.analysis.survey import survey
+
+    progress = None
+    if sys.stderr.isatty():
+        bar = ProgressBar(f"{scene.name or Path(scene.file).stem}: sight", "lines")
+        progress = lambda done, total: bar(2 * done, 2 * total)  # noqa: E731 - pairs: 2 lines
+    return survey(scene, args.grid, args.height, args.move, progress=progress)
+
+
+def _out_of_memory(cost, scenes: list, grid: float):
+    from battlefield.analysis.budget import fitting_grid, size
+    from battlefield.errors import UsageError
+
+    widest = max(scenes, key=lambda s: s.width * s.depth)
+    fits = fitting_grid(widest.width, widest.depth, grid, boards=len(scenes))
+    return UsageError(f"ran out of memory on a {grid:g}\" grid ({cost.cells:,} cells, estimated "
+                      f"{size(cost.megabytes)}); --grid {fits:g} fits the budget")
 
 
 def summary_text(f: dict) -> str:

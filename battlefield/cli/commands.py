@@ -476,7 +476,7 @@ def _many_battles(args, text: str, name: str, scene) -> int:
     if args.log:
         raise UsageError("--log saves one battle; leave it out with --games")
     results = run_battles(args.ruleset, text, name, args.games, args.seed, args.workers,
-                          args.cluster, progress_bar)
+                          args.cluster, progress_bar())
     data = {"scene": name, "ruleset": args.ruleset, "seed": args.seed,
             **summarise(results, scene.sides)}
     if args.json:

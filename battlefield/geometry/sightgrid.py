@@ -1,5 +1,7 @@
-"""Sight between every pair of standing points on a grid (numba, two threads): which points see
-which, for heat maps of a whole board.
+"""Sight between every pair of standing points on a grid (numba, all threads): how many points
+each point sees, and how many points of a few observer groups (deployment zones) see it - the
+figures of a whole board's heat maps. Memory grows with the points, never with their pairs: a
+pair's answer is added to per-point counters as soon as it is known, then forgotten.
 
 A point is a model's eye (x, y, z). Two points see each other when no terrain piece blocks the
 segment between them, by the rule of sightline.terrain_blocks: piece k blocks when the segment
@@ -8,8 +10,8 @@ only: no models. The answer is exact for the points - every pair that any piece 
 the exact edge test (sightline._edges_block) - and the shortcuts only set aside what certainly
 cannot block:
 
-- Symmetry: the segment P->Q is the segment Q->P, so each pair is tested once (i < j, from the
-  lower-numbered point) and the answer holds both ways.
+- Symmetry: the segment P->Q is the segment Q->P, so each pair is tested once, from the
+  lower-numbered point, and the answer holds both ways.
 - Blind points: an eye inside a piece below its top is blocked from everything (an end inside),
   so such a point sees nothing and is seen by nothing; found once, never tested.
 - Pieces no taller than the lowest eye never block (both ends of every line are above them).
@@ -18,21 +20,26 @@ cannot block:
   piece only in that wedge and beyond that distance (the piece lies wholly on one side of the
   observer when the observer is outside its box; a piece whose box holds the observer is tested
   for every line). Per target, only the pieces of its bin that are nearer than it and taller than
-  the line's lower end get the exact test.
-- Threads: observers are dealt to tasks in turn (i = t, t + T, ...) so every task gets a like share
-  of long and short rows and of open and cluttered ground; each task owns its observers' rows of
-  the bit matrix and its own counters, so no two threads write the same memory.
+  the line's lower end get the exact test. The filter is exact whichever end builds the wedges,
+  so sight_rows (one observer against all points) gives the all-pairs answers.
+- Threads: the rows (a point against every higher-numbered point) are dealt to tasks in turn
+  (i = t, t + T, ...) so every task gets a like share of long and short rows and of open and
+  cluttered ground; each task has its own counters, so no two threads write the same memory.
+  The kernel releases the GIL: a progress callback is called from a watching thread that reads
+  the tasks' tallies of pairs done.
 
-The result is kept per layout and grid (in memory, and on disk under BATTLEFIELD_CACHE, default
-~/.cache/battlefield; BATTLEFIELD_CACHE=off turns the disk cache off).
+The result is kept per layout, points and groups (in memory, and on disk under BATTLEFIELD_CACHE,
+default ~/.cache/battlefield; BATTLEFIELD_CACHE=off turns the disk cache off).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numba
@@ -44,7 +51,7 @@ from battlefield.geometry.terrain import Layout
 
 BINS = 1024
 _BOX_SLACK = 1e-9
-_FORMAT = 1                      # bump when the kernel's answers or the file layout change
+_FORMAT = 2                      # bump when the kernel's answers or the file layout change
 
 
 @njit(cache=True, inline="always")
@@ -141,18 +148,57 @@ def _wedges(px, py, tcand, bboxes, edges, edge_start, nbins, bin_n, bin_k, near2
     return na
 
 
-@njit(cache=True, parallel=True)
-def grid_sight(pts, tcand, bboxes, heights, edges, edge_start, blind, tasks, nbins):
-    """Which pairs of points see each other.
+@njit(cache=True, inline="always")
+def _bin(dx, dy, per, nbins):
+    b = int(_pseudo_angle(dx, dy) * per)
+    return nbins - 1 if b >= nbins else b
 
-    Returns (bits, counts): bits[i, j >> 6] has bit j & 63 set when i < j and the two points see
-    each other (the upper triangle only: look pairs up with the lower index first); counts[i] is
-    how many other points point i sees. tcand: the pieces that may block (taller than the lowest
-    eye); blind: blind_points()."""
+
+@njit(cache=True, inline="always")
+def _clear(px, py, pz, dx, dy, dz, low, b, d2, na, always, bin_n, bin_k, near2, hint, tcand,
+           heights, edges, edge_start):
+    """True when no candidate piece blocks the segment p -> p + d (low: its lower end's z),
+    given the observer's wedges (_wedges) and the target's bin b and squared distance d2.
+    hint[b]: the piece of bin b that blocked the last line there (-1: none), tried first -
+    neighbouring targets hide behind the same piece - and kept up to date. The order the
+    candidates are tried in never changes the answer."""
+    c = hint[b]
+    if c >= 0 and d2 >= near2[c]:
+        k = tcand[c]
+        h = heights[k]
+        if low < h and _edges_block(px, py, pz, dx, dy, dz, h, edges, edge_start[k],
+                                    edge_start[k + 1]):
+            return False
+    for a in range(na):
+        k = tcand[always[a]]
+        h = heights[k]
+        if low < h and _edges_block(px, py, pz, dx, dy, dz, h, edges, edge_start[k],
+                                    edge_start[k + 1]):
+            return False
+    tried = hint[b]
+    for s in range(bin_n[b]):
+        c = bin_k[b, s]
+        if c != tried and d2 >= near2[c]:
+            k = tcand[c]
+            h = heights[k]
+            if low < h and _edges_block(px, py, pz, dx, dy, dz, h, edges, edge_start[k],
+                                        edge_start[k + 1]):
+                hint[b] = c
+                return False
+    return True
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def grid_sight_rows(pts, tcand, bboxes, heights, edges, edge_start, blind, member, start, stop,
+                    nbins, tally, by, done):
+    """Add the pairs (i, j) with start <= i < stop and i < j that see each other to the counters:
+    tally[t, p] += 1 for both points, by[t, g, p] += 1 when the other point is in group g
+    (member[p]: bit g set when point p is in group g). t is the task (tally.shape[0] of them);
+    done[t] counts the pairs task t has decided (for a progress bar reading it meanwhile).
+    tcand: the pieces that may block (taller than the lowest eye); blind: blind_points()."""
     n = pts.shape[0]
-    words = (n + 63) >> 6
-    bits = np.zeros((n, words), dtype=np.uint64)
-    tally = np.zeros((tasks, n), dtype=np.int64)
+    tasks = tally.shape[0]
+    ngroups = by.shape[1]
     nt = tcand.shape[0]
     per = nbins / 4.0
     for t in prange(tasks):
@@ -160,88 +206,103 @@ def grid_sight(pts, tcand, bboxes, heights, edges, edge_start, blind, tasks, nbi
         bin_k = np.empty((nbins, max(nt, 1)), dtype=np.int64)
         near2 = np.zeros(max(nt, 1))
         always = np.empty(max(nt, 1), dtype=np.int64)
+        hint = np.empty(nbins, dtype=np.int64)
         mine = tally[t]
-        for i in range(t, n, tasks):
+        theirs = by[t]
+        for i in range(start + t, stop, tasks):
             if blind[i]:
+                done[t] += n - 1 - i
                 continue
             px, py, pz = pts[i, 0], pts[i, 1], pts[i, 2]
             na = _wedges(px, py, tcand, bboxes, edges, edge_start, nbins, bin_n, bin_k, near2,
                          always)
-            row = bits[i]
+            hint[:] = -1
+            gi = member[i]
             seen = 0
             for j in range(i + 1, n):
                 if blind[j]:
                     continue
-                qx, qy, qz = pts[j, 0], pts[j, 1], pts[j, 2]
-                dx = qx - px
-                dy = qy - py
-                dz = qz - pz
-                low = min(pz, qz)
-                blocked = False
-                for a in range(na):
-                    k = tcand[always[a]]
-                    h = heights[k]
-                    if low < h and _edges_block(px, py, pz, dx, dy, dz, h, edges,
-                                                edge_start[k], edge_start[k + 1]):
-                        blocked = True
-                        break
-                if not blocked:
-                    b = int(_pseudo_angle(dx, dy) * per)
-                    if b >= nbins:
-                        b = nbins - 1
-                    d2 = dx * dx + dy * dy
-                    for s in range(bin_n[b]):
-                        c = bin_k[b, s]
-                        if d2 >= near2[c]:
-                            k = tcand[c]
-                            h = heights[k]
-                            if low < h and _edges_block(px, py, pz, dx, dy, dz, h, edges,
-                                                        edge_start[k], edge_start[k + 1]):
-                                blocked = True
-                                break
-                if not blocked:
-                    row[j >> 6] |= np.uint64(1) << np.uint64(j & 63)
+                qz = pts[j, 2]
+                dx = pts[j, 0] - px
+                dy = pts[j, 1] - py
+                if _clear(px, py, pz, dx, dy, qz - pz, min(pz, qz), _bin(dx, dy, per, nbins),
+                          dx * dx + dy * dy, na, always, bin_n, bin_k, near2, hint, tcand,
+                          heights, edges, edge_start):
                     seen += 1
                     mine[j] += 1
+                    gj = member[j]
+                    if gi != 0 or gj != 0:
+                        for g in range(ngroups):
+                            if (gi >> g) & 1:
+                                theirs[g, j] += 1
+                            if (gj >> g) & 1:
+                                theirs[g, i] += 1
             mine[i] += seen
-    counts = np.zeros(n, dtype=np.int64)
-    for t in range(tasks):
-        counts += tally[t]
-    return bits, counts
+            done[t] += n - 1 - i
 
 
-@njit(cache=True, inline="always")
-def _sees(bits, i, j):
-    if i > j:
-        i, j = j, i
-    return (bits[i, j >> 6] >> np.uint64(j & 63)) & np.uint64(1) != 0
-
-
-@njit(cache=True)
-def seen_by(bits, observers):
-    """For each point, how many of `observers` see it (an observer does not count itself)."""
-    n = bits.shape[0]
-    out = np.zeros(n, dtype=np.int64)
-    for a in range(observers.shape[0]):
-        i = observers[a]
-        for j in range(n):
-            if j != i and _sees(bits, i, j):
-                out[j] += 1
+@njit(cache=True, parallel=True)
+def sight_rows(pts, tcand, bboxes, heights, edges, edge_start, blind, observers, tasks, nbins):
+    """out[a, j]: whether observers[a] and point j see each other (never a point itself, never a
+    blind point), each pair decided as grid_sight_rows decides it: from its lower-numbered
+    point, with the observer's wedges."""
+    n = pts.shape[0]
+    m = observers.shape[0]
+    out = np.zeros((m, n), dtype=np.bool_)
+    nt = tcand.shape[0]
+    per = nbins / 4.0
+    for t in prange(tasks):
+        bin_n = np.zeros(nbins, dtype=np.int64)
+        bin_k = np.empty((nbins, max(nt, 1)), dtype=np.int64)
+        near2 = np.zeros(max(nt, 1))
+        always = np.empty(max(nt, 1), dtype=np.int64)
+        hint = np.empty(nbins, dtype=np.int64)
+        for a in range(t, m, tasks):
+            o = observers[a]
+            if blind[o]:
+                continue
+            ox, oy, oz = pts[o, 0], pts[o, 1], pts[o, 2]
+            na = _wedges(ox, oy, tcand, bboxes, edges, edge_start, nbins, bin_n, bin_k, near2,
+                         always)
+            hint[:] = -1
+            row = out[a]
+            for j in range(n):
+                if j == o or blind[j]:
+                    continue
+                qx, qy, qz = pts[j, 0], pts[j, 1], pts[j, 2]
+                ex = qx - ox                       # from the observer: its wedges
+                ey = qy - oy
+                b = _bin(ex, ey, per, nbins)
+                if j > o:
+                    row[j] = _clear(ox, oy, oz, ex, ey, qz - oz, min(oz, qz), b,
+                                    ex * ex + ey * ey, na, always, bin_n, bin_k, near2, hint,
+                                    tcand, heights, edges, edge_start)
+                else:                              # the pair's own direction: from j
+                    row[j] = _clear(qx, qy, qz, ox - qx, oy - qy, oz - qz, min(oz, qz), b,
+                                    ex * ex + ey * ey, na, always, bin_n, bin_k, near2, hint,
+                                    tcand, heights, edges, edge_start)
     return out
 
 
 # --- the sight of a whole board, kept per layout --------------------------------------------------
+MAX_GROUPS = 62                  # observer groups counted on the way (bits of an int64)
+Progress = Callable[[int, int], None]      # (pairs done, pairs in all)
+
+
 @dataclass(frozen=True)
 class GridSight:
-    """Sight between every pair of a grid's standing points.
+    """Sight between every pair of a grid's standing points, as counts per point.
 
-    points: (n, 3) eyes; counts[i]: how many other points point i sees; bits: the pairs (see
-    grid_sight); blind: points inside a piece below its top."""
+    points: (n, 3) eyes; counts[i]: how many other points point i sees; blind: points inside a
+    piece below its top; groups: the observer groups counted on the way (sorted point indices)
+    and group_counts[g, i]: how many points of groups[g] see point i."""
 
     points: np.ndarray
-    bits: np.ndarray
     counts: np.ndarray
     blind: np.ndarray
+    groups: tuple[np.ndarray, ...] = ()
+    group_counts: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
+    layout: Layout | None = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.points)
@@ -252,12 +313,36 @@ class GridSight:
         n = len(self.points)
         return self.counts / max(n - 1, 1)
 
+    def rows(self, observers: np.ndarray) -> np.ndarray:
+        """(len(observers), n): which points each observer sees (itself never), decided anew:
+        len(observers) x n sight lines."""
+        observers = np.ascontiguousarray(observers, dtype=np.int64)
+        if self.layout is None:
+            raise ValueError("this GridSight has no layout to decide new sight lines with")
+        lay = self.layout
+        tcand = candidates(lay, float(self.points[:, 2].min())) if len(self.points) else \
+            np.zeros(0, dtype=np.int64)
+        return sight_rows(self.points, tcand, lay.bboxes, lay.heights, lay.edges,
+                          lay.edge_start, self.blind, observers, 4 * numba.get_num_threads(),
+                          BINS)
+
     def sees(self, i: int, j: int) -> bool:
-        return bool(_sees(self.bits, int(i), int(j)))
+        return i != j and bool(self.rows(np.array([i]))[0, j])
 
     def seen_by(self, observers: np.ndarray) -> np.ndarray:
-        """For each point, how many of the observer points see it."""
-        return seen_by(self.bits, np.ascontiguousarray(observers, dtype=np.int64))
+        """For each point, how many of the observer points see it (an observer does not count
+        itself): a group counted on the way, else decided anew a few rows at a time."""
+        observers = np.asarray(observers, dtype=np.int64)
+        key = np.unique(observers)
+        for g, members in enumerate(self.groups):
+            if len(members) == len(key) and np.array_equal(members, key):
+                return self.group_counts[g].copy()
+        n = len(self.points)
+        out = np.zeros(n, dtype=np.int64)
+        step = max(1, (1 << 24) // max(n, 1))            # at most 16 MB of answers at a time
+        for a in range(0, len(key), step):
+            out += self.rows(key[a:a + step]).sum(axis=0)
+        return out
 
 
 _MEMORY: OrderedDict[str, GridSight] = OrderedDict()
@@ -269,11 +354,12 @@ def candidates(layout: Layout, lowest_eye: float) -> np.ndarray:
     return np.nonzero(layout.heights > lowest_eye)[0].astype(np.int64)
 
 
-def cache_key(layout: Layout, points: np.ndarray) -> str:
-    """A digest of everything the answer depends on: the terrain arrays and the points."""
+def cache_key(layout: Layout, points: np.ndarray, groups: Sequence[np.ndarray] = ()) -> str:
+    """A digest of everything the answer depends on: the terrain arrays, the points and the
+    observer groups."""
     h = hashlib.sha256()
     h.update(f"sightgrid-{_FORMAT}-{BINS}".encode())
-    for a in (layout.edges, layout.edge_start, layout.heights, layout.bboxes, points):
+    for a in (layout.edges, layout.edge_start, layout.heights, layout.bboxes, points, *groups):
         a = np.ascontiguousarray(a)
         h.update(str(a.shape).encode())
         h.update(a.tobytes())
@@ -291,45 +377,94 @@ def cache_dir() -> Path | None:
 
 
 def all_pairs(layout: Layout, points: np.ndarray, cache: bool = True,
-              threads: int | None = None) -> GridSight:
-    """Sight between every pair of `points` ((n, 3) eyes) over the layout's terrain, from the
-    cache when this layout and these points were seen before."""
+              threads: int | None = None, groups: Sequence[np.ndarray] = (),
+              progress: Progress | None = None) -> GridSight:
+    """Sight between every pair of `points` ((n, 3) eyes) over the layout's terrain, counted per
+    point and per observer group (up to MAX_GROUPS arrays of point indices), from the cache
+    when this layout, these points and groups were seen before."""
     points = np.ascontiguousarray(points, dtype=np.float64)
-    key = cache_key(layout, points) if cache else ""
+    groups = tuple(np.unique(np.asarray(g, dtype=np.int64)) for g in groups)
+    if len(groups) > MAX_GROUPS:
+        raise ValueError(f"{len(groups)} observer groups: at most {MAX_GROUPS}")
+    key = cache_key(layout, points, groups) if cache else ""
     if cache:
         hit = _MEMORY.get(key)
         if hit is not None:
             _MEMORY.move_to_end(key)
             return hit
-        hit = _load(key, points)
+        hit = _load(key, layout, points, groups)
         if hit is not None:
             _remember(key, hit)
             return hit
-    result = _compute(layout, points, threads)
+    result = _compute(layout, points, groups, threads, progress)
     if cache:
         _remember(key, result)
         _save(key, result)
     return result
 
 
-def _compute(layout: Layout, points: np.ndarray, threads: int | None) -> GridSight:
+def pairs(n: int) -> int:
+    """Pairs of n points (each tested once)."""
+    return n * (n - 1) // 2
+
+
+def _compute(layout: Layout, points: np.ndarray, groups: tuple[np.ndarray, ...],
+             threads: int | None, progress: Progress | None) -> GridSight:
     n = len(points)
+    g = len(groups)
     if n == 0:
-        return GridSight(points, np.zeros((0, 0), dtype=np.uint64), np.zeros(0, dtype=np.int64),
-                         np.zeros(0, dtype=bool))
+        return GridSight(points, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool), groups,
+                         np.zeros((g, 0), dtype=np.int64), layout)
     tcand = candidates(layout, float(points[:, 2].min()))
     blind = blind_points(points, tcand, layout.bboxes, layout.heights, layout.edges,
                          layout.edge_start)
+    member = np.zeros(n, dtype=np.int64)
+    for k, members in enumerate(groups):
+        member[members] |= np.int64(1) << np.int64(k)
     before = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     try:
         tasks = 4 * numba.get_num_threads()
-        bits, counts = grid_sight(points, tcand, layout.bboxes, layout.heights, layout.edges,
-                                  layout.edge_start, blind, tasks, BINS)
+        tally = np.zeros((tasks, n), dtype=np.int32)
+        by = np.zeros((tasks, g, n), dtype=np.int32)
+        done = np.zeros(tasks, dtype=np.int64)
+        args = (points, tcand, layout.bboxes, layout.heights, layout.edges, layout.edge_start,
+                blind, member, 0, n, BINS, tally, by, done)
+        if progress is None:
+            grid_sight_rows(*args)
+        else:
+            _watched(args, done, pairs(n), progress)
     finally:
         numba.set_num_threads(before)
-    return GridSight(points, bits, counts, blind)
+    counts = tally.sum(axis=0, dtype=np.int64)
+    group_counts = by.sum(axis=0, dtype=np.int64)
+    return GridSight(points, counts, blind, groups, group_counts, layout)
+
+
+def _watched(args: tuple, done: np.ndarray, total: int, progress: Progress,
+             every: float = 0.25) -> None:
+    """grid_sight_rows(*args) on a worker thread (it releases the GIL), telling `progress` the
+    pairs done every `every` seconds and once at the end."""
+    failed: list[BaseException] = []
+    threads = numba.get_num_threads()            # numba's thread count is per calling thread
+
+    def work() -> None:
+        try:
+            numba.set_num_threads(threads)
+            grid_sight_rows(*args)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+            failed.append(exc)
+
+    worker = threading.Thread(target=work, name="sightgrid", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(every)
+        if worker.is_alive():
+            progress(min(int(done.sum()), total), total)
+    if failed:
+        raise failed[0]
+    progress(total, total)
 
 
 def _remember(key: str, result: GridSight) -> None:
@@ -339,20 +474,21 @@ def _remember(key: str, result: GridSight) -> None:
         _MEMORY.popitem(last=False)
 
 
-def _load(key: str, points: np.ndarray) -> GridSight | None:
+def _load(key: str, layout: Layout, points: np.ndarray,
+          groups: tuple[np.ndarray, ...]) -> GridSight | None:
     folder = cache_dir()
     if folder is None:
         return None
     path = folder / f"sight-{key}.npz"
     try:
         with np.load(path) as data:
-            bits, counts, blind = data["bits"], data["counts"], data["blind"]
+            counts, blind, by = data["counts"], data["blind"], data["group_counts"]
     except (OSError, KeyError, ValueError):
         return None
     n = len(points)
-    if bits.shape != (n, (n + 63) >> 6) or counts.shape != (n,) or blind.shape != (n,):
+    if counts.shape != (n,) or blind.shape != (n,) or by.shape != (len(groups), n):
         return None
-    return GridSight(points, bits, counts, blind)
+    return GridSight(points, counts, blind, groups, by, layout)
 
 
 def _save(key: str, result: GridSight) -> None:
@@ -362,7 +498,8 @@ def _save(key: str, result: GridSight) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         tmp = folder / f"sight-{key}.{os.getpid()}.tmp.npz"
-        np.savez_compressed(tmp, bits=result.bits, counts=result.counts, blind=result.blind)
+        np.savez_compressed(tmp, counts=result.counts, blind=result.blind,
+                            group_counts=result.group_counts)
         tmp.replace(folder / f"sight-{key}.npz")
     except OSError:
         pass                   # a cache that cannot be written is no cache, not an error

@@ -1,8 +1,16 @@
 """YAML documents read with the safe loader, keeping the line of every key and item, and a
-reader that checks shapes and types and raises InputError with file, key path and line."""
+reader that checks shapes and types and raises InputError with file, key path and line.
+
+Reading is linear in the file's size: libyaml's parser (CSafeLoader's events) when PyYAML has it,
+composed into nodes here without recursion (so no nesting can overflow the C stack), with the
+garbage collector paused while the many small objects are made; any syntax error is read again
+by PyYAML's own pure-Python parser, whose messages the hints below know. Without libyaml the
+pure-Python safe loader reads everything (slower, the same answers).
+"""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -79,12 +87,105 @@ class _Builder(yaml.SafeLoader):
     pass
 
 
+_CLoader = getattr(yaml, "CSafeLoader", None)
+
+
+class _Events(Exception):
+    """The fast path cannot read this text (a syntax error, say): read it the slow way."""
+
+
+def _compose_fast(text: str, name: str) -> tuple[yaml.Node | None, yaml.SafeLoader]:
+    """The document's root node from libyaml's events, composed as PyYAML's Composer does
+    (same tags, anchors, marks) but with a stack instead of recursion: nesting deeper than
+    MAX_DEPTH is refused on the spot. Raises _Events for anything but one plain document."""
+    assert _CLoader is not None
+    parser = _CLoader(text)
+    resolve = _Builder.resolve
+    resolver = _Builder("")
+    anchors: dict[str, yaml.Node] = {}
+    try:
+        parser.get_event()                                          # stream start
+        if parser.check_event(yaml.StreamEndEvent):
+            return None, resolver
+        parser.get_event()                                          # document start
+        root: yaml.Node | None = None
+        stack: list[yaml.Node] = []
+        keys: list[yaml.Node | None] = []                         # a mapping's pending key
+        while True:
+            event = parser.get_event()
+            kind = type(event)
+            if kind is yaml.DocumentEndEvent:
+                break
+            if kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
+                node = stack.pop()
+                keys.pop()
+                node.end_mark = event.end_mark
+                if stack:
+                    _attach(stack[-1], keys, node)
+                else:
+                    root = node
+                continue
+            if kind is yaml.AliasEvent:
+                if event.anchor not in anchors:
+                    raise _Events()
+                node = anchors[event.anchor]
+            else:
+                if event.anchor is not None and event.anchor in anchors:
+                    raise _Events()
+                tag = event.tag
+                if kind is yaml.ScalarEvent:
+                    if tag is None or tag == "!":
+                        tag = resolve(resolver, yaml.ScalarNode, event.value, event.implicit)
+                    node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark,
+                                           style=event.style)
+                else:
+                    cls = yaml.SequenceNode if kind is yaml.SequenceStartEvent else \
+                        yaml.MappingNode
+                    if tag is None or tag == "!":
+                        tag = resolve(resolver, cls, None, event.implicit)
+                    node = cls(tag, [], event.start_mark, None, flow_style=event.flow_style)
+                if event.anchor is not None:
+                    anchors[event.anchor] = node
+                if kind is not yaml.ScalarEvent:
+                    if len(stack) >= MAX_DEPTH:
+                        raise InputError(name, "", event.start_mark.line + 1,
+                                         f"nested more than {MAX_DEPTH} levels deep",
+                                         "a scene of plain mappings and lists")
+                    stack.append(node)
+                    keys.append(None)
+                    continue
+            if stack:
+                _attach(stack[-1], keys, node)
+            else:
+                root = node
+        if not parser.check_event(yaml.StreamEndEvent):
+            raise _Events()                                         # a second document
+    except yaml.YAMLError:
+        raise _Events() from None
+    finally:
+        parser.dispose()
+    return root, resolver
+
+
+def _attach(parent: yaml.Node, keys: list[yaml.Node | None], node: yaml.Node) -> None:
+    if isinstance(parent, yaml.SequenceNode):
+        parent.value.append(node)
+    elif keys[-1] is None:
+        keys[-1] = node
+    else:
+        parent.value.append((keys[-1], node))
+        keys[-1] = None
+
+
 # Only plain YAML: mappings, lists, words, numbers, true/false, null. Dates are kept as written.
 _STD = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_STD + t for t in ("str", "int", "float", "bool", "null")}
 _TIMESTAMP = _STD + "timestamp"
-# Limits that stop alias bombs (a few lines expanding to billions of items) and runaway nesting.
-MAX_NODES = 250_000
+# Limits that stop alias bombs (a few lines expanding to billions of items), files too big to
+# be a table, and runaway nesting. Every list, mapping, key and value counts one item; a
+# 100,000-point outline is about 300,000.
+MAX_ALIASED = 250_000           # items reached through aliases (*NAME)
+MAX_ITEMS = 5_000_000           # items in all
 MAX_DEPTH = 64
 
 
@@ -92,17 +193,52 @@ class _Walk:
     def __init__(self, loader: yaml.SafeLoader, file: str, lines: dict[Path_, int]) -> None:
         self.loader, self.file, self.lines = loader, file, lines
         self.count = 0
+        self.aliased = 0                   # items counted while inside an alias's expansion
+        self.again = 0                     # how many aliased collections we are inside
+        self.seen: set[int] = set()        # the collections met so far (a second time: alias)
         self.open: set[int] = set()
+        self.scalars = loader.yaml_constructors
 
     def fail(self, node: yaml.Node, path: Path_, message: str, expected: str) -> InputError:
         return InputError(self.file, format_path(path), node.start_mark.line + 1, message,
                           expected)
 
     def plain(self, node: yaml.Node, path: Path_) -> Any:
+        if isinstance(node, yaml.ScalarNode):
+            self._counted(node, path)
+            self.lines[path] = node.start_mark.line + 1
+            if node.tag == _TIMESTAMP:
+                return node.value
+            self._tag(node, path, *_SCALAR_TAGS)
+            # The safe constructor's own function for the tag, without construct_object's
+            # bookkeeping (a scalar has no children and no aliases to track).
+            return self.scalars[node.tag](self.loader, node)
+        again = id(node) in self.seen
+        if again:
+            self.again += 1
+        else:
+            self.seen.add(id(node))
+        try:
+            return self._collection(node, path)
+        finally:
+            if again:
+                self.again -= 1
+
+    def _counted(self, node: yaml.Node, path: Path_) -> None:
         self.count += 1
-        if self.count > MAX_NODES:
-            raise self.fail(node, path, f"more than {MAX_NODES} items once aliases (*NAME) are "
-                                        "expanded", "a scene without runaway aliases")
+        if self.again:
+            self.aliased += 1
+            if self.aliased > MAX_ALIASED:
+                raise self.fail(node, path, f"more than {MAX_ALIASED} items once aliases "
+                                            "(*NAME) are expanded",
+                                "a scene without runaway aliases")
+        if self.count > MAX_ITEMS:
+            raise self.fail(node, path, f"more than {MAX_ITEMS} items (every list, mapping, "
+                                        "key and value counts one)",
+                            "a smaller scene: fewer units, fewer or simpler terrain outlines")
+
+    def _collection(self, node: yaml.Node, path: Path_) -> Any:
+        self._counted(node, path)
         if len(path) > MAX_DEPTH:
             raise self.fail(node, path, f"nested more than {MAX_DEPTH} levels deep",
                             "a scene of plain mappings and lists")
@@ -143,10 +279,7 @@ class _Walk:
             out_list = [self.plain(item, (*path, i)) for i, item in enumerate(node.value)]
             self.open.discard(id(node))
             return out_list
-        if node.tag == _TIMESTAMP:
-            return node.value
-        self._tag(node, path, *_SCALAR_TAGS)
-        return self.loader.construct_object(node, deep=True)
+        raise self.fail(node, path, "not a mapping, list or value", "plain YAML")
 
     def _tag(self, node: yaml.Node, path: Path_, *allowed: str) -> None:
         if node.tag not in allowed:
@@ -173,11 +306,28 @@ def load_yaml(file: str | Path, text: str | None = None) -> tuple[Any, dict[Path
                              "UTF-8 text", "a UTF-8 text file") from None
         except OSError as exc:
             raise InputError(name, "", None, f"cannot be read ({exc.strerror})") from None
+    collecting = gc.isenabled()
+    gc.disable()                 # hundreds of thousands of small objects, none of them garbage
+    try:
+        return _read(name, text)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _read(name: str, text: str) -> tuple[Any, dict[Path_, int]]:
+    lines: dict[Path_, int] = {}
+    if _CLoader is not None:
+        try:
+            node, builder = _compose_fast(text, name)
+        except _Events:
+            pass                 # read again below, for PyYAML's own words about the error
+        else:
+            return (None if node is None else _Walk(builder, name, lines).plain(node, ())), lines
     try:
         loader = _Builder(text)
         try:
             node = loader.get_single_node()
-            lines: dict[Path_, int] = {}
             data = None if node is None else _Walk(loader, name, lines).plain(node, ())
         finally:
             loader.dispose()

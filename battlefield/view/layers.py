@@ -7,7 +7,7 @@ interactive view redraws them every frame. Nothing here opens a display."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -143,10 +143,11 @@ def draw_board(surface: pygame.Surface, view: ViewTransform, scene: Scene, style
         for y in range(1, math.ceil(D)):
             if y % 6:
                 _hline(surface, pal.GRID_1, view, y, W)
-    for x in range(6, math.ceil(W), 6):
-        _vline(surface, pal.GRID_6, view, x, D)
-    for y in range(6, math.ceil(D), 6):
-        _hline(surface, pal.GRID_6, view, y, W)
+    if 6 * view.scale >= 2:                 # closer than 2 px the lines would be a fill
+        for x in range(6, math.ceil(W), 6):
+            _vline(surface, pal.GRID_6, view, x, D)
+        for y in range(6, math.ceil(D), 6):
+            _hline(surface, pal.GRID_6, view, y, W)
     for side, outline in scene.deployment.items():
         pts = view.points(outline)
         c = style.side(side)
@@ -183,7 +184,22 @@ def ruler_step(scale: float, min_px: float = 30) -> int:
     for step in (1, 2, 3, 6, 12, 24, 48):
         if step * scale >= min_px:
             return step
-    return 96
+    step = 96
+    while step * scale < min_px:              # a board miles across, drawn small
+        step *= 2
+    return step
+
+
+def _ruler_marks(length: float, scale: float, step: int) -> Iterable[int]:
+    """The inches a ruler draws something at: every inch when inch ticks show, else the 6"
+    ticks (while they are 2 px apart or more), the numbered ones and the end."""
+    last = math.floor(length)
+    if scale >= 6:
+        return range(0, last + 1)
+    marks = set(range(0, last + 1, step)) | {last}
+    if 6 * scale >= 2:
+        marks |= set(range(0, last + 1, 6))
+    return sorted(marks)
 
 
 def draw_rulers(surface: pygame.Surface, view: ViewTransform, scene: Scene, style: Style) -> None:
@@ -192,19 +208,19 @@ def draw_rulers(surface: pygame.Surface, view: ViewTransform, scene: Scene, styl
     size = style.small_size
     step = ruler_step(view.scale, size * 1.6)
     tick = max(3.0, view.scale * 0.2)
-    for x in range(0, math.floor(W) + 1):
+    for x in _ruler_marks(W, view.scale, step):
         px, py = view.px(x, 0)
         major = x % 6 == 0 or x == math.floor(W)
-        if view.scale >= 6 or major:
+        if view.scale >= 6 or major and 6 * view.scale >= 2:
             ln = tick * (2 if major else 1)
             pygame.draw.line(surface, pal.INK_SOFT, (round(px), round(py) + 2),
                              (round(px), round(py + 2 + ln)))
         if x % step == 0 or (x == math.floor(W) and x % step > step / 2):
             _label_plain(surface, str(x), size, (px, py + 4 + tick * 2), "midtop")
-    for y in range(0, math.floor(D) + 1):
+    for y in _ruler_marks(D, view.scale, step):
         px, py = view.px(0, y)
         major = y % 6 == 0 or y == math.floor(D)
-        if view.scale >= 6 or major:
+        if view.scale >= 6 or major and 6 * view.scale >= 2:
             ln = tick * (2 if major else 1)
             pygame.draw.line(surface, pal.INK_SOFT, (round(px) - 3, round(py)),
                              (round(px - 3 - ln), round(py)))

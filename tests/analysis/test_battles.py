@@ -1,7 +1,10 @@
 """Monte Carlo battles: per-battle seeds independent of the workers, the summary's figures, and
-the Dask path on a local cluster when Dask is installed."""
+the Dask path (`simulate --cluster`) on a real in-process Dask cluster (distributed is in the
+test extra)."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
@@ -63,10 +66,24 @@ def test_same_results_whatever_the_workers():
     assert sorted(map(key, one)) == sorted(map(key, two))
 
 
-def test_on_a_dask_cluster():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as c:
-        on_dask = run_battles("aos4", SHORT, NAME, 2, seed=3, cluster=c.scheduler_address)
-    local = run_battles("aos4", SHORT, NAME, 2, seed=3, workers=1)
-    assert sorted((r["seed"], r["winner"]) for r in on_dask) == \
-        sorted((r["seed"], r["winner"]) for r in local)
+def test_on_a_dask_cluster(tmp_path, capsys):
+    """`simulate --games 4 --cluster ADDRESS` on a real (in-process) Dask cluster of two workers
+    gives the battles local processes give for the same seed: per-battle seeds, not workers,
+    decide the dice."""
+    import distributed
+
+    from battlefield.cli.main import main
+
+    scene = tmp_path / "short.yaml"
+    scene.write_text(SHORT, encoding="utf-8")
+    argv = ["simulate", "--ruleset", "aos4", "--map", str(scene), "--games", "4", "--seed", "5",
+            "--json"]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        assert len(cluster.workers) == 2
+        assert main([*argv, "--cluster", cluster.scheduler_address]) == 0
+    on_dask = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--workers", "2"]) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert on_dask == local
+    assert on_dask["games"] == 4 and len(set(on_dask["seeds"])) == 4

@@ -33,17 +33,20 @@ def scene():
 
 def test_the_quick_run_prints_every_figure_as_json():
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--json",
-                          "--quick"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+                          "--quick"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert out.returncode == 0, out.stderr
     figures = json.loads(out.stdout)
     for key in ("los_lines_per_s", "los_vs_shapely", "los_reference_shapely_lines_per_s",
                 "live_check_ms_p95", "live_check_ms_median",
-                "live_check_reference_visibility_ms_median", "machine", "python", "numba"):
+                "live_check_reference_visibility_ms_median", "machine", "python", "numba",
+                "heatmap_120x88_s", "heatmap_120x88_peak_mb", "simulate_games_per_s"):
         assert key in figures, key
     assert figures["machine"]["cores"] >= 1 and figures["machine"]["cpu"]
     assert figures["los_answers_identical"] and figures["live_check_answers_identical"]
     assert figures["quick"] is True
     assert figures["live_check_models"] == 510
+    assert figures["heatmap_120x88_pieces"] == 120 and figures["heatmap_120x88_grid"] == 4.0
+    assert figures["heatmap_120x88_peak_mb"] > 0 and figures["simulate_games"] == 2
 
 
 def test_the_scene_is_seeded_and_valid(scene):

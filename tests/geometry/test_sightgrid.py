@@ -1,5 +1,6 @@
 """The all-pairs sight kernel gives, for every pair of points, the answer of the per-line kernel
-(sightline.lines_blocked, terrain only); its cache gives back the same answers."""
+(sightline.lines_blocked, terrain only): the counts per point, the counts per observer group, the
+rows decided anew; rows done in parts; its cache gives back the same answers."""
 
 from __future__ import annotations
 
@@ -44,8 +45,7 @@ def _per_line(layout: Layout, pts: np.ndarray) -> np.ndarray:
 
 
 def _pairs(result: sg.GridSight) -> np.ndarray:
-    n = len(result)
-    return np.array([[i != j and result.sees(i, j) for j in range(n)] for i in range(n)])
+    return result.rows(np.arange(len(result)))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -58,10 +58,47 @@ def test_every_pair_as_the_per_line_kernel_says(seed):
     gx, gy = np.meshgrid(np.arange(0.5, 30, 1.5), np.arange(0.5, 20, 1.5))
     grid = np.column_stack([gx.ravel(), gy.ravel(), np.full(gx.size, 1.25)])
     for pts in (loose, grid):
-        result = sg.all_pairs(layout, pts, cache=False)
+        n = len(pts)
+        groups = [np.arange(0, n, 3), np.arange(n // 2, n), rng.choice(n, 20, replace=False)]
+        result = sg.all_pairs(layout, pts, cache=False, groups=groups)
         want = _per_line(layout, pts)
         assert np.array_equal(_pairs(result), want)
         assert np.array_equal(result.counts, want.sum(axis=1))
+        for g in groups:
+            # Counted on the way, and decided anew for a group it did not count.
+            assert np.array_equal(result.seen_by(g), want[g].sum(axis=0))
+            assert np.array_equal(result.seen_by(g[:-1]), want[g[:-1]].sum(axis=0))
+
+
+def test_rows_done_in_parts_add_up_to_the_whole_and_progress_is_told():
+    """The counters are added to, never replaced: rows done in two calls give the one-call
+    counts. A progress callback hears the pairs done, ending with all of them."""
+    rng = np.random.default_rng(4)
+    layout = _layout(rng)
+    gx, gy = np.meshgrid(np.arange(0.5, 30, 1.0), np.arange(0.5, 20, 1.0))
+    pts = np.column_stack([gx.ravel(), gy.ravel(), np.full(gx.size, 1.25)])
+    n = len(pts)
+    zone = np.arange(60)
+    steps: list[tuple[int, int]] = []
+    whole = sg.all_pairs(layout, pts, cache=False, groups=[zone],
+                         progress=lambda done, total: steps.append((done, total)))
+    assert steps[-1] == (sg.pairs(n), sg.pairs(n))
+    assert [d for d, _ in steps] == sorted(d for d, _ in steps)
+    tcand = sg.candidates(layout, 1.25)
+    blind = sg.blind_points(pts, tcand, layout.bboxes, layout.heights, layout.edges,
+                            layout.edge_start)
+    member = np.zeros(n, dtype=np.int64)
+    member[zone] = 1
+    tally = np.zeros((3, n), dtype=np.int32)
+    by = np.zeros((3, 1, n), dtype=np.int32)
+    done = np.zeros(3, dtype=np.int64)
+    for start, stop in ((0, n // 3), (n // 3, n)):
+        sg.grid_sight_rows(pts, tcand, layout.bboxes, layout.heights, layout.edges,
+                           layout.edge_start, blind, member, start, stop, sg.BINS, tally, by,
+                           done)
+    assert done.sum() == sg.pairs(n)
+    assert np.array_equal(tally.sum(axis=0), whole.counts)
+    assert np.array_equal(by.sum(axis=0), whole.group_counts)
 
 
 def test_points_inside_a_piece_below_its_top_are_blind():
@@ -85,15 +122,19 @@ def test_the_cache_gives_back_the_same_answers(tmp_path, monkeypatch):
     layout = _layout(np.random.default_rng(7))
     gx, gy = np.meshgrid(np.arange(0.5, 30, 2.0), np.arange(0.5, 20, 2.0))
     pts = np.column_stack([gx.ravel(), gy.ravel(), np.full(gx.size, 1.25)])
-    first = sg.all_pairs(layout, pts)
+    first = sg.all_pairs(layout, pts, groups=[np.arange(10)])
     assert len(list(tmp_path.glob("sight-*.npz"))) == 1
-    assert sg.all_pairs(layout, pts) is first                     # from memory
+    assert sg.all_pairs(layout, pts, groups=[np.arange(10)]) is first          # from memory
     sg._MEMORY.clear()
-    again = sg.all_pairs(layout, pts)                             # from disk
+    again = sg.all_pairs(layout, pts, groups=[np.arange(10)])                  # from disk
     assert again is not first
-    assert np.array_equal(again.bits, first.bits) and np.array_equal(again.counts, first.counts)
+    assert np.array_equal(again.counts, first.counts)
+    assert np.array_equal(again.group_counts, first.group_counts)
+    assert again.seen_by(np.arange(10)).tolist() == first.seen_by(np.arange(10)).tolist()
+    sg.all_pairs(layout, pts, groups=[np.arange(11)])            # other groups: anew
+    assert len(list(tmp_path.glob("sight-*.npz"))) == 2
     moved = pts + [0.0, 0.0, 0.5]                                 # other points: computed anew
     sg.all_pairs(layout, moved)
-    assert len(list(tmp_path.glob("sight-*.npz"))) == 2
+    assert len(list(tmp_path.glob("sight-*.npz"))) == 3
     monkeypatch.setenv("BATTLEFIELD_CACHE", "off")
     assert sg.cache_dir() is None
