@@ -23,7 +23,7 @@ def battle(request, tmp_path_factory):
     if ruleset == "aos4":     # from round 3: a whole battle to its end, in half the time
         text = text.replace("\nunits:", "\nstate: {round: 3}\nunits:", 1)
     game = Game(log.rules_for(ruleset), load_scene_text(text, name), SEED)
-    state = play(game)
+    state = play(game, keep_undo=True)
     path = tmp_path_factory.mktemp(ruleset) / "game.jsonl"
     log.write(path, state, text)
     return ruleset, text, name, game, state, path
@@ -46,6 +46,7 @@ def test_replays_identically(battle):
 
 
 def test_same_seed_same_log(battle, tmp_path):
+    """Also without an undo history (how computer battles play): the same battle."""
     ruleset, text, name, _, _, path = battle
     again = play(Game(log.rules_for(ruleset), load_scene_text(text, name), SEED))
     other = tmp_path / "again.jsonl"
