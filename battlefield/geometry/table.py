@@ -8,7 +8,11 @@ Models are numbered 0..n-1 in scene order; `unit` gives each model's unit index 
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 import numpy as np
 import shapely
@@ -33,9 +37,18 @@ class Closest:
     models: tuple[int, int]
 
 
+T = TypeVar("T")
+MEMO_TABLES = 8         # how many tables keep their memos (the most recently asked)
+_memos: OrderedDict[int, tuple[Table, dict]] = OrderedDict()
+_memo_lock = threading.Lock()
+
+
 def _frozen(values: np.ndarray, dtype: type) -> np.ndarray:
     """A read-only contiguous view of `values` (a copy only when the type or layout differs):
     a Table never changes once made, so snapshots of a game can share it."""
+    if (isinstance(values, np.ndarray) and values.dtype == dtype and not values.flags.writeable
+            and values.flags.c_contiguous):
+        return values       # already a table's array: kept, so caches keyed on it still hold
     out = np.ascontiguousarray(values, dtype=dtype).view()
     out.setflags(write=False)
     return out
@@ -83,6 +96,25 @@ class Table:
 
     def __len__(self) -> int:
         return len(self.x)
+
+    def memo(self, key: Hashable, make: Callable[[], T]) -> T:
+        """`make()`, made once for this table and `key` (a table never changes, so neither
+        does anything derived from it alone). The memos of the last MEMO_TABLES tables asked
+        are kept, so a game's undo history does not keep them all."""
+        with _memo_lock:
+            entry = _memos.get(id(self))
+            if entry is None or entry[0] is not self:
+                entry = _memos[id(self)] = (self, {})
+                if len(_memos) > MEMO_TABLES:
+                    _memos.popitem(last=False)
+            else:
+                _memos.move_to_end(id(self))
+            values = entry[1]
+            if key in values:
+                return values[key]
+        value = make()
+        with _memo_lock:
+            return values.setdefault(key, value)
 
     # --- moving -----------------------------------------------------------------------------
     def moved(self, models: np.ndarray, x: np.ndarray, y: np.ndarray,
