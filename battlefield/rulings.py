@@ -53,9 +53,14 @@ class Referee:
         self.scene = scene
         self.rules = scene.ruleset
         self.table = table if table is not None else scene.table()
-        self.sight = SightModel(self.table)
         self.names = scene.model_names
         self.offsets = scene.model_offsets()
+
+    @cached_property
+    def sight(self) -> SightModel:
+        """The sight questions about this table: one SightModel per table, made when first
+        asked (many rulings need none) and shared by every Referee of the table."""
+        return self.table.memo(("sight",), lambda: SightModel(self.table))
 
     # --- ids -------------------------------------------------------------------------------
     def unit(self, unit_id: str) -> int:
@@ -169,6 +174,12 @@ class Referee:
 
     @cached_property
     def combat(self) -> dict[int, list[int]]:
+        """Each unit's enemies in combat with it (worked out once per scene and table)."""
+        _, shared = self.table.memo(("combat", id(self.scene)),
+                                    lambda: (self.scene, self._combat()))
+        return {u: list(foes) for u, foes in shared.items()}   # this Referee's own lists
+
+    def _combat(self) -> dict[int, list[int]]:
         n = len(self.scene.units)
         out: dict[int, list[int]] = {u: [] for u in range(n)}
         for u in range(n):
