@@ -129,8 +129,14 @@ class Table:
         if z is not None:
             nz[models] = z
         else:
+            bb = self.layout.bboxes
             for m in np.atleast_1d(models):
                 m = int(m)
+                # A base wholly on a piece has its centre inside the piece's box.
+                if not ((bb[:, 0] <= nx[m]) & (nx[m] <= bb[:, 2]) & (bb[:, 1] <= ny[m])
+                        & (ny[m] <= bb[:, 3])).any():
+                    nz[m] = 0.0
+                    continue
                 nz[m] = self.layout.ground_height(footprint(
                     int(self.shape[m]), self.a[m], self.b[m], nx[m], ny[m], nf[m], 32))
         return replace(self, x=nx, y=ny, facing=nf, z=nz)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import shapely
 
 from battlefield.geometry.separation import signed_distance_matrix
 from battlefield.geometry.table import Table
@@ -101,13 +102,17 @@ def end_problems(state: State, moves: Moves, after: Table) -> list[Violation]:
     names = state.scene.model_names
     layout = after.layout
     out = []
+    impassable = layout.pieces_with("impassable")
     for m in moves.models:
-        foot = after.footprint(int(m), 64)
-        x0, y0, x1, y1 = foot.bounds
+        edge = after.outline(int(m), 64)
+        (x0, y0), (x1, y1) = edge.min(axis=0), edge.max(axis=0)
         if x0 < -EPS or y0 < -EPS or x1 > after.width + EPS or y1 > after.depth + EPS:
             out.append(v("off_board", f"{names[m]} ends off the board"))
-        for k in layout.pieces_with("impassable"):
-            if foot.intersection(layout.polygons[k]).area > 1e-4:
+        for k in impassable:
+            bx0, by0, bx1, by1 = layout.bboxes[k]
+            if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
+                continue                        # apart: nothing in common
+            if shapely.Polygon(edge).intersection(layout.polygons[k]).area > 1e-4:
                 out.append(v("in_impassable", f"{names[m]} ends in impassable terrain "
                                               f"{layout.pieces[k].id}"))
     on = np.nonzero(after.on_table)[0].astype(np.int64)
