@@ -47,19 +47,42 @@ def obstacles(state: State, u: int, m: int, box: tuple[float, float, float, floa
               ) -> tuple[list[shapely.Polygon], list[str]]:
     """Where the centre of unit u's model m may not go near `box` (x0, y0, x1, y1): the bases
     of other units' models and impassable terrain, grown by its clearance; with their names."""
+    found = _obstacles(state, u, m, box)
+    return [o[0] for o in found], [o[1] for o in found]
+
+
+def _obstacles(state: State, u: int, m: int, box: tuple[float, float, float, float]
+               ) -> list[tuple[shapely.Polygon, str, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+    """obstacles(), each with its edge arrays for segments_free (made once per table)."""
     t = state.table
     r = clearance(t, m)
     x0, y0, x1, y1 = box
     grow = t.reach + r
     near = (t.on_table & (t.unit != u) & (t.x + grow >= x0) & (t.x - grow <= x1)
             & (t.y + grow >= y0) & (t.y - grow <= y1))
-    close = [int(o) for o in np.nonzero(near)[0]]
-    polys = [grown_base(t, o, r - OVERLAP) for o in close]
-    names = [state.scene.model_names[o] for o in close]
+    out = [t.memo(("aos4-grown-base", int(o), r),
+                  lambda o=int(o): _with_edges(grown_base(t, o, r - OVERLAP),
+                                               state.scene.model_names[o]))
+           for o in np.nonzero(near)[0]]
     for k in t.layout.pieces_with("impassable"):
-        polys.append(_grown(t.layout.polygons[k], r - OVERLAP))
-        names.append(t.layout.pieces[k].id)
-    return polys, names
+        out.append(t.memo(("aos4-grown-piece", k, r),
+                          lambda k=k: _with_edges(_grown(t.layout.polygons[k], r - OVERLAP),
+                                                  t.layout.pieces[k].id)))
+    return out
+
+
+def _with_edges(poly: shapely.Polygon, name: str
+                ) -> tuple[shapely.Polygon, str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    return poly, name, _edge_arrays([poly])
+
+
+def _joined(found: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The edge arrays of several obstacles, as _edge_arrays gives them for all at once."""
+    edges = [o[2][0] for o in found]
+    counts = [len(e) for e in edges]
+    start = np.zeros(len(found) + 1, dtype=np.int64)
+    start[1:] = np.cumsum(counts)
+    return (np.concatenate(edges), start, np.concatenate([o[2][2] for o in found]))
 
 
 def check_paths(state: State, u: int, moves: Moves, allowed: float | None, fly: bool
@@ -91,16 +114,15 @@ def _through(state: State, u: int, moves: Moves) -> list[Violation]:
     for m, path in zip(moves.models, moves.paths, strict=True):
         # Only what comes near the path's box can be in the way.
         (x0, y0), (x1, y1) = path.min(axis=0), path.max(axis=0)
-        polys, names_o = obstacles(state, u, int(m), (x0, y0, x1, y1))
-        if not polys or len(path) < 2:
+        found = _obstacles(state, u, int(m), (x0, y0, x1, y1))
+        if not found or len(path) < 2:
             continue
-        edges = _edge_arrays(polys)
         ok = segments_free(np.ascontiguousarray(path[:-1]), np.ascontiguousarray(path[1:]),
-                           *edges)
+                           *_joined(found))
         if ok.all():
             continue
         line = shapely.LineString(path)
-        hit = [n for p, n in zip(polys, names_o, strict=True) if line.intersects(p)]
+        hit = [o[1] for o in found if line.intersects(o[0])]
         what = hit[0] if hit else "something"
         kind = "impassable terrain" if what in pieces else "the model"
         out.append(v("moves_through", f"{names[m]} moves through {kind} {what}"))
