@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import shapely
@@ -93,13 +94,20 @@ def outline_points(shape: int, a: float, b: float, x: float, y: float, facing_de
     """Points around a base's edge, counter-clockwise, as an (n, 2) array (rect: its 4 corners)."""
     th = math.radians(facing_deg)
     c, s = math.cos(th), math.sin(th)
+    rot = np.array([[c, -s], [s, c]])
+    return _local_outline(int(shape), float(a), float(b), int(n)) @ rot.T + np.array([x, y])
+
+
+@lru_cache(maxsize=256)
+def _local_outline(shape: int, a: float, b: float, n: int) -> np.ndarray:
+    """outline_points of a base centred at the origin, facing 0 (kept: bases repeat)."""
     if shape == RECT:
         local = np.array([[a, -b], [a, b], [-a, b], [-a, -b]])
     else:
         t = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
         local = np.column_stack([a * np.cos(t), b * np.sin(t)])
-    rot = np.array([[c, -s], [s, c]])
-    return local @ rot.T + np.array([x, y])
+    local.setflags(write=False)
+    return local
 
 
 def footprint(shape: int, a: float, b: float, x: float, y: float, facing_deg: float,
