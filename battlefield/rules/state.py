@@ -143,7 +143,7 @@ class State:
     extra: dict[str, Any] = field(default_factory=dict)             # ruleset-specific
     actions: list[Action] = field(default_factory=list, metadata=HISTORY)
     events: list[Event] = field(default_factory=list, metadata=HISTORY)
-    keep_undo: bool = field(default=True, repr=False)   # False: apply keeps no undo history
+    keep_undo: bool = field(default=True, repr=False)   # False: apply keeps no snapshots
     _undo: list[State] = field(default_factory=list, repr=False, metadata=NOT_COPIED)
     _redo: list[State] = field(default_factory=list, repr=False, metadata=NOT_COPIED)
 
@@ -166,19 +166,22 @@ class State:
         violations = self.check(action)
         if violations:
             raise IllegalAction(action, violations)
-        before = self.snapshot()
+        # Without undo (a computer battle) nothing is kept to go back to: a ruleset error in
+        # resolve then leaves the state part-way, for the caller to discard.
+        before = self.snapshot() if self.keep_undo else None
         start = len(self.dice.log)
         try:
             events = self.rules.resolve(self, action)
         except Exception:
-            self.restore(before)
+            if before is not None:
+                self.restore(before)
             raise
         rolls = [r.to_dict() for r in self.dice.log[start:]]
         self.actions.append(action)
         record = {"type": "action", "action": action.to_dict(), "rolls": rolls}
         self.events.append(record)
         self.events.extend(events)
-        if self.keep_undo:
+        if before is not None:
             self._undo.append(before)
             self._redo.clear()
         return events
