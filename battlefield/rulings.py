@@ -143,11 +143,15 @@ class Referee:
         return alone.visible == "partial"
 
     def pieces_near(self, u: int, reach: float = SKIRMISH_TERRAIN_REACH) -> list[int]:
+        """Pieces within `reach` of a model of unit u (worked out once per table)."""
         import shapely
 
-        feet = shapely.union_all([self.table.footprint(int(m), 64)
-                                  for m in self.table.unit_models[u]])
-        return self.table.layout.pieces_touching(feet.buffer(reach))
+        def near() -> list[int]:
+            feet = shapely.union_all([self.table.footprint(int(m), 64)
+                                      for m in self.table.unit_models[u]])
+            return self.table.layout.pieces_touching(feet.buffer(reach))
+
+        return list(self.table.memo(("pieces-near", u, reach), near))
 
     def model_pair(self, i: int, j: int) -> Pair:
         near = self.table.closest(i, j)

@@ -160,4 +160,7 @@ def friends(state: State, u: int) -> list[int]:
 
 def leader(state: State, u: int) -> int:
     """The table index of unit u's leader (the leader is always the last model to fall)."""
-    return state.scene.model_offsets()[u] + state.scene.units[u].leader
+    scene = state.scene
+    _, offsets = state.table.memo(("model-offsets", id(scene)),
+                                  lambda: (scene, scene.model_offsets()))
+    return offsets[u] + scene.units[u].leader

@@ -138,7 +138,8 @@ def impassable(t: Table, m: int) -> list[shapely.Polygon]:
     """Where model m's centre may not go: impassable terrain grown by its clearance (models
     move through other models in this ruleset)."""
     r = float(min(t.a[m], t.b[m]))
-    return [_grown(t.layout.polygons[k], r - OVERLAP) for k in t.layout.pieces_with("impassable")]
+    return list(t.memo(("skirmish-impassable", r), lambda: [
+        _grown(t.layout.polygons[k], r - OVERLAP) for k in t.layout.pieces_with("impassable")]))
 
 
 def through_impassable(state: State, moves: Moves) -> list[Violation]:
@@ -172,8 +173,14 @@ def where_they_end(state: State, u: int, moves: Moves, after: Table) -> list[Vio
             if p.kind not in ("area", "impassable") and p.height >= game().climb_free - 1e-6]
     out = end_problems(state, moves, after)
     for m in moves.models:
-        foot = after.footprint(int(m), 64)
+        edge = after.outline(int(m), 64)
+        (x0, y0), (x1, y1) = edge.min(axis=0), edge.max(axis=0)
+        foot = None
         for k in tall:
+            bx0, by0, bx1, by1 = layout.bboxes[k]
+            if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
+                continue                        # apart: none of it on the piece
+            foot = foot if foot is not None else shapely.Polygon(edge)
             part = foot.intersection(layout.polygons[k]).area
             if 1e-4 < part < foot.area - 1e-4:
                 out.append(v("straddles_terrain", f"{names[m]} ends half on "
@@ -236,7 +243,8 @@ def retreat_plan(state: State, u: int, w: int) -> tuple[Moves, Checked, float] |
 # --- charges -----------------------------------------------------------------------------------
 def leader_gap(t: Table, i: int, j: int, melee: bool) -> float:
     """Leader base to leader base: 3-D, or horizontal for melee units within 2" of height."""
-    h = float(t.distances(np.array([i]), np.array([j]))[0, 0])
+    h = t.memo(("leader-gap", i, j), lambda: float(t.distances(np.array([i]),
+                                                              np.array([j]))[0, 0]))
     dz = float(t.z[i] - t.z[j])
     if melee and abs(dz) < game().melee_vertical - EPS:
         return h
