@@ -62,6 +62,14 @@ class Terrain:
         self._climb_boxes = self.layout.bboxes[self.climbable].reshape(-1, 4)
         self._climb_polys = self.layout.polygons[self.climbable]
 
+    def climbs_near(self, pts: np.ndarray) -> bool:
+        """Some climbable piece's box meets the box of the points (else a path through them
+        is all on the ground: no climbing, no drops)."""
+        (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+        bb = self._climb_boxes
+        return bool(((bb[:, 0] <= x1) & (bb[:, 2] >= x0) & (bb[:, 1] <= y1)
+                     & (bb[:, 3] >= y0)).any())
+
     def ground(self, x: float, y: float) -> float:
         """Height of the climbable ground at a point (0 off every climbable piece)."""
         h = 0.0
@@ -95,10 +103,8 @@ class Terrain:
         horizontal = float(np.hypot(*np.diff(pts, axis=0).T).sum()) if len(pts) > 1 else 0.0
         if fly or not self.climbable or len(pts) < 2:
             return PathCost(horizontal, 0.0)
-        (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
-        bb = self._climb_boxes
-        if not ((bb[:, 0] <= x1) & (bb[:, 2] >= x0) & (bb[:, 1] <= y1) & (bb[:, 3] >= y0)).any():
-            return PathCost(horizontal, 0.0)      # no climbable piece comes near the path
+        if not self.climbs_near(pts):
+            return PathCost(horizontal, 0.0)
         line = shapely.LineString(pts)
         spans = self.profile(line)
         vertical, last_drop, prev = 0.0, 0.0, self.ground(*pts[0])

@@ -62,7 +62,9 @@ class Climb:
 
 def terrain(state: State) -> Terrain:
     """Pieces of 2" or more are climbed (Terrain climbs what is taller than climb_free)."""
-    return Terrain(state.table.layout, game().climb_free - 1e-6)
+    layout = state.table.layout
+    return state.table.memo(("skirmish-terrain",),
+                            lambda: Terrain(layout, game().climb_free - 1e-6))
 
 
 # --- measuring ---------------------------------------------------------------------------------
@@ -70,7 +72,7 @@ def climb(ter: Terrain, path: np.ndarray) -> Climb:
     """Horizontal length, height climbed onto pieces of 2" or more, and each drop off one."""
     pts = np.asarray(path, dtype=np.float64)
     horizontal = float(np.hypot(*np.diff(pts, axis=0).T).sum()) if len(pts) > 1 else 0.0
-    if not ter.climbable or len(pts) < 2 or horizontal < EPS:
+    if not ter.climbable or len(pts) < 2 or horizontal < EPS or not ter.climbs_near(pts):
         return Climb(horizontal, 0.0)
     up, drops, prev = 0.0, [], ter.ground(*pts[0])
     for _, h in ter.profile(shapely.LineString(pts)):
