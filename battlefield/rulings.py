@@ -53,8 +53,16 @@ class Referee:
         self.scene = scene
         self.rules = scene.ruleset
         self.table = table if table is not None else scene.table()
-        self.names = scene.model_names
-        self.offsets = scene.model_offsets()
+
+    @cached_property
+    def names(self) -> list[str]:
+        """Each model's name ("UNIT/N"), in table order."""
+        return self.scene.model_names
+
+    @cached_property
+    def offsets(self) -> list[int]:
+        """Each unit's first model in the table."""
+        return self.scene.model_offsets()
 
     @cached_property
     def sight(self) -> SightModel:
