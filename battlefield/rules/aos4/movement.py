@@ -61,14 +61,20 @@ def _obstacles(state: State, u: int, m: int, box: tuple[float, float, float, flo
     grow = t.reach + r
     near = (t.on_table & (t.unit != u) & (t.x + grow >= x0) & (t.x - grow <= x1)
             & (t.y + grow >= y0) & (t.y - grow <= y1))
-    out = [t.memo(("aos4-grown-base", int(o), r),
-                  lambda o=int(o): _with_edges(grown_base(t, o, r - OVERLAP),
-                                               state.scene.model_names[o]))
-           for o in np.nonzero(near)[0]]
+    grown = t.memo(("aos4-grown", r), dict)       # model or ("piece", k) -> obstacle
+    out = []
+    for o in np.nonzero(near)[0].tolist():
+        found = grown.get(o)
+        if found is None:
+            found = grown[o] = _with_edges(grown_base(t, o, r - OVERLAP),
+                                           state.scene.model_names[o])
+        out.append(found)
     for k in t.layout.pieces_with("impassable"):
-        out.append(t.memo(("aos4-grown-piece", k, r),
-                          lambda k=k: _with_edges(_grown(t.layout.polygons[k], r - OVERLAP),
-                                                  t.layout.pieces[k].id)))
+        found = grown.get(("piece", k))
+        if found is None:
+            found = grown[("piece", k)] = _with_edges(_grown(t.layout.polygons[k], r - OVERLAP),
+                                                      t.layout.pieces[k].id)
+        out.append(found)
     return out
 
 
