@@ -93,13 +93,27 @@ def starting_at(t: Table, m: int, pts: np.ndarray) -> np.ndarray:
     return pts
 
 
+class ModelNames:
+    """The scene's model names ("UNIT/N"), listed only when a message needs one (most checks
+    find nothing to say)."""
+
+    def __init__(self, state: State) -> None:
+        self._state = state
+        self._names: list[str] | None = None
+
+    def __getitem__(self, m: int) -> str:
+        if self._names is None:
+            self._names = self._state.scene.model_names
+        return self._names[int(m)]
+
+
 OVERLAP = 0.01        # bases may touch; more overlap than this is "on another model"
 
 
 def end_problems(state: State, moves: Moves, after: Table) -> list[Violation]:
     """Where moved models may not end, in every ruleset: off the board, in impassable terrain,
     on another model's base (models at different heights - one on a piece - do not collide)."""
-    names = state.scene.model_names
+    names = ModelNames(state)
     layout = after.layout
     out = []
     impassable = layout.pieces_with("impassable")
@@ -119,14 +133,14 @@ def end_problems(state: State, moves: Moves, after: Table) -> list[Violation]:
     d = signed_distance_matrix(after.x, after.y, after.shape, after.a, after.b, after.cos,
                                after.sin, moves.models, on)
     moving = set(int(m) for m in moves.models)
-    for i, m in enumerate(moves.models):
-        for j, o in enumerate(on):
-            if o == m or d[i, j] >= -OVERLAP:
-                continue
-            if abs(after.z[m] - after.z[o]) >= min(after.height[m], after.height[o]):
-                continue
-            if int(o) in moving and o < m:
-                continue                       # reported once per pair
-            out.append(v("on_another_model", f"{names[m]} ends on {names[o]} (bases overlap "
-                                              f"{-d[i, j]:.2f}\")", overlap=-d[i, j]))
+    for i, j in zip(*np.nonzero(d < -OVERLAP), strict=True):   # overlapping pairs, in order
+        m, o = moves.models[i], on[j]
+        if o == m:
+            continue
+        if abs(after.z[m] - after.z[o]) >= min(after.height[m], after.height[o]):
+            continue
+        if int(o) in moving and o < m:
+            continue                           # reported once per pair
+        out.append(v("on_another_model", f"{names[m]} ends on {names[o]} (bases overlap "
+                                          f"{-d[i, j]:.2f}\")", overlap=-d[i, j]))
     return out

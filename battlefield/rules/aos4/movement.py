@@ -19,7 +19,14 @@ from battlefield.geometry.paths import Terrain, _edge_arrays, _grown, segments_f
 from battlefield.geometry.sight import SightModel
 from battlefield.geometry.table import Table
 from battlefield.rules.actions import Violation
-from battlefield.rules.moves import OVERLAP, Moves, end_problems, planned, v  # noqa: F401
+from battlefield.rules.moves import (  # noqa: F401
+    OVERLAP,
+    ModelNames,
+    Moves,
+    end_problems,
+    planned,
+    v,
+)
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
@@ -96,7 +103,7 @@ def check_paths(state: State, u: int, moves: Moves, allowed: float | None, fly: 
                 ) -> tuple[list[Violation], Table]:
     """Length, models and impassable terrain in the way, and where the models end."""
     t = state.table
-    names = state.scene.model_names
+    names = ModelNames(state)
     out: list[Violation] = []
     if allowed is not None:
         for m, path in zip(moves.models, moves.paths, strict=True):
@@ -115,7 +122,7 @@ def check_paths(state: State, u: int, moves: Moves, allowed: float | None, fly: 
 
 def _through(state: State, u: int, moves: Moves) -> list[Violation]:
     t = state.table
-    names = state.scene.model_names
+    names = ModelNames(state)
     out = []
     pieces = {p.id for p in t.layout.pieces}
     for m, path in zip(moves.models, moves.paths, strict=True):
@@ -137,7 +144,7 @@ def _through(state: State, u: int, moves: Moves) -> list[Violation]:
 
 
 def _where_they_end(state: State, u: int, moves: Moves, after: Table) -> list[Violation]:
-    names = state.scene.model_names
+    names = ModelNames(state)
     out = end_problems(state, moves, after)
     coh = Referee(state.scene, after).coherency(u)
     if not coh.coherent:
@@ -163,7 +170,7 @@ def enemies(state: State, u: int) -> list[int]:
 def into_combat(state: State, u: int, moves: Moves, rng: float) -> list[Violation]:
     """A model that comes within combat range of a visible enemy anywhere on its path."""
     t = state.table
-    names = state.scene.model_names
+    names = ModelNames(state)
     own = state.models_of(u)
     foes = enemies(state, u)
     if not foes:
