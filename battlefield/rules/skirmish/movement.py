@@ -189,11 +189,18 @@ def where_they_end(state: State, u: int, moves: Moves, after: Table) -> list[Vio
                                                   f"{layout.pieces[k].id} "
                                                   f"({layout.pieces[k].height:g}\" tall)"))
     coh = Referee(state.scene, after).coherency(u)
-    if not coh.coherent and not (moves.rigid and
-                                 not Referee(state.scene, state.table).coherency(u).coherent):
+    if not coh.coherent and not (moves.rigid and not _coherent_now(state, u)):
         why = "; ".join(f"{names[m]} {r}" for m, r in coh.reasons.items())
         out.append(v("coherency", f"the unit ends out of coherency: {why}"))
     return out
+
+
+def _coherent_now(state: State, u: int) -> bool:
+    """Unit u is coherent where it stands (asked once per table: every candidate move asks)."""
+    scene = state.scene
+    _, coherent = state.table.memo(("skirmish-coherent", id(scene), u), lambda: (
+        scene, Referee(scene, state.table).coherency(u).coherent))
+    return coherent
 
 
 # --- retreats ----------------------------------------------------------------------------------
