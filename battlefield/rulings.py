@@ -53,9 +53,22 @@ class Referee:
         self.scene = scene
         self.rules = scene.ruleset
         self.table = table if table is not None else scene.table()
-        self.sight = SightModel(self.table)
-        self.names = scene.model_names
-        self.offsets = scene.model_offsets()
+
+    @cached_property
+    def names(self) -> list[str]:
+        """Each model's name ("UNIT/N"), in table order."""
+        return self.scene.model_names
+
+    @cached_property
+    def offsets(self) -> list[int]:
+        """Each unit's first model in the table."""
+        return self.scene.model_offsets()
+
+    @cached_property
+    def sight(self) -> SightModel:
+        """The sight questions about this table: one SightModel per table, made when first
+        asked (many rulings need none) and shared by every Referee of the table."""
+        return self.table.memo(("sight",), lambda: SightModel(self.table))
 
     # --- ids -------------------------------------------------------------------------------
     def unit(self, unit_id: str) -> int:
@@ -138,11 +151,15 @@ class Referee:
         return alone.visible == "partial"
 
     def pieces_near(self, u: int, reach: float = SKIRMISH_TERRAIN_REACH) -> list[int]:
+        """Pieces within `reach` of a model of unit u (worked out once per table)."""
         import shapely
 
-        feet = shapely.union_all([self.table.footprint(int(m), 64)
-                                  for m in self.table.unit_models[u]])
-        return self.table.layout.pieces_touching(feet.buffer(reach))
+        def near() -> list[int]:
+            feet = shapely.union_all([self.table.footprint(int(m), 64)
+                                      for m in self.table.unit_models[u]])
+            return self.table.layout.pieces_touching(feet.buffer(reach))
+
+        return list(self.table.memo(("pieces-near", u, reach), near))
 
     def model_pair(self, i: int, j: int) -> Pair:
         near = self.table.closest(i, j)
@@ -169,6 +186,12 @@ class Referee:
 
     @cached_property
     def combat(self) -> dict[int, list[int]]:
+        """Each unit's enemies in combat with it (worked out once per scene and table)."""
+        _, shared = self.table.memo(("combat", id(self.scene)),
+                                    lambda: (self.scene, self._combat()))
+        return {u: list(foes) for u, foes in shared.items()}   # this Referee's own lists
+
+    def _combat(self) -> dict[int, list[int]]:
         n = len(self.scene.units)
         out: dict[int, list[int]] = {u: [] for u in range(n)}
         for u in range(n):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import shapely
@@ -93,13 +94,20 @@ def outline_points(shape: int, a: float, b: float, x: float, y: float, facing_de
     """Points around a base's edge, counter-clockwise, as an (n, 2) array (rect: its 4 corners)."""
     th = math.radians(facing_deg)
     c, s = math.cos(th), math.sin(th)
+    rot = np.array([[c, -s], [s, c]])
+    return _local_outline(int(shape), float(a), float(b), int(n)) @ rot.T + np.array([x, y])
+
+
+@lru_cache(maxsize=256)
+def _local_outline(shape: int, a: float, b: float, n: int) -> np.ndarray:
+    """outline_points of a base centred at the origin, facing 0 (kept: bases repeat)."""
     if shape == RECT:
         local = np.array([[a, -b], [a, b], [-a, b], [-a, -b]])
     else:
         t = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
         local = np.column_stack([a * np.cos(t), b * np.sin(t)])
-    rot = np.array([[c, -s], [s, c]])
-    return local @ rot.T + np.array([x, y])
+    local.setflags(write=False)
+    return local
 
 
 def footprint(shape: int, a: float, b: float, x: float, y: float, facing_deg: float,
@@ -113,6 +121,21 @@ def grown_outline(shape: int, a: float, b: float, x: float, y: float, facing_deg
     """A polygon just enclosing the base grown by r (every point within r of the base): the
     tangent lines of the grown shape in `sides` directions, so it encloses it exactly, with at
     most r_max * (1/cos(pi/sides) - 1) to spare."""
+    ux, uy, h, ux2, uy2, det = _tangents(int(shape), float(a), float(b), float(facing_deg),
+                                         int(sides))
+    d = ux * x + uy * y + h + r
+    # Corner k: where tangent lines k and k+1 meet.
+    d2 = np.roll(d, -1)
+    px = (d * uy2 - uy * d2) / det
+    py = (ux * d2 - d * ux2) / det
+    return shapely.Polygon(np.column_stack([px, py]))
+
+
+@lru_cache(maxsize=1024)
+def _tangents(shape: int, a: float, b: float, facing_deg: float, sides: int
+              ) -> tuple[np.ndarray, ...]:
+    """grown_outline's tangent directions and the base's extent along each (kept: they depend
+    only on the base and its facing)."""
     th = math.radians(facing_deg)
     c, s = math.cos(th), math.sin(th)
     t = np.linspace(0.0, 2 * math.pi, sides, endpoint=False)
@@ -125,10 +148,9 @@ def grown_outline(shape: int, a: float, b: float, x: float, y: float, facing_deg
         h = np.sqrt((a * u1) ** 2 + (b * u2) ** 2)
     else:
         h = a * np.abs(u1) + b * np.abs(u2)
-    d = ux * x + uy * y + h + r
-    # Corner k: where tangent lines k and k+1 meet.
-    ux2, uy2, d2 = np.roll(ux, -1), np.roll(uy, -1), np.roll(d, -1)
+    ux2, uy2 = np.roll(ux, -1), np.roll(uy, -1)
     det = ux * uy2 - uy * ux2
-    px = (d * uy2 - uy * d2) / det
-    py = (ux * d2 - d * ux2) / det
-    return shapely.Polygon(np.column_stack([px, py]))
+    out = (ux, uy, h, ux2, uy2, det)
+    for arr in out:
+        arr.setflags(write=False)
+    return out

@@ -59,23 +59,31 @@ class Terrain:
                           if p.kind not in ("area", "impassable") and p.height > self.climb_free]
         self.impassable = [i for i, p in enumerate(self.layout.pieces)
                            if p.kind == "impassable"]
+        self._climb_boxes = self.layout.bboxes[self.climbable].reshape(-1, 4)
+        self._climb_polys = self.layout.polygons[self.climbable]
+
+    def climbs_near(self, pts: np.ndarray) -> bool:
+        """Some climbable piece's box meets the box of the points (else a path through them
+        is all on the ground: no climbing, no drops)."""
+        (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+        bb = self._climb_boxes
+        return bool(((bb[:, 0] <= x1) & (bb[:, 2] >= x0) & (bb[:, 1] <= y1)
+                     & (bb[:, 3] >= y0)).any())
 
     def ground(self, x: float, y: float) -> float:
         """Height of the climbable ground at a point (0 off every climbable piece)."""
         h = 0.0
-        for i in self.climbable:
-            if self.layout.polygons[i].covers(shapely.Point(x, y)):
-                h = max(h, self.layout.pieces[i].height)
+        on = shapely.intersects_xy(self._climb_polys, x, y)     # the point is on (covered)
+        for i in np.nonzero(on)[0]:
+            h = max(h, self.layout.pieces[self.climbable[i]].height)
         return h
 
     def profile(self, line: shapely.LineString) -> list[tuple[float, float]]:
         """The ground along a path: (distance along it, height) for each stretch between the
         places where it crosses a climbable outline."""
         cuts = {0.0, line.length}
-        for i in self.climbable:
-            poly = self.layout.polygons[i]
-            if not line.intersects(poly):
-                continue
+        for i in np.nonzero(shapely.intersects(line, self._climb_polys))[0]:
+            poly = self._climb_polys[i]
             crossing = line.intersection(poly.boundary)
             for g in getattr(crossing, "geoms", [crossing]):
                 for c in np.asarray(shapely.get_coordinates(g)):
@@ -94,6 +102,8 @@ class Terrain:
         pts = np.asarray(path, dtype=np.float64)
         horizontal = float(np.hypot(*np.diff(pts, axis=0).T).sum()) if len(pts) > 1 else 0.0
         if fly or not self.climbable or len(pts) < 2:
+            return PathCost(horizontal, 0.0)
+        if not self.climbs_near(pts):
             return PathCost(horizontal, 0.0)
         line = shapely.LineString(pts)
         spans = self.profile(line)

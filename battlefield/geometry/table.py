@@ -8,7 +8,11 @@ Models are numbered 0..n-1 in scene order; `unit` gives each model's unit index 
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 import numpy as np
 import shapely
@@ -33,8 +37,28 @@ class Closest:
     models: tuple[int, int]
 
 
+T = TypeVar("T")
+MEMO_TABLES = 8         # how many tables keep their memos (the most recently asked)
+_memos: OrderedDict[int, tuple[Table, dict]] = OrderedDict()
+_memo_lock = threading.Lock()
+
+
+def _frozen(values: np.ndarray, dtype: type) -> np.ndarray:
+    """A read-only contiguous view of `values` (a copy only when the type or layout differs):
+    a Table never changes once made, so snapshots of a game can share it."""
+    if (isinstance(values, np.ndarray) and values.dtype == dtype and not values.flags.writeable
+            and values.flags.c_contiguous):
+        return values       # already a table's array: kept, so caches keyed on it still hold
+    out = np.ascontiguousarray(values, dtype=dtype).view()
+    out.setflags(write=False)
+    return out
+
+
 @dataclass
 class Table:
+    """The table at one moment. Never changed in place: `moved`, `removed` and `restored`
+    give new tables (the arrays are read-only)."""
+
     width: float
     depth: float
     layout: Layout
@@ -55,22 +79,42 @@ class Table:
 
     def __post_init__(self) -> None:
         for name in ("x", "y", "facing", "a", "b", "z", "height"):
-            setattr(self, name, np.ascontiguousarray(getattr(self, name), dtype=np.float64))
-        self.shape = np.ascontiguousarray(self.shape, dtype=np.int64)
-        self.unit = np.ascontiguousarray(self.unit, dtype=np.int64)
+            setattr(self, name, _frozen(getattr(self, name), np.float64))
+        self.shape = _frozen(self.shape, np.int64)
+        self.unit = _frozen(self.unit, np.int64)
         rad = np.radians(self.facing)
         # Exact 0 at 90/180/270 degrees, so bases square to the table test exactly both ways.
-        self.cos = np.where(np.abs(np.cos(rad)) < 1e-12, 0.0, np.cos(rad))
-        self.sin = np.where(np.abs(np.sin(rad)) < 1e-12, 0.0, np.sin(rad))
-        self.reach = np.where(self.shape == RECT, np.hypot(self.a, self.b),
-                              np.maximum(self.a, self.b))
+        self.cos = _frozen(np.where(np.abs(np.cos(rad)) < 1e-12, 0.0, np.cos(rad)), np.float64)
+        self.sin = _frozen(np.where(np.abs(np.sin(rad)) < 1e-12, 0.0, np.sin(rad)), np.float64)
+        self.reach = _frozen(np.where(self.shape == RECT, np.hypot(self.a, self.b),
+                                      np.maximum(self.a, self.b)), np.float64)
         order = np.argsort(self.unit, kind="stable")
         bounds = np.searchsorted(self.unit[order], np.arange(self.n_units + 1))
         # Slain models (unit -1) sort first and fall outside every unit's range.
+        order.setflags(write=False)
         self.unit_models = [order[bounds[u]:bounds[u + 1]] for u in range(self.n_units)]
 
     def __len__(self) -> int:
         return len(self.x)
+
+    def memo(self, key: Hashable, make: Callable[[], T]) -> T:
+        """`make()`, made once for this table and `key` (a table never changes, so neither
+        does anything derived from it alone). The memos of the last MEMO_TABLES tables asked
+        are kept, so a game's undo history does not keep them all."""
+        with _memo_lock:
+            entry = _memos.get(id(self))
+            if entry is None or entry[0] is not self:
+                entry = _memos[id(self)] = (self, {})
+                if len(_memos) > MEMO_TABLES:
+                    _memos.popitem(last=False)
+            else:
+                _memos.move_to_end(id(self))
+            values = entry[1]
+            if key in values:
+                return values[key]
+        value = make()
+        with _memo_lock:
+            return values.setdefault(key, value)
 
     # --- moving -----------------------------------------------------------------------------
     def moved(self, models: np.ndarray, x: np.ndarray, y: np.ndarray,
@@ -82,13 +126,20 @@ class Table:
         ny[models] = y
         if facing is not None:
             nf[models] = facing
-        new = replace(self, x=nx, y=ny, facing=nf, z=nz)
         if z is not None:
-            new.z[models] = z
+            nz[models] = z
         else:
+            bb = self.layout.bboxes
             for m in np.atleast_1d(models):
-                new.z[m] = self.layout.ground_height(new.footprint(int(m), 32))
-        return new
+                m = int(m)
+                # A base wholly on a piece has its centre inside the piece's box.
+                if not ((bb[:, 0] <= nx[m]) & (nx[m] <= bb[:, 2]) & (bb[:, 1] <= ny[m])
+                        & (ny[m] <= bb[:, 3])).any():
+                    nz[m] = 0.0
+                    continue
+                nz[m] = self.layout.ground_height(footprint(
+                    int(self.shape[m]), self.a[m], self.b[m], nx[m], ny[m], nf[m], 32))
+        return replace(self, x=nx, y=ny, facing=nf, z=nz)
 
     def removed(self, models: np.ndarray) -> Table:
         """A copy with some models taken off the table (slain): they keep their place in the

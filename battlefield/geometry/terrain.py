@@ -63,6 +63,8 @@ class Layout:
     bboxes: np.ndarray = field(init=False)
     edges: np.ndarray = field(init=False)
     edge_start: np.ndarray = field(init=False)
+    _with: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False,
+                                              default_factory=dict)
 
     def __post_init__(self) -> None:
         self.pieces = tuple(self.pieces)
@@ -106,4 +108,8 @@ class Layout:
         return sorted(int(i) for i in self.tree.query(geometry, predicate="intersects"))
 
     def pieces_with(self, trait: str) -> list[int]:
-        return [i for i, p in enumerate(self.pieces) if trait in p.traits]
+        found = self._with.get(trait)
+        if found is None:
+            found = self._with[trait] = tuple(i for i, p in enumerate(self.pieces)
+                                              if trait in p.traits)
+        return list(found)

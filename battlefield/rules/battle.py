@@ -20,9 +20,10 @@ def player_for(ruleset: str):
 
 def play(game: Game, players: dict[str, object] | None = None,
          on_action: Callable[[State, Action], None] | None = None,
-         limit: int = MAX_ACTIONS) -> State:
-    """Play the battle to its end; every side without a given player gets the computer's."""
-    state = game.new_state()
+         limit: int = MAX_ACTIONS, keep_undo: bool = False) -> State:
+    """Play the battle to its end; every side without a given player gets the computer's.
+    The state keeps no undo history unless asked (keep_undo=True)."""
+    state = game.new_state(keep_undo=keep_undo)
     players = dict(players or {})
     for side in state.sides:
         players.setdefault(side, player_for(game.rules.id))

@@ -8,6 +8,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import shapely
 
 from battlefield.geometry.separation import signed_distance_matrix
 from battlefield.geometry.table import Table
@@ -118,36 +119,54 @@ def starting_at(t: Table, m: int, pts: np.ndarray) -> np.ndarray:
     return pts
 
 
+class ModelNames:
+    """The scene's model names ("UNIT/N"), listed only when a message needs one (most checks
+    find nothing to say)."""
+
+    def __init__(self, state: State) -> None:
+        self._state = state
+        self._names: list[str] | None = None
+
+    def __getitem__(self, m: int) -> str:
+        if self._names is None:
+            self._names = self._state.scene.model_names
+        return self._names[int(m)]
+
+
 OVERLAP = 0.01        # bases may touch; more overlap than this is "on another model"
 
 
 def end_problems(state: State, moves: Moves, after: Table) -> list[Violation]:
     """Where moved models may not end, in every ruleset: off the board, in impassable terrain,
     on another model's base (models at different heights - one on a piece - do not collide)."""
-    names = state.scene.model_names
+    names = ModelNames(state)
     layout = after.layout
     out = []
+    impassable = layout.pieces_with("impassable")
     for m in moves.models:
-        foot = after.footprint(int(m), 64)
-        x0, y0, x1, y1 = foot.bounds
+        edge = after.outline(int(m), 64)
+        (x0, y0), (x1, y1) = edge.min(axis=0), edge.max(axis=0)
         if x0 < -EPS or y0 < -EPS or x1 > after.width + EPS or y1 > after.depth + EPS:
             out.append(v("off_board", f"{names[m]} ends off the board"))
-        for k in layout.pieces_with("impassable"):
-            if foot.intersection(layout.polygons[k]).area > 1e-4:
+        for k in impassable:
+            bx0, by0, bx1, by1 = layout.bboxes[k]
+            if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
+                continue                        # apart: nothing in common
+            if shapely.Polygon(edge).intersection(layout.polygons[k]).area > 1e-4:
                 out.append(v("in_impassable", f"{names[m]} ends in impassable terrain "
                                               f"{layout.pieces[k].id}"))
     on = np.nonzero(after.on_table)[0].astype(np.int64)
     d = signed_distance_matrix(after.x, after.y, after.shape, after.a, after.b, after.cos,
                                after.sin, moves.models, on)
     moving = set(int(m) for m in moves.models)
-    for i, m in enumerate(moves.models):
-        for j, o in enumerate(on):
-            if o == m or d[i, j] >= -OVERLAP:
-                continue
-            if abs(after.z[m] - after.z[o]) >= min(after.height[m], after.height[o]):
-                continue
-            if int(o) in moving and o < m:
-                continue                       # reported once per pair
-            out.append(v("on_another_model", f"{names[m]} ends on {names[o]} (bases overlap "
-                                              f"{-d[i, j]:.2f}\")", overlap=-d[i, j]))
+    for i, j in zip(*np.nonzero(d < -OVERLAP), strict=True):   # overlapping pairs, in order
+        m, o = moves.models[i], on[j]
+        if o == m:
+            continue
+        if abs(after.z[m] - after.z[o]) >= min(after.height[m], after.height[o]):
+            continue
+        if int(o) in moving and o < m:
+            continue                           # reported once per pair
+        out.append(v("on_another_model", f"{names[m]} ends on {names[o]} (bases overlap "
+                                          f"{-d[i, j]:.2f}\")", overlap=-d[i, j]))
     return out

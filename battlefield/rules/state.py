@@ -9,7 +9,6 @@ snapshots or the dice state directly: `State.apply` checks, snapshots, resolves 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -23,9 +22,22 @@ from battlefield.rules.actions import Action, IllegalAction, Violation
 from battlefield.rules.decisions import Decision
 from battlefield.rules.dice import Dice
 from battlefield.rules.result import Result
+from battlefield.rules.snapshots import (
+    HISTORY,
+    NOT_COPIED,
+    SHARED,
+    copied_attributes,
+    copy_rule,
+    immutable,
+)
 from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
+
+# A Table never changes once made (moving or removing models gives a new one, and its arrays
+# are read-only), so snapshots share it; the dice copy their own generator state and log.
+immutable(Table)
+copy_rule(Dice, Dice.copy)
 
 
 class Rules(Protocol):
@@ -115,8 +127,11 @@ class Game:
     scene: Scene
     seed: int = 0
 
-    def new_state(self, fixed_dice: Iterable[int] = ()) -> State:
-        state = State(self, self.scene.table(), Dice.seeded(self.seed, fixed_dice))
+    def new_state(self, fixed_dice: Iterable[int] = (), keep_undo: bool = True) -> State:
+        """The state before the first action. keep_undo=False: apply keeps no undo history
+        (computer battles that never step back)."""
+        state = State(self, self.scene.table(), Dice.seeded(self.seed, fixed_dice),
+                      keep_undo=keep_undo)
         state.units = [UnitState(np.ones(len(u.models), dtype=bool),
                                  np.zeros(len(u.models), dtype=np.int64)) for u in self.scene.units]
         state.events.extend(self.rules.setup(state))
@@ -128,7 +143,11 @@ class Game:
 
 @dataclass
 class State:
-    game: Game
+    """One moment of a game. Snapshots (undo, redo, a failed apply) copy each attribute by the
+    rules of battlefield.rules.snapshots: a new field needs metadata only when its type's rule
+    does not fit (the game is shared, the history lists copied but not their entries)."""
+
+    game: Game = field(metadata=SHARED)
     table: Table
     dice: Dice
     units: list[UnitState] = field(default_factory=list)
@@ -139,10 +158,11 @@ class State:
     pending: tuple[Decision, ...] = ()       # decisions awaited (rules/decisions.py)
     answers: tuple[tuple[Decision, Action], ...] = ()   # given so far, secret ones too
     suspended: dict[str, Any] | None = None  # what the ruleset resumes once all are answered
-    actions: list[Action] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
-    _undo: list[State] = field(default_factory=list, repr=False)
-    _redo: list[State] = field(default_factory=list, repr=False)
+    actions: list[Action] = field(default_factory=list, metadata=HISTORY)
+    events: list[Event] = field(default_factory=list, metadata=HISTORY)
+    keep_undo: bool = field(default=True, repr=False)   # False: apply keeps no snapshots
+    _undo: list[State] = field(default_factory=list, repr=False, metadata=NOT_COPIED)
+    _redo: list[State] = field(default_factory=list, repr=False, metadata=NOT_COPIED)
 
     # --- the rules -------------------------------------------------------------------------
     @property
@@ -166,22 +186,26 @@ class State:
         violations = self.check(action)
         if violations:
             raise IllegalAction(action, violations)
-        before = self.snapshot()
+        # Without undo (a computer battle) nothing is kept to go back to: a ruleset error in
+        # resolve then leaves the state part-way, for the caller to discard.
+        before = self.snapshot() if self.keep_undo else None
         start = len(self.dice.log)
         shown = decisions.shown(self, action)
         try:
             events = (decisions.answer(self, action) if self.pending
                       else self.rules.resolve(self, action))
         except Exception:
-            self.restore(before)
+            if before is not None:
+                self.restore(before)
             raise
         rolls = [r.to_dict() for r in self.dice.log[start:]]
         self.actions.append(action)
         record = {"type": "action", "action": shown, "rolls": rolls}
         self.events.append(record)
         self.events.extend(events)
-        self._undo.append(before)
-        self._redo.clear()
+        if before is not None:
+            self._undo.append(before)
+            self._redo.clear()
         return events
 
     def available(self) -> list[str]:
@@ -222,21 +246,17 @@ class State:
 
     # --- snapshots -------------------------------------------------------------------------
     def snapshot(self) -> State:
-        """A deep copy of everything that changes (the game, scene and terrain are shared)."""
-        memo = {id(self.game): self.game, id(self.table.layout): self.table.layout}
-        keep_undo, keep_redo = self._undo, self._redo
-        self._undo, self._redo = [], []
-        try:
-            return copy.deepcopy(self, memo)
-        finally:
-            self._undo, self._redo = keep_undo, keep_redo
+        """A copy of everything that changes, sharing what cannot (the game, the table), with
+        empty undo and redo stacks."""
+        new = object.__new__(type(self))
+        new.__dict__.update(copied_attributes(self))
+        new._undo, new._redo = [], []
+        return new
 
     def restore(self, other: State) -> None:
-        undo, redo = self._undo, self._redo
-        self.__dict__.update(copy.deepcopy(other, {id(self.game): self.game,
-                                                   id(self.table.layout): self.table.layout}
-                                           ).__dict__)
-        self._undo, self._redo = undo, redo
+        """Become a copy of snapshot `other` (which stays usable); the undo and redo stacks
+        are kept."""
+        self.__dict__.update(copied_attributes(other))
 
     def undo(self) -> bool:
         """Back to the state before the last action; False when there is none."""
@@ -250,10 +270,7 @@ class State:
         if not source:
             return False
         now = self.snapshot()
-        target = source.pop()
-        undo, redo = self._undo, self._redo
-        self.restore(target)
-        self._undo, self._redo = undo, redo
+        self.restore(source.pop())
         dest.append(now)
         return True
 

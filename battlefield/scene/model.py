@@ -95,11 +95,17 @@ class Scene:
         return [f"{u.id}/{k + 1}" for u in self.units for k in range(len(u.models))]
 
     def model_offsets(self) -> list[int]:
-        """Index of each unit's first model in the table's model arrays."""
+        """Index of each unit's first model in the table's model arrays (worked out once per
+        scene: scenes are not changed in place, edits make new ones)."""
+        key = tuple(len(u.models) for u in self.units) if len(self.units) < 8 else None
+        cached = self.__dict__.get("_offsets")
+        if cached is not None and (key is None or cached[0] == key):
+            return cached[1]
         out, n = [], 0
         for u in self.units:
             out.append(n)
             n += len(u.models)
+        self.__dict__["_offsets"] = (key, out)
         return out
 
     def leader_model(self, u: int, table: Table) -> int:

@@ -155,7 +155,8 @@ def test_models_on_a_hill_see_over_the_wall_that_hides_them_on_the_ground():
     hill = piece("hill", rect(2, 4, 8, 16), 3.0)
     for z, seen in ((0.0, False), (3.0, True)):
         t = duel([wall, hill], extra=())
-        t.z[t.unit_models[0]] = z
+        ms = t.unit_models[0]
+        t = t.moved(ms, t.x[ms], t.y[ms], z=np.full(len(ms), z))
         assert SightModel(t).unit_sees(0, 1) == exhaustive(t, 0, 1) == seen
 
 

@@ -74,3 +74,17 @@ def test_round_impassable_terrain_and_climbing_when_cheaper():
     p = Planner(Terrain(Layout((hill,)), 1.0), [], clearance=0.5, region=(0, 0, 30, 20))
     (route,) = p.shortest([(5, 10)], _to_point((20, 10), 0.0))
     assert route.cost == pytest.approx(15 + 6)
+
+
+def test_paths_no_climbable_piece_comes_near_cost_their_length_the_same_as_measured():
+    """The shortcut for paths far from every climbable piece gives what measuring the ground
+    along them gives, bit for bit."""
+    ter = terrain(HILL, LOW, WOOD)
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        path = rng.uniform((0, 0), (50, 20), size=(int(rng.integers(2, 5)), 2))
+        fast = ter.path_cost(path)
+        ter.climbs_near = lambda pts: True          # force the measured way  # noqa: B023
+        slow = ter.path_cost(path)
+        del ter.climbs_near
+        assert fast == slow

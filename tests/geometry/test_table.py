@@ -136,3 +136,41 @@ def test_distances_from_places_beyond_the_cutoff_stay_beyond_it() -> None:
     d = t.distances_from(0, np.array([10.0, 18.0]), np.array([1.0, 1.0]), np.array([1]), 3.0)
     assert d[0, 0] > 3.0                       # 9" away: a bound, beyond the cutoff
     assert d[1, 0] == pytest.approx(1.0)       # 2" between centres, two 0.5" bases: exact
+
+
+def test_a_table_never_changes_in_place():
+    """Moving or removing models gives a new table; the arrays cannot be written, so game
+    snapshots may share a table."""
+    t = make_scene([unit("a", "red", model(8, 10)), unit("b", "blue", model(20, 10))],
+                   [HILL]).table()
+    x0 = t.x.copy()
+    with pytest.raises(ValueError):
+        t.x[0] = 99.0
+    with pytest.raises(ValueError):
+        t.unit_models[0][0] = 5
+    moved = t.moved(np.array([0]), np.array([3.0]), np.array([4.0]))
+    gone = t.removed(np.array([1]))
+    assert moved is not t and gone is not t
+    assert np.array_equal(t.x, x0) and t.unit[1] >= 0
+    assert moved.x[0] == 3.0 and gone.unit[1] == -1
+
+
+def test_a_table_memo_is_made_once_per_table_and_key():
+    s = make_scene([unit("a", "red", model(8, 10)), unit("b", "blue", model(20, 10))], [HILL])
+    t = s.table()
+    calls = []
+    assert t.memo("k", lambda: calls.append(1) or 5) == 5
+    assert t.memo("k", lambda: calls.append(1) or 6) == 5 and calls == [1]
+    moved = t.moved(np.array([0]), np.array([9.0]), np.array([10.0]))
+    assert moved.memo("k", lambda: 7) == 7 and t.memo("k", lambda: 8) == 5
+
+
+def test_only_the_last_few_tables_keep_their_memos():
+    from battlefield.geometry import table as table_module
+
+    s = make_scene([unit("a", "red", model(8, 10))], [HILL])
+    first = s.table()
+    first.memo("k", lambda: 1)
+    for _ in range(table_module.MEMO_TABLES):
+        s.table().memo("k", lambda: 2)
+    assert first.memo("k", lambda: 3) == 3          # made again: it had been let go

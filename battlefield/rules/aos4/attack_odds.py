@@ -108,7 +108,13 @@ def _able(referee, u: int, v: int, w: Weapon) -> tuple[int, list[str]]:
     names = []
     for i, m in enumerate(mine):
         close = theirs[d[i] <= reach + EPS]
-        if len(close) and any(referee.sight.model_visibility(int(m), int(t)).any
-                              for t in close):
+        if len(close) and any(_sees(referee, int(m), int(t)) for t in close):
             names.append(referee.names[int(m)])
     return len(names), names
+
+
+def _sees(referee, m: int, t: int) -> bool:
+    """Model m sees some of model t (asked once per table: every weapon, the player's odds
+    and the engine's check ask the same)."""
+    return referee.table.memo(("model-sees", m, t),
+                              lambda: referee.sight.model_visibility(m, t).any)

@@ -69,7 +69,8 @@ def shortest_charge(referee, u: int, v: int) -> ChargeOdds | None:
     region = ((table.x[both] - r).min() - DETOUR, (table.y[both] - r).min() - DETOUR,
               (table.x[both] + r).max() + DETOUR, (table.y[both] + r).max() + DETOUR)
     own = set(int(i) for i in movers)
-    obstacles = [Obstacle(grown_base(table, int(o), clearance, PLAN_SIDES), referee.names[o])
+    obstacles = [table.memo(("aos4-plan-base", int(o), clearance), lambda o=int(o): Obstacle(
+                     grown_base(table, o, clearance, PLAN_SIDES), referee.names[o]))
                  for o in np.nonzero(table.on_table)[0] if int(o) not in own]
     terrain = Terrain(table.layout, CLIMB_FREE, landing=clearance)
     planner = Planner(terrain, obstacles, clearance, fly=fly, region=region)

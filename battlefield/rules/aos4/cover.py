@@ -18,14 +18,35 @@ RING = 8
 
 
 def _points(table: Table, models: np.ndarray) -> np.ndarray:
-    """Each model's centre and RING points round its edge."""
-    return np.concatenate([np.vstack([[table.x[m], table.y[m]], table.outline(int(m), RING)])
-                           for m in models])
+    """Each model's centre and RING points round its edge (made once per table)."""
+    def make() -> np.ndarray:
+        return np.concatenate([np.vstack([[table.x[m], table.y[m]], table.outline(int(m), RING)])
+                               for m in models])
+
+    return table.memo(("aos4-cover-points", models.tobytes()), make)
 
 
 def wholly_on(table: Table, models: np.ndarray, piece: int) -> bool:
     poly = table.layout.polygons[piece]
+    x0, y0, x1, y1 = table.layout.bboxes[piece]
+    xs, ys = table.x[models], table.y[models]
+    if ((xs < x0) | (xs > x1) | (ys < y0) | (ys > y1)).any():
+        return False        # a base whose centre is off the piece's box is not wholly on it
     return all(poly.covers(table.footprint(int(m), 64)) for m in models)
+
+
+def _lines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Every line from a point of `a` to a point of `b`."""
+    starts = np.repeat(a, len(b), axis=0)
+    ends = np.tile(b, (len(a), 1))
+    return shapely.linestrings(np.stack([starts, ends], axis=1))
+
+
+def _near(table: Table, attackers: np.ndarray, combat_range: float) -> shapely.Geometry:
+    """The attackers' bases grown by the combat range (made once per table)."""
+    return table.memo(("aos4-cover-near", attackers.tobytes(), combat_range),
+                      lambda: shapely.union_all([table.footprint(int(m), 32)
+                                                 for m in attackers]).buffer(combat_range))
 
 
 def behind(table: Table, attackers: np.ndarray, targets: np.ndarray, piece: int,
@@ -33,17 +54,29 @@ def behind(table: Table, attackers: np.ndarray, targets: np.ndarray, piece: int,
     """Every straight line from the attacking models to the target models crosses the piece,
     leaving out the part of it within the attackers' combat range."""
     poly = table.layout.polygons[piece]
-    near = shapely.union_all([table.footprint(int(m), 32) for m in attackers]).buffer(
-        combat_range)
-    part = poly.difference(near)
-    if part.is_empty:
-        return False
     a = _points(table, attackers)
     b = _points(table, targets)
-    starts = np.repeat(a, len(b), axis=0)
-    ends = np.tile(b, (len(a), 1))
-    lines = shapely.linestrings(np.stack([starts, ends], axis=1))
+    # What is left of the piece lies within it: a line missing the whole piece misses it too.
+    # Centre to centre first (one line in 81), then every line, against the prepared piece.
+    if not shapely.intersects(_lines(a[::RING + 1], b[::RING + 1]), poly).all():
+        return False
+    lines = _lines(a, b)
+    if not shapely.intersects(lines, poly).all():
+        return False
+    part = poly.difference(_near(table, attackers, combat_range))
+    if part.is_empty:
+        return False
+    shapely.prepare(part)
     return bool(shapely.intersects(lines, part).all())
+
+
+def covering(table: Table, attackers: np.ndarray, targets: np.ndarray, piece: int,
+             combat_range: float) -> bool:
+    """The targets are wholly on the piece or behind it, seen from the attackers (asked once
+    per table: the same question comes for each trait, from the player and from the check)."""
+    key = ("aos4-cover", attackers.tobytes(), targets.tobytes(), piece, combat_range)
+    return table.memo(key, lambda: wholly_on(table, targets, piece)
+                      or behind(table, attackers, targets, piece, combat_range))
 
 
 def pieces_covering(table: Table, attackers: np.ndarray, targets: np.ndarray, trait: str,
@@ -58,6 +91,6 @@ def pieces_covering(table: Table, attackers: np.ndarray, targets: np.ndarray, tr
         bx0, by0, bx1, by1 = table.layout.bboxes[k]
         if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
             continue        # no line between the two units comes near it, nor are they on it
-        if wholly_on(table, targets, k) or behind(table, attackers, targets, k, combat_range):
+        if covering(table, attackers, targets, k, combat_range):
             out.append(k)
     return out

@@ -19,7 +19,14 @@ from battlefield.geometry.paths import Terrain, _edge_arrays, _grown, segments_f
 from battlefield.geometry.sight import SightModel
 from battlefield.geometry.table import Table
 from battlefield.rules.actions import Violation
-from battlefield.rules.moves import OVERLAP, Moves, end_problems, planned, v  # noqa: F401
+from battlefield.rules.moves import (  # noqa: F401
+    OVERLAP,
+    ModelNames,
+    Moves,
+    end_problems,
+    planned,
+    v,
+)
 from battlefield.rules.state import State
 from battlefield.rulesets import load_ruleset
 from battlefield.rulings import Referee
@@ -35,7 +42,8 @@ def clearance(t: Table, m: int) -> float:
 
 def terrain_for(t: Table, m: int) -> Terrain:
     """What model m climbs (pieces taller than 1") and how far it may land after a jump down."""
-    return Terrain(t.layout, CLIMB_FREE, landing=float(t.reach[m]))
+    landing = float(t.reach[m])
+    return t.memo(("aos4-terrain", landing), lambda: Terrain(t.layout, CLIMB_FREE, landing))
 
 
 def used(t: Table, m: int, path: np.ndarray, fly: bool) -> tuple[float, float]:
@@ -48,26 +56,55 @@ def obstacles(state: State, u: int, m: int, box: tuple[float, float, float, floa
               ) -> tuple[list[shapely.Polygon], list[str]]:
     """Where the centre of unit u's model m may not go near `box` (x0, y0, x1, y1): the bases
     of other units' models and impassable terrain, grown by its clearance; with their names."""
+    found = _obstacles(state, u, m, box)
+    return [o[0] for o in found], [o[1] for o in found]
+
+
+def _obstacles(state: State, u: int, m: int, box: tuple[float, float, float, float]
+               ) -> list[tuple[shapely.Polygon, str, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+    """obstacles(), each with its edge arrays for segments_free (made once per table)."""
     t = state.table
     r = clearance(t, m)
     x0, y0, x1, y1 = box
     grow = t.reach + r
     near = (t.on_table & (t.unit != u) & (t.x + grow >= x0) & (t.x - grow <= x1)
             & (t.y + grow >= y0) & (t.y - grow <= y1))
-    close = [int(o) for o in np.nonzero(near)[0]]
-    polys = [grown_base(t, o, r - OVERLAP) for o in close]
-    names = [state.scene.model_names[o] for o in close]
+    grown = t.memo(("aos4-grown", r), dict)       # model or ("piece", k) -> obstacle
+    out = []
+    for o in np.nonzero(near)[0].tolist():
+        found = grown.get(o)
+        if found is None:
+            found = grown[o] = _with_edges(grown_base(t, o, r - OVERLAP),
+                                           state.scene.model_names[o])
+        out.append(found)
     for k in t.layout.pieces_with("impassable"):
-        polys.append(_grown(t.layout.polygons[k], r - OVERLAP))
-        names.append(t.layout.pieces[k].id)
-    return polys, names
+        found = grown.get(("piece", k))
+        if found is None:
+            found = grown[("piece", k)] = _with_edges(_grown(t.layout.polygons[k], r - OVERLAP),
+                                                      t.layout.pieces[k].id)
+        out.append(found)
+    return out
+
+
+def _with_edges(poly: shapely.Polygon, name: str
+                ) -> tuple[shapely.Polygon, str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    return poly, name, _edge_arrays([poly])
+
+
+def _joined(found: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The edge arrays of several obstacles, as _edge_arrays gives them for all at once."""
+    edges = [o[2][0] for o in found]
+    counts = [len(e) for e in edges]
+    start = np.zeros(len(found) + 1, dtype=np.int64)
+    start[1:] = np.cumsum(counts)
+    return (np.concatenate(edges), start, np.concatenate([o[2][2] for o in found]))
 
 
 def check_paths(state: State, u: int, moves: Moves, allowed: float | None, fly: bool
                 ) -> tuple[list[Violation], Table]:
     """Length, models and impassable terrain in the way, and where the models end."""
     t = state.table
-    names = state.scene.model_names
+    names = ModelNames(state)
     out: list[Violation] = []
     if allowed is not None:
         for m, path in zip(moves.models, moves.paths, strict=True):
@@ -85,22 +122,21 @@ def check_paths(state: State, u: int, moves: Moves, allowed: float | None, fly: 
 
 def _through(state: State, u: int, moves: Moves) -> list[Violation]:
     t = state.table
-    names = state.scene.model_names
+    names = ModelNames(state)
     out = []
     pieces = {p.id for p in t.layout.pieces}
     for m, path in zip(moves.models, moves.paths, strict=True):
         # Only what comes near the path's box can be in the way.
         (x0, y0), (x1, y1) = path.min(axis=0), path.max(axis=0)
-        polys, names_o = obstacles(state, u, int(m), (x0, y0, x1, y1))
-        if not polys or len(path) < 2:
+        found = _obstacles(state, u, int(m), (x0, y0, x1, y1))
+        if not found or len(path) < 2:
             continue
-        edges = _edge_arrays(polys)
         ok = segments_free(np.ascontiguousarray(path[:-1]), np.ascontiguousarray(path[1:]),
-                           *edges)
+                           *_joined(found))
         if ok.all():
             continue
         line = shapely.LineString(path)
-        hit = [n for p, n in zip(polys, names_o, strict=True) if line.intersects(p)]
+        hit = [o[1] for o in found if line.intersects(o[0])]
         what = hit[0] if hit else "something"
         kind = "impassable terrain" if what in pieces else "the model"
         out.append(v("moves_through", f"{names[m]} moves through {kind} {what}"))
@@ -108,7 +144,7 @@ def _through(state: State, u: int, moves: Moves) -> list[Violation]:
 
 
 def _where_they_end(state: State, u: int, moves: Moves, after: Table) -> list[Violation]:
-    names = state.scene.model_names
+    names = ModelNames(state)
     out = end_problems(state, moves, after)
     coh = Referee(state.scene, after).coherency(u)
     if not coh.coherent:
@@ -134,7 +170,7 @@ def enemies(state: State, u: int) -> list[int]:
 def into_combat(state: State, u: int, moves: Moves, rng: float) -> list[Violation]:
     """A model that comes within combat range of a visible enemy anywhere on its path."""
     t = state.table
-    names = state.scene.model_names
+    names = ModelNames(state)
     own = state.models_of(u)
     foes = enemies(state, u)
     if not foes:

@@ -127,6 +127,8 @@ class Aos4Player:
             dist = math.hypot(goal[0] - lx, goal[1] - ly)
             if dist < 1.0 or move <= 0:
                 continue
+            foes = np.array([m for w in self._enemies(state, u) for m in state.models_of(w)],
+                            dtype=np.int64)
             shooter = bool(weapons_of(spec, melee=False))
             kinds = ["normal-move"] if shooter or dist <= move + 1 else ["run", "normal-move"]
             for kind in kinds:
@@ -135,7 +137,7 @@ class Aos4Player:
                     step = min(reach * frac, max(0.0, dist - 1.0))
                     for ang in ANGLES:
                         end = self._toward((lx, ly), goal, step, ang)
-                        if end is None or self._near_enemy(state, u, end, lx, ly):
+                        if end is None or self._near_enemy(state, u, foes, end, lx, ly):
                             continue
                         yield Action(kind, unit=spec.id, path=((lx, ly), end))
 
@@ -233,10 +235,11 @@ class Aos4Player:
         a = math.atan2(dy, dx) + math.radians(angle_deg)
         return (start[0] + step * math.cos(a), start[1] + step * math.sin(a))
 
-    def _near_enemy(self, state: State, u: int, end, lx, ly) -> bool:
+    def _near_enemy(self, state: State, u: int, foes: np.ndarray, end, lx, ly) -> bool:
+        """Unit u moved so its leader goes from (lx, ly) to `end` comes within KEEP_OFF of one
+        of the enemy models `foes`."""
         t = state.table
-        foes = [m for w in self._enemies(state, u) for m in state.models_of(w)]
-        if not foes:
+        if not len(foes):
             return False
         dx, dy = end[0] - lx, end[1] - ly
         mine = state.models_of(u)

@@ -109,8 +109,10 @@ class Aos4(Moving, Shooting, Fighting, Heroics):
     def over(self, state: State) -> bool:
         if state.clock.get("over"):
             return True
-        return any(not any(len(state.models_of(u)) for u, s in enumerate(state.scene.units)
-                           if s.side == side) for side in state.sides)
+        scene = state.scene
+        _, standing = state.table.memo(("sides-standing", id(scene)), lambda: (scene, {
+            s.side for u, s in enumerate(scene.units) if len(state.models_of(u))}))
+        return any(side not in standing for side in state.sides)
 
     def result(self, state: State) -> Result:
         vp = {s: d["vp"] for s, d in state.sides.items()}

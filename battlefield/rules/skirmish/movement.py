@@ -62,7 +62,9 @@ class Climb:
 
 def terrain(state: State) -> Terrain:
     """Pieces of 2" or more are climbed (Terrain climbs what is taller than climb_free)."""
-    return Terrain(state.table.layout, game().climb_free - 1e-6)
+    layout = state.table.layout
+    return state.table.memo(("skirmish-terrain",),
+                            lambda: Terrain(layout, game().climb_free - 1e-6))
 
 
 # --- measuring ---------------------------------------------------------------------------------
@@ -70,7 +72,7 @@ def climb(ter: Terrain, path: np.ndarray) -> Climb:
     """Horizontal length, height climbed onto pieces of 2" or more, and each drop off one."""
     pts = np.asarray(path, dtype=np.float64)
     horizontal = float(np.hypot(*np.diff(pts, axis=0).T).sum()) if len(pts) > 1 else 0.0
-    if not ter.climbable or len(pts) < 2 or horizontal < EPS:
+    if not ter.climbable or len(pts) < 2 or horizontal < EPS or not ter.climbs_near(pts):
         return Climb(horizontal, 0.0)
     up, drops, prev = 0.0, [], ter.ground(*pts[0])
     for _, h in ter.profile(shapely.LineString(pts)):
@@ -137,7 +139,8 @@ def impassable(t: Table, m: int) -> list[shapely.Polygon]:
     """Where model m's centre may not go: impassable terrain grown by its clearance (models
     move through other models in this ruleset)."""
     r = float(min(t.a[m], t.b[m]))
-    return [_grown(t.layout.polygons[k], r - OVERLAP) for k in t.layout.pieces_with("impassable")]
+    return list(t.memo(("skirmish-impassable", r), lambda: [
+        _grown(t.layout.polygons[k], r - OVERLAP) for k in t.layout.pieces_with("impassable")]))
 
 
 def through_impassable(state: State, moves: Moves) -> list[Violation]:
@@ -171,19 +174,32 @@ def where_they_end(state: State, u: int, moves: Moves, after: Table) -> list[Vio
             if p.kind not in ("area", "impassable") and p.height >= game().climb_free - 1e-6]
     out = end_problems(state, moves, after)
     for m in moves.models:
-        foot = after.footprint(int(m), 64)
+        edge = after.outline(int(m), 64)
+        (x0, y0), (x1, y1) = edge.min(axis=0), edge.max(axis=0)
+        foot = None
         for k in tall:
+            bx0, by0, bx1, by1 = layout.bboxes[k]
+            if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
+                continue                        # apart: none of it on the piece
+            foot = foot if foot is not None else shapely.Polygon(edge)
             part = foot.intersection(layout.polygons[k]).area
             if 1e-4 < part < foot.area - 1e-4:
                 out.append(v("straddles_terrain", f"{names[m]} ends half on "
                                                   f"{layout.pieces[k].id} "
                                                   f"({layout.pieces[k].height:g}\" tall)"))
     coh = Referee(state.scene, after).coherency(u)
-    if not coh.coherent and not (moves.rigid and
-                                 not Referee(state.scene, state.table).coherency(u).coherent):
+    if not coh.coherent and not (moves.rigid and not _coherent_now(state, u)):
         why = "; ".join(f"{names[m]} {r}" for m, r in coh.reasons.items())
         out.append(v("coherency", f"the unit ends out of coherency: {why}"))
     return out
+
+
+def _coherent_now(state: State, u: int) -> bool:
+    """Unit u is coherent where it stands (asked once per table: every candidate move asks)."""
+    scene = state.scene
+    _, coherent = state.table.memo(("skirmish-coherent", id(scene), u), lambda: (
+        scene, Referee(scene, state.table).coherency(u).coherent))
+    return coherent
 
 
 # --- retreats ----------------------------------------------------------------------------------
@@ -235,7 +251,8 @@ def retreat_plan(state: State, u: int, w: int) -> tuple[Moves, Checked, float] |
 # --- charges -----------------------------------------------------------------------------------
 def leader_gap(t: Table, i: int, j: int, melee: bool) -> float:
     """Leader base to leader base: 3-D, or horizontal for melee units within 2" of height."""
-    h = float(t.distances(np.array([i]), np.array([j]))[0, 0])
+    h = t.memo(("leader-gap", i, j), lambda: float(t.distances(np.array([i]),
+                                                              np.array([j]))[0, 0]))
     dz = float(t.z[i] - t.z[j])
     if melee and abs(dz) < game().melee_vertical - EPS:
         return h

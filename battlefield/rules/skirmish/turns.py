@@ -91,9 +91,15 @@ def end_turn(state: State) -> list[Event]:
 def control(state: State) -> dict[str, str | None]:
     """Who controls each objective now (not sticky): the seed's model counts, home objectives
     held by their side on a tie, 0-0 included."""
-    ref = Referee(state.scene, state.table)
-    return {o.id: ref.objective(k, held_by=None).controlled_by
-            for k, o in enumerate(state.scene.objectives)}
+    scene = state.scene
+
+    def work_out() -> tuple:
+        ref = Referee(scene, state.table)
+        return scene, {o.id: ref.objective(k, held_by=None).controlled_by
+                       for k, o in enumerate(scene.objectives)}
+
+    _, held = state.table.memo(("skirmish-control", id(scene)), work_out)   # once per table
+    return dict(held)
 
 
 def controlled(state: State) -> dict[str, int]:
