@@ -5,11 +5,13 @@ and turning an action's `path` (where the unit's leader goes, the others keep fo
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import shapely
 
+from battlefield.geometry.paths import _edge_arrays, segments_free
 from battlefield.geometry.separation import signed_distance_matrix
 from battlefield.geometry.table import Table
 from battlefield.rules.actions import Action, Violation
@@ -169,4 +171,54 @@ def end_problems(state: State, moves: Moves, after: Table) -> list[Violation]:
             continue                           # reported once per pair
         out.append(v("on_another_model", f"{names[m]} ends on {names[o]} (bases overlap "
                                           f"{-d[i, j]:.2f}\")", overlap=-d[i, j]))
+    return out
+
+
+# --- moving through things -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Obstacle:
+    """Something a moving model's centre may not cross: a base or a piece of terrain grown by
+    the model's clearance, with its name, what it is in words, and its edges for the kernel."""
+
+    shape: shapely.Polygon
+    name: str
+    kind: str                                   # "impassable terrain", "the model"
+    edges: tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def obstacle(shape: shapely.Polygon, name: str, kind: str) -> Obstacle:
+    return Obstacle(shape, name, kind, _edge_arrays([shape]))
+
+
+def _joined(found: Sequence[Obstacle]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The edge arrays of several obstacles, as _edge_arrays gives them for all at once."""
+    edges = [o.edges[0] for o in found]
+    start = np.zeros(len(found) + 1, dtype=np.int64)
+    start[1:] = np.cumsum([len(e) for e in edges])
+    return (np.concatenate(edges), start, np.concatenate([o.edges[2] for o in found]))
+
+
+def through(state: State, moves: Moves,
+            near: Callable[[int, tuple[float, float, float, float]], Sequence[Obstacle]]
+            ) -> list[Violation]:
+    """Every ruleset's check that no model's path crosses what the ruleset says it may not
+    (`near(m, box)`: the obstacles near the path's box): one violation per model, naming the
+    first thing its path goes through."""
+    names = state.scene.model_names
+    out = []
+    for m, path in zip(moves.models, moves.paths, strict=True):
+        if len(path) < 2:
+            continue
+        (x0, y0), (x1, y1) = path.min(axis=0), path.max(axis=0)
+        found = near(int(m), (float(x0), float(y0), float(x1), float(y1)))
+        if not found:
+            continue
+        ok = segments_free(np.ascontiguousarray(path[:-1]), np.ascontiguousarray(path[1:]),
+                           *_joined(found))
+        if ok.all():
+            continue
+        line = shapely.LineString(path)
+        hit = next((o for o in found if line.intersects(o.shape)), None)
+        what = f"{hit.kind} {hit.name}" if hit is not None else "an obstacle"
+        out.append(v("moves_through", f"{names[m]} moves through {what}"))
     return out

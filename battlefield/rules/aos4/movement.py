@@ -15,7 +15,7 @@ import numpy as np
 import shapely
 
 from battlefield.geometry.bases import footprint, grown_outline
-from battlefield.geometry.paths import Terrain, _edge_arrays, _grown, segments_free
+from battlefield.geometry.paths import Terrain, _grown
 from battlefield.geometry.sight import SightModel
 from battlefield.geometry.table import Table
 from battlefield.rules.actions import Violation
@@ -23,8 +23,11 @@ from battlefield.rules.moves import (  # noqa: F401
     OVERLAP,
     ModelNames,
     Moves,
+    Obstacle,
     end_problems,
+    obstacle,
     planned,
+    through,
     v,
 )
 from battlefield.rules.state import State
@@ -57,12 +60,12 @@ def obstacles(state: State, u: int, m: int, box: tuple[float, float, float, floa
     """Where the centre of unit u's model m may not go near `box` (x0, y0, x1, y1): the bases
     of other units' models and impassable terrain, grown by its clearance; with their names."""
     found = _obstacles(state, u, m, box)
-    return [o[0] for o in found], [o[1] for o in found]
+    return [o.shape for o in found], [o.name for o in found]
 
 
 def _obstacles(state: State, u: int, m: int, box: tuple[float, float, float, float]
-               ) -> list[tuple[shapely.Polygon, str, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
-    """obstacles(), each with its edge arrays for segments_free (made once per table)."""
+               ) -> list[Obstacle]:
+    """obstacles() as moves.Obstacle values (each made once per table)."""
     t = state.table
     r = clearance(t, m)
     x0, y0, x1, y1 = box
@@ -74,30 +77,16 @@ def _obstacles(state: State, u: int, m: int, box: tuple[float, float, float, flo
     for o in np.nonzero(near)[0].tolist():
         found = grown.get(o)
         if found is None:
-            found = grown[o] = _with_edges(grown_base(t, o, r - OVERLAP),
-                                           state.scene.model_names[o])
+            found = grown[o] = obstacle(grown_base(t, o, r - OVERLAP),
+                                        state.scene.model_names[o], "the model")
         out.append(found)
     for k in t.layout.pieces_with("impassable"):
         found = grown.get(("piece", k))
         if found is None:
-            found = grown[("piece", k)] = _with_edges(_grown(t.layout.polygons[k], r - OVERLAP),
-                                                      t.layout.pieces[k].id)
+            found = grown[("piece", k)] = obstacle(_grown(t.layout.polygons[k], r - OVERLAP),
+                                                   t.layout.pieces[k].id, "impassable terrain")
         out.append(found)
     return out
-
-
-def _with_edges(poly: shapely.Polygon, name: str
-                ) -> tuple[shapely.Polygon, str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    return poly, name, _edge_arrays([poly])
-
-
-def _joined(found: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The edge arrays of several obstacles, as _edge_arrays gives them for all at once."""
-    edges = [o[2][0] for o in found]
-    counts = [len(e) for e in edges]
-    start = np.zeros(len(found) + 1, dtype=np.int64)
-    start[1:] = np.cumsum(counts)
-    return (np.concatenate(edges), start, np.concatenate([o[2][2] for o in found]))
 
 
 def check_paths(state: State, u: int, moves: Moves, allowed: float | None, fly: bool
@@ -121,26 +110,8 @@ def check_paths(state: State, u: int, moves: Moves, allowed: float | None, fly: 
 
 
 def _through(state: State, u: int, moves: Moves) -> list[Violation]:
-    t = state.table
-    names = ModelNames(state)
-    out = []
-    pieces = {p.id for p in t.layout.pieces}
-    for m, path in zip(moves.models, moves.paths, strict=True):
-        # Only what comes near the path's box can be in the way.
-        (x0, y0), (x1, y1) = path.min(axis=0), path.max(axis=0)
-        found = _obstacles(state, u, int(m), (x0, y0, x1, y1))
-        if not found or len(path) < 2:
-            continue
-        ok = segments_free(np.ascontiguousarray(path[:-1]), np.ascontiguousarray(path[1:]),
-                           *_joined(found))
-        if ok.all():
-            continue
-        line = shapely.LineString(path)
-        hit = [o[1] for o in found if line.intersects(o[0])]
-        what = hit[0] if hit else "something"
-        kind = "impassable terrain" if what in pieces else "the model"
-        out.append(v("moves_through", f"{names[m]} moves through {kind} {what}"))
-    return out
+    """Other units' models and impassable terrain may not be moved through."""
+    return through(state, moves, lambda m, box: _obstacles(state, u, m, box))
 
 
 def _where_they_end(state: State, u: int, moves: Moves, after: Table) -> list[Violation]:

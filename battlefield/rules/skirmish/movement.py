@@ -21,15 +21,18 @@ from dataclasses import dataclass, field
 import numpy as np
 import shapely
 
-from battlefield.geometry.paths import Terrain, _edge_arrays, _grown, segments_free
+from battlefield.geometry.paths import Terrain, _grown
 from battlefield.geometry.table import Table
 from battlefield.rules.actions import Violation
 from battlefield.rules.moves import (  # noqa: F401 - skirmish's names for them
     OVERLAP,
     Moves,
+    Obstacle,
     end_problems,
+    obstacle,
     planned,
     starting_at,
+    through,
     translated,
     v,
 )
@@ -138,31 +141,22 @@ def check_move(state: State, u: int, moves: Moves, allowed: float | None,
 def impassable(t: Table, m: int) -> list[shapely.Polygon]:
     """Where model m's centre may not go: impassable terrain grown by its clearance (models
     move through other models in this ruleset)."""
+    return [o.shape for o in _impassable(t, m)]
+
+
+def _impassable(t: Table, m: int) -> list[Obstacle]:
     r = float(min(t.a[m], t.b[m]))
     return list(t.memo(("skirmish-impassable", r), lambda: [
-        _grown(t.layout.polygons[k], r - OVERLAP) for k in t.layout.pieces_with("impassable")]))
+        obstacle(_grown(t.layout.polygons[k], r - OVERLAP), t.layout.pieces[k].id,
+                 "impassable terrain") for k in t.layout.pieces_with("impassable")]))
 
 
 def through_impassable(state: State, moves: Moves) -> list[Violation]:
+    """Models move through other models here, but not through impassable terrain."""
     t = state.table
-    pieces = t.layout.pieces_with("impassable")
-    if not pieces:
+    if not t.layout.pieces_with("impassable"):
         return []
-    names = state.scene.model_names
-    out = []
-    for m, path in zip(moves.models, moves.paths, strict=True):
-        if len(path) < 2:
-            continue
-        polys = impassable(t, int(m))
-        ok = segments_free(np.ascontiguousarray(path[:-1]), np.ascontiguousarray(path[1:]),
-                           *_edge_arrays(polys))
-        if not ok.all():
-            line = shapely.LineString(path)
-            hit = [t.layout.pieces[k].id for k, p in zip(pieces, polys, strict=True)
-                   if line.intersects(p)]
-            out.append(v("moves_through", f"{names[m]} moves through impassable terrain "
-                                          f"{hit[0] if hit else ''}".rstrip()))
-    return out
+    return through(state, moves, lambda m, box: _impassable(t, m))
 
 
 def where_they_end(state: State, u: int, moves: Moves, after: Table) -> list[Violation]:
