@@ -54,10 +54,14 @@ from battlefield.geometry.sightline import any_line_clear, lines_blocked
 from battlefield.rulings import Referee, live_check
 from benchmarks.scene import drag_positions, load_benchmark_scene, random_lines
 
-TARGETS = {"los_lines_per_s": 5_000_000, "los_vs_shapely": 20, "live_check_ms_p95": 8.0,
-           "heatmap_05_s": 5.0, "frame_ms_p95": 16.7, "heatmap_120x88_s": 30.0,
-           "heatmap_120x88_peak_mb": 2048.0}
-# Figures without a target in the issues (aos4_game_s, attack_odds_ms) are reported as measured.
+# Upper bounds, except the first two (lower bounds). The issue that set each: live_check 4 ms,
+# the frame's full engine check 8 ms, aos4 battles 1 s and skirmish 0.1 s are issue 14's.
+TARGETS = {"los_lines_per_s": 5_000_000, "los_vs_shapely": 20, "live_check_ms_p95": 4.0,
+           "heatmap_05_s": 5.0, "frame_ms_p95": 16.7, "frame_engine_check_ms_median": 8.0,
+           "heatmap_120x88_s": 30.0, "heatmap_120x88_peak_mb": 2048.0, "aos4_game_s": 1.0,
+           "skirmish_game_s": 0.1}
+AT_LEAST = ("los_lines_per_s", "los_vs_shapely")
+# Figures without a target (attack_odds_ms, simulate_games_per_s) are reported as measured.
 
 
 # --- machine -----------------------------------------------------------------------------------
@@ -265,16 +269,8 @@ def run(quick: bool = False, games: int | None = None) -> dict:
     out.update(bench_simulate(quick, games))
     out["quick"] = quick
     out["targets"] = TARGETS
-    out["targets_met"] = {
-        "los_lines_per_s": out["los_lines_per_s"] >= TARGETS["los_lines_per_s"],
-        "los_vs_shapely": out["los_vs_shapely"] >= TARGETS["los_vs_shapely"],
-        "live_check_ms_p95": out["live_check_ms_p95"] <= TARGETS["live_check_ms_p95"],
-        "heatmap_05_s": out["heatmap_05_s"] <= TARGETS["heatmap_05_s"],
-        "frame_ms_p95": out["frame_ms_p95"] <= TARGETS["frame_ms_p95"],
-        "heatmap_120x88_s": out["heatmap_120x88_s"] <= TARGETS["heatmap_120x88_s"],
-        "heatmap_120x88_peak_mb":
-            out["heatmap_120x88_peak_mb"] <= TARGETS["heatmap_120x88_peak_mb"],
-    }
+    out["targets_met"] = {k: (out[k] >= t if k in AT_LEAST else out[k] <= t)
+                          for k, t in TARGETS.items()}
     return out
 
 
