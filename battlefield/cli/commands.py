@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from battlefield.rules.deploy import DEFAULT_SCENE, battle_scene  # noqa: F401 (re-exported)
+from battlefield.rulesets import BOARD_ID
 from battlefield.text import inches, table
 
 
@@ -395,6 +396,9 @@ def run_try(args: argparse.Namespace) -> int:
     from battlefield.rules.trial import parse_dice, run, scene_after
 
     scene = open_scene(args.scene)
+    if scene.ruleset.id == BOARD_ID:
+        raise UsageError(f"{args.scene} is a plain board (no ruleset: key): try needs a scene "
+                         f"with a ruleset and units")
     actions = []
     for i, text in enumerate(args.action, 1):
         try:
@@ -476,7 +480,7 @@ def _many_battles(args, text: str, name: str, scene) -> int:
     if args.log:
         raise UsageError("--log saves one battle; leave it out with --games")
     results = run_battles(args.ruleset, text, name, args.games, args.seed, args.workers,
-                          args.cluster, progress_bar())
+                          args.cluster, progress_bar() if sys.stderr.isatty() else None)
     data = {"scene": name, "ruleset": args.ruleset, "seed": args.seed,
             **summarise(results, scene.sides)}
     if args.json:

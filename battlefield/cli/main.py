@@ -84,7 +84,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    try:
+        parser = build_parser()      # reads every ruleset's data for the help texts
+    except BattlefieldError as exc:
+        print(f"battlefield: {exc}", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
         parser.print_help()

@@ -44,12 +44,15 @@ def open_game(scene_arg: str | None, ruleset: str | None = None, seed: int = 1) 
     deployed on it), as a new game."""
     from battlefield.rules import registry
     from battlefield.rules.deploy import battle_scene, default_ruleset
+    from battlefield.rulesets import BOARD_ID
     from battlefield.scene.load import load_scene, load_scene_text, resolve_scene_path
 
     if ruleset is not None:
         registry.get(ruleset)          # names the playable rulesets when it is not one
     if scene_arg is not None and ruleset is None:
         ruleset = load_scene(resolve_scene_path(scene_arg)).ruleset.id
+        if ruleset == BOARD_ID:      # a plain board: the default ruleset's demo armies on it
+            ruleset = None
     ruleset = ruleset or default_ruleset()
     text, name = battle_scene(ruleset, scene_arg)
     scene = load_scene_text(text, name)

@@ -270,3 +270,27 @@ def test_a_plain_board_is_analysed_with_the_stated_defaults(tmp_path: Path, caps
     assert main(["analyze", str(path), "--grid", "2", "--json", "--move", "4", "--out",
                  str(tmp_path / "out2")]) == 0
     assert json.loads(capsys.readouterr().out)["move"] == 4.0
+
+
+def test_a_plain_board_plays_with_the_default_rulesets_demo_armies(tmp_path: Path) -> None:
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from battlefield.view.app import open_game
+
+    board = tmp_path / "board.yaml"
+    board.write_text(PLAIN_MAP.replace("board: {width: 30, depth: 20}",
+                                       "board: {width: 60, depth: 44}")
+                     + "deployment:\n  red: [[0, 0], [60, 0], [60, 12], [0, 12]]\n"
+                       "  blue: [[0, 32], [60, 32], [60, 44], [0, 44]]\n", encoding="utf-8")
+    state = open_game(str(board)).state
+    assert state.rules.id == "aos4" and state.scene.units
+
+
+def test_try_on_a_plain_board_is_one_line(tmp_path: Path, capsys) -> None:
+    from battlefield.cli.main import main
+
+    path = write(tmp_path, PLAIN_MAP)
+    assert main(["try", str(path), "--action", '{"type": "end-turn"}']) == 2
+    err = capsys.readouterr().err
+    assert "plain board" in err and len(err.strip().splitlines()) == 1
