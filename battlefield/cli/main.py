@@ -89,7 +89,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BattlefieldError as exc:
         print(f"battlefield: {exc}", file=sys.stderr)
         return 2
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:                        # said by the subcommand, with its own usage
+        sub = parser._subparsers._group_actions[0].choices.get(getattr(args, "command", None))
+        (sub or parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "command", None):
         parser.print_help()
         return 0
