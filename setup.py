@@ -1,4 +1,4 @@
-"""Packages: the code under battlefield/, plus the data folders kept at the top of the repository."""
+"""Packages: the code under battlefield/, plus the data folders kept at the top of the repo."""
 
 from setuptools import find_packages, setup
 

@@ -31,7 +31,8 @@ def play(game: Game, players: dict[str, object] | None = None,
         if state.over:
             return state
         action = players[state.acting_side].choose(state)
-        state.apply(action)
+        # A player's choice is usually the action it last checked here: not checked again.
+        state.apply(action, checked=True)
         if on_action:
             on_action(state, action)
     raise BattlefieldError(f"the battle did not end within {limit} actions")

@@ -6,7 +6,7 @@ are lost (skirmish's damage per hit)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -26,6 +26,17 @@ def fill(damage: np.ndarray, health: int, order: Sequence[int], packets: Iterabl
          spill: bool) -> Filled:
     """Deal `packets` of points to the models `order` names (unit-local indices), changing
     `damage` (points on each model) in place; a model with `health` points is slain."""
+    last = Filled()
+    for running in fill_each(damage, health, order, packets, spill):
+        last = running
+    return last
+
+
+def fill_each(damage: np.ndarray, health: int, order: Sequence[int], packets: Iterable[int],
+              spill: bool) -> Iterator[Filled]:
+    """fill, one packet at a time: the running Filled (the same object, updated) after each
+    packet, until the packets run out or every model in `order` is slain. Exact odds read
+    what every number of hits deals from one pass instead of one fill per number."""
     out = Filled()
     i = 0
     for packet in packets:
@@ -43,6 +54,6 @@ def fill(damage: np.ndarray, health: int, order: Sequence[int], packets: Iterabl
                 if spill and left > 0:
                     continue
             break
+        yield out
         if i >= len(order):
-            break
-    return out
+            return

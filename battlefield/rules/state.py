@@ -163,6 +163,9 @@ class State:
     keep_undo: bool = field(default=True, repr=False)   # False: apply keeps no snapshots
     _undo: list[State] = field(default_factory=list, repr=False, metadata=NOT_COPIED)
     _redo: list[State] = field(default_factory=list, repr=False, metadata=NOT_COPIED)
+    # The action the last check found legal, while nothing has been applied or restored since.
+    _checked: Action | None = field(default=None, repr=False, compare=False,
+                                    metadata=NOT_COPIED)
 
     # --- the rules -------------------------------------------------------------------------
     @property
@@ -177,15 +180,23 @@ class State:
         """Why `action` is illegal here (empty: legal). Never changes the state. While
         decisions are pending only their answers are legal."""
         if self.pending:
-            return decisions.check(self, action)
-        return self.rules.check(self, action)
+            violations = decisions.check(self, action)
+        else:
+            violations = self.rules.check(self, action)
+        self._checked = None if violations else action
+        return violations
 
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: Action, checked: bool = False) -> list[Event]:
         """Check, then carry out `action`; returns its events. Illegal -> IllegalAction and the
-        state is exactly as before."""
-        violations = self.check(action)
-        if violations:
-            raise IllegalAction(action, violations)
+        state is exactly as before. checked=True: the caller has just had check() pass this
+        very action object on this state (a computer player's choice), so the check is not
+        repeated - only when it was the last action checked and nothing was applied or
+        restored since; otherwise it is checked as usual."""
+        if not (checked and self._checked is action):
+            violations = self.check(action)
+            if violations:
+                raise IllegalAction(action, violations)
+        self._checked = None
         # Without undo (a computer battle) nothing is kept to go back to: a ruleset error in
         # resolve then leaves the state part-way, for the caller to discard.
         before = self.snapshot() if self.keep_undo else None
@@ -251,12 +262,14 @@ class State:
         new = object.__new__(type(self))
         new.__dict__.update(copied_attributes(self))
         new._undo, new._redo = [], []
+        new._checked = None
         return new
 
     def restore(self, other: State) -> None:
         """Become a copy of snapshot `other` (which stays usable); the undo and redo stacks
         are kept."""
         self.__dict__.update(copied_attributes(other))
+        self._checked = None
 
     def undo(self) -> bool:
         """Back to the state before the last action; False when there is none."""

@@ -3,7 +3,7 @@ packets that do not (skirmish's damage per hit)."""
 
 import numpy as np
 
-from battlefield.rules.damage import fill
+from battlefield.rules.damage import fill, fill_each
 
 
 def test_a_pool_spills_over_to_the_next_model():
@@ -25,3 +25,17 @@ def test_dealing_stops_when_every_model_has_fallen():
     damage = np.array([0])
     out = fill(damage, 1, [0], [1, 1, 1], spill=False)
     assert out.dealt == 1 and out.slain == [0]
+
+
+def test_fill_each_gives_what_fill_gives_for_every_number_of_packets():
+    start = np.array([1, 0, 2, 0])
+    order, packets = [2, 0, 1, 3], [2, 1, 3, 2, 2, 1, 2]
+    for spill in (False, True):
+        each = [(f.dealt, list(f.slain), f.last)
+                for f in fill_each(start.copy(), 3, order, packets, spill)]
+        for k, got in enumerate(each, start=1):
+            f = fill(start.copy(), 3, order, packets[:k], spill)
+            assert got == (f.dealt, f.slain, f.last)
+        # It stops once every model has fallen: more packets change nothing.
+        whole = fill(start.copy(), 3, order, packets, spill)
+        assert each[-1] == (whole.dealt, whole.slain, whole.last)

@@ -83,6 +83,31 @@ def test_check_changes_nothing_and_illegal_apply_leaves_state(game):
     assert s.fingerprint() == before and s.actions == []
 
 
+def test_apply_checked_skips_only_the_check_that_just_passed(game):
+    s = game.new_state(fixed_dice=[6, 6])
+    bad = Action("step", unit="blue", path=((14, 14),))
+    # Never checked (or checked and refused): checked=True still checks and refuses.
+    with pytest.raises(IllegalAction, match="not_your_turn"):
+        s.apply(bad, checked=True)
+    s.check(bad)
+    with pytest.raises(IllegalAction, match="not_your_turn"):
+        s.apply(bad, checked=True)
+    good = Action("step", unit="red", path=((8, 5),))
+    assert s.check(good) == []
+    calls = []
+    real = s.rules.check
+    s.game.rules.check = lambda state, action: calls.append(action) or real(state, action)
+    s.apply(good, checked=True)
+    assert calls == [] and s.table.x[0] == 8
+    with pytest.raises(IllegalAction):
+        s.apply(bad, checked=True)
+    assert calls == [bad]
+    s.check(good)
+    s.undo()                      # undo/restore: the last check no longer holds
+    s.apply(good, checked=True)
+    assert calls == [bad, good, good]
+
+
 def test_apply_logs_rolls_and_events(game):
     s = game.new_state(fixed_dice=[6])
     events = s.apply(Action("step", unit="red", path=((8, 5),)))

@@ -66,8 +66,8 @@ class Aos4Player:
             if c.type == DECLINE:
                 continue
             w = state.unit_index(c.unit)
-            saved = (attack_odds(ref, u, w).expected_damage
-                     - attack_odds(ref, u, w, all_out_defence=True).expected_damage)
+            saved = (_odds(ref, u, w).expected_damage
+                     - _odds(ref, u, w, all_out_defence=True).expected_damage)
             if saved >= most:
                 best, most = c, saved
         return best
@@ -253,7 +253,7 @@ class Aos4Player:
     def _best_target(self, state, ref, u, candidates, melee: bool) -> int | None:
         best, score = None, 0.0
         for w in candidates:
-            o = attack_odds(ref, u, w)
+            o = _odds(ref, u, w)
             if (o.kind == "combat") != melee or o.reason:
                 continue
             if o.expected_damage > score:
@@ -267,3 +267,12 @@ class Aos4Player:
         dx = state.table.x[leader] - state.table.x[m]
         dy = state.table.y[leader] - state.table.y[m]
         return [(float(x + dx), float(y + dy)) for x, y in odds.path]
+
+
+def _odds(ref: Referee, u: int, w: int, all_out_defence: bool = False):
+    """attack_odds, once per table (they depend on the scene and where the models stand
+    only): the player asks again for every action it picks in a phase. Read, never changed."""
+    scene = ref.scene
+    return ref.table.memo(("aos4-player-attack-odds", id(scene), u, w, all_out_defence),
+                          lambda: (scene, attack_odds(ref, u, w,
+                                                      all_out_defence=all_out_defence)))[1]

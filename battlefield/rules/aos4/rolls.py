@@ -4,6 +4,7 @@ are rulesets/aos4/rules.yaml's."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -42,9 +43,15 @@ def charge_roll(unit: str, needed: float, reroll: bool) -> Procedure[ChargeRoll]
     return ChargeRoll((first,), needed)
 
 
-@lru_cache(maxsize=4096)
 def charge_chance(needed: float, reroll: bool) -> Fraction:
-    """The exact chance that a charge needing `needed` inches gets there."""
+    """The exact chance that a charge needing `needed` inches gets there. Rolls are whole
+    numbers, so a roll reaches `needed` exactly when it reaches the whole number
+    ceil(needed - EPS): the odds are worked out once for each whole number."""
+    return _charge_chance(math.ceil(needed - EPS), reroll)
+
+
+@lru_cache(maxsize=256)
+def _charge_chance(needed: int, reroll: bool) -> Fraction:
     return outcomes(lambda: charge_roll("", needed, reroll),
                     key=lambda r: r.reached).get(True, Fraction(0))
 

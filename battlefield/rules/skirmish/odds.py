@@ -8,7 +8,7 @@ from __future__ import annotations
 from math import comb
 from typing import Any
 
-from battlefield.rules.damage import fill
+from battlefield.rules.damage import fill, fill_each
 from battlefield.rules.skirmish import attacks
 from battlefield.rules.skirmish.data import game, istat
 from battlefield.rules.state import State
@@ -36,6 +36,17 @@ def dealt_by_hits(state: State, w: int, hits: int, damage: int) -> tuple[int, in
     return filled.dealt, len(filled.slain)
 
 
+def dealt_by_each(state: State, w: int, hits: int, damage: int) -> list[tuple[int, int]]:
+    """dealt_by_hits for 0, 1, ... `hits` hits, from one pass of the allocation."""
+    out = [(0, 0)]
+    for filled in fill_each(state.units[w].damage.copy(), max(1, istat(state, w, "toughness")),
+                            attacks.allocation_order(state, w, None), [damage] * hits,
+                            spill=False):
+        out.append((filled.dealt, len(filled.slain)))
+    out.extend([out[-1]] * (hits + 1 - len(out)))   # every model slain: more hits do nothing
+    return out
+
+
 def outcomes(state: State, a: attacks.Attack
              ) -> tuple[dict[int, float], dict[int, float], int]:
     """Every outcome of attack `a` (as attacks.prepare counts it): the chance of each damage
@@ -43,9 +54,10 @@ def outcomes(state: State, a: attacks.Attack
     p, hit_on = standing_chance(state, a)
     damage: dict[int, float] = {}
     slain: dict[int, float] = {}
+    by_hits = dealt_by_each(state, a.defender, a.dice, istat(state, a.attacker, "damage"))
     for k in range(a.dice + 1):
         pk = comb(a.dice, k) * p ** k * (1 - p) ** (a.dice - k)
-        d, s = dealt_by_hits(state, a.defender, k, istat(state, a.attacker, "damage"))
+        d, s = by_hits[k]
         damage[d] = damage.get(d, 0.0) + pk
         slain[s] = slain.get(s, 0.0) + pk
     return damage, slain, hit_on

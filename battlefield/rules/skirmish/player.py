@@ -47,16 +47,20 @@ class SkirmishPlayer:
             return FORTIFY
         if c["fortified"] or c["commands"] >= game().commands_per_turn:
             return END
-        options = []
         skirmish = self._best_skirmish(state)
-        if skirmish is not None:
-            options.append(skirmish)
-        move = self._best_move(state)
-        if move is not None:
-            options.append(move)
         bomb = self._bombard(state)
-        if bomb is not None:
-            options.append(bomb)
+        plans = self._move_plans(state)
+        # The best of skirmish, move and bombardment that is legal (ties: in that order). A move
+        # is worth at most its best plan's value: options sure to rank above any move are tried
+        # before working one out (the costly part), in the order the full ranking gives them.
+        top = plans[0][0] if plans else None
+        known = [(o, first) for o, first in ((skirmish, True), (bomb, False)) if o is not None]
+        for (score, action), first in sorted(known, key=lambda k: -k[0][0]):
+            if top is not None and not (score >= top if first else score > top):
+                break
+            if not state.check(action):
+                return action
+        options = [o for o in (skirmish, self._best_move(state, plans), bomb) if o is not None]
         for _, action in sorted(options, key=lambda o: -o[0]):
             if not state.check(action):
                 return action
@@ -117,7 +121,8 @@ class SkirmishPlayer:
         return not strikes_back and not is_melee(state, w) and not _on_objective(state, w)
 
     # --- moves --------------------------------------------------------------------------------
-    def _best_move(self, state: State) -> tuple[float, Action] | None:
+    def _move_plans(self, state: State) -> list[tuple[float, int, tuple[float, float]]]:
+        """(value, unit, goal) of each unit that may move towards a goal, the best first."""
         side = state.clock["active"]
         held = state.objectives
         plans = []
@@ -127,7 +132,12 @@ class SkirmishPlayer:
             goal, value = self._goal(state, u, side, held)
             if goal is not None:
                 plans.append((value, u, goal))
-        for value, u, goal in sorted(plans, key=lambda p: -p[0]):
+        return sorted(plans, key=lambda p: -p[0])
+
+    def _best_move(self, state: State, plans: list[tuple[float, int, tuple[float, float]]]
+                   ) -> tuple[float, Action] | None:
+        """The first plan (the best first) that a legal move without pot shots serves."""
+        for value, u, goal in plans:
             action = self._move_toward(state, u, goal)
             if action is not None:
                 return value, action

@@ -136,6 +136,16 @@ def test_charge_odds_are_2d6_with_a_reroll():
     assert rolls.run_chance(6.5, at_the_double=True) == 0
 
 
+
+@pytest.mark.parametrize("reroll", [False, True])
+def test_charge_chance_by_whole_inches_is_the_enumerated_procedure(reroll):
+    """charge_chance works the odds out once per whole number of inches: the same Fraction
+    as enumerating the procedure with the distance itself."""
+    for needed in [0.0, 1.5, 6.999999, 6.9999995, 7.0, 7.0000001, 7.25, 9.9, 12.0, 12.5]:
+        exact = outcomes(lambda n=needed: rolls.charge_roll("", n, reroll),
+                         key=lambda r: r.reached).get(True, 0)
+        assert rolls.charge_chance(needed, reroll) == exact, needed
+
 CHARGE = """
 ruleset: aos4
 board: {width: 60, depth: 44}
