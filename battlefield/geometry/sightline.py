@@ -452,35 +452,164 @@ NONE, PARTIAL, FULL = 0, 1, 2
 
 
 @njit(cache=True)
+def _settled(obs, top, bottom, tcand, soa, heights, edges, edge_start, out):
+    """out[s] = the piece that is the first blocker (in tcand order) of every line from obs[s]
+    to every target point, else -1: the first piece that may block one of them (taller than
+    the lowest end, box meeting the box round obs[s] and the target's disc, seen from obs[s]
+    where the disc is: _shadow) blocks them all (_shadow HOLDS). Of the pieces before it, the
+    line filter (_piece_mask) drops the ones beside the box, and the exact test clears the
+    ones the lines pass beside, so it would name this piece too; no model is reached."""
+    n = tcand.shape[0]
+    cx = top[0, 0]
+    cy = top[0, 1]
+    r2 = 0.0
+    zlo = np.inf
+    zhi = -np.inf
+    for pts in (top, bottom):
+        for j in range(pts.shape[0]):
+            dx = pts[j, 0] - cx
+            dy = pts[j, 1] - cy
+            r2 = max(r2, dx * dx + dy * dy)
+            zlo = min(zlo, pts[j, 2])
+            zhi = max(zhi, pts[j, 2])
+    rad = math.sqrt(r2) * (1.0 + 1e-9) + 1e-9
+    for s in range(obs.shape[0]):
+        out[s] = CLEAR
+        px, py, pz = obs[s, 0], obs[s, 1], obs[s, 2]
+        fx = cx - px
+        fy = cy - py
+        dc = math.sqrt(fx * fx + fy * fy)
+        if dc <= rad:
+            continue
+        fx /= dc
+        fy /= dc
+        low = min(pz, zlo)
+        x0 = min(px, cx - rad)
+        y0 = min(py, cy - rad)
+        x1 = max(px, cx + rad)
+        y1 = max(py, cy + rad)
+        for i in range(n):
+            if not (low < soa[0, i] and x1 >= soa[1, i] and x0 <= soa[3, i]
+                    and y1 >= soa[2, i] and y0 <= soa[4, i]):
+                continue                      # blocks none of the lines: the filter drops it
+            k = tcand[i]
+            what = _shadow(px, py, fx, fy, dc, rad, k, heights[k], max(pz, zhi) + 1e-9, edges,
+                           edge_start)
+            if what == HOLDS:
+                out[s] = k
+            if what != MISSES:
+                break
+
+
+# Slopes (relative to the direction to the target) inside a piece's shadow by this much at least.
+SHADOW_MARGIN = 1e-9
+
+
+HOLDS, MISSES, UNSURE = 1, 0, -1
+
+
+@njit(cache=True, inline="always")
+def _shadow(px, py, fx, fy, dc, rad, k, h, ztop, edges, edge_start):
+    """What piece k (height h) does to the lines from P to a disc (radius rad, its centre dc
+    away along the unit direction f), when it is wholly in front of P: HOLDS when it is taller
+    than ztop and every line passes through its inside (the disc's slopes lie strictly within
+    those of its vertices and the disc beyond its furthest vertex: the reasoning of
+    unitsight._shadows); MISSES when the disc's slopes lie wholly outside its vertices', so no
+    line meets it; else UNSURE."""
+    smin = np.inf
+    smax = -np.inf
+    rmax = 0.0
+    for e in range(edge_start[k], edge_start[k + 1]):
+        vx = edges[e, 0] - px
+        vy = edges[e, 1] - py
+        dot = vx * fx + vy * fy
+        if dot <= 1e-9:
+            return UNSURE
+        sl = (fx * vy - fy * vx) / dot
+        smin = min(smin, sl)
+        smax = max(smax, sl)
+        rmax = max(rmax, vx * vx + vy * vy)
+    half = rad / math.sqrt(dc * dc - rad * rad)
+    if (smax + SHADOW_MARGIN * (1.0 + abs(smax)) < -half
+            or smin - SHADOW_MARGIN * (1.0 + abs(smin)) > half):
+        return MISSES
+    a = smin + SHADOW_MARGIN * (1.0 + abs(smin))
+    b = smax - SHADOW_MARGIN * (1.0 + abs(smax))
+    near = dc - rad
+    if h > ztop and a < -half and b > half and rmax * (1.0 + 1e-9) + 1e-9 < near * near:
+        return HOLDS
+    return UNSURE
+
+
+@njit(cache=True)
+def _fan_settled(obs, settled, qx, qy, qz, tcand, soa, mask, flags, edges, edge_start, mcand,
+                 npieces, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach, tally):
+    """_fan_to over every observer point, counting: a line from a point with a settled first
+    blocker (_settled) is counted for it without a test."""
+    nt = tcand.shape[0]
+    nm = mcand.shape[0]
+    for s in range(obs.shape[0]):
+        k = settled[s]
+        if k >= 0:
+            tally[k] += 1
+            continue
+        px, py, pz = obs[s, 0], obs[s, 1], obs[s, 2]
+        _piece_mask(px, py, pz, qx, qy, qz, soa, mask)
+        dx, dy, dz = qx - px, qy - py, qz - pz
+        for i in range(nt):
+            if mask[i]:
+                c = tcand[i]
+                h = soa[0, i]
+                e0, e1 = edge_start[c], edge_start[c + 1]
+                if (_edges_block_flagged(px, py, pz, dx, dy, dz, h, edges, e0, e1, flags)
+                        or _ends_inside(px, py, pz, qx, qy, qz, h, soa, i, edges, e0, e1)):
+                    k = c
+                    break
+        if k == CLEAR and nm:
+            k = _models_first(px, py, pz, qx, qy, qz, mcand, -1, npieces, mx, my, mc, ms, ma,
+                              mb, mshape, mzlo, mzhi, mreach)
+        if k == CLEAR:
+            return s
+        tally[k] += 1
+    return -1
+
+
+NONE, PARTIAL, FULL = 0, 1, 2
+
+
+@njit(cache=True)
 def point_visibility(obs, top, bottom, tcand, bboxes, heights, edges, edge_start,
                      mcand, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach, tally):
     """How much of one target the observer points see: NONE, PARTIAL or FULL.
 
     obs: the observer's sample points (top surfaces of its volume). top / bottom: the target's
-    top-surface and bottom-surface samples. Blockers are ground-up columns (terrain extrusions,
-    models standing on the ground or on terrain), so a higher point sees everything a lower one
-    at the same place sees: nothing of the target is visible when no top sample is, and the
-    target is fully visible when every bottom sample is. tally[k] counts lines blocked by k.
+    top-surface and bottom-surface samples, the first top one at its centre. Blockers are
+    ground-up columns (terrain extrusions, models standing on the ground or on terrain), so a
+    higher point sees everything a lower one at the same place sees: nothing of the target is
+    visible when no top sample is, and the target is fully visible when every bottom sample is.
+    tally[k] counts lines blocked by k (their first blocker), the same counts as testing each
+    line: the lines from an observer point that a tall piece shuts off from the whole target
+    (_settled) are counted for it untested.
     """
     soa = prepare_pieces(tcand, bboxes, heights)
     mask = np.empty(tcand.shape[0], dtype=np.bool_)
     flags = _flags(edge_start)
     npieces = heights.shape[0]
-    n = obs.shape[0]
-    every = np.arange(n)
+    settled = np.empty(obs.shape[0], dtype=np.int64)
+    _settled(obs, top, bottom, tcand, soa, heights, edges, edge_start, settled)
     seen_any = False
     for j in range(top.shape[0]):
-        if _fan_to(obs, every, n, top[j, 0], top[j, 1], top[j, 2], tcand, soa, mask, flags, edges,
-                   edge_start, mcand, -1, npieces, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi,
-                   mreach, tally, True) >= 0:
+        if _fan_settled(obs, settled, top[j, 0], top[j, 1], top[j, 2], tcand, soa, mask, flags,
+                        edges, edge_start, mcand, npieces, mx, my, mc, ms, ma, mb, mshape, mzlo,
+                        mzhi, mreach, tally) >= 0:
             seen_any = True
             break
     if not seen_any:
         return NONE
     for j in range(bottom.shape[0]):
-        if _fan_to(obs, every, n, bottom[j, 0], bottom[j, 1], bottom[j, 2], tcand, soa, mask, flags,
-                   edges, edge_start, mcand, -1, npieces, mx, my, mc, ms, ma, mb, mshape, mzlo,
-                   mzhi, mreach, tally, True) < 0:
+        if _fan_settled(obs, settled, bottom[j, 0], bottom[j, 1], bottom[j, 2], tcand, soa, mask,
+                        flags, edges, edge_start, mcand, npieces, mx, my, mc, ms, ma, mb, mshape,
+                        mzlo, mzhi, mreach, tally) < 0:
             return PARTIAL
     return FULL
 
