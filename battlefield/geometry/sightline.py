@@ -451,14 +451,20 @@ def _fan_to(obs, sidx, ns, qx, qy, qz, tcand, soa, mask, flags, edges, edge_star
 NONE, PARTIAL, FULL = 0, 1, 2
 
 
+# What a tall piece does to the lines from one observer point to a whole target (_shadow).
+HOLDS, SHADES, MISSES, UNSURE = 1, 2, 0, -1
+
+
 @njit(cache=True)
-def _settled(obs, top, bottom, tcand, soa, heights, edges, edge_start, out):
-    """out[s] = the piece that is the first blocker (in tcand order) of every line from obs[s]
-    to every target point, else -1: the first piece that may block one of them (taller than
-    the lowest end, box meeting the box round obs[s] and the target's disc, seen from obs[s]
-    where the disc is: _shadow) blocks them all (_shadow HOLDS). Of the pieces before it, the
-    line filter (_piece_mask) drops the ones beside the box, and the exact test clears the
-    ones the lines pass beside, so it would name this piece too; no model is reached."""
+def _settled(obs, top, bottom, tcand, soa, heights, edges, edge_start, piece, kind, shade):
+    """Per observer point s, the first piece that may block one of the lines to the target
+    points (taller than the lowest end, box meeting the box round obs[s] and the target's
+    disc, met by some line: _shadow), piece[s] (-1 when none), and what it does (kind[s]):
+    HOLDS when it blocks every line, SHADES when it blocks the lines in its shadow (shade[s]:
+    direction x, y, the shadow's slopes lo, hi and the squared length the lines must pass),
+    else UNSURE. Of the pieces before it the line filter (_piece_mask) drops the ones beside
+    the box and the exact test clears the ones the lines pass beside, so for a line it
+    blocks, the exact test would name it first too; no model is reached."""
     n = tcand.shape[0]
     cx = top[0, 0]
     cy = top[0, 1]
@@ -474,7 +480,8 @@ def _settled(obs, top, bottom, tcand, soa, heights, edges, edge_start, out):
             zhi = max(zhi, pts[j, 2])
     rad = math.sqrt(r2) * (1.0 + 1e-9) + 1e-9
     for s in range(obs.shape[0]):
-        out[s] = CLEAR
+        piece[s] = CLEAR
+        kind[s] = UNSURE
         px, py, pz = obs[s, 0], obs[s, 1], obs[s, 2]
         fx = cx - px
         fy = cy - py
@@ -493,38 +500,43 @@ def _settled(obs, top, bottom, tcand, soa, heights, edges, edge_start, out):
                     and y1 >= soa[2, i] and y0 <= soa[4, i]):
                 continue                      # blocks none of the lines: the filter drops it
             k = tcand[i]
-            what = _shadow(px, py, fx, fy, dc, rad, k, heights[k], max(pz, zhi) + 1e-9, edges,
-                           edge_start)
-            if what == HOLDS:
-                out[s] = k
-            if what != MISSES:
-                break
+            what, lo, hi, reach = _shadow(px, py, fx, fy, dc, rad, heights[k],
+                                          max(pz, zhi) + 1e-9, edges, edge_start[k],
+                                          edge_start[k + 1])
+            if what == MISSES:
+                continue
+            piece[s] = k
+            kind[s] = what
+            shade[s, 0] = fx
+            shade[s, 1] = fy
+            shade[s, 2] = lo
+            shade[s, 3] = hi
+            shade[s, 4] = reach
+            break
 
 
 # Slopes (relative to the direction to the target) inside a piece's shadow by this much at least.
 SHADOW_MARGIN = 1e-9
 
 
-HOLDS, MISSES, UNSURE = 1, 0, -1
-
-
 @njit(cache=True, inline="always")
-def _shadow(px, py, fx, fy, dc, rad, k, h, ztop, edges, edge_start):
-    """What piece k (height h) does to the lines from P to a disc (radius rad, its centre dc
-    away along the unit direction f), when it is wholly in front of P: HOLDS when it is taller
-    than ztop and every line passes through its inside (the disc's slopes lie strictly within
-    those of its vertices and the disc beyond its furthest vertex: the reasoning of
-    unitsight._shadows); MISSES when the disc's slopes lie wholly outside its vertices', so no
-    line meets it; else UNSURE."""
+def _shadow(px, py, fx, fy, dc, rad, h, ztop, edges, e0, e1):
+    """What a piece (outline edges[e0:e1], height h) does to the lines from P to a disc
+    (radius rad, its centre dc away along the unit direction f), and its shadow (lo, hi,
+    reach): a line from P with a slope (lateral over forward, relative to f) strictly between
+    lo and hi and longer than sqrt(reach) passes through its inside below its top, when it is
+    taller than ztop and wholly in front of P (the reasoning of unitsight._shadows). HOLDS
+    when the whole disc is in the shadow, SHADES when it is tall and in front, MISSES when
+    the disc's slopes lie wholly outside its vertices' (no line meets it), else UNSURE."""
     smin = np.inf
     smax = -np.inf
     rmax = 0.0
-    for e in range(edge_start[k], edge_start[k + 1]):
+    for e in range(e0, e1):
         vx = edges[e, 0] - px
         vy = edges[e, 1] - py
         dot = vx * fx + vy * fy
         if dot <= 1e-9:
-            return UNSURE
+            return UNSURE, 0.0, 0.0, 0.0
         sl = (fx * vy - fy * vx) / dot
         smin = min(smin, sl)
         smax = max(smax, sl)
@@ -532,30 +544,43 @@ def _shadow(px, py, fx, fy, dc, rad, k, h, ztop, edges, edge_start):
     half = rad / math.sqrt(dc * dc - rad * rad)
     if (smax + SHADOW_MARGIN * (1.0 + abs(smax)) < -half
             or smin - SHADOW_MARGIN * (1.0 + abs(smin)) > half):
-        return MISSES
-    a = smin + SHADOW_MARGIN * (1.0 + abs(smin))
-    b = smax - SHADOW_MARGIN * (1.0 + abs(smax))
+        return MISSES, 0.0, 0.0, 0.0
+    if h <= ztop:
+        return UNSURE, 0.0, 0.0, 0.0
+    lo = smin + SHADOW_MARGIN * (1.0 + abs(smin))
+    hi = smax - SHADOW_MARGIN * (1.0 + abs(smax))
+    reach = rmax * (1.0 + 1e-9) + 1e-9
     near = dc - rad
-    if h > ztop and a < -half and b > half and rmax * (1.0 + 1e-9) + 1e-9 < near * near:
-        return HOLDS
-    return UNSURE
+    if lo < -half and hi > half and reach < near * near:
+        return HOLDS, lo, hi, reach
+    return SHADES, lo, hi, reach
 
 
 @njit(cache=True)
-def _fan_settled(obs, settled, qx, qy, qz, tcand, soa, mask, flags, edges, edge_start, mcand,
-                 npieces, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach, tally):
-    """_fan_to over every observer point, counting: a line from a point with a settled first
-    blocker (_settled) is counted for it without a test."""
+def _fan_settled(obs, piece, kind, shade, qx, qy, qz, tcand, soa, mask, flags, edges,
+                 edge_start, mcand, npieces, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach,
+                 tally):
+    """_fan_to over every observer point, counting: a line that the first piece that may
+    block it (_settled) certainly blocks is counted for it without a test."""
     nt = tcand.shape[0]
     nm = mcand.shape[0]
     for s in range(obs.shape[0]):
-        k = settled[s]
-        if k >= 0:
+        k = piece[s]
+        if kind[s] == HOLDS:
             tally[k] += 1
             continue
         px, py, pz = obs[s, 0], obs[s, 1], obs[s, 2]
-        _piece_mask(px, py, pz, qx, qy, qz, soa, mask)
         dx, dy, dz = qx - px, qy - py, qz - pz
+        if kind[s] == SHADES:
+            fx = shade[s, 0]
+            fy = shade[s, 1]
+            dot = dx * fx + dy * fy
+            if (dot > 0.0 and shade[s, 2] < (fx * dy - fy * dx) / dot < shade[s, 3]
+                    and dx * dx + dy * dy > shade[s, 4]):
+                tally[k] += 1
+                continue
+        _piece_mask(px, py, pz, qx, qy, qz, soa, mask)
+        k = CLEAR
         for i in range(nt):
             if mask[i]:
                 c = tcand[i]
@@ -574,9 +599,6 @@ def _fan_settled(obs, settled, qx, qy, qz, tcand, soa, mask, flags, edges, edge_
     return -1
 
 
-NONE, PARTIAL, FULL = 0, 1, 2
-
-
 @njit(cache=True)
 def point_visibility(obs, top, bottom, tcand, bboxes, heights, edges, edge_start,
                      mcand, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach, tally):
@@ -588,28 +610,32 @@ def point_visibility(obs, top, bottom, tcand, bboxes, heights, edges, edge_start
     higher point sees everything a lower one at the same place sees: nothing of the target is
     visible when no top sample is, and the target is fully visible when every bottom sample is.
     tally[k] counts lines blocked by k (their first blocker), the same counts as testing each
-    line: the lines from an observer point that a tall piece shuts off from the whole target
-    (_settled) are counted for it untested.
+    line: the lines that the first piece that may block them certainly blocks (_settled: a
+    tall piece that shuts an observer point off from the whole target, or from part of it)
+    are counted for it untested.
     """
     soa = prepare_pieces(tcand, bboxes, heights)
     mask = np.empty(tcand.shape[0], dtype=np.bool_)
     flags = _flags(edge_start)
     npieces = heights.shape[0]
-    settled = np.empty(obs.shape[0], dtype=np.int64)
-    _settled(obs, top, bottom, tcand, soa, heights, edges, edge_start, settled)
+    n = obs.shape[0]
+    piece = np.empty(n, dtype=np.int64)
+    kind = np.empty(n, dtype=np.int64)
+    shade = np.empty((n, 5))
+    _settled(obs, top, bottom, tcand, soa, heights, edges, edge_start, piece, kind, shade)
     seen_any = False
     for j in range(top.shape[0]):
-        if _fan_settled(obs, settled, top[j, 0], top[j, 1], top[j, 2], tcand, soa, mask, flags,
-                        edges, edge_start, mcand, npieces, mx, my, mc, ms, ma, mb, mshape, mzlo,
-                        mzhi, mreach, tally) >= 0:
+        if _fan_settled(obs, piece, kind, shade, top[j, 0], top[j, 1], top[j, 2], tcand, soa,
+                        mask, flags, edges, edge_start, mcand, npieces, mx, my, mc, ms, ma, mb,
+                        mshape, mzlo, mzhi, mreach, tally) >= 0:
             seen_any = True
             break
     if not seen_any:
         return NONE
     for j in range(bottom.shape[0]):
-        if _fan_settled(obs, settled, bottom[j, 0], bottom[j, 1], bottom[j, 2], tcand, soa, mask,
-                        flags, edges, edge_start, mcand, npieces, mx, my, mc, ms, ma, mb, mshape,
-                        mzlo, mzhi, mreach, tally) < 0:
+        if _fan_settled(obs, piece, kind, shade, bottom[j, 0], bottom[j, 1], bottom[j, 2],
+                        tcand, soa, mask, flags, edges, edge_start, mcand, npieces, mx, my, mc, ms,
+                        ma, mb, mshape, mzlo, mzhi, mreach, tally) < 0:
             return PARTIAL
     return FULL
 
