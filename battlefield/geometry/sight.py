@@ -277,25 +277,38 @@ class SightModel:
         """How much of unit v unit u sees: "full" when every model of v is fully seen by some
         model of u, "none" when no model of v is seen at all, "partial" otherwise."""
         t = self.table
-        return self._group_visibility(t.unit_models[u], t.unit_models[u], t.unit_models[v])
+        return self._group_visibility(t.unit_models[u], t.unit_models[u], t.unit_models[v],
+                                      unit_points=(self._unit_points(u, True)[0],
+                                                   self._unit_points(v, False)))
 
     def _group_visibility(self, observers: np.ndarray, own: np.ndarray,
                           targets: np.ndarray, ignore_pieces: tuple[int, ...] = (),
                           only_pieces: tuple[int, ...] | None = None,
-                          models_block: bool = True) -> Sight:
+                          models_block: bool = True,
+                          unit_points: tuple[np.ndarray, tuple[np.ndarray, np.ndarray]] | None
+                          = None) -> Sight:
+        """`unit_points`: the observers' points and the targets' top points with where each
+        model's start (_unit_points), when they are whole units: the same points, placed at
+        once."""
         t = self.table
         tally = np.zeros(len(t.layout) + len(t), dtype=np.int64)
         statuses = {}
-        plain = self._observer_points(observers)
+        plain = self._observer_points(observers) if unit_points is None else unit_points[0]
         levels = None
-        for target, tc, mc in zip(targets, *self._candidates_each(own, observers, targets),
-                                  strict=True):
+        for i, (target, tc, mc) in enumerate(zip(
+                targets, *self._candidates_each(own, observers, targets), strict=True)):
             mc = mc[mc != target] if models_block else mc[:0]
             if only_pieces is not None:
                 tc = tc[np.isin(tc, only_pieces)]
             if ignore_pieces:
                 tc = tc[~np.isin(tc, ignore_pieces)]
-            top, bottom = self.points(int(target))
+            if unit_points is None:
+                top, bottom = self.points(int(target))
+            else:
+                tpts, tstart = unit_points[1]
+                top = tpts[tstart[i]:tstart[i + 1]]
+                bottom = top.copy()
+                bottom[:, 2] = t.z[target]
             obs = plain
             if self._floating[mc].any():
                 # Lines may pass under a raised model: every level of both volumes counts.
