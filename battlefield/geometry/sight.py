@@ -277,29 +277,46 @@ class SightModel:
         """How much of unit v unit u sees: "full" when every model of v is fully seen by some
         model of u, "none" when no model of v is seen at all, "partial" otherwise."""
         t = self.table
-        return self._group_visibility(t.unit_models[u], t.unit_models[u], t.unit_models[v])
+        return self._group_visibility(t.unit_models[u], t.unit_models[u], t.unit_models[v],
+                                      unit_points=(self._unit_points(u, True)[0],
+                                                   self._unit_points(v, False)))
 
     def _group_visibility(self, observers: np.ndarray, own: np.ndarray,
                           targets: np.ndarray, ignore_pieces: tuple[int, ...] = (),
                           only_pieces: tuple[int, ...] | None = None,
-                          models_block: bool = True) -> Sight:
+                          models_block: bool = True,
+                          unit_points: tuple[np.ndarray, tuple[np.ndarray, np.ndarray]] | None
+                          = None) -> Sight:
+        """`unit_points`: the observers' points and the targets' top points with where each
+        model's start (_unit_points), when they are whole units: the same points, placed at
+        once."""
         t = self.table
         tally = np.zeros(len(t.layout) + len(t), dtype=np.int64)
         statuses = {}
-        for target in targets:
-            tc, mc = self.candidates(own, np.concatenate([observers, [target]]))
+        plain = self._observer_points(observers) if unit_points is None else unit_points[0]
+        levels = None
+        for i, (target, tc, mc) in enumerate(zip(
+                targets, *self._candidates_each(own, observers, targets), strict=True)):
             mc = mc[mc != target] if models_block else mc[:0]
             if only_pieces is not None:
                 tc = tc[np.isin(tc, only_pieces)]
             if ignore_pieces:
                 tc = tc[~np.isin(tc, ignore_pieces)]
-            top, bottom = self.points(int(target))
-            obs = self._observer_points(observers)
+            if unit_points is None:
+                top, bottom = self.points(int(target))
+            else:
+                tpts, tstart = unit_points[1]
+                top = tpts[tstart[i]:tstart[i + 1]]
+                bottom = top.copy()
+                bottom[:, 2] = t.z[target]
+            obs = plain
             if self._floating[mc].any():
                 # Lines may pass under a raised model: every level of both volumes counts.
                 top = bottom = self._levels(int(target), top)
-                obs = np.concatenate([self._levels(int(m), self.points(int(m), False)[0])
-                                      for m in observers])
+                if levels is None:
+                    levels = np.concatenate([self._levels(int(m), self.points(int(m), False)[0])
+                                             for m in observers])
+                obs = levels
             statuses[int(target)] = STATUS[int(point_visibility(
                 obs, top, bottom, tc, *self._t, mc, *self._m, tally))]
         values = set(statuses.values())
@@ -308,6 +325,26 @@ class SightModel:
             visible = "partial"
         blocked = [int(k) for k in np.argsort(-tally, kind="stable") if tally[k] > 0]
         return Sight(visible, blocked, statuses)
+
+    def _candidates_each(self, own: np.ndarray, observers: np.ndarray, targets: np.ndarray
+                         ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """candidates(own, observers + [target]) for each target, the boxes worked out at once:
+        (terrain candidates, model candidates) per target."""
+        t = self.table
+        both = np.concatenate([own, observers])
+        r, tr = t.reach[both], t.reach[targets]
+        x0 = np.minimum((t.x[both] - r).min(), t.x[targets] - tr)[:, None]
+        y0 = np.minimum((t.y[both] - r).min(), t.y[targets] - tr)[:, None]
+        x1 = np.maximum((t.x[both] + r).max(), t.x[targets] + tr)[:, None]
+        y1 = np.maximum((t.y[both] + r).max(), t.y[targets] + tr)[:, None]
+        bb = t.layout.bboxes
+        terrain = ((bb[:, 0] <= x1) & (bb[:, 2] >= x0) & (bb[:, 1] <= y1) & (bb[:, 3] >= y0))
+        near = ((t.x - t.reach <= x1) & (t.x + t.reach >= x0) & (t.y - t.reach <= y1)
+                & (t.y + t.reach >= y0))
+        near[:, own] = False
+        near &= t.unit >= 0          # slain models block nothing
+        return ([np.nonzero(row)[0].astype(np.int64) for row in terrain],
+                [np.nonzero(row)[0].astype(np.int64) for row in near])
 
     def _unit_points(self, u: int, observer: bool) -> tuple[np.ndarray, np.ndarray]:
         """The top sample points of unit u's models, model after model, and where each model's

@@ -16,6 +16,7 @@ from numba import njit
 
 from battlefield.geometry.sightline import (
     CLEAR,
+    SHADOW_MARGIN,
     _edges_block_flagged,
     _ends_inside,
     _fan_to,
@@ -218,10 +219,6 @@ def _cut_by(a, b, pieces, n, heights, edges, ring_start, piece_ring):
                                             ring_start, piece_ring):
             return True
     return False
-
-
-# Slopes (relative to the direction to the target) inside a piece's shadow by this much at least.
-SHADOW_MARGIN = 1e-9
 
 
 @njit(cache=True)

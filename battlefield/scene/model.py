@@ -92,7 +92,14 @@ class Scene:
 
     @property
     def model_names(self) -> list[str]:
-        return [f"{u.id}/{k + 1}" for u in self.units for k in range(len(u.models))]
+        """Each model's name ("UNIT/N"), in table order (kept while the unit ids and sizes are
+        the same; a shared list: do not change it)."""
+        key = tuple((u.id, len(u.models)) for u in self.units)
+        cached = self.__dict__.get("_names")
+        if cached is None or cached[0] != key:
+            cached = self.__dict__["_names"] = (
+                key, [f"{u.id}/{k + 1}" for u in self.units for k in range(len(u.models))])
+        return cached[1]
 
     def model_offsets(self) -> list[int]:
         """Index of each unit's first model in the table's model arrays (worked out once per
