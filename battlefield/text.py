@@ -32,3 +32,11 @@ def _cell(v: object) -> str:
 
 def inches(v: float) -> str:
     return f"{v:.2f}\""
+
+
+def distribution(d: dict) -> list[str]:
+    """An odds answer's expected damage and its distribution as a table with bars (every
+    ruleset's `odds --attack` text ends with these lines)."""
+    rows = [[k, f"{p:.1%}", "#" * round(p * 40)] for k, p in d["distribution"].items()]
+    return [f"  expected damage {d['expected_damage']:.2f}",
+            table(["damage", "chance", ""], rows)]

@@ -72,7 +72,7 @@ def _attack(scene: Scene, args: Sequence[str], options: dict[str, Any]) -> dict[
 
 
 def _attack_text(d: dict[str, Any]) -> str:
-    from battlefield.text import table
+    from battlefield.text import distribution
 
     lines = [f"{d['attacker']} attacking {d['target']} ({d['kind']})"]
     if d.get("reason"):
@@ -83,9 +83,7 @@ def _attack_text(d: dict[str, Any]) -> str:
     m = d["modifiers"]
     if m.get("cover"):
         lines.append(f"  target in cover ({', '.join(m['cover'])}): -1 to hit")
-    lines.append(f"  expected damage {d['expected_damage']:.2f}")
-    rows = [[k, f"{p:.1%}", "#" * round(p * 40)] for k, p in d["distribution"].items()]
-    lines.append(table(["damage", "chance", ""], rows))
+    lines.extend(distribution(d))
     return "\n".join(lines)
 
 

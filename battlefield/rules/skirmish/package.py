@@ -41,7 +41,7 @@ def _attack(scene: Scene, args: Sequence[str], options: dict[str, Any]) -> dict[
 
 
 def _attack_text(d: dict[str, Any]) -> str:
-    from battlefield.text import table
+    from battlefield.text import distribution
 
     lines = [f"{d['attacker']} attacking {d['target']}"]
     if d.get("reason"):
@@ -50,9 +50,7 @@ def _attack_text(d: dict[str, Any]) -> str:
         support = sum(v for k, v in d["support"].items() if isinstance(v, int))
         lines.append(f"  {d['dice']} dice ({support} from support), hit on {d['hit_on']}+, "
                      f"sight {d['sight']}, cover +{d['cover_bonus']}")
-    lines.append(f"  expected damage {d['expected_damage']:.2f}")
-    rows = [[k, f"{p:.1%}", "#" * round(p * 40)] for k, p in d["distribution"].items()]
-    lines.append(table(["damage", "chance", ""], rows))
+    lines.extend(distribution(d))
     return "\n".join(lines)
 
 
