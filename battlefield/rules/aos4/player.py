@@ -17,7 +17,8 @@ import numpy as np
 
 from battlefield.rules.actions import Action
 from battlefield.rules.aos4.attack_odds import attack_odds
-from battlefield.rules.aos4.charge import charge_odds
+from battlefield.rules.aos4.charge import CHARGE_REACH, charge_odds
+from battlefield.rules.aos4.rolls import charge_chance
 from battlefield.rules.aos4.weapons import weapons_of
 from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.moves import leader
@@ -168,13 +169,18 @@ class Aos4Player:
             if not weapons_of(spec, melee=True):
                 continue
             options = []
+            reroll = state.sides[side]["cp"] >= 1
             for w in self._enemies(state, u):
-                if state.table.unit_distance(u, w) > 12.5:
+                # A charge moves at least the gap less the reach: when even that is too far
+                # for the odds wanted, no path search can find a charge worth declaring.
+                gap = state.table.unit_distance(u, w)
+                if gap > 12.5 or charge_chance(max(gap - CHARGE_REACH, 0.0),
+                                               reroll) < CHARGE_ODDS:
                     continue
                 odds = charge_odds(ref, u, w)
                 if odds.needed is None:
                     continue
-                p = odds.probability_reroll if state.sides[side]["cp"] >= 1 else odds.probability
+                p = odds.probability_reroll if reroll else odds.probability
                 if p >= CHARGE_ODDS:
                     options.append((p, w, odds))
             for _p, w, odds in sorted(options, key=lambda o: -o[0]):
