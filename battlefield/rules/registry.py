@@ -114,6 +114,9 @@ class RulesetPackage:
     # and how to bring the state to the moment an action belongs to (violations if it passed).
     try_start: Callable[[Scene, list[Action]], dict[str, Any]] | None = None
     try_advance: Callable[[State, Action], list[Violation]] | None = None
+    # `battlefield points`: what the scene's armies cost ({"units": {ID: {"points", "stats"}},
+    # "sides": {SIDE: points}}); None: the ruleset has no points.
+    points: Callable[[Scene], Answer] | None = None
     data: Path | None = None                   # rulesets/NAME (default: the bundled folder)
 
     @property

@@ -334,7 +334,7 @@ class _SceneReader:
                       [k for k in valid if not (weapon and k == "name")])
         out: dict[str, Any] = {}
         for key, v in d.items():
-            if key == "name":
+            if key in ("name", "type"):     # a weapon's name and kind (melee, ranged) are text
                 out[key] = r.string((*path, key), v)
             elif key == "abilities":
                 out[key] = r.strings((*path, key), v)

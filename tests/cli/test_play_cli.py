@@ -22,7 +22,7 @@ from battlefield.cli.main import main  # noqa: E402
     (["--phase", "movement", "--drag", "red-lancers", "--target", "nobody"], "no such unit"),
     (["--edit", "nope"], "no such terrain piece"),
     (["--ruleset", "nosuch"], "unknown ruleset 'nosuch' (playable: aos4, skirmish"),
-    (["--ruleset", "openwg"], "cannot be played yet"),
+    (["--ruleset", "blocks"], "cannot be played yet"),
     (["--load", "no-such-game.jsonl"], "no such file"),
 ])
 def test_bad_arguments(args, said, tmp_path, capsys) -> None:
