@@ -117,6 +117,9 @@ class RulesetPackage:
     # `battlefield points`: what the scene's armies cost ({"units": {ID: {"points", "stats"}},
     # "sides": {SIDE: points}}); None: the ruleset has no points.
     points: Callable[[Scene], Answer] | None = None
+    # The play window's panel: a line per unit the ruleset has something to say about now
+    # (openwg: the wounds pooled on it), by unit index.
+    unit_notes: Callable[[State], dict[int, str]] | None = None
     data: Path | None = None                   # rulesets/NAME (default: the bundled folder)
 
     @property

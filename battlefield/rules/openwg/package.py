@@ -154,11 +154,24 @@ def _drag_notes(ctx: DragContext) -> DragNotes:
                            + (" in a straight line" if ctx.ability == "charge" else ""))
     if ctx.target is not None and ctx.ability == "charge":
         notes.rings.append(Ring(ctx.target, "charge: end within 1\""))
-    for u, us in enumerate(state.units):
-        if us.counters.get("wounds"):
-            notes.lines.append(f"{state.scene.units[u].id}: {int(us.counters['wounds'])} "
-                               f"wounds pooled")
     return notes
+
+
+def unit_notes(state: State) -> dict[int, str]:
+    """The wounds pooled on each unit this round (resolved in the Leadership phase), and what
+    it did this round."""
+    out = {}
+    for u, us in enumerate(state.units):
+        bits = []
+        if us.counters.get("wounds"):
+            bits.append(f"{int(us.counters['wounds'])} wounds pooled")
+        done = sorted(f for f in us.flags if f in ("ran", "charged", "retreated", "held",
+                                                   "shot"))
+        if done:
+            bits.append(", ".join(done))
+        if bits:
+            out[u] = "; ".join(bits)
+    return out
 
 
 ODDS = (
@@ -174,4 +187,5 @@ ODDS = (
 )
 
 RULESET = RulesetPackage(id="openwg", rules=RULES, player=_player, odds=ODDS,
-                         drag_notes=_drag_notes, try_start=try_start, points=points)
+                         drag_notes=_drag_notes, try_start=try_start, points=points,
+                         unit_notes=unit_notes)
