@@ -7,7 +7,7 @@ Effects (a mapping with `effect:` and its settings):
   side: attacker|defender}: re-roll those dice once (Pair of Handaxes, Evocators' armor).
 - leader_damage {add: N} or {times: N}: the leader's Damage (the Karl, the Evocator-Prime).
 - armor {add: N, unless: charged}: more Armor (shields while not charging).
-- shrug {value: N, models: {10: 2, 20: 3}, near: {keywords: [..], within: D, value: N}}:
+- shrug {value: N, models: [[10, 2], [20, 3]] (at least 10 models: 2 ...), near: {keywords: [..], within: D, value: N}}:
   ignore each pooled wound on a roll <= the value (Vulkite and Hearthguard Berzerkers).
 - wounds_nearby {when: charge|attack, within: D, dice: N, at_most: N}: N dice per model against an
   enemy unit within D, each roll <= at_most a WOUND (shields on the charge, Evocators' storm).
@@ -44,6 +44,7 @@ EFFECTS: dict[str, tuple[str, ...]] = {
     "standfast": (),
     "frenzy": (),
 }
+NUMBERS = ("add", "times", "value", "within", "dice", "at_most", "cast", "range", "min_models")
 DEFAULT_STATS = {"move": 0.0, "bravery": 0.0, "armor": 0.0, "health": 1.0, "shrug": 0.0}
 
 
@@ -128,6 +129,16 @@ def _specials(scene: Scene, path: tuple, raw: Any) -> list[dict[str, Any]]:
         if odd:
             raise scene.error((*p, odd[0]), f"{s['effect']} has no setting '{odd[0]}'",
                               ", ".join(EFFECTS[s["effect"]]) or "no settings")
+        for k in NUMBERS:
+            x = s.get(k, 0)
+            if k in s and (isinstance(x, bool) or not isinstance(x, (int, float))):
+                raise scene.error((*p, k), f"{s['effect']}'s {k} must be a number, not {x!r}")
+        pairs = s.get("models", [])
+        if not isinstance(pairs, list) or not all(
+                isinstance(q, list) and len(q) == 2 and all(isinstance(n, int) for n in q)
+                for q in pairs):
+            raise scene.error((*p, "models"), f"shrug's models must be [[models, value], ...], "
+                                              f"not {pairs!r}", "e.g. [[10, 2], [20, 3]]")
         if s["effect"] == "wizard" and "grants" in s:
             _specials(scene, (*p, "grants"), [s["grants"]])
         out.append(dict(s))

@@ -130,7 +130,7 @@ def shrug_value(state: State, u: int) -> int:
     n = len(state.models_of(u))
     for e in prof.effects("shrug"):
         best = int(e.get("value", 0))
-        for at_least, more in sorted((e.get("models") or {}).items()):
+        for at_least, more in sorted(e.get("models") or []):     # [[models, value], ...]
             if n >= int(at_least):
                 best = max(best, int(more))
         near = e.get("near")
