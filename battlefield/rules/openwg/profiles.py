@@ -7,8 +7,9 @@ Effects (a mapping with `effect:` and its settings):
   side: attacker|defender}: re-roll those dice once (Pair of Handaxes, Evocators' armor).
 - leader_damage {add: N} or {times: N}: the leader's Damage (the Karl, the Evocator-Prime).
 - armor {add: N, unless: charged}: more Armor (shields while not charging).
-- shrug {value: N, models: [[10, 2], [20, 3]] (at least 10 models: 2 ...), near: {keywords: [..], within: D, value: N}}:
-  ignore each pooled wound on a roll <= the value (Vulkite and Hearthguard Berzerkers).
+- shrug {value: N, models: [[10, 2], [20, 3]] (10 or more models: 2 ...), near: {keywords:
+  [..], within: D, value: N}}: ignore each pooled wound on a roll <= the value (Vulkite and
+  Hearthguard Berzerkers).
 - wounds_nearby {when: charge|attack, within: D, dice: N, at_most: N}: N dice per model against an
   enemy unit within D, each roll <= at_most a WOUND (shields on the charge, Evocators' storm).
 - hit_wounds {when: melee, at_most: N}: a die per hit, each <= N a WOUND more (Flamestrike).
