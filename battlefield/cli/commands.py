@@ -573,12 +573,16 @@ def run_replay(args: argparse.Namespace) -> int:
 # --- validate ----------------------------------------------------------------------------------
 def run_validate(args: argparse.Namespace) -> int:
     from battlefield.errors import InputError
+    from battlefield.rules import registry
     from battlefield.scene.load import load_scene, resolve_scene_path
 
     bad = 0
     for f in args.files:
         try:
             s = load_scene(resolve_scene_path(f))
+            package = registry.find(s.ruleset.id)
+            if package is not None and package.check_scene is not None and s.units:
+                package.check_scene(s)
         except InputError as exc:
             print(f"battlefield validate: {exc}", file=sys.stderr)
             bad += 1

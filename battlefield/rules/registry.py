@@ -120,6 +120,9 @@ class RulesetPackage:
     # The play window's panel: a line per unit the ruleset has something to say about now
     # (openwg: the wounds pooled on it), by unit index.
     unit_notes: Callable[[State], dict[int, str]] | None = None
+    # `battlefield validate`: the ruleset's own check of its scene keys (raises InputError at
+    # the key path, e.g. an openwg build past a maximum); None: the loader's checks suffice.
+    check_scene: Callable[[Scene], None] | None = None
     data: Path | None = None                   # rulesets/NAME (default: the bundled folder)
 
     @property

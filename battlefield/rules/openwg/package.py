@@ -186,6 +186,13 @@ ODDS = (
                  "distribution {\"0\": p, ...}, expected_fled, bravery, models_left"),
 )
 
+def check_scene(scene: Scene) -> None:
+    """Every unit's profile, build and specials (InputError at the key path)."""
+    from battlefield.rules.openwg.profiles import profiles
+
+    profiles(scene)
+
+
 RULESET = RulesetPackage(id="openwg", rules=RULES, player=_player, odds=ODDS,
                          drag_notes=_drag_notes, try_start=try_start, points=points,
-                         unit_notes=unit_notes)
+                         unit_notes=unit_notes, check_scene=check_scene)

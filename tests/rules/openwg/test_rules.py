@@ -189,6 +189,8 @@ def test_a_bad_build_is_one_clear_error(upgrades, models, health, said, capsys):
     text = scene(unit("red-1", "red", row(5, 5, models), build=build),
                  unit("blue-1", "blue", row(5, 40)))
     path = _file(text)
-    assert main(["points", path]) == 2
-    err = capsys.readouterr().err
-    assert said in err and path in err and len(err.strip().splitlines()) == 1
+    for command in (["points"], ["validate"], ["simulate", "--ruleset", "openwg", "--map"]):
+        assert main([*command, path]) == 2, command
+        err = capsys.readouterr().err
+        where = path if command[0] != "simulate" else path.rsplit("/", 1)[1][:-5]
+        assert said in err and where in err and len(err.strip().splitlines()) == 1, err
