@@ -4,7 +4,8 @@ its own rule with the numbers) and then resolved with logged dice.
 Actions (JSON): {"type": "move"|"run"|"retreat", "unit", "path"|"paths"}, {"type": "charge",
 "unit", "target", "path"|"paths"}, {"type": "hold", "unit"}, {"type": "shoot", "unit", "target",
 "weapon"} or with "split": {TARGET: [model numbers]}, {"type": "fight", "unit", "target",
-"adjust"?: {"1": [[x, y], ...]}}, {"type": "cast", "unit", "spell", "target"}, {"type": "stop"}.
+"adjust"?: {"1": [[x, y], ...]}} (or "split" as shoot), {"type": "cast", "unit", "spell",
+"target"}, {"type": "stop"}.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ FIELDS = {"move": ("unit", "path", "paths"), "run": ("unit", "path", "paths"),
           "retreat": ("unit", "path", "paths"), "charge": ("unit", "target", "path", "paths"),
           "hold": ("unit",), "shoot": ("unit", "target", "weapon"),
           "fight": ("unit", "target", "weapon"), "cast": ("unit", "target"), "stop": ()}
-OPTIONS = {"shoot": ("split",), "fight": ("adjust",), "cast": ("spell",)}
+OPTIONS = {"shoot": ("split",), "fight": ("adjust", "split"), "cast": ("spell",)}
 
 
 def _sides(state: State) -> list[str]:
@@ -305,15 +306,28 @@ class OpenWG:
                                         f"{', '.join(prof.weapon_names())})")]
         if not any(w.type == "ranged" for ws in prof.model_weapons for w in ws):
             return [v("no_ranged_weapon", f"{uid} has no ranged weapon")]
+        return self._reaches(state, u, action, shots, "ranged", foes)
+
+    def _reaches(self, state: State, u: int, action: Action,
+                 shots: list[tuple[int, list[int] | None]], kind: str, foes: list[int]
+                 ) -> list[Violation]:
+        """Each target is one the unit may attack (in combat: only those it is in combat
+        with; melee: only those), and every model given it has it within its weapon's range."""
+        uid = state.scene.units[u].id
+        prof = profiles(state.scene)[u]
         for w, models in shots:
             tid = state.scene.units[w].id
+            if kind == "melee" and w not in foes:
+                return [v("not_in_combat", f"{uid} is not in combat with {tid} "
+                                           f"({unit_gap(state.table, u, w):.2f}\" apart, combat "
+                                           f"is {game().combat_range:g}\")")]
             if foes and w not in foes:
                 return [v("must_shoot_combat_enemy", f"{uid} is in combat: it may only shoot "
                                                      f"a unit it is in combat with")]
-            p = attacks.plan(state, u, w, "ranged", action.weapon, models, bursts=False)
+            p = attacks.plan(state, u, w, kind, action.weapon, models, bursts=False)
             if not p.groups:
                 ranges = sorted({wp.range for ws in prof.model_weapons for wp in ws
-                                 if wp.type == "ranged"
+                                 if wp.type == kind
                                  and (action.weapon is None or wp.name == action.weapon)})
                 most = max(ranges) if ranges else 0
                 return [v("no_target_in_range", f"no model of {uid} has {tid} within its "
@@ -322,9 +336,9 @@ class OpenWG:
                           range=most)]
             if models is not None:
                 first = state.scene.model_offsets()[u]
-                shooting = {state.scene.model_names.index(n) - first
-                            for names in p.attackers.values() for n in names}
-                out = [k for k in models if k not in shooting]
+                attacking = {state.scene.model_names.index(n) - first
+                             for names in p.attackers.values() for n in names}
+                out = [k for k in models if k not in attacking]
                 if out:
                     return [v("no_target_in_range", f"{uid}/{out[0] + 1} does not have {tid} "
                                                      f"within its weapon's range")]
@@ -340,21 +354,15 @@ class OpenWG:
         if state.units[u].counters.get("fights", 0) >= most:
             return [v("fought_this_round", f"{uid} has fought {most} time"
                                            f"{'s' * (most != 1)} this round", allowed=most)]
-        w, problem = self._target(state, u, action.target)
-        if problem:
-            return [problem]
-        foes = enemies_in_combat(state.table, _sides(state), u)
-        if w not in foes:
-            return [v("not_in_combat", f"{uid} is not in combat with {action.target} "
-                                       f"({unit_gap(state.table, u, w):.2f}\" apart, combat "
-                                       f"is {game().combat_range:g}\")")]
+        shots, bad = self._shots(state, u, action)
+        if bad:
+            return bad
         if action.weapon is not None and action.weapon not in prof.weapon_names():
             return [v("unknown_weapon", f"{uid} has no weapon '{action.weapon}'")]
-        p = attacks.plan(state, u, w, "melee", action.weapon, bursts=False)
-        if not p.groups:
-            return [v("no_target_in_range", f"no model of {uid} has {action.target} within "
-                                             f"its melee range (closest {p.closest:.2f}\")",
-                      closest=p.closest)]
+        foes = enemies_in_combat(state.table, _sides(state), u)
+        bad = self._reaches(state, u, action, shots, "melee", foes)
+        if bad:
+            return bad
         adjust = self._adjust(action)
         if adjust is not None:
             checked = movement.check_move(state, u, adjust, "adjust")
@@ -468,17 +476,19 @@ class OpenWG:
         shots, _ = self._shots(state, u, action)
         state.units[u].flags.add("shot")
         events = []
-        for w, models in shots:
-            p = attacks.plan(state, u, w, "ranged", action.weapon, models)
+        for k, (w, models) in enumerate(shots):     # the dice after the attack: once
+            p = attacks.plan(state, u, w, "ranged", action.weapon, models, bursts=k == 0)
             events.append(self._wound(state, p, "shoot", action.weapon or "ranged"))
         return events
 
     def _do_fight(self, state: State, u: int, action: Action) -> list[Event]:
-        w = state.unit_index(action.target)
+        shots, _ = self._shots(state, u, action)
         counters = state.units[u].counters
         counters["fights"] = counters.get("fights", 0) + 1
-        p = attacks.plan(state, u, w, "melee", action.weapon)
-        events = [self._wound(state, p, "fight", action.weapon or "melee")]
+        events = []
+        for k, (w, models) in enumerate(shots):     # the dice after the attack: once
+            p = attacks.plan(state, u, w, "melee", action.weapon, models, bursts=k == 0)
+            events.append(self._wound(state, p, "fight", action.weapon or "melee"))
         adjust = self._adjust(action)
         if adjust is not None:
             state.table = movement.check_move(state, u, adjust, "adjust").after

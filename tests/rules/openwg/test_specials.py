@@ -99,3 +99,17 @@ def _state(text: str):
     from battlefield.rules.state import Game
 
     return Game(RULES, load(text)).new_state()
+
+
+def test_a_fight_split_between_two_units_in_combat():
+    text = scene(unit("red-1", "red", row(10, 10)),
+                 unit("blue-1", "blue", [(10, 10 + GAP_MELEE)]),
+                 unit("blue-2", "blue", [(12.4, 10 + GAP_MELEE)]), state={"phase": "melee"})
+    _, results = attempt(text, {"type": "fight", "unit": "red-1",
+                                "split": {"blue-1": [1], "blue-2": [3]}})
+    assert results[0]["legal"], results[0]["violations"]
+    fights = [(e["target"], e["attackers"]) for e in results[0]["events"] if e["type"] == "fight"]
+    assert fights == [("blue-1", {"Blade": ["red-1/1"]}), ("blue-2", {"Blade": ["red-1/3"]})]
+    _, results = attempt(text, {"type": "fight", "unit": "red-1",
+                                "split": {"blue-1": [3]}})
+    assert results[0]["violations"][0]["code"] == "no_target_in_range"
