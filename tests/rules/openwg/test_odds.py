@@ -128,3 +128,29 @@ def test_odds_on_the_demo_scene(capsys):
                  "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["distribution"] == pytest.approx({"0": 4 / 6, "1": 1 / 6, "2": 1 / 6})
+
+
+def test_odds_on_the_demo_battle_once_the_hunters_have_charged():
+    """The README's position: blue-hunters charged red-vulkites. Only vulkites 4 and 5 have a
+    hunter within 1"; War-picks hit on 3 or less (1/2), 2 dice a hit, each over armor 1 - pierce
+    1 = 0: every die wounds. WOUNDS = 2 x hits, hits ~ Binomial(2, 1/2)."""
+    import yaml
+
+    from battlefield.rules.actions import Action
+    from battlefield.rules.deploy import battle_scene
+    from battlefield.rules.trial import run, scene_after
+
+    stop = {"type": "stop"}
+    actions = [{"type": "run", "unit": "red-vulkites",
+                "path": [[26.0197, 7.7549], [26.0197, 15.7549]]},
+               {"type": "move", "unit": "blue-hunters",
+                "path": [[12.9803, 40.2451], [14.5, 29.4]]}, *[stop] * 9,
+               {"type": "charge", "unit": "blue-hunters", "target": "red-vulkites",
+                "path": [[14.5, 29.4], [15.5, 17.8]]}, stop, stop, stop]
+    state, results = run(load(battle_scene("openwg", None)[0]),
+                         [Action.from_dict(a) for a in actions])
+    assert all(r["legal"] for r in results)
+    position = load(yaml.safe_dump(scene_after(state), sort_keys=False))
+    d = attack_answer(position, ("red-vulkites", "blue-hunters"), {"weapon": None})
+    assert d["attackers"] == {"War-picks": ["red-vulkites/4", "red-vulkites/5"]}
+    assert close(d["distribution"], {"0": 0.25, "2": 0.5, "4": 0.25}) < 1e-12
