@@ -9,7 +9,7 @@ walked through, impassable terrain is an obstacle). FLY movers ignore terrain an
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -314,6 +314,13 @@ class Planner:
                 CORNER_CLEARANCE, join_style="mitre")))
         inside = self._inside(np.asarray(nodes, dtype=np.float64).reshape(-1, 2))
         self.nodes = [p for p, bad in zip(nodes, inside, strict=True) if not bad]
+
+    def keep(self, useful: Callable[[np.ndarray], np.ndarray]) -> None:
+        """Keep only the nodes (an (n, 2) array) for which useful(...) is True: a caller that
+        knows a lower bound on the paths through a node leaves out nodes no wanted path uses."""
+        if self.nodes:
+            mask = useful(np.asarray(self.nodes, dtype=np.float64))
+            self.nodes = [p for p, ok in zip(self.nodes, mask, strict=True) if ok]
 
     def _inside(self, pts: np.ndarray) -> np.ndarray:
         if self.tree is None or len(pts) == 0:
