@@ -75,10 +75,11 @@ def convert(entry: Entry, with_catalogues: bool, all_weapons: bool = False) -> C
     for kind, items in _magic(entry, w).items():
         if items:
             out.unit[kind] = items
+    read = {UNIT_PROFILE, *WEAPON_TYPES, *MAGIC_TYPES}
     for e in entry.walk():
         for p in e.profiles:
-            if p.type_name.startswith("Ability") and p.type_name not in MAGIC_TYPES:
-                out.left_out.append(p.name)
+            if p.type_name not in read:
+                out.left_out.append(f"{p.type_name}: {p.name}")
     return out
 
 

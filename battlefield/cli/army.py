@@ -85,8 +85,8 @@ def run_import(args: argparse.Namespace) -> int:
     print(f"wrote {args.out}: {len(got.units)} units ({models} models) of {args.side}"
           + (", deployed" if args.deploy else ""))
     if got.left_out:
-        print(f"note: {got.left_out} unit abilities of the roster are not imported "
-              "(battlefield plays the core abilities, weapons, spells and prayers)")
+        print(f"note: {got.left_out} abilities of the roster's units are not imported "
+              "(battlefield plays the core abilities, the weapons, spells and prayers)")
     return 0
 
 
@@ -129,7 +129,8 @@ def run_units(args: argparse.Namespace) -> int:
         base = f"{b[0]:g}x{b[1]:g}" if isinstance(b, list) else f"{b:g}"
         body.append([r["name"], f'{s["move"]:g}"', str(s["health"]), f'{s["save"]}+',
                      str(s["control"]), str(r["models"]), base,
-                     ", ".join(w["name"] for w in r["weapons"])])
+                     ", ".join(w["name"] + (f' ({w["range"]:g}")' if w.get("range") else "")
+                               for w in r["weapons"])])
     print(table(["unit", "move", "health", "save", "control", "models", "base mm",
                  "weapons"], body))
     print(f"{len(rows)} units")
