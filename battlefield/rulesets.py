@@ -68,6 +68,21 @@ class ActionDoc:
     targeted: bool = False
 
 
+EXTRA_TYPES = ("mapping", "list", "text", "number", "boolean", "any")
+
+
+@dataclass(frozen=True)
+class ExtraKey:
+    """A key a ruleset adds to scene units (`unit_keys:`) or models (`model_keys:`): its name,
+    the YAML type the scene loader checks (mapping, list, text, number, boolean, any) and what
+    it means. The loader keeps the value as written (UnitSpec.extra, ModelSpec.extra); the
+    ruleset's package reads its meaning and reports errors with Scene.error."""
+
+    name: str
+    type: str
+    description: str
+
+
 @dataclass(frozen=True)
 class Ruleset:
     id: str
@@ -86,6 +101,8 @@ class Ruleset:
     analysis: Analysis | None = None             # None: map analysis uses its defaults
     actions: tuple[ActionDoc, ...] = ()
     resources: tuple[tuple[str, str], ...] = ()  # each side's resources: (key, name for people)
+    unit_keys: tuple[ExtraKey, ...] = ()         # keys this ruleset adds to scene units
+    model_keys: tuple[ExtraKey, ...] = ()        # ... and to models
 
 
 BOARD_ID = "board"
@@ -115,7 +132,7 @@ def load_ruleset(name: str) -> Ruleset:
     r = Reader.open(file)
     top = r.mapping((), r.data, ["id", "name", "seed", "board", "characteristics",
                                  "weapon_characteristics", "geometry"],
-                    ["demo", "analysis", "actions", "resources"])
+                    ["demo", "analysis", "actions", "resources", "unit_keys", "model_keys"])
     board = r.mapping(("board",), top["board"], ["width", "depth"])
     geo = r.mapping(("geometry",), top["geometry"],
                     ["distance", "combat_range", "combat_needs_sight", "coherency", "objectives"])
@@ -152,7 +169,22 @@ def load_ruleset(name: str) -> Ruleset:
         analysis=_analysis(r, top.get("analysis")),
         actions=_actions(r, top.get("actions")),
         resources=_resources(r, top.get("resources")),
+        unit_keys=_extra_keys(r, "unit_keys", top.get("unit_keys")),
+        model_keys=_extra_keys(r, "model_keys", top.get("model_keys")),
     )
+
+
+def _extra_keys(r: Reader, where: str, raw: object) -> tuple[ExtraKey, ...]:
+    if raw is None:
+        return ()
+    items = r.mapping((where,), raw, [], list(raw) if isinstance(raw, dict) else [])
+    out = []
+    for name, spec in items.items():
+        p = (where, name)
+        d = r.mapping(p, spec, ["type", "description"])
+        out.append(ExtraKey(str(name), r.string((*p, "type"), d["type"], EXTRA_TYPES),
+                            r.string((*p, "description"), d["description"])))
+    return tuple(out)
 
 
 def _analysis(r: Reader, raw: object) -> Analysis | None:

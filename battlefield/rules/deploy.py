@@ -14,6 +14,7 @@ import shapely
 from battlefield.errors import UsageError
 from battlefield.geometry.bases import Base, footprint
 from battlefield.paths import ruleset_dir
+from battlefield.rulesets import load_ruleset
 from battlefield.scene.yamlsource import Reader
 
 DEFAULT_SCENE = "demo"          # maps/demo.yaml: what commands open without a scene
@@ -23,15 +24,18 @@ ARMY_KEYS = ["id", "name", "stats", "weapons", "keywords", "models", "base", "le
 
 
 def armies(ruleset: str) -> list[tuple[str, list[dict[str, Any]]]]:
-    """The ruleset's demo armies: (name, unit templates)."""
+    """The ruleset's demo armies: (name, unit templates). A template may carry the keys the
+    ruleset adds to units (ruleset.yaml `unit_keys:`); the scene loader checks them."""
     folder = ruleset_dir(ruleset) / "armies"
+    extra = [k.name for k in load_ruleset(ruleset).unit_keys]
     out = []
     for path in sorted(folder.glob("*.yaml")):
         r = Reader.open(path)
         top = r.mapping((), r.data, ["name", "units"])
         units = []
         for i, u in enumerate(r.sequence(("units",), top["units"], 1)):
-            units.append(r.mapping(("units", i), u, ["id", "models", "base"], ARMY_KEYS[1:]))
+            units.append(r.mapping(("units", i), u, ["id", "models", "base"],
+                                   ARMY_KEYS[1:] + extra))
         out.append((str(top["name"]), units))
     if len(out) < 2:
         raise UsageError(f"{folder}: needs two army files to fight a battle")
@@ -121,8 +125,8 @@ def set_up(army: list[dict[str, Any]], side: str, zone_points, enemy_points, gap
                 m["facing"] = round(facing, 4)
             models.append(m)
         unit = {"id": f"{side}-{tmpl['id']}", "side": side}
-        for k in ("name", "stats", "weapons", "keywords", "leader", "spells", "prayers"):
-            if k in tmpl:
+        for k in tmpl:
+            if k not in ("id", "models", "base"):
                 unit[k] = tmpl[k]
         unit["models"] = models
         units.append(unit)

@@ -94,6 +94,7 @@ def scene_after(state: State) -> dict[str, Any]:
                 d["z"] = float(t.z[i])
             if m.height_given:
                 d["height"] = m.height
+            d.update(m.extra)
             models.append(d)
         item: dict[str, Any] = {"id": spec.id, "side": spec.side}
         if spec.name and spec.name != spec.id:
@@ -110,6 +111,7 @@ def scene_after(state: State) -> dict[str, Any]:
             item["prayers"] = spec.prayers
         if spec.leader:
             item["leader"] = spec.leader + 1
+        item.update(spec.extra)
         item["models"] = models
         units.append(item)
     out: dict[str, Any] = {"ruleset": scene.ruleset.id,

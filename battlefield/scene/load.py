@@ -19,7 +19,7 @@ from battlefield.geometry.bases import OVAL_SIZES_MM, RECT, ROUND_SIZES_MM, Base
 from battlefield.geometry.separation import half_width, signed_distance_matrix
 from battlefield.geometry.terrain import KINDS, Layout, Piece, normalise_kind
 from battlefield.paths import find_map, ruleset_names
-from battlefield.rulesets import BOARD_ID, load_ruleset
+from battlefield.rulesets import BOARD_ID, ExtraKey, load_ruleset
 from battlefield.scene.model import ModelSpec, Objective, Scene, UnitSpec
 from battlefield.scene.yamlsource import Reader, _kind, format_path
 
@@ -120,6 +120,7 @@ class _SceneReader:
                   else base_map.get("name", "")),
             description=self._text(("description",), top.get("description", "")),
             extra={"state": top["state"]} if "state" in top else {},
+            lines=r.lines,
         )
         scene.__dict__["layout"] = layout
         self._no_overlaps(scene)
@@ -235,7 +236,8 @@ class _SceneReader:
         units, ids = [], set()
         for i, item in enumerate(items):
             p = ("units", i)
-            u = r.mapping(p, item, ["id", "side", "models"], UNIT_KEYS[3:])
+            u = r.mapping(p, item, ["id", "side", "models"],
+                          UNIT_KEYS[3:] + [k.name for k in rs.unit_keys])
             uid = r.string((*p, "id"), u["id"])
             if "/" in uid:
                 raise r.error((*p, "id"), f"unit id '{uid}' contains '/'",
@@ -262,8 +264,22 @@ class _SceneReader:
             units.append(UnitSpec(uid, side, models, leader,
                                   r.string((*p, "name"), u["name"]) if "name" in u else uid,
                                   stats, weapons, keywords, profile, r.line(p), magic["spells"],
-                                  magic["prayers"]))
+                                  magic["prayers"], self._extra(p, u, rs.unit_keys), p))
         return units
+
+    def _extra(self, path: tuple, given: dict[str, Any], keys: tuple[ExtraKey, ...]
+               ) -> dict[str, Any]:
+        """The ruleset's own keys of a unit or model, type-checked and kept as written."""
+        out = {}
+        for key in keys:
+            if key.name not in given:
+                continue
+            value = given[key.name]
+            if not _of_type(value, key.type):
+                raise self.r.error((*path, key.name), f"must be {EXTRA_KINDS[key.type]}, not "
+                                                      f"{_kind(value)}", key.description)
+            out[key.name] = value
+        return out
 
     def _leader(self, path: tuple, value: Any, n: int) -> int:
         r = self.r
@@ -381,7 +397,8 @@ class _SceneReader:
     def _model(self, path: tuple, value: Any, rs: Any, width: float, depth: float,
                layout: Layout) -> ModelSpec:
         r = self.r
-        m = r.mapping(path, value, ["base", "at"], MODEL_KEYS[2:])
+        m = r.mapping(path, value, ["base", "at"],
+                      MODEL_KEYS[2:] + [k.name for k in rs.model_keys])
         base = self._base((*path, "base"), m["base"], rs)
         x, y = r.point((*path, "at"), m["at"])
         facing = r.number((*path, "facing"), m.get("facing", 0.0))
@@ -394,7 +411,7 @@ class _SceneReader:
             raise r.error((*path, "at"), f"the {base.label} base at ({x:g}, {y:g}) is off the "
                                          f"{width:g}\" x {depth:g}\" board",
                           "the whole base on the board")
-        spec = ModelSpec(base, x, y, facing % 360.0)
+        spec = ModelSpec(base, x, y, facing % 360.0, extra=self._extra(path, m, rs.model_keys))
         foot = shapely.Polygon(_outline(spec))
         for k in layout.pieces_touching(foot):
             piece = layout.pieces[k]
@@ -432,6 +449,25 @@ class _SceneReader:
                 path = ("units", ui, "models", k, "at")
                 raise self.r.error(path, f"the base of {names[j]} overlaps {names[i]} by "
                                          f"{-d[i, j]:.2f}\"", "bases that do not overlap")
+
+
+EXTRA_KINDS = {"mapping": "a mapping", "list": "a list", "text": "text", "number": "a number",
+               "boolean": "true or false", "any": "a value"}
+
+
+def _of_type(value: Any, kind: str) -> bool:
+    if kind == "mapping":
+        return isinstance(value, dict)
+    if kind == "list":
+        return isinstance(value, list)
+    if kind == "text":
+        return isinstance(value, str)
+    if kind == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(
+            value)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    return value is not None
 
 
 def _slain(scene: Scene) -> set[int]:

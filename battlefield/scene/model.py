@@ -9,10 +9,12 @@ from typing import Any
 
 import numpy as np
 
+from battlefield.errors import InputError
 from battlefield.geometry.bases import Base
 from battlefield.geometry.table import Table
 from battlefield.geometry.terrain import Layout, Piece
 from battlefield.rulesets import Ruleset
+from battlefield.scene.yamlsource import format_path
 
 
 @dataclass
@@ -28,6 +30,7 @@ class ModelSpec:
     height: float = 1.25
     z_given: bool = False
     height_given: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)    # the ruleset's model_keys, as written
 
 
 @dataclass
@@ -44,6 +47,8 @@ class UnitSpec:
     line: int | None = None             # where the unit is written, for messages
     spells: list[dict[str, Any]] = field(default_factory=list)
     prayers: list[dict[str, Any]] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)    # the ruleset's unit_keys, as written
+    path: tuple = ()                    # ("units", i): where the unit is in its file
 
     def has(self, keyword: str) -> bool:
         return keyword.upper() in self.keywords
@@ -71,6 +76,19 @@ class Scene:
     name: str = ""
     description: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    lines: dict[tuple, int] = field(default_factory=dict, repr=False, compare=False)
+
+    def error(self, path: tuple, message: str, expected: str | None = None) -> InputError:
+        """An InputError at a key path of this scene's file (with its line when the file
+        has one): how a ruleset's package reports a value that is well-formed YAML but
+        breaks its rules, e.g. error(("units", 2, "build", "upgrades", "movement"), ...)."""
+        line = self.lines.get(tuple(path))
+        if line is None:              # the nearest enclosing key that has a line
+            for k in range(len(path) - 1, 0, -1):
+                line = self.lines.get(tuple(path[:k]))
+                if line is not None:
+                    break
+        return InputError(self.file, format_path(tuple(path)), line, message, expected)
 
     @cached_property
     def layout(self) -> Layout:

@@ -17,7 +17,10 @@ import numpy as np
 
 from battlefield.rules.actions import Action
 from battlefield.rules.aos4.attack_odds import attack_odds
-from battlefield.rules.aos4.charge import charge_odds
+from battlefield.rules.aos4.charge import CHARGE_REACH, charge_odds
+from battlefield.rules.aos4.data import abilities
+from battlefield.rules.aos4.movement import EPS
+from battlefield.rules.aos4.rolls import charge_chance
 from battlefield.rules.aos4.weapons import weapons_of
 from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.moves import leader
@@ -115,8 +118,8 @@ class Aos4Player:
             return
         ref = Referee(state.scene, state.table)
         for u in self._mine(state):
-            if ref.combat[u]:
-                continue
+            if ref.combat[u] or _used_core(state, u):
+                continue                  # the Rule of One refuses any move of this unit now
             spec = state.scene.units[u]
             goal = self._goal(state, u)
             if goal is None:
@@ -133,11 +136,18 @@ class Aos4Player:
             kinds = ["normal-move"] if shooter or dist <= move + 1 else ["run", "normal-move"]
             for kind in kinds:
                 reach = move + (3.5 if kind == "run" else 0.0)
+                allowed = state.rules.move_allowance(state, u, kind)
                 for frac in FRACTIONS:
                     step = min(reach * frac, max(0.0, dist - 1.0))
                     for ang in ANGLES:
                         end = self._toward((lx, ly), goal, step, ang)
                         if end is None or self._near_enemy(state, u, foes, end, lx, ly):
+                            continue
+                        # The leader's own path too long (climbing): the check would refuse
+                        # the move for it; found here for one model instead of the whole unit.
+                        spent, _ = state.rules.move_cost(state, u, leader,
+                                                         np.array([(lx, ly), end]))
+                        if spent > allowed + EPS:
                             continue
                         yield Action(kind, unit=spec.id, path=((lx, ly), end))
 
@@ -168,13 +178,18 @@ class Aos4Player:
             if not weapons_of(spec, melee=True):
                 continue
             options = []
+            reroll = state.sides[side]["cp"] >= 1
             for w in self._enemies(state, u):
-                if state.table.unit_distance(u, w) > 12.5:
+                # A charge moves at least the gap less the reach: when even that is too far
+                # for the odds wanted, no path search can find a charge worth declaring.
+                gap = state.table.unit_distance(u, w)
+                if gap > 12.5 or charge_chance(max(gap - CHARGE_REACH, 0.0),
+                                               reroll) < CHARGE_ODDS:
                     continue
                 odds = charge_odds(ref, u, w)
                 if odds.needed is None:
                     continue
-                p = odds.probability_reroll if state.sides[side]["cp"] >= 1 else odds.probability
+                p = odds.probability_reroll if reroll else odds.probability
                 if p >= CHARGE_ODDS:
                     options.append((p, w, odds))
             for _p, w, odds in sorted(options, key=lambda o: -o[0]):
@@ -267,6 +282,12 @@ class Aos4Player:
         dx = state.table.x[leader] - state.table.x[m]
         dy = state.table.y[leader] - state.table.y[m]
         return [(float(x + dx), float(y + dy)) for x, y in odds.path]
+
+
+def _used_core(state: State, u: int) -> bool:
+    """Unit u has used a CORE ability this phase (a move, a run ...): the Rule of One."""
+    table = abilities()
+    return any(x in table and "CORE" in table[x].keywords for x in state.units[u].phase_used)
 
 
 def _odds(ref: Referee, u: int, w: int, all_out_defence: bool = False):

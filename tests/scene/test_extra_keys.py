@@ -1,0 +1,92 @@
+"""A ruleset's own unit and model keys (ruleset.yaml `unit_keys:` / `model_keys:`): the scene
+loader allows them, checks their YAML type, keeps them as written, and a position writes them
+back; the package reports a bad value at its key path and line through Scene.error."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import battlefield.rulesets as rulesets
+import battlefield.scene.load as load
+from battlefield.errors import InputError
+from battlefield.paths import ruleset_dir
+
+KEYS = """
+unit_keys:
+  traits: {type: list, description: "the unit's traits, e.g. [fearsome]"}
+  order: {type: any, description: "a standing order: hold, or {charge: UNIT}"}
+model_keys:
+  rank: {type: number, description: "the model's rank in the unit"}
+"""
+
+SCENE = """ruleset: toy
+board: {width: 24, depth: 24}
+units:
+- id: red-1
+  side: red
+  traits: [fearsome, stubborn]
+  order: {charge: blue-1}
+  models:
+  - {base: 32, at: [4, 4], rank: 2}
+- id: blue-1
+  side: blue
+  order: hold
+  models:
+  - {base: 32, at: [20, 20]}
+"""
+
+
+@pytest.fixture
+def toy(tmp_path, monkeypatch):
+    folder = tmp_path / "toy"
+    folder.mkdir()
+    text = (ruleset_dir("aos4") / "ruleset.yaml").read_text(encoding="utf-8")
+    text = text.replace("id: aos4", "id: toy").replace("\ndemo:", "\n_demo:")
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("_demo:"))
+    (folder / "ruleset.yaml").write_text(text + KEYS, encoding="utf-8")
+    real_dir, real_names = rulesets.ruleset_dir, load.ruleset_names
+    monkeypatch.setattr(rulesets, "ruleset_dir",
+                        lambda name: folder if name == "toy" else real_dir(name))
+    monkeypatch.setattr(load, "ruleset_names", lambda: [*real_names(), "toy"])
+    rulesets.load_ruleset.cache_clear()
+    yield folder
+    rulesets.load_ruleset.cache_clear()
+    shutil.rmtree(folder)
+
+
+def test_extra_keys_are_kept_as_written(toy: Path):
+    scene = load.load_scene_text(SCENE, "toy.yaml")
+    red, blue = scene.units
+    assert red.extra == {"traits": ["fearsome", "stubborn"], "order": {"charge": "blue-1"}}
+    assert blue.extra == {"order": "hold"}
+    assert red.models[0].extra == {"rank": 2} and blue.models[0].extra == {}
+    assert red.path == ("units", 0) and blue.path == ("units", 1)
+
+
+def test_a_wrong_type_names_the_key_its_line_and_the_description(toy: Path):
+    bad = SCENE.replace("traits: [fearsome, stubborn]", "traits: fearsome")
+    with pytest.raises(InputError) as err:
+        load.load_scene_text(bad, "toy.yaml")
+    assert str(err.value) == ("toy.yaml:6: units[0].traits: must be a list, not 'fearsome' "
+                              "(expected the unit's traits, e.g. [fearsome])")
+
+
+def test_keys_of_other_rulesets_stay_unknown(toy: Path):
+    with pytest.raises(InputError, match="unknown key 'traits'"):
+        load.load_scene_text(SCENE.replace("ruleset: toy", "ruleset: aos4")
+                             .replace("  order: {charge: blue-1}\n", "")
+                             .replace("  order: hold\n", "")
+                             .replace(", rank: 2", ""), "aos4.yaml")
+
+
+def test_scene_error_points_at_a_key_path_and_its_line(toy: Path):
+    scene = load.load_scene_text(SCENE, "toy.yaml")
+    err = scene.error((*scene.units[0].path, "order", "charge"), "no unit 'blue-1' to charge",
+                      "an enemy unit's id")
+    assert str(err) == ("toy.yaml:7: units[0].order.charge: no unit 'blue-1' to charge "
+                        "(expected an enemy unit's id)")
+    # a path below any written key takes the nearest line above it
+    assert scene.error((*scene.units[1].path, "order", "x"), "m").line == 12
