@@ -14,7 +14,7 @@ from battlefield.text import inches, table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from battlefield.cli import analyze, army, play, rulesets
+    from battlefield.cli import analyze, army, play, rulesets, schema
 
     fmt = argparse.RawDescriptionHelpFormatter
 
@@ -166,6 +166,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     play.register(sub)
     rulesets.register(sub)
     army.register(sub)
+    schema.register(sub)
 
 
 # --- helpers -----------------------------------------------------------------------------------

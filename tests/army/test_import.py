@@ -92,6 +92,17 @@ def test_units_match_the_catalogue_field_by_field(battle, library, uid):
     assert unit.stats.get("ward") == (ward[0] if ward else None)
 
 
+def test_the_imported_scene_validates_against_the_schema(battle):
+    import jsonschema
+    import yaml
+
+    from battlefield.scene.schema import schema
+
+    data = yaml.safe_load(battle.read_text(encoding="utf-8"))
+    v = jsonschema.Draft202012Validator(schema("scene", "aos4"))
+    assert [e.message for e in v.iter_errors(data)] == []
+
+
 def test_models_counts_mixed_weapons_and_prayers(battle):
     scene = load_scene(battle)
     by = {u.id: u for u in scene.units}
