@@ -5,6 +5,7 @@ byte of it is unpacked."""
 from __future__ import annotations
 
 import zipfile
+import zlib
 from pathlib import Path
 from xml.etree.ElementTree import Element, ParseError
 
@@ -28,7 +29,9 @@ def read_xml(path: str | Path) -> Element:
     except OSError as exc:
         raise InputError(str(path), "", None, f"cannot read the file ({exc.strerror})",
                          "a roster .ros/.rosz or a catalogue .cat/.gst") from None
-    if path.suffix.lower().endswith("z"):
+    with path.open("rb") as f:
+        zipped = f.read(4) == b"PK\x03\x04"
+    if zipped or path.suffix.lower().endswith("z"):   # .rosz, or a zip by another name
         data = _unzip(path)
     else:
         if size > MAX_XML_BYTES:
@@ -86,6 +89,6 @@ def _unzip(path: Path) -> bytes:
     except zipfile.BadZipFile as exc:
         raise InputError(name, "", None, f"not a zip file ({exc})",
                          "a .rosz: the .ros XML zipped") from None
-    except (zipfile.LargeZipFile, NotImplementedError, RuntimeError) as exc:
+    except (zipfile.LargeZipFile, NotImplementedError, RuntimeError, zlib.error) as exc:
         raise InputError(name, "", None, f"cannot unpack the zip ({exc})",
                          "a .rosz zipped with deflate, without a password") from None

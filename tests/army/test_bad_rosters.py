@@ -120,11 +120,11 @@ def test_a_side_without_territory_cannot_deploy(tmp_path, capsys):
     assert "no territory for side 'green' (its territories: red, blue)" in capsys.readouterr().err
 
 
-def test_bytes_in_memory_are_not_needed(tmp_path):
-    """A .rosz is the .ros zipped: both give the same units."""
+def test_a_zip_is_read_by_its_content_not_its_name(tmp_path):
+    """A .rosz is the .ros zipped: both give the same units, whatever the zip is called."""
     from battlefield.army.roster import read_roster
 
-    z = tmp_path / "s.rosz"
+    z = tmp_path / "s.ros"
     buf = io.BytesIO()
     _zip(buf, {"s.ros": SCE.encode()})
     z.write_bytes(buf.getvalue())
