@@ -142,15 +142,11 @@ def test_the_scene_serves_check_odds_and_a_battle(battle, capsys):
     assert main(["odds", str(battle), "--attack", "red-prosecutors",
                  "blue-auric-runefather", "--json"]) == 0
     assert "expected_damage" in json.loads(capsys.readouterr().out)
-    # the opening of a battle: the computer players move, shoot and charge with these units
-    from battlefield.errors import BattlefieldError
-    from battlefield.rules import log
-    from battlefield.rules.battle import play
-    from battlefield.rules.state import Game
-
-    game = Game(log.rules_for("aos4"), load_scene(battle), 1)
-    with pytest.raises(BattlefieldError, match="did not end within 60 actions"):
-        play(game, limit=60)
+    # a whole battle between the two lists, as `simulate` plays it
+    assert main(["simulate", "--map", str(battle), "--seed", "1", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["ruleset"] == "aos4" and result["actions"] > 20
+    assert set(result["victory_points"]) == {"red", "blue"} and "winner" in result, result
 
 
 def test_without_deploy_units_stand_in_roster_order(tmp_path, capsys):
