@@ -198,39 +198,26 @@ def _label(base: float | list) -> str:
 def _weapons(entry: Entry, n: int, w: list[str], every: bool = False) -> list[dict[str, Any]]:
     """Every weapon profile of the unit. A scene gives all models of a unit the same weapons:
     the weapons most models carry are kept, the others are a warning."""
-    carried: dict[tuple, int] = {}
+    carried: dict[tuple, int] = {}          # weapon -> how many models carry it
     specs: dict[tuple, dict[str, Any]] = {}
-    models = [e for e in entry.walk() if e.type == "model" and e is not entry]
 
-    def visit(e: Entry, carriers: int) -> None:
+    def visit(e: Entry, carriers: int, unit_level: bool = False) -> None:
         for p in e.profiles:
             if p.type_name in WEAPON_TYPES:
-                spec = _weapon(entry.name, p, WEAPON_TYPES[p.type_name], w)
                 key = (p.type_name, p.name)
-                specs[key] = spec
+                specs[key] = _weapon(entry.name, p, WEAPON_TYPES[p.type_name], w)
                 carried[key] = carried.get(key, 0) + carriers
             elif "weapon" in p.type_name.lower():
                 raise ImportProblem(entry.name, f"unknown weapon profile type '{p.type_name}' "
                                     f"('{p.name}')", "Melee Weapon or Ranged Weapon")
         for c in e.children:
             if c.type == "model":
-                continue
-            visit(c, min(c.number, carriers) if c.number else 0)
+                visit(c, c.number)
+            elif c.number:
+                # an upgrade of the unit goes to every model; a model's, to that many of them
+                visit(c, carriers if unit_level else min(c.number, carriers))
 
-    if models:
-        for e in [entry]:
-            for p in e.profiles:
-                if p.type_name in WEAPON_TYPES:
-                    specs[(p.type_name, p.name)] = _weapon(entry.name, p,
-                                                           WEAPON_TYPES[p.type_name], w)
-                    carried[(p.type_name, p.name)] = n
-            for c in e.children:
-                if c.type != "model":
-                    visit(c, n if c.number else 0)
-        for m in models:
-            visit(m, m.number)
-    else:
-        visit(entry, n)
+    visit(entry, n, unit_level=True)
     if not specs:
         w.append(f"unit '{entry.name}': no weapon profiles; it cannot attack")
         return []
