@@ -14,7 +14,7 @@ from battlefield.text import inches, table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from battlefield.cli import analyze, play, rulesets
+    from battlefield.cli import analyze, army, play, rulesets, schema
 
     fmt = argparse.RawDescriptionHelpFormatter
 
@@ -165,6 +165,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     analyze.register(sub)
     play.register(sub)
     rulesets.register(sub)
+    army.register(sub)
+    schema.register(sub)
 
 
 # --- helpers -----------------------------------------------------------------------------------

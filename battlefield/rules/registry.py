@@ -85,8 +85,9 @@ class DragNotes:
 @dataclass
 class DragContext:
     """One place of a dragged unit: its action, the table with it dropped there, the enemy
-    under the cursor, whether the engine's full check was asked, and a cache that lives as
-    long as the pick-up (odds that do not depend on the drop)."""
+    under the cursor, whether the cursor rests (`engine`: the full rulings are asked - the
+    engine's check and what costs more than a frame, such as sight with its blockers), and a
+    cache that lives as long as the pick-up (odds that do not depend on the drop)."""
 
     state: State
     unit: int
