@@ -113,6 +113,8 @@ def _stat(name: str) -> dict[str, Any]:
         return {"type": "array", "items": _WORD, "description": keys.WEAPON_ABILITIES}
     if name == "name":
         return _WORD | {"description": keys.WEAPON_NAME}
+    if name == "type":      # text, as the loader reads it (openwg: melee or ranged)
+        return {"type": "string", "description": "the weapon's kind, e.g. melee or ranged"}
     return {"anyOf": [_NUMBER, {"type": "string", "pattern": DICE}], "description": keys.STAT}
 
 
