@@ -122,9 +122,9 @@ def test_pooled_wounds_shrug_and_morale_in_the_leadership_phase():
     assert (state.round, state.phase, state.acting_side) == (2, "movement", "blue")
 
 
-def test_try_json_shows_the_state_after_several_phases(capsys):
+def test_try_json_shows_the_state_after_several_phases(capsys, tmp_path):
     text = two()
-    assert main(["try", _file(text), "--json",
+    assert main(["try", _file(text, tmp_path), "--json",
                  "--action", json.dumps({"type": "move", "unit": "red-1",
                                          "path": [[10, 10], [10, 12]]}),
                  "--action", '{"type": "stop"}', "--action", '{"type": "stop"}']) == 0
@@ -133,13 +133,10 @@ def test_try_json_shows_the_state_after_several_phases(capsys):
     assert out["state"]["phase"] == "ranged" and out["state"]["acting"] == "blue"
 
 
-def _file(text: str) -> str:
-    import tempfile
-
-    f = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
-    f.write(text)
-    f.close()
-    return f.name
+def _file(text: str, folder) -> str:
+    path = folder / "scene.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
 
 
 SPEARHEAD = {"template": "troops", "upgrades": {"movement": 1, "bravery": 3, "armor": 1,
@@ -167,10 +164,10 @@ def test_points_of_the_seeds_spearhead(capsys):
     ({"template": "breakers", "upgrades": {"movement_3": 2, "frenzy": 1}, "models": 3,
       "health": 4}, 13),
 ])
-def test_points_by_hand(build, points, capsys):
+def test_points_by_hand(build, points, capsys, tmp_path):
     text = scene(unit("red-1", "red", row(5, 5, build["models"]), build=build),
                  unit("blue-1", "blue", row(5, 40, 10), build=SPEARHEAD))
-    assert main(["points", _file(text), "--json"]) == 0
+    assert main(["points", _file(text, tmp_path), "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["units"]["red-1"]["points"] == points and d["sides"]["blue"] == 20
 
@@ -184,13 +181,13 @@ def test_points_by_hand(build, points, capsys):
                "with 1 health OR 5 models with 2 health)"),
     ({"standfast": 2}, 10, 1, "sells it at most 1 time"),
 ])
-def test_a_bad_build_is_one_clear_error(upgrades, models, health, said, capsys):
+def test_a_bad_build_is_one_clear_error(upgrades, models, health, said, capsys, tmp_path):
     build = {"template": "troops", "upgrades": upgrades, "models": models, "health": health}
     text = scene(unit("red-1", "red", row(5, 5, models), build=build),
                  unit("blue-1", "blue", row(5, 40)))
-    path = _file(text)
+    path = _file(text, tmp_path)
     for command in (["points"], ["validate"], ["simulate", "--ruleset", "openwg", "--map"]):
         assert main([*command, path]) == 2, command
         err = capsys.readouterr().err
-        where = path if command[0] != "simulate" else path.rsplit("/", 1)[1][:-5]
+        where = path if command[0] != "simulate" else "scene:"      # the battle's name
         assert said in err and where in err and len(err.strip().splitlines()) == 1, err
