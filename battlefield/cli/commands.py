@@ -27,8 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "of b a can see.",
         epilog="JSON keys: units.ID.{coherent, coherency_breaks, coherency_reasons, "
                "in_combat_with}, "
-               "objectives.ID.{controlled_by, totals, contested_by}, combat.{range, distance, means} "
-               "(what in_combat means), pairs[].{a, b, distance, "
+               "objectives.ID.{controlled_by, totals, contested_by}, "
+               "combat.{range, distance, means} (what in_combat means), pairs[].{a, b, distance, "
                "distance_3d, visible, in_combat, closest_models, blocked_by}.\n\n"
                "examples:\n  battlefield check\n  battlefield check maps/demo.yaml --json")
     p.add_argument("scene", nargs="?", default=DEFAULT_SCENE,
