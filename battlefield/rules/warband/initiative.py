@@ -4,7 +4,8 @@ singles, each a reaction die; dice sharing a score are ability dice - 2 a [doubl
 a roll-off, ties rolled again) and chooses who activates first.
 
 A side's dice live in `state.sides[side]`: "rolled" (the six dice), "singles" (reaction dice
-left) and "ability_dice" ([{"size": "double", "value": 6}, ...], the combinations not yet spent).
+left) and "ability_dice" (["[double] 6", "[quad] 5"], the combinations not yet spent: the size
+and the value, as players say them).
 """
 
 from __future__ import annotations
@@ -22,21 +23,26 @@ Event = dict[str, Any]
 MAX_ROLL_OFFS = 100
 
 
-def split(dice: Sequence[int]) -> tuple[int, list[dict[str, Any]]]:
-    """(singles, ability dice) of one side's roll: [1, 2, 3, 4, 6, 6] -> (4, [[double] 6])."""
+def split(dice: Sequence[int]) -> tuple[int, list[str]]:
+    """(singles, ability dice) of one side's roll: [1, 2, 3, 4, 6, 6] -> (4, ["[double] 6"])."""
     counts = Counter(int(d) for d in dice)
     singles = sum(1 for n in counts.values() if n == 1)
-    combos = [{"size": NAMES[min(n, 4)], "value": score}
-              for score, n in sorted(counts.items()) if n >= 2]
+    combos = [f"[{NAMES[min(n, 4)]}] {score}" for score, n in sorted(counts.items()) if n >= 2]
     return singles, combos
 
 
-def label(combo: dict[str, Any]) -> str:
-    return f"[{combo['size']}] {combo['value']}"
+def size(combo: str) -> int:
+    """How many dice the combination counts for: "[triple] 4" -> 3."""
+    return SIZES[combo.split("]")[0].lstrip("[")]
 
 
-def labels(combos: Sequence[dict[str, Any]]) -> str:
-    return ", ".join(label(c) for c in combos) if combos else "no ability dice"
+def value(combo: str) -> int:
+    """The combination's value (its dice's score): "[triple] 4" -> 4."""
+    return int(combo.rsplit(" ", 1)[1])
+
+
+def labels(combos: Sequence[str]) -> str:
+    return ", ".join(combos) if combos else "no ability dice"
 
 
 def set_dice(state: State, side: str, dice: Sequence[int]) -> None:
@@ -89,32 +95,32 @@ def roll(state: State, given: dict[str, list[int]] | None) -> list[Event]:
     return events
 
 
-def payment(state: State, side: str, cost: int, value: Any
-            ) -> tuple[dict[str, Any] | None, Violation | None]:
+def payment(state: State, side: str, cost: int, wanted: Any
+            ) -> tuple[str | None, Violation | None]:
     """The combination `side` pays an ability of `cost` (2, 3, 4) with: the one of `value`
     (any combination at least that big may pay, discarded whole), or without a value the
     smallest that pays."""
     combos = state.sides[side]["ability_dice"]
     need = f"[{NAMES[cost]}]"
-    if value is not None:
-        if isinstance(value, bool) or not isinstance(value, int):
+    if wanted is not None:
+        if isinstance(wanted, bool) or not isinstance(wanted, int):
             return None, v("bad_value", f"\"value\" is the score of the ability dice paid "
-                                        f"with (1-6), not {value!r}")
-        combo = next((c for c in combos if c["value"] == value), None)
+                                        f"with (1-6), not {wanted!r}")
+        combo = next((c for c in combos if value(c) == wanted), None)
         if combo is None:
-            return None, v("no_ability_dice", f"needs a {need} of value {value}, {side} has "
-                                              f"{labels(combos)}", needed=cost, value=value)
-        if SIZES[combo["size"]] < cost:
-            return None, v("no_ability_dice", f"needs a {need}, {side} has {label(combo)}",
-                           needed=cost, size=SIZES[combo["size"]], value=value)
+            return None, v("no_ability_dice", f"needs a {need} of value {wanted}, {side} has "
+                                              f"{labels(combos)}", needed=cost, value=wanted)
+        if size(combo) < cost:
+            return None, v("no_ability_dice", f"needs a {need}, {side} has {combo}",
+                           needed=cost, size=size(combo), value=wanted)
         return combo, None
-    fits = [c for c in combos if SIZES[c["size"]] >= cost]
+    fits = [c for c in combos if size(c) >= cost]
     if not fits:
         return None, v("no_ability_dice", f"needs a {need}, {side} has {labels(combos)}",
                        needed=cost)
-    return min(fits, key=lambda c: (SIZES[c["size"]], c["value"])), None
+    return min(fits, key=lambda c: (size(c), value(c))), None
 
 
-def spend(state: State, side: str, combo: dict[str, Any]) -> None:
+def spend(state: State, side: str, combo: str) -> None:
     state.sides[side]["ability_dice"] = [c for c in state.sides[side]["ability_dice"]
                                          if c != combo]

@@ -152,8 +152,9 @@ class Warband:
             if c["phase"] != "first":
                 return [v("wrong_phase", "the initiative side chooses who activates first at "
                                          "the start of the combat phase")]
-            if action.side not in state.sides:
-                return [v("no_side", f"first needs \"side\": {' or '.join(state.sides)}")]
+            if action.side is not None and action.side not in state.sides:
+                return [v("no_side", f"first's \"side\" is {' or '.join(state.sides)}, not "
+                                     f"{action.side!r}")]
             return []
         if c["phase"] != "combat":
             what = "roll the initiative" if c["phase"] == "initiative" else (
@@ -347,8 +348,8 @@ class Warband:
             events = initiative.roll(state, c.pop("given", None))
         elif kind == "first":
             c["phase"] = "combat"
-            c["active"] = action.side
-            events = [{"type": "first", "side": action.side, "chosen_by": c["initiative"]}]
+            c["active"] = action.side or c["initiative"]
+            events = [{"type": "first", "side": c["active"], "chosen_by": c["initiative"]}]
         elif kind == "pass":
             events = self._pass(state)
         else:
@@ -587,7 +588,7 @@ class Warband:
         us.counters["abilities"] = us.counters.get("abilities", 0) + 1
         uid = state.scene.units[u].id
         event: Event = {"type": "ability", "unit": uid, "ability": ability.id,
-                        "paid": initiative.label(combo), "value": combo["value"]}
+                        "paid": combo, "value": initiative.value(combo)}
         events: list[Event] = [event]
         for key, amount in ability.effects:
             if key in ("move", "melee_attacks"):
@@ -597,7 +598,7 @@ class Warband:
             elif key == "bonus_action":
                 us.counters["bonus_" + amount] = us.counters.get("bonus_" + amount, 0) + 1
             elif key == "heal":
-                n = combo["value"] if amount == "value" else int(amount)
+                n = initiative.value(combo) if amount == "value" else int(amount)
                 healed = min(int(us.damage[0]), n)
                 us.damage[0] -= healed
                 event["healed"] = healed

@@ -196,14 +196,14 @@ def test_ranged_attacks_need_range_and_sight():
 ])
 def test_singles_and_ability_dice(dice, singles, combos):
     n, found = split(dice)
-    assert n == singles and [(c["size"], c["value"]) for c in found] == combos
+    assert n == singles and found == [f"[{size}] {value}" for size, value in combos]
 
 
 def test_the_scene_roll_gives_the_initiative_to_more_singles():
     state, (r,) = attempt(engaged_pair(), {"type": "first", "side": "red"})
     assert r["legal"] and state.clock["initiative"] == "red"
     assert state.sides["red"]["singles"] == 4 and state.sides["blue"]["singles"] == 2
-    assert state.sides["blue"]["ability_dice"] == [{"size": "quad", "value": 5}]
+    assert state.sides["blue"]["ability_dice"] == ["[quad] 5"]
     _, (r,) = attempt(engaged_pair(), {"type": "first", "side": "blue", "unit": "blue-1"})
     assert codes(r) == ["unknown_key"]
 
