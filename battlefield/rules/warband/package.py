@@ -94,7 +94,13 @@ def _try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
 
 def _try_advance(state: State, action: Action) -> list[Violation]:
     """Roll the initiative and choose who goes first (the acting fighter's side) when the
-    action comes later than that."""
+    action comes later than that; end an activation whose actions are all taken (it could
+    still use an ability) when the action is another fighter's."""
+    c = state.clock
+    if (not state.pending and c.get("activating") and action.unit != c["activating"]
+            and action.type not in ("pass", "react", "no-reaction")
+            and not RULES.check(state, Action("pass"))):
+        state.apply(Action("pass"))
     for _ in range(2):
         phase = state.clock.get("phase")
         if phase == "initiative" and action.type != "initiative":

@@ -36,13 +36,30 @@ class WarbandPlayer:
         if c["phase"] == "first":
             return Action("first", side=side)
         if c.get("activating"):
-            return self._next(state, state.unit_index(c["activating"]))
+            u = state.unit_index(c["activating"])
+            if "pass" in state.available():          # its actions taken: an ability, or end
+                return self._after(state, u)
+            return self._next(state, u)
         if c.get("commanded"):
             return self._next(state, state.unit_index(c["commanded"]))
         mine = left(state, side)
         if not mine:
             return Action("pass")
         return self._next(state, self._pick(state, mine))
+
+    def _after(self, state: State, u: int) -> Action:
+        """After its actions: Respite when it is hurt at least the dice's worth, a bonus
+        attack when one reaches, else the activation ends."""
+        uid = state.scene.units[u].id
+        if int(state.units[u].damage[0]) >= 3:
+            a = Action("respite", uid)
+            if not state.check(a):
+                return a
+        if "attack" in state.available():
+            attack = self._best_attack(state, u)
+            if attack is not None:
+                return attack
+        return Action("pass")
 
     def _pick(self, state: State, mine: list[int]) -> int:
         ready = [u for u in mine if self._best_attack(state, u) is not None]

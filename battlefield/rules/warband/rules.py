@@ -86,13 +86,23 @@ class Warband:
         uid = c.get("activating")
         if uid is None and not left(state, c["active"]):
             return ["pass"]
-        out = list(ACTIONS)
         units = ([state.unit_index(uid)] if uid else left(state, c["active"]))
+        if uid and self._actions_taken(state, units[0]):
+            us = state.units[units[0]]
+            out = [k[len("bonus_"):] for k, n in us.counters.items()
+                   if k.startswith("bonus_") and n > 0]
+            out += [a.id for a in abilities_of(state, units[0])]
+            return [*out, "pass"]
+        out = list(ACTIONS)
         for a in dict.fromkeys(a.id for u in units for a in abilities_of(state, u)):
             out.append(a)
         if c.get("commanded") and uid is None:
             out.append("pass")
         return out
+
+    def _actions_taken(self, state: State, u: int) -> bool:
+        c = self._counts(state, u)
+        return bool(c) and c.get("actions", 0) >= c.get("limit", game().actions)
 
     def move_allowance(self, state: State, u: int, ability: str) -> float | None:
         if ability == "move":
@@ -179,7 +189,11 @@ class Warband:
     def _check_pass(self, state: State) -> list[Violation]:
         c = state.clock
         if c.get("activating"):
-            return [v("activating", f"{c['activating']} is activating")]
+            u = state.unit_index(c["activating"])
+            if self._actions_taken(state, u):
+                return []                # ends the activation without its ability / bonus
+            return [v("activating", f"{c['activating']} is activating: it takes its actions "
+                                    f"(a wait ends the activation)")]
         if c.get("commanded"):
             return []
         n = len(left(state, c["active"]))
@@ -441,15 +455,39 @@ class Warband:
         return events
 
     def _done(self, state: State, u: int) -> list[Event]:
-        """After an action: the activation ends when its actions are taken and no bonus action
-        is left, or when the fighter has fallen."""
+        """After an action or ability: the activation ends when its actions are taken, no bonus
+        action is left and no ability can still be used after them (else the side uses one or
+        passes), or when the fighter has fallen."""
         us = state.units[u]
         if not alive(state, u):
             return self._end(state, u)
         bonus = sum(n for k, n in us.counters.items() if k.startswith("bonus_"))
-        if us.counters.get("actions", 0) >= us.counters.get("limit", 2) and bonus <= 0:
+        if (us.counters.get("actions", 0) >= us.counters.get("limit", 2) and bonus <= 0
+                and not self._ability_left(state, u)):
             return self._end(state, u)
         return []
+
+    def _ability_left(self, state: State, u: int) -> bool:
+        """Whether fighter u may still use an ability in this activation (one not used yet,
+        the dice to pay for it, its own conditions: a command needs a fighter to pick)."""
+        if state.units[u].counters.get("abilities", 0) >= 1:
+            return False
+        side = state.side_of(u)
+        engaged = None
+        for ability in abilities_of(state, u):
+            if initiative.payment(state, side, ability.cost, None)[1] is not None:
+                continue
+            if ability.not_engaged:
+                engaged = bool(attacks.engaged_with(state, u)) if engaged is None else engaged
+                if engaged:
+                    continue
+            reach = ability.effect("command")
+            if reach is not None and not any(
+                    not self._check_command(state, u, state.scene.units[w].id, float(reach))
+                    for w in rounds.fighters_of(state, side) if w != u):
+                continue
+            return True
+        return False
 
     def _end(self, state: State, u: int, waiting: bool = False) -> list[Event]:
         c = state.clock
@@ -484,6 +522,8 @@ class Warband:
     def _pass(self, state: State) -> list[Event]:
         c = state.clock
         events: list[Event] = [{"type": "pass", "side": c["active"]}]
+        if c.get("activating"):                 # the open activation ends
+            return events + self._end(state, state.unit_index(c["activating"]))
         c["commanded"] = None
         return events + self._next(state)
 
@@ -605,7 +645,7 @@ class Warband:
             elif key == "command":
                 state.clock["commanded"] = action.target
                 event["commanded"] = action.target
-        return events
+        return events + self._done(state, u)
 
     # --- try's shorthand ----------------------------------------------------------------------
     def shorthand(self, state: State, action: Action

@@ -256,8 +256,19 @@ def test_two_actions_then_the_other_side():
     state, results = attempt(three(), move("red-1", 5, 10, 6), move("red-1", 6, 10, 7),
                              move("red-1", 7, 10, 8), move("blue-1", 25, 10, 24),
                              move("red-2", 5, 14, 6))
-    assert codes(results[2]) == ["not_your_turn"]             # blue's turn after two actions
+    assert codes(results[2]) == ["too_many_actions"]
+    assert "never more than 2" in message(results[2])
+    # red-1 could still use an ability (red has a [double]); blue's move ends its activation
     assert results[3]["legal"] and codes(results[4]) == ["not_your_turn"]
+
+
+def test_an_ability_after_the_last_action_ends_the_activation():
+    state, results = attempt(three(), move("red-1", 5, 10, 6), move("red-1", 6, 10, 7))
+    assert state.clock["activating"] == "red-1" and "pass" in state.available()
+    state, results = attempt(three(), move("red-1", 5, 10, 6), move("red-1", 6, 10, 7),
+                             {"type": "onslaught", "unit": "red-1"})
+    assert results[2]["legal"] and of_type(results[2], "activation-ends")
+    assert state.clock["active"] == "blue" and state.clock["activating"] is None
 
 
 def test_attack_is_once_per_activation_and_already_activated():
@@ -314,6 +325,8 @@ def test_a_side_with_nobody_left_passes():
                  fighter("blue-2", "blue", 25, 14))
     state, results = attempt(text, move("red-1", 5, 10, 6), move("red-1", 6, 10, 7),
                              move("blue-1", 25, 10, 24), move("blue-1", 24, 10, 23),
-                             {"type": "pass"}, {"type": "pass"})
-    assert codes(results[4]) == []
-    assert codes(results[5]) == ["must_activate"]
+                             {"type": "pass"}, {"type": "pass"}, {"type": "pass"})
+    # the first pass ends blue-1's activation (blue could still use its [quad]); red has
+    # nobody left and passes; blue has blue-2 left and may not
+    assert [codes(r) for r in results[4:]] == [[], [], ["must_activate"]]
+    assert "has 1 fighter left" in message(results[6])
