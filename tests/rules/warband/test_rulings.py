@@ -330,3 +330,73 @@ def test_a_side_with_nobody_left_passes():
     # nobody left and passes; blue has blue-2 left and may not
     assert [codes(r) for r in results[4:]] == [[], [], ["must_activate"]]
     assert "has 1 fighter left" in message(results[6])
+
+
+# --- falling, command, Respite, the scene's initiative ----------------------------------------
+@pytest.mark.parametrize("move_, to, fall", [
+    (4, 7.0, True),      # 3" across and a 4" drop: climbing down would cost 7" of 4": it jumps
+    (6, 5.6, False),     # 1.6" across and 4" down: 5.6" of 6", climbed down
+])
+def test_a_drop_of_3_inches_or_more(move_, to, fall):
+    text = scene(fighter("red-1", "red", 15, 4, move=move_), fighter("blue-1", "blue", 25, 15),
+                 terrain=(piece("tower", 10, 0, 20, 5, 4),))
+    state, (r,) = attempt(text, {"type": "move", "unit": "red-1", "path": [[15, 4], [15, to]]},
+                          dice=[2, 3])
+    assert r["legal"]
+    falls = of_type(r, "fall")
+    assert bool(falls) is fall
+    if fall:                               # 2 fails (1-2): D3 = 3 damage
+        assert falls[0]["roll"] == 2 and of_type(r, "damage")[0]["amount"] == 3
+    else:
+        assert of_type(r, "moved")[0]["distance"] == pytest.approx(5.6)
+
+
+def commanding() -> str:
+    return scene(fighter("red-1", "red", 5, 10), fighter("red-2", "red", 5, 14),
+                 fighter("red-3", "red", 5, 20), fighter("blue-1", "blue", 25, 10),
+                 state={"initiative": {"red": [2, 2, 2, 1, 3, 4], "blue": [1, 2, 3, 4, 5, 5]}})
+
+
+def test_command_activates_the_picked_fighter_next():
+    state, results = attempt(
+        commanding(), {"type": "command", "unit": "red-1", "target": "red-3"},
+        {"type": "command", "unit": "red-1", "target": "red-2"},
+        move("red-1", 5, 10, 6), move("red-1", 6, 10, 7), move("blue-1", 25, 10, 24),
+        move("red-3", 5, 20, 6), move("red-2", 5, 14, 6))
+    assert codes(results[0]) == ["out_of_range"]       # 10 - 2R = 9.02" away, beyond 6"
+    assert results[1]["legal"] and of_type(results[1], "ability")[0]["paid"] == "[triple] 2"
+    assert of_type(results[3], "commanded")
+    assert codes(results[4]) == ["not_your_turn"] and codes(results[5]) == ["commanded"]
+    assert results[6]["legal"] and state.clock["active"] == "red"
+
+
+def test_respite_heals_its_value_and_not_when_engaged():
+    text = scene(fighter("red-1", "red", 5, 10), fighter("blue-1", "blue", 5 + 2 * R + 0.84, 10),
+                 state={"initiative": {"red": [4, 4, 4, 1, 2, 3], "blue": [1, 2, 3, 4, 5, 5]}})
+    _, results = attempt(text, {"type": "respite", "unit": "red-1"})
+    assert codes(results[0]) == ["engaged"] and "0.84\" from blue-1" in message(results[0])
+    far = scene(fighter("red-1", "red", 5, 10), fighter("blue-1", "blue", 15, 10, BOW),
+                state={"initiative": {"red": [4, 4, 4, 1, 2, 3], "blue": [1, 2, 3, 4, 5, 5]}})
+    state, results = attempt(far, {"type": "first", "side": "blue"},
+                             {"type": "attack", "unit": "blue-1", "target": "red-1"},
+                             {"type": "wait", "unit": "blue-1"},
+                             {"type": "respite", "unit": "red-1"}, dice=[6, 6])
+    assert of_type(results[1], "damage")[0]["total"] == 4          # two criticals of 2
+    assert of_type(results[3], "ability")[0]["healed"] == 4        # value 4
+    assert int(state.units[0].damage[0]) == 0
+
+
+@pytest.mark.parametrize("given, where", [
+    ({"red": [1, 2, 3]}, "state.initiative"),
+    ({"red": [1, 2, 3, 4, 5, 6], "blue": [1, 2, 3, 4, 5, 7]}, "state.initiative.blue"),
+])
+def test_a_bad_initiative_roll_in_the_scene_is_one_error_at_its_key(given, where):
+    from battlefield.errors import InputError
+    from battlefield.rules.registry import get
+    from battlefield.rules.state import Game
+
+    text = scene(fighter("red-1", "red", 5, 10), fighter("blue-1", "blue", 25, 10),
+                 state={"initiative": given})
+    with pytest.raises(InputError) as err:
+        Game(get("warband").rules, load_scene_text(text, "s.yaml")).new_state()
+    assert where in str(err.value) and "s.yaml:" in str(err.value)
