@@ -146,7 +146,7 @@ class Warband:
         odd = [k for k, _ in action.options if k not in fields]
         odd += [k for k in ("unit", "path", "paths", "target", "weapon", "facing")
                 if getattr(action, k) is not None and k not in fields]
-        if action.side is not None and "side" not in fields and kind not in ("pass",):
+        if action.side is not None and "side" not in fields:
             if action.side != self.acting_side(state):
                 return [v("not_your_turn", f"it is {self.acting_side(state)}'s turn, not "
                                            f"{action.side}'s")]
@@ -652,7 +652,7 @@ class Warband:
                   ) -> tuple[Action, dict[str, Any], list[Violation]]:
         """try's "reaction": {"unit", "type"} written on the enemy action, split off."""
         given = action.option(SHORTHAND)
-        if given is None:
+        if given is None or action.type in ANSWERS:
             return action, {}, []
         plain = replace(action, options=tuple(o for o in action.options if o[0] != SHORTHAND))
         d = dict(given) if isinstance(given, tuple) else None
