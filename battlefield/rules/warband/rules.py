@@ -207,13 +207,17 @@ class Warband:
         """Whether fighter u may act now: its side's turn, its own activation or none."""
         c = state.clock
         uid = state.scene.units[u].id
+        if c.get("activating") is not None and c["activating"] != uid:
+            w = state.unit_index(c["activating"])
+            taken = int(state.units[w].counters.get("actions", 0))
+            limit = int(state.units[w].counters.get("limit", game().actions))
+            return v("activating", f"{c['activating']} is activating ({taken} of its {limit} "
+                                   f"action{'s' * (limit != 1)} taken): {uid} acts after it",
+                     taken=taken, allowed=limit)
         if state.side_of(u) != c["active"]:
             return v("not_your_turn", f"{uid} is {state.side_of(u)}'s; it is {c['active']}'s "
                                       f"turn to activate a fighter")
         if c.get("activating") is not None:
-            if c["activating"] != uid:
-                return v("activating", f"{c['activating']} is activating: {uid} activates "
-                                       f"after it")
             return None
         if c.get("commanded") and c["commanded"] != uid:
             return v("commanded", f"{c['commanded']} was commanded to activate now (or pass)")

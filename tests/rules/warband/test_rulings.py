@@ -259,7 +259,8 @@ def test_two_actions_then_the_other_side():
     assert codes(results[2]) == ["too_many_actions"]
     assert "never more than 2" in message(results[2])
     # red-1 could still use an ability (red has a [double]); blue's move ends its activation
-    assert results[3]["legal"] and codes(results[4]) == ["not_your_turn"]
+    assert results[3]["legal"] and codes(results[4]) == ["activating"]
+    assert "blue-1 is activating (1 of its 2 actions taken)" in message(results[4])
 
 
 def test_an_ability_after_the_last_action_ends_the_activation():
