@@ -131,7 +131,30 @@ def check_path(state: State, u: int, moves: Moves, allowed: float, what: str) ->
     out.extend(through(state, moves, lambda _m, _box: blocking))
     after = moves.placed(state.table)
     out.extend(end_problems(state, moves, after))
+    out.extend(straddles(state, m, after))
     return Checked(out, after, used, falls)
+
+
+def straddles(state: State, m: int, after: Table) -> list[Violation]:
+    """A fighter stands on the ground or wholly on a piece's top, never half on a piece that
+    has height (area terrain aside)."""
+    layout = after.layout
+    edge = after.outline(m, 64)
+    (x0, y0), (x1, y1) = edge.min(axis=0), edge.max(axis=0)
+    foot = None
+    for k, p in enumerate(layout.pieces):
+        if p.kind in ("area", "impassable") or p.height <= EPS:
+            continue
+        bx0, by0, bx1, by1 = layout.bboxes[k]
+        if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
+            continue
+        foot = foot if foot is not None else shapely.Polygon(edge)
+        part = foot.intersection(layout.polygons[k]).area
+        if 1e-4 < part < foot.area - 1e-4:
+            return [v("straddles_terrain", f"{state.scene.model_names[m]} ends half on {p.id} "
+                                           f"({p.height:g}\" tall): a fighter stands on the "
+                                           f"ground or wholly on top")]
+    return []
 
 
 def plan(state: State, u: int, action: Action) -> Moves | Violation:

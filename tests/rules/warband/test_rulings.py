@@ -401,3 +401,10 @@ def test_a_bad_initiative_roll_in_the_scene_is_one_error_at_its_key(given, where
     with pytest.raises(InputError) as err:
         Game(get("warband").rules, load_scene_text(text, "s.yaml")).new_state()
     assert where in str(err.value) and "s.yaml:" in str(err.value)
+
+
+def test_a_fighter_does_not_end_half_on_a_piece():
+    text = scene(fighter("red-1", "red", 5, 10), fighter("blue-1", "blue", 25, 10),
+                 terrain=(piece("wall", 7, 0, 7.5, 22, 1, "obstacle"),))
+    _, (r,) = attempt(text, {"type": "move", "unit": "red-1", "path": [[5, 10], [7.1, 10]]})
+    assert codes(r) == ["straddles_terrain"] and "half on wall (1\" tall)" in message(r)
