@@ -170,3 +170,14 @@ def engaged_with(state: State, u: int) -> list[tuple[int, float]]:
     near = [(int(t.unit[m]), float(x)) for m, x in zip(foes, d, strict=True)
             if x <= game().engaged + EPS]
     return sorted(near, key=lambda p: p[1])
+
+
+def engaged_violation(state: State, u: int) -> Violation | None:
+    """`engaged: 0.84" from blue-2: ...` when fighter u is within 1" of an enemy."""
+    near = engaged_with(state, u)
+    if not near:
+        return None
+    w, d = near[0]
+    return v("engaged", f"{d:.2f}\" from {state.scene.units[w].id}: an engaged fighter "
+                        f"(within {game().engaged:g}\") can only disengage",
+             distance=d, within=game().engaged)

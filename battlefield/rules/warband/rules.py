@@ -24,8 +24,8 @@ from battlefield.rules.decisions import Decision, ask
 from battlefield.rules.moves import find_unit, v
 from battlefield.rules.result import Result
 from battlefield.rules.state import State
-from battlefield.rules.warband import attacks, initiative, movement, reactions, rounds
-from battlefield.rules.warband.data import EPS, Ability, abilities_of, ability_of, fighter, game
+from battlefield.rules.warband import abilities, attacks, initiative, movement, reactions, rounds
+from battlefield.rules.warband.data import Ability, abilities_of, ability_of, fighter, game
 from battlefield.rules.warband.rounds import alive, left, other
 
 Event = dict[str, Any]
@@ -269,13 +269,7 @@ class Warband:
                 and c.get("n_" + kind, 0) < once)
 
     def _engaged(self, state: State, u: int) -> Violation | None:
-        near = attacks.engaged_with(state, u)
-        if not near:
-            return None
-        w, d = near[0]
-        return v("engaged", f"{d:.2f}\" from {state.scene.units[w].id}: an engaged fighter "
-                            f"(within {game().engaged:g}\") can only disengage",
-                 distance=d, within=game().engaged)
+        return attacks.engaged_violation(state, u)
 
     def _check_move(self, state: State, u: int, action: Action) -> list[Violation]:
         problem = self._engaged(state, u)
@@ -316,47 +310,11 @@ class Warband:
 
     def _check_ability(self, state: State, u: int, ability: Ability, action: Action
                        ) -> list[Violation]:
-        c = self._counts(state, u)
-        uid = state.scene.units[u].id
-        if c.get("abilities", 0) >= 1:
-            return [v("ability_used", f"{uid} has used an ability this activation (one per "
-                                      f"activation; one more after a wait)", used=1, allowed=1)]
-        if ability.not_engaged:
-            problem = self._engaged(state, u)
-            if problem:
-                return [v("engaged", f"{ability.name} cannot be used within "
-                                     f"{game().engaged:g}\" of an enemy: "
-                                     f"{problem.message.split(':')[0]}", **dict(problem.numbers))]
-        _, problem = initiative.payment(state, state.side_of(u), ability.cost,
-                                        action.option("value"))
-        if problem:
-            return [problem]
-        reach = ability.effect("command")
-        if reach is None:
-            if action.target is not None:
-                return [v("unknown_key", f"{ability.id} takes no target")]
-            return []
-        return self._check_command(state, u, action.target, float(reach))
+        return abilities.check(state, u, ability, action, self._counts(state, u))
 
     def _check_command(self, state: State, u: int, target: Any, reach: float
                        ) -> list[Violation]:
-        if not isinstance(target, str):
-            return [v("no_target", "command needs \"target\": a friendly fighter's id")]
-        try:
-            w = state.unit_index(target)
-        except KeyError:
-            return [v("unknown_unit", f"no fighter '{target}'")]
-        if w == u or state.side_of(w) != state.side_of(u) or not alive(state, w):
-            return [v("not_friendly", f"{target} is not another friendly fighter on the table")]
-        if "activated" in state.units[w].flags:
-            return [v("already_activated", f"{target} has already activated this round")]
-        d = attacks.distance(state, u, w)
-        if d > reach + EPS:
-            return [v("out_of_range", f"{target} is {d:.2f}\" away, beyond {reach:g}\"",
-                      distance=d, range=reach)]
-        if attacks.visible(state, u, w) == "none":
-            return [v("not_visible", f"{state.scene.units[u].id} cannot see {target}")]
-        return []
+        return abilities.check_command(state, u, target, reach)
 
     # --- resolve ------------------------------------------------------------------------------
     def resolve(self, state: State, action: Action) -> list[Event]:
@@ -472,26 +430,7 @@ class Warband:
         return []
 
     def _ability_left(self, state: State, u: int) -> bool:
-        """Whether fighter u may still use an ability in this activation (one not used yet,
-        the dice to pay for it, its own conditions: a command needs a fighter to pick)."""
-        if state.units[u].counters.get("abilities", 0) >= 1:
-            return False
-        side = state.side_of(u)
-        engaged = None
-        for ability in abilities_of(state, u):
-            if initiative.payment(state, side, ability.cost, None)[1] is not None:
-                continue
-            if ability.not_engaged:
-                engaged = bool(attacks.engaged_with(state, u)) if engaged is None else engaged
-                if engaged:
-                    continue
-            reach = ability.effect("command")
-            if reach is not None and not any(
-                    not self._check_command(state, u, state.scene.units[w].id, float(reach))
-                    for w in rounds.fighters_of(state, side) if w != u):
-                continue
-            return True
-        return False
+        return abilities.left(state, u)
 
     def _end(self, state: State, u: int, waiting: bool = False) -> list[Event]:
         c = state.clock
@@ -624,32 +563,7 @@ class Warband:
     def _use(self, state: State, u: int, ability: Ability | None, action: Action
              ) -> list[Event]:
         assert ability is not None
-        us = state.units[u]
-        side = state.side_of(u)
-        combo, _ = initiative.payment(state, side, ability.cost, action.option("value"))
-        assert combo is not None
-        initiative.spend(state, side, combo)
-        us.counters["abilities"] = us.counters.get("abilities", 0) + 1
-        uid = state.scene.units[u].id
-        event: Event = {"type": "ability", "unit": uid, "ability": ability.id,
-                        "paid": combo, "value": initiative.value(combo)}
-        events: list[Event] = [event]
-        for key, amount in ability.effects:
-            if key in ("move", "melee_attacks"):
-                us.counters[key] = us.counters.get(key, 0) + amount
-            elif key == "defense":
-                us.counters["defense"] = us.counters.get("defense", 0) + amount
-            elif key == "bonus_action":
-                us.counters["bonus_" + amount] = us.counters.get("bonus_" + amount, 0) + 1
-            elif key == "heal":
-                n = initiative.value(combo) if amount == "value" else int(amount)
-                healed = min(int(us.damage[0]), n)
-                us.damage[0] -= healed
-                event["healed"] = healed
-            elif key == "command":
-                state.clock["commanded"] = action.target
-                event["commanded"] = action.target
-        return events + self._done(state, u)
+        return abilities.use(state, u, ability, action) + self._done(state, u)
 
     # --- try's shorthand ----------------------------------------------------------------------
     def shorthand(self, state: State, action: Action
