@@ -92,9 +92,11 @@ class Checked:
     falls: bool
 
 
-def _blocking(state: State, u: int, m: int) -> list[Obstacle]:
-    """Impassable terrain and enemy bases, grown by the mover's radius; an enemy base the
-    mover starts against (engaged, in contact) does not stop it leaving."""
+def _blocking(state: State, u: int, m: int,
+              box: tuple[float, float, float, float] | None = None) -> list[Obstacle]:
+    """Impassable terrain and enemy bases, grown by the mover's radius (only those near `box`,
+    the path's bounds, when given); an enemy base the mover starts against (engaged, in
+    contact) does not stop it leaving."""
     t = state.table
     r = float(min(t.a[m], t.b[m]))
     out = list(t.memo(("warband-impassable", r), lambda: [
@@ -109,7 +111,11 @@ def _blocking(state: State, u: int, m: int) -> list[Obstacle]:
             continue
         if abs(float(t.z[o]) - float(t.z[m])) >= min(float(t.height[o]), float(t.height[m])):
             continue                               # at another height: passes over or under
-        shape = disc(float(t.x[o]), float(t.y[o]), float(max(t.a[o], t.b[o])) + r - OVERLAP)
+        reach = float(max(t.a[o], t.b[o])) + r
+        if box is not None and (t.x[o] + reach < box[0] or t.x[o] - reach > box[2]
+                                or t.y[o] + reach < box[1] or t.y[o] - reach > box[3]):
+            continue                               # nowhere near the path
+        shape = disc(float(t.x[o]), float(t.y[o]), reach - OVERLAP)
         if shape.contains(start):
             continue
         out.append(obstacle(shape, names[int(o)], "the enemy fighter"))
@@ -127,8 +133,7 @@ def check_path(state: State, u: int, moves: Moves, allowed: float, what: str) ->
         climbed = f" (climbing {c.up:.2f}\")" if c.up > EPS else ""
         out.append(v(f"{what}_too_far", f"{names[m]} moves {used:.2f}\"{climbed}, more than "
                                          f"{allowed:g}\"", moved=used, allowed=allowed))
-    blocking = _blocking(state, u, m)
-    out.extend(through(state, moves, lambda _m, _box: blocking))
+    out.extend(through(state, moves, lambda _m, box: _blocking(state, u, m, box)))
     after = moves.placed(state.table)
     out.extend(end_problems(state, moves, after))
     out.extend(straddles(state, m, after))

@@ -118,7 +118,7 @@ class Warband:
 
     def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
                     ) -> tuple[list, Terrain | None]:
-        return [o.shape for o in movement._blocking(state, u, m)], movement.terrain(state)
+        return [o.shape for o in movement._blocking(state, u, m, box)], movement.terrain(state)
 
     # --- check --------------------------------------------------------------------------------
     def check(self, state: State, action: Action) -> list[Violation]:
