@@ -82,7 +82,8 @@ def options(state: State, s: dict[str, Any]) -> list[Action]:
 def decision(state: State, s: dict[str, Any], choices: list[Action]) -> Decision:
     side = choices[0].side
     assert side is not None
-    about = (("action", s["kind"]), ("unit", s["unit"]),
+    offered = sorted({str(c.option("reaction")) for c in choices})
+    about = (("action", s["kind"]), ("unit", s["unit"]), ("reaction", " or ".join(offered)),
              *((("target", s["target"]),) if s["kind"] == "attack" else ()))
     return Decision(side, KIND, (*choices, Action(NO, side=side)), about=tuple(sorted(about)))
 
