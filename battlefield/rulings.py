@@ -31,6 +31,16 @@ EPS = 1e-6  # "within X" tolerance: scene coordinates are written to ~6 decimals
 SKIRMISH_TERRAIN_REACH = 1.0
 
 
+def combat_rule(rules: Any) -> dict[str, Any]:
+    """What a pair's `in_combat` means in this ruleset: the range and how it is measured."""
+    how = {"3d": "in 3-D (closest points of the bases at their elevations)",
+           "leader": "leader base to leader base (3-D when the elevations differ)",
+           "horizontal": "horizontally (closest base edges)"}[rules.distance]
+    return {"range": rules.combat_range, "distance": rules.distance,
+            "means": f"within {rules.combat_range:g}\" {how}"
+                     + (" and visible" if rules.combat_needs_sight else "")}
+
+
 def _r(v: float) -> float:
     return round(float(v), 6)
 
@@ -263,6 +273,7 @@ class Referee:
                 })
         return {"scene": scene.file, "ruleset": self.rules.id,
                 "board": {"width": scene.width, "depth": scene.depth},
+                "combat": combat_rule(self.rules),
                 "units": units, "objectives": objectives, "pairs": pairs}
 
     def measure_report(self, a_ref: str, b_ref: str) -> dict[str, Any]:

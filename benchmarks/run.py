@@ -26,6 +26,7 @@ reference's answers are checked against the fast code's (the run fails loudly on
   20-model unit is dragged over the 510-model board, 1600x1000; target <= 16.7 ms).
 - skirmish_game_s: see benchmarks/skirmish.py (a simulated skirmish battle).
 - openwg_game_s: see benchmarks/openwg.py (a simulated openwg demo battle, median of 3 seeds).
+- warband_game_s: see benchmarks/warband.py (a simulated warband battle; reported).
 - aos4_game_s, attack_odds_ms: see benchmarks/rules.py (a simulated battle; exact attack odds
   against sampling the same attacks with the game's dice).
 
@@ -62,7 +63,8 @@ TARGETS = {"los_lines_per_s": 5_000_000, "los_vs_shapely": 20, "live_check_ms_p9
            "heatmap_120x88_s": 30.0, "heatmap_120x88_peak_mb": 2048.0, "aos4_game_s": 1.0,
            "skirmish_game_s": 0.1}
 AT_LEAST = ("los_lines_per_s", "los_vs_shapely")
-# Figures without a target (attack_odds_ms, simulate_games_per_s, openwg_game_s) are reported
+# Figures without a target (attack_odds_ms, simulate_games_per_s, openwg_game_s,
+# warband_game_s) are reported
 # as measured.
 
 
@@ -262,6 +264,7 @@ def run(quick: bool = False, games: int | None = None) -> dict:
     from benchmarks.rules import bench_attack_odds, bench_game
     from benchmarks.simulate import bench_simulate
     from benchmarks.skirmish import bench_skirmish_game
+    from benchmarks.warband import bench_warband_game
 
     out.update(bench_heatmap(quick, scene))
     out.update(bench_heatmap_big(quick))
@@ -270,6 +273,7 @@ def run(quick: bool = False, games: int | None = None) -> dict:
     out.update(bench_game(quick))
     out.update(bench_skirmish_game(quick))
     out.update(bench_openwg_game(quick))
+    out.update(bench_warband_game(quick))
     out.update(bench_simulate(quick, games))
     out["quick"] = quick
     out["targets"] = TARGETS

@@ -27,7 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "of b a can see.",
         epilog="JSON keys: units.ID.{coherent, coherency_breaks, coherency_reasons, "
                "in_combat_with}, "
-               "objectives.ID.{controlled_by, totals, contested_by}, pairs[].{a, b, distance, "
+               "objectives.ID.{controlled_by, totals, contested_by}, "
+               "combat.{range, distance, means} (what in_combat means), pairs[].{a, b, distance, "
                "distance_3d, visible, in_combat, closest_models, blocked_by}.\n\n"
                "examples:\n  battlefield check\n  battlefield check maps/demo.yaml --json")
     p.add_argument("scene", nargs="?", default=DEFAULT_SCENE,
@@ -249,7 +250,9 @@ def check_text(scene, report: dict[str, Any]) -> str:
                if rows else "  (none)")
     out.append("")
     what = "leader to leader" if rs.distance == "leader" else "closest models"
-    out.append(f"Distance and sight (a looking at b; {what})")
+    out.append(f"Distance and sight (a looking at b; {what}; "
+               f"{'distance in 3-D; ' if rs.distance == '3d' else ''}"
+               f"combat = {report['combat']['means']})")
     rows = []
     for p in report["pairs"]:
         rows.append([p["a"], p["b"], inches(p["distance"]), inches(p["distance_3d"]),

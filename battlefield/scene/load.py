@@ -334,7 +334,7 @@ class _SceneReader:
                       [k for k in valid if not (weapon and k == "name")])
         out: dict[str, Any] = {}
         for key, v in d.items():
-            if key in ("name", "type"):     # a weapon's name and kind (melee, ranged) are text
+            if key == "name" or (weapon and key == "type"):   # a weapon's kind: melee ...
                 out[key] = r.string((*path, key), v)
             elif key == "abilities":
                 out[key] = r.strings((*path, key), v)

@@ -33,8 +33,10 @@ def targeted(state: State, ability: str) -> bool:
 
 
 def needs_nothing(state: State, ability: str) -> bool:
-    """Whether the action is given by its name alone (a pass, end-turn, fortify): a button."""
-    return any(a.id == ability and not a.fields for a in state.scene.ruleset.actions)
+    """Whether the action is given by its name alone (a pass, end-turn, fortify; or one whose
+    fields are all optional, "side?"): a button."""
+    return any(a.id == ability and all(f.endswith("?") for f in a.fields)
+               for a in state.scene.ruleset.actions)
 
 
 def drag_ability(state: State, u: int, wanted: str | None = None) -> str | None:

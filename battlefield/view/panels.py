@@ -65,7 +65,7 @@ class Panel:
         y += 20
         named = state.scene.ruleset.resources     # what ruleset.yaml says each side has
         for side, res in state.sides.items():
-            bits = ([f"{name} {res[k]}" for k, name in named if k in res] if named else
+            bits = ([f"{name} {_shown(res[k])}" for k, name in named if k in res] if named else
                     [f"{k.upper()} {v}" for k, v in res.items() if isinstance(v, (int, float))])
             text = f"{side}: " + "  ".join(bits)
             surface.blit(small.render(text[:48], True, pal.INK), (x, y))
@@ -169,6 +169,13 @@ class Panel:
             bad = "refused" in self.message
             surface.blit(small.render(line, True, pal.VERMILLION if bad else pal.INK), (x, y))
             y += 18
+
+
+def _shown(value: object) -> str:
+    """A resource as people read it: a list as its items ("[double] 4, [quad] 5"; "-" empty)."""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value) or "-"
+    return str(value)
 
 
 def _wrap(text: str, f: pygame.font.Font, width: int) -> list[str]:

@@ -1,0 +1,259 @@
+"""The warband rules as data: rulesets/warband/game.yaml (rounds, initiative dice, the attack
+roll, disengage, falling, reactions, the universal abilities), and each fighter as the rules
+read it from the scene: Move, Defense, Wounds, its weapons and its own abilities."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from battlefield.paths import ruleset_dir
+from battlefield.rules.state import State
+from battlefield.scene.model import Scene
+from battlefield.scene.yamlsource import Reader
+
+EPS = 1e-6
+SIZES = {"double": 2, "triple": 3, "quad": 4}      # ability dice: how many dice share a score
+NAMES = {n: k for k, n in SIZES.items()}
+EFFECTS = ("move", "melee_attacks", "heal", "defense", "bonus_action", "command")
+BONUS_ACTIONS = ("move", "attack", "disengage")
+ABILITY_KEYS = ("id", "name", "cost", "not_engaged", "effects")
+
+
+@dataclass(frozen=True)
+class Ability:
+    """A warband ability: what it costs and its generic effects (game.yaml's universal ones,
+    or a fighter's own from its `abilities:`)."""
+
+    id: str
+    name: str
+    cost: int                                  # 2 double, 3 triple, 4 quad
+    effects: tuple[tuple[str, Any], ...]
+    not_engaged: bool = False
+
+    def effect(self, key: str, default: Any = None) -> Any:
+        return dict(self.effects).get(key, default)
+
+
+@dataclass(frozen=True)
+class GameData:
+    rounds: int
+    initiative_dice: int
+    actions: int
+    most_of_one: int
+    engaged: float
+    disengage: float
+    disengage_clear: float
+    hit_on: dict[str, int]
+    critical_on: int
+    objective_vp: int
+    fall_drop: float
+    fall_fails_on: int
+    fall_damage: str
+    dodge: int
+    counter_attacks: int
+    counter_least: int
+    opportunistic_on: int
+    abilities: tuple[Ability, ...]
+
+    def ability(self, aid: str) -> Ability | None:
+        return next((a for a in self.abilities if a.id == aid), None)
+
+
+@cache
+def game() -> GameData:
+    r = Reader.open(ruleset_dir("warband") / "game.yaml")
+    top = r.mapping((), r.data, ["rounds", "initiative_dice", "actions_per_activation",
+                                 "most_of_one_action", "engaged_within", "disengage",
+                                 "disengage_clear", "hit_on", "critical_on", "objective_vp",
+                                 "falling", "reactions", "abilities"])
+    hit = r.mapping(("hit_on",), top["hit_on"], ["stronger", "equal", "weaker"])
+    fall = r.mapping(("falling",), top["falling"], ["drop", "fails_on", "damage"])
+    react = r.mapping(("reactions",), top["reactions"], ["dodge", "counter_attacks",
+                                                        "counter_least", "opportunistic_on"])
+
+    def whole(path: tuple, value: Any, minimum: float | None = None) -> int:
+        return int(r.number(path, value, minimum, integer=True))
+
+    abilities = tuple(read_ability(r, ("abilities", k), {"id": k, **dict(a)})
+                      for k, a in r.mapping(("abilities",), top["abilities"], [],
+                                            list(top["abilities"])).items())
+    return GameData(
+        rounds=whole(("rounds",), top["rounds"], 1),
+        initiative_dice=whole(("initiative_dice",), top["initiative_dice"], 1),
+        actions=whole(("actions_per_activation",), top["actions_per_activation"], 1),
+        most_of_one=whole(("most_of_one_action",), top["most_of_one_action"], 1),
+        engaged=float(r.number(("engaged_within",), top["engaged_within"], 0)),
+        disengage=float(r.number(("disengage",), top["disengage"], 0)),
+        disengage_clear=float(r.number(("disengage_clear",), top["disengage_clear"], 0)),
+        hit_on={k: whole(("hit_on", k), hit[k], 1) for k in ("stronger", "equal", "weaker")},
+        critical_on=whole(("critical_on",), top["critical_on"], 1),
+        objective_vp=whole(("objective_vp",), top["objective_vp"], 0),
+        fall_drop=float(r.number(("falling", "drop"), fall["drop"], 0)),
+        fall_fails_on=whole(("falling", "fails_on"), fall["fails_on"], 0),
+        fall_damage=r.string(("falling", "damage"), str(fall["damage"])),
+        dodge=whole(("reactions", "dodge"), react["dodge"]),
+        counter_attacks=whole(("reactions", "counter_attacks"), react["counter_attacks"]),
+        counter_least=whole(("reactions", "counter_least"), react["counter_least"], 1),
+        opportunistic_on=whole(("reactions", "opportunistic_on"), react["opportunistic_on"], 1),
+        abilities=abilities,
+    )
+
+
+def read_ability(r: Any, path: tuple, raw: Any) -> Ability:
+    """One ability written as data; `r` is a Reader or anything with its error(path, ...)."""
+    if not isinstance(raw, dict):
+        raise r.error(path, "must be a mapping", "{id, name?, cost, not_engaged?, effects}")
+    odd = [k for k in raw if k not in ABILITY_KEYS]
+    if odd:
+        raise r.error((*path, odd[0]), f"unknown key {odd[0]!r}",
+                      f"one of {', '.join(ABILITY_KEYS)}")
+    for key in ("id", "cost", "effects"):
+        if key not in raw:
+            raise r.error(path, f"missing key {key!r}", "{id, name?, cost, not_engaged?, effects}")
+    aid = raw["id"]
+    if not isinstance(aid, str) or not aid:
+        raise r.error((*path, "id"), "must be a name", "e.g. savage-leap")
+    cost = raw["cost"]
+    if cost not in SIZES:
+        raise r.error((*path, "cost"), f"{cost!r} is not a size of ability dice",
+                      "double, triple or quad")
+    effects = raw["effects"]
+    if not isinstance(effects, dict) or not effects:
+        raise r.error((*path, "effects"), "must be a mapping of effects",
+                      f"some of {', '.join(EFFECTS)}")
+    for key, value in effects.items():
+        where = (*path, "effects", key)
+        if key not in EFFECTS:
+            raise r.error(where, f"unknown effect {key!r}", f"one of {', '.join(EFFECTS)}")
+        if key == "bonus_action":
+            if value not in BONUS_ACTIONS:
+                raise r.error(where, f"{value!r} is not an action a bonus can be",
+                              ", ".join(BONUS_ACTIONS))
+        elif key == "heal":
+            if value != "value" and (isinstance(value, bool) or not isinstance(value, int)
+                                     or value < 1):
+                raise r.error(where, f"{value!r} is not damage to remove",
+                              "a whole number, or value (the ability's value)")
+        elif isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise r.error(where, f"{value!r} is not a number", "a number (inches or a bonus)")
+    not_engaged = raw.get("not_engaged", False)
+    if not isinstance(not_engaged, bool):
+        raise r.error((*path, "not_engaged"), "must be true or false")
+    return Ability(aid, str(raw.get("name") or aid), SIZES[cost],
+                   tuple(sorted(effects.items())), not_engaged)
+
+
+# --- fighters -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Weapon:
+    name: str
+    melee: bool
+    range: float
+    attacks: int
+    strength: int
+    damage: int
+    crit: int
+
+
+@dataclass(frozen=True)
+class Fighter:
+    move: float
+    defense: int
+    wounds: int
+    weapons: tuple[Weapon, ...]
+    abilities: tuple[Ability, ...]
+
+    def weapon(self, name: str | None) -> Weapon | None:
+        return next((w for w in self.weapons if w.name == name), None)
+
+    @property
+    def melee(self) -> tuple[Weapon, ...]:
+        return tuple(w for w in self.weapons if w.melee)
+
+
+WEAPON_KEYS = ("type", "range", "attacks", "strength", "damage", "crit")
+
+
+def fighters(scene: Scene) -> list[Fighter]:
+    """Every unit of the scene as a fighter (checked once per scene: a scene breaking the
+    warband's rules is an InputError at the key and line)."""
+    cached = scene.__dict__.get("_warband_fighters")
+    if cached is None:
+        cached = scene.__dict__["_warband_fighters"] = [_fighter(scene, u)
+                                                        for u in range(len(scene.units))]
+    return cached
+
+
+def fighter(state: State, u: int) -> Fighter:
+    return fighters(state.scene)[u]
+
+
+def _fighter(scene: Scene, u: int) -> Fighter:
+    spec = scene.units[u]
+    p = spec.path or ("units", u)
+    if len(spec.models) != 1:
+        raise scene.error((*p, "models"), f"{spec.id} has {len(spec.models)} models: a warband "
+                                          f"fighter is a unit of one model", "one model")
+    stats = {}
+    for key in ("move", "defense", "wounds"):
+        value = spec.stats.get(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < (
+                1 if key != "move" else 0):
+            raise scene.error((*p, "stats", key), f"{spec.id} needs a {key} characteristic "
+                                                  f"(a number), not {value!r}",
+                              "stats: {move, defense, wounds}")
+        stats[key] = value
+    weapons = []
+    for k, w in enumerate(spec.weapons):
+        wp = (*p, "weapons", k)
+        for key in WEAPON_KEYS:
+            if key not in w:
+                raise scene.error(wp, f"weapon {w.get('name', k)!r} has no {key}",
+                                  "{name, type: melee|ranged, range, attacks, strength, "
+                                  "damage, crit}")
+        if w["type"] not in ("melee", "ranged"):
+            raise scene.error((*wp, "type"), f"{w['type']!r} is not a weapon type",
+                              "melee or ranged")
+        for key in WEAPON_KEYS[2:]:
+            if isinstance(w[key], str) or w[key] != int(w[key]) or w[key] < 0:
+                raise scene.error((*wp, key), f"{w[key]!r} is not a whole number",
+                                  "a whole number")
+        if w["range"] < (1 if w["type"] == "melee" else 0) or isinstance(w["range"], str):
+            raise scene.error((*wp, "range"), f"a melee weapon's range is at least 1\", "
+                                              f"not {w['range']!r}", "1 or more")
+        weapons.append(Weapon(str(w["name"]), w["type"] == "melee", float(w["range"]),
+                              int(w["attacks"]), int(w["strength"]), int(w["damage"]),
+                              int(w["crit"])))
+    if not weapons:
+        raise scene.error((*p, "weapons"), f"{spec.id} has no weapons", "at least one weapon")
+    names = [w.name for w in weapons]
+    if len(set(names)) != len(names):
+        raise scene.error((*p, "weapons"), f"{spec.id} has two weapons of one name",
+                          "a different name for each weapon")
+    own = []
+    raw = spec.extra.get("abilities") or []
+    universal = {a.id for a in game().abilities}
+    for k, a in enumerate(raw):
+        ability = read_ability(scene, (*p, "abilities", k), a)
+        if ability.id in universal or ability.id in RESERVED:
+            raise scene.error((*p, "abilities", k, "id"), f"{ability.id!r} is already an "
+                                                          f"action or universal ability",
+                              "a name of its own")
+        own.append(ability)
+    return Fighter(float(stats["move"]), int(stats["defense"]), int(stats["wounds"]),
+                   tuple(weapons), tuple(own))
+
+
+RESERVED = ("initiative", "first", "move", "attack", "disengage", "wait", "pass", "react",
+            "no-reaction")
+
+
+def abilities_of(state: State, u: int) -> tuple[Ability, ...]:
+    """The universal abilities and the fighter's own."""
+    return (*game().abilities, *fighter(state, u).abilities)
+
+
+def ability_of(state: State, u: int, aid: str) -> Ability | None:
+    return next((a for a in abilities_of(state, u) if a.id == aid), None)

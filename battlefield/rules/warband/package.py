@@ -1,0 +1,121 @@
+"""warband as the engine sees it: one RulesetPackage with the rules, the computer player, the
+attack odds, what the window shows while a fighter is dragged (its Move with climbing, the 1"
+engagement of the enemies it ends near, disengage's 3" limit, the side's dice) and how `try`
+brings a scene to the moment of an action (the initiative rolled, who activates first)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from battlefield.errors import UsageError
+from battlefield.rules.actions import Action, Violation
+from battlefield.rules.registry import DragContext, DragNotes, OddsQuestion, Ring, RulesetPackage
+from battlefield.rules.state import Game, State
+from battlefield.rules.warband.rules import RULES
+from battlefield.scene.model import Scene
+
+
+def _player():
+    from battlefield.rules.warband.player import WarbandPlayer
+
+    return WarbandPlayer()
+
+
+def _attack(scene: Scene, args: Sequence[str], options: dict[str, Any]) -> dict[str, Any]:
+    from battlefield.rules.warband.odds import attack_odds
+
+    a, b = args
+    state = Game(RULES, scene).new_state()
+    u, w = scene.unit_index(a), scene.unit_index(b)
+    if scene.units[u].side == scene.units[w].side:
+        raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
+    return {"attacker": a, "target": b, **attack_odds(state, u, w, options.get("weapon"))}
+
+
+def _attack_text(d: dict[str, Any]) -> str:
+    from battlefield.text import distribution
+
+    lines = [f"{d['attacker']} attacking {d['target']} ({d['distance_3d']:.2f}\" in 3-D)"]
+    if d.get("reason"):
+        lines.append(f"  cannot attack: {d['reason']}")
+    else:
+        lines.append(f"  {d['weapon']}: {d['attacks']} attacks, Strength {d['strength']} "
+                     f"against Defense {d['defense']}: hit on {d['hit_on']}+, 6 critical; "
+                     f"{d['damage']} per hit, {d['crit']} per critical")
+        lines.append(f"  if {d['target']} dodges: hit on {d['if_dodged']['hit_on']}+, "
+                     f"expected {d['if_dodged']['expected_damage']:.2f}")
+    lines.extend(distribution(d))
+    return "\n".join(lines)
+
+
+ODDS = (
+    OddsQuestion("attack", ("A", "B"),
+                 "fighter A attacks fighter B: the exact distribution of the damage B takes",
+                 _attack, _attack_text,
+                 "expected_damage, distribution {\"0\": p, ...}, hit_on, attackers {WEAPON: "
+                 "[A's model]}, defense, if_dodged"),
+)
+
+
+def _drag_notes(ctx: DragContext) -> DragNotes:
+    """The dragged fighter's Move (climbing counted) or disengage's 3", the enemies within 1"
+    of where it would end (engaged), and its side's dice."""
+    from battlefield.rules.warband import attacks, initiative
+    from battlefield.rules.warband.data import game
+
+    state = ctx.state
+    notes = DragNotes()
+    u = ctx.unit
+    side = state.side_of(u)
+    allowed = RULES.move_allowance(state, u, ctx.ability)
+    if allowed is not None:
+        notes.lines.append(f"{ctx.ability} up to {allowed:g}\" (climbing counted)")
+    after = __import__("copy").copy(state)
+    after.table = ctx.moved
+    for w, d in attacks.engaged_with(after, u):
+        notes.rings.append(Ring(w, f"engaged: {d:.2f}\" (within {game().engaged:g}\")"))
+    d = state.sides[side]
+    notes.lines.append(f"{side}: {d['singles']} reaction dice, "
+                       f"{initiative.labels(d['ability_dice'])}")
+    return notes
+
+
+def _drag_abilities(state: State, u: int, offered: list[str]) -> list[str]:
+    from battlefield.rules.warband import attacks
+
+    engaged = bool(attacks.engaged_with(state, u))
+    return [a for a in offered if a == ("disengage" if engaged else "move")] or offered
+
+
+def _try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
+    return {}
+
+
+def _try_advance(state: State, action: Action) -> list[Violation]:
+    """Roll the initiative and choose who goes first (the acting fighter's side) when the
+    action comes later than that; end an activation whose actions are all taken (it could
+    still use an ability) when the action is another fighter's."""
+    c = state.clock
+    if (not state.pending and c.get("activating") and action.unit != c["activating"]
+            and action.type not in ("pass", "react", "no-reaction")
+            and not RULES.check(state, Action("pass"))):
+        state.apply(Action("pass"))
+    for _ in range(2):
+        phase = state.clock.get("phase")
+        if phase == "initiative" and action.type != "initiative":
+            state.apply(Action("initiative"))
+        elif phase == "first" and action.type not in ("first", "initiative"):
+            side = None
+            if action.unit is not None:
+                try:
+                    side = state.side_of(state.unit_index(action.unit))
+                except KeyError:
+                    side = None
+            state.apply(Action("first", side=side or state.clock["initiative"]))
+    return []
+
+
+RULESET = RulesetPackage(id="warband", rules=RULES, player=_player, odds=ODDS,
+                         drag_abilities=_drag_abilities, drag_notes=_drag_notes,
+                         try_start=_try_start, try_advance=_try_advance)

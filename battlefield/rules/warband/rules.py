@@ -1,0 +1,594 @@
+"""The warband rules on the engine: every action checked (the phase, whose activation, the
+fighter's actions and ability this activation, its own rule) and then resolved with logged dice.
+
+Actions (JSON): {"type": "initiative"}, {"type": "first", "side"}; per fighter {"type": "move",
+"unit", "path"}, {"type": "attack", "unit", "target", "weapon"?}, {"type": "disengage", "unit",
+"path"}, {"type": "wait", "unit"}, an ability {"type": "rush"|"onslaught"|"respite"|"command"|
+"rampage"|ID, "unit", "value"?, "target"?}; {"type": "pass"}. Answers to a reaction decision:
+{"type": "react", "unit", "reaction"} or {"type": "no-reaction"}.
+
+An activation begins with the fighter's first action or ability and ends by itself once its
+actions are taken and no bonus action is left (a `wait` ends it at once).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from battlefield.geometry.paths import Terrain
+from battlefield.rules.actions import Action, Violation
+from battlefield.rules.decisions import Decision, ask
+from battlefield.rules.moves import find_unit, v
+from battlefield.rules.result import Result
+from battlefield.rules.state import State
+from battlefield.rules.warband import abilities, attacks, initiative, movement, reactions, rounds
+from battlefield.rules.warband.data import Ability, abilities_of, ability_of, fighter, game
+from battlefield.rules.warband.rounds import alive, left, other
+
+Event = dict[str, Any]
+ACTIONS = ("move", "attack", "disengage", "wait")
+FIELDS: dict[str, tuple[str, ...]] = {
+    "initiative": (), "first": ("side",), "pass": (), "move": ("unit", "path"),
+    "attack": ("unit", "target", "weapon"), "disengage": ("unit", "path"), "wait": ("unit",),
+    "react": ("unit", "reaction"), "no-reaction": ()}
+ABILITY_FIELDS = ("unit", "value", "target")
+ANSWERS = ("react", "no-reaction")
+SHORTHAND = "reaction"
+
+
+class Warband:
+    id = "warband"
+
+    # --- the engine's questions ---------------------------------------------------------------
+    def setup(self, state: State) -> list[Event]:
+        events = rounds.begin(state)
+        rounds.refresh(state)
+        return events
+
+    def acting_side(self, state: State) -> str:
+        c = state.clock
+        if c["phase"] == "first":
+            return c["initiative"]
+        return c["active"]
+
+    def standing(self, state: State) -> list[str]:
+        return [s for s in state.sides if rounds.fighters_of(state, s)]
+
+    def over(self, state: State) -> bool:
+        return bool(state.clock.get("over")) or len(self.standing(state)) < len(state.sides)
+
+    def result(self, state: State) -> Result:
+        points = rounds.vp(state)
+        standing = self.standing(state)
+        if len(standing) == 1:
+            winner, how = standing[0], "the other warband has no fighters left"
+        elif not standing:
+            winner, how = None, "both warbands were slain"
+        else:
+            best = max(points.values())
+            top = [s for s, n in points.items() if n == best]
+            winner, how = ((top[0], "more victory points") if len(top) == 1
+                           else (None, "draw: equal victory points"))
+        fighters_left = {s: len(rounds.fighters_of(state, s)) for s in state.sides}
+        return Result(winner, how, "victory_points",
+                      {"victory_points": points, "fighters": fighters_left},
+                      state.clock["round"], {"objectives": dict(state.objectives)})
+
+    def available(self, state: State) -> list[str]:
+        if self.over(state):
+            return []
+        c = state.clock
+        if c["phase"] in ("initiative", "first"):
+            return [c["phase"]]
+        uid = c.get("activating")
+        if uid is None and not left(state, c["active"]):
+            return ["pass"]
+        units = ([state.unit_index(uid)] if uid else left(state, c["active"]))
+        if uid and self._actions_taken(state, units[0]):
+            us = state.units[units[0]]
+            out = [k[len("bonus_"):] for k, n in us.counters.items()
+                   if k.startswith("bonus_") and n > 0]
+            out += [a.id for a in abilities_of(state, units[0])]
+            return [*out, "pass"]
+        out = list(ACTIONS)
+        for a in dict.fromkeys(a.id for u in units for a in abilities_of(state, u)):
+            out.append(a)
+        if c.get("commanded") and uid is None:
+            out.append("pass")
+        return out
+
+    def _actions_taken(self, state: State, u: int) -> bool:
+        c = self._counts(state, u)
+        return bool(c) and c.get("actions", 0) >= c.get("limit", game().actions)
+
+    def move_allowance(self, state: State, u: int, ability: str) -> float | None:
+        if ability == "move":
+            return movement.allowance(state, u)
+        if ability == "disengage":
+            return game().disengage
+        return None
+
+    def move_cost(self, state: State, u: int, m: int, path) -> tuple[float, float]:
+        allowed = self.move_allowance(state, u, "move") or 0.0
+        c = movement.climb(movement.terrain(state), np.asarray(path, dtype=np.float64))
+        return movement.spent(c, allowed)[0], c.up
+
+    def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
+                    ) -> tuple[list, Terrain | None]:
+        return [o.shape for o in movement._blocking(state, u, m, box)], movement.terrain(state)
+
+    # --- check --------------------------------------------------------------------------------
+    def check(self, state: State, action: Action) -> list[Violation]:
+        if state.pending:
+            return reactions.check_answer(state, action)
+        if self.over(state):
+            return [v("battle_over", "the battle is over")]
+        kind = action.type
+        c = state.clock
+        if kind in ANSWERS:
+            return [v("no_decision", f"{kind} answers a reaction decision; none is asked now")]
+        if action.option(SHORTHAND) is not None:
+            return [v("sides_decision", "a reaction is the other side's decision ({\"type\": "
+                                        "\"react\", \"unit\", \"reaction\"} or {\"type\": "
+                                        "\"no-reaction\"}); try also takes it on the action")]
+        ability = None
+        if kind not in FIELDS:
+            u, _ = find_unit(state, action)
+            ability = ability_of(state, u, kind) if u >= 0 else None
+            if ability is None:
+                known = ", ".join([*FIELDS, *(a.id for a in game().abilities)])
+                return [v("unknown_action", f"no action or ability '{kind}' (valid: {known}, "
+                                            f"or a fighter's own ability)")]
+        fields = ABILITY_FIELDS if ability is not None else FIELDS[kind]
+        odd = [k for k, _ in action.options if k not in fields]
+        odd += [k for k in ("unit", "path", "paths", "target", "weapon", "facing")
+                if getattr(action, k) is not None and k not in fields]
+        if action.side is not None and "side" not in fields:
+            if action.side != self.acting_side(state):
+                return [v("not_your_turn", f"it is {self.acting_side(state)}'s turn, not "
+                                           f"{action.side}'s")]
+        if odd:
+            valid = ", ".join(["type", *fields])
+            return [v("unknown_key", f"unknown key '{odd[0]}' in a {kind} action (valid: "
+                                     f"{valid})")]
+        if kind == "initiative":
+            if c["phase"] != "initiative":
+                return [v("wrong_phase", f"the initiative of round {c['round']} is rolled")]
+            return []
+        if kind == "first":
+            if c["phase"] != "first":
+                return [v("wrong_phase", "the initiative side chooses who activates first at "
+                                         "the start of the combat phase")]
+            if action.side is not None and action.side not in state.sides:
+                return [v("no_side", f"first's \"side\" is {' or '.join(state.sides)}, not "
+                                     f"{action.side!r}")]
+            return []
+        if c["phase"] != "combat":
+            what = "roll the initiative" if c["phase"] == "initiative" else (
+                f"{c['initiative']} chooses who activates first")
+            return [v("wrong_phase", f"round {c['round']} has not reached its combat phase: "
+                                     f"first {what}")]
+        if kind == "pass":
+            return self._check_pass(state)
+        u, problem = find_unit(state, action)
+        if problem:
+            return [problem]
+        problem = self._activation(state, u)
+        if problem:
+            return [problem]
+        if ability is not None:
+            return self._check_ability(state, u, ability, action)
+        problem = self._slot(state, u, kind)
+        if problem:
+            return [problem]
+        return getattr(self, "_check_" + kind)(state, u, action)
+
+    def _check_pass(self, state: State) -> list[Violation]:
+        c = state.clock
+        if c.get("activating"):
+            u = state.unit_index(c["activating"])
+            if self._actions_taken(state, u):
+                return []                # ends the activation without its ability / bonus
+            return [v("activating", f"{c['activating']} is activating: it takes its actions "
+                                    f"(a wait ends the activation)")]
+        if c.get("commanded"):
+            return []
+        n = len(left(state, c["active"]))
+        if n:
+            return [v("must_activate", f"{c['active']} has {n} fighter{'s' * (n != 1)} left "
+                                       f"to activate: it passes only when it has none",
+                      fighters=n)]
+        return []
+
+    def _activation(self, state: State, u: int) -> Violation | None:
+        """Whether fighter u may act now: its side's turn, its own activation or none."""
+        c = state.clock
+        uid = state.scene.units[u].id
+        if c.get("activating") is not None and c["activating"] != uid:
+            w = state.unit_index(c["activating"])
+            taken = int(state.units[w].counters.get("actions", 0))
+            limit = int(state.units[w].counters.get("limit", game().actions))
+            return v("activating", f"{c['activating']} is activating ({taken} of its {limit} "
+                                   f"action{'s' * (limit != 1)} taken): {uid} acts after it",
+                     taken=taken, allowed=limit)
+        if state.side_of(u) != c["active"]:
+            return v("not_your_turn", f"{uid} is {state.side_of(u)}'s; it is {c['active']}'s "
+                                      f"turn to activate a fighter")
+        if c.get("activating") is not None:
+            return None
+        if c.get("commanded") and c["commanded"] != uid:
+            return v("commanded", f"{c['commanded']} was commanded to activate now (or pass)")
+        if "done" in state.units[u].flags:
+            return v("already_activated", f"{uid} has already activated this round")
+        return None
+
+    def _counts(self, state: State, u: int) -> dict[str, float]:
+        """The activation's counters (a fighter about to activate has none yet)."""
+        if state.clock.get("activating") == state.scene.units[u].id:
+            return state.units[u].counters
+        return {}
+
+    def _limit(self, state: State, u: int) -> int:
+        c = self._counts(state, u)
+        if "limit" in c:
+            return int(c["limit"])
+        return 1 if "waiting" in state.units[u].flags else game().actions
+
+    def _slot(self, state: State, u: int, kind: str) -> Violation | None:
+        """Whether the activation has an action (or a bonus action) left for `kind`."""
+        g = game()
+        c = self._counts(state, u)
+        uid = state.scene.units[u].id
+        taken = int(c.get("n_" + kind, 0))
+        if taken >= g.most_of_one:
+            return v("too_many_actions", f"{uid} has taken {kind} {taken} times this activation:"
+                                         f" the same action never more than {g.most_of_one}",
+                     taken=taken, allowed=g.most_of_one)
+        if self._normal(state, u, kind) or c.get("bonus_" + kind, 0) > 0:
+            return None
+        if kind == "wait" and c.get("actions", 0) >= self._limit(state, u):
+            return None                         # ends an activation with bonus actions left
+        limit = self._limit(state, u)
+        used = int(c.get("actions", 0))
+        if used >= limit:
+            return v("too_many_actions", f"{uid} has taken its {limit} action"
+                                         f"{'s' * (limit != 1)} this activation (and has no "
+                                         f"bonus {kind} action)", taken=used, allowed=limit)
+        return v("too_many_actions", f"{uid} has taken {kind} {taken} time this activation: "
+                                     f"only move may be taken twice (without a bonus action)",
+                 taken=taken, allowed=1)
+
+    def _normal(self, state: State, u: int, kind: str) -> bool:
+        """Whether `kind` would use one of the activation's own actions."""
+        c = self._counts(state, u)
+        once = 2 if kind == "move" else 1
+        return (c.get("actions", 0) < self._limit(state, u)
+                and c.get("n_" + kind, 0) < once)
+
+    def _engaged(self, state: State, u: int) -> Violation | None:
+        return attacks.engaged_violation(state, u)
+
+    def _check_move(self, state: State, u: int, action: Action) -> list[Violation]:
+        problem = self._engaged(state, u)
+        if problem:
+            return [problem]
+        checked = movement.check_move(state, u, action)
+        return [checked] if isinstance(checked, Violation) else checked.problems
+
+    def _check_disengage(self, state: State, u: int, action: Action) -> list[Violation]:
+        if not attacks.engaged_with(state, u):
+            return [v("not_engaged", f"{action.unit} is not within {game().engaged:g}\" of an "
+                                     f"enemy: it moves, it does not disengage")]
+        checked = movement.check_disengage(state, u, action)
+        return [checked] if isinstance(checked, Violation) else checked.problems
+
+    def _check_wait(self, state: State, u: int, action: Action) -> list[Violation]:
+        return []
+
+    def _target(self, state: State, u: int, target: Any) -> tuple[int, Violation | None]:
+        if not isinstance(target, str):
+            return -1, v("no_target", "an attack needs \"target\": an enemy fighter's id")
+        try:
+            w = state.unit_index(target)
+        except KeyError:
+            return -1, v("unknown_unit", f"no fighter '{target}'")
+        if state.side_of(w) == state.side_of(u):
+            return w, v("friendly_target", f"{target} is not an enemy")
+        if not alive(state, w):
+            return w, v("destroyed", f"{target} has been slain")
+        return w, None
+
+    def _check_attack(self, state: State, u: int, action: Action) -> list[Violation]:
+        w, problem = self._target(state, u, action.target)
+        if problem:
+            return [problem]
+        _, problem = attacks.choose_weapon(state, u, w, action.weapon)
+        return [problem] if problem else []
+
+    def _check_ability(self, state: State, u: int, ability: Ability, action: Action
+                       ) -> list[Violation]:
+        return abilities.check(state, u, ability, action, self._counts(state, u))
+
+    def _check_command(self, state: State, u: int, target: Any, reach: float
+                       ) -> list[Violation]:
+        return abilities.check_command(state, u, target, reach)
+
+    # --- resolve ------------------------------------------------------------------------------
+    def resolve(self, state: State, action: Action) -> list[Event]:
+        kind = action.type
+        c = state.clock
+        if kind == "initiative":
+            events = initiative.roll(state, c.pop("given", None))
+        elif kind == "first":
+            c["phase"] = "combat"
+            c["active"] = action.side or c["initiative"]
+            events = [{"type": "first", "side": c["active"], "chosen_by": c["initiative"]}]
+        elif kind == "pass":
+            events = self._pass(state)
+        else:
+            u = state.unit_index(action.unit)
+            events = self._begin(state, u)
+            if kind in FIELDS:
+                events += self._take(state, u, action)
+            else:
+                events += self._use(state, u, ability_of(state, u, kind), action)
+        return self._after(state, events)
+
+    def _after(self, state: State, events: list[Event]) -> list[Event]:
+        rounds.refresh(state)
+        if not state.pending and not state.clock["over"]:
+            state.objectives = rounds.control(state)
+        if self.over(state) and not state.pending:
+            events.append({"type": "battle-over", "round": state.clock["round"],
+                           **self.result(state)})
+        return events
+
+    def _begin(self, state: State, u: int) -> list[Event]:
+        c = state.clock
+        uid = state.scene.units[u].id
+        if c.get("activating") == uid:
+            return []
+        us = state.units[u]
+        second = "waiting" in us.flags
+        us.flags.discard("waiting")
+        us.flags.add("activated")
+        for k in [k for k in us.counters if k not in rounds.ROUND_COUNTERS]:
+            del us.counters[k]
+        us.counters["limit"] = 1 if second else game().actions
+        c["activating"] = uid
+        if c.get("commanded") == uid:
+            c["commanded"] = None
+        return [{"type": "activation", "unit": uid, "second": second}]
+
+    def _take(self, state: State, u: int, action: Action) -> list[Event]:
+        """Count the action in the activation, then carry it out."""
+        kind = action.type
+        us = state.units[u]
+        slot = "action"
+        if self._normal(state, u, kind):
+            us.counters["actions"] = us.counters.get("actions", 0) + 1
+        elif us.counters.get("bonus_" + kind, 0) > 0:
+            us.counters["bonus_" + kind] -= 1
+            slot = "bonus"
+        else:
+            slot = "end"                      # a wait that ends the activation
+        us.counters["n_" + kind] = us.counters.get("n_" + kind, 0) + 1
+        first = us.counters.get("actions", 0) == 1 and us.counters.get("n_" + kind) == 1
+        if kind == "wait":
+            return self._wait(state, u, first and slot == "action")
+        if kind == "move":
+            return self._move(state, u, action)
+        if kind == "disengage":
+            return self._disengage(state, u, action)
+        return self._attack(state, u, action)
+
+    def _wait(self, state: State, u: int, first: bool) -> list[Event]:
+        uid = state.scene.units[u].id
+        second = state.units[u].counters.get("limit", 2) == 1
+        waits = first and not second
+        events: list[Event] = [{"type": "wait", "unit": uid, "activates_again": waits}]
+        return events + self._end(state, u, waiting=waits)
+
+    def _move(self, state: State, u: int, action: Action) -> list[Event]:
+        checked = movement.check_move(state, u, action)
+        assert not isinstance(checked, Violation)
+        return self._moved(state, u, checked, "moved") + self._done(state, u)
+
+    def _moved(self, state: State, u: int, checked: movement.Checked, what: str
+               ) -> list[Event]:
+        state.table = checked.after
+        m = int(state.models_of(u)[0])
+        t = state.table
+        uid = state.scene.units[u].id
+        events: list[Event] = [{"type": what, "unit": uid,
+                                "to": [round(float(t.x[m]), 6), round(float(t.y[m]), 6)],
+                                "z": round(float(t.z[m]), 6),
+                                "distance": round(checked.used, 6)}]
+        if checked.falls:
+            g = game()
+            r = state.dice.roll("D6", f"falling: {uid}").total
+            events.append({"type": "fall", "unit": uid, "roll": r, "fails_on": g.fall_fails_on})
+            if r <= g.fall_fails_on:
+                dmg = state.dice.roll(g.fall_damage, f"falling damage: {uid}").total
+                events.extend(attacks.wound(state, u, dmg, "falling"))
+        return events
+
+    def _done(self, state: State, u: int) -> list[Event]:
+        """After an action or ability: the activation ends when its actions are taken, no bonus
+        action is left and no ability can still be used after them (else the side uses one or
+        passes), or when the fighter has fallen."""
+        us = state.units[u]
+        if not alive(state, u):
+            return self._end(state, u)
+        bonus = sum(n for k, n in us.counters.items() if k.startswith("bonus_"))
+        if (us.counters.get("actions", 0) >= us.counters.get("limit", 2) and bonus <= 0
+                and not self._ability_left(state, u)):
+            return self._end(state, u)
+        return []
+
+    def _ability_left(self, state: State, u: int) -> bool:
+        return abilities.left(state, u)
+
+    def _end(self, state: State, u: int, waiting: bool = False) -> list[Event]:
+        c = state.clock
+        us = state.units[u]
+        uid = state.scene.units[u].id
+        for k in [k for k in us.counters if k not in rounds.ROUND_COUNTERS]:
+            del us.counters[k]
+        if waiting:
+            us.flags.add("waiting")
+        else:
+            us.flags.add("done")
+        c["activating"] = None
+        events: list[Event] = [{"type": "activation-ends", "unit": uid,
+                                **({"waiting": True} if waiting else {})}]
+        if c.get("commanded"):
+            w = state.unit_index(c["commanded"])
+            if alive(state, w) and "activated" not in state.units[w].flags:
+                events.append({"type": "commanded", "unit": c["commanded"]})
+                return events                  # the same side: the commanded fighter is next
+            c["commanded"] = None
+        return events + self._next(state)
+
+    def _next(self, state: State) -> list[Event]:
+        c = state.clock
+        if self.over(state):
+            return []
+        if not any(left(state, s) for s in state.sides):
+            return rounds.end_round(state)
+        c["active"] = other(state, c["active"])
+        return [{"type": "turn", "active": c["active"]}]
+
+    def _pass(self, state: State) -> list[Event]:
+        c = state.clock
+        events: list[Event] = [{"type": "pass", "side": c["active"]}]
+        if c.get("activating"):                 # the open activation ends
+            return events + self._end(state, state.unit_index(c["activating"]))
+        c["commanded"] = None
+        return events + self._next(state)
+
+    # --- attacks and reactions ----------------------------------------------------------------
+    def _attack(self, state: State, u: int, action: Action) -> list[Event]:
+        w = state.unit_index(str(action.target))
+        weapon, _ = attacks.choose_weapon(state, u, w, action.weapon)
+        assert weapon is not None
+        s = {"kind": "attack", "unit": action.unit, "target": action.target,
+             "weapon": weapon.name, "melee": weapon.melee, "stage": "dodge", "dodge": False,
+             "reacted": []}
+        events: list[Event] = [{"type": "attack-declared", "unit": action.unit,
+                                "target": action.target, "weapon": weapon.name}]
+        return events + self._go_on(state, s)
+
+    def _disengage(self, state: State, u: int, action: Action) -> list[Event]:
+        s = {"kind": "disengage", "unit": action.unit,
+             "path": [list(p) for p in action.path or ()],
+             "engaged": [w for w, _ in attacks.engaged_with(state, u)], "reacted": []}
+        return [{"type": "disengage-declared", "unit": action.unit}] + self._go_on(state, s)
+
+    def _go_on(self, state: State, s: dict[str, Any]) -> list[Event]:
+        """Carry the suspended action on to its next reaction point, or to its end."""
+        while True:
+            choices = reactions.options(state, s)
+            if choices:
+                return ask(state, [reactions.decision(state, s, choices)], s)
+            events = self._step(state, s)
+            if s.get("finished"):
+                return events + self._done(state, state.unit_index(s["unit"]))
+            if events:          # a step that rolled goes on to the next reaction point
+                return events + self._go_on(state, s)
+
+    def _step(self, state: State, s: dict[str, Any]) -> list[Event]:
+        """The part of the suspended action after its reaction point."""
+        u = state.unit_index(s["unit"])
+        if s["kind"] == "attack":
+            w = state.unit_index(s["target"])
+            if s["stage"] == "dodge":
+                weapon = fighter(state, u).weapon(s["weapon"])
+                assert weapon is not None
+                event, dealt = attacks.roll(state, u, w, weapon, s["dodge"], False)
+                s["stage"] = "counter"
+                return [event, *attacks.wound(state, w, dealt, "attack")]
+            s["finished"] = True
+            return []
+        s["finished"] = True
+        if not alive(state, u):
+            return []
+        action = Action("disengage", s["unit"], path=tuple(tuple(p) for p in s["path"]))
+        checked = movement.check_disengage(state, u, action)
+        assert not isinstance(checked, Violation)
+        return self._moved(state, u, checked, "disengaged")
+
+    def resume(self, state: State, suspended: dict[str, Any],
+               answers: tuple[tuple[Decision, Action], ...]) -> list[Event]:
+        s = dict(suspended)
+        s["reacted"] = list(s.get("reacted", []))
+        _, answer = answers[-1]
+        events: list[Event] = []
+        if answer.type == "react":
+            w = state.unit_index(str(answer.unit))
+            side = state.side_of(w)
+            state.sides[side]["singles"] -= 1
+            s["reacted"].append(answer.unit)
+            reaction = answer.option("reaction")
+            events.append({"type": "reaction", "unit": answer.unit, "reaction": reaction,
+                           "singles_left": state.sides[side]["singles"]})
+            u = state.unit_index(s["unit"])
+            if reaction == "dodge":
+                s["dodge"] = True
+            elif reaction == "counter":
+                weapon = reactions.counter_weapon(state, w, u)
+                assert weapon is not None
+                event, dealt = attacks.roll(state, w, u, weapon, False, True)
+                events += [event, *attacks.wound(state, u, dealt, "counter")]
+                s["finished"] = True
+            else:
+                events += reactions.strike(state, w, u)
+                if s["kind"] == "disengage" and not alive(state, u):
+                    s["finished"] = True
+            if s.get("finished"):
+                return self._after(state, events + self._done(state, u))
+            if s["kind"] == "disengage":    # the next engaged fighter may strike too
+                return self._after(state, events + self._go_on(state, s))
+        else:
+            events.append({"type": "no-reaction", "side": answer.side})
+        events += self._step(state, s)
+        if s.get("finished"):
+            return self._after(state, events + self._done(state, state.unit_index(s["unit"])))
+        return self._after(state, events + self._go_on(state, s))
+
+    # --- abilities ----------------------------------------------------------------------------
+    def _use(self, state: State, u: int, ability: Ability | None, action: Action
+             ) -> list[Event]:
+        assert ability is not None
+        return abilities.use(state, u, ability, action) + self._done(state, u)
+
+    # --- try's shorthand ----------------------------------------------------------------------
+    def shorthand(self, state: State, action: Action
+                  ) -> tuple[Action, dict[str, Any], list[Violation]]:
+        """try's "reaction": {"unit", "type"} written on the enemy action, split off."""
+        given = action.option(SHORTHAND)
+        if given is None or action.type in ANSWERS:
+            return action, {}, []
+        plain = replace(action, options=tuple(o for o in action.options if o[0] != SHORTHAND))
+        d = dict(given) if isinstance(given, tuple) else None
+        if (d is None or not isinstance(d.get("unit"), str)
+                or d.get("type") not in reactions.REACTIONS):
+            return plain, {}, [v("bad_reaction", f"\"reaction\" must be {{\"unit\": ID, "
+                                                 f"\"type\": {'|'.join(reactions.REACTIONS)}}}")]
+        return plain, {"reaction": d}, []
+
+    def shorthand_answer(self, state: State, decision: Decision, given: dict[str, Any]
+                         ) -> Action:
+        d = given.get("reaction")
+        if d:
+            want = Action("react", d["unit"], decision.side,
+                          options=(("reaction", d["type"]),))
+            if want in decision.choices:
+                return want
+        return Action(reactions.NO, side=decision.side)
+
+
+RULES = Warband()

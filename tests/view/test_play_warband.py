@@ -1,0 +1,94 @@
+"""A warband round in the window (synthetic events, dummy video driver): red, a person, rolls
+the initiative and chooses who goes first with buttons, drags a fighter with its Move, ends
+activations with wait (a button, then the fighter), answers reactions and passes; blue is the
+computer. The round ends and the next one's initiative comes up."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from battlefield.rules.warband.rounds import left  # noqa: E402
+from battlefield.view.app import PlayScene, open_game  # noqa: E402
+
+SIZE = (1200, 760)
+
+
+@pytest.fixture()
+def scene():
+    pygame.display.init()
+    pygame.font.init()
+    yield PlayScene(open_game("demo-warband"), SIZE, computer=("blue",))
+    pygame.display.quit()
+
+
+def px(scene: PlayScene, x: float, y: float) -> tuple[int, int]:
+    p = scene.table.view.px(x, y)
+    return round(p[0]), round(p[1])
+
+
+def click(scene: PlayScene, name: str) -> None:
+    scene.draw(pygame.Surface(SIZE))
+    rect = next(r for r, label in scene.panel.buttons if label == name)
+    scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
+
+
+def click_table(scene: PlayScene, x: float, y: float) -> None:
+    scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=px(scene, x, y)))
+
+
+def drag(scene: PlayScene, start: tuple[float, float], end: tuple[float, float]) -> None:
+    a, b = px(scene, *start), px(scene, *end)
+    scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=a))
+    scene.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=b,
+                                          rel=(b[0] - a[0], b[1] - a[1]), buttons=(1, 0, 0)))
+    scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=b))
+
+
+def test_a_round_in_the_window(scene: PlayScene) -> None:
+    st = scene.state
+    click(scene, "initiative")
+    st = scene.state
+    assert st.clock["phase"] == "first" and st.sides["red"]["rolled"]
+    for _ in range(20):                      # blue may hold the initiative: the computer chooses
+        if scene.state.clock["phase"] == "combat":
+            break
+        if scene.state.acting_side == "red":
+            click(scene, "first")
+        else:
+            scene.update(0.016)
+    dragged = False
+    for _ in range(400):
+        st = scene.state
+        if st.round > 1:
+            break
+        if st.acting_side == "blue":
+            scene.update(0.016)
+            continue
+        if st.pending:
+            click(scene, "no-reaction")
+            continue
+        if st.available() == ["pass"]:
+            click(scene, "pass")
+            continue
+        uid = st.clock["activating"] or st.scene.units[left(st, "red")[0]].id
+        u = st.unit_index(uid)
+        m = int(st.models_of(u)[0])
+        x, y = float(st.table.x[m]), float(st.table.y[m])
+        if not dragged:
+            n = len(st.actions)
+            drag(scene, (x, y), (x + 1.5, y))
+            assert scene.state.actions[n].type == "move"
+            dragged = True
+            continue
+        click(scene, "wait")
+        click_table(scene, x, y)
+    st = scene.state
+    assert st.round == 2 and st.clock["phase"] == "initiative"
+    assert any(a.type == "wait" for a in st.actions)
+    scene.draw(pygame.Surface(SIZE))
+    assert [label for _, label in scene.panel.buttons] == ["initiative"]
