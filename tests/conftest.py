@@ -1,9 +1,42 @@
-"""Shared test set-up: headless pygame, and the repository's paths."""
+"""Shared test set-up: headless pygame, the repository's paths, and the numba kernels compiled
+once before the test workers start (tests/warm.py)."""
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 ROOT = Path(__file__).resolve().parent.parent
+WARM = Path(__file__).resolve().parent / "warm.py"
+# Each half of tests/warm.py and a kernel whose cached copy shows that half has run.
+HALVES = {"grid": ("sightgrid", "grid_sight_rows"), "lines": ("unitsight", "groups_see")}
+
+
+def _cached(module: str, kernel: str) -> bool:
+    """numba has a cached copy of battlefield.geometry.MODULE.KERNEL (in the package's
+    __pycache__, or under $NUMBA_CACHE_DIR)."""
+    import battlefield.geometry
+
+    name = f"{module}.{kernel}-*.nbi"
+    where = os.environ.get("NUMBA_CACHE_DIR")
+    if where:
+        return any(Path(where).rglob(name))
+    return any((Path(battlefield.geometry.__file__).parent / "__pycache__").glob(name))
+
+
+def pytest_configure(config) -> None:
+    if hasattr(config, "workerinput"):
+        return                                  # a worker: the controller has warmed up
+    todo = [half for half, (module, kernel) in HALVES.items() if not _cached(module, kernel)]
+    if not todo:
+        return
+    sys.stderr.write("compiling the numba kernels once, side by side (about a minute)...\n")
+    runs = [subprocess.Popen([sys.executable, str(WARM), half], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True) for half in todo]
+    for half, run in zip(todo, runs, strict=True):
+        _, err = run.communicate()
+        if run.returncode:                      # the tests themselves will show what is wrong
+            sys.stderr.write(f"tests/warm.py {half} failed:\n{err[-2000:]}\n")

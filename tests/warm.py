@@ -1,0 +1,44 @@
+"""Compile the numba kernels the tests use before the test workers start (tests/conftest.py).
+
+A fresh environment has no compiled kernels: the sight and path kernels take minutes to
+compile, and two test workers reaching the same kernel at once compile it twice. This script
+does the compiling up front in two halves run side by side - `grid` (the all-pairs sight map of
+map analysis) and `lines` (sight between models and units, distances, paths, a short battle) -
+through the same calls the program makes, so the kernels are compiled for the argument types
+it uses and cached for every later process."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+def grid() -> None:
+    from battlefield.cli.main import main
+
+    with tempfile.TemporaryDirectory() as out:
+        main(["analyze", "open", "--grid", "4", "--out", out, "--json"])
+
+
+def lines() -> None:
+    from battlefield.cli.main import main
+    from battlefield.rulings import Referee, live_check
+    from battlefield.scene.load import load_scene, resolve_scene_path
+
+    scene = load_scene(resolve_scene_path("demo"))
+    referee = Referee(scene)
+    live_check(referee, 0)
+    main(["check", "demo", "--json"])
+    main(["simulate", "--ruleset", "aos4", "--seed", "1"])
+
+
+if __name__ == "__main__":
+    import contextlib
+    import io
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        {"grid": grid, "lines": lines}[sys.argv[1]]()
