@@ -197,10 +197,11 @@ def emit_json(data: Any) -> None:
 
 # --- check -------------------------------------------------------------------------------------
 def run_check(args: argparse.Namespace) -> int:
+    from battlefield.rules.registry import with_ruleset_check
     from battlefield.rulings import Referee
 
     scene = open_scene(args.scene)
-    report = Referee(scene).check_report()
+    report = with_ruleset_check(scene, Referee(scene).check_report())
     if args.json:
         emit_json(report)
         return 0
@@ -294,8 +295,10 @@ def run_render(args: argparse.Namespace) -> int:
     from battlefield.view.picture import render_scene
 
     scene = open_scene(args.scene)
+    from battlefield.rules.registry import with_ruleset_check
+
     referee = Referee(scene)
-    report = referee.check_report()
+    report = with_ruleset_check(scene, referee.check_report())
     measure = referee.measure_report(*args.measure) if args.measure else None
     out = Path(args.out)
     if out.parent and not out.parent.exists():

@@ -98,6 +98,15 @@ class DragContext:
     cache: dict[Any, Any]
 
 
+@dataclass
+class CheckAdditions:
+    """What a ruleset adds to `battlefield check`: keys per ordered pair of units (a, b) and
+    per unit, merged into the report's `pairs` and `units`."""
+
+    pairs: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    units: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
 @dataclass(frozen=True)
 class RulesetPackage:
     """Everything a ruleset answers, registered once by its package."""
@@ -115,6 +124,8 @@ class RulesetPackage:
     try_start: Callable[[Scene, list[Action]], dict[str, Any]] | None = None
     try_advance: Callable[[State, Action], list[Violation]] | None = None
     data: Path | None = None                   # rulesets/NAME (default: the bundled folder)
+    # `battlefield check`: the ruleset's own rulings about a scene (default: none).
+    check_additions: Callable[[Scene], CheckAdditions] | None = None
 
     @property
     def ruleset(self) -> Ruleset:
@@ -194,9 +205,23 @@ def playable() -> list[str]:
     return sorted(names)
 
 
+def with_ruleset_check(scene: Scene, report: dict[str, Any]) -> dict[str, Any]:
+    """A check report with what the scene's ruleset adds to it (its check_additions)."""
+    pkg = find(scene.ruleset.id)
+    if pkg is None or pkg.check_additions is None:
+        return report
+    extra = pkg.check_additions(scene)
+    for pair in report["pairs"]:
+        pair.update(extra.pairs.get((pair["a"], pair["b"]), {}))
+    for uid, keys in extra.units.items():
+        report["units"].setdefault(uid, {}).update(keys)
+    return report
+
+
 def rules_of(name: str) -> Rules:
     return get(name).rules
 
 
-__all__ = ["RulesetPackage", "OddsQuestion", "DragNotes", "DragContext", "Ring", "Ghost",
-           "Player", "register", "unregister", "find", "get", "playable", "rules_of"]
+__all__ = ["RulesetPackage", "CheckAdditions", "with_ruleset_check", "OddsQuestion",
+           "DragNotes", "DragContext", "Ring", "Ghost", "Player", "register", "unregister",
+           "find", "get", "playable", "rules_of"]
