@@ -20,7 +20,8 @@ from battlefield.geometry.bases import RECT, outline_points
 from battlefield.geometry.paths import Obstacle, Planner, Terrain
 from battlefield.rules.state import State
 
-AREA = 1e-4             # overlap (sq in) still counted as touching
+AREA = 1e-4             # overlap (sq in) still counted as touching where a move ends
+EXACT = 1e-9            # ... where a block moving on is stopped at contact
 EDGES = ("south", "north", "west", "east")
 FAR = 1000.0
 
@@ -62,11 +63,12 @@ class Ground:
     shapes: list[shapely.Polygon]
     names: list[str]
 
-    def overlapping(self, poly: shapely.Geometry) -> list[int]:
+    def overlapping(self, poly: shapely.Geometry, tolerance: float = AREA) -> list[int]:
+        """The shapes `poly` overlaps by more than `tolerance` square inches."""
         if not self.shapes:
             return []
         area = shapely.area(shapely.intersection(poly, np.asarray(self.shapes, dtype=object)))
-        return [int(i) for i in np.nonzero(area > AREA)[0]]
+        return [int(i) for i in np.nonzero(area > tolerance)[0]]
 
     def touching(self, poly: shapely.Geometry, within: float = 0.1) -> list[int]:
         if not self.shapes:
@@ -170,10 +172,10 @@ def _leg(p: tuple[float, float], q: tuple[float, float], f: float, a: float, b: 
     hit = where.overlapping(swept(room))
     if not hit:
         return room, []
-    lo, hi = 0.0, room                  # lo: free, hi: overlaps
-    while hi - lo > 1e-7:
+    lo, hi = 0.0, room                  # lo: free, hi: overlaps (stop at contact, exactly)
+    while hi - lo > 1e-9:
         mid = (lo + hi) / 2
-        if where.overlapping(swept(mid)):
+        if where.overlapping(swept(mid), EXACT):
             hi = mid
         else:
             lo = mid

@@ -8,12 +8,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from battlefield.errors import UsageError
+from battlefield.rules.actions import Action
 from battlefield.rules.blocks import combat, movement, phases
 from battlefield.rules.blocks.data import boxes
 from battlefield.rules.blocks.rules import RULES, attack_kind
 from battlefield.rules.chance import mean
 from battlefield.rules.registry import CheckAdditions, OddsQuestion, RulesetPackage
 from battlefield.rules.state import Game, State
+from battlefield.rules.trial import acting_side
 from battlefield.scene.model import Scene
 
 
@@ -126,5 +128,13 @@ def check_additions(scene: Scene) -> CheckAdditions:
     return out
 
 
+def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
+    """`try` on a plain scene: the acting side's turn of round 2 (full command points), in
+    the combat phase when the first action is an attack, else Movement & Command."""
+    first = actions[0].type if actions else ""
+    return {"active": acting_side(scene, actions), "round": 2,
+            "phase": "combat" if first == "attack" else "command"}
+
+
 RULESET = RulesetPackage(id="blocks", rules=RULES, player=_player, odds=ODDS,
-                         check_additions=check_additions)
+                         check_additions=check_additions, try_start=try_start)

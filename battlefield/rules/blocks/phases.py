@@ -16,7 +16,8 @@ from battlefield.rules.blocks.data import boxes, game, order_of, red_from, stat
 from battlefield.rules.state import State, scene_start
 
 Event = dict[str, Any]
-START_KEYS = ("round", "active")
+START_KEYS = ("round", "active", "phase", "command", "cards")
+PHASES = ("command", "combat", "strike-back")
 KEEP = {"routing"}                     # flags that outlast the turn
 
 
@@ -60,8 +61,34 @@ def begin(state: State) -> list[Event]:
     state.extra = {"orders": orders, "edges": edges(state), "start": {}}
     state.clock = {"round": rnd, "turn": 1, "first": active, "active": active,
                    "phase": "command", "over": False}
-    return [{"type": "battle-round", "round": rnd, "first": active,
-             "edges": state.extra["edges"]}, *start_turn(state, active)]
+    events = [{"type": "battle-round", "round": rnd, "first": active,
+               "edges": state.extra["edges"]}, *start_turn(state, active)]
+    _start_keys(state, start)
+    return events
+
+
+def _start_keys(state: State, start: dict[str, Any]) -> None:
+    """A scene's shorthand for where its battle starts: the phase, command points and cards
+    in hand ({phase: combat, command: {red: 3}, cards: {red: [fury]}})."""
+    where = f"{state.scene.file}: state"
+    if "phase" in start:
+        if start["phase"] not in PHASES:
+            raise UsageError(f"{where}.phase: {start['phase']!r} is not a phase "
+                             f"({', '.join(PHASES)})")
+        state.clock["phase"] = start["phase"]
+    for key in ("command", "cards"):
+        given = start.get(key) or {}
+        if not isinstance(given, dict) or any(s not in state.sides for s in given):
+            raise UsageError(f"{where}.{key}: expected {{side: ...}} for the sides "
+                             f"{', '.join(state.sides)}")
+        for side, value in given.items():
+            if key == "command" and not (isinstance(value, int) and value >= 0):
+                raise UsageError(f"{where}.command.{side}: expected a whole number of points")
+            if key == "cards" and not (isinstance(value, list) and all(
+                    game().card(str(c)) for c in value)):
+                raise UsageError(f"{where}.cards.{side}: expected card ids (cards: "
+                                 f"{', '.join(c.id for c in game().cards)})")
+            state.sides[side][key] = list(value) if key == "cards" else value
 
 
 def edges(state: State) -> dict[str, str]:
