@@ -303,9 +303,21 @@ def run_render(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.parent and not out.parent.exists():
         raise UsageError(f"{args.out}: folder {out.parent} does not exist")
-    render_scene(scene, report, str(out), measure=measure, px_per_inch=args.scale)
+    render_scene(scene, report, str(out), measure=measure, px_per_inch=args.scale,
+                 marks=tuple(_marks(scene)))
     print(f"wrote {out}")
     return 0
+
+
+def _marks(scene) -> list:
+    """What the scene's ruleset draws on it (orders, routes, engaged sides; registry.Mark)."""
+    from battlefield.rules import registry
+    from battlefield.rules.state import Game
+
+    pkg = registry.find(scene.ruleset.id)
+    if pkg is None or pkg.marks is None:
+        return []
+    return pkg.marks(Game(pkg.rules, scene).new_state())
 
 
 # --- odds --------------------------------------------------------------------------------------

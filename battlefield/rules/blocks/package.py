@@ -13,7 +13,13 @@ from battlefield.rules.blocks import combat, movement, phases
 from battlefield.rules.blocks.data import boxes
 from battlefield.rules.blocks.rules import RULES, attack_kind
 from battlefield.rules.chance import mean
-from battlefield.rules.registry import CheckAdditions, OddsQuestion, RulesetPackage
+from battlefield.rules.registry import (
+    CheckAdditions,
+    DragContext,
+    DragNotes,
+    OddsQuestion,
+    RulesetPackage,
+)
 from battlefield.rules.state import Game, State
 from battlefield.rules.trial import acting_side
 from battlefield.scene.model import Scene
@@ -136,5 +142,18 @@ def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
             "phase": "combat" if first == "attack" else "command"}
 
 
+def _marks(state: State) -> list:
+    from battlefield.rules.blocks.marks import marks
+
+    return marks(state)
+
+
+def _drag_notes(ctx: DragContext) -> DragNotes:
+    from battlefield.rules.blocks.marks import drag_notes
+
+    return drag_notes(ctx)
+
+
 RULESET = RulesetPackage(id="blocks", rules=RULES, player=_player, odds=ODDS,
-                         check_additions=check_additions, try_start=try_start)
+                         check_additions=check_additions, try_start=try_start, marks=_marks,
+                         drag_notes=_drag_notes)
