@@ -206,9 +206,9 @@ def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = 
         objectives[o.id] = c
     r = Ruling(action, violations, ends, used, climbed, p.allowed, check, referee, faults,
                general, objectives, target, checked=engine)
-    if target is None or not extras:
+    if not extras:
         return r
-    if engine:               # full / partial / none and the blockers: when the cursor rests
+    if engine and target is not None:    # full / partial / none and the blockers: at rest
         r.sight = referee.pair(p.unit, target)
     package = registry.get(state.rules.id)
     if package.drag_notes is not None:

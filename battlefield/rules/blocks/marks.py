@@ -12,7 +12,7 @@ import shapely
 
 from battlefield.rules.blocks import combat, movement, phases
 from battlefield.rules.blocks.data import order_text
-from battlefield.rules.registry import DragContext, DragNotes, Mark
+from battlefield.rules.registry import DragContext, DragNotes, Ghost, Mark
 from battlefield.rules.state import State
 
 ARC_SHOWN = 12.0           # inches of a dragged block's front arc drawn
@@ -94,6 +94,17 @@ def drag_notes(ctx: DragContext) -> DragNotes:
     after = copy.copy(ctx.state)          # a shallow view with the block dropped: read only
     after.table = ctx.moved
     u = ctx.unit
+    if ctx.action.type == "move" and ctx.action.path:
+        from battlefield.rules.blocks.rules import RULES
+
+        trip, _ = RULES.trip(ctx.state, u, ctx.action)
+        if trip.stopped_by:               # it stops short, touching what it met
+            x, y, f = trip.end
+            m = int(ctx.state.models_of(u)[0])
+            after.table = ctx.state.table.moved([m], [x], [y], facing=[f])
+            notes.lines.append(f"stops touching {', '.join(trip.stopped_by)} after "
+                               f"{trip.distance:.2f}\"")
+            notes.ghosts.append(Ghost(u, np.array([[x, y]]), "stops here"))
     arc = combat.arc(after, u).intersection(
         shapely.box(0, 0, after.table.width, after.table.depth))
     x, y, _ = movement.pose(after, u)

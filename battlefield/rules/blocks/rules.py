@@ -9,7 +9,6 @@ Actions (JSON): {"type": "order", "unit", "order"}, {"type": "direct", "unit"}, 
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -196,22 +195,20 @@ class Blocks:
     def _path_problems(self, state: State, u: int, action: Action) -> list[Violation]:
         if not action.path:
             return [v("no_path", "move needs a \"path\" (where the block's centre goes)")]
-        trip, length = self._trip(state, u, action)
+        pts = np.asarray(action.path, dtype=np.float64)
+        length = float(np.hypot(*np.diff(starting_at(state.table, movement.block(state, u)[0],
+                                                      pts), axis=0).T).sum())
         allowed = phases.move_allowance(state, u)
         if length > allowed + 1e-6:
             return [v("move_too_far", f"{action.unit} moves {length:.2f}\" > its Move "
                                       f"{allowed:g}\"", distance=length, allowed=allowed)]
-        end = trip.end
-        pts = np.asarray(action.path, dtype=np.float64)
-        want_f = action.facing if action.facing is not None else movement.pose(state, u)[2]
-        if (trip.stopped_by or math.hypot(end[0] - pts[-1][0], end[1] - pts[-1][1]) > 1e-6
-                or abs((end[2] - want_f + 180) % 360 - 180) > 1e-6):
-            what = ", ".join(trip.stopped_by) or "something"
-            return [v("blocked", f"{action.unit} cannot get there: its block meets {what} "
-                                 f"after {trip.distance:.2f}\"", distance=trip.distance)]
-        return []
+        t = state.table
+        x, y = pts[-1]
+        if not (0 <= x <= t.width and 0 <= y <= t.depth):
+            return [v("off_board", f"({x:g}, {y:g}) is off the board")]
+        return []           # a block that meets something on the way stops there, touching
 
-    def _trip(self, state: State, u: int, action: Action) -> tuple[movement.Travel, float]:
+    def trip(self, state: State, u: int, action: Action) -> tuple[movement.Travel, float]:
         x, y, f = movement.pose(state, u)
         m, a, b = movement.block(state, u)
         pts = starting_at(state.table, m, np.asarray(action.path, dtype=np.float64))
@@ -304,7 +301,7 @@ class Blocks:
 
     def _do_move(self, state: State, action: Action) -> list[Event]:
         u = state.unit_index(action.unit)
-        trip, _ = self._trip(state, u, action)
+        trip, _ = self.trip(state, u, action)
         phases.place(state, u, trip)
         state.units[u].flags.add("moved")
         return [phases.moved_event(state, u, "direct control", trip)]

@@ -83,10 +83,11 @@ def test_direct_control_moves_up_to_move_and_turns():
     act(s, type="direct", unit="red-a")
     assert s.sides["red"]["command"] == 0           # 500 points: 1 point, spent
     assert codes(s, type="move", unit="red-a", path=[[25, 10]]) == ["move_too_far"]
-    bad = s.check(Action.from_dict({"type": "move", "unit": "red-a", "path": [[20, 13.6]]}))
-    assert [v.code for v in bad] == ["blocked"] and "blue-d" in bad[0].message
-    act(s, type="move", unit="red-a", path=[[23, 11]], facing=45)
-    assert pose(s, "red-a") == pytest.approx((23, 11, 45), abs=1e-6)
+    assert codes(s, type="move", unit="red-a", path=[[23, 11]], facing=45) == []
+    # Into blue-d (its front edge at y = 14): the block stops touching it, unturned.
+    events = act(s, type="move", unit="red-a", path=[[20, 13.6]], facing=45)
+    assert events[0]["stopped_by"] == ["blue-d"]
+    assert pose(s, "red-a") == pytest.approx((20, 13, 90), abs=1e-6)
     assert codes(s, type="move", unit="red-a", path=[[22, 11]]) == ["already_moved"]
 
 
