@@ -32,7 +32,6 @@ class Card:
 class GameData:
     rounds: int
     points_per_command: float
-    footprints: dict[str, tuple[float, float]]
     bar: tuple[int, int, int]
     courage_dice: str
     flank_offence: int
@@ -51,19 +50,13 @@ class GameData:
 @cache
 def game() -> GameData:
     r = Reader.open(ruleset_dir("blocks") / "game.yaml")
-    top = r.mapping((), r.data, ["rounds", "command", "footprints", "bar", "courage_dice",
+    top = r.mapping((), r.data, ["rounds", "command", "bar", "courage_dice",
                                  "modifiers", "withdraw", "charge_approach", "cards"])
     cmd = r.mapping(("command",), top["command"], ["points_per"])
     mods = r.mapping(("modifiers",), top["modifiers"],
                      ["flank_offence", "rear_offence", "extra_side_courage", "fear",
                       "special_courage"])
     fear = r.mapping(("modifiers", "fear"), mods["fear"], [], list(EFFECTS))
-    feet = r.mapping(("footprints",), top["footprints"], ["infantry", "cavalry", "monster"])
-    footprints = {}
-    for k, v in feet.items():
-        pair = r.sequence(("footprints", k), v, 2)
-        footprints[k] = (float(r.number(("footprints", k, 0), pair[0], 0)),
-                         float(r.number(("footprints", k, 1), pair[1], 0)))
     bar = r.sequence(("bar",), top["bar"], 3)
     cards = []
     for i, c in enumerate(r.sequence(("cards",), top["cards"])):
@@ -81,7 +74,6 @@ def game() -> GameData:
     return GameData(
         rounds=whole(("rounds",), top["rounds"]),
         points_per_command=float(r.number(("command", "points_per"), cmd["points_per"], 1)),
-        footprints=footprints,
         bar=tuple(whole(("bar", i), b) for i, b in enumerate(bar[:3])),  # type: ignore[arg-type]
         courage_dice=r.string(("courage_dice",), top["courage_dice"]),
         flank_offence=whole(("modifiers", "flank_offence"), mods["flank_offence"]),
@@ -160,17 +152,12 @@ def order_text(order: dict[str, Any] | None) -> str:
 
 def check_scene(scene: Scene) -> None:
     """The blocks keys of every unit read as the rules need them (an InputError at the key)."""
-    g = game()
     ids = {u.id for u in scene.units}
     for spec in scene.units:
         p = spec.path
         if len(spec.models) != 1:
             raise scene.error((*p, "models"), f"a block is one model, not {len(spec.models)}",
                               "one model with a rectangular base")
-        kind = spec.extra.get("type")
-        if kind is not None and kind not in g.footprints:
-            raise scene.error((*p, "type"), f"unknown type {kind!r}",
-                              ", ".join(g.footprints))
         for t in spec.extra.get("traits") or ():
             if str(t).lower() not in TRAITS:
                 raise scene.error((*p, "traits"), f"unknown trait {t!r}", ", ".join(TRAITS))

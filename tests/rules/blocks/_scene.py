@@ -21,9 +21,12 @@ STATS = {"move": 4, "offence": 7, "defence": 4, "power": 5, "toughness": 3, "cou
 
 def block(uid: str, side: str, x: float, y: float, facing: float, base=INFANTRY,
           **keys: Any) -> dict[str, Any]:
+    """One block; base=None leaves the base out (the unit's `type` gives it)."""
     stats = {**STATS, **keys.pop("stats", {})}
-    return {"id": uid, "side": side, "stats": stats, **keys,
-            "models": [{"base": {"rect": list(base)}, "at": [x, y], "facing": facing}]}
+    model: dict[str, Any] = {"at": [x, y], "facing": facing}
+    if base is not None:
+        model["base"] = {"rect": list(base)}
+    return {"id": uid, "side": side, "stats": stats, **keys, "models": [model]}
 
 
 def square(pid: str, x0: float, y0: float, x1: float, y1: float, kind: str = "impassable"

@@ -151,3 +151,24 @@ def test_own_edge_comes_from_the_deployment_zone(tmp_path, capsys):
                  block("blue-r", "blue", 30, 20, 270, routing=True))
     rout = check(tmp_path, text, capsys)["units"]["blue-r"]["rout"]
     assert rout["edge"] == "north" and rout["distance"] == pytest.approx(32 - 1 - 20)
+
+
+def test_a_type_gives_the_default_footprint(tmp_path, capsys):
+    """A cavalry block (4" x 3") at (10, 10) facing north, a monster (2" x 2") at (10, 20),
+    neither with a `base`: front edge y = 11.5 to the monster's near edge y = 19, 7.5"."""
+    text = scene(block("red-a", "red", 10, 10, 90, base=None, type="cavalry"),
+                 block("blue-b", "blue", 10, 20, 0, base=None, type="monster"))
+    assert "base" not in text
+    report = check(tmp_path, text, capsys)
+    assert pair(report, "red-a", "blue-b")["shooting_distance"] == pytest.approx(7.5)
+
+
+def test_an_unknown_type_is_refused_at_its_line(tmp_path, capsys):
+    from battlefield.cli.main import main
+
+    path = tmp_path / "scene.yaml"
+    path.write_text(scene(block("red-a", "red", 10, 10, 90, type="dragon"),
+                          block("blue-b", "blue", 10, 20, 0)))
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "units[0].type: unknown type 'dragon'" in err and "infantry, cavalry, monster" in err
