@@ -182,9 +182,11 @@ def remove_destroyed(state: State, why: str) -> list[Event]:
             if alive(state, u) and "destroyed" in state.units[u].flags]
 
 
-def attack(state: State, u: int, w: int, kind: str, what: str, red=None) -> list[Event]:
-    """One attack of u on w with logged dice; damage marked (removal is the caller's)."""
-    att = combat.numbers(state, u, w, kind, red)
+def attack(state: State, u: int, w: int, kind: str, what: str, red=None, blue=None
+           ) -> list[Event]:
+    """One attack of u on w with logged dice (a red and a blue card's effects, when played);
+    damage marked (removal is the caller's)."""
+    att = combat.numbers(state, u, w, kind, red, blue)
     dealt = chance.play(combat.attack_procedure(att.dice, att.hit_on, att.damage_on, what),
                         state.dice)
     ev: Event = {"type": "attack", "unit": uid(state, u), "target": uid(state, w),

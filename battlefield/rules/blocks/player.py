@@ -15,6 +15,8 @@ from battlefield.rules.state import State
 
 class BlocksPlayer:
     def choose(self, state: State) -> Action:
+        if state.pending:              # a card on an attack: the first card it may play
+            return state.pending[0].choices[0]
         for action in self._wanted(state):
             if not state.check(action):
                 return action

@@ -13,12 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from battlefield.rules import chance
+from battlefield.rules import chance, decisions
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.blocks import combat, movement, phases
 from battlefield.rules.blocks.data import check_scene, game, order_of, order_text, stat
 from battlefield.rules.chance import Throw
-from battlefield.rules.decisions import Decision
+from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.moves import find_unit, starting_at, v
 from battlefield.rules.result import Result
 from battlefield.rules.state import State
@@ -75,10 +75,6 @@ class Blocks:
             return ["end-phase", *COMMAND]
         return ["end-phase", "attack"]
 
-    def resume(self, state: State, suspended: dict[str, Any],
-               answers: tuple[tuple[Decision, Action], ...]) -> list[Event]:
-        return []                      # blocks asks no decisions of the other side
-
     def move_allowance(self, state: State, u: int, ability: str) -> float | None:
         return phases.move_allowance(state, u) if ability == "move" else None
 
@@ -93,6 +89,10 @@ class Blocks:
 
     # --- check --------------------------------------------------------------------------------
     def check(self, state: State, action: Action) -> list[Violation]:
+        if state.pending:              # an answer that is not one of the choices
+            d = state.pending[0]
+            return [v("not_a_choice", f"{d.side} answers {d.kind} with one of: "
+                                      + ", ".join(d.label(c) for c in d.choices))]
         if self.over(state):
             return [v("battle_over", "the battle is over")]
         if action.type not in FIELDS:
@@ -283,6 +283,10 @@ class Blocks:
         side = self.acting_side(state)
         state.sides[side]["command"] -= COSTS.get(action.type, 0)
         events = getattr(self, "_do_" + action.type.replace("-", "_"))(state, action)
+        return self._ended(state, events)
+
+    def _ended(self, state: State, events: list[Event]) -> list[Event]:
+        """The battle's end, when this action brought it."""
         if not state.clock["over"] and self.over(state):
             state.clock["over"] = True
         if state.clock["over"]:
@@ -349,7 +353,54 @@ class Blocks:
             hand.remove(red.id)
             state.sides[side]["cards"] = hand
         state.units[u].flags.add("attacked")
-        return phases.attack(state, u, w, kind, f"{action.unit} attacks {action.target}", red)
+        info = {"unit": action.unit, "target": action.target, "kind": kind,
+                "red": red.id if red else None, "blue": None}
+        defender = state.side_of(w)
+        blues = list(dict.fromkeys(c for c in state.sides[defender]["cards"]
+                                   if _colour(c) == "blue"))
+        if blues:                      # the defender may answer with a blue card
+            return decisions.ask(state, [_card_decision(defender, "blue-card", blues, info)],
+                                 {"attack": info, "step": "blue"})
+        return self._strike(state, info)
+
+    def _strike(self, state: State, info: dict[str, Any]) -> list[Event]:
+        u, w = state.unit_index(info["unit"]), state.unit_index(info["target"])
+        g = game()
+        red = g.card(info["red"]) if info["red"] else None
+        blue = g.card(info["blue"]) if info["blue"] else None
+        return phases.attack(state, u, w, info["kind"],
+                             f"{info['unit']} attacks {info['target']}", red, blue)
+
+    def resume(self, state: State, suspended: dict[str, Any],
+               answers: tuple[tuple[Decision, Action], ...]) -> list[Event]:
+        """An attack that waited for the defender's blue card, then for the attacker's red
+        answer to it (seed: one card per player per attack)."""
+        info = dict(suspended["attack"])
+        step = suspended["step"]
+        decision, given = answers[-1]
+        played = given.option("card") if given.type == "card" else None
+        events: list[Event] = []
+        if played:
+            hand = list(state.sides[decision.side]["cards"])
+            hand.remove(played)
+            state.sides[decision.side]["cards"] = hand
+            info[step] = played
+            events.append({"type": "card", "side": decision.side, "card": played,
+                           "effect": dict(game().card(played).effect)})
+        attacker = state.side_of(state.unit_index(info["unit"]))
+        reds = list(dict.fromkeys(c for c in state.sides[attacker]["cards"]
+                                  if _colour(c) == "red"))
+        if step == "blue" and played and not info["red"] and reds:
+            return events + decisions.ask(
+                state, [_card_decision(attacker, "red-card", reds, info)],
+                {"attack": info, "step": "red"})
+        events.extend(self._strike(state, info))
+        return self._ended(state, events)
+
+    def shorthand_answer(self, state: State, decision: Decision, given: dict[str, Any]
+                         ) -> Action:
+        """try's default answer to a card decision: no card."""
+        return decision.choices[-1]
 
     def _do_end_phase(self, state: State, action: Action) -> list[Event]:
         c = state.clock
@@ -378,6 +429,18 @@ class Blocks:
             if not self.over(state):
                 events.extend(phases.end_turn(state))
         return events
+
+
+def _colour(cid: str) -> str | None:
+    card = game().card(cid)
+    return card.colour if card else None
+
+
+def _card_decision(side: str, kind: str, cards: list[str], info: dict[str, Any]) -> Decision:
+    """A side's choice of a card on an attack (or none: `decline`, listed last)."""
+    return Decision(side, kind, (*(Action("card", side=side, options=(("card", c),))
+                                   for c in cards), Action(DECLINE, side=side)),
+                    about=(("attacker", info["unit"]), ("target", info["target"])))
 
 
 def _draw(n: int, side: str):

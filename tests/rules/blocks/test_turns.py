@@ -160,3 +160,35 @@ def test_combat_is_simultaneous():
     events = act(s, type="end-phase")
     assert [e["unit"] for e in events if e["type"] == "removed"] == ["blue-d"]
     assert s.over and s.result().winner == "red"
+
+
+def test_cards_on_an_attack_one_per_player():
+    """red-a attacks with no card; blue answers with Shield wall (+1 Defence); red may then
+    answer with Fury (+1 Offence): 7 + 1 - (4 + 1) = 3, damage 5 - 3 = 2."""
+    text = scene(block("red-a", "red", 20, 18, 270), block("blue-d", "blue", 20, 16, 90),
+                 state={**ROUND2, "phase": "combat",
+                        "cards": {"red": ["fury", "keen-edges"], "blue": ["shield-wall"]}})
+    s = game(text)
+    events = act(s, type="attack", unit="red-a", target="blue-d")
+    assert events[-1]["type"] == "decision" and events[-1]["kind"] == "blue-card"
+    assert s.acting_side == "blue" and s.available() == ["card", "decline"]
+    assert codes(s, type="card", side="blue", card="fury") == ["not_a_choice"]
+    act(s, type="card", side="blue", card="shield-wall")
+    assert s.pending[0].kind == "red-card" and s.acting_side == "red"
+    events = act(s, type="card", side="red", card="fury")
+    attack = next(e for e in events if e["type"] == "attack")
+    assert (attack["hit_on"], attack["damage_on"]) == (3, 2)
+    assert s.sides["blue"]["cards"] == [] and s.sides["red"]["cards"] == ["keen-edges"]
+    assert not s.pending and s.acting_side == "red"
+
+
+def test_a_red_card_on_the_attack_leaves_the_attacker_no_answer():
+    text = scene(block("red-a", "red", 20, 18, 270), block("blue-d", "blue", 20, 16, 90),
+                 state={**ROUND2, "phase": "combat",
+                        "cards": {"red": ["fury", "keen-edges"], "blue": ["braced"]}})
+    s = game(text)
+    act(s, type="attack", unit="red-a", target="blue-d", card="keen-edges")
+    events = act(s, type="decline", side="blue")
+    attack = next(e for e in events if e["type"] == "attack")
+    assert (attack["hit_on"], attack["damage_on"]) == (3, 3)      # power 5 + 1 - 3
+    assert s.sides["red"]["cards"] == ["fury"] and not s.pending
