@@ -150,6 +150,13 @@ def end_turn(state: State) -> list[Event]:
 
 
 # --- damage and removal --------------------------------------------------------------------------
+def shakes(spec, before: int, after: int) -> bool:
+    """Damage from `before` to `after` boxes loses the last yellow box (the block goes into the
+    red) or is taken while in the red: the block must check its courage."""
+    red = red_from(spec)
+    return after > before and (before < red <= after or before >= red)
+
+
 def mark(state: State, w: int, n: int) -> Event:
     """Mark n boxes of w's damage bar from the left; a block that loses its last yellow box
     or takes damage in the red is shaken (it checks its courage)."""
@@ -158,8 +165,7 @@ def mark(state: State, w: int, n: int) -> Event:
     before = int(us.damage[0])
     after = min(boxes(spec), before + n)
     us.damage[0] = after
-    red = red_from(spec)
-    if after > before and (after >= red > before or before >= red):
+    if shakes(spec, before, after):
         us.flags.add("shaken")
     if after >= boxes(spec):
         us.flags.add("destroyed")
@@ -354,11 +360,19 @@ def rout(state: State, u: int, how: str) -> list[Event]:
         return [{"type": "moved", "unit": spec.id, "by": how, "path": [[x, y]],
                  "facing": f, "distance": 0.0, "stopped_by": ["no way to its edge"]}]
     skip = friends if through else []
-    trip = movement.travel((x, y, f), movement.facing_legs(route.path), a, b,
-                           move_allowance(state, u), movement.ground(state, u, skip=skip))
+    legs = movement.facing_legs(route.path)
+    where = movement.ground(state, u, skip=skip)
+    trip = movement.travel((x, y, f), legs, a, b, move_allowance(state, u), where)
+    if skip:                          # through friends, but never ending on one: shorter
+        everything = movement.ground(state, u)
+        lo, hi = 0.0, trip.distance
+        while everything.overlapping(movement.rect(*trip.end, a, b)) and hi - lo > 1e-6:
+            hi = (lo + hi) / 2
+            trip = movement.travel((x, y, f), legs, a, b, hi, where)
     events: list[Event] = []
     if skip:
-        hull = [movement.rect(px, py, pf, a, b) for px, py, pf in trip.poses]
+        rects = [movement.rect(px, py, pf, a, b) for px, py, pf in trip.poses]
+        hull = [p.union(q).convex_hull for p, q in zip(rects[:-1], rects[1:], strict=True)]
         for w in friends:
             shape = combat.footprint(state, w)
             if any(h.intersection(shape).area > movement.AREA for h in hull):
@@ -397,21 +411,16 @@ def rout_steps(state: State, checks: list[tuple[int, str]]) -> list[Event]:
         if not ok:
             failed.append(u)
             events.append(turn_routed(state, u))
-    for us in state.units:
-        us.flags.discard("shaken-free")
     second = []
     for u in failed:                                    # (2) free attacks
+        start = int(state.units[u].damage[0])
         for w in sorted(combat.engaged_with(state, u)):
-            if not alive(state, u) or "destroyed" in state.units[u].flags:
+            if "destroyed" in state.units[u].flags:
                 break
-            before = "shaken" in state.units[u].flags
-            state.units[u].flags.discard("shaken")
             events.extend(attack(state, w, u, "close", f"{uid(state, w)} free attack on "
                                                         f"{uid(state, u)}"))
-            if "shaken" in state.units[u].flags and u not in second:
-                second.append(u)
-            if before:
-                state.units[u].flags.add("shaken")
+        if shakes(state.scene.units[u], start, int(state.units[u].damage[0])):
+            second.append(u)
     events.extend(remove_destroyed(state, "destroyed by free attacks"))
     for u in second:                                    # (3) second rout checks
         if not alive(state, u):

@@ -192,3 +192,45 @@ def test_a_red_card_on_the_attack_leaves_the_attacker_no_answer():
     attack = next(e for e in events if e["type"] == "attack")
     assert (attack["hit_on"], attack["damage_on"]) == (3, 3)      # power 5 + 1 - 3
     assert s.sides["red"]["cards"] == ["fury"] and not s.pending
+
+
+def test_losing_the_last_yellow_box_to_free_attacks_means_a_second_rout_check():
+    """As above, but red-u's bar is [1, 1, 3]: blue-f's 2 damage takes its last yellow box, so
+    it takes a second rout check; 6+6+6 fails and it is destroyed (no rout move)."""
+    text = scene(block("red-u", "red", 20, 16, 90, bar=[1, 1, 3]),
+                 block("blue-f", "blue", 20, 18, 270),
+                 block("blue-c", "blue", 10, 16, 0, order={"charge": "red-u"},
+                       stats={"move": 8}),
+                 state={"round": 2, "active": "blue"})
+    s = game(text, dice=[6, 6, 6, 1, 1, 1, 1, 6, 6, 6, 6, 6])
+    events = act(s, type="end-phase")
+    checks = [(e["why"], e["passed"]) for e in events if e["type"] == "courage"]
+    assert checks == [("rout check (engaged on another side)", False),
+                      ("second rout check", False)]
+    removed = [e for e in events if e["type"] == "removed"]
+    assert [(e["unit"], e["why"]) for e in removed] == [("red-u",
+                                                          "failed its second rout check")]
+    assert not [e for e in events if e["type"] == "moved" and e["unit"] == "red-u"]
+    assert s.sides["blue"]["destroyed"] == 500
+
+
+def test_a_routing_block_stopped_by_a_friend_moves_through_it_next_time():
+    """red-r routs south from (20, 12) and touches red-f (at (20, 9)): it stops. Next turn it
+    moves through red-f (trampled: it may not move, and takes a rout check) and on past it."""
+    text = scene(block("red-r", "red", 20, 12, 270, routing=True),
+                 block("red-f", "red", 20, 9, 90),
+                 block("blue-x", "blue", 40, 28, 270), state=ROUND2)
+    s = game(text, dice=[1, 1, 1])
+    events = act(s, type="end-phase")
+    moved = next(e for e in events if e["type"] == "moved")
+    assert moved["stopped_by"] == ["red-f"] and moved["distance"] == pytest.approx(1)
+    for _ in range(5):                           # to red's next Movement & Command phase
+        act(s, type="end-phase")
+    assert (s.round, s.active, s.phase) == (3, "red", "command")
+    events = act(s, type="end-phase")
+    assert [e["unit"] for e in events if e["type"] == "trampled"] == ["red-f"]
+    moved = next(e for e in events if e["type"] == "moved" and e["unit"] == "red-r")
+    assert moved["distance"] == pytest.approx(4)
+    assert pose(s, "red-r")[:2] == pytest.approx((20, 7), abs=1e-6)
+    check = next(e for e in events if e["type"] == "courage")
+    assert check["unit"] == "red-f" and "routing unit" in check["why"]
