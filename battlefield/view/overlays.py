@@ -46,8 +46,12 @@ def draw_marks(surface: pygame.Surface, view: ViewTransform, style: Style, marks
         if mark.kind == "edge":
             thick_line(surface, (255, 255, 255), pts[0], pts[-1], max(6.0, lw * 6))
             thick_line(surface, pal.COMBAT, pts[0], pts[-1], max(4.0, lw * 4))
-        elif mark.kind == "outline":
-            polyline(surface, colour, pts, max(1.0, lw), closed=True)
+        elif mark.kind == "outline":    # a labelled one (the unit in the hand) stands out
+            if mark.label:
+                polyline(surface, colour, pts, max(2.5, lw * 2.5), closed=True)
+            else:
+                faint = pal.lighter(style.side(mark.side), 0.35) if mark.side else pal.INK_SOFT
+                polyline(surface, faint, pts, max(1.0, lw), closed=True)
         elif mark.kind == "path":
             for a, b in zip(pts[:-1], pts[1:], strict=True):
                 _dashed(surface, colour, a, b, max(2.0, lw * 2))

@@ -11,7 +11,7 @@ import numpy as np
 import shapely
 
 from battlefield.rules.blocks import combat, movement, phases
-from battlefield.rules.blocks.data import order_text
+from battlefield.rules.blocks.data import order_text, stat
 from battlefield.rules.registry import DragContext, DragNotes, Ghost, Mark
 from battlefield.rules.state import State
 
@@ -69,12 +69,29 @@ def order_mark(state: State, u: int) -> Mark | None:
     return Mark("arrow", np.array([start, end]), order_text(order), spec.side, u)
 
 
+def arc_outline(state: State, u: int, reach: float) -> np.ndarray | None:
+    """Unit u's front arc out to `reach` inches from its front edge, on the table."""
+    fl, fr = combat.front_edge(state, u)
+    near = shapely.LineString([fl, fr]).buffer(reach)
+    arc = combat.arc(state, u).intersection(near).intersection(
+        shapely.box(0, 0, state.table.width, state.table.depth))
+    if arc.is_empty or arc.geom_type != "Polygon":
+        return None
+    return np.asarray(arc.exterior.coords)
+
+
 def marks(state: State) -> list[Mark]:
+    """Engaged sides, orders or rout routes, and each shooter's front arc out to its range."""
     out: list[Mark] = []
     for u, spec in enumerate(state.scene.units):
         if not phases.alive(state, u):
             continue
         out.extend(engaged_marks(state, u))
+        rng = stat(state, u, "range")
+        if rng > 0 and "routing" not in state.units[u].flags:
+            pts = arc_outline(state, u, rng)
+            if pts is not None:
+                out.append(Mark("outline", pts, "", spec.side, u))
         if "routing" in state.units[u].flags:
             r = movement.rout_route(state, u, state.extra["edges"][spec.side])
             if r is not None:
