@@ -110,8 +110,8 @@ ODDS = (
 def check_additions(scene: Scene) -> CheckAdditions:
     """Per ordered pair (a, b): the side of b a's centre lies on, b in a's front arc, the
     shooting distance from a's front edge; per unit: its engaged sides and, routing, its rout."""
-    state = _state(scene)
     out = CheckAdditions()
+    state = _state(scene)
     on = [u for u in range(len(scene.units)) if phases.alive(state, u)]
     for u in on:
         for w in on:

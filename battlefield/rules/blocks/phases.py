@@ -43,9 +43,9 @@ def command_points(state: State, side: str) -> int:
 # --- the battle ----------------------------------------------------------------------------------
 def begin(state: State) -> list[Event]:
     sides = state.scene.sides
-    if len(sides) != 2:
-        raise UsageError(f"{state.scene.file}: a blocks battle needs two sides; the scene has "
-                         f"{len(sides)}: {', '.join(sides)}")
+    if len(sides) > 2:
+        raise UsageError(f"{state.scene.file}: a blocks battle is fought by two sides; the "
+                         f"scene has {len(sides)}: {', '.join(sides)}")
     start, active = scene_start(state, START_KEYS)
     rnd = start.get("round", 1)
     if not isinstance(rnd, int) or isinstance(rnd, bool) or not 1 <= rnd <= game().rounds:

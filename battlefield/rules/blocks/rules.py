@@ -50,7 +50,10 @@ class Blocks:
                        if spec.side == s)]
 
     def over(self, state: State) -> bool:
-        return bool(state.clock.get("over")) or len(self.standing(state)) < len(state.sides)
+        """After the last round, or when a side has no blocks left (a scene of one side - for
+        rulings on it - is over from the start)."""
+        return (bool(state.clock.get("over")) or len(state.sides) < 2
+                or len(self.standing(state)) < len(state.sides))
 
     def result(self, state: State) -> Result:
         pts = {s: state.sides[s]["destroyed"] for s in state.sides}
