@@ -154,6 +154,16 @@ def _drag_notes(ctx: DragContext) -> DragNotes:
     return drag_notes(ctx)
 
 
+def try_advance(state: State, action: Action) -> list:
+    """`try`: an attack given in the acting side's Movement & Command phase comes after it
+    (`end-phase`: its blocks move by their orders, the pre-combat courage phase runs)."""
+    if (action.type == "attack" and state.phase == "command" and not state.pending
+            and action.unit in {u.id for u in state.scene.units}
+            and state.side_of(state.unit_index(action.unit)) == state.acting_side):
+        state.apply(Action("end-phase"))
+    return []
+
+
 RULESET = RulesetPackage(id="blocks", rules=RULES, player=_player, odds=ODDS,
-                         check_additions=check_additions, try_start=try_start, marks=_marks,
-                         drag_notes=_drag_notes)
+                         check_additions=check_additions, try_start=try_start,
+                         try_advance=try_advance, marks=_marks, drag_notes=_drag_notes)

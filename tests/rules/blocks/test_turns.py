@@ -234,3 +234,18 @@ def test_a_routing_block_stopped_by_a_friend_moves_through_it_next_time():
     assert pose(s, "red-r")[:2] == pytest.approx((20, 7), abs=1e-6)
     check = next(e for e in events if e["type"] == "courage")
     assert check["unit"] == "red-f" and "routing unit" in check["why"]
+
+
+def test_try_ends_the_movement_phase_before_an_attack():
+    from ._scene import attempt
+
+    text = scene(block("red-a", "red", 20, 10, 90, order="advance"),
+                 block("blue-d", "blue", 20, 13.5, 270))
+    state, results = attempt(text, {"type": "direct", "unit": "red-a"},
+                             {"type": "attack", "unit": "red-a", "target": "blue-d"})
+    assert [r["legal"] for r in results] == [True, False]      # directed: it did not move
+    assert results[1]["violations"][0]["code"] == "no_range"
+    state, results = attempt(text, {"type": "draw-card"},
+                             {"type": "attack", "unit": "red-a", "target": "blue-d"})
+    assert [r["legal"] for r in results] == [True, True]        # it advanced into contact
+    assert state.phase == "combat"
