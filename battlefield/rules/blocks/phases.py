@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from battlefield.errors import UsageError
-from battlefield.rules import chance
+from battlefield.rules import chance, position
 from battlefield.rules.blocks import combat, movement
 from battlefield.rules.blocks.data import boxes, game, order_of, red_from, stat
 from battlefield.rules.state import State, scene_start
@@ -54,9 +54,10 @@ def begin(state: State) -> list[Event]:
     state.sides = {s: {"command": 0, "cards": [], "rally_cry": False, "destroyed": 0}
                    for s in sides}
     orders = {}
+    whole = position.is_position(state.scene.extra.get("state") or {})
     for u, spec in enumerate(state.scene.units):
         orders[spec.id] = order_of(spec.extra["order"]) if "order" in spec.extra else None
-        if spec.extra.get("routing"):
+        if spec.extra.get("routing") and not whole:    # a whole position says who routs
             state.units[u].flags.add("routing")
     state.extra = {"orders": orders, "edges": edges(state), "start": {}}
     state.clock = {"round": rnd, "turn": 1, "first": active, "active": active,

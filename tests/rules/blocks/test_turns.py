@@ -249,3 +249,17 @@ def test_try_ends_the_movement_phase_before_an_attack():
                              {"type": "attack", "unit": "red-a", "target": "blue-d"})
     assert [r["legal"] for r in results] == [True, True]        # it advanced into contact
     assert state.phase == "combat"
+
+
+def test_a_rallied_block_stays_rallied_in_a_written_position():
+    import yaml
+
+    from battlefield.rules.trial import scene_after
+
+    text = scene(block("red-q", "red", 30, 12, 270, routing=True),
+                 block("blue-x", "blue", 20, 28, 270), state=ROUND2)
+    s = game(text)
+    act(s, type="rally", unit="red-q")
+    again = game(yaml.safe_dump(scene_after(s), sort_keys=False))
+    assert "routing" not in again.units[0].flags
+    assert again.fingerprint() == s.fingerprint()
