@@ -172,3 +172,24 @@ def test_an_unknown_type_is_refused_at_its_line(tmp_path, capsys):
     assert main(["check", str(path)]) == 2
     err = capsys.readouterr().err
     assert "units[0].type: unknown type 'dragon'" in err and "infantry, cavalry, monster" in err
+
+
+BAD = [
+    ({"order": "run"}, "units[0].order: 'run' is not an order"),
+    ({"order": {"charge": "nobody"}}, "units[0].order.charge: no unit 'nobody'"),
+    ({"bar": [3, 3]}, "units[0].bar: [3, 3] is not a damage bar"),
+    ({"traits": ["brave"]}, "units[0].traits: unknown trait 'brave'"),
+    ({"routing": "yes"}, "units[0].routing: must be"),
+]
+
+
+@pytest.mark.parametrize("keys, message", BAD, ids=[m for _, m in BAD])
+def test_a_bad_blocks_key_is_one_line_at_its_key(tmp_path, capsys, keys, message):
+    from battlefield.cli.main import main
+
+    path = tmp_path / "scene.yaml"
+    path.write_text(scene(block("red-a", "red", 10, 10, 90, **keys),
+                          block("blue-b", "blue", 10, 20, 0)))
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1 and "scene.yaml:" in err
