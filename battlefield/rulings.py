@@ -155,9 +155,14 @@ class Referee:
         import shapely
 
         def near() -> list[int]:
-            feet = shapely.union_all([self.table.footprint(int(m), 64)
-                                      for m in self.table.unit_models[u]])
-            return self.table.layout.pieces_touching(feet.buffer(reach))
+            t = self.table
+            feet = [t.footprint(int(m), 64) for m in t.unit_models[u]]
+            if not feet:
+                return []
+            x0, y0, x1, y1 = shapely.total_bounds(feet)
+            box = shapely.box(x0 - reach, y0 - reach, x1 + reach, y1 + reach)
+            return [k for k in t.layout.pieces_touching(box)
+                    if shapely.distance(t.layout.polygons[k], feet).min() <= reach + EPS]
 
         return list(self.table.memo(("pieces-near", u, reach), near))
 

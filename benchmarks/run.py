@@ -25,6 +25,7 @@ reference's answers are checked against the fast code's (the run fails loudly on
 - frame_ms_p95: see benchmarks/frame.py (the play window's live checks and drawing while a
   20-model unit is dragged over the 510-model board, 1600x1000; target <= 16.7 ms).
 - skirmish_game_s: see benchmarks/skirmish.py (a simulated skirmish battle).
+- openwg_game_s: see benchmarks/openwg.py (a simulated openwg demo battle, median of 3 seeds).
 - blocks_game_s: see benchmarks/blocks.py (a simulated blocks battle; reported).
 - aos4_game_s, attack_odds_ms: see benchmarks/rules.py (a simulated battle; exact attack odds
   against sampling the same attacks with the game's dice).
@@ -62,8 +63,8 @@ TARGETS = {"los_lines_per_s": 5_000_000, "los_vs_shapely": 20, "live_check_ms_p9
            "heatmap_120x88_s": 30.0, "heatmap_120x88_peak_mb": 2048.0, "aos4_game_s": 1.0,
            "skirmish_game_s": 0.1}
 AT_LEAST = ("los_lines_per_s", "los_vs_shapely")
-# Figures without a target (attack_odds_ms, simulate_games_per_s, blocks_game_s) are reported
-# as measured.
+# Figures without a target (attack_odds_ms, simulate_games_per_s, openwg_game_s,
+# blocks_game_s) are reported as measured.
 
 
 # --- machine -----------------------------------------------------------------------------------
@@ -259,6 +260,7 @@ def run(quick: bool = False, games: int | None = None) -> dict:
     from benchmarks.blocks import bench_blocks_game
     from benchmarks.frame import bench_frame
     from benchmarks.heatmap_big import bench_heatmap_big
+    from benchmarks.openwg import bench_openwg_game
     from benchmarks.rules import bench_attack_odds, bench_game
     from benchmarks.simulate import bench_simulate
     from benchmarks.skirmish import bench_skirmish_game
@@ -269,6 +271,7 @@ def run(quick: bool = False, games: int | None = None) -> dict:
     out.update(bench_attack_odds(quick))
     out.update(bench_game(quick))
     out.update(bench_skirmish_game(quick))
+    out.update(bench_openwg_game(quick))
     out.update(bench_blocks_game(quick))
     out.update(bench_simulate(quick, games))
     out["quick"] = quick

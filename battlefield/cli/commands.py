@@ -14,7 +14,7 @@ from battlefield.text import inches, table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from battlefield.cli import analyze, play, rulesets
+    from battlefield.cli import analyze, army, play, rulesets, schema
 
     fmt = argparse.RawDescriptionHelpFormatter
 
@@ -165,6 +165,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     analyze.register(sub)
     play.register(sub)
     rulesets.register(sub)
+    army.register(sub)
+    schema.register(sub)
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -374,8 +376,43 @@ def _odds_parser(sub: argparse._SubParsersAction, fmt) -> None:
     p.add_argument("--all-out-defence", action="store_true", help="+1 to save (aos4 command)")
     p.add_argument("--charged", action="store_true",
                    help="the target charged this turn (aos4: it gets no cover)")
+    p.add_argument("--slain", type=int, help="models slain this round (openwg --morale)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=run_odds, questions=list(questions))
+
+    p = sub.add_parser(
+        "points", formatter_class=fmt,
+        help="what each unit and each side costs (rulesets with a unit builder)",
+        description="The points of every unit the scene builds (its ruleset's unit builder) "
+                    "and each side's total.",
+        epilog="JSON keys: units.ID.{points, stats}, sides.SIDE.\n\n"
+               "examples:\n  battlefield points demo-openwg\n"
+               "  battlefield points maps/demo-openwg.yaml --json")
+    p.add_argument("scene", help="scene file, or a bundled scene name")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=run_points)
+
+
+def run_points(args: argparse.Namespace) -> int:
+    from battlefield.errors import UsageError
+    from battlefield.rules import registry
+
+    scene = open_scene(args.scene)
+    package = registry.get(scene.ruleset.id)
+    if package.points is None:
+        having = [n for n in registry.playable() if registry.get(n).points]
+        raise UsageError(f"{args.scene}: the {scene.ruleset.id} ruleset has no points "
+                         f"(rulesets with points: {', '.join(having) or 'none'})")
+    data = package.points(scene)
+    if args.json:
+        emit_json(data)
+        return 0
+    rows = [[uid, d["points"], d.get("template", "")] for uid, d in data["units"].items()]
+    print(table(["unit", "points", "template"], rows) if rows else "no unit is built "
+          "(only units given by build: have points)")
+    for side, n in data["sides"].items():
+        print(f"{side}: {n} points")
+    return 0
 
 
 def run_odds(args: argparse.Namespace) -> int:
@@ -553,12 +590,16 @@ def run_replay(args: argparse.Namespace) -> int:
 # --- validate ----------------------------------------------------------------------------------
 def run_validate(args: argparse.Namespace) -> int:
     from battlefield.errors import InputError
+    from battlefield.rules import registry
     from battlefield.scene.load import load_scene, resolve_scene_path
 
     bad = 0
     for f in args.files:
         try:
             s = load_scene(resolve_scene_path(f))
+            package = registry.find(s.ruleset.id)
+            if package is not None and package.check_scene is not None and s.units:
+                package.check_scene(s)
         except InputError as exc:
             print(f"battlefield validate: {exc}", file=sys.stderr)
             bad += 1

@@ -112,7 +112,16 @@ def _local_outline(shape: int, a: float, b: float, n: int) -> np.ndarray:
 
 def footprint(shape: int, a: float, b: float, x: float, y: float, facing_deg: float,
               n: int = 256) -> shapely.Polygon:
-    """The base as a polygon (ellipses as a fine n-gon circumscribing-free inscribed polygon)."""
+    """The base as a polygon (ellipses as a fine n-gon circumscribing-free inscribed polygon).
+    Kept for the last few thousand places asked: a model that did not move keeps its
+    footprint from one table to the next (a Shapely polygon never changes)."""
+    return _footprint(int(shape), float(a), float(b), float(x), float(y), float(facing_deg),
+                      int(n))
+
+
+@lru_cache(maxsize=4096)
+def _footprint(shape: int, a: float, b: float, x: float, y: float, facing_deg: float,
+               n: int) -> shapely.Polygon:
     return shapely.Polygon(outline_points(shape, a, b, x, y, facing_deg, n))
 
 

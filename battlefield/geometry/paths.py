@@ -9,7 +9,7 @@ walked through, impassable terrain is an obstacle). FLY movers ignore terrain an
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -190,6 +190,36 @@ def segments_free(starts, ends, edges, estart, bbox):
     return out
 
 
+@njit(cache=True)
+def segments_all_meet(starts, ends, edges, estart, bbox):
+    """True when every segment meets (touches or enters) one of the polygons - the closed
+    regions of ring_edges: each part's rings together, holes left out."""
+    for i in range(starts.shape[0]):
+        if segment_free(starts[i, 0], starts[i, 1], ends[i, 0], ends[i, 1], edges, estart,
+                        bbox):
+            return False
+    return True
+
+
+def ring_edges(geometry: shapely.Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(edges, start, boxes) of every polygon part of `geometry` with all its rings, as
+    segment_free and segments_all_meet read them: a point inside a hole is outside."""
+    parts = [g for g in getattr(geometry, "geoms", [geometry])
+             if isinstance(g, shapely.Polygon) and not g.is_empty]
+    edges, start = [], [0]
+    for g in parts:
+        n = 0
+        for ring in (g.exterior, *g.interiors):
+            pts = np.asarray(ring.coords)
+            edges.append(np.column_stack([pts[:-1], pts[1:]]))
+            n += len(pts) - 1
+        start.append(start[-1] + n)
+    bbox = (np.asarray([g.bounds for g in parts], dtype=np.float64) if parts
+            else np.zeros((0, 4)))
+    return (np.concatenate(edges) if edges else np.zeros((0, 4)),
+            np.asarray(start, dtype=np.int64), bbox)
+
+
 @njit(cache=True, inline="always")
 def segment_climb(ax, ay, bx, by, edges, estart, bbox, heights):
     """The sum over pieces of height x the number of times AB crosses the piece's outline
@@ -284,6 +314,13 @@ class Planner:
                 CORNER_CLEARANCE, join_style="mitre")))
         inside = self._inside(np.asarray(nodes, dtype=np.float64).reshape(-1, 2))
         self.nodes = [p for p, bad in zip(nodes, inside, strict=True) if not bad]
+
+    def keep(self, useful: Callable[[np.ndarray], np.ndarray]) -> None:
+        """Keep only the nodes (an (n, 2) array) for which useful(...) is True: a caller that
+        knows a lower bound on the paths through a node leaves out nodes no wanted path uses."""
+        if self.nodes:
+            mask = useful(np.asarray(self.nodes, dtype=np.float64))
+            self.nodes = [p for p, ok in zip(self.nodes, mask, strict=True) if ok]
 
     def _inside(self, pts: np.ndarray) -> np.ndarray:
         if self.tree is None or len(pts) == 0:

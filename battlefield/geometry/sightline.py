@@ -559,9 +559,10 @@ def _shadow(px, py, fx, fy, dc, rad, h, ztop, edges, e0, e1):
 @njit(cache=True)
 def _fan_settled(obs, piece, kind, shade, qx, qy, qz, tcand, soa, mask, flags, edges,
                  edge_start, mcand, npieces, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach,
-                 tally):
+                 tally, near, nnear, cx, cy, rad):
     """_fan_to over every observer point, counting: a line that the first piece that may
-    block it (_settled) certainly blocks is counted for it without a test."""
+    block it (_settled) certainly blocks is counted for it without a test. The models tested
+    for observer point s are near[s, :nnear[s]] (_near_models, made when first needed)."""
     nt = tcand.shape[0]
     nm = mcand.shape[0]
     for s in range(obs.shape[0]):
@@ -591,12 +592,39 @@ def _fan_settled(obs, piece, kind, shade, qx, qy, qz, tcand, soa, mask, flags, e
                     k = c
                     break
         if k == CLEAR and nm:
-            k = _models_first(px, py, pz, qx, qy, qz, mcand, -1, npieces, mx, my, mc, ms, ma,
-                              mb, mshape, mzlo, mzhi, mreach)
+            if nnear[s] < 0:
+                nnear[s] = _near_models(px, py, cx, cy, rad, mcand, mx, my, mreach, near[s])
+            k = _models_first(px, py, pz, qx, qy, qz, near[s, :nnear[s]], -1, npieces, mx, my,
+                              mc, ms, ma, mb, mshape, mzlo, mzhi, mreach)
         if k == CLEAR:
             return s
         tally[k] += 1
     return -1
+
+
+@njit(cache=True, inline="always")
+def _near_models(px, py, cx, cy, rad, mcand, mx, my, mreach, out):
+    """The models of mcand, in their order, that may block a line from (px, py) to a target
+    point within `rad` of (cx, cy): a line to such a point stays within rad of the segment
+    to the centre, so a model farther than its reach + rad from that segment blocks none of
+    them (model_blocks rejects it too). Written to `out`; returns how many."""
+    dx = cx - px
+    dy = cy - py
+    ll = dx * dx + dy * dy
+    n = 0
+    for i in range(mcand.shape[0]):
+        m = mcand[i]
+        if ll > 0.0:
+            tt = min(1.0, max(0.0, ((mx[m] - px) * dx + (my[m] - py) * dy) / ll))
+        else:
+            tt = 0.0
+        ox = px + tt * dx - mx[m]
+        oy = py + tt * dy - my[m]
+        r = (mreach[m] + rad) * (1.0 + 1e-9) + 1e-9
+        if ox * ox + oy * oy <= r * r:
+            out[n] = m
+            n += 1
+    return n
 
 
 @njit(cache=True)
@@ -623,11 +651,19 @@ def point_visibility(obs, top, bottom, tcand, bboxes, heights, edges, edge_start
     kind = np.empty(n, dtype=np.int64)
     shade = np.empty((n, 5))
     _settled(obs, top, bottom, tcand, soa, heights, edges, edge_start, piece, kind, shade)
+    # Each observer point tests only the models near its lines to the target (_near_models).
+    cx, cy = top[0, 0], top[0, 1]
+    rad = 0.0
+    for pts in (top, bottom):
+        for j in range(pts.shape[0]):
+            rad = max(rad, math.hypot(pts[j, 0] - cx, pts[j, 1] - cy))
+    near = np.empty((n, mcand.shape[0]), dtype=np.int64)
+    nnear = np.full(n, -1, dtype=np.int64)
     seen_any = False
     for j in range(top.shape[0]):
         if _fan_settled(obs, piece, kind, shade, top[j, 0], top[j, 1], top[j, 2], tcand, soa,
                         mask, flags, edges, edge_start, mcand, npieces, mx, my, mc, ms, ma, mb,
-                        mshape, mzlo, mzhi, mreach, tally) >= 0:
+                        mshape, mzlo, mzhi, mreach, tally, near, nnear, cx, cy, rad) >= 0:
             seen_any = True
             break
     if not seen_any:
@@ -635,7 +671,8 @@ def point_visibility(obs, top, bottom, tcand, bboxes, heights, edges, edge_start
     for j in range(bottom.shape[0]):
         if _fan_settled(obs, piece, kind, shade, bottom[j, 0], bottom[j, 1], bottom[j, 2],
                         tcand, soa, mask, flags, edges, edge_start, mcand, npieces, mx, my, mc, ms,
-                        ma, mb, mshape, mzlo, mzhi, mreach, tally) < 0:
+                        ma, mb, mshape, mzlo, mzhi, mreach, tally, near, nnear, cx, cy,
+                        rad) < 0:
             return PARTIAL
     return FULL
 

@@ -78,41 +78,59 @@ def deploy(scene_dict: dict[str, Any], layout, gap: float = 9.0) -> dict[str, An
         raise UsageError("the map needs deployment zones for two sides to deploy armies")
     sides = list(zones)[:2]
     width, depth = scene_dict["board"]["width"], scene_dict["board"]["depth"]
-    centre = shapely.Point(width / 2, depth / 2)
     placed: list[shapely.Polygon] = []
+    units = []
+    for side, (_, army) in zip(sides, armies(ruleset), strict=False):
+        enemy = zones[[s for s in sides if s != side][0]]
+        units += set_up(army, side, zones[side], enemy, gap, layout, placed,
+                        (width / 2, depth / 2))
+    return {**scene_dict, "units": units}
+
+
+def set_up(army: list[dict[str, Any]], side: str, zone_points, enemy_points, gap: float,
+           layout, placed: list[shapely.Polygon], toward: tuple[float, float],
+           front_first: bool = True, near: tuple[float, float] | None = None
+           ) -> list[dict[str, Any]]:
+    """Units from army templates (ARMY_KEYS), each a block of models wholly within the zone,
+    more than `gap` from the enemy zone (none: no such rule), clear of `placed` (the feet of
+    models already set up, extended here), of impassable terrain and of the edges of tall
+    pieces, facing `toward` and as close to it as there is room. With `front_first` melee units
+    go first and shooters behind; otherwise the army's order is kept. `near`: set up as close
+    to this point instead (facing `toward` all the same)."""
+    centre = shapely.Point(*toward)
     blocked = [layout.polygons[i] for i, p in enumerate(layout.pieces)
                if p.kind == "impassable"]
     edges = [layout.polygons[i].boundary for i, p in enumerate(layout.pieces)
              if p.kind not in ("area", "impassable") and p.height > 1]
+    zone = shapely.Polygon(zone_points).buffer(-1e-6)
+    enemy = shapely.Polygon(enemy_points) if enemy_points is not None else None
+    zx, zy = zone.centroid.x, zone.centroid.y
+    facing = math.degrees(math.atan2(centre.y - zy, centre.x - zx))
+    order = (sorted(army, key=lambda u: bool([w for w in u.get("weapons", [])
+                                              if w.get("range")]))
+             if front_first else list(army))
     units = []
-    for side, (_, army) in zip(sides, armies(ruleset), strict=False):
-        zone = shapely.Polygon(zones[side]).buffer(-1e-6)
-        enemy = shapely.Polygon(zones[[s for s in sides if s != side][0]])
-        zx, zy = zone.centroid.x, zone.centroid.y
-        facing = math.degrees(math.atan2(centre.y - zy, centre.x - zx))
-        order = sorted(army, key=lambda u: bool([w for w in u.get("weapons", [])
-                                                 if w.get("range")]))
-        for tmpl in order:
-            base = _base(tmpl["base"])
-            spot = _find(zone, enemy, gap, base, int(tmpl["models"]), facing, placed, blocked,
-                         edges, centre)
-            if spot is None:
-                raise UsageError(f"no room to deploy {side}'s {tmpl['id']} in its territory")
-            feet = [footprint(base.shape, base.a, base.b, x, y, facing, 32) for x, y in spot]
-            placed.extend(feet)
-            models = []
-            for x, y in spot:
-                m: dict[str, Any] = {"base": tmpl["base"], "at": [round(x, 4), round(y, 4)]}
-                if base.shape != 0:
-                    m["facing"] = round(facing, 4)
-                models.append(m)
-            unit = {"id": f"{side}-{tmpl['id']}", "side": side}
-            for k in tmpl:
-                if k not in ("id", "models", "base"):
-                    unit[k] = tmpl[k]
-            unit["models"] = models
-            units.append(unit)
-    return {**scene_dict, "units": units}
+    for tmpl in order:
+        base = _base(tmpl["base"])
+        spot = _find(zone, enemy, gap, base, int(tmpl["models"]), facing, placed, blocked,
+                     edges, shapely.Point(*near) if near is not None else centre)
+        if spot is None:
+            raise UsageError(f"no room to deploy {side}'s {tmpl['id']} in its territory")
+        feet = [footprint(base.shape, base.a, base.b, x, y, facing, 32) for x, y in spot]
+        placed.extend(feet)
+        models = []
+        for x, y in spot:
+            m: dict[str, Any] = {"base": tmpl["base"], "at": [round(x, 4), round(y, 4)]}
+            if base.shape != 0:
+                m["facing"] = round(facing, 4)
+            models.append(m)
+        unit = {"id": f"{side}-{tmpl['id']}", "side": side}
+        for k in tmpl:
+            if k not in ("id", "models", "base"):
+                unit[k] = tmpl[k]
+        unit["models"] = models
+        units.append(unit)
+    return units
 
 
 def _find(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre):
@@ -132,7 +150,7 @@ def _find(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre):
         feet = [footprint(base.shape, base.a, base.b, x, y, facing, 32) for x, y in pos]
         if not all(zone.contains(f) for f in feet):
             continue
-        if any(f.distance(enemy) <= gap for f in feet):
+        if enemy is not None and any(f.distance(enemy) <= gap for f in feet):
             continue
         if any(f.intersects(o) for f in feet for o in placed):
             continue

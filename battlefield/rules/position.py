@@ -176,7 +176,8 @@ def summary(state: State) -> dict[str, Any]:
     for spec, us in zip(state.scene.units, state.units, strict=True):
         units[spec.id] = {"models_alive": us.models_alive,
                           "damage": [int(d) for d in us.damage],
-                          "flags": sorted(us.flags)}
+                          "flags": sorted(us.flags),
+                          **({"counters": plain(us.counters)} if us.counters else {})}
     return {"round": state.round, "phase": state.phase, "active": state.active,
             "acting": None if state.over else state.acting_side,
             "sides": {s: {k: plain(v) for k, v in res.items()}

@@ -99,8 +99,9 @@ class DragNotes:
 @dataclass
 class DragContext:
     """One place of a dragged unit: its action, the table with it dropped there, the enemy
-    under the cursor, whether the engine's full check was asked, and a cache that lives as
-    long as the pick-up (odds that do not depend on the drop)."""
+    under the cursor, whether the cursor rests (`engine`: the full rulings are asked - the
+    engine's check and what costs more than a frame, such as sight with its blockers), and a
+    cache that lives as long as the pick-up (odds that do not depend on the drop)."""
 
     state: State
     unit: int
@@ -137,6 +138,15 @@ class RulesetPackage:
     # and how to bring the state to the moment an action belongs to (violations if it passed).
     try_start: Callable[[Scene, list[Action]], dict[str, Any]] | None = None
     try_advance: Callable[[State, Action], list[Violation]] | None = None
+    # `battlefield points`: what the scene's armies cost ({"units": {ID: {"points", "stats"}},
+    # "sides": {SIDE: points}}); None: the ruleset has no points.
+    points: Callable[[Scene], Answer] | None = None
+    # The play window's panel: a line per unit the ruleset has something to say about now
+    # (openwg: the wounds pooled on it), by unit index.
+    unit_notes: Callable[[State], dict[int, str]] | None = None
+    # `battlefield validate`: the ruleset's own check of its scene keys (raises InputError at
+    # the key path, e.g. an openwg build past a maximum); None: the loader's checks suffice.
+    check_scene: Callable[[Scene], None] | None = None
     data: Path | None = None                   # rulesets/NAME (default: the bundled folder)
     # `battlefield check`: the ruleset's own rulings about a scene (default: none).
     check_additions: Callable[[Scene], CheckAdditions] | None = None

@@ -20,17 +20,17 @@ from battlefield.geometry.separation import half_width, signed_distance_matrix
 from battlefield.geometry.terrain import KINDS, Layout, Piece, normalise_kind
 from battlefield.paths import find_map, ruleset_names
 from battlefield.rulesets import BOARD_ID, ExtraKey, load_ruleset
+from battlefield.scene import keys
 from battlefield.scene.model import ModelSpec, Objective, Scene, UnitSpec
 from battlefield.scene.yamlsource import Reader, _kind, format_path
 
-SCENE_KEYS = ["ruleset", "board", "terrain", "objectives", "deployment", "units", "map", "name",
-              "description", "state"]
-UNIT_KEYS = ["id", "side", "models", "leader", "name", "stats", "weapons", "keywords", "profile",
-             "spells", "prayers"]
+# The keys of each mapping (scene/keys.py, which the JSON Schema is also written from).
+SCENE_KEYS = keys.SCENE.names()
+UNIT_KEYS = keys.UNIT.names()
 MAGIC_KEYS = {"spells": ("casting_value", "cast"), "prayers": ("chanting_value", "chant")}
-EFFECTS = ("mortal", "heal", "buff")
-BUFFS = ("hit", "wound", "save")
-MODEL_KEYS = ["base", "at", "facing", "z", "height"]
+EFFECTS = tuple(keys.EFFECT.names())
+BUFFS = tuple(keys.BUFF.names())
+MODEL_KEYS = keys.MODEL.names()
 # Bases that overlap by more than this are an error; bases in contact touch within it.
 OVERLAP_TOLERANCE = 0.01
 EDGE_TOLERANCE = 1e-6
@@ -161,7 +161,7 @@ class _SceneReader:
     # --- board, terrain, objectives, zones -----------------------------------------------------
     def _board(self, value: Any) -> tuple[float, float]:
         r = self.r
-        b = r.mapping(("board",), value, ["width", "depth"])
+        b = r.mapping(("board",), value, keys.BOARD.required(), keys.BOARD.optional())
         return (r.number(("board", "width"), b["width"], 0, strict_min=True),
                 r.number(("board", "depth"), b["depth"], 0, strict_min=True))
 
@@ -186,7 +186,7 @@ class _SceneReader:
         pieces, ids = [], set()
         for i, item in enumerate(r.sequence(("terrain",), value)):
             p = ("terrain", i)
-            t = r.mapping(p, item, ["id", "outline", "height"], ["kind", "name"])
+            t = r.mapping(p, item, keys.TERRAIN.required(), keys.TERRAIN.optional())
             pid = r.string((*p, "id"), t["id"])
             if pid in ids:
                 raise r.error((*p, "id"), f"duplicate terrain id '{pid}'", "a unique id")
@@ -204,7 +204,7 @@ class _SceneReader:
         out, ids = [], set()
         for i, item in enumerate(r.sequence(("objectives",), value)):
             p = ("objectives", i)
-            o = r.mapping(p, item, ["id", "at"], ["home", "controlled_by", "name"])
+            o = r.mapping(p, item, keys.OBJECTIVE.required(), keys.OBJECTIVE.optional())
             oid = r.string((*p, "id"), o["id"])
             if oid in ids:
                 raise r.error((*p, "id"), f"duplicate objective id '{oid}'", "a unique id")
@@ -236,8 +236,8 @@ class _SceneReader:
         units, ids = [], set()
         for i, item in enumerate(items):
             p = ("units", i)
-            u = r.mapping(p, item, ["id", "side", "models"],
-                          UNIT_KEYS[3:] + [k.name for k in rs.unit_keys])
+            u = r.mapping(p, item, keys.UNIT.required(),
+                          keys.UNIT.optional() + [k.name for k in rs.unit_keys])
             uid = r.string((*p, "id"), u["id"])
             if "/" in uid:
                 raise r.error((*p, "id"), f"unit id '{uid}' contains '/'",
@@ -312,8 +312,8 @@ class _SceneReader:
         {mortal: D3} on an enemy unit, {heal: D3} or {buff: {save: 1}} on a friendly one."""
         r = self.r
         value_key, _ = MAGIC_KEYS[kind]
-        m = r.mapping(path, value, ["id", value_key, "effect"],
-                      ["name", "range", "target", "unlimited"])
+        shape = keys.MAGIC[kind]
+        m = r.mapping(path, value, shape.required(), shape.optional())
         out: dict[str, Any] = {"id": r.string((*path, "id"), m["id"]),
                                value_key: r.number((*path, value_key), m[value_key], 1, 13,
                                                    integer=True)}
@@ -348,7 +348,7 @@ class _SceneReader:
                       [k for k in valid if not (weapon and k == "name")])
         out: dict[str, Any] = {}
         for key, v in d.items():
-            if key == "name":
+            if key in ("name", "type"):     # a weapon's name and kind (melee, ranged) are text
                 out[key] = r.string((*path, key), v)
             elif key == "abilities":
                 out[key] = r.strings((*path, key), v)
@@ -368,7 +368,7 @@ class _SceneReader:
         expected = (f"a round base diameter in mm ({rounds}), an oval [long, short] ({ovals}) "
                     f"or {{rect: [frontage, depth]}}")
         if isinstance(value, dict):
-            d = r.mapping(path, value, [], ["round", "oval", "rect"])
+            d = r.mapping(path, value, [], keys.BASE.names())
             if len(d) != 1:
                 raise r.error(path, "give exactly one of round, oval, rect", expected)
             kind, size = next(iter(d.items()))
@@ -411,9 +411,11 @@ class _SceneReader:
     def _model(self, path: tuple, value: Any, rs: Any, width: float, depth: float,
                layout: Layout, default_base: Any = None) -> ModelSpec:
         r = self.r
-        m = r.mapping(path, value, ["at"] if default_base is not None else ["base", "at"],
-                      (["base"] if default_base is not None else [])
-                      + MODEL_KEYS[2:] + [k.name for k in rs.model_keys])
+        required, optional = keys.MODEL.required(), keys.MODEL.optional()
+        if default_base is not None:       # the unit's key names the base (ExtraKey.bases)
+            required = [k for k in required if k != "base"]
+            optional = ["base", *(k for k in optional if k != "base")]
+        m = r.mapping(path, value, required, optional + [k.name for k in rs.model_keys])
         base = self._base((*path, "base"), m.get("base", default_base), rs)
         x, y = r.point((*path, "at"), m["at"])
         facing = r.number((*path, "facing"), m.get("facing", 0.0))

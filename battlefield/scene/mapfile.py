@@ -136,8 +136,8 @@ def model_yaml(m: ModelSpec) -> str:
         out += f", z: {number(m.z, d)}"
     if m.height_given:
         out += f", height: {number(m.height, d)}"
-    for k, v in m.extra.items():                  # the ruleset's model keys, as written
-        out += f", {text(str(k))}: {flow(v, d)}"
+    for k, v in m.extra.items():          # the ruleset's model keys, as written
+        out += f", {k}: {flow(v)}"
     return out + "}"
 
 
@@ -168,8 +168,12 @@ def unit_lines(u: UnitSpec) -> list[str]:
             lines += [f"      - {flow(_magic(s))}" for s in items]
     if u.leader:
         lines.append(f"    leader: {u.leader + 1}")
-    for k, v in u.extra.items():                  # the ruleset's unit keys, as written
-        lines.append(f"    {text(str(k))}: {flow(v)}")
+    for k, v in u.extra.items():          # the ruleset's unit keys, as written
+        if isinstance(v, list) and v:
+            lines.append(f"    {k}:")
+            lines += [f"      - {flow(x)}" for x in v]
+        else:
+            lines.append(f"    {k}: {flow(v)}")
     lines.append("    models:")
     lines += [f"      - {model_yaml(m)}" for m in u.models]
     return lines

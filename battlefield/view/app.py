@@ -60,7 +60,8 @@ def open_game(scene_arg: str | None, ruleset: str | None = None, seed: int = 1) 
 
 
 def to_phase(state: State, phase: str) -> None:
-    """Pass (end-phase) until the named phase of the acting side comes up."""
+    """Pass (the vocabulary's action that needs nothing: end-phase, stop) until the named phase
+    of the acting side comes up."""
     if state.phase is None:
         raise UsageError(f"--phase {phase}: {state.rules.id} has no phases (sides take turns)")
     phases = getattr(state.rules, "phases", ())
@@ -70,8 +71,10 @@ def to_phase(state: State, phase: str) -> None:
         now = state.phase
         if now == phase and state.acting_side == state.active:
             return
+        passing = next((a.id for a in state.scene.ruleset.actions
+                        if not a.fields and a.id in state.available()), "end-phase")
         try:
-            state.apply(Action("end-phase"))
+            state.apply(Action(passing))      # aos4's end-phase, openwg's stop
         except IllegalAction as exc:
             why = "; ".join(v.message for v in exc.violations)
             raise UsageError(f"--phase {phase}: the game cannot pass the {now} phase ({why})"
@@ -384,11 +387,12 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
          target: str | None = None, phase: str | None = None, measure: tuple[str, str] | None
          = None, size: tuple[int, int] = SIZE, save_path: str = "battlefield-game.jsonl",
          heat: bool = False, edit: str | None = None, load: str | None = None,
-         facing: float | None = None) -> PlayScene:
+         ability: str | None = None, facing: float | None = None) -> PlayScene:
     """Open the window (or, with `screenshot`, draw the first frame to a PNG and return).
     `drag UNIT to X,Y [target]` shows the live-check overlay mid-drag; `phase` passes until it;
     `heat` shows the sight heat map; `edit` opens the map editor (with that piece selected);
-    `load` continues a saved action log; `facing` turns the dragged unit."""
+    `load` continues a saved action log; `ability` is the dragged unit's (as its button);
+    `facing` turns the dragged unit."""
     if screenshot:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     pygame.display.init()
@@ -413,6 +417,7 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
 
         scene.measure.result = Referee(st.scene, st.table).measure_report(*measure)
     if drag:
+        scene.drag.wanted = ability         # as if chosen with the phase bar's button
         hold(scene, drag, to, target, facing)
     scene.table.heat = heat
     if edit is not None:

@@ -24,7 +24,7 @@ RULER_OK = pal.GREEN
 RULER_NEAR = pal.ORANGE
 RULER_OVER = pal.VERMILLION
 FAULT = pal.COHERENCY
-SETTLE_S = 0.15          # a slow engine check is asked when the cursor rests this long
+SETTLE_S = 0.15          # the costly rulings (and a slow engine check) when the cursor rests
 FAST_CHECK_S = 0.010     # an engine check quicker than this is asked every frame
 
 
@@ -135,20 +135,22 @@ class DragTool:
             # A charge or pile-in is dropped next to its target, not on it.
             self.target = live.nearest_enemy(self.state, self.pickup, self.to)
         self.moved_at = time.perf_counter()
-        self.update_ruling(engine=self.check_cost < FAST_CHECK_S)
+        self.update_ruling(engine=self.check_cost < FAST_CHECK_S, detail=False)
 
     def update(self, dt: float) -> None:
-        """A resting cursor gets the engine's full check if the frames skipped it."""
+        """A resting cursor gets the costly rulings, and the engine's check if the frames
+        skipped it."""
         r = self.ruling
-        if (self.pickup is not None and r is not None and not r.checked
+        if (self.pickup is not None and r is not None and not (r.checked and r.detailed)
                 and time.perf_counter() - self.moved_at >= SETTLE_S):
-            self.update_ruling(engine=True)
+            self.update_ruling(engine=True, detail=True)
 
-    def update_ruling(self, engine: bool) -> None:
+    def update_ruling(self, engine: bool, detail: bool | None = None) -> None:
         start = time.perf_counter()
         self.ruling = live.rule(self.state, self.pickup, self.to, self.target, engine=engine,
-                                facing=self.facing)
-        if engine:
+                                detail=detail, facing=self.facing)
+        if engine and detail is False:
+            # what a frame's ruling costs with the engine's check: asked every frame if cheap
             self.check_cost = time.perf_counter() - start
 
     def drop(self, pos: tuple[int, int]) -> None:

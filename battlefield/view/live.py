@@ -123,6 +123,7 @@ class Ruling:
     sight: Any = None                   # Pair from the dragged unit to the target
     notes: DragNotes = field(default_factory=DragNotes)   # what the ruleset adds
     checked: bool = True                # State.check was asked (else: legality unknown yet)
+    detailed: bool = True               # the costly rulings were asked (the cursor rested)
 
     @property
     def legal(self) -> bool | None:
@@ -162,12 +163,15 @@ _NAME = re.compile(r"[\w.-]+/\d+")
 
 
 def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = None,
-         extras: bool = True, engine: bool = True, facing: float | None = None) -> Ruling:
+         extras: bool = True, engine: bool = True, detail: bool | None = None,
+         facing: float | None = None) -> Ruling:
     """The rulings with the reference model dropped at `to` (the others keep formation).
-    `engine`: also ask State.check whether the drop is legal (on a crowded table that takes
-    longer than a frame, so the drag tool asks it when the cursor rests); else `checked` is
-    False and `violations` empty, and the sight to the target is only live_check's yes / no
-    (full / partial / none with the blockers, and skirmish pot shots, come with the engine)."""
+    `engine`: also ask State.check whether the drop is legal (the drag tool asks it every
+    frame while it takes less than a frame); else `checked` is False and `violations` empty.
+    `detail` (default: as `engine`): the rulings that cost more than a frame, asked when the
+    cursor rests - the sight to the target as full / partial / none with its blockers (else
+    only live_check's yes / no) and the ruleset's costly notes (skirmish pot shots)."""
+    detail = engine if detail is None else detail
     t = state.table
     shift = np.array(to) - np.array([t.x[p.ref], t.y[p.ref]])
     ends = p.start + shift
@@ -205,15 +209,15 @@ def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = 
             c = p.control[k]
         objectives[o.id] = c
     r = Ruling(action, violations, ends, used, climbed, p.allowed, check, referee, faults,
-               general, objectives, target, checked=engine)
+               general, objectives, target, checked=engine, detailed=detail)
     if not extras:
         return r
-    if engine and target is not None:    # full / partial / none and the blockers: at rest
+    if detail and target is not None:   # full / partial / none and the blockers: at rest
         r.sight = referee.pair(p.unit, target)
     package = registry.get(state.rules.id)
     if package.drag_notes is not None:
         r.notes = package.drag_notes(DragContext(state, p.unit, p.ability, action, moved,
-                                                 target, engine, p.cache))
+                                                 target, detail, p.cache))
     return r
 
 

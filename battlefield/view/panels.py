@@ -96,6 +96,7 @@ class Panel:
             self.buttons.append((b, name))
             bx += w + 6
         y += 36
+        y = self._unit_notes(surface, state, x, y)
         for line in _wrap(self.message, small, r.width - 24)[:5]:
             surface.blit(small.render(line, True, pal.VERMILLION if "snapped" in self.message
                                       or "illegal" in self.message else pal.INK), (x, y))
@@ -111,6 +112,20 @@ class Panel:
             surface.blit(small.render(text[:52], True, pal.INK_SOFT), (x, y))
             y += 17
 
+
+    def _unit_notes(self, surface: pygame.Surface, state: State, x: int, y: int) -> int:
+        """What the ruleset says about units now (RulesetPackage.unit_notes), one line each."""
+        from battlefield.rules import registry
+
+        notes = registry.get(state.rules.id).unit_notes
+        small = font(16)
+        colours = pal.side_colours(state.sides)
+        for u, text in sorted((notes(state) if notes else {}).items())[:8]:
+            colour = pal.darker(colours[state.scene.units[u].side], 0.5)
+            surface.blit(small.render(f"{state.scene.units[u].id}: {text}"[:52], True, colour),
+                         (x, y))
+            y += 18
+        return y + 6
 
     def _decision(self, surface: pygame.Surface, state: State, x: int, y: int) -> int:
         """The pending decision: who decides what (secret or not), what it is about."""

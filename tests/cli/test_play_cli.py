@@ -21,8 +21,8 @@ from battlefield.cli.main import main  # noqa: E402
     (["--size", "300x200"], "at least"),
     (["--phase", "movement", "--drag", "red-lancers", "--target", "nobody"], "no such unit"),
     (["--edit", "nope"], "no such terrain piece"),
-    (["--ruleset", "nosuch"], "unknown ruleset 'nosuch' (playable: aos4, "),
-    (["--ruleset", "openwg"], "cannot be played yet"),
+    (["--ruleset", "nosuch"], "unknown ruleset 'nosuch' (playable: aos4"),
+    (["--ruleset", "warband"], "cannot be played yet"),
     (["--load", "no-such-game.jsonl"], "no such file"),
 ])
 def test_bad_arguments(args, said, tmp_path, capsys) -> None:

@@ -22,7 +22,9 @@ def test_lists_every_ruleset_with_what_it_answers(capsys):
     assert sorted(data) == ruleset_names()
     assert data["aos4"]["playable"] and data["aos4"]["odds"] == ["charge", "attack"]
     assert data["skirmish"]["odds"] == ["attack"] and data["skirmish"]["demo"] == "demo-skirmish"
-    assert not data["openwg"]["playable"] and data["openwg"]["actions"] == []
+    assert data["openwg"]["playable"] and data["openwg"]["odds"] == ["attack", "morale"]
+    assert data["blocks"]["playable"] and data["blocks"]["odds"] == ["attack", "courage"]
+    assert not data["warband"]["playable"] and data["warband"]["actions"] == []
 
 
 def test_an_unknown_ruleset_is_one_line(capsys):

@@ -40,15 +40,17 @@ class ChargeOdds:
     reason: str = ""
 
 
-def charge_odds(referee, u: int, v: int) -> ChargeOdds:
-    """Odds that unit u's charge reaches unit v from where the models stand in referee.table."""
+def charge_odds(referee, u: int, v: int, within: float | None = None) -> ChargeOdds:
+    """Odds that unit u's charge reaches unit v from where the models stand in referee.table.
+    `within` (a computer player's question): charges needing up to that many inches are found
+    exactly; a longer one may come back longer than it is, or as no path."""
     units = referee.scene.units
     if units[u].side == units[v].side:
         return ChargeOdds(None, 0.0, 0.0, reason=f"{units[v].id} is not an enemy unit")
     if referee.combat[u]:
         other = units[referee.combat[u][0]].id
         return ChargeOdds(None, 0.0, 0.0, reason=f"{units[u].id} is already in combat ({other})")
-    best = shortest_charge(referee, u, v)
+    best = shortest_charge(referee, u, v, within)
     if best is None:
         return ChargeOdds(None, 0.0, 0.0, reason="no legal path reaches a visible model")
     best.probability = float(charge_chance(best.needed, False))
@@ -56,9 +58,10 @@ def charge_odds(referee, u: int, v: int) -> ChargeOdds:
     return best
 
 
-def shortest_charge(referee, u: int, v: int) -> ChargeOdds | None:
+def shortest_charge(referee, u: int, v: int, within: float | None = None
+                    ) -> ChargeOdds | None:
     """The shortest legal charge path from any model of u to within 1/2" of a model of v
-    that the charging model can see from the end of it."""
+    that the charging model can see from the end of it. `within`: as charge_odds."""
     table = referee.table
     movers = table.unit_models[u]
     targets = table.unit_models[v].astype(np.int64)
@@ -74,6 +77,21 @@ def shortest_charge(referee, u: int, v: int) -> ChargeOdds | None:
                  for o in np.nonzero(table.on_table)[0] if int(o) not in own]
     terrain = Terrain(table.layout, CLIMB_FREE, landing=clearance)
     planner = Planner(terrain, obstacles, clearance, fly=fly, region=region)
+    if within is not None:
+        # A path through corner p is at least as long as the way to p from the nearest start
+        # plus what is left to the nearest target once the bases' reaches and the charge's
+        # 1/2" are taken off: corners beyond `within` by that count serve no such charge.
+        sx, sy = table.x[movers], table.y[movers]
+        tx, ty, tr = table.x[targets], table.y[targets], table.reach[targets]
+        slack = float(table.reach[movers].max()) + CHARGE_REACH
+
+        def useful(pts: np.ndarray) -> np.ndarray:
+            x, y = pts[:, 0:1], pts[:, 1:2]
+            there = np.hypot(x - sx, y - sy).min(axis=1)
+            left = np.maximum(0.0, (np.hypot(x - tx, y - ty) - tr).min(axis=1) - slack)
+            return there + left <= within + 1e-6
+
+        planner.keep(useful)
 
     def goal_legs(points: np.ndarray, origin: np.ndarray):
         n, k = len(points), len(targets)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
+from battlefield.geometry.paths import ring_edges, segments_all_meet
 from battlefield.geometry.table import Table
 
 RING = 8
@@ -35,11 +36,9 @@ def wholly_on(table: Table, models: np.ndarray, piece: int) -> bool:
     return all(poly.covers(table.footprint(int(m), 64)) for m in models)
 
 
-def _lines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Every line from a point of `a` to a point of `b`."""
-    starts = np.repeat(a, len(b), axis=0)
-    ends = np.tile(b, (len(a), 1))
-    return shapely.linestrings(np.stack([starts, ends], axis=1))
+def _lines(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every line from a point of `a` to a point of `b`: (starts, ends)."""
+    return np.repeat(a, len(b), axis=0), np.tile(b, (len(a), 1))
 
 
 def _near(table: Table, attackers: np.ndarray, combat_range: float) -> shapely.Geometry:
@@ -49,25 +48,30 @@ def _near(table: Table, attackers: np.ndarray, combat_range: float) -> shapely.G
                                                  for m in attackers]).buffer(combat_range))
 
 
+def _edges(table: Table, key: tuple, make) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return table.memo(("aos4-cover-edges", *key), lambda: ring_edges(make()))
+
+
 def behind(table: Table, attackers: np.ndarray, targets: np.ndarray, piece: int,
            combat_range: float) -> bool:
     """Every straight line from the attacking models to the target models crosses the piece,
     leaving out the part of it within the attackers' combat range."""
     poly = table.layout.polygons[piece]
+    whole = _edges(table, ("piece", piece), lambda: poly)
     a = _points(table, attackers)
     b = _points(table, targets)
     # What is left of the piece lies within it: a line missing the whole piece misses it too.
-    # Centre to centre first (one line in 81), then every line, against the prepared piece.
-    if not shapely.intersects(_lines(a[::RING + 1], b[::RING + 1]), poly).all():
+    # Centre to centre first (one line in 81), then every line.
+    if not segments_all_meet(*_lines(a[::RING + 1], b[::RING + 1]), *whole):
         return False
     lines = _lines(a, b)
-    if not shapely.intersects(lines, poly).all():
+    if not segments_all_meet(*lines, *whole):
         return False
-    part = poly.difference(_near(table, attackers, combat_range))
-    if part.is_empty:
+    part = _edges(table, ("part", piece, attackers.tobytes(), combat_range),
+                  lambda: poly.difference(_near(table, attackers, combat_range)))
+    if not len(part[2]):
         return False
-    shapely.prepare(part)
-    return bool(shapely.intersects(lines, part).all())
+    return bool(segments_all_meet(*lines, *part))
 
 
 def covering(table: Table, attackers: np.ndarray, targets: np.ndarray, piece: int,

@@ -186,7 +186,7 @@ class Aos4Player:
                 if gap > 12.5 or charge_chance(max(gap - CHARGE_REACH, 0.0),
                                                reroll) < CHARGE_ODDS:
                     continue
-                odds = charge_odds(ref, u, w)
+                odds = charge_odds(ref, u, w, within=_longest_charge(reroll))
                 if odds.needed is None:
                     continue
                 p = odds.probability_reroll if reroll else odds.probability
@@ -282,6 +282,12 @@ class Aos4Player:
         dx = state.table.x[leader] - state.table.x[m]
         dy = state.table.y[leader] - state.table.y[m]
         return [(float(x + dx), float(y + dy)) for x, y in odds.path]
+
+
+def _longest_charge(reroll: bool) -> float:
+    """The longest charge whose odds reach CHARGE_ODDS (longer ones are never declared)."""
+    return float(max((n for n in range(0, 13) if charge_chance(n, reroll) >= CHARGE_ODDS),
+                     default=0))
 
 
 def _used_core(state: State, u: int) -> bool:

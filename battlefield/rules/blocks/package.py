@@ -10,7 +10,7 @@ from typing import Any
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Action
 from battlefield.rules.blocks import combat, movement, phases
-from battlefield.rules.blocks.data import boxes
+from battlefield.rules.blocks.data import boxes, check_scene
 from battlefield.rules.blocks.rules import RULES, attack_kind
 from battlefield.rules.chance import mean
 from battlefield.rules.registry import (
@@ -166,4 +166,5 @@ def try_advance(state: State, action: Action) -> list:
 
 RULESET = RulesetPackage(id="blocks", rules=RULES, player=_player, odds=ODDS,
                          check_additions=check_additions, try_start=try_start,
-                         try_advance=try_advance, marks=_marks, drag_notes=_drag_notes)
+                         try_advance=try_advance, marks=_marks, drag_notes=_drag_notes,
+                         check_scene=check_scene)

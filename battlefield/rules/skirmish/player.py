@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from battlefield.geometry.objectives import models_in_zone
 from battlefield.rules.actions import Action
 from battlefield.rules.decisions import Decision
@@ -149,7 +151,7 @@ class SkirmishPlayer:
         i = leader(state, u)
         here = (float(t.x[i]), float(t.y[i]))
         for o in state.scene.objectives:
-            on = models_in_zone(t, o.x, o.y, state.scene.ruleset.objectives.range)
+            on = _in_zone(t, o.x, o.y, state.scene.ruleset.objectives.range)
             if on[t.unit_models[u]].any() and held.get(o.id) in (side, None):
                 return None, 0.0                  # holding or contesting: stay
         if not is_melee(state, u) and stat(state, u, "range") >= 8:
@@ -232,6 +234,17 @@ class SkirmishPlayer:
                 if s.side == side and len(state.models_of(u))]
 
 
+def _in_zone(t, x: float, y: float, zone: float) -> np.ndarray:
+    """models_in_zone, once per table and objective (the player asks it for every unit).
+    Read, never changed."""
+    def make() -> np.ndarray:
+        inside = models_in_zone(t, x, y, zone)
+        inside.setflags(write=False)
+        return inside
+
+    return t.memo(("skirmish-in-zone", x, y, zone), make)
+
+
 def _partial(state: State, ref: Referee, u: int, w: int) -> int:
     return game().partial_sight_cover if attacks.sight(state, u, w, ref) == "partial" else 0
 
@@ -239,7 +252,7 @@ def _partial(state: State, ref: Referee, u: int, w: int) -> int:
 def _on_objective(state: State, u: int) -> bool:
     t = state.table
     rng = state.scene.ruleset.objectives.range
-    return any(models_in_zone(t, o.x, o.y, rng)[t.unit_models[u]].any()
+    return any(_in_zone(t, o.x, o.y, rng)[t.unit_models[u]].any()
                for o in state.scene.objectives)
 
 
@@ -267,7 +280,7 @@ def _contests(state: State, u: int) -> bool:
     t = state.table
     rng = state.scene.ruleset.objectives.range
     side = state.scene.units[u].side
-    return any(models_in_zone(t, o.x, o.y, rng)[t.unit_models[u]].any()
+    return any(_in_zone(t, o.x, o.y, rng)[t.unit_models[u]].any()
                for o in state.scene.objectives if o.home != side)
 
 

@@ -1,0 +1,329 @@
+"""A roster unit (merged with its catalogue entry) as an aos4 unit of a scene: the `Unit` profile
+as stats, every weapon profile as a weapon, categories as keywords, spells and prayers the
+engine plays, and the models with their base. What cannot be mapped raises ImportProblem naming
+the unit; what is left out or defaulted is a warning that says so."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from battlefield.army.bases import BASE_RULE, BaseSizeError, expected, parse_base
+from battlefield.army.entries import Entry, Profile
+
+UNIT_PROFILE = "Unit"
+# The characteristic names of each profile type the importer reads, and the scene key of each.
+UNIT_STATS = {"Move": "move", "Health": "health", "Save": "save", "Control": "control"}
+WEAPON_STATS = {"Rng": "range", "Atk": "attacks", "Hit": "hit", "Wnd": "wound", "Rnd": "rend",
+                "Dmg": "damage", "Ability": "abilities"}
+WEAPON_TYPES = {"Melee Weapon": False, "Ranged Weapon": True}
+MAGIC_TYPES = {"Ability (Spell)": ("spells", "Casting Value", "casting_value"),
+               "Ability (Prayer)": ("prayers", "Chanting Value", "chanting_value")}
+# Weapon abilities of the data and the engine's names for them (rules/aos4/weapons.py).
+WEAPON_ABILITIES = {"crit (mortal)": "crit-mortal", "crit (2 hits)": "crit-2-hits",
+                    "crit (auto-wound)": "crit-auto-wound", "companion": "companion",
+                    "shoot in combat": "shoot-in-combat", "charge (+1 damage)": "charge-damage"}
+# Categories with a number: the keyword, and the stat the number is.
+NUMBERED = {"WARD": "ward", "WIZARD": "power", "PRIEST": "power"}
+
+_DICE = re.compile(r"^(\d*D[36](\+\d+)?|\d+)$", re.I)
+_ROLL = re.compile(r"^(\d)\+$")
+_INCHES = re.compile(r'^(\d+(?:\.\d+)?)\s*(?:"|”|in|inches)?$')
+
+
+class ImportProblem(Exception):
+    """A unit the importer cannot map; the message names the unit and says why."""
+
+    def __init__(self, unit: str, message: str, expected: str | None = None) -> None:
+        self.unit, self.message, self.expected = unit, message, expected
+        super().__init__(f"unit '{unit}': {message}")
+
+
+@dataclass
+class Converted:
+    unit: dict[str, Any]                        # an army template (rules/deploy.py ARMY_KEYS)
+    warnings: list[str] = field(default_factory=list)
+    left_out: list[str] = field(default_factory=list)   # abilities the engine does not play
+
+
+def convert(entry: Entry, with_catalogues: bool, all_weapons: bool = False) -> Converted:
+    """The unit as an army template. `all_weapons`: every weapon of the entry (a catalogue's
+    entry lists the choices, not what each model carries)."""
+    name = entry.name
+    out = Converted({"id": slug(name), "name": name})
+    w = out.warnings
+    stats = _stats(name, _unit_profile(entry, with_catalogues))
+    keywords: list[str] = []
+    for cat in entry.categories:
+        kw, number = _keyword(cat)
+        if kw is None:
+            continue                   # a list label ("Legends"), not a keyword
+        if kw in NUMBERED and number is not None:
+            key = NUMBERED[kw]
+            stats[key] = max(stats.get(key, 0), number)
+            if kw == "WARD":
+                continue
+        if kw not in keywords:
+            keywords.append(kw)
+    out.unit["stats"] = stats
+    n, base = _models(entry, with_catalogues, w)
+    out.unit["weapons"] = _weapons(entry, n, w, all_weapons)
+    out.unit["keywords"] = keywords
+    out.unit["models"] = n
+    out.unit["base"] = base
+    for kind, items in _magic(entry, w).items():
+        if items:
+            out.unit[kind] = items
+    read = {UNIT_PROFILE, *WEAPON_TYPES, *MAGIC_TYPES}
+    for e in entry.walk():
+        for p in e.profiles:
+            if p.type_name not in read:
+                out.left_out.append(f"{p.type_name}: {p.name}")
+    return out
+
+
+def slug(text: str) -> str:
+    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return s or "unit"
+
+
+# --- the Unit profile -------------------------------------------------------------------------
+def _unit_profile(entry: Entry, with_catalogues: bool) -> Profile:
+    found = [p for e in entry.walk() for p in e.profiles if p.type_name == UNIT_PROFILE]
+    if not found:
+        raise ImportProblem(entry.name, "no 'Unit' profile (Move, Health, Save, Control)",
+                            "the unit's profile in the roster" if with_catalogues else
+                            "the unit's profile in the roster, or --catalogues DIR")
+    return found[0]
+
+
+def _stats(unit: str, p: Profile) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in p.characteristics:
+        if k not in UNIT_STATS:
+            raise ImportProblem(unit, f"unknown characteristic '{k}' in its Unit profile",
+                                "Move, Health, Save, Control")
+        key = UNIT_STATS[k]
+        if key == "move":
+            out[key] = _inches(unit, k, v)
+        elif key == "save":
+            out[key] = _roll(unit, k, v)
+        else:
+            out[key] = _whole(unit, k, v)
+    missing = [k for k in UNIT_STATS if UNIT_STATS[k] not in out]
+    if missing:
+        raise ImportProblem(unit, f"its Unit profile has no {', '.join(missing)}",
+                            "Move, Health, Save and Control")
+    return out
+
+
+def _inches(unit: str, k: str, v: str) -> float | int:
+    m = _INCHES.match(v.strip())
+    if m is None:
+        raise ImportProblem(unit, f"{k} '{v}' is not a distance", 'inches, like 5"')
+    x = float(m.group(1))
+    return int(x) if x.is_integer() else x
+
+
+def _roll(unit: str, k: str, v: str) -> int:
+    m = _ROLL.match(v.strip())
+    if m is None:
+        raise ImportProblem(unit, f"{k} '{v}' is not a roll", "a roll like 4+")
+    return int(m.group(1))
+
+
+def _whole(unit: str, k: str, v: str) -> int:
+    if not v.strip().isdigit():
+        raise ImportProblem(unit, f"{k} '{v}' is not a whole number", "a whole number")
+    return int(v)
+
+
+def _amount(unit: str, k: str, v: str) -> int | str:
+    t = v.strip().upper().replace(" ", "")
+    if not _DICE.match(t):
+        raise ImportProblem(unit, f"{k} '{v}' is not a number or dice", "a number or D3, 2D6+1")
+    return int(t) if t.isdigit() else t
+
+
+def _keyword(category: str) -> tuple[str | None, int | None]:
+    """'WIZARD (1)' -> ('WIZARD', 1); 'WARD (6+)' -> ('WARD', 6); 'Legends' -> (None, None)."""
+    m = re.match(r"^(.*?)\s*\(([^)]*)\)\s*$", category)
+    word, inside = (m.group(1), m.group(2)) if m else (category, "")
+    word = word.strip()
+    if not word or word != word.upper() or not any(c.isalpha() for c in word):
+        return None, None
+    number = re.fullmatch(r"(\d+)\+?", inside.strip())
+    return word, int(number.group(1)) if number else None
+
+
+# --- models and bases -------------------------------------------------------------------------
+def _models(entry: Entry, with_catalogues: bool, w: list[str]) -> tuple[int, float | list]:
+    models = [e for e in entry.walk() if e.type == "model" and e is not entry]
+    if not models:
+        models = [entry]               # a single-model unit written as the model itself
+    n = sum(m.number for m in models)
+    if n < 1:
+        raise ImportProblem(entry.name, "the roster gives it no models", "1 or more models")
+    bases: dict[str, tuple[float | list, int]] = {}      # label -> (base, models on it)
+    for m in models:
+        text = m.rules.get(BASE_RULE) or entry.rules.get(BASE_RULE)
+        if not text:
+            raise ImportProblem(
+                entry.name, f"no '{BASE_RULE}' rule for its model '{m.name}'",
+                "the rule in the catalogue entry of the model" if with_catalogues
+                else "--catalogues DIR (the BSData .cat files) to read base sizes from")
+        try:
+            base, named = parse_base(text)
+        except BaseSizeError as exc:
+            raise ImportProblem(entry.name, str(exc), expected()) from None
+        for who, size in named.items():
+            w.append(f"unit '{entry.name}': every model has the {_label(base)} base; the "
+                     f"{_label(size)} base the data gives the {who} is not used")
+        label = _label(base)
+        bases[label] = (base, bases.get(label, (base, 0))[1] + m.number)
+    if len(bases) > 1:
+        most = max(bases, key=lambda k: bases[k][1])
+        w.append(f"unit '{entry.name}': its models have different bases "
+                 f"({', '.join(bases)}); every model has the {most} base of most of them")
+        return n, bases[most][0]
+    return n, next(iter(bases.values()))[0]
+
+
+def _label(base: float | list) -> str:
+    return f"{base[0]:g}x{base[1]:g}mm" if isinstance(base, list) else f"{base:g}mm"
+
+
+# --- weapons ----------------------------------------------------------------------------------
+def _weapons(entry: Entry, n: int, w: list[str], every: bool = False) -> list[dict[str, Any]]:
+    """Every weapon profile of the unit. A scene gives all models of a unit the same weapons:
+    the weapons most models carry are kept, the others are a warning."""
+    carried: dict[tuple, int] = {}          # weapon -> how many models carry it
+    specs: dict[tuple, dict[str, Any]] = {}
+
+    def visit(e: Entry, carriers: int, unit_level: bool = False) -> None:
+        for p in e.profiles:
+            if p.type_name in WEAPON_TYPES:
+                key = (p.type_name, p.name)
+                specs[key] = _weapon(entry.name, p, WEAPON_TYPES[p.type_name], w)
+                carried[key] = carried.get(key, 0) + carriers
+            elif "weapon" in p.type_name.lower():
+                raise ImportProblem(entry.name, f"unknown weapon profile type '{p.type_name}' "
+                                    f"('{p.name}')", "Melee Weapon or Ranged Weapon")
+        for c in e.children:
+            if c.type == "model":
+                visit(c, c.number)
+            elif c.number:
+                # an upgrade of the unit goes to every model; a model's, to that many of them
+                visit(c, carriers if unit_level else min(c.number, carriers))
+
+    visit(entry, n, unit_level=True)
+    if not specs:
+        w.append(f"unit '{entry.name}': no weapon profiles; it cannot attack")
+        return []
+    most = 0 if every else max(carried.values())
+    for key, count in carried.items():
+        if count < most:
+            w.append(f"unit '{entry.name}': {count} of its {n} models carry '{key[1]}'; a "
+                     f"scene gives every model the same weapons, so it is left out")
+    return [specs[k] for k in specs if carried[k] >= most]
+
+
+def _weapon(unit: str, p: Profile, ranged: bool, w: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": p.name}
+    for k, v in p.characteristics:
+        if k not in WEAPON_STATS or (k == "Rng" and not ranged):
+            raise ImportProblem(unit, f"unknown characteristic '{k}' in weapon '{p.name}'",
+                                ", ".join(c for c in WEAPON_STATS if ranged or c != "Rng"))
+        key = WEAPON_STATS[k]
+        if key == "range":
+            out[key] = _inches(unit, f"{p.name} {k}", v)
+        elif key in ("attacks", "damage"):
+            out[key] = _amount(unit, f"{p.name} {k}", v)
+        elif key in ("hit", "wound"):
+            out[key] = _roll(unit, f"{p.name} {k}", v)
+        elif key == "rend":
+            out[key] = 0 if v.strip() in ("-", "", "0") else _whole(unit, f"{p.name} {k}", v)
+        else:
+            abilities = _abilities(unit, p.name, v, w)
+            if abilities:
+                out[key] = abilities
+    need = ["Atk", "Hit", "Wnd", "Dmg"] + (["Rng"] if ranged else [])
+    missing = [k for k in need if WEAPON_STATS[k] not in out]
+    if missing:
+        raise ImportProblem(unit, f"weapon '{p.name}' has no {', '.join(missing)}",
+                            ", ".join(need))
+    out.setdefault("rend", 0)
+    order = ["name", "range", "attacks", "hit", "wound", "rend", "damage", "abilities"]
+    return {k: out[k] for k in order if k in out}
+
+
+def _abilities(unit: str, weapon: str, text: str, w: list[str]) -> list[str]:
+    out = []
+    for part in re.split(r",(?![^(]*\))", clean(text)):
+        part = part.strip()
+        if part in ("", "-"):
+            continue
+        name = WEAPON_ABILITIES.get(part.lower())
+        if name is None:
+            w.append(f"unit '{unit}': weapon '{weapon}' ability '{part}' is not one battlefield "
+                     f"plays; left out")
+        elif name not in out:
+            out.append(name)
+    return out
+
+
+def clean(text: str) -> str:
+    """The data's markup taken off: **^^Infantry^^** -> Infantry; odd spaces and hyphens."""
+    text = text.replace("**", "").replace("^^", "").replace("\xa0", " ").replace("\u2011", "-")
+    return " ".join(text.split())
+
+
+# --- spells and prayers -----------------------------------------------------------------------
+_WITHIN = re.compile(r'within\s+(\d+)"')
+_MORTAL = re.compile(r"^inflict (D3|D6|\d+) mortal damage on (?:the target|that unit)", re.I)
+_HEAL = re.compile(r"^heal \((D3|D6|\d+)\) (?:the target|that unit)", re.I)
+
+
+def _magic(entry: Entry, w: list[str]) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {"spells": [], "prayers": []}
+    seen = set()
+    for e in entry.walk():
+        for p in e.profiles:
+            if p.type_name not in MAGIC_TYPES or p.name in seen:
+                continue
+            seen.add(p.name)
+            kind, value_name, value_key = MAGIC_TYPES[p.type_name]
+            what = kind[:-1]
+            value = p.get(value_name)
+            if not value.strip().isdigit():
+                raise ImportProblem(entry.name, f"{what} '{p.name}' has {value_name} "
+                                    f"'{value}'", "a whole number")
+            declare, effect = clean(p.get("Declare")), clean(p.get("Effect"))
+            target = ("enemy" if "enemy" in declare.lower() else
+                      "friendly" if "friendly" in declare.lower() else None)
+            m_mortal, m_heal = _MORTAL.match(effect), _HEAL.match(effect)
+            if m_mortal and target == "enemy":
+                eff = {"mortal": m_mortal.group(1).upper()}
+            elif m_heal and target == "friendly":
+                eff = {"heal": m_heal.group(1).upper()}
+            else:
+                w.append(f"unit '{entry.name}': {what} '{p.name}' does something battlefield "
+                         f"does not play (it plays mortal damage and healing); left out")
+                continue
+            rng = _WITHIN.search(declare)
+            item: dict[str, Any] = {"id": slug(p.name), "name": p.name,
+                                    value_key: int(value), "target": target, "effect": eff}
+            if rng:
+                item["range"] = int(rng.group(1))
+            else:
+                w.append(f"unit '{entry.name}': {what} '{p.name}' gives no range; 12\" taken")
+                item["range"] = 12
+            first = m_mortal or m_heal
+            assert first is not None
+            rest = effect[first.end():].strip(" .")
+            if rest:
+                w.append(f"unit '{entry.name}': {what} '{p.name}' is played as its first "
+                         f"effect ({first.group(0)}); the rest of its text is not played")
+            out[kind].append(item)
+    return out

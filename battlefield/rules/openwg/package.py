@@ -1,0 +1,198 @@
+"""openwg as the engine sees it: one RulesetPackage with the rules, the computer player, the
+odds it answers (an attack's WOUNDS, a morale test's fleeing models), the unit builder's
+points, `try`'s starting moment and what the window shows while a unit is dragged."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from battlefield.errors import UsageError
+from battlefield.rules.actions import Action
+from battlefield.rules.openwg.rules import PHASE_OF, RULES
+from battlefield.rules.registry import DragContext, DragNotes, OddsQuestion, Ring, RulesetPackage
+from battlefield.rules.state import Game, State
+from battlefield.scene.model import Scene
+
+
+def _player():
+    from battlefield.rules.openwg.player import OpenWGPlayer
+
+    return OpenWGPlayer()
+
+
+def _state(scene: Scene) -> State:
+    return Game(RULES, scene).new_state()
+
+
+def _dist(dist: dict[int, Fraction]) -> dict[str, float]:
+    return {str(k): float(dist[k]) for k in sorted(dist)}
+
+
+def attack_answer(scene: Scene, args: Sequence[str], options: dict[str, Any]) -> dict[str, Any]:
+    """A's attack on B: the exact distribution of the WOUNDS B suffers."""
+    from battlefield.rules.chance import mean
+    from battlefield.rules.openwg import attacks
+    from battlefield.rules.openwg.profiles import profiles
+
+    a, b = args
+    state = _state(scene)
+    u, w = _unit(scene, a), _unit(scene, b)
+    if scene.units[u].side == scene.units[w].side:
+        raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
+    weapon = options.get("weapon")
+    prof = profiles(scene)[u]
+    kind = "melee"
+    if weapon is not None:
+        found = [wp for ws in prof.model_weapons for wp in ws if wp.name == weapon]
+        if not found:
+            raise UsageError(f"{a} has no weapon '{weapon}' (weapons: "
+                             f"{', '.join(prof.weapon_names())})")
+        kind = found[0].type
+    p = attacks.plan(state, u, w, kind, weapon)
+    dist = p.distribution()
+    return {"attacker": a, "target": b, "kind": kind,
+            "expected_damage": float(mean(dist)), "distribution": _dist(dist),
+            "attackers": p.attackers, "armor": attacks.armor(state, w),
+            "groups": [{"models": g.models, "precision": g.precision, "damage": g.damage,
+                        "wounds_over": g.threshold, "rerolled_hits": sorted(g.hit_faces),
+                        "rerolled_armor": sorted(g.wound_faces)} for g in p.groups],
+            "after": [{"dice": x.dice, "on": x.on} for x in p.bursts]}
+
+
+def _attack_text(d: dict[str, Any]) -> str:
+    from battlefield.text import distribution
+
+    lines = [f"{d['attacker']} attacks {d['target']} ({d['kind']}; armor {d['armor']})"]
+    if not d["attackers"]:
+        lines.append("  no model has the target within its weapon's range")
+    for g in d["groups"]:
+        lines.append(f"  {g['models']} models: hit on {g['precision']} or less, "
+                     f"{g['damage']} dice a hit, each over {g['wounds_over']} a WOUND"
+                     + (f", re-roll hits on {g['rerolled_hits']}" if g["rerolled_hits"] else "")
+                     + (f", re-roll armor on {g['rerolled_armor']}" if g["rerolled_armor"]
+                        else ""))
+    for x in d["after"]:
+        lines.append(f"  then {x['dice']} dice, each {x['on']} or less a WOUND")
+    lines.extend(distribution(d))
+    return "\n".join(lines)
+
+
+def morale_answer(scene: Scene, args: Sequence[str], options: dict[str, Any]
+                  ) -> dict[str, Any]:
+    """How many models of UNIT flee after N were slain this round."""
+    from battlefield.rules.openwg.dice import morale_distribution
+    from battlefield.rules.openwg.profiles import profiles
+
+    (name,) = args
+    slain = options.get("slain")
+    if slain is None or slain < 0:
+        raise UsageError("--morale needs --slain N (models slain this round, 0 or more)")
+    state = _state(scene)
+    u = _unit(scene, name)
+    bravery = int(profiles(scene)[u].stat("bravery"))
+    left = max(0, len(state.models_of(u)) - slain)
+    dist = morale_distribution(bravery, slain, left)
+    return {"unit": name, "slain": slain, "bravery": bravery, "models_left": left,
+            "expected_fled": float(sum(k * p for k, p in dist.items())),
+            "distribution": _dist(dist)}
+
+
+def _morale_text(d: dict[str, Any]) -> str:
+    from battlefield.text import table
+
+    rows = [[k, f"{p:.1%}", "#" * round(p * 40)] for k, p in d["distribution"].items()]
+    return "\n".join([f"{d['unit']}: D6 + {d['slain']} slain over bravery {d['bravery']} "
+                      f"flee (at most the {d['models_left']} left)",
+                      f"  expected to flee {d['expected_fled']:.2f}",
+                      table(["fled", "chance", ""], rows)])
+
+
+def _unit(scene: Scene, name: str) -> int:
+    try:
+        return scene.unit_index(name)
+    except KeyError:
+        raise UsageError(f"no unit '{name}' (units: "
+                         f"{', '.join(u.id for u in scene.units)})") from None
+
+
+def points(scene: Scene) -> dict[str, Any]:
+    """The points of every unit given by `build:`, and each side's total."""
+    from battlefield.rules.openwg.profiles import profiles
+
+    units: dict[str, Any] = {}
+    sides: dict[str, int] = {}
+    for spec, prof in zip(scene.units, profiles(scene), strict=True):
+        if prof.built is None:
+            continue
+        units[spec.id] = {"points": prof.built.points, "template": prof.built.template,
+                          "upgrades": prof.built.upgrades,
+                          "stats": {**prof.built.stats, "weapons": prof.built.weapons}}
+        sides[spec.side] = sides.get(spec.side, 0) + prof.built.points
+    return {"units": units, "sides": sides}
+
+
+def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
+    """`try` starts in the phase of the first action, with its side acting."""
+    from battlefield.rules.trial import acting_side
+
+    out: dict[str, Any] = {"active": acting_side(scene, actions)}
+    first = next((a for a in actions if a.type in PHASE_OF), None)
+    if first is not None:
+        out["phase"] = PHASE_OF[first.type]
+    return out
+
+
+def _drag_notes(ctx: DragContext) -> DragNotes:
+    """The charge target's 1" ring; the allowance and the wound pools in the caption."""
+    notes = DragNotes()
+    state = ctx.state
+    allowed = state.rules.move_allowance(state, ctx.unit, ctx.ability)
+    if allowed is not None:
+        notes.lines.append(f"{ctx.ability}: up to {allowed:g}\""
+                           + (" in a straight line" if ctx.ability == "charge" else ""))
+    if ctx.target is not None and ctx.ability == "charge":
+        notes.rings.append(Ring(ctx.target, "charge: end within 1\""))
+    return notes
+
+
+def unit_notes(state: State) -> dict[int, str]:
+    """The wounds pooled on each unit this round (resolved in the Leadership phase), and what
+    it did this round."""
+    out = {}
+    for u, us in enumerate(state.units):
+        bits = []
+        if us.counters.get("wounds"):
+            bits.append(f"{int(us.counters['wounds'])} wounds pooled")
+        done = sorted(f for f in us.flags if f in ("ran", "charged", "retreated", "held",
+                                                   "shot"))
+        if done:
+            bits.append(", ".join(done))
+        if bits:
+            out[u] = "; ".join(bits)
+    return out
+
+
+ODDS = (
+    OddsQuestion("attack", ("A", "B"),
+                 "unit A attacks unit B: the exact distribution of the WOUNDS B suffers "
+                 "(melee unless --weapon names a ranged one)",
+                 attack_answer, _attack_text,
+                 "expected_damage, distribution {\"0\": p, ...}, attackers {WEAPON: [models]}"),
+    OddsQuestion("morale", ("UNIT",),
+                 "UNIT's morale test after --slain N models were slain this round: how many "
+                 "flee", morale_answer, _morale_text,
+                 "distribution {\"0\": p, ...}, expected_fled, bravery, models_left"),
+)
+
+def check_scene(scene: Scene) -> None:
+    """Every unit's profile, build and specials (InputError at the key path)."""
+    from battlefield.rules.openwg.profiles import profiles
+
+    profiles(scene)
+
+
+RULESET = RulesetPackage(id="openwg", rules=RULES, player=_player, odds=ODDS,
+                         drag_notes=_drag_notes, try_start=try_start, points=points,
+                         unit_notes=unit_notes, check_scene=check_scene)

@@ -1,0 +1,144 @@
+"""The openwg computer player: in each phase it acts with the first unit that has something
+worth doing - charge an enemy within reach, else march on the closest enemy (a shooter that
+already has one in range stays); shoot the closest enemy in range; fight the enemy it is in
+combat with; cast its spell on itself - and stops when none has. Every action it proposes has
+passed the engine's check."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from battlefield.rules.actions import Action
+from battlefield.rules.openwg.profiles import profiles
+from battlefield.rules.openwg.reach import between, enemies_in_combat, unit_gap
+from battlefield.rules.state import State
+
+FRACTIONS = (1.0, 0.6, 0.3)
+TURNS = (0.0, 25.0, -25.0, 50.0, -50.0)
+CHARGE_GAPS = (0.5, 0.8, 0.2)
+
+
+class OpenWGPlayer:
+    def __init__(self) -> None:
+        self.tried: set[tuple[int, str, int]] = set()
+
+    def choose(self, state: State) -> Action:
+        phase = state.clock["phase"]
+        side = state.acting_side
+        rules = state.rules
+        for u, spec in enumerate(state.scene.units):
+            if spec.side != side:
+                continue
+            key = (state.round, phase, u)
+            if key in self.tried:
+                continue
+            action = None
+            if phase == "movement" and rules.eligible(state, u, "move"):
+                action = self._charge(state, u) or self._march(state, u)
+            elif phase == "ranged" and rules.eligible(state, u, "shoot"):
+                action = self._shoot(state, u)
+            elif phase == "melee" and rules.eligible(state, u, "fight"):
+                action = self._fight(state, u)
+            elif phase == "leadership" and rules.eligible(state, u, "cast"):
+                action = self._cast(state, u)
+            if action is not None:
+                return action
+            self.tried.add(key)
+        return Action("stop")
+
+    def _legal(self, state: State, action: Action) -> Action | None:
+        return action if not state.check(action) else None
+
+    def _enemies(self, state: State, u: int) -> list[int]:
+        side = state.side_of(u)
+        foes = [w for w in range(len(state.units)) if state.side_of(w) != side
+                and len(state.models_of(w))]
+        return sorted(foes, key=lambda w: unit_gap(state.table, u, w))
+
+    def _leader_at(self, state: State, u: int) -> np.ndarray:
+        m = state.scene.leader_model(u, state.table)
+        return np.array([state.table.x[m], state.table.y[m]])
+
+    def _charge(self, state: State, u: int) -> Action | None:
+        t = state.table
+        reach = state.rules.move_allowance(state, u, "charge")
+        uid = state.scene.units[u].id
+        for w in self._enemies(state, u):
+            gap = unit_gap(t, u, w)
+            if gap > reach + 1.0:
+                break
+            mine, theirs = t.unit_models[u], t.unit_models[w]
+            d = between(t, mine, theirs)
+            i, j = np.unravel_index(int(np.argmin(d)), d.shape)
+            a, b = mine[i], theirs[j]
+            vec = np.array([t.x[b] - t.x[a], t.y[b] - t.y[a]])
+            n = float(np.hypot(*vec))
+            if n <= 0:
+                continue
+            start = self._leader_at(state, u)
+            for stop_at in CHARGE_GAPS:
+                go = gap - stop_at
+                if go <= 0 or go > reach:
+                    continue
+                end = start + vec / n * go
+                act = Action("charge", uid, path=(tuple(start), tuple(end)),
+                             target=state.scene.units[w].id)
+                if self._legal(state, act):
+                    return act
+        return None
+
+    def _march(self, state: State, u: int) -> Action | None:
+        t = state.table
+        foes = self._enemies(state, u)
+        if not foes or enemies_in_combat(t, [s.side for s in state.scene.units], u):
+            return None
+        w = foes[0]
+        gap = unit_gap(t, u, w)
+        prof = profiles(state.scene)[u]
+        ranged = [wp.range for wp in prof.weapons if wp.type == "ranged"]
+        if ranged and gap <= max(ranged) - 0.5:
+            return None
+        allowed = state.rules.move_allowance(state, u, "move")
+        go = min(allowed, gap - 1.6)
+        if go <= 0.2:
+            return None
+        start = self._leader_at(state, u)
+        target = np.array([t.x[t.unit_models[w]].mean(), t.y[t.unit_models[w]].mean()])
+        heading = math.atan2(*(target - start)[::-1])
+        uid = state.scene.units[u].id
+        for f in FRACTIONS:
+            for turn in TURNS:
+                th = heading + math.radians(turn)
+                end = start + go * f * np.array([math.cos(th), math.sin(th)])
+                act = Action("move", uid, path=(tuple(start), tuple(end)))
+                if self._legal(state, act):
+                    return act
+        return None
+
+    def _shoot(self, state: State, u: int) -> Action | None:
+        uid = state.scene.units[u].id
+        names = [wp.name for wp in profiles(state.scene)[u].weapons if wp.type == "ranged"]
+        for w in self._enemies(state, u):
+            for name in names:
+                act = Action("shoot", uid, target=state.scene.units[w].id, weapon=name)
+                if self._legal(state, act):
+                    return act
+        return None
+
+    def _fight(self, state: State, u: int) -> Action | None:
+        uid = state.scene.units[u].id
+        for w in enemies_in_combat(state.table, [s.side for s in state.scene.units], u):
+            act = Action("fight", uid, target=state.scene.units[w].id)
+            if self._legal(state, act):
+                return act
+        return None
+
+    def _cast(self, state: State, u: int) -> Action | None:
+        uid = state.scene.units[u].id
+        for e in profiles(state.scene)[u].effects("wizard"):
+            act = Action("cast", uid, target=uid, options=(("spell", e.get("spell")),))
+            if self._legal(state, act):
+                return act
+        return None

@@ -1,0 +1,194 @@
+"""The JSON Schema (draft 2020-12) of scene and map files, written from the key lists the loader
+checks (scene/keys.py) and the rulesets' own data (characteristics, weapon characteristics,
+unit_keys and model_keys), so that an editor completes and checks a scene as the loader would:
+every key with its description, unknown keys refused, required keys required, values typed.
+The loader's checks of the table itself (bases on the board, outlines that do not cross, ids
+that are unique, bases that do not overlap) are beyond a schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from battlefield.geometry.bases import OVAL_SIZES_MM, ROUND_SIZES_MM
+from battlefield.geometry.terrain import KINDS
+from battlefield.scene import keys
+from battlefield.scene.keys import Shape
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+# "D6", "2D3+1", "3+" - scene/load.py _dice_or_bonus
+DICE = r"^\s*(\d*[dD][36](\s*\+\s*\d+)?|\d+\+)\s*$"
+EXTRA_TYPES = {"mapping": {"type": "object"}, "list": {"type": "array"},
+               "text": {"type": "string"}, "number": {"type": "number"},
+               "boolean": {"type": "boolean"}, "any": {"not": {"type": "null"}}}
+_NUMBER = {"type": "number"}
+_WORD = {"type": ["string", "number"], "pattern": r"\S"}
+
+
+def schema(kind: str = "scene", ruleset: str | None = None) -> dict[str, Any]:
+    """The schema of a scene or map file; with `ruleset`, of that ruleset's files only (its
+    characteristics and its own unit and model keys)."""
+    from battlefield.paths import ruleset_names
+    from battlefield.rulesets import load_ruleset
+
+    if kind not in ("scene", "map"):
+        raise ValueError(f"unknown kind of file '{kind}' (scene or map)")
+    names = [ruleset] if ruleset is not None else ruleset_names()
+    rulesets = [load_ruleset(n) for n in names]
+    defs: dict[str, Any] = {}
+    shapes = [keys.BOARD, keys.TERRAIN, keys.OBJECTIVE]
+    if kind == "scene":
+        for rs in rulesets:
+            defs.update(_unit_defs(rs))
+        shapes += [keys.BASE, keys.SPELL, keys.PRAYER, keys.EFFECT, keys.BUFF]
+    for shape in shapes:
+        defs[_def_name(shape)] = _object(shape)
+        if shape in (keys.EFFECT, keys.BASE):          # exactly one of their keys
+            defs[_def_name(shape)].update(minProperties=1, maxProperties=1)
+    units = {"anyOf": [{"$ref": f"#/$defs/unit-{rs.id}"} for rs in rulesets]}
+    if len(rulesets) == 1:
+        units = {"$ref": f"#/$defs/unit-{rulesets[0].id}"}
+    top_keys = [k for k in keys.SCENE.keys if kind == "scene" or k.name in keys.MAP_KEYS]
+    props = {k.name: _kind(k.kind, None, names, units) | {"description": k.description}
+             for k in top_keys}
+    out: dict[str, Any] = {
+        "$schema": DRAFT,
+        "title": f"battlefield {kind} file" + (f" ({ruleset})" if ruleset else ""),
+        "description": keys.SCENE.description,
+        "type": "object",
+        "properties": props,
+        "additionalProperties": False,
+        # the board from the file or from its map
+        "anyOf": [{"required": ["board"]}, {"required": ["map"]}],
+        "$defs": defs,
+    }
+    if kind == "scene":
+        rules: list[dict[str, Any]] = [{
+            # units need a ruleset: the file's or its map's
+            "if": {"required": ["units"], "properties": {"units": {"minItems": 1}}},
+            "then": {"anyOf": [{"required": ["ruleset"]}, {"required": ["map"]}]}}]
+        if len(rulesets) > 1:
+            rules += [{"if": {"required": ["ruleset"], "properties": {"ruleset": {"const": rs.id}}},
+                       "then": {"properties": {"units": {"items": {
+                           "$ref": f"#/$defs/unit-{rs.id}"}}}}} for rs in rulesets]
+        out["allOf"] = rules
+    return out
+
+
+def _def_name(shape: Shape) -> str:
+    return shape.name.replace(" ", "-")
+
+
+def _object(shape: Shape, extra: dict[str, Any] | None = None, ruleset: Any = None
+            ) -> dict[str, Any]:
+    props = {k.name: _kind(k.kind, ruleset) | {"description": k.description}
+             for k in shape.keys}
+    props.update(extra or {})
+    out: dict[str, Any] = {"type": "object", "description": shape.description,
+                           "properties": props, "additionalProperties": False}
+    if shape.required():
+        out["required"] = shape.required()
+    return out
+
+
+def _unit_defs(rs: Any) -> dict[str, Any]:
+    """A ruleset's unit, model, stats and weapon: its characteristics and its own keys."""
+    r = rs.id
+    unit = _object(keys.UNIT, {k.name: EXTRA_TYPES[k.type] | {"description": k.description}
+                               for k in rs.unit_keys}, rs)
+    model = _object(keys.MODEL, {k.name: EXTRA_TYPES[k.type] | {"description": k.description}
+                                 for k in rs.model_keys}, rs)
+    stats = {"type": "object", "description": f"The unit's characteristics ({r}).",
+             "properties": {c: _stat(c) for c in rs.characteristics},
+             "additionalProperties": False}
+    weapon = {"type": "object", "description": f"A weapon ({r}).",
+              "properties": {c: _stat(c) for c in rs.weapon_characteristics
+                             if c != "name"} | {"name": _WORD | {
+                                 "description": keys.WEAPON_NAME}},
+              "required": ["name"], "additionalProperties": False}
+    return {f"unit-{r}": unit, f"model-{r}": model, f"stats-{r}": stats, f"weapon-{r}": weapon}
+
+
+def _stat(name: str) -> dict[str, Any]:
+    if name == "abilities":
+        return {"type": "array", "items": _WORD, "description": keys.WEAPON_ABILITIES}
+    if name == "name":
+        return _WORD | {"description": keys.WEAPON_NAME}
+    if name == "type":      # text, as the loader reads it (openwg: melee or ranged)
+        return {"type": "string", "description": "the weapon's kind, e.g. melee or ranged"}
+    return {"anyOf": [_NUMBER, {"type": "string", "pattern": DICE}], "description": keys.STAT}
+
+
+def _point() -> dict[str, Any]:
+    return {"type": "array", "prefixItems": [_NUMBER, _NUMBER], "minItems": 2, "items": False,
+            "description": "[x, y] in inches"}
+
+
+def _pair(minimum: float = 0) -> dict[str, Any]:
+    n = {"type": "number", "exclusiveMinimum": minimum}
+    return {"type": "array", "prefixItems": [n, n], "minItems": 2, "items": False}
+
+
+def _kind_pattern(kind: str) -> str:
+    """Any spelling the loader takes: 'Place of Power', 'place_of_power', 'place-of-power'."""
+    return r"^\s*" + "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else "[-_ ]"
+                             for c in kind) + r"\s*$"
+
+
+def _kind(kind: str, ruleset: Any = None, names: list[str] | None = None,
+          units: dict[str, Any] | None = None) -> dict[str, Any]:
+    r = ruleset.id if ruleset is not None else None
+    rounds = sorted(set(ROUND_SIZES_MM))
+    ovals = [list(p) for p in OVAL_SIZES_MM]
+    simple: dict[str, dict[str, Any]] = {
+        "text": {"type": ["string", "number"]},
+        "word": _WORD,
+        "word-or-null": {"type": ["string", "number", "null"], "pattern": r"\S"},
+        "unit-id": {"type": ["string", "number"], "pattern": r"^[^/]*[^/\s][^/]*$"},
+        "number": _NUMBER,
+        "positive": {"type": "number", "exclusiveMinimum": 0},
+        "nonnegative": {"type": "number", "minimum": 0},
+        "boolean": {"type": "boolean"},
+        "point": _point(),
+        "outline": {"type": "array", "items": _point(), "minItems": 3},
+        "state": {"type": "object"},
+        "terrain-kind": {"type": "string",
+                         "anyOf": [{"pattern": _kind_pattern(k)} for k in KINDS]},
+        "board": {"$ref": "#/$defs/board"},
+        "terrain": {"type": "array", "items": {"$ref": "#/$defs/terrain-piece"}},
+        "objectives": {"type": "array", "items": {"$ref": "#/$defs/objective"}},
+        "deployment": {"type": "object", "additionalProperties": {
+            "type": "array", "items": _point(), "minItems": 3,
+            "description": keys.DEPLOYMENT_SIDE}},
+        "leader": {"type": "integer", "minimum": 1},
+        "keywords": {"type": "array", "items": _WORD},
+        "spells": {"type": "array", "items": {"$ref": "#/$defs/spell"}},
+        "prayers": {"type": "array", "items": {"$ref": "#/$defs/prayer"}},
+        "magic-value": {"type": "integer", "minimum": 1, "maximum": 13},
+        "magic-target": {"enum": ["enemy", "friendly", "self"]},
+        "effect": {"$ref": "#/$defs/effect"},
+        "buff": {"$ref": "#/$defs/buff"},
+        "amount": {"anyOf": [{"type": "integer", "minimum": 0},
+                             {"type": "string", "pattern": DICE}]},
+        "modifier": {"type": "integer", "minimum": -3, "maximum": 3},
+        "round-mm": {"enum": rounds},
+        "oval-mm": {"enum": ovals},
+        "rect-mm": _pair(),
+    }
+    if kind in simple:
+        return dict(simple[kind])
+    if kind == "ruleset":
+        return {"enum": list(names or [])}
+    if kind == "units":
+        return {"type": "array", "items": units or {}}
+    if kind == "models":
+        return {"type": "array", "minItems": 1, "items": {"$ref": f"#/$defs/model-{r}"}}
+    if kind == "stats":
+        return {"$ref": f"#/$defs/stats-{r}"}
+    if kind == "weapons":
+        return {"type": "array", "items": {"$ref": f"#/$defs/weapon-{r}"}}
+    if kind == "base":
+        choices = [{"enum": rounds}, {"enum": ovals}, {"$ref": "#/$defs/base"}]
+        if r == "blocks":
+            choices.append(_pair())          # blocks: [frontage, depth] is a rectangle
+        return {"anyOf": choices}
+    raise KeyError(f"scene/keys.py names a kind of value schema.py does not know: {kind}")

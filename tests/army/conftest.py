@@ -1,0 +1,49 @@
+"""The test rosters (tests/army/data, built by build_rosters.py from the BSData catalogues) and
+the catalogues themselves, read here with the standard library to compare field by field."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+
+DATA = Path(__file__).resolve().parent / "data"
+AOS = Path("bsdata") / "age-of-sigmar-4th"
+
+
+def _bsdata() -> Path:
+    """The BSData catalogues: $BATTLEFIELD_BSDATA, else shared/bsdata beside the checkout or
+    beside any folder above it (the project's ../shared, wherever the clone stands)."""
+    if os.environ.get("BATTLEFIELD_BSDATA"):
+        return Path(os.environ["BATTLEFIELD_BSDATA"])
+    root = Path(__file__).resolve().parents[2]
+    for folder in (root, *root.parents):
+        found = folder.parent / "shared" / AOS
+        if (found / "Age of Sigmar 4.0.gst").is_file():
+            return found
+    return root.parent / "shared" / AOS
+
+
+BSDATA = _bsdata()
+NS = "{http://www.battlescribe.net/schema/catalogueSchema}"
+
+
+@pytest.fixture(scope="session")
+def bsdata() -> Path:
+    if not (BSDATA / "Age of Sigmar 4.0.gst").is_file():
+        pytest.skip(f"the BSData catalogues are not at {BSDATA} (set BATTLEFIELD_BSDATA)")
+    return BSDATA
+
+
+@pytest.fixture(scope="session")
+def library(bsdata):
+    """The unit entries of both faction libraries by name."""
+    out = {}
+    for f in ("Stormcast Eternals - Library.cat", "Fyreslayers - Library.cat"):
+        root = ET.parse(bsdata / f).getroot()
+        for e in root.find(NS + "sharedSelectionEntries"):
+            if e.get("type") == "unit":
+                out[e.get("name")] = e
+    return out

@@ -1,0 +1,159 @@
+"""Builds the test rosters of this folder from the BSData catalogues in ../shared/bsdata (run it
+from the repository: python tests/army/data/build_rosters.py). A roster is written the way New
+Recruit exports one: roster > forces > force > selections > selection, each unit selection
+pointing at its catalogue entry by entryId (LINK::TARGET for an entry reached through the
+faction catalogue's entryLink), with the entry's profiles, rules and categories copied in, and
+its models and their weapons as child selections with their numbers. Hidden rules (Base Size)
+are copied only when `hidden_rules` is set; New Recruit leaves hidden rules out of some exports,
+which is what --catalogues is for.
+
+The standard library's ElementTree reads the catalogues here: they are the trusted local data,
+and the rosters must not be made by the code they test."""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import zipfile
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+HERE = Path(__file__).resolve().parent
+BSDATA = HERE.parents[2].parent / "shared" / "bsdata" / "age-of-sigmar-4th"
+CAT = "{http://www.battlescribe.net/schema/catalogueSchema}"
+ROSTER_NS = "http://www.battlescribe.net/schema/rosterSchema"
+GST_ID, GST_NAME, FORCE_ENTRY = "e51d-b1a3-75fc-dc3g", "Age of Sigmar 4.0", "f079-501a-2738-6845"
+
+# (roster file, faction catalogue, library, hidden rules copied, [(unit, [(model, number,
+# [weapons by upgrade name])]) ...])
+ROSTERS = [
+    ("stormcast.ros", "Stormcast Eternals.cat", "Stormcast Eternals - Library.cat", True, [
+        ("Liberators", [("Liberator", 4, ["Warhammer"]), ("Liberator", 1, ["Grandhammer"])]),
+        ("Prosecutors", [("Prosecutor", 3, None)]),
+        ("Lord-Aquilor", [("Lord-Aquilor", 1, None)]),
+        ("Ionus Cryptborn, Warden of Lost Souls", [("Ionus Cryptborn, Warden of Lost Souls", 1,
+                                                    None)]),
+    ]),
+    ("fyreslayers.rosz", "Fyreslayers.cat", "Fyreslayers - Library.cat", False, [
+        ("Auric Runefather", [("Auric Runefather", 1, None)]),
+        ("Vulkite Berzerkers with Fyresteel Weapons",
+         [("Vulkite Berzerkers with Fyresteel Weapons", 10, None)]),
+        ("Hearthguard Berzerkers with Berzerker Broadaxes",
+         [("Hearthguard Berzerkers with Berzerker Broadaxes", 5, None)]),
+        ("Auric Runesmiter on Magmadroth", [("Auric Runesmiter on Magmadroth", 1, None)]),
+    ]),
+]
+
+
+def rid(*parts: str) -> str:
+    """A selection id in BattleScribe's form, the same every build."""
+    h = hashlib.sha1("/".join(parts).encode()).hexdigest()
+    return f"{h[:4]}-{h[4:8]}-{h[8:12]}-{h[12:16]}"
+
+
+def kids(el: ET.Element, holder: str, tag: str) -> list[ET.Element]:
+    h = el.find(CAT + holder)
+    return [] if h is None else [c for c in h if c.tag == CAT + tag]
+
+
+def copy_profiles(src: ET.Element, dst: ET.Element) -> None:
+    profiles = kids(src, "profiles", "profile")
+    if not profiles:
+        return
+    out = ET.SubElement(dst, "profiles")
+    for p in profiles:
+        q = ET.SubElement(out, "profile", {"id": p.get("id"), "name": p.get("name"),
+                                           "hidden": "false", "typeId": p.get("typeId"),
+                                           "typeName": p.get("typeName"), "from": "entry"})
+        chars = ET.SubElement(q, "characteristics")
+        for c in kids(p, "characteristics", "characteristic"):
+            text = "".join(t for t in [c.text or ""] + [(k.tail or "") for k in c]).strip()
+            ET.SubElement(chars, "characteristic",
+                          {"name": c.get("name"), "typeId": c.get("typeId")}).text = text
+
+
+def copy_rules(src: ET.Element, dst: ET.Element, hidden: bool) -> None:
+    rules = [r for r in kids(src, "rules", "rule") if hidden or r.get("hidden") != "true"]
+    if not rules:
+        return
+    out = ET.SubElement(dst, "rules")
+    for r in rules:
+        q = ET.SubElement(out, "rule", {"id": r.get("id"), "name": r.get("name"),
+                                        "hidden": r.get("hidden", "false")})
+        ET.SubElement(q, "description").text = "".join(r.find(CAT + "description").itertext())
+
+
+def build(name: str, faction: str, library: str, hidden: bool, units: list) -> bytes:
+    fac = ET.parse(BSDATA / faction).getroot()
+    lib = ET.parse(BSDATA / library).getroot()
+    entries = {e.get("name"): e for e in kids(lib, "sharedSelectionEntries", "selectionEntry")}
+    links = {e.get("targetId"): e for e in kids(fac, "entryLinks", "entryLink")}
+    roster = ET.Element("roster", {
+        "id": rid(name), "name": f"{fac.get('name')} test list", "battleScribeVersion": "2.03",
+        "generatedBy": "https://newrecruit.eu", "gameSystemId": GST_ID,
+        "gameSystemName": GST_NAME, "gameSystemRevision": "2", "xmlns": ROSTER_NS})
+    forces = ET.SubElement(roster, "forces")
+    force = ET.SubElement(forces, "force", {
+        "id": rid(name, "force"), "name": "General's Handbook 2025-26", "entryId": FORCE_ENTRY,
+        "catalogueId": fac.get("id"), "catalogueRevision": fac.get("revision"),
+        "catalogueName": fac.get("name")})
+    sels = ET.SubElement(force, "selections")
+    traits = next(e for e in links.values() if e.get("name", "").startswith("Battle Traits"))
+    ET.SubElement(sels, "selection", {"id": rid(name, "traits"), "name": traits.get("name"),
+                                      "entryId": f"{traits.get('id')}::{traits.get('targetId')}",
+                                      "number": "1", "type": "upgrade", "from": "entry"})
+    for unit_name, models in units:
+        entry = entries[unit_name]
+        link = links[entry.get("id")]
+        u = ET.SubElement(sels, "selection", {
+            "id": rid(name, unit_name), "name": unit_name,
+            "entryId": f"{link.get('id')}::{entry.get('id')}", "number": "1", "type": "unit",
+            "from": "entry"})
+        copy_profiles(entry, u)
+        copy_rules(entry, u, hidden)
+        children = ET.SubElement(u, "selections")
+        model_entries = [m for m in kids(entry, "selectionEntries", "selectionEntry")
+                         if m.get("type") == "model"]
+        for k, (model_name, number, weapons) in enumerate(models):
+            me = next(m for m in model_entries if m.get("name") == model_name)
+            m = ET.SubElement(children, "selection", {
+                "id": rid(name, unit_name, model_name, str(k)), "name": model_name,
+                "entryId": me.get("id"), "number": str(number), "type": "model",
+                "from": "entry"})
+            copy_rules(me, m, hidden)
+            wsel = ET.SubElement(m, "selections")
+            for up in kids(me, "selectionEntries", "selectionEntry"):
+                if weapons is not None and up.get("name") not in weapons:
+                    continue
+                w = ET.SubElement(wsel, "selection", {
+                    "id": rid(name, unit_name, model_name, str(k), up.get("id")),
+                    "name": up.get("name"), "entryId": up.get("id"), "number": str(number),
+                    "type": "upgrade", "from": "entry"})
+                copy_profiles(up, w)
+        cats = ET.SubElement(u, "categories")
+        for c in kids(entry, "categoryLinks", "categoryLink"):
+            ET.SubElement(cats, "category", {"id": rid(name, unit_name, c.get("id")),
+                                             "name": c.get("name"),
+                                             "entryId": c.get("targetId"),
+                                             "primary": c.get("primary", "false")})
+    ET.indent(roster)
+    return (b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+            + ET.tostring(roster, encoding="utf-8"))
+
+
+def main() -> int:
+    for name, faction, library, hidden, units in ROSTERS:
+        xml = build(name, faction, library, hidden, units)
+        path = HERE / name
+        if name.endswith(".rosz"):
+            info = zipfile.ZipInfo(name[:-1], date_time=(2026, 1, 1, 0, 0, 0))
+            with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+                z.writestr(info, xml, zipfile.ZIP_DEFLATED)
+        else:
+            path.write_bytes(xml)
+        print(f"wrote {path} ({len(xml)} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
