@@ -257,7 +257,45 @@ def check_text(scene, report: dict[str, Any]) -> str:
                      p["visible"], "yes" if p["in_combat"] else "", p["blocked_by"][:3]])
     out.append(table(["a", "b", "distance", "3-D", "visible", "combat", "blocked by"], rows)
                if rows else "  (no opposing units)")
+    out.extend(_ruleset_rulings(rs.id, report))
     return "\n".join(out)
+
+
+_UNIT_KEYS = {"side", "models", "coherent", "coherency_breaks", "coherency_reasons",
+              "in_combat_with"}
+_PAIR_KEYS = {"a", "b", "distance", "distance_3d", "visible", "in_combat", "closest_models",
+              "blocked_by"}
+
+
+def _ruling_text(v: Any) -> str:
+    """A ruleset's ruling in a table cell: numbers in inches, mappings by their short values."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return inches(v)
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {_ruling_text(x)}" for k, x in v.items()
+                         if not isinstance(x, (list, dict)))
+    if isinstance(v, list):
+        return ", ".join(str(x) for x in v) or "-"
+    return "-" if v is None else str(v)
+
+
+def _ruleset_rulings(ruleset: str, report: dict[str, Any]) -> list[str]:
+    """What the ruleset added to the report (its check_additions), as two tables."""
+    out: list[str] = []
+    ukeys = list(dict.fromkeys(k for u in report["units"].values() for k in u
+                               if k not in _UNIT_KEYS))
+    if ukeys:
+        rows = [[uid, *(_ruling_text(u.get(k)) for k in ukeys)]
+                for uid, u in report["units"].items()]
+        out += ["", f"Units ({ruleset})", table(["unit", *ukeys], rows)]
+    pkeys = list(dict.fromkeys(k for p in report["pairs"] for k in p if k not in _PAIR_KEYS))
+    if pkeys:
+        rows = [[p["a"], p["b"], *(_ruling_text(p.get(k)) for k in pkeys)]
+                for p in report["pairs"]]
+        out += ["", f"Pairs ({ruleset}: a looking at b)", table(["a", "b", *pkeys], rows)]
+    return out
 
 
 # --- measure -----------------------------------------------------------------------------------

@@ -193,3 +193,15 @@ def test_a_bad_blocks_key_is_one_line_at_its_key(tmp_path, capsys, keys, message
     assert main(["check", str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1 and "scene.yaml:" in err
+
+
+def test_the_check_text_lists_the_blocks_rulings(tmp_path, capsys):
+    from battlefield.cli.main import main
+
+    path = tmp_path / "scene.yaml"
+    path.write_text(scene(block("red-r", "red", 10, 10, 90, routing=True),
+                          block("blue-b", "blue", 10, 20, 0)))
+    assert main(["check", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "Units (blocks)" in text and 'edge south, distance 9.00"' in text
+    assert "Pairs (blocks: a looking at b)" in text and "shooting_distance" in text
