@@ -81,6 +81,9 @@ class ExtraKey:
     name: str
     type: str
     description: str
+    # A text key may name default bases: a model of a unit whose value is listed may leave out
+    # its `base` (blocks: `type: infantry` is a 4" x 2" block). Value -> base as a scene writes it.
+    bases: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -181,9 +184,12 @@ def _extra_keys(r: Reader, where: str, raw: object) -> tuple[ExtraKey, ...]:
     out = []
     for name, spec in items.items():
         p = (where, name)
-        d = r.mapping(p, spec, ["type", "description"])
+        d = r.mapping(p, spec, ["type", "description"], ["bases"])
+        bases = r.mapping((*p, "bases"), d["bases"], [], list(d["bases"])
+                          if isinstance(d["bases"], dict) else []) if "bases" in d else {}
         out.append(ExtraKey(str(name), r.string((*p, "type"), d["type"], EXTRA_TYPES),
-                            r.string((*p, "description"), d["description"])))
+                            r.string((*p, "description"), d["description"]),
+                            tuple((str(k), v) for k, v in bases.items())))
     return tuple(out)
 
 

@@ -27,6 +27,7 @@ reference's answers are checked against the fast code's (the run fails loudly on
 - skirmish_game_s: see benchmarks/skirmish.py (a simulated skirmish battle).
 - openwg_game_s: see benchmarks/openwg.py (a simulated openwg demo battle, median of 3 seeds).
 - warband_game_s: see benchmarks/warband.py (a simulated warband battle; reported).
+- blocks_game_s: see benchmarks/blocks.py (a simulated blocks battle; reported).
 - aos4_game_s, attack_odds_ms: see benchmarks/rules.py (a simulated battle; exact attack odds
   against sampling the same attacks with the game's dice).
 
@@ -64,8 +65,7 @@ TARGETS = {"los_lines_per_s": 5_000_000, "los_vs_shapely": 20, "live_check_ms_p9
            "skirmish_game_s": 0.1}
 AT_LEAST = ("los_lines_per_s", "los_vs_shapely")
 # Figures without a target (attack_odds_ms, simulate_games_per_s, openwg_game_s,
-# warband_game_s) are reported
-# as measured.
+# warband_game_s, blocks_game_s) are reported as measured.
 
 
 # --- machine -----------------------------------------------------------------------------------
@@ -258,6 +258,7 @@ def run(quick: bool = False, games: int | None = None) -> dict:
     out.update(bench_los(scene, quick))
     out.update(bench_live_check(scene, quick))
     from benchmarks.analysis import bench_heatmap
+    from benchmarks.blocks import bench_blocks_game
     from benchmarks.frame import bench_frame
     from benchmarks.heatmap_big import bench_heatmap_big
     from benchmarks.openwg import bench_openwg_game
@@ -274,6 +275,7 @@ def run(quick: bool = False, games: int | None = None) -> dict:
     out.update(bench_skirmish_game(quick))
     out.update(bench_openwg_game(quick))
     out.update(bench_warband_game(quick))
+    out.update(bench_blocks_game(quick))
     out.update(bench_simulate(quick, games))
     out["quick"] = quick
     out["targets"] = TARGETS

@@ -200,10 +200,11 @@ def emit_json(data: Any) -> None:
 
 # --- check -------------------------------------------------------------------------------------
 def run_check(args: argparse.Namespace) -> int:
+    from battlefield.rules.registry import with_ruleset_check
     from battlefield.rulings import Referee
 
     scene = open_scene(args.scene)
-    report = Referee(scene).check_report()
+    report = with_ruleset_check(scene, Referee(scene).check_report())
     if args.json:
         emit_json(report)
         return 0
@@ -259,7 +260,45 @@ def check_text(scene, report: dict[str, Any]) -> str:
                      p["visible"], "yes" if p["in_combat"] else "", p["blocked_by"][:3]])
     out.append(table(["a", "b", "distance", "3-D", "visible", "combat", "blocked by"], rows)
                if rows else "  (no opposing units)")
+    out.extend(_ruleset_rulings(rs.id, report))
     return "\n".join(out)
+
+
+_UNIT_KEYS = {"side", "models", "coherent", "coherency_breaks", "coherency_reasons",
+              "in_combat_with"}
+_PAIR_KEYS = {"a", "b", "distance", "distance_3d", "visible", "in_combat", "closest_models",
+              "blocked_by"}
+
+
+def _ruling_text(v: Any) -> str:
+    """A ruleset's ruling in a table cell: numbers in inches, mappings by their short values."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return inches(v)
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {_ruling_text(x)}" for k, x in v.items()
+                         if not isinstance(x, (list, dict)))
+    if isinstance(v, list):
+        return ", ".join(str(x) for x in v) or "-"
+    return "-" if v is None else str(v)
+
+
+def _ruleset_rulings(ruleset: str, report: dict[str, Any]) -> list[str]:
+    """What the ruleset added to the report (its check_additions), as two tables."""
+    out: list[str] = []
+    ukeys = list(dict.fromkeys(k for u in report["units"].values() for k in u
+                               if k not in _UNIT_KEYS))
+    if ukeys:
+        rows = [[uid, *(_ruling_text(u.get(k)) for k in ukeys)]
+                for uid, u in report["units"].items()]
+        out += ["", f"Units ({ruleset})", table(["unit", *ukeys], rows)]
+    pkeys = list(dict.fromkeys(k for p in report["pairs"] for k in p if k not in _PAIR_KEYS))
+    if pkeys:
+        rows = [[p["a"], p["b"], *(_ruling_text(p.get(k)) for k in pkeys)]
+                for p in report["pairs"]]
+        out += ["", f"Pairs ({ruleset}: a looking at b)", table(["a", "b", *pkeys], rows)]
+    return out
 
 
 # --- measure -----------------------------------------------------------------------------------
@@ -299,15 +338,29 @@ def run_render(args: argparse.Namespace) -> int:
     from battlefield.view.picture import render_scene
 
     scene = open_scene(args.scene)
+    from battlefield.rules.registry import with_ruleset_check
+
     referee = Referee(scene)
-    report = referee.check_report()
+    report = with_ruleset_check(scene, referee.check_report())
     measure = referee.measure_report(*args.measure) if args.measure else None
     out = Path(args.out)
     if out.parent and not out.parent.exists():
         raise UsageError(f"{args.out}: folder {out.parent} does not exist")
-    render_scene(scene, report, str(out), measure=measure, px_per_inch=args.scale)
+    render_scene(scene, report, str(out), measure=measure, px_per_inch=args.scale,
+                 marks=tuple(_marks(scene)))
     print(f"wrote {out}")
     return 0
+
+
+def _marks(scene) -> list:
+    """What the scene's ruleset draws on it (orders, routes, engaged sides; registry.Mark)."""
+    from battlefield.rules import registry
+    from battlefield.rules.state import Game
+
+    pkg = registry.find(scene.ruleset.id)
+    if pkg is None or pkg.marks is None:
+        return []
+    return pkg.marks(Game(pkg.rules, scene).new_state())
 
 
 # --- odds --------------------------------------------------------------------------------------

@@ -50,6 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ability", metavar="NAME",
                    help="what the drag stands for, as its button (e.g. run, charge; default: "
                         "the first the engine offers)")
+    p.add_argument("--facing", type=float, metavar="DEG",
+                   help="the dragged unit turned to face DEG degrees (as the wheel or Q / E)")
     p.add_argument("--measure", nargs=2, metavar=("A", "B"), help="show a measurement")
     p.add_argument("--heat", action="store_true",
                    help="start with the sight heat map of the layout shown (V in the window)")
@@ -85,7 +87,8 @@ def run_play(args: argparse.Namespace) -> int:
     play(args.scene, args.ruleset, args.seed, tuple(args.computer), args.screenshot,
          args.drag, _point(args.to), args.target, args.phase,
          tuple(args.measure) if args.measure else None, (w, h), args.save,
-         heat=args.heat, edit=args.edit, load=args.load, ability=args.ability)
+         heat=args.heat, edit=args.edit, load=args.load, ability=args.ability,
+         facing=args.facing)
     if args.screenshot:
         print(f"wrote {args.screenshot}")
     return 0

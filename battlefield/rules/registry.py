@@ -72,6 +72,19 @@ class Ghost:
 
 
 @dataclass
+class Mark:
+    """Something a ruleset draws on the table, in inches: an `arrow` (an order), a `path` (a
+    rout route), an `edge` (an engaged side) or an `outline` (a front arc), with a label and
+    the side whose colour it takes (None: ink)."""
+
+    kind: str
+    points: np.ndarray                         # (n, 2)
+    label: str = ""
+    side: str | None = None
+    unit: int | None = None                    # the unit it belongs to (hidden while dragged)
+
+
+@dataclass
 class DragNotes:
     """What a ruleset adds to the drag overlay, as data the view draws: caption lines, odds
     against the enemy under the cursor, units ringed with their reasons, ghosts."""
@@ -80,6 +93,7 @@ class DragNotes:
     odds: Any = None
     rings: list[Ring] = field(default_factory=list)
     ghosts: list[Ghost] = field(default_factory=list)
+    marks: list[Mark] = field(default_factory=list)
 
 
 @dataclass
@@ -97,6 +111,15 @@ class DragContext:
     target: int | None
     engine: bool
     cache: dict[Any, Any]
+
+
+@dataclass
+class CheckAdditions:
+    """What a ruleset adds to `battlefield check`: keys per ordered pair of units (a, b) and
+    per unit, merged into the report's `pairs` and `units`."""
+
+    pairs: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    units: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -125,6 +148,11 @@ class RulesetPackage:
     # the key path, e.g. an openwg build past a maximum); None: the loader's checks suffice.
     check_scene: Callable[[Scene], None] | None = None
     data: Path | None = None                   # rulesets/NAME (default: the bundled folder)
+    # `battlefield check`: the ruleset's own rulings about a scene (default: none).
+    check_additions: Callable[[Scene], CheckAdditions] | None = None
+    # The play window and `render`: what the ruleset draws on the table for a state (orders,
+    # routes, engaged sides ...; default: nothing).
+    marks: Callable[[State], list[Mark]] | None = None
 
     @property
     def ruleset(self) -> Ruleset:
@@ -204,9 +232,29 @@ def playable() -> list[str]:
     return sorted(names)
 
 
+def with_ruleset_check(scene: Scene, report: dict[str, Any]) -> dict[str, Any]:
+    """A check report with what the scene's ruleset adds to it (its check_additions)."""
+    pkg = find(scene.ruleset.id)
+    if pkg is None or pkg.check_additions is None:
+        return report
+    extra = pkg.check_additions(scene)
+    for pair in report["pairs"]:
+        pair.update(extra.pairs.get((pair["a"], pair["b"]), {}))
+    for uid, keys in extra.units.items():
+        report["units"].setdefault(uid, {}).update(keys)
+    return report
+
+
+def marks_of(state: State) -> list[Mark]:
+    """What the state's ruleset draws on the table now (its `marks` hook; none without)."""
+    pkg = find(state.rules.id)
+    return pkg.marks(state) if pkg is not None and pkg.marks is not None else []
+
+
 def rules_of(name: str) -> Rules:
     return get(name).rules
 
 
-__all__ = ["RulesetPackage", "OddsQuestion", "DragNotes", "DragContext", "Ring", "Ghost",
-           "Player", "register", "unregister", "find", "get", "playable", "rules_of"]
+__all__ = ["RulesetPackage", "CheckAdditions", "with_ruleset_check", "OddsQuestion",
+           "DragNotes", "DragContext", "Ring", "Ghost", "Mark", "marks_of", "Player",
+           "register", "unregister", "find", "get", "playable", "rules_of"]

@@ -246,7 +246,8 @@ class _SceneReader:
                 raise r.error((*p, "id"), f"duplicate unit id '{uid}'", "a unique id")
             ids.add(uid)
             side = r.string((*p, "side"), u["side"])
-            models = [self._model((*p, "models", k), m, rs, width, depth, layout)
+            default = self._default_base(p, u, rs)
+            models = [self._model((*p, "models", k), m, rs, width, depth, layout, default)
                       for k, m in enumerate(r.sequence((*p, "models"), u["models"], 1,
                                                        "a list of models {base: MM, at: [x, y]}"))]
             leader = 0
@@ -266,6 +267,19 @@ class _SceneReader:
                                   stats, weapons, keywords, profile, r.line(p), magic["spells"],
                                   magic["prayers"], self._extra(p, u, rs.unit_keys), p))
         return units
+
+    def _default_base(self, path: tuple, given: dict[str, Any], rs: Any) -> Any:
+        """The base a unit's models take when they leave theirs out: from a ruleset key that
+        names default bases (ExtraKey.bases), e.g. blocks' `type: infantry`."""
+        for key in rs.unit_keys:
+            if key.bases and key.name in given:
+                bases = dict(key.bases)
+                value = given[key.name]
+                if not isinstance(value, str) or value not in bases:
+                    raise self.r.error((*path, key.name), f"unknown {key.name} {value!r}",
+                                       ", ".join(bases))
+                return bases[value]
+        return None
 
     def _extra(self, path: tuple, given: dict[str, Any], keys: tuple[ExtraKey, ...]
                ) -> dict[str, Any]:
@@ -395,11 +409,14 @@ class _SceneReader:
         return Base.oval(long_, short)
 
     def _model(self, path: tuple, value: Any, rs: Any, width: float, depth: float,
-               layout: Layout) -> ModelSpec:
+               layout: Layout, default_base: Any = None) -> ModelSpec:
         r = self.r
-        m = r.mapping(path, value, keys.MODEL.required(),
-                      keys.MODEL.optional() + [k.name for k in rs.model_keys])
-        base = self._base((*path, "base"), m["base"], rs)
+        required, optional = keys.MODEL.required(), keys.MODEL.optional()
+        if default_base is not None:       # the unit's key names the base (ExtraKey.bases)
+            required = [k for k in required if k != "base"]
+            optional = ["base", *(k for k in optional if k != "base")]
+        m = r.mapping(path, value, required, optional + [k.name for k in rs.model_keys])
+        base = self._base((*path, "base"), m.get("base", default_base), rs)
         x, y = r.point((*path, "at"), m["at"])
         facing = r.number((*path, "facing"), m.get("facing", 0.0))
         th = math.radians(facing)

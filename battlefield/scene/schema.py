@@ -93,10 +93,15 @@ def _object(shape: Shape, extra: dict[str, Any] | None = None, ruleset: Any = No
 def _unit_defs(rs: Any) -> dict[str, Any]:
     """A ruleset's unit, model, stats and weapon: its characteristics and its own keys."""
     r = rs.id
-    unit = _object(keys.UNIT, {k.name: EXTRA_TYPES[k.type] | {"description": k.description}
-                               for k in rs.unit_keys}, rs)
-    model = _object(keys.MODEL, {k.name: EXTRA_TYPES[k.type] | {"description": k.description}
-                                 for k in rs.model_keys}, rs)
+
+    def own(k: Any) -> dict[str, Any]:         # a key naming default bases lists its names
+        out = EXTRA_TYPES[k.type] | {"description": k.description}
+        return out | {"enum": [n for n, _ in k.bases]} if k.bases else out
+
+    unit = _object(keys.UNIT, {k.name: own(k) for k in rs.unit_keys}, rs)
+    model = _object(keys.MODEL, {k.name: own(k) for k in rs.model_keys}, rs)
+    if any(k.bases for k in rs.unit_keys):     # a model may take its base from its unit's key
+        model["required"] = [k for k in model.get("required", []) if k != "base"]
     stats = {"type": "object", "description": f"The unit's characteristics ({r}).",
              "properties": {c: _stat(c) for c in rs.characteristics},
              "additionalProperties": False}

@@ -387,11 +387,12 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
          target: str | None = None, phase: str | None = None, measure: tuple[str, str] | None
          = None, size: tuple[int, int] = SIZE, save_path: str = "battlefield-game.jsonl",
          heat: bool = False, edit: str | None = None, load: str | None = None,
-         ability: str | None = None) -> PlayScene:
+         ability: str | None = None, facing: float | None = None) -> PlayScene:
     """Open the window (or, with `screenshot`, draw the first frame to a PNG and return).
     `drag UNIT to X,Y [target]` shows the live-check overlay mid-drag; `phase` passes until it;
     `heat` shows the sight heat map; `edit` opens the map editor (with that piece selected);
-    `load` continues a saved action log; `ability` is the dragged unit's (as its button)."""
+    `load` continues a saved action log; `ability` is the dragged unit's (as its button);
+    `facing` turns the dragged unit."""
     if screenshot:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     pygame.display.init()
@@ -417,7 +418,7 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
         scene.measure.result = Referee(st.scene, st.table).measure_report(*measure)
     if drag:
         scene.drag.wanted = ability         # as if chosen with the phase bar's button
-        hold(scene, drag, to, target)
+        hold(scene, drag, to, target, facing)
     scene.table.heat = heat
     if edit is not None:
         scene.toggle_edit()
@@ -437,7 +438,7 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
 
 
 def hold(scene: PlayScene, unit: str, to: tuple[float, float] | None,
-         target: str | None = None) -> None:
+         target: str | None = None, facing: float | None = None) -> None:
     """Pick up `unit` ('UNIT' or 'UNIT/N' for one model) and hold it with its reference model
     at `to` (and the cursor over `target`), as a drag would, with the engine's full check."""
     st = scene.state
@@ -459,6 +460,7 @@ def hold(scene: PlayScene, unit: str, to: tuple[float, float] | None,
     t = st.table
     d.to = to if to is not None else (float(t.x[p.ref]), float(t.y[p.ref]))
     d.target = _unit(st, target, "--target") if target else None
+    d.facing = None if facing is None else facing % 360.0
     d.update_ruling(engine=True)
 
 

@@ -11,12 +11,13 @@ import numpy as np
 import pygame
 import shapely
 
-from battlefield.geometry.bases import outline_points
+from battlefield.geometry.bases import RECT, outline_points
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.state import State
 from battlefield.view import live
 from battlefield.view import palette as pal
 from battlefield.view.drawing import boxed_text, circle_points, draw_cells, text_surface
+from battlefield.view.layers import draw_marks
 from battlefield.view.table_view import TableView
 
 RULER_OK = pal.GREEN
@@ -34,9 +35,15 @@ def ruler_colour(fraction: float) -> pal.RGB:
     return RULER_NEAR if fraction <= 1.0 + 1e-9 else RULER_OVER
 
 
-def base_points(view, t, m: int, x: float, y: float) -> list[tuple[float, float]]:
-    """Model m's base outline (round, oval or rectangle, as it faces) with its centre at x, y."""
-    return view.points(outline_points(int(t.shape[m]), t.a[m], t.b[m], x, y, t.facing[m], 32))
+def base_points(view, t, m: int, x: float, y: float, facing: float | None = None
+                ) -> list[tuple[float, float]]:
+    """Model m's base outline (round, oval or rectangle, as it faces - or turned to `facing`)
+    with its centre at x, y."""
+    f = t.facing[m] if facing is None else facing
+    return view.points(outline_points(int(t.shape[m]), t.a[m], t.b[m], x, y, f, 32))
+
+
+TURN_STEP = 15.0          # degrees a wheel notch or Q / E turns the unit in the hand
 
 
 class DragTool:
@@ -52,6 +59,7 @@ class DragTool:
         self.grab = np.zeros(2)                 # cursor - reference model, in inches
         self.to: tuple[float, float] | None = None
         self.target: int | None = None
+        self.facing: float | None = None        # turned in the hand (wheel, Q / E)
         self.ruling: live.Ruling | None = None
         self.moved_at = 0.0
         self.check_cost = 0.0                   # seconds the last engine check took
@@ -75,7 +83,20 @@ class DragTool:
         if e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE and self.pickup is not None:
             self.cancel("put back")
             return True
+        if self.pickup is not None and (e.type == pygame.MOUSEWHEEL or (
+                e.type == pygame.KEYDOWN and e.key in (pygame.K_q, pygame.K_e))):
+            steps = e.y if e.type == pygame.MOUSEWHEEL else (1 if e.key == pygame.K_q else -1)
+            self.turn(steps * TURN_STEP)
+            return True
         return False
+
+    def turn(self, degrees: float) -> None:
+        """Turn the unit in the hand (counter-clockwise positive): the drop will face so."""
+        t = self.state.table
+        now = float(t.facing[self.pickup.ref]) if self.facing is None else self.facing
+        self.facing = (now + degrees) % 360.0
+        self.moved_at = time.perf_counter()
+        self.update_ruling(engine=True)
 
     def press(self, pos: tuple[int, int], one_model: bool = False) -> bool:
         if not self.table.rect.collidepoint(pos):
@@ -96,6 +117,7 @@ class DragTool:
         self.grab = np.array([x - t.x[p.ref], y - t.y[p.ref]])
         self.to = (float(t.x[p.ref]), float(t.y[p.ref]))
         self.target = None
+        self.facing = None
         self.ruling = None
         self.moved_at = time.perf_counter()
         self.update_ruling(engine=True)
@@ -126,7 +148,7 @@ class DragTool:
     def update_ruling(self, engine: bool, detail: bool | None = None) -> None:
         start = time.perf_counter()
         self.ruling = live.rule(self.state, self.pickup, self.to, self.target, engine=engine,
-                                detail=detail)
+                                detail=detail, facing=self.facing)
         if engine and detail is False:
             # what a frame's ruling costs with the engine's check: asked every frame if cheap
             self.check_cost = time.perf_counter() - start
@@ -134,7 +156,7 @@ class DragTool:
     def drop(self, pos: tuple[int, int]) -> None:
         self.move(pos)
         p, action = self.pickup, self.ruling.action
-        if abs(self.ruling.used) < 1e-9:
+        if abs(self.ruling.used) < 1e-9 and self.facing is None:
             if p.ability != "fight" or self.target is None:
                 self.cancel("put back" if p.ability != "fight" else
                             "fight: drop beside the enemy to fight (drag to pile in first)")
@@ -248,11 +270,15 @@ class DragTool:
                            pal.HIGHLIGHT, pal.INK, 2)
             surface.blit(s, s.get_rect(midbottom=view.px(t.x[lead], t.y[lead] + t.reach[lead]
                                                          + 0.3)))
-        # The ghost: the unit where it would stand.
+        draw_marks(surface, view, style, r.notes.marks)
+        # The ghost: the unit where it would stand (turned, when it was turned in the hand).
+        turned = self.facing if len(p.models) == 1 else None
         for k, m in enumerate(p.models):
-            pts = base_points(view, t, int(m), *r.ends[k])
+            pts = base_points(view, t, int(m), *r.ends[k], turned)
             pygame.draw.polygon(surface, colour, pts)
             pygame.draw.polygon(surface, edge, pts, 2)
+            if int(t.shape[m]) == RECT:        # a block's front edge, heavier
+                pygame.draw.line(surface, edge, pts[0], pts[1], 5)
         for m in r.faults:
             k = np.nonzero(p.models == m)[0]
             x, y = (r.ends[k[0]] if len(k) else (t.x[m], t.y[m]))

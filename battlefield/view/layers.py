@@ -465,6 +465,7 @@ from battlefield.view.overlays import (  # noqa: E402
     combat_links,
     draw_blockers,
     draw_combat,
+    draw_marks,
     draw_measurement,
     draw_rulings,
     draw_scene,
@@ -474,6 +475,7 @@ from battlefield.view.overlays import (  # noqa: E402
 __all__ = [
     "LAYERS", "Style", "ViewTransform", "draw_board", "draw_rulers", "draw_terrain",
     "draw_objectives", "draw_combat", "draw_models", "draw_rulings", "combat_links",
-    "draw_blockers", "blocker_ring_grow", "draw_measurement", "draw_scene", "find_model",
+    "draw_blockers", "blocker_ring_grow", "draw_marks", "draw_measurement", "draw_scene",
+    "find_model",
     "objective_radii", "measure_text", "fmt_in", "main_group",
 ]

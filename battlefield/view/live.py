@@ -146,8 +146,10 @@ def drop_path(state: State, p: Pickup, to: tuple[float, float]) -> tuple[tuple[f
     return tuple((float(x), float(y)) for x, y in p.reach.route(to))
 
 
-def drop_action(state: State, p: Pickup, to: tuple[float, float], target: int | None) -> Action:
-    """The action dropping the picked-up unit with its reference model at `to` would be."""
+def drop_action(state: State, p: Pickup, to: tuple[float, float], target: int | None,
+                facing: float | None = None) -> Action:
+    """The action dropping the picked-up unit with its reference model at `to` (turned to
+    `facing`, when given) would be."""
     path = drop_path(state, p, to)
     unit = state.scene.units[p.unit]
     tgt = state.scene.units[target].id if target is not None else None
@@ -155,15 +157,16 @@ def drop_action(state: State, p: Pickup, to: tuple[float, float], target: int | 
         tgt = None
     if p.single:
         n = p.ref - state.scene.model_offsets()[p.unit] + 1
-        return Action(p.ability, unit.id, paths=((n, path),), target=tgt)
-    return Action(p.ability, unit.id, path=path, target=tgt)
+        return Action(p.ability, unit.id, paths=((n, path),), target=tgt, facing=facing)
+    return Action(p.ability, unit.id, path=path, target=tgt, facing=facing)
 
 
 _NAME = re.compile(r"[\w.-]+/\d+")
 
 
 def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = None,
-         extras: bool = True, engine: bool = True, detail: bool | None = None) -> Ruling:
+         extras: bool = True, engine: bool = True, detail: bool | None = None,
+         facing: float | None = None) -> Ruling:
     """The rulings with the reference model dropped at `to` (the others keep formation).
     `engine`: also ask State.check whether the drop is legal (the drag tool asks it every
     frame while it takes less than a frame); else `checked` is False and `violations` empty.
@@ -174,11 +177,12 @@ def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = 
     t = state.table
     shift = np.array(to) - np.array([t.x[p.ref], t.y[p.ref]])
     ends = p.start + shift
-    action = drop_action(state, p, to, target)
+    action = drop_action(state, p, to, target, facing)
     violations = state.check(action) if engine else []
     path = np.asarray(action.paths[0][1] if p.single else action.path, dtype=np.float64)
     used, climbed = state.rules.move_cost(state, p.unit, p.ref, path)
-    moved = t.moved(p.models, ends[:, 0], ends[:, 1])
+    turned = None if facing is None or len(p.models) != 1 else [facing]
+    moved = t.moved(p.models, ends[:, 0], ends[:, 1], facing=turned)
     referee = Referee(state.scene, moved)
     check = live_check(referee, p.unit)
     index = {n: i for i, n in enumerate(state.scene.model_names)}
@@ -208,9 +212,9 @@ def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = 
         objectives[o.id] = c
     r = Ruling(action, violations, ends, used, climbed, p.allowed, check, referee, faults,
                general, objectives, target, checked=engine, detailed=detail)
-    if target is None or not extras:
+    if not extras:
         return r
-    if detail:               # full / partial / none and the blockers: when the cursor rests
+    if detail and target is not None:   # full / partial / none and the blockers: at rest
         r.sight = referee.pair(p.unit, target)
     package = registry.get(state.rules.id)
     if package.drag_notes is not None:

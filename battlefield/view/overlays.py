@@ -32,6 +32,56 @@ from battlefield.view.layers import (
 from battlefield.view.transform import ViewTransform
 
 
+# --- a ruleset's marks ----------------------------------------------------------------------------
+def draw_marks(surface: pygame.Surface, view: ViewTransform, style: Style, marks: Iterable
+               ) -> None:
+    """What a ruleset draws (registry.Mark): arrows for orders, dashed paths for routes, heavy
+    edges for engaged sides, thin outlines for front arcs; each with its label."""
+    lw = style.line
+    for mark in marks:
+        pts = view.points(mark.points)
+        if len(pts) < 2:
+            continue
+        colour = pal.darker(style.side(mark.side), 0.45) if mark.side else pal.INK
+        if mark.kind == "edge":
+            thick_line(surface, (255, 255, 255), pts[0], pts[-1], max(6.0, lw * 6))
+            thick_line(surface, pal.COMBAT, pts[0], pts[-1], max(4.0, lw * 4))
+        elif mark.kind == "outline":    # a labelled one (the unit in the hand) stands out
+            if mark.label:
+                polyline(surface, colour, pts, max(2.5, lw * 2.5), closed=True)
+            else:
+                faint = pal.lighter(style.side(mark.side), 0.35) if mark.side else pal.INK_SOFT
+                polyline(surface, faint, pts, max(1.0, lw), closed=True)
+        elif mark.kind == "path":
+            for a, b in zip(pts[:-1], pts[1:], strict=True):
+                _dashed(surface, colour, a, b, max(2.0, lw * 2))
+            disc(surface, colour, pts[-1], max(3.0, lw * 3))
+        else:                                           # arrow
+            polyline(surface, colour, pts, max(2.0, lw * 2))
+            (ax, ay), (bx, by) = pts[-2], pts[-1]
+            ang = math.atan2(by - ay, bx - ax)
+            head = max(8.0, lw * 8)
+            wing = [(bx - head * math.cos(ang - s), by - head * math.sin(ang - s))
+                    for s in (0.45, -0.45)]
+            pygame.draw.polygon(surface, colour, [(bx, by), *wing])
+        if mark.label:                # halfway along an arrow, at the end of anything else
+            s = boxed_text(mark.label, style.small_size, pal.INK, (255, 255, 255), colour, 2)
+            if mark.kind == "arrow":
+                x, y = ((pts[0][0] + pts[-1][0]) / 2, (pts[0][1] + pts[-1][1]) / 2)
+                surface.blit(s, s.get_rect(center=(round(x), round(y))))
+            else:
+                x, y = pts[-1]
+                surface.blit(s, s.get_rect(midbottom=(round(x), round(y) - 6)))
+
+
+def _dashed(surface: pygame.Surface, colour, a, b, width: float, dash: float = 8.0) -> None:
+    n = max(1, int(math.hypot(b[0] - a[0], b[1] - a[1]) // dash))
+    for k in range(0, n, 2):
+        p = (a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n)
+        q = (a[0] + (b[0] - a[0]) * (k + 1) / n, a[1] + (b[1] - a[1]) * (k + 1) / n)
+        thick_line(surface, colour, p, q, width)
+
+
 # --- rulings --------------------------------------------------------------------------------------
 def draw_rulings(surface: pygame.Surface, view: ViewTransform, scene: Scene, style: Style,
                  report: dict | None) -> None:
@@ -179,7 +229,8 @@ def draw_measurement(surface: pygame.Surface, view: ViewTransform, scene: Scene,
 # --- everything -----------------------------------------------------------------------------------
 def draw_scene(surface: pygame.Surface, view: ViewTransform, scene: Scene,
                report: dict | None = None, measure: dict | None = None,
-               style: Style | None = None, rulers: bool = True) -> Labels:
+               style: Style | None = None, rulers: bool = True, marks: Iterable = ()
+               ) -> Labels:
     """All layers in order, then the labels (kept off the models and off each other). Returns
     the label placer, whose `placed` rectangles say where the labels went."""
     style = style or Style.for_scene(scene, report, view.scale)
@@ -191,6 +242,7 @@ def draw_scene(surface: pygame.Surface, view: ViewTransform, scene: Scene,
     for p, q, _ in combat_links(view, scene, report):
         labels.avoid_line(p, q, max(8.0, style.line * 8))
     draw_models(surface, view, scene, style, labels)
+    draw_marks(surface, view, style, marks)
     draw_rulings(surface, view, scene, style, report)
     draw_measurement(surface, view, scene, style, measure, labels)
     labels.draw(surface)

@@ -40,10 +40,11 @@ class Picture:
     """Where everything goes in the picture: the view transform, the board and legend rects."""
 
     def __init__(self, scene: Scene, report: dict | None, measure: dict | None,
-                 px_per_inch: float) -> None:
+                 px_per_inch: float, marks: tuple = ()) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
         self.scene, self.report, self.measure = scene, report, measure
+        self.marks = marks
         self.style = Style.for_scene(scene, report, px_per_inch)
         left, top, right, bottom = margins(self.style, scene)
         board_w = round(scene.width * px_per_inch)
@@ -63,24 +64,25 @@ class Picture:
     def draw(self, surface: pygame.Surface | None = None) -> pygame.Surface:
         surface = surface or pygame.Surface(self.size)
         surface.fill(pal.PAPER)
-        draw_scene(surface, self.view, self.scene, self.report, self.measure, self.style)
+        draw_scene(surface, self.view, self.scene, self.report, self.measure, self.style,
+                   marks=self.marks)
         draw_legend(surface, self.legend, self.scene, self.report, self.measure, self.style)
         return surface
 
 
 def scene_picture(scene: Scene, report: dict | None = None, measure: dict | None = None,
-                  px_per_inch: float = 20) -> pygame.Surface:
-    """The picture as a Surface (no display needed)."""
-    return Picture(scene, report, measure, px_per_inch).draw()
+                  px_per_inch: float = 20, marks: tuple = ()) -> pygame.Surface:
+    """The picture as a Surface (no display needed); `marks`: what the ruleset draws."""
+    return Picture(scene, report, measure, px_per_inch, tuple(marks)).draw()
 
 
 def render_scene(scene: Scene, report: dict, out_path: str, measure: dict | None = None,
-                 px_per_inch: float = 20) -> None:
+                 px_per_inch: float = 20, marks: tuple = ()) -> None:
     """Draw `scene` from above with the rulings of `report` (battlefield check) and optionally a
     `measure` result (battlefield measure), and save it as a PNG at out_path."""
     if px_per_inch <= 0:
         raise ValueError(f"px_per_inch must be positive, not {px_per_inch}")
-    surface = scene_picture(scene, report, measure, px_per_inch)
+    surface = scene_picture(scene, report, measure, px_per_inch, marks)
     pygame.image.save(surface, str(out_path))
 
 

@@ -40,7 +40,7 @@ def test_the_quick_run_prints_every_figure_as_json():
                 "live_check_ms_p95", "live_check_ms_median",
                 "live_check_reference_visibility_ms_median", "machine", "python", "numba",
                 "heatmap_120x88_s", "heatmap_120x88_peak_mb", "simulate_games_per_s",
-                "openwg_game_s"):
+                "openwg_game_s", "blocks_game_s"):
         assert key in figures, key
     assert figures["machine"]["cores"] >= 1 and figures["machine"]["cpu"]
     assert figures["los_answers_identical"] and figures["live_check_answers_identical"]

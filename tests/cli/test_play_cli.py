@@ -22,7 +22,6 @@ from battlefield.cli.main import main  # noqa: E402
     (["--phase", "movement", "--drag", "red-lancers", "--target", "nobody"], "no such unit"),
     (["--edit", "nope"], "no such terrain piece"),
     (["--ruleset", "nosuch"], "unknown ruleset 'nosuch' (playable: aos4"),
-    (["--ruleset", "blocks"], "cannot be played yet"),
     (["--load", "no-such-game.jsonl"], "no such file"),
 ])
 def test_bad_arguments(args, said, tmp_path, capsys) -> None:

@@ -23,7 +23,9 @@ def test_lists_every_ruleset_with_what_it_answers(capsys):
     assert data["aos4"]["playable"] and data["aos4"]["odds"] == ["charge", "attack"]
     assert data["skirmish"]["odds"] == ["attack"] and data["skirmish"]["demo"] == "demo-skirmish"
     assert data["openwg"]["playable"] and data["openwg"]["odds"] == ["attack", "morale"]
-    assert not data["blocks"]["playable"] and data["blocks"]["actions"] == []
+    assert data["blocks"]["playable"] and data["blocks"]["odds"] == ["attack", "courage"]
+    assert data["warband"]["playable"] and data["warband"]["odds"] == ["attack"]
+    assert all(data[name]["playable"] and data[name]["actions"] for name in data)
 
 
 def test_an_unknown_ruleset_is_one_line(capsys):

@@ -1,0 +1,177 @@
+"""The blocks rules as data: rulesets/blocks/game.yaml (rounds, command points, footprints,
+damage bar, courage dice, modifiers, command cards) and what the rules read of a unit: its
+characteristics, traits, damage bar, standing order and routing flag (ruleset.yaml unit_keys)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from battlefield.paths import ruleset_dir
+from battlefield.rules.state import State
+from battlefield.scene.model import Scene, UnitSpec
+from battlefield.scene.yamlsource import Reader
+
+EPS = 1e-6
+COLOURS = ("red", "blue", "green")
+EFFECTS = ("offence", "defence", "power", "toughness", "move", "courage", "dice")
+TRAITS = ("fearsome",)
+ORDERS = ("hold", "advance", "withdraw", "charge", "march")
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    colour: str
+    name: str
+    effect: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class GameData:
+    rounds: int
+    points_per_command: float
+    bar: tuple[int, int, int]
+    courage_dice: str
+    flank_offence: int
+    rear_offence: int
+    extra_side_courage: int
+    fear: tuple[tuple[str, int], ...]
+    special_courage: int
+    withdraw: float
+    charge_approach: float
+    cards: tuple[Card, ...]
+
+    def card(self, cid: str) -> Card | None:
+        return next((c for c in self.cards if c.id == cid), None)
+
+
+@cache
+def game() -> GameData:
+    r = Reader.open(ruleset_dir("blocks") / "game.yaml")
+    top = r.mapping((), r.data, ["rounds", "command", "bar", "courage_dice",
+                                 "modifiers", "withdraw", "charge_approach", "cards"])
+    cmd = r.mapping(("command",), top["command"], ["points_per"])
+    mods = r.mapping(("modifiers",), top["modifiers"],
+                     ["flank_offence", "rear_offence", "extra_side_courage", "fear",
+                      "special_courage"])
+    fear = r.mapping(("modifiers", "fear"), mods["fear"], [], list(EFFECTS))
+    bar = r.sequence(("bar",), top["bar"], 3)
+    cards = []
+    for i, c in enumerate(r.sequence(("cards",), top["cards"])):
+        d = r.mapping(("cards", i), c, ["id", "colour", "name", "effect"])
+        eff = r.mapping(("cards", i, "effect"), d["effect"], [], list(EFFECTS))
+        cards.append(Card(r.string(("cards", i, "id"), d["id"]),
+                          r.string(("cards", i, "colour"), d["colour"], COLOURS),
+                          r.string(("cards", i, "name"), d["name"]),
+                          tuple((k, int(r.number(("cards", i, "effect", k), x, integer=True)))
+                                for k, x in eff.items())))
+
+    def whole(path: tuple, value: Any) -> int:
+        return int(r.number(path, value, integer=True))
+
+    return GameData(
+        rounds=whole(("rounds",), top["rounds"]),
+        points_per_command=float(r.number(("command", "points_per"), cmd["points_per"], 1)),
+        bar=tuple(whole(("bar", i), b) for i, b in enumerate(bar[:3])),  # type: ignore[arg-type]
+        courage_dice=r.string(("courage_dice",), top["courage_dice"]),
+        flank_offence=whole(("modifiers", "flank_offence"), mods["flank_offence"]),
+        rear_offence=whole(("modifiers", "rear_offence"), mods["rear_offence"]),
+        extra_side_courage=whole(("modifiers", "extra_side_courage"),
+                                 mods["extra_side_courage"]),
+        fear=tuple((k, whole(("modifiers", "fear", k), x)) for k, x in fear.items()),
+        special_courage=whole(("modifiers", "special_courage"), mods["special_courage"]),
+        withdraw=float(r.number(("withdraw",), top["withdraw"], 0)),
+        charge_approach=float(r.number(("charge_approach",), top["charge_approach"], 0)),
+        cards=tuple(cards),
+    )
+
+
+# --- a unit's characteristics --------------------------------------------------------------------
+DEFAULTS = {"move": 0.0, "offence": 0.0, "defence": 0.0, "power": 0.0, "toughness": 0.0,
+            "courage": 0.0, "dice": 0.0, "range": 0.0, "points": 0.0}
+
+
+def stat(state: State | Scene, u: int, key: str) -> float:
+    """A unit's characteristic as written (the default when it is missing)."""
+    scene = state if isinstance(state, Scene) else state.scene
+    v = scene.units[u].stats.get(key)
+    if v is None or isinstance(v, str):
+        return DEFAULTS[key]
+    return float(v)
+
+
+def traits(spec: UnitSpec) -> tuple[str, ...]:
+    return tuple(str(t).lower() for t in spec.extra.get("traits") or ())
+
+
+def bar(spec: UnitSpec) -> tuple[int, int, int]:
+    b = spec.extra.get("bar")
+    return tuple(int(x) for x in b) if b else game().bar  # type: ignore[return-value]
+
+
+def boxes(spec: UnitSpec) -> int:
+    return sum(bar(spec))
+
+
+def red_from(spec: UnitSpec) -> int:
+    """How many boxes are marked when the unit is in the red (its green and yellow gone)."""
+    g, y, _ = bar(spec)
+    return g + y
+
+
+def order_of(value: Any) -> dict[str, Any] | None:
+    """A standing order in its plain form ({"order": "charge", "target": ...}) from how a scene
+    or an action writes it; None when it is not one."""
+    if isinstance(value, str):
+        return {"order": value} if value in ("hold", "advance", "withdraw") else None
+    if isinstance(value, dict) and len(value) == 1:
+        (k, x), = value.items()
+    elif isinstance(value, tuple) and len(value) == 1 and isinstance(value[0], tuple):
+        k, x = value[0]
+    else:
+        return None
+    if k == "charge" and isinstance(x, str):
+        return {"order": "charge", "target": x}
+    if (k == "march" and isinstance(x, (list, tuple)) and len(x) == 2
+            and all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in x)):
+        return {"order": "march", "to": [float(x[0]), float(x[1])]}
+    return None
+
+
+def order_text(order: dict[str, Any] | None) -> str:
+    if not order:
+        return "none (holds)"
+    if order["order"] == "charge":
+        return f"charge {order['target']}"
+    if order["order"] == "march":
+        return f"march to ({order['to'][0]:g}, {order['to'][1]:g})"
+    return str(order["order"])
+
+
+def check_scene(scene: Scene) -> None:
+    """The blocks keys of every unit read as the rules need them (an InputError at the key)."""
+    ids = {u.id for u in scene.units}
+    for spec in scene.units:
+        p = spec.path
+        if len(spec.models) != 1:
+            raise scene.error((*p, "models"), f"a block is one model, not {len(spec.models)}",
+                              "one model with a rectangular base")
+        for t in spec.extra.get("traits") or ():
+            if str(t).lower() not in TRAITS:
+                raise scene.error((*p, "traits"), f"unknown trait {t!r}", ", ".join(TRAITS))
+        b = spec.extra.get("bar")
+        if b is not None and (len(b) != 3 or not all(
+                isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in b)
+                or sum(b) < 1):
+            raise scene.error((*p, "bar"), f"{b!r} is not a damage bar",
+                              "[green, yellow, red] boxes, whole numbers, e.g. [3, 3, 3]")
+        if "order" in spec.extra:
+            o = order_of(spec.extra["order"])
+            if o is None:
+                raise scene.error((*p, "order"), f"{spec.extra['order']!r} is not an order",
+                                  "hold | advance | withdraw | {charge: UNIT} | {march: [x, y]}")
+            if o["order"] == "charge" and o["target"] not in ids:
+                raise scene.error((*p, "order", "charge"), f"no unit {o['target']!r}",
+                                  "the id of an enemy unit")

@@ -1,0 +1,143 @@
+"""What the blocks ruleset draws on the table (registry.Mark): each block's standing order as an
+arrow, a routing block's route to its edge, the engaged sides of every block; and, while a block
+is dragged, its front arc and engaged sides where it would be dropped."""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import numpy as np
+import shapely
+
+from battlefield.rules.blocks import combat, movement, phases
+from battlefield.rules.blocks.data import order_text, stat
+from battlefield.rules.registry import DragContext, DragNotes, Ghost, Mark
+from battlefield.rules.state import State
+
+ARC_SHOWN = 12.0           # inches of a dragged block's front arc drawn
+
+
+def side_edge(state: State, u: int, side: str) -> np.ndarray:
+    """The two ends of one side of unit u's block."""
+    x, y, f = movement.pose(state, u)
+    _, a, b = movement.block(state, u)
+    th = math.radians(f)
+    fw = np.array([math.cos(th), math.sin(th)])
+    left = np.array([-math.sin(th), math.cos(th)])
+    c = np.array([x, y])
+    ends = {"front": (a * fw + b * left, a * fw - b * left),
+            "rear": (-a * fw + b * left, -a * fw - b * left),
+            "left": (a * fw + b * left, -a * fw + b * left),
+            "right": (a * fw - b * left, -a * fw - b * left)}[side]
+    return np.array([c + ends[0], c + ends[1]])
+
+
+def engaged_marks(state: State, u: int) -> list[Mark]:
+    return [Mark("edge", side_edge(state, u, s), unit=u) for s in combat.sides_engaged(state, u)]
+
+
+def order_mark(state: State, u: int) -> Mark | None:
+    spec = state.scene.units[u]
+    order = state.extra["orders"].get(spec.id)
+    if not order or order["order"] == "hold":
+        return None
+    x, y, f = movement.pose(state, u)
+    _, a, _ = movement.block(state, u)
+    move = phases.move_allowance(state, u)
+    th = math.radians(f)
+    kind = order["order"]
+    if kind in ("advance", "withdraw"):
+        sign = 1.0 if kind == "advance" else -0.5
+        end = (x + sign * move * math.cos(th), y + sign * move * math.sin(th))
+    elif kind == "charge":
+        try:
+            w = state.unit_index(order["target"])
+        except KeyError:
+            return None
+        if not phases.alive(state, w):
+            return None
+        wx, wy, _ = movement.pose(state, w)
+        d = math.hypot(wx - x, wy - y)
+        stop = min(d, movement.block(state, w)[1] + 0.3) / d if d else 0.0
+        end = (wx - (wx - x) * stop, wy - (wy - y) * stop)     # at the target's edge
+    else:
+        end = tuple(order["to"])
+    # From the front (a withdrawal from the rear) edge's middle.
+    back = -1.0 if kind == "withdraw" else 1.0
+    start = (x + back * a * math.cos(th), y + back * a * math.sin(th))
+    return Mark("arrow", np.array([start, end]), order_text(order), spec.side, u)
+
+
+def arc_outline(state: State, u: int, reach: float) -> np.ndarray | None:
+    """Unit u's front arc out to `reach` inches from its front edge, on the table."""
+    fl, fr = combat.front_edge(state, u)
+    near = shapely.LineString([fl, fr]).buffer(reach)
+    arc = combat.arc(state, u).intersection(near).intersection(
+        shapely.box(0, 0, state.table.width, state.table.depth))
+    if arc.is_empty or arc.geom_type != "Polygon":
+        return None
+    return np.asarray(arc.exterior.coords)
+
+
+def marks(state: State) -> list[Mark]:
+    """Engaged sides, orders or rout routes, and each shooter's front arc out to its range."""
+    out: list[Mark] = []
+    for u, spec in enumerate(state.scene.units):
+        if not phases.alive(state, u):
+            continue
+        out.extend(engaged_marks(state, u))
+        rng = stat(state, u, "range")
+        if rng > 0 and "routing" not in state.units[u].flags:
+            pts = arc_outline(state, u, rng)
+            if pts is not None:
+                out.append(Mark("outline", pts, "", spec.side, u))
+        if "routing" in state.units[u].flags:
+            r = movement.rout_route(state, u, state.extra["edges"][spec.side])
+            if r is not None:
+                out.append(Mark("path", np.array(r.path), f"routing to the {r.edge} edge",
+                                spec.side, u))
+        else:
+            m = order_mark(state, u)
+            if m is not None:
+                out.append(m)
+    return out
+
+
+def drag_notes(ctx: DragContext) -> DragNotes:
+    """Where the dragged block would stand: its front arc (what it could shoot), the sides on
+    which it would be engaged and the blocks it would engage, on which of their sides."""
+    notes = DragNotes()
+    after = copy.copy(ctx.state)          # a shallow view with the block dropped: read only
+    after.table = ctx.moved
+    u = ctx.unit
+    if ctx.action.type == "move" and ctx.action.path:
+        from battlefield.rules.blocks.rules import RULES
+
+        trip, _ = RULES.trip(ctx.state, u, ctx.action)
+        if trip.stopped_by:               # it stops short, touching what it met
+            x, y, f = trip.end
+            m = int(ctx.state.models_of(u)[0])
+            after.table = ctx.state.table.moved([m], [x], [y], facing=[f])
+            notes.lines.append(f"stops touching {', '.join(trip.stopped_by)} after "
+                               f"{trip.distance:.2f}\"")
+            notes.ghosts.append(Ghost(u, np.array([[x, y]]), "stops here"))
+    arc = combat.arc(after, u).intersection(
+        shapely.box(0, 0, after.table.width, after.table.depth))
+    x, y, _ = movement.pose(after, u)
+    arc = arc.intersection(shapely.Point(x, y).buffer(ARC_SHOWN + movement.block(after, u)[2]))
+    if not arc.is_empty and arc.geom_type == "Polygon":
+        notes.marks.append(Mark("outline", np.asarray(arc.exterior.coords), "front arc",
+                                after.side_of(u), u))
+    notes.marks.extend(engaged_marks(after, u))
+    foes = combat.engaged_with(after, u)
+    for w, side in foes.items():
+        theirs = combat.side_attacked(after, u, w)
+        notes.lines.append(f"engages {after.scene.units[w].id} on its {theirs} "
+                           f"(engaged on its own {side})")
+        notes.marks.extend(Mark("edge", side_edge(after, w, s)) for s in [theirs])
+    shots = [after.scene.units[w].id for w in combat.enemies(after, u)
+             if combat.in_arc(after, u, w)]
+    if not foes and shots:
+        notes.lines.append("in the front arc: " + ", ".join(shots))
+    return notes

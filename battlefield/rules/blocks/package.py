@@ -1,0 +1,170 @@
+"""blocks as the engine sees it: one RulesetPackage with the rules, the computer player, the
+attack and courage odds, and what `battlefield check` adds for blocks (the side of b that a's
+centre lies on, front arcs, shooting distances, engaged sides, rout routes)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from battlefield.errors import UsageError
+from battlefield.rules.actions import Action
+from battlefield.rules.blocks import combat, movement, phases
+from battlefield.rules.blocks.data import boxes, check_scene
+from battlefield.rules.blocks.rules import RULES, attack_kind
+from battlefield.rules.chance import mean
+from battlefield.rules.registry import (
+    CheckAdditions,
+    DragContext,
+    DragNotes,
+    OddsQuestion,
+    RulesetPackage,
+)
+from battlefield.rules.state import Game, State
+from battlefield.rules.trial import acting_side
+from battlefield.scene.model import Scene
+
+
+def _player():
+    from battlefield.rules.blocks.player import BlocksPlayer
+
+    return BlocksPlayer()
+
+
+def _state(scene: Scene) -> State:
+    return Game(RULES, scene).new_state()
+
+
+def _unit(scene: Scene, ref: str) -> int:
+    try:
+        return scene.unit_index(ref)
+    except KeyError:
+        ids = ", ".join(u.id for u in scene.units) or "(none)"
+        raise UsageError(f"{scene.file}: no unit '{ref}' (units: {ids})") from None
+
+
+def attack_answer(scene: Scene, args: Sequence[str], options: dict[str, Any]) -> dict[str, Any]:
+    """Unit A attacks unit B as they stand: the distribution of the boxes B loses."""
+    a, b = args
+    state = _state(scene)
+    u, w = _unit(scene, a), _unit(scene, b)
+    if scene.units[u].side == scene.units[w].side:
+        raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
+    for x in (u, w):
+        if not phases.alive(state, x):
+            raise UsageError(f"{scene.units[x].id} is not on the table")
+    kind, why = attack_kind(state, u, w, False)
+    if why:
+        kind = "close" if w in combat.engaged_with(state, u) else "ranged"
+    att = combat.numbers(state, u, w, kind)
+    room = boxes(scene.units[w]) - int(state.units[w].damage[0])
+    dist = combat.damage_distribution(att, room)
+    return {"attacker": a, "target": b, "kind": kind, "dice": att.dice, "hit_on": att.hit_on,
+            "damage_on": att.damage_on, "side": att.side, "modifiers": att.notes,
+            "boxes_left": room, **({"reason": why.message} if why else {}),
+            "expected_damage": round(float(mean(dist)), 6),
+            "distribution": combat.as_json(dist)}
+
+
+def _attack_text(d: dict[str, Any]) -> str:
+    from battlefield.text import distribution
+
+    lines = [f"{d['attacker']} attacking {d['target']} ({d['kind']}, on its {d['side']})"]
+    if d.get("reason"):
+        lines.append(f"  not allowed now: {d['reason']}")
+    lines.append(f"  {d['dice']} dice, hit on {d['hit_on']} or less, damage on "
+                 f"{d['damage_on']} or less (1 always, 6 never); {d['boxes_left']} boxes left"
+                 + (f"; {', '.join(d['modifiers'])}" if d["modifiers"] else ""))
+    lines.extend(distribution(d))
+    return "\n".join(lines)
+
+
+def courage_answer(scene: Scene, args: Sequence[str], options: dict[str, Any]
+                   ) -> dict[str, Any]:
+    """The chance that the unit passes a courage check now (3D6 <= Courage, modifiers in)."""
+    state = _state(scene)
+    u = _unit(scene, args[0])
+    value, notes = combat.courage(state, u)
+    return {"unit": args[0], "courage": value, "modifiers": notes,
+            "probability": round(float(combat.courage_probability(value)), 6)}
+
+
+def _courage_text(d: dict[str, Any]) -> str:
+    mods = f" ({', '.join(d['modifiers'])})" if d["modifiers"] else ""
+    return (f"{d['unit']}: courage {d['courage']}{mods}; passes a check (3D6 <= "
+            f"{d['courage']}) {d['probability']:.1%}")
+
+
+ODDS = (
+    OddsQuestion("attack", ("A", "B"),
+                 "unit A attacks unit B: the exact distribution of the damage B takes",
+                 attack_answer, _attack_text,
+                 "expected_damage, distribution {\"0\": p, ...}, kind, dice, hit_on, damage_on, "
+                 "side, modifiers, boxes_left"),
+    OddsQuestion("courage", ("UNIT",),
+                 "the chance that UNIT passes a courage check (blocks)",
+                 courage_answer, _courage_text, "probability, courage, modifiers"),
+)
+
+
+def check_additions(scene: Scene) -> CheckAdditions:
+    """Per ordered pair (a, b): the side of b a's centre lies on, b in a's front arc, the
+    shooting distance from a's front edge; per unit: its engaged sides and, routing, its rout."""
+    out = CheckAdditions()
+    state = _state(scene)
+    on = [u for u in range(len(scene.units)) if phases.alive(state, u)]
+    for u in on:
+        for w in on:
+            if u == w:
+                continue
+            out.pairs[(scene.units[u].id, scene.units[w].id)] = {
+                "side": combat.side_attacked(state, u, w),
+                "in_arc": combat.in_arc(state, u, w),
+                "shooting_distance": round(combat.shooting_distance(state, u, w), 6)}
+    for u in on:
+        spec = scene.units[u]
+        keys: dict[str, Any] = {"engaged_sides": combat.sides_engaged(state, u)}
+        if "routing" in state.units[u].flags:
+            edge = state.extra["edges"][spec.side]
+            r = movement.rout_route(state, u, edge)
+            keys["rout"] = ({"edge": edge, "distance": None, "path": []} if r is None else
+                            {"edge": edge, "distance": round(r.distance, 6),
+                             "path": [[round(x, 6), round(y, 6)] for x, y in r.path]})
+        out.units[spec.id] = keys
+    return out
+
+
+def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
+    """`try` on a plain scene: the acting side's turn of round 2 (full command points), in
+    the combat phase when the first action is an attack, else Movement & Command."""
+    first = actions[0].type if actions else ""
+    return {"active": acting_side(scene, actions), "round": 2,
+            "phase": "combat" if first == "attack" else "command"}
+
+
+def _marks(state: State) -> list:
+    from battlefield.rules.blocks.marks import marks
+
+    return marks(state)
+
+
+def _drag_notes(ctx: DragContext) -> DragNotes:
+    from battlefield.rules.blocks.marks import drag_notes
+
+    return drag_notes(ctx)
+
+
+def try_advance(state: State, action: Action) -> list:
+    """`try`: an attack given in the acting side's Movement & Command phase comes after it
+    (`end-phase`: its blocks move by their orders, the pre-combat courage phase runs)."""
+    if (action.type == "attack" and state.phase == "command" and not state.pending
+            and action.unit in {u.id for u in state.scene.units}
+            and state.side_of(state.unit_index(action.unit)) == state.acting_side):
+        state.apply(Action("end-phase"))
+    return []
+
+
+RULESET = RulesetPackage(id="blocks", rules=RULES, player=_player, odds=ODDS,
+                         check_additions=check_additions, try_start=try_start,
+                         try_advance=try_advance, marks=_marks, drag_notes=_drag_notes,
+                         check_scene=check_scene)

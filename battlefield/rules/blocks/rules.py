@@ -1,0 +1,494 @@
+"""The blocks rules on the engine: every action checked (whose phase, command points, the unit,
+its own rule, with the numbers) and then resolved with logged dice.
+
+Actions (JSON): {"type": "order", "unit", "order"}, {"type": "direct", "unit"}, {"type":
+"move", "unit", "path", "facing"?} (a unit under direct control), {"type": "rally", "unit"},
+{"type": "draw-card"}, {"type": "card", "card", "unit"?} (a green card), {"type": "special"},
+{"type": "attack", "unit", "target", "card"?} (a red card on the attack), {"type": "end-phase"}.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from battlefield.rules import chance, decisions
+from battlefield.rules.actions import Action, Violation
+from battlefield.rules.blocks import combat, movement, phases
+from battlefield.rules.blocks.data import check_scene, game, order_of, order_text, stat
+from battlefield.rules.chance import Throw
+from battlefield.rules.decisions import DECLINE, Decision
+from battlefield.rules.moves import find_unit, starting_at, v
+from battlefield.rules.result import Result
+from battlefield.rules.state import State
+
+Event = dict[str, Any]
+COSTS = {"order": 1, "direct": 1, "rally": 1, "draw-card": 1, "special": 1}
+COMMAND = ("order", "direct", "move", "rally", "draw-card", "card", "special")
+FIELDS = {"order": ("unit",), "direct": ("unit",), "move": ("unit", "path"),
+          "rally": ("unit",), "draw-card": (), "card": ("unit",), "special": (),
+          "attack": ("unit", "target"), "end-phase": ()}
+OPTIONS = {"order": ("order",), "card": ("card",), "attack": ("card",)}
+
+
+class Blocks:
+    id = "blocks"
+
+    # --- the engine's questions ---------------------------------------------------------------
+    def setup(self, state: State) -> list[Event]:
+        check_scene(state.scene)
+        return phases.begin(state)
+
+    def acting_side(self, state: State) -> str:
+        c = state.clock
+        return phases.other(state, c["active"]) if c["phase"] == "strike-back" else c["active"]
+
+    def standing(self, state: State) -> list[str]:
+        return [s for s in state.sides
+                if any(phases.alive(state, u) for u, spec in enumerate(state.scene.units)
+                       if spec.side == s)]
+
+    def over(self, state: State) -> bool:
+        """After the last round, or when a side has no blocks left (a scene of one side - for
+        rulings on it - is over from the start)."""
+        return (bool(state.clock.get("over")) or len(state.sides) < 2
+                or len(self.standing(state)) < len(state.sides))
+
+    def result(self, state: State) -> Result:
+        pts = {s: state.sides[s]["destroyed"] for s in state.sides}
+        standing = self.standing(state)
+        if len(standing) == 1:
+            winner, how = standing[0], "the other army was destroyed or fled"
+        elif not standing:
+            winner, how = None, "both armies were destroyed"
+        else:
+            best = max(pts.values())
+            top = [s for s, n in pts.items() if n == best]
+            winner, how = ((top[0], "more enemy points destroyed") if len(top) == 1
+                           else (None, "draw: equal points destroyed"))
+        return Result(winner, how, "points_destroyed", {"points_destroyed": pts},
+                      state.clock["round"])
+
+    def available(self, state: State) -> list[str]:
+        if self.over(state):
+            return []
+        phase = state.clock["phase"]
+        if phase == "command":
+            return ["end-phase", *COMMAND]
+        return ["end-phase", "attack"]
+
+    def move_allowance(self, state: State, u: int, ability: str) -> float | None:
+        return phases.move_allowance(state, u) if ability == "move" else None
+
+    def move_cost(self, state: State, u: int, m: int, path: np.ndarray) -> tuple[float, float]:
+        return float(np.hypot(*np.diff(path, axis=0).T).sum()), 0.0
+
+    def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
+                    ) -> tuple[list[Any], Any]:
+        t = state.table
+        b = float(t.b[m])
+        return [t.layout.polygons[k].buffer(b) for k in t.layout.pieces_with("impassable")], None
+
+    # --- check --------------------------------------------------------------------------------
+    def check(self, state: State, action: Action) -> list[Violation]:
+        if state.pending:              # an answer that is not one of the choices
+            d = state.pending[0]
+            return [v("not_a_choice", f"{d.side} answers {d.kind} with one of: "
+                                      + ", ".join(d.label(c) for c in d.choices))]
+        if self.over(state):
+            return [v("battle_over", "the battle is over")]
+        if action.type not in FIELDS:
+            return [v("unknown_action", f"no action '{action.type}' (valid: "
+                                        f"{', '.join(FIELDS)})")]
+        odd = [k for k, _ in action.options if k not in OPTIONS.get(action.type, ())]
+        odd += [k for k in ("unit", "path", "paths", "target", "weapon")
+                if getattr(action, k) is not None and k not in FIELDS[action.type]
+                and not (k == "target" and action.type == "attack")]
+        if action.facing is not None and action.type != "move":
+            odd.append("facing")
+        if odd:
+            valid = ", ".join(["type", "side", *FIELDS[action.type],
+                               *OPTIONS.get(action.type, ()),
+                               *(["facing"] if action.type == "move" else [])])
+            return [v("unknown_key", f"unknown key '{odd[0]}' in a {action.type} action "
+                                     f"(valid: {valid})")]
+        acting = self.acting_side(state)
+        if action.side is not None and action.side != acting:
+            return [v("not_your_turn", f"it is {acting}'s to act, not {action.side}'s")]
+        phase = state.clock["phase"]
+        if action.type in COMMAND and phase != "command":
+            return [v("wrong_phase", f"{action.type} belongs to the Movement & Command phase; "
+                                     f"this is the {phase} phase")]
+        if action.type == "attack" and phase not in ("combat", "strike-back"):
+            return [v("wrong_phase", "attacks belong to the Combat phase; this is the "
+                                     f"{phase} phase")]
+        cost = COSTS.get(action.type, 0)
+        have = state.sides[acting]["command"]
+        if cost > have:
+            return [v("no_command_points", f"{action.type} costs {cost} command point; "
+                                           f"{acting} has {have}", cost=cost, have=have)]
+        return getattr(self, "_check_" + action.type.replace("-", "_"))(state, action)
+
+    def _own(self, state: State, action: Action) -> tuple[int, Violation | None]:
+        u, problem = find_unit(state, action)
+        if problem:
+            return u, problem
+        side = self.acting_side(state)
+        if state.side_of(u) != side:
+            return u, v("not_yours", f"{action.unit} is {state.side_of(u)}'s; {side} is "
+                                     f"acting")
+        return u, None
+
+    def _check_end_phase(self, state: State, action: Action) -> list[Violation]:
+        return []
+
+    def _check_order(self, state: State, action: Action) -> list[Violation]:
+        u, problem = self._own(state, action)
+        if problem:
+            return [problem]
+        if "routing" in state.units[u].flags:
+            return [v("routing", f"{action.unit} is routing: rally it first")]
+        order = order_of(action.option("order"))
+        if order is None:
+            return [v("bad_order", f"{action.option('order')!r} is not an order (hold, "
+                                   f"advance, withdraw, {{charge: UNIT}}, {{march: [x, y]}})")]
+        if order["order"] == "charge":
+            try:
+                w = state.unit_index(order["target"])
+            except KeyError:
+                return [v("unknown_unit", f"no unit '{order['target']}' to charge")]
+            if state.side_of(w) == state.side_of(u) or not phases.alive(state, w):
+                return [v("not_an_enemy", f"{order['target']} is not an enemy on the table")]
+        if order["order"] == "march":
+            x, y = order["to"]
+            if not (0 <= x <= state.table.width and 0 <= y <= state.table.depth):
+                return [v("off_board", f"({x:g}, {y:g}) is off the board")]
+        return []
+
+    def _check_direct(self, state: State, action: Action) -> list[Violation]:
+        u, problem = self._own(state, action)
+        if problem:
+            return [problem]
+        flags = state.units[u].flags
+        if "routing" in flags:
+            return [v("routing", f"{action.unit} is routing: rally it first")]
+        if "directed" in flags:
+            return [v("already_directed", f"{action.unit} is under direct control already")]
+        if "moved" in flags:
+            return [v("already_moved", f"{action.unit} has moved this turn")]
+        return []
+
+    def _check_move(self, state: State, action: Action) -> list[Violation]:
+        u, problem = self._own(state, action)
+        if problem:
+            return [problem]
+        flags = state.units[u].flags
+        if "directed" not in flags:
+            return [v("not_directed", f"{action.unit} moves by its orders ("
+                                      f"{order_text(state.extra['orders'].get(action.unit))}); "
+                                      f"take direct control first (direct, 1 command point)")]
+        if "moved" in flags:
+            return [v("already_moved", f"{action.unit} has moved this turn")]
+        if "trampled" in flags:
+            return [v("trampled", f"{action.unit} had a routing unit move through it: it may "
+                                  f"not move this turn")]
+        return self._path_problems(state, u, action)
+
+    def _path_problems(self, state: State, u: int, action: Action) -> list[Violation]:
+        if not action.path:
+            return [v("no_path", "move needs a \"path\" (where the block's centre goes)")]
+        pts = np.asarray(action.path, dtype=np.float64)
+        length = float(np.hypot(*np.diff(starting_at(state.table, movement.block(state, u)[0],
+                                                      pts), axis=0).T).sum())
+        allowed = phases.move_allowance(state, u)
+        if length > allowed + 1e-6:
+            return [v("move_too_far", f"{action.unit} moves {length:.2f}\" > its Move "
+                                      f"{allowed:g}\"", distance=length, allowed=allowed)]
+        t = state.table
+        x, y = pts[-1]
+        if not (0 <= x <= t.width and 0 <= y <= t.depth):
+            return [v("off_board", f"({x:g}, {y:g}) is off the board")]
+        return []           # a block that meets something on the way stops there, touching
+
+    def trip(self, state: State, u: int, action: Action) -> tuple[movement.Travel, float]:
+        x, y, f = movement.pose(state, u)
+        m, a, b = movement.block(state, u)
+        pts = starting_at(state.table, m, np.asarray(action.path, dtype=np.float64))
+        length = float(np.hypot(*np.diff(pts, axis=0).T).sum())
+        legs = [(float(p[0]), float(p[1]), f) for p in pts[1:]]
+        if action.facing is not None:
+            legs.append((float(pts[-1][0]), float(pts[-1][1]), float(action.facing)))
+        trip = movement.travel((x, y, f), legs, a, b, length + 1e-9, movement.ground(state, u))
+        return trip, length
+
+    def _check_rally(self, state: State, action: Action) -> list[Violation]:
+        u, problem = self._own(state, action)
+        if problem:
+            return [problem]
+        flags = state.units[u].flags
+        if "routing" not in flags:
+            return [v("not_routing", f"{action.unit} is not routing")]
+        if "moved" in flags:
+            return [v("already_moved", f"{action.unit} has moved: rally before it moves")]
+        return []
+
+    def _check_draw_card(self, state: State, action: Action) -> list[Violation]:
+        return [] if game().cards else [v("no_cards", "the deck has no cards")]
+
+    def _check_special(self, state: State, action: Action) -> list[Violation]:
+        side = self.acting_side(state)
+        if state.sides[side]["rally_cry"]:
+            return [v("special_used", f"{side} has used its rally cry this turn")]
+        return []
+
+    def _card(self, state: State, action: Action, colour: str) -> Violation | None:
+        cid = action.option("card")
+        card = game().card(str(cid)) if cid is not None else None
+        side = self.acting_side(state)
+        if card is None:
+            return v("unknown_card", f"no card {cid!r} (cards: "
+                                     f"{', '.join(c.id for c in game().cards)})")
+        if cid not in state.sides[side]["cards"]:
+            return v("not_in_hand", f"{side} holds no {cid} card (hand: "
+                                    f"{', '.join(state.sides[side]['cards']) or 'empty'})")
+        if card.colour != colour:
+            return v("wrong_colour", f"{card.name} is a {card.colour} card; a {colour} card "
+                                     f"is played here")
+        return None
+
+    def _check_card(self, state: State, action: Action) -> list[Violation]:
+        bad = self._card(state, action, "green")
+        if bad:
+            return [bad]
+        u, problem = self._own(state, action)
+        return [problem] if problem else []
+
+    def _check_attack(self, state: State, action: Action) -> list[Violation]:
+        u, problem = self._own(state, action)
+        if problem:
+            return [problem]
+        if action.option("card") is not None:
+            bad = self._card(state, action, "red")
+            if bad:
+                return [bad]
+        if not isinstance(action.target, str):
+            return [v("no_target", "attack needs a \"target\": an enemy unit's id")]
+        try:
+            w = state.unit_index(action.target)
+        except KeyError:
+            return [v("unknown_unit", f"no unit '{action.target}'")]
+        kind, why = attack_kind(state, u, w, state.clock["phase"] == "strike-back")
+        return [why] if why else []
+
+    # --- resolve ------------------------------------------------------------------------------
+    def resolve(self, state: State, action: Action) -> list[Event]:
+        side = self.acting_side(state)
+        state.sides[side]["command"] -= COSTS.get(action.type, 0)
+        events = getattr(self, "_do_" + action.type.replace("-", "_"))(state, action)
+        return self._ended(state, events)
+
+    def _ended(self, state: State, events: list[Event]) -> list[Event]:
+        """The battle's end, when this action brought it."""
+        if not state.clock["over"] and self.over(state):
+            state.clock["over"] = True
+        if state.clock["over"]:
+            events.append({"type": "battle-over", "round": state.clock["round"],
+                           **self.result(state)})
+        return events
+
+    def _do_order(self, state: State, action: Action) -> list[Event]:
+        order = order_of(action.option("order"))
+        state.extra["orders"][action.unit] = order
+        return [{"type": "order", "unit": action.unit, "order": order_text(order)}]
+
+    def _do_direct(self, state: State, action: Action) -> list[Event]:
+        state.units[state.unit_index(action.unit)].flags.add("directed")
+        return [{"type": "direct", "unit": action.unit}]
+
+    def _do_move(self, state: State, action: Action) -> list[Event]:
+        u = state.unit_index(action.unit)
+        trip, _ = self.trip(state, u, action)
+        phases.place(state, u, trip)
+        state.units[u].flags.add("moved")
+        return [phases.moved_event(state, u, "direct control", trip)]
+
+    def _do_rally(self, state: State, action: Action) -> list[Event]:
+        us = state.units[state.unit_index(action.unit)]
+        us.flags.discard("routing")
+        us.flags.add("moved")
+        return [{"type": "rallied", "unit": action.unit}]
+
+    def _do_draw_card(self, state: State, action: Action) -> list[Event]:
+        cards = game().cards
+        side = self.acting_side(state)
+        k = chance.play(_draw(len(cards), side), state.dice)
+        card = cards[k - 1]
+        state.sides[side]["cards"] = [*state.sides[side]["cards"], card.id]
+        return [{"type": "card-drawn", "side": side, "card": card.id}]
+
+    def _do_card(self, state: State, action: Action) -> list[Event]:
+        side = self.acting_side(state)
+        card = game().card(str(action.option("card")))
+        hand = list(state.sides[side]["cards"])
+        hand.remove(card.id)
+        state.sides[side]["cards"] = hand
+        us = state.units[state.unit_index(action.unit)]
+        for k, x in card.effect:
+            us.counters[f"card-{k}"] = us.counters.get(f"card-{k}", 0) + x
+        return [{"type": "card", "side": side, "card": card.id, "unit": action.unit,
+                 "effect": dict(card.effect)}]
+
+    def _do_special(self, state: State, action: Action) -> list[Event]:
+        side = self.acting_side(state)
+        state.sides[side]["rally_cry"] = True
+        return [{"type": "special", "side": side, "ability": "rally cry",
+                 "courage": game().special_courage}]
+
+    def _do_attack(self, state: State, action: Action) -> list[Event]:
+        u, w = state.unit_index(action.unit), state.unit_index(action.target)
+        kind, _ = attack_kind(state, u, w, state.clock["phase"] == "strike-back")
+        red = None
+        if action.option("card") is not None:
+            side = self.acting_side(state)
+            red = game().card(str(action.option("card")))
+            hand = list(state.sides[side]["cards"])
+            hand.remove(red.id)
+            state.sides[side]["cards"] = hand
+        state.units[u].flags.add("attacked")
+        info = {"unit": action.unit, "target": action.target, "kind": kind,
+                "red": red.id if red else None, "blue": None}
+        defender = state.side_of(w)
+        blues = list(dict.fromkeys(c for c in state.sides[defender]["cards"]
+                                   if _colour(c) == "blue"))
+        if blues:                      # the defender may answer with a blue card
+            return decisions.ask(state, [_card_decision(defender, "blue-card", blues, info)],
+                                 {"attack": info, "step": "blue"})
+        return self._strike(state, info)
+
+    def _strike(self, state: State, info: dict[str, Any]) -> list[Event]:
+        u, w = state.unit_index(info["unit"]), state.unit_index(info["target"])
+        g = game()
+        red = g.card(info["red"]) if info["red"] else None
+        blue = g.card(info["blue"]) if info["blue"] else None
+        return phases.attack(state, u, w, info["kind"],
+                             f"{info['unit']} attacks {info['target']}", red, blue)
+
+    def resume(self, state: State, suspended: dict[str, Any],
+               answers: tuple[tuple[Decision, Action], ...]) -> list[Event]:
+        """An attack that waited for the defender's blue card, then for the attacker's red
+        answer to it (seed: one card per player per attack)."""
+        info = dict(suspended["attack"])
+        step = suspended["step"]
+        decision, given = answers[-1]
+        played = given.option("card") if given.type == "card" else None
+        events: list[Event] = []
+        if played:
+            hand = list(state.sides[decision.side]["cards"])
+            hand.remove(played)
+            state.sides[decision.side]["cards"] = hand
+            info[step] = played
+            events.append({"type": "card", "side": decision.side, "card": played,
+                           "effect": dict(game().card(played).effect)})
+        attacker = state.side_of(state.unit_index(info["unit"]))
+        reds = list(dict.fromkeys(c for c in state.sides[attacker]["cards"]
+                                  if _colour(c) == "red"))
+        if step == "blue" and played and not info["red"] and reds:
+            return events + decisions.ask(
+                state, [_card_decision(attacker, "red-card", reds, info)],
+                {"attack": info, "step": "red"})
+        events.extend(self._strike(state, info))
+        return self._ended(state, events)
+
+    def shorthand_answer(self, state: State, decision: Decision, given: dict[str, Any]
+                         ) -> Action:
+        """try's default answer to a card decision: no card."""
+        return decision.choices[-1]
+
+    def _do_end_phase(self, state: State, action: Action) -> list[Event]:
+        c = state.clock
+        events: list[Event] = [{"type": "end-phase", "phase": c["phase"],
+                                "side": self.acting_side(state)}]
+        if c["phase"] == "command":
+            side = c["active"]
+            for u, spec in enumerate(state.scene.units):
+                if spec.side != side or not phases.alive(state, u):
+                    continue
+                flags = state.units[u].flags
+                if "moved" in flags or "directed" in flags or "trampled" in flags:
+                    continue
+                if "routing" in flags:
+                    events.extend(phases.rout(state, u, "rout"))
+                else:
+                    events.extend(phases.by_order(state, u))
+            state.sides[side]["command"] = 0             # unspent points are lost
+            events.extend(phases.pre_combat(state))
+            c["phase"] = "combat"
+        elif c["phase"] == "combat":
+            c["phase"] = "strike-back"
+        else:
+            events.extend(phases.remove_destroyed(state, "destroyed in combat"))
+            events.extend(phases.post_combat(state))
+            if not self.over(state):
+                events.extend(phases.end_turn(state))
+        return events
+
+
+def _colour(cid: str) -> str | None:
+    card = game().card(cid)
+    return card.colour if card else None
+
+
+def _card_decision(side: str, kind: str, cards: list[str], info: dict[str, Any]) -> Decision:
+    """A side's choice of a card on an attack (or none: `decline`, listed last)."""
+    return Decision(side, kind, (*(Action("card", side=side, options=(("card", c),))
+                                   for c in cards), Action(DECLINE, side=side)),
+                    about=(("attacker", info["unit"]), ("target", info["target"])))
+
+
+def _draw(n: int, side: str):
+    k = yield Throw(f"D{n}", f"{side} draws a command card")
+    return k
+
+
+def attack_kind(state: State, u: int, w: int, close_only: bool) -> tuple[str, Violation | None]:
+    """close (engaged with the target) or ranged (unengaged, target in the front arc, in range
+    from the front edge, visible), or why unit u may not attack w now."""
+    uid, wid = state.scene.units[u].id, state.scene.units[w].id
+    flags = state.units[u].flags
+    if state.side_of(w) == state.side_of(u):
+        return "", v("not_an_enemy", f"{wid} is not an enemy of {uid}")
+    if not phases.alive(state, w) or "destroyed" in state.units[w].flags:
+        return "", v("destroyed", f"{wid} has been destroyed")
+    if "attacked" in flags:
+        return "", v("already_attacked", f"{uid} has attacked this phase")
+    if "routing" in flags:
+        return "", v("routing", f"{uid} is routing: it does not fight")
+    foes = combat.engaged_with(state, u)
+    if w in foes:
+        return "close", None
+    if close_only:
+        return "", v("not_engaged", f"{uid} is not engaged with {wid}: striking back is close "
+                                    f"combat only")
+    if foes:
+        return "", v("engaged", f"{uid} is engaged (with "
+                                f"{', '.join(state.scene.units[x].id for x in foes)}): it "
+                                f"may only attack a unit it is engaged with")
+    rng = stat(state, u, "range")
+    if rng <= 0:
+        return "", v("no_range", f"{uid} has no ranged attack (range 0) and is not engaged "
+                                 f"with {wid}")
+    if "trampled" in flags:
+        return "", v("trampled", f"a routing unit moved through {uid}: it may not shoot")
+    if not combat.in_arc(state, u, w):
+        return "", v("not_in_arc", f"{wid} is not in {uid}'s front arc")
+    d = combat.shooting_distance(state, u, w)
+    if d > rng + 1e-6:
+        return "", v("out_of_range", f"{wid} is {d:.2f}\" from {uid}'s front edge > range "
+                                     f"{rng:g}\"", distance=d, range=rng)
+    if not combat.visible(state, u, w):
+        return "", v("not_visible", f"{uid}'s front edge cannot see {wid}")
+    return "ranged", None
+
+
+RULES = Blocks()
