@@ -67,9 +67,10 @@ class Panel:
         for side, res in state.sides.items():
             bits = ([f"{name} {_shown(res[k])}" for k, name in named if k in res] if named else
                     [f"{k.upper()} {v}" for k, v in res.items() if isinstance(v, (int, float))])
-            text = f"{side}: " + "  ".join(bits)
-            surface.blit(small.render(text[:48], True, pal.INK), (x, y))
-            y += 18
+            text = f"{side}: " + "; ".join(bits)
+            for line in _wrap(text, small, r.width - 24)[:3]:   # wrapped, not cut off
+                surface.blit(small.render(line, True, pal.INK), (x, y))
+                y += 18
         if state.over:
             surface.blit(big.render(f"battle over: {state.result().winner or 'a draw'}", True,
                                     pal.VERMILLION), (x, y))
