@@ -13,15 +13,23 @@ import os
 import sys
 import tempfile
 
+import numpy as np
+
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 
 def grid() -> None:
+    os.environ["BATTLEFIELD_CACHE"] = "off"     # computed, not read from a cached sight map
     from battlefield.cli.main import main
+    from battlefield.geometry.sightgrid import all_pairs
+    from battlefield.scene.load import load_scene, resolve_scene_path
 
     with tempfile.TemporaryDirectory() as out:
         main(["analyze", "open", "--grid", "4", "--out", out, "--json"])
+    layout = load_scene(resolve_scene_path("open")).layout
+    points = np.array([[x, y, 1.0] for x in (5.0, 30.0, 55.0) for y in (5.0, 22.0, 39.0)])
+    all_pairs(layout, points, cache=False).rows(np.array([0, 4], dtype=np.int64))
 
 
 def lines() -> None:
