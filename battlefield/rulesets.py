@@ -58,7 +58,8 @@ DEFAULT_ANALYSIS = Analysis(move=6.0, climb_free=1.0, climb_free_below=False)
 class ActionDoc:
     """One entry of a ruleset's action vocabulary: its id, fields, what it does, an example.
     `drag`: the window gives it by dragging a unit (it has a path); `targeted`: the drop needs
-    an enemy (the one under the cursor)."""
+    an enemy (the one under the cursor); `straight`: the move goes in a straight line, so the
+    drag does not route it round what is in the way (openwg's charge)."""
 
     id: str
     fields: tuple[str, ...]
@@ -66,6 +67,7 @@ class ActionDoc:
     example: dict
     drag: bool = False
     targeted: bool = False
+    straight: bool = False
 
 
 EXTRA_TYPES = ("mapping", "list", "text", "number", "boolean", "any")
@@ -220,7 +222,7 @@ def _actions(r: Reader, raw: object) -> tuple[ActionDoc, ...]:
     out = []
     for i, item in enumerate(r.sequence(("actions",), raw)):
         p = ("actions", i)
-        a = r.mapping(p, item, ACTION_KEYS, ["drag", "targeted"])
+        a = r.mapping(p, item, ACTION_KEYS, ["drag", "targeted", "straight"])
         ident = r.string((*p, "id"), a["id"])
         example = a["example"]
         if not isinstance(example, dict) or "type" not in example:
@@ -232,7 +234,8 @@ def _actions(r: Reader, raw: object) -> tuple[ActionDoc, ...]:
         out.append(ActionDoc(ident, tuple(r.strings((*p, "fields"), a["fields"])),
                              r.string((*p, "does"), a["does"]), dict(example),
                              _bool(r, (*p, "drag"), a.get("drag", False)),
-                             _bool(r, (*p, "targeted"), a.get("targeted", False))))
+                             _bool(r, (*p, "targeted"), a.get("targeted", False)),
+                             _bool(r, (*p, "straight"), a.get("straight", False))))
     return tuple(out)
 
 

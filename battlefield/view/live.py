@@ -102,7 +102,10 @@ def pick_up(state: State, u: int, model: int | None = None, wanted: str | None =
     p = Pickup(u, ability, models, start, int(ref), state.rules.move_allowance(state, u, ability),
                model is not None)
     p.touching = live_check(Referee(state.scene, t), u).objectives
-    p.reach = reach_of(state, u, p.ref, p.allowed)
+    doc = next((a for a in state.scene.ruleset.actions if a.id == ability), None)
+    # A move in a straight line is dragged straight (no route round what is in the way).
+    p.reach = None if doc is not None and doc.straight else reach_of(state, u, p.ref,
+                                                                      p.allowed)
     return p
 
 

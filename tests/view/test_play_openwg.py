@@ -77,3 +77,22 @@ def test_the_panel_lists_the_wounds_pooled(scene: PlayScene) -> None:
     from battlefield.rules.openwg.package import unit_notes
 
     assert unit_notes(scene.state) == {0: "3 wounds pooled"}
+
+
+def test_a_charge_is_dragged_in_a_straight_line_whatever_is_in_the_way():
+    """ruleset.yaml marks openwg's charge `straight: true`: no reach field routes it round
+    things, so the drop is the straight line the rules want (a move is routed as usual)."""
+    from battlefield.rules.log import rules_for
+    from battlefield.rules.state import Game
+    from battlefield.scene.load import load_scene, resolve_scene_path
+    from battlefield.view import live
+
+    scene = load_scene(resolve_scene_path("demo-openwg"))
+    state = Game(rules_for("openwg"), scene, 1).new_state()
+    u = scene.unit_index(scene.units[0].id)
+    charge = live.pick_up(state, u, wanted="charge")
+    move = live.pick_up(state, u, wanted="move")
+    assert charge is not None and charge.ability == "charge" and charge.reach is None
+    assert move is not None and move.ability == "move" and move.reach is not None
+    x, y = float(state.table.x[charge.ref]), float(state.table.y[charge.ref])
+    assert live.drop_path(state, charge, (x + 3.0, y + 4.0)) == ((x, y), (x + 3.0, y + 4.0))
