@@ -24,10 +24,8 @@ reference's answers are checked against the fast code's (the run fails loudly on
   --workers 2`, N = --games, 40 by default; reported).
 - frame_ms_p95: see benchmarks/frame.py (the play window's live checks and drawing while a
   20-model unit is dragged over the 510-model board, 1600x1000; target <= 16.7 ms).
-- skirmish_game_s: see benchmarks/skirmish.py (a simulated skirmish battle).
-- openwg_game_s: see benchmarks/openwg.py (a simulated openwg demo battle, median of 3 seeds).
-- warband_game_s: see benchmarks/warband.py (a simulated warband battle; reported).
-- blocks_game_s: see benchmarks/blocks.py (a simulated blocks battle; reported).
+- skirmish_game_s, openwg_game_s, warband_game_s, blocks_game_s: see benchmarks/games.py (a
+  simulated demo battle of each ruleset).
 - aos4_game_s, attack_odds_ms: see benchmarks/rules.py (a simulated battle; exact attack odds
   against sampling the same attacks with the game's dice).
 
@@ -258,24 +256,19 @@ def run(quick: bool = False, games: int | None = None) -> dict:
     out.update(bench_los(scene, quick))
     out.update(bench_live_check(scene, quick))
     from benchmarks.analysis import bench_heatmap
-    from benchmarks.blocks import bench_blocks_game
     from benchmarks.frame import bench_frame
+    from benchmarks.games import GAMES, bench_ruleset_game
     from benchmarks.heatmap_big import bench_heatmap_big
-    from benchmarks.openwg import bench_openwg_game
     from benchmarks.rules import bench_attack_odds, bench_game
     from benchmarks.simulate import bench_simulate
-    from benchmarks.skirmish import bench_skirmish_game
-    from benchmarks.warband import bench_warband_game
 
     out.update(bench_heatmap(quick, scene))
     out.update(bench_heatmap_big(quick))
     out.update(bench_frame(quick))
     out.update(bench_attack_odds(quick))
     out.update(bench_game(quick))
-    out.update(bench_skirmish_game(quick))
-    out.update(bench_openwg_game(quick))
-    out.update(bench_warband_game(quick))
-    out.update(bench_blocks_game(quick))
+    for ruleset in GAMES:
+        out.update(bench_ruleset_game(ruleset, quick))
     out.update(bench_simulate(quick, games))
     out["quick"] = quick
     out["targets"] = TARGETS
