@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import shapely
 
-from battlefield.geometry.paths import _edge_arrays, segments_free
+from battlefield.geometry.paths import Terrain, _edge_arrays, segments_free
 from battlefield.geometry.separation import signed_distance_matrix
 from battlefield.geometry.table import Table
 from battlefield.rules.actions import Action, Violation
@@ -222,3 +222,41 @@ def through(state: State, moves: Moves,
         what = f"{hit.kind} {hit.name}" if hit is not None else "an obstacle"
         out.append(v("moves_through", f"{names[m]} moves through {what}"))
     return out
+
+
+# --- climbing ----------------------------------------------------------------------------------
+@dataclass
+class Climb:
+    """What a path asks of a mover: horizontal length, height climbed, each drop on the way.
+    A drop of `big` inches or more is one the ruleset lets a mover climb down (counted) or
+    jump (free, with its risk): skirmish's dangerous drop, warband's fall."""
+
+    horizontal: float
+    up: float
+    drops: list[float] = field(default_factory=list)
+    big: float = math.inf
+
+    def cost(self, climb_down: bool) -> float:
+        """Inches spent: horizontal + climbing (+ the big drops when climbing down)."""
+        down = sum(d for d in self.drops if d >= self.big - EPS)
+        return self.horizontal + self.up + (down if climb_down else 0.0)
+
+    @property
+    def big_drop(self) -> bool:
+        return any(d >= self.big - EPS for d in self.drops)
+
+
+def climb(ter: Terrain, path: np.ndarray, big: float = math.inf) -> Climb:
+    """Horizontal length, height climbed onto the pieces `ter` climbs, and each drop off one."""
+    pts = np.asarray(path, dtype=np.float64)
+    horizontal = float(np.hypot(*np.diff(pts, axis=0).T).sum()) if len(pts) > 1 else 0.0
+    if not ter.climbable or len(pts) < 2 or horizontal < EPS or not ter.climbs_near(pts):
+        return Climb(horizontal, 0.0, [], big)
+    up, drops, prev = 0.0, [], ter.ground(*pts[0])
+    for _, h in ter.profile(shapely.LineString(pts)):
+        if h > prev + EPS:
+            up += h - prev
+        elif h < prev - EPS:
+            drops.append(prev - h)
+        prev = h
+    return Climb(horizontal, up, drops, big)

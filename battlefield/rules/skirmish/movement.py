@@ -16,7 +16,7 @@ allows) and a charge's path (a full move that brings the leaders within 1").
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import shapely
@@ -26,6 +26,7 @@ from battlefield.geometry.table import Table
 from battlefield.rules.actions import Violation
 from battlefield.rules.moves import (  # noqa: F401 - skirmish's names for them
     OVERLAP,
+    Climb,
     Moves,
     Obstacle,
     end_problems,
@@ -36,6 +37,7 @@ from battlefield.rules.moves import (  # noqa: F401 - skirmish's names for them
     translated,
     v,
 )
+from battlefield.rules.moves import climb as moves_climb
 from battlefield.rules.skirmish.data import EPS, game, leader, stat
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
@@ -43,24 +45,6 @@ from battlefield.rulings import Referee
 CHARGE_GAPS = (0.5, 0.9, 0.1)             # how far short of contact a charge stops (leaders)
 CHARGE_TURNS = (0, 15, -15, 30, -30, 45, -45, 60, -60, 75, -75, 90, -90, 120, -120, 150, -150,
                 180)
-
-
-@dataclass
-class Climb:
-    """What a path asks of a mover: horizontal length, height climbed, drops on the way."""
-
-    horizontal: float
-    up: float
-    drops: list[float] = field(default_factory=list)
-
-    def cost(self, climb_down: bool) -> float:
-        """Inches spent: horizontal + climbing (+ the dangerous drops when climbing down)."""
-        danger = sum(d for d in self.drops if d >= game().dangerous_drop - EPS)
-        return self.horizontal + self.up + (danger if climb_down else 0.0)
-
-    @property
-    def dangerous(self) -> bool:
-        return any(d >= game().dangerous_drop - EPS for d in self.drops)
 
 
 def terrain(state: State) -> Terrain:
@@ -72,26 +56,16 @@ def terrain(state: State) -> Terrain:
 
 # --- measuring ---------------------------------------------------------------------------------
 def climb(ter: Terrain, path: np.ndarray) -> Climb:
-    """Horizontal length, height climbed onto pieces of 2" or more, and each drop off one."""
-    pts = np.asarray(path, dtype=np.float64)
-    horizontal = float(np.hypot(*np.diff(pts, axis=0).T).sum()) if len(pts) > 1 else 0.0
-    if not ter.climbable or len(pts) < 2 or horizontal < EPS or not ter.climbs_near(pts):
-        return Climb(horizontal, 0.0)
-    up, drops, prev = 0.0, [], ter.ground(*pts[0])
-    for _, h in ter.profile(shapely.LineString(pts)):
-        if h > prev + EPS:
-            up += h - prev
-        elif h < prev - EPS:
-            drops.append(prev - h)
-        prev = h
-    return Climb(horizontal, up, drops)
+    """Horizontal length, height climbed onto pieces of 2" or more, and each drop off one
+    (a dangerous drop: game.yaml dangerous_drop or more)."""
+    return moves_climb(ter, path, game().dangerous_drop)
 
 
 def spent(c: Climb, allowed: float | None, jump: bool = False) -> float:
     """Inches a path costs: dangerous drops are climbed down (safe, and dearer) when the
     allowance covers that and the mover does not choose to jump; else they are jumped."""
     safe = c.cost(climb_down=True)
-    if c.dangerous and not jump and (allowed is None or safe <= allowed + EPS):
+    if c.big_drop and not jump and (allowed is None or safe <= allowed + EPS):
         return safe
     return c.cost(climb_down=False)
 
@@ -122,7 +96,7 @@ def check_move(state: State, u: int, moves: Moves, allowed: float | None,
     for m, path in zip(moves.models, moves.paths, strict=True):
         c = climb(ter, path)
         used = spent(c, allowed, jump)
-        if c.dangerous and used < c.cost(climb_down=True) - EPS:      # it jumps the drop
+        if c.big_drop and used < c.cost(climb_down=True) - EPS:      # it jumps the drop
             dangerous.append(int(m))
         worst = max(worst, used)
         if allowed is not None and used > allowed + EPS:

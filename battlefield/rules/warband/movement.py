@@ -10,7 +10,7 @@ every enemy fighter."""
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import shapely
@@ -20,6 +20,7 @@ from battlefield.geometry.table import Table
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.moves import (
     OVERLAP,
+    Climb,
     Moves,
     Obstacle,
     end_problems,
@@ -28,25 +29,9 @@ from battlefield.rules.moves import (
     through,
     v,
 )
+from battlefield.rules.moves import climb as moves_climb
 from battlefield.rules.state import State
 from battlefield.rules.warband.data import EPS, fighter, game
-
-
-@dataclass
-class Climb:
-    """What a path asks of a fighter: horizontal length, height climbed, drops on the way."""
-
-    horizontal: float
-    up: float
-    drops: list[float] = field(default_factory=list)
-
-    def cost(self, climb_down: bool) -> float:
-        falls = sum(d for d in self.drops if d >= game().fall_drop - EPS)
-        return self.horizontal + self.up + (falls if climb_down else 0.0)
-
-    @property
-    def falls(self) -> bool:
-        return any(d >= game().fall_drop - EPS for d in self.drops)
 
 
 def terrain(state: State) -> Terrain:
@@ -56,25 +41,16 @@ def terrain(state: State) -> Terrain:
 
 
 def climb(ter: Terrain, path: np.ndarray) -> Climb:
-    pts = np.asarray(path, dtype=np.float64)
-    horizontal = float(np.hypot(*np.diff(pts, axis=0).T).sum()) if len(pts) > 1 else 0.0
-    if not ter.climbable or len(pts) < 2 or horizontal < EPS or not ter.climbs_near(pts):
-        return Climb(horizontal, 0.0)
-    up, drops, prev = 0.0, [], ter.ground(*pts[0])
-    for _, h in ter.profile(shapely.LineString(pts)):
-        if h > prev + EPS:
-            up += h - prev
-        elif h < prev - EPS:
-            drops.append(prev - h)
-        prev = h
-    return Climb(horizontal, up, drops)
+    """Horizontal length, height climbed, and each drop (a fall: game.yaml fall_drop or
+    more)."""
+    return moves_climb(ter, path, game().fall_drop)
 
 
 def spent(c: Climb, allowed: float) -> tuple[float, bool]:
     """(inches the path costs, whether the fighter falls): a big drop is climbed down when the
     allowance covers it, else jumped."""
     safe = c.cost(climb_down=True)
-    if c.falls and safe > allowed + EPS:
+    if c.big_drop and safe > allowed + EPS:
         return c.cost(climb_down=False), True
     return safe, False
 
