@@ -33,3 +33,11 @@ def _one_line(text: str) -> str:
 
 class UsageError(BattlefieldError):
     """A command-line argument that names nothing in the scene (an unknown unit id, say)."""
+
+
+class UnknownUnit(UsageError, KeyError):
+    """A unit id the scene does not have: a KeyError to code that looks units up, one line
+    naming the scene's units to the person who typed it."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""

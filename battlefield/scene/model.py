@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from battlefield.errors import InputError
+from battlefield.errors import InputError, UnknownUnit
 from battlefield.geometry.bases import Base
 from battlefield.geometry.table import Table
 from battlefield.geometry.terrain import Layout, Piece
@@ -106,7 +106,8 @@ class Scene:
         for i, u in enumerate(self.units):
             if u.id == unit_id:
                 return i
-        raise KeyError(unit_id)
+        ids = ", ".join(u.id for u in self.units) or "(none)"
+        raise UnknownUnit(f"{self.file}: no unit '{unit_id}' (units: {ids})")
 
     @property
     def model_names(self) -> list[str]:

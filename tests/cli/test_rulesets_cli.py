@@ -54,3 +54,19 @@ def test_the_drag_actions_are_moves(name):
             assert any("path" in f for f in doc.fields), doc.id
         if doc.targeted:
             assert doc.drag and "target" in doc.fields, doc.id
+
+
+@pytest.mark.parametrize("args", [
+    ["demo-warband", "--attack", "red-warlord", "blue-nope"],
+    ["demo-openwg", "--attack", "red-nope", "blue-spearhead"],
+    ["demo-openwg", "--morale", "red-nope", "--slain", "2"],
+    ["demo-blocks", "--attack", "red-spears", "blue-nope"],
+    ["demo-blocks", "--courage", "red-nope"],
+    ["demo-skirmish", "--attack", "red-nope", "blue-scouts"],
+    ["demo", "--attack", "red-archers", "blue-nope"],
+])
+def test_odds_on_an_unknown_unit_is_one_line_naming_the_units(args, capsys):
+    assert main(["odds", *args]) == 2
+    err = capsys.readouterr().err
+    assert "no unit '" in err and "(units: " in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
