@@ -12,7 +12,7 @@ from typing import Any
 from battlefield.errors import UsageError
 from battlefield.rules import chance, position
 from battlefield.rules.blocks import combat, movement
-from battlefield.rules.blocks.data import boxes, game, order_of, red_from, stat
+from battlefield.rules.blocks.data import bar, boxes, game, order_of, red_from, stat
 from battlefield.rules.state import State, scene_start
 
 Event = dict[str, Any]
@@ -152,15 +152,18 @@ def end_turn(state: State) -> list[Event]:
 
 # --- damage and removal --------------------------------------------------------------------------
 def shakes(spec, before: int, after: int) -> bool:
-    """Damage from `before` to `after` boxes loses the last yellow box (the block goes into the
-    red) or is taken while in the red: the block must check its courage."""
-    red = red_from(spec)
-    return after > before and (before < red <= after or before >= red)
+    """Damage from `before` to `after` boxes loses the last green box (into the yellow), the
+    last yellow box (into the red) or is taken while in the red: the block must check its
+    courage (the seed: "loses its last green or yellow box or took any damage while in the
+    red")."""
+    green, red = bar(spec)[0], red_from(spec)
+    return after > before and (before < green <= after or before < red <= after
+                               or before >= red)
 
 
 def mark(state: State, w: int, n: int) -> Event:
-    """Mark n boxes of w's damage bar from the left; a block that loses its last yellow box
-    or takes damage in the red is shaken (it checks its courage)."""
+    """Mark n boxes of w's damage bar from the left; a block that loses its last green or
+    yellow box or takes damage in the red is shaken (it checks its courage)."""
     spec = state.scene.units[w]
     us = state.units[w]
     before = int(us.damage[0])
