@@ -184,13 +184,14 @@ def _scale(text: str) -> float:
 def open_scene(arg: str):
     from battlefield.errors import InputError
     from battlefield.paths import map_names
+    from battlefield.rules.registry import checked
     from battlefield.scene.load import load_scene, resolve_scene_path
 
     path = resolve_scene_path(arg)
     if not path.exists():
         raise InputError(arg, "", None, "no such scene file",
                          "a scene file, or a bundled scene: " + ", ".join(map_names()))
-    return load_scene(path)
+    return checked(load_scene(path))
 
 
 def emit_json(data: Any) -> None:
@@ -637,10 +638,7 @@ def run_validate(args: argparse.Namespace) -> int:
     bad = 0
     for f in args.files:
         try:
-            s = load_scene(resolve_scene_path(f))
-            package = registry.find(s.ruleset.id)
-            if package is not None and package.check_scene is not None and s.units:
-                package.check_scene(s)
+            s = registry.checked(load_scene(resolve_scene_path(f)))
         except InputError as exc:
             print(f"battlefield validate: {exc}", file=sys.stderr)
             bad += 1

@@ -144,8 +144,9 @@ class RulesetPackage:
     # The play window's panel: a line per unit the ruleset has something to say about now
     # (openwg: the wounds pooled on it), by unit index.
     unit_notes: Callable[[State], dict[int, str]] | None = None
-    # `battlefield validate`: the ruleset's own check of its scene keys (raises InputError at
-    # the key path, e.g. an openwg build past a maximum); None: the loader's checks suffice.
+    # Every command that reads a scene (check, render, odds, validate ...): the ruleset's own
+    # check of its scene keys (raises InputError at the key path, e.g. an openwg build past a
+    # maximum); None: the loader's checks suffice.
     check_scene: Callable[[Scene], None] | None = None
     data: Path | None = None                   # rulesets/NAME (default: the bundled folder)
     # `battlefield check`: the ruleset's own rulings about a scene (default: none).
@@ -243,6 +244,16 @@ def with_ruleset_check(scene: Scene, report: dict[str, Any]) -> dict[str, Any]:
     for uid, keys in extra.units.items():
         report["units"].setdefault(uid, {}).update(keys)
     return report
+
+
+def checked(scene: Scene) -> Scene:
+    """The scene, after its ruleset's own check of the keys it adds (RulesetPackage.
+    check_scene): a value the loader takes but the ruleset cannot is refused here, by every
+    command alike."""
+    package = find(scene.ruleset.id)
+    if package is not None and package.check_scene is not None and scene.units:
+        package.check_scene(scene)
+    return scene
 
 
 def marks_of(state: State) -> list[Mark]:

@@ -70,3 +70,30 @@ def test_odds_on_an_unknown_unit_is_one_line_naming_the_units(args, capsys):
     err = capsys.readouterr().err
     assert "no unit '" in err and "(units: " in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+WARBAND_NO_CRIT = """ruleset: warband
+map: demo-warband
+units:
+- id: red-a
+  side: red
+  stats: {move: 5, defense: 4, wounds: 10}
+  weapons: [{name: Blade, type: melee, range: 1, attacks: 3, strength: 4, damage: 2}]
+  models: [{base: 32, at: [10, 10]}]
+"""
+
+
+@pytest.mark.parametrize("command", [["check"], ["render", "-o", "x.png"], ["validate"],
+                                     ["measure", "red-a", "red-a"]])
+def test_every_command_refuses_what_the_ruleset_refuses(command, tmp_path, capsys):
+    """A weapon without crit is YAML the loader takes but warband cannot play: check and render
+    refuse it as odds and try do, at its key and line."""
+    scene = tmp_path / "bad.yaml"
+    scene.write_text(WARBAND_NO_CRIT, encoding="utf-8")
+    name, *rest = command
+    args = [name, str(scene), *rest] if name != "render" else [name, str(scene), "-o",
+                                                              str(tmp_path / "x.png")]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "bad.yaml:7: units[0].weapons[0]: weapon 'Blade' has no crit" in err
+    assert "Traceback" not in err

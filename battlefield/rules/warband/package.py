@@ -116,6 +116,17 @@ def _try_advance(state: State, action: Action) -> list[Violation]:
     return []
 
 
+def check_scene(scene: Scene) -> None:
+    """Every unit a fighter (one model, its weapons and abilities as warband reads them) and
+    the scene's initiative roll, if it gives one (InputError at the key path)."""
+    from battlefield.rules.warband.data import fighters
+    from battlefield.rules.warband.rounds import given_roll
+
+    fighters(scene)
+    given_roll(scene, (scene.extra.get("state") or {}).get("initiative"))
+
+
 RULESET = RulesetPackage(id="warband", rules=RULES, player=_player, odds=ODDS,
                          drag_abilities=_drag_abilities, drag_notes=_drag_notes,
-                         try_start=_try_start, try_advance=_try_advance)
+                         try_start=_try_start, try_advance=_try_advance,
+                         check_scene=check_scene)

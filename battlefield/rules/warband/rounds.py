@@ -18,6 +18,7 @@ from battlefield.rules.state import State, scene_start
 from battlefield.rules.warband import initiative
 from battlefield.rules.warband.data import fighters, game
 from battlefield.rulings import Referee
+from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
 START_KEYS = ("round", "active", "initiative")
@@ -63,7 +64,7 @@ def begin(state: State) -> list[Event]:
                    "activating": None, "commanded": None, "over": False}
     state.objectives = {o.id: o.controlled_by for o in scene.objectives}
     events: list[Event] = [{"type": "battle-round", "round": rnd}]
-    given = _given(state, start.get("initiative"))
+    given = given_roll(scene, start.get("initiative"))
     if given is not None:
         counts = {s: initiative.split(d)[0] for s, d in given.items()}
         if len(set(counts.values())) > 1:            # no roll-off: nothing to roll
@@ -73,11 +74,10 @@ def begin(state: State) -> list[Event]:
     return events
 
 
-def _given(state: State, raw: Any) -> dict[str, list[int]] | None:
+def given_roll(scene: Scene, raw: Any) -> dict[str, list[int]] | None:
     """The scene's initiative roll for the first round: {side: six dice}."""
     if raw is None:
         return None
-    scene = state.scene
     n = game().initiative_dice
     want = f"{{{', '.join(f'{s}: [{n} dice 1-6]' for s in scene.sides)}}}"
     if not isinstance(raw, dict) or sorted(raw) != sorted(scene.sides):
