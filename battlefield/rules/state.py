@@ -95,6 +95,13 @@ def scene_start(state: State, keys: tuple[str, ...]) -> tuple[dict[str, Any], st
         raise UsageError(f"{where}: state: unknown key {unknown[0]!r} "
                          f"(expected {', '.join(keys)}, or a whole position: "
                          f"{', '.join(POSITION_KEYS)})")
+    partial = [k for k in start if k not in keys and k != "clock"]
+    if partial and "clock" not in start:
+        # A whole position's key without its clock would be read as a round's start and the
+        # key left out without a word: refused instead.
+        raise UsageError(f"{where}: state: {partial[0]!r} belongs to a whole position, which "
+                         f"needs its 'clock' too (as try --out writes it); a battle's start "
+                         f"takes {', '.join(keys)}")
     active = start.get("active", sides[0])
     if active not in sides:
         raise UsageError(f"{where}: state.active: no side {active!r} "

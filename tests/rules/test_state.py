@@ -144,3 +144,19 @@ def test_log_replays_bit_for_bit(game, tmp_path, monkeypatch):
     again = tmp_path / "again.jsonl"
     log.write(again, replayed, SCENE)
     assert again.read_bytes() == path.read_bytes()
+
+
+def test_a_position_key_without_its_clock_is_refused_not_left_out(tmp_path):
+    """`state: {units: ...}` without `clock` is neither a battle's start nor a whole position:
+    refused with the keys a start takes (it was read as a start and the units left out)."""
+    from battlefield.errors import UsageError
+    from battlefield.rules.deploy import battle_scene
+    from battlefield.rules.log import rules_for
+    from battlefield.rules.state import Game
+    from battlefield.scene.load import load_scene_text
+
+    text, name = battle_scene("warband", None)
+    text = text.replace("\nunits:", "\nstate: {units: {red-warlord: {damage: [3]}}}\nunits:", 1)
+    with pytest.raises(UsageError, match="'units' belongs to a whole position, which needs its "
+                                         "'clock' too"):
+        Game(rules_for("warband"), load_scene_text(text, name), 1).new_state()
