@@ -519,6 +519,10 @@ def run_try(args: argparse.Namespace) -> int:
                 print(f"     {x['code']}: {x['message']}")
             continue
         print(f"{head}: done")
+        for ans in r.get("answered", []):
+            for x in ans.get("refused", []):
+                who = f" {ans['unit']}" if ans.get("unit") else ""
+                print(f"     answer {ans['type']}{who} refused: {x['code']}: {x['message']}")
         for roll in r.get("rolls", []):
             print(f"     rolled {roll['dice']} {roll['values']} for {roll['for']}")
         for e in r["events"]:

@@ -242,6 +242,12 @@ def settle(state: State, given: Mapping[str, Any], upcoming: Sequence[Action]
         if upcoming and addressed(state, upcoming[0]) is not None:
             break
         a = hook(state, state.pending[0], given)
+        refused = state.check(a)
+        if refused:
+            # The answer written on the action breaks a rule: said with the rule, and the
+            # ruleset's default (what it answers when nothing is written) given instead.
+            answers.append({**a.to_dict(), "refused": [v.to_dict() for v in refused]})
+            a = hook(state, state.pending[0], {})
         answers.append(a.to_dict())
         events.extend(state.apply(a))
     return answers, events

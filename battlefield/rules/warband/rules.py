@@ -583,11 +583,11 @@ class Warband:
     def shorthand_answer(self, state: State, decision: Decision, given: dict[str, Any]
                          ) -> Action:
         d = given.get("reaction")
-        if d:
-            want = Action("react", d["unit"], decision.side,
-                          options=(("reaction", d["type"]),))
-            if want in decision.choices:
-                return want
+        offered = decision.get("reaction")          # the reaction this decision offers
+        if d and (offered is None or d["type"] == offered):
+            # Given as written even when it is not one of the choices, so that its rule refuses
+            # it by name (not_targeted, already_activated ...) rather than a quiet "no reaction".
+            return Action("react", d["unit"], decision.side, options=(("reaction", d["type"]),))
         return Action(reactions.NO, side=decision.side)
 
 

@@ -55,3 +55,24 @@ def test_the_readme_round_2_log_replays():
     saved = log.read(ROOT / "assets" / "warband-round2.jsonl")
     state, diff = log.replay(saved)
     assert diff is None and state.round == 2 and not state.over
+
+
+def test_a_reaction_written_on_the_attack_that_breaks_a_rule_is_refused_by_name(tmp_path,
+                                                                                 capsys):
+    """blue-2 is not the target: its dodge written on the attack is refused (not_targeted) and
+    blue answers no reaction, said in the answers (it was quietly taken as no reaction)."""
+    text = scene(fighter("red-1", "red", 10, 10, BLADE),
+                 fighter("blue-1", "blue", 10 + 2 * R + 0.5, 10),
+                 fighter("blue-2", "blue", 20, 10))
+    path = tmp_path / "three.yaml"
+    path.write_text(text, encoding="utf-8")
+    attack = {"type": "attack", "unit": "red-1", "target": "blue-1", "weapon": "Blade",
+              "reaction": {"unit": "blue-2", "type": "dodge"}}
+    assert main(["try", str(path), "--action", json.dumps(attack), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)["results"][0]
+    assert result["legal"]
+    first, then = result["answered"][:2]
+    assert first["unit"] == "blue-2" and first["refused"][0]["code"] == "not_targeted"
+    assert then == {"type": "no-reaction", "side": "blue"}
+    assert main(["try", str(path), "--action", json.dumps(attack)]) == 0
+    assert "answer react blue-2 refused: not_targeted" in capsys.readouterr().out
