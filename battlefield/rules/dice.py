@@ -12,12 +12,15 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from battlefield.errors import UsageError
+
 _MASK = (1 << 64) - 1
 _DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
 
 
-class DiceError(ValueError):
-    """A dice expression that cannot be read, or a fixed die that cannot come up."""
+class DiceError(UsageError, ValueError):
+    """A dice expression that cannot be read, or a fixed die that cannot come up (try --dice 6
+    for a D3): one line for the person who gave it."""
 
 
 @dataclass(frozen=True)

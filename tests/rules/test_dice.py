@@ -46,3 +46,12 @@ def test_uniform_enough():
     for _ in range(6000):
         counts[d.die(6)[0] - 1] += 1
     assert all(850 < c < 1150 for c in counts)
+
+
+def test_a_die_that_cannot_come_up_is_one_line_for_the_command_line():
+    """try --dice 6 where a D3 is rolled: a DiceError is a BattlefieldError (one line, exit 2),
+    and still a ValueError for code."""
+    from battlefield.errors import BattlefieldError
+    from battlefield.rules.dice import DiceError
+
+    assert issubclass(DiceError, BattlefieldError) and issubclass(DiceError, ValueError)
