@@ -44,6 +44,7 @@ def attack_odds(state: State, u: int, w: int, weapon_name: str | None) -> dict[s
         return {"expected_damage": 0.0, "distribution": {"0": 1.0}, "hit_on": None,
                 "attackers": {}, "distance_3d": d3, "reason": "; ".join(reasons)}
     exp, weapon, dist = best
+    left = fighter(state, w).wounds - int(state.units[w].damage[0])
     dodged = attacks.distribution(attacks.attacks(state, u, weapon),
                                   attacks.score(state, u, w, weapon, dodge=True))
     return {"expected_damage": round(float(exp), 6), "distribution": _dist(dist),
@@ -52,7 +53,10 @@ def attack_odds(state: State, u: int, w: int, weapon_name: str | None) -> dict[s
             "weapon": weapon.name, "attacks": attacks.attacks(state, u, weapon),
             "strength": weapon.strength, "defense": attacks.defense(state, w),
             "damage": weapon.damage, "crit": weapon.crit, "distance_3d": d3,
-            "wounds_left": fighter(state, w).wounds - int(state.units[w].damage[0]),
+            # The distribution is of the damage the dice deal (not capped at the wounds
+            # left); "slain": the chance it reaches them.
+            "wounds_left": left,
+            "slain": round(float(sum(p for k, p in dist.items() if k >= left)), 6),
             "if_dodged": {"expected_damage": round(float(mean(dodged)), 6),
                           "distribution": _dist(dodged),
                           "hit_on": attacks.hit_on(weapon.strength,

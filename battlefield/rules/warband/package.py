@@ -45,6 +45,8 @@ def _attack_text(d: dict[str, Any]) -> str:
                      f"{d['damage']} per hit, {d['crit']} per critical")
         lines.append(f"  if {d['target']} dodges: hit on {d['if_dodged']['hit_on']}+, "
                      f"expected {d['if_dodged']['expected_damage']:.2f}")
+        lines.append(f"  {d['target']} has {d['wounds_left']} wounds left: slain "
+                     f"{100 * d['slain']:.1f}% (the damage below is as the dice deal it)")
     lines.extend(distribution(d))
     return "\n".join(lines)
 

@@ -76,3 +76,16 @@ def test_a_reaction_written_on_the_attack_that_breaks_a_rule_is_refused_by_name(
     assert then == {"type": "no-reaction", "side": "blue"}
     assert main(["try", str(path), "--action", json.dumps(attack)]) == 0
     assert "answer react blue-2 refused: not_targeted" in capsys.readouterr().out
+
+
+def test_odds_say_the_chance_the_target_is_slain(tmp_path, capsys):
+    """3 attacks, Strength 5 against Defense 4 (3+), 2 a hit, 5 a critical, on a fighter with
+    5 wounds: slain unless the damage is 0, 2 or 4 - 1 - (1/27 + 1/6 + 1/4) = 59/108."""
+    text = scene(fighter("red-1", "red", 10, 10, {**BLADE, "attacks": 3, "strength": 5,
+                                                   "damage": 2, "crit": 5}),
+                 fighter("blue-1", "blue", 10 + 2 * R + 0.5, 10, wounds=5))
+    path = tmp_path / "cap.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert main(["odds", str(path), "--attack", "red-1", "blue-1", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["wounds_left"] == 5 and abs(d["slain"] - 59 / 108) < 1e-6
