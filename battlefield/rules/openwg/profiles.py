@@ -31,6 +31,7 @@ from battlefield.rules.openwg.builder import Built, build
 from battlefield.scene.model import Scene, UnitSpec
 
 STAT_KEYS = ("move", "bravery", "armor", "health", "shrug", "size")
+MODEL_STAT_KEYS = ("move", "health")      # what a model may have of its own (the rest: unit's)
 WEAPON_KEYS = ("name", "type", "range", "damage", "precision", "pierce")
 EFFECTS: dict[str, tuple[str, ...]] = {
     "reroll": ("roll", "faces", "when", "side"),
@@ -106,13 +107,18 @@ def _weapon(scene: Scene, path: tuple, w: Any) -> Weapon:
                   int(w.get("precision", 0)), int(w.get("pierce", 0)))
 
 
-def _stats(scene: Scene, path: tuple, d: Any) -> dict[str, float]:
+def _stats(scene: Scene, path: tuple, d: Any, keys: tuple[str, ...] = STAT_KEYS
+           ) -> dict[str, float]:
     if not isinstance(d, dict):
-        raise scene.error(path, "must be a mapping", ", ".join(STAT_KEYS))
+        raise scene.error(path, "must be a mapping", ", ".join(keys))
     out = {}
     for k, x in d.items():
-        if k not in STAT_KEYS:
-            raise scene.error((*path, k), f"unknown characteristic '{k}'", ", ".join(STAT_KEYS))
+        if k in STAT_KEYS and k not in keys:
+            raise scene.error((*path, k), f"'{k}' is the unit's: every model uses the unit's "
+                                          f"{k} (a model may give its own "
+                                          f"{', '.join(keys)})", ", ".join(keys))
+        if k not in keys:
+            raise scene.error((*path, k), f"unknown characteristic '{k}'", ", ".join(keys))
         if isinstance(x, bool) or not isinstance(x, (int, float)):
             raise scene.error((*path, k), f"must be a number, not {x!r}")
         out[k] = float(x)
@@ -167,7 +173,7 @@ def _profile(scene: Scene, u: int) -> Profile:
     model_stats, model_weapons = [], []
     for k, m in enumerate(spec.models):
         mp = (*spec.path, "models", k)
-        model_stats.append(_stats(scene, (*mp, "stats"), m.extra["stats"])
+        model_stats.append(_stats(scene, (*mp, "stats"), m.extra["stats"], MODEL_STAT_KEYS)
                            if "stats" in m.extra else {})
         model_weapons.append(tuple(_weapon(scene, (*mp, "weapons", j), w)
                                    for j, w in enumerate(m.extra["weapons"]))

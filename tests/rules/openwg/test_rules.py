@@ -191,3 +191,19 @@ def test_a_bad_build_is_one_clear_error(upgrades, models, health, said, capsys, 
         err = capsys.readouterr().err
         where = path if command[0] != "simulate" else "scene:"      # the battle's name
         assert said in err and where in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_model_may_not_have_its_own_armor(tmp_path, capsys):
+    """Armor, Bravery and Shrug are the unit's: a model's own `armor` is refused at its key
+    (it was read and never used)."""
+    from battlefield.cli.main import main
+    from battlefield.scene.load import resolve_scene_path
+
+    text = resolve_scene_path("demo-openwg").read_text(encoding="utf-8")
+    start = text.index("at: [", text.index("models:"))
+    text = text[:start] + "stats: {armor: 5}, " + text[start:]
+    path = tmp_path / "armor.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "stats.armor: 'armor' is the unit's" in err and "Traceback" not in err
