@@ -92,7 +92,11 @@ def morale_answer(scene: Scene, args: Sequence[str], options: dict[str, Any]
     state = _state(scene)
     u = _unit(scene, name)
     bravery = int(profiles(scene)[u].stat("bravery"))
-    left = max(0, len(state.models_of(u)) - slain)
+    models = len(state.models_of(u))
+    if slain > models:
+        raise UsageError(f"--slain {slain}: {name} has {models} model"
+                         f"{'s' * (models != 1)} on the table (the slain are counted among them)")
+    left = models - slain
     dist = morale_distribution(bravery, slain, left)
     return {"unit": name, "slain": slain, "bravery": bravery, "models_left": left,
             "expected_fled": float(sum(k * p for k, p in dist.items())),

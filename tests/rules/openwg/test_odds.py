@@ -154,3 +154,11 @@ def test_odds_on_the_demo_battle_once_the_hunters_have_charged():
     d = attack_answer(position, ("red-vulkites", "blue-hunters"), {"weapon": None})
     assert d["attackers"] == {"War-picks": ["red-vulkites/4", "red-vulkites/5"]}
     assert close(d["distribution"], {"0": 0.25, "2": 0.5, "4": 0.25}) < 1e-12
+
+
+def test_morale_with_more_slain_than_models_is_one_line(capsys):
+    from battlefield.cli.main import main
+
+    assert main(["odds", "demo-openwg", "--morale", "red-hearthguard", "--slain", "9"]) == 2
+    err = capsys.readouterr().err
+    assert "--slain 9: red-hearthguard has 5 models on the table" in err
