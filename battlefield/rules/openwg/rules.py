@@ -306,6 +306,11 @@ class OpenWG:
                                         f"{', '.join(prof.weapon_names())})")]
         if not any(w.type == "ranged" for ws in prof.model_weapons for w in ws):
             return [v("no_ranged_weapon", f"{uid} has no ranged weapon")]
+        if action.weapon is not None and not any(
+                w.type == "ranged" and w.name == action.weapon
+                for ws in prof.model_weapons for w in ws):
+            return [v("not_a_ranged_weapon", f"{action.weapon} is a melee weapon: {uid} shoots "
+                                              f"with a ranged one")]
         return self._reaches(state, u, action, shots, "ranged", foes)
 
     def _reaches(self, state: State, u: int, action: Action,

@@ -10,7 +10,7 @@ import pytest
 
 from battlefield.cli.main import main
 
-from ._scene import GAP_MELEE, R, attempt, row, scene, unit
+from ._scene import GAP_MELEE, MELEE, R, attempt, row, scene, unit
 
 RANGED = {"name": "Bow", "type": "ranged", "range": 8, "damage": 1, "precision": 3, "pierce": 0}
 
@@ -64,6 +64,9 @@ CASES = [
     ("out of range", two(gap=9, weapons=[RANGED]),
      [{"type": "shoot", "unit": "red-1", "target": "blue-1", "weapon": "Bow"}],
      "no_target_in_range", "(8\"; the closest is 9.00\")"),
+    ("shoot with a melee weapon", two(gap=3, weapons=[RANGED, MELEE]),
+     [{"type": "shoot", "unit": "red-1", "target": "blue-1", "weapon": "Blade"}],
+     "not_a_ranged_weapon", "Blade is a melee weapon"),
     ("fight out of combat", two(gap=3), [{"type": "fight", "unit": "red-1",
                                           "target": "blue-1"}],
      "not_in_combat", "3.00\" apart"),
