@@ -10,6 +10,7 @@ Actions (JSON): {"type": "move"|"run"|"retreat", "unit", "path"|"paths"}, {"type
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -371,11 +372,14 @@ class OpenWG:
         adjust = self._adjust(action)
         if adjust is not None:
             checked = movement.check_move(state, u, adjust, "adjust")
-            if checked.problems:
-                return checked.problems
+            out = list(checked.problems)
             if not enemies_in_combat(checked.after, _sides(state), u):
-                return [v("adjust_leaves_combat", f"{uid}'s adjust move takes it out of "
-                                                  f"combat")]
+                gap = min((unit_gap(checked.after, u, w) for w in foes), default=math.inf)
+                out.append(v("adjust_leaves_combat", f"{uid}'s adjust move takes it out of "
+                                                     f"combat ({gap:.2f}\" from the nearest "
+                                                     f"enemy it fought, combat is "
+                                                     f"{game().combat_range:g}\")", gap=gap))
+            return out
         return []
 
     def _adjust(self, action: Action) -> Action | None:

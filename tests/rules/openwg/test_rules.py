@@ -73,7 +73,8 @@ CASES = [
     ("adjust out of combat", two(gap=0.5),
      [{"type": "fight", "unit": "red-1", "target": "blue-1",
        "adjust": {"1": [[10, 8]], "2": [[11.2, 8]], "3": [[12.4, 8]]}}],
-     "adjust_leaves_combat", "out of combat"),
+     "adjust_leaves_combat",
+     "out of combat (2.50\" from the nearest enemy it fought, combat is 1\")"),
 ]
 
 
