@@ -109,7 +109,8 @@ ODDS = (
 
 def check_additions(scene: Scene) -> CheckAdditions:
     """Per ordered pair (a, b): the side of b a's centre lies on, b in a's front arc, the
-    shooting distance from a's front edge; per unit: its engaged sides and, routing, its rout."""
+    shooting distance from a's front edge and whether a's front edge sees b as blocks shooting
+    counts sight; per unit: its engaged sides and, routing, its rout."""
     out = CheckAdditions()
     state = _state(scene)
     on = [u for u in range(len(scene.units)) if phases.alive(state, u)]
@@ -120,7 +121,10 @@ def check_additions(scene: Scene) -> CheckAdditions:
             out.pairs[(scene.units[u].id, scene.units[w].id)] = {
                 "side": combat.side_attacked(state, u, w),
                 "in_arc": combat.in_arc(state, u, w),
-                "shooting_distance": round(combat.shooting_distance(state, u, w), 6)}
+                "shooting_distance": round(combat.shooting_distance(state, u, w), 6),
+                # blocks' own sight for shooting (terrain that blocks it whatever its height,
+                # other blocks), which check's 3-D `visible` need not agree with
+                "shooting_sight": combat.visible(state, u, w)}
     for u in on:
         spec = scene.units[u]
         keys: dict[str, Any] = {"engaged_sides": combat.sides_engaged(state, u)}

@@ -205,3 +205,23 @@ def test_the_check_text_lists_the_blocks_rulings(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "Units (blocks)" in text and 'edge south, distance 9.00"' in text
     assert "Pairs (blocks: a looking at b)" in text and "shooting_distance" in text
+
+
+def test_check_says_whether_blocks_shooting_sees(tmp_path, capsys):
+    """A wall between two blocks shuts the shooting sight off; moved aside, it is open."""
+    import json
+
+    from battlefield.cli.main import main
+
+    for y, sees in ((14, False), (2, True)):
+        wall = (f"terrain:\n- {{id: wall, kind: solid, height: 3, outline: [[6, {y}], "
+                f"[14, {y}], [14, {y + 1}], [6, {y + 1}]]}}\n")
+        text = scene(block("red-a", "red", 10, 10, 90), block("blue-b", "blue", 10, 20, 270))
+        text = text.replace("terrain: []\n", wall, 1)
+        path = tmp_path / f"wall{y}.yaml"
+        path.write_text(text)
+        assert main(["check", str(path), "--json"]) == 0
+        pairs = json.loads(capsys.readouterr().out)["pairs"]
+        pair = next(p for p in pairs if p["a"] == "red-a" and p["b"] == "blue-b")
+        assert pair["shooting_sight"] is sees, (y, pair)
+
