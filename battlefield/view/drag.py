@@ -313,7 +313,11 @@ class DragTool:
         # The caption: every ruling in words, by the cursor's corner of the board.
         lines = live.describe(r)
         near = ", ".join(st.scene.units[v].id for v in r.check.in_combat_range)
-        lines += [f"in combat range of: {near}"] if near else []
+        rules = st.scene.ruleset
+        short = {"3d": " in 3-D", "leader": " leader to leader"}.get(rules.distance, "")
+        # the ruleset's own measure of combat (warband: engaged, within 1" in 3-D)
+        lines += [f'in combat (within {rules.combat_range:g}"{short}) with: {near}'] \
+            if near else []
         rows = [text_surface(text[:140], style.small_size,
                              RULER_OVER if text.startswith("illegal") else pal.INK)
                 for text in lines[:8]]
