@@ -50,3 +50,17 @@ class Result(Mapping):
 def label(score: str) -> str:
     """A score's name for people: victory_points -> victory points."""
     return score.replace("_", " ")
+
+
+def decide(standing: list[str], score: Mapping[str, float], *, alone: str, none: str,
+           more: str, equal: str) -> tuple[str | None, str]:
+    """(winner, why) of a battle won by being the last side on the table, else by the most of
+    `score` (equal: a draw); the four texts say why in the ruleset's words."""
+    if len(standing) == 1:
+        return standing[0], alone
+    if not standing:
+        return None, none
+    best = max(score.values())
+    top = [s for s, n in score.items() if n == best]
+    return (top[0], more) if len(top) == 1 else (None, equal)
+

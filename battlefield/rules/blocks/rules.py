@@ -20,7 +20,7 @@ from battlefield.rules.blocks.data import check_scene, game, order_of, order_tex
 from battlefield.rules.chance import Throw
 from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.moves import find_unit, starting_at, v
-from battlefield.rules.result import Result
+from battlefield.rules.result import Result, decide
 from battlefield.rules.state import State
 
 Event = dict[str, Any]
@@ -57,16 +57,11 @@ class Blocks:
 
     def result(self, state: State) -> Result:
         pts = {s: state.sides[s]["destroyed"] for s in state.sides}
-        standing = self.standing(state)
-        if len(standing) == 1:
-            winner, how = standing[0], "the other army was destroyed or fled"
-        elif not standing:
-            winner, how = None, "both armies were destroyed"
-        else:
-            best = max(pts.values())
-            top = [s for s, n in pts.items() if n == best]
-            winner, how = ((top[0], "more enemy points destroyed") if len(top) == 1
-                           else (None, "draw: equal points destroyed"))
+        winner, how = decide(self.standing(state), pts,
+                             alone="the other army was destroyed or fled",
+                             none="both armies were destroyed",
+                             more="more enemy points destroyed",
+                             equal="draw: equal points destroyed")
         return Result(winner, how, "points_destroyed", {"points_destroyed": pts},
                       state.clock["round"])
 

@@ -22,7 +22,7 @@ from battlefield.rules.openwg import attacks, movement, turns
 from battlefield.rules.openwg.data import EPS, game
 from battlefield.rules.openwg.profiles import Weapon, profiles
 from battlefield.rules.openwg.reach import enemies_in_combat, unit_gap
-from battlefield.rules.result import Result
+from battlefield.rules.result import Result, decide
 from battlefield.rules.state import State
 
 Event = dict[str, Any]
@@ -60,16 +60,10 @@ class OpenWG:
         vp = {s: d["vp"] for s, d in state.sides.items()}
         alive = {s: sum(len(state.models_of(u)) for u, sp in enumerate(state.scene.units)
                         if sp.side == s) for s in state.sides}
-        standing = [s for s, n in alive.items() if n]
-        if len(standing) == 1:
-            winner, how = standing[0], "the other army has no models left"
-        elif not standing:
-            winner, how = None, "draw: both armies are gone"
-        else:
-            best = max(vp.values())
-            top = [s for s, n in vp.items() if n == best]
-            winner, how = ((top[0], "more victory points") if len(top) == 1
-                           else (None, "draw: equal victory points"))
+        winner, how = decide([s for s, n in alive.items() if n], vp,
+                             alone="the other army has no models left",
+                             none="draw: both armies are gone", more="more victory points",
+                             equal="draw: equal victory points")
         return Result(winner, how, "victory_points", {"victory_points": vp, "models": alive},
                       state.clock["round"], {"objectives": dict(state.objectives)})
 

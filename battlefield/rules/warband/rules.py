@@ -22,7 +22,7 @@ from battlefield.geometry.paths import Terrain
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import Decision, ask
 from battlefield.rules.moves import find_unit, v
-from battlefield.rules.result import Result
+from battlefield.rules.result import Result, decide
 from battlefield.rules.state import State
 from battlefield.rules.warband import abilities, attacks, initiative, movement, reactions, rounds
 from battlefield.rules.warband.data import Ability, abilities_of, ability_of, fighter, game
@@ -62,16 +62,10 @@ class Warband:
 
     def result(self, state: State) -> Result:
         points = rounds.vp(state)
-        standing = self.standing(state)
-        if len(standing) == 1:
-            winner, how = standing[0], "the other warband has no fighters left"
-        elif not standing:
-            winner, how = None, "both warbands were slain"
-        else:
-            best = max(points.values())
-            top = [s for s, n in points.items() if n == best]
-            winner, how = ((top[0], "more victory points") if len(top) == 1
-                           else (None, "draw: equal victory points"))
+        winner, how = decide(self.standing(state), points,
+                             alone="the other warband has no fighters left",
+                             none="both warbands were slain", more="more victory points",
+                             equal="draw: equal victory points")
         fighters_left = {s: len(rounds.fighters_of(state, s)) for s in state.sides}
         return Result(winner, how, "victory_points",
                       {"victory_points": points, "fighters": fighters_left},
