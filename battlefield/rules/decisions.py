@@ -249,5 +249,5 @@ def settle(state: State, given: Mapping[str, Any], upcoming: Sequence[Action]
             answers.append({**a.to_dict(), "refused": [v.to_dict() for v in refused]})
             a = hook(state, state.pending[0], {})
         answers.append(a.to_dict())
-        events.extend(state.apply(a))
+        events.extend(state.apply(a, checked=True))      # checked above unless replaced
     return answers, events

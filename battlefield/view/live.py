@@ -32,6 +32,12 @@ def targeted(state: State, ability: str) -> bool:
     return any(a.id == ability and a.targeted for a in state.scene.ruleset.actions)
 
 
+def straight(state: State, ability: str) -> bool:
+    """Whether the move goes in a straight line (openwg's charge): dragged straight, never
+    routed round what is in the way."""
+    return any(a.id == ability and a.straight for a in state.scene.ruleset.actions)
+
+
 def needs_nothing(state: State, ability: str) -> bool:
     """Whether the action is given by its name alone (a pass, end-turn, fortify; or one whose
     fields are all optional, "side?"): a button."""
@@ -102,10 +108,7 @@ def pick_up(state: State, u: int, model: int | None = None, wanted: str | None =
     p = Pickup(u, ability, models, start, int(ref), state.rules.move_allowance(state, u, ability),
                model is not None)
     p.touching = live_check(Referee(state.scene, t), u).objectives
-    doc = next((a for a in state.scene.ruleset.actions if a.id == ability), None)
-    # A move in a straight line is dragged straight (no route round what is in the way).
-    p.reach = None if doc is not None and doc.straight else reach_of(state, u, p.ref,
-                                                                      p.allowed)
+    p.reach = None if straight(state, ability) else reach_of(state, u, p.ref, p.allowed)
     return p
 
 

@@ -179,14 +179,13 @@ class Aos4Player:
                 continue
             options = []
             reroll = state.sides[side]["cp"] >= 1
+            longest = _longest_charge(reroll)
             for w in self._enemies(state, u):
-                # A charge moves at least the gap less the reach: when even that is too far
-                # for the odds wanted, no path search can find a charge worth declaring.
-                gap = state.table.unit_distance(u, w)
-                if gap > 12.5 or charge_chance(max(gap - CHARGE_REACH, 0.0),
-                                               reroll) < CHARGE_ODDS:
+                # A charge moves at least the gap less the reach: when even that is longer
+                # than a charge worth declaring, no path search can find one.
+                if state.table.unit_distance(u, w) - CHARGE_REACH > longest + EPS:
                     continue
-                odds = charge_odds(ref, u, w, within=_longest_charge(reroll))
+                odds = charge_odds(ref, u, w, within=longest)
                 if odds.needed is None:
                     continue
                 p = odds.probability_reroll if reroll else odds.probability
