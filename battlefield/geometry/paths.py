@@ -17,7 +17,7 @@ import shapely
 from numba import njit
 
 from battlefield.geometry.sightline import _inside
-from battlefield.geometry.terrain import Layout
+from battlefield.geometry.terrain import Layout, ring_edges
 
 Point = tuple[float, float]
 _EPS = 1e-7
@@ -193,7 +193,7 @@ def segments_free(starts, ends, edges, estart, bbox):
 @njit(cache=True)
 def segments_all_meet(starts, ends, edges, estart, bbox):
     """True when every segment meets (touches or enters) one of the polygons - the closed
-    regions of ring_edges: each part's rings together, holes left out."""
+    regions of part_edges: each part's rings together, holes left out."""
     for i in range(starts.shape[0]):
         if segment_free(starts[i, 0], starts[i, 1], ends[i, 0], ends[i, 1], edges, estart,
                         bbox):
@@ -201,23 +201,15 @@ def segments_all_meet(starts, ends, edges, estart, bbox):
     return True
 
 
-def ring_edges(geometry: shapely.Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(edges, start, boxes) of every polygon part of `geometry` with all its rings, as
-    segment_free and segments_all_meet read them: a point inside a hole is outside."""
+def part_edges(geometry: shapely.Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(edges, start, boxes) of every polygon part of `geometry` (terrain.ring_edges: all its
+    rings), as segment_free and segments_all_meet read them."""
     parts = [g for g in getattr(geometry, "geoms", [geometry])
              if isinstance(g, shapely.Polygon) and not g.is_empty]
-    edges, start = [], [0]
-    for g in parts:
-        n = 0
-        for ring in (g.exterior, *g.interiors):
-            pts = np.asarray(ring.coords)
-            edges.append(np.column_stack([pts[:-1], pts[1:]]))
-            n += len(pts) - 1
-        start.append(start[-1] + n)
+    edges, start = ring_edges(parts)
     bbox = (np.asarray([g.bounds for g in parts], dtype=np.float64) if parts
             else np.zeros((0, 4)))
-    return (np.concatenate(edges) if edges else np.zeros((0, 4)),
-            np.asarray(start, dtype=np.int64), bbox)
+    return edges, start, bbox
 
 
 @njit(cache=True, inline="always")

@@ -75,15 +75,7 @@ class Layout:
         self.heights = np.array([p.height for p in self.pieces], dtype=np.float64)
         self.bboxes = (shapely.bounds(self.polygons).astype(np.float64) if len(self.pieces)
                        else np.zeros((0, 4)))
-        edges, start = [], [0]
-        for poly in self.polygons:
-            rings = [poly.exterior, *poly.interiors]
-            for ring in rings:
-                pts = np.asarray(ring.coords)
-                edges.append(np.column_stack([pts[:-1], pts[1:]]))
-            start.append(start[-1] + sum(len(r.coords) - 1 for r in rings))
-        self.edges = np.concatenate(edges) if edges else np.zeros((0, 4))
-        self.edge_start = np.array(start, dtype=np.int64)
+        self.edges, self.edge_start = ring_edges(self.polygons)
 
     def __len__(self) -> int:
         return len(self.pieces)
@@ -113,3 +105,19 @@ class Layout:
             found = self._with[trait] = tuple(i for i, p in enumerate(self.pieces)
                                               if trait in p.traits)
         return list(found)
+
+
+def ring_edges(polygons) -> tuple[np.ndarray, np.ndarray]:
+    """The edges (x0, y0, x1, y1) of every ring of each polygon, polygon after polygon, and
+    where each polygon's start: the crossing number over all of a polygon's rings puts a point
+    inside a hole outside."""
+    edges, start = [], [0]
+    for poly in polygons:
+        rings = [poly.exterior, *poly.interiors]
+        for ring in rings:
+            pts = np.asarray(ring.coords)
+            edges.append(np.column_stack([pts[:-1], pts[1:]]))
+        start.append(start[-1] + sum(len(r.coords) - 1 for r in rings))
+    return (np.concatenate(edges) if edges else np.zeros((0, 4)),
+            np.array(start, dtype=np.int64))
+

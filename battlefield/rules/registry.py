@@ -266,6 +266,6 @@ def rules_of(name: str) -> Rules:
     return get(name).rules
 
 
-__all__ = ["RulesetPackage", "CheckAdditions", "with_ruleset_check", "OddsQuestion",
+__all__ = ["RulesetPackage", "CheckAdditions", "with_ruleset_check", "checked", "OddsQuestion",
            "DragNotes", "DragContext", "Ring", "Ghost", "Mark", "marks_of", "Player",
            "register", "unregister", "find", "get", "playable", "rules_of"]

@@ -93,22 +93,22 @@ def test_paths_no_climbable_piece_comes_near_cost_their_length_the_same_as_measu
 def test_segments_meet_a_polygon_with_a_hole_and_a_multipolygon_as_shapely_says():
     import shapely
 
-    from battlefield.geometry.paths import ring_edges, segments_all_meet
+    from battlefield.geometry.paths import part_edges, segments_all_meet
 
     ring = shapely.Polygon([(2, 2), (10, 2), (10, 10), (2, 10)], [[(4, 4), (8, 4), (8, 8),
                                                                     (4, 8)]])
     multi = shapely.MultiPolygon([shapely.box(0, 0, 1, 1), shapely.box(5, 5, 6, 7)])
     rng = np.random.default_rng(7)
     for shape in (ring, multi):
-        edges = ring_edges(shape)
+        edges = part_edges(shape)
         starts = rng.uniform(-1, 12, (400, 2))
         ends = rng.uniform(-1, 12, (400, 2))
         for s, e in zip(starts, ends, strict=True):
             want = bool(shapely.intersects(shapely.LineString([s, e]), shape))
             assert segments_all_meet(s[None], e[None], *edges) == want, (s, e)
     # a segment wholly inside the hole meets nothing; one touching a corner meets
-    hole = ring_edges(ring)
+    hole = part_edges(ring)
     assert not segments_all_meet(np.array([[5.0, 5.0]]), np.array([[7.0, 7.0]]), *hole)
     assert segments_all_meet(np.array([[0.0, 0.0]]), np.array([[2.0, 2.0]]), *hole)
-    assert not segments_all_meet(np.zeros((1, 2)), np.ones((1, 2)), *ring_edges(
+    assert not segments_all_meet(np.zeros((1, 2)), np.ones((1, 2)), *part_edges(
         shapely.Polygon()))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-from battlefield.geometry.paths import ring_edges, segments_all_meet
+from battlefield.geometry.paths import part_edges, segments_all_meet
 from battlefield.geometry.table import Table
 
 RING = 8
@@ -48,16 +48,15 @@ def _near(table: Table, attackers: np.ndarray, combat_range: float) -> shapely.G
                                                  for m in attackers]).buffer(combat_range))
 
 
-def _edges(table: Table, key: tuple, make) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    return table.memo(("aos4-cover-edges", *key), lambda: ring_edges(make()))
-
-
 def behind(table: Table, attackers: np.ndarray, targets: np.ndarray, piece: int,
            combat_range: float) -> bool:
     """Every straight line from the attacking models to the target models crosses the piece,
     leaving out the part of it within the attackers' combat range."""
-    poly = table.layout.polygons[piece]
-    whole = _edges(table, ("piece", piece), lambda: poly)
+    layout = table.layout
+    poly = layout.polygons[piece]
+    e0, e1 = layout.edge_start[piece], layout.edge_start[piece + 1]
+    whole = (layout.edges[e0:e1], np.array([0, e1 - e0], dtype=np.int64),
+             layout.bboxes[piece:piece + 1])
     a = _points(table, attackers)
     b = _points(table, targets)
     # What is left of the piece lies within it: a line missing the whole piece misses it too.
@@ -67,8 +66,9 @@ def behind(table: Table, attackers: np.ndarray, targets: np.ndarray, piece: int,
     lines = _lines(a, b)
     if not segments_all_meet(*lines, *whole):
         return False
-    part = _edges(table, ("part", piece, attackers.tobytes(), combat_range),
-                  lambda: poly.difference(_near(table, attackers, combat_range)))
+    part = table.memo(("aos4-cover-part", piece, attackers.tobytes(), combat_range),
+                      lambda: part_edges(poly.difference(_near(table, attackers,
+                                                                combat_range))))
     if not len(part[2]):
         return False
     return bool(segments_all_meet(*lines, *part))
