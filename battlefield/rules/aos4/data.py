@@ -212,3 +212,11 @@ def load_rules(path: Path) -> CoreRules:
 def core() -> CoreRules:
     """rulesets/aos4/rules.yaml, read once."""
     return load_rules(ruleset_dir("aos4") / "rules.yaml")
+
+
+def used_core(phase_used: set[str]) -> bool:
+    """A unit that has used these abilities this phase has used a CORE one: the Rule of One
+    lets it use no other."""
+    table = abilities()
+    return any(x in table and "CORE" in table[x].keywords for x in phase_used)
+

@@ -18,7 +18,7 @@ import numpy as np
 from battlefield.rules.actions import Action
 from battlefield.rules.aos4.attack_odds import attack_odds
 from battlefield.rules.aos4.charge import CHARGE_REACH, charge_odds
-from battlefield.rules.aos4.data import abilities
+from battlefield.rules.aos4.data import used_core
 from battlefield.rules.aos4.movement import EPS
 from battlefield.rules.aos4.rolls import charge_chance
 from battlefield.rules.aos4.weapons import weapons_of
@@ -118,7 +118,7 @@ class Aos4Player:
             return
         ref = Referee(state.scene, state.table)
         for u in self._mine(state):
-            if ref.combat[u] or _used_core(state, u):
+            if ref.combat[u] or used_core(state.units[u].phase_used):
                 continue                  # the Rule of One refuses any move of this unit now
             spec = state.scene.units[u]
             goal = self._goal(state, u)
@@ -287,12 +287,6 @@ def _longest_charge(reroll: bool) -> float:
     """The longest charge whose odds reach CHARGE_ODDS (longer ones are never declared)."""
     return float(max((n for n in range(0, 13) if charge_chance(n, reroll) >= CHARGE_ODDS),
                      default=0))
-
-
-def _used_core(state: State, u: int) -> bool:
-    """Unit u has used a CORE ability this phase (a move, a run ...): the Rule of One."""
-    table = abilities()
-    return any(x in table and "CORE" in table[x].keywords for x in state.units[u].phase_used)
 
 
 def _odds(ref: Referee, u: int, w: int, all_out_defence: bool = False):

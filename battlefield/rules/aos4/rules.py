@@ -16,7 +16,7 @@ from typing import Any
 from battlefield.errors import InputError, UsageError
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import defence, magic, turns
-from battlefield.rules.aos4.data import Ability, abilities
+from battlefield.rules.aos4.data import Ability, abilities, used_core
 from battlefield.rules.aos4.fighting import Fighting
 from battlefield.rules.aos4.heroics import Heroics
 from battlefield.rules.aos4.movement import v
@@ -219,8 +219,7 @@ class Aos4(Moving, Shooting, Fighting, Heroics):
                       ) -> list[Violation]:
         us = state.units[u]
         out = []
-        if "CORE" in a.keywords and any("CORE" in abilities()[x].keywords
-                                        for x in us.phase_used if x in abilities()):
+        if "CORE" in a.keywords and used_core(us.phase_used):
             out.append(v("rules_of_one", f"{action.unit} has used a CORE ability this phase"))
         elif a.id in us.phase_used:
             out.append(v("once_per_phase", f"{action.unit} has used {a.id} this phase"))
