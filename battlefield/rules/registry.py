@@ -99,9 +99,9 @@ class DragNotes:
 @dataclass
 class DragContext:
     """One place of a dragged unit: its action, the table with it dropped there, the enemy
-    under the cursor, whether the cursor rests (`engine`: the full rulings are asked - the
-    engine's check and what costs more than a frame, such as sight with its blockers), and a
-    cache that lives as long as the pick-up (odds that do not depend on the drop)."""
+    under the cursor, whether the cursor rests (`rests`: the rulings that cost more than a
+    frame are asked, such as sight with its blockers), and a cache that lives as long as the
+    pick-up (odds that do not depend on the drop)."""
 
     state: State
     unit: int
@@ -109,7 +109,7 @@ class DragContext:
     action: Action
     moved: Any                                 # geometry.table.Table with the unit dropped
     target: int | None
-    engine: bool
+    rests: bool
     cache: dict[Any, Any]
 
 

@@ -64,10 +64,10 @@ ODDS = (
 
 
 def _drag_notes(ctx: DragContext) -> DragNotes:
-    """With the engine's check: the pot shots the move's path triggers, and where the enemy
+    """When the cursor rests: the pot shots the move's path triggers, and where the enemy
     under the cursor would retreat to if the dropped unit attacked it."""
     notes = DragNotes()
-    if not ctx.engine or ctx.target is None:
+    if not ctx.rests or ctx.target is None:
         return notes
     from battlefield.rules.moves import planned
     from battlefield.rules.skirmish import movement, potshots
