@@ -114,7 +114,7 @@ def catalogue_units(path: str) -> list[dict[str, Any]]:
 
 
 def run_units(args: argparse.Namespace) -> int:
-    from battlefield.cli.commands import emit_json
+    from battlefield.cli.common import emit_json
 
     rows = catalogue_units(args.catalogue)
     if args.json:

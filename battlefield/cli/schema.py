@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from battlefield.cli.commands import emit_json
+    from battlefield.cli.common import emit_json
     from battlefield.errors import UsageError
     from battlefield.paths import ruleset_names
     from battlefield.scene.schema import schema
