@@ -24,13 +24,8 @@ import numpy as np
 from numba import njit
 
 from battlefield.geometry.bases import OVAL, ROUND
-from battlefield.geometry.sightline import (
-    FULL,
-    NONE,
-    PARTIAL,
-    first_blocker,
-    point_visibility,
-)
+from battlefield.geometry.sightline import first_blocker
+from battlefield.geometry.sightshadow import FULL, NONE, PARTIAL, point_visibility
 from battlefield.geometry.table import Table
 from battlefield.geometry.unitsight import groups_see
 

@@ -16,7 +16,6 @@ from numba import njit
 
 from battlefield.geometry.sightline import (
     CLEAR,
-    SHADOW_MARGIN,
     _edges_block_flagged,
     _ends_inside,
     _fan_to,
@@ -25,6 +24,7 @@ from battlefield.geometry.sightline import (
     _piece_mask,
     prepare_pieces,
 )
+from battlefield.geometry.sightshadow import SHADOW_MARGIN
 
 # --- certain blocking: a piece whose outline cuts every line between two discs -------------------
 # For unit visibility most of the work is proving that nothing of one model is visible from

@@ -1,5 +1,5 @@
 """SightModel's full / partial / none answers count lines untested when a tall piece certainly
-shuts an observer point off from a whole target (sightline._settled), and work out the
+shuts an observer point off from a whole target (sightshadow._settled), and work out the
 candidates of all the targets at once. Every answer must stay the one of testing each line: the
 status of each target model and the blockers in the same order (the counts of lines they
 block decide it)."""
