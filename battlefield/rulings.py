@@ -161,7 +161,8 @@ class Referee:
         return alone.visible == "partial"
 
     def pieces_near(self, u: int, reach: float = SKIRMISH_TERRAIN_REACH) -> list[int]:
-        """Pieces within `reach` of a model of unit u (worked out once per table)."""
+        """Pieces within `reach` of a model of unit u (worked out once while its models stand
+        where they are)."""
         import shapely
 
         def near() -> list[int]:
@@ -174,7 +175,8 @@ class Referee:
             return [k for k in t.layout.pieces_touching(box)
                     if shapely.distance(t.layout.polygons[k], feet).min() <= reach + EPS]
 
-        return list(self.table.memo(("pieces-near", u, reach), near))
+        return list(self.table.placed_memo(("pieces-near", reach), self.table.unit_models[u],
+                                           near))
 
     def model_pair(self, i: int, j: int) -> Pair:
         near = self.table.closest(i, j)

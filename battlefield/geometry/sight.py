@@ -190,7 +190,8 @@ class SightModel:
         t = self.table
         out = np.zeros(len(t), dtype=bool)
         for m in np.nonzero(t.z > 1e-9)[0]:
-            out[m] = t.z[m] > t.layout.ground_height(t.footprint(int(m), 32)) + 1e-9
+            out[m] = t.placed_memo("raised", np.array([m]), lambda m=m: bool(
+                t.z[m] > t.layout.ground_height(t.footprint(int(m), 32)) + 1e-9))
         return out
 
     def _levels(self, m: int, points: np.ndarray) -> np.ndarray:
@@ -264,9 +265,18 @@ class SightModel:
                          models_block: bool = True) -> Sight:
         """How much of model `target` model `observer` sees (its unit-mates never block).
         `ignore_pieces` leaves pieces out; `only_pieces` tests just those pieces."""
-        own = self.table.unit_models[int(self.table.unit[observer])]
-        return self._group_visibility(np.array([observer]), own, np.array([target]),
-                                      ignore_pieces, only_pieces, models_block)
+        t = self.table
+        own = t.unit_models[int(t.unit[observer])]
+        observers, targets = np.array([observer]), np.array([target])
+        each = self._candidates_each(own, observers, targets)
+        # The answer depends on the two models, the terrain and the models that may block
+        # (its unit-mates never do): kept across tables while those stand alike.
+        deps = np.concatenate([observers, targets, each[1][0]]) if models_block \
+            else np.concatenate([observers, targets])
+        key = ("model-visibility", tuple(ignore_pieces), only_pieces and tuple(only_pieces),
+               models_block)
+        return t.placed_memo(key, deps, lambda: self._group_visibility(
+            observers, own, targets, ignore_pieces, only_pieces, models_block, each=each))
 
     def unit_visibility(self, u: int, v: int) -> Sight:
         """How much of unit v unit u sees: "full" when every model of v is fully seen by some
@@ -281,17 +291,20 @@ class SightModel:
                           only_pieces: tuple[int, ...] | None = None,
                           models_block: bool = True,
                           unit_points: tuple[np.ndarray, tuple[np.ndarray, np.ndarray]] | None
-                          = None) -> Sight:
+                          = None,
+                          each: tuple[list[np.ndarray], list[np.ndarray]] | None = None
+                          ) -> Sight:
         """`unit_points`: the observers' points and the targets' top points with where each
         model's start (_unit_points), when they are whole units: the same points, placed at
-        once."""
+        once. `each`: _candidates_each(own, observers, targets), when already worked out."""
         t = self.table
         tally = np.zeros(len(t.layout) + len(t), dtype=np.int64)
         statuses = {}
         plain = self._observer_points(observers) if unit_points is None else unit_points[0]
         levels = None
-        for i, (target, tc, mc) in enumerate(zip(
-                targets, *self._candidates_each(own, observers, targets), strict=True)):
+        if each is None:
+            each = self._candidates_each(own, observers, targets)
+        for i, (target, tc, mc) in enumerate(zip(targets, *each, strict=True)):
             mc = mc[mc != target] if models_block else mc[:0]
             if only_pieces is not None:
                 tc = tc[np.isin(tc, only_pieces)]

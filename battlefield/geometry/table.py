@@ -41,6 +41,9 @@ T = TypeVar("T")
 MEMO_TABLES = 8         # how many tables keep their memos (the most recently asked)
 _memos: OrderedDict[int, tuple[Table, dict]] = OrderedDict()
 _memo_lock = threading.Lock()
+PLACED_KEPT = 20_000    # placed_memo values kept per layout (the most recently asked)
+PLACED_LAYOUTS = 4      # how many layouts keep them
+_placed: OrderedDict[int, tuple[Layout, OrderedDict]] = OrderedDict()
 
 
 def _frozen(values: np.ndarray, dtype: type) -> np.ndarray:
@@ -76,8 +79,10 @@ class Table:
     sin: np.ndarray = field(init=False)
     reach: np.ndarray = field(init=False)
     unit_models: list[np.ndarray] = field(init=False)
+    _poses: np.ndarray | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        self._poses = None
         for name in ("x", "y", "facing", "a", "b", "z", "height"):
             setattr(self, name, _frozen(getattr(self, name), np.float64))
         self.shape = _frozen(self.shape, np.int64)
@@ -115,6 +120,41 @@ class Table:
         value = make()
         with _memo_lock:
             return values.setdefault(key, value)
+
+    def placement(self, models: np.ndarray) -> bytes:
+        """All that a question about these models alone can depend on: which models, where
+        each stands (x, y, z, facing), its base and height, and its unit (-1: slain). Equal
+        bytes in two tables of one game: the models stand alike in both."""
+        if self._poses is None:
+            self._poses = np.ascontiguousarray(np.column_stack(
+                [self.x, self.y, self.z, self.facing, self.a, self.b, self.height,
+                 self.shape, self.unit]), dtype=np.float64)
+        m = np.asarray(models, dtype=np.int64)
+        return m.tobytes() + self._poses[m].tobytes()
+
+    def placed_memo(self, key: Hashable, models: np.ndarray, make: Callable[[], T]) -> T:
+        """`make()`, made once for `key` and the placement of `models`, for values that
+        depend on those models and the terrain alone. Unlike memo() it outlives the table:
+        a later table of the game where these models stand alike (others moved or were
+        slain) finds it. The PLACED_KEPT values last asked are kept per layout."""
+        full = (key, self.placement(models))
+        lay = self.layout
+        with _memo_lock:
+            entry = _placed.get(id(lay))
+            if entry is None or entry[0] is not lay:
+                entry = _placed[id(lay)] = (lay, OrderedDict())
+                if len(_placed) > PLACED_LAYOUTS:
+                    _placed.popitem(last=False)
+            values = entry[1]
+            if full in values:
+                values.move_to_end(full)
+                return values[full]
+        value = make()
+        with _memo_lock:
+            values[full] = value
+            if len(values) > PLACED_KEPT:
+                values.popitem(last=False)
+            return value
 
     # --- moving -----------------------------------------------------------------------------
     def moved(self, models: np.ndarray, x: np.ndarray, y: np.ndarray,

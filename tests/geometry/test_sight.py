@@ -255,3 +255,18 @@ def test_sight_passes_under_a_raised_model():
                     unit("b", "blue", model(20, 10))])
     assert visible(s) == "partial"
     assert Referee(s).sight.unit_sees(0, 2)
+
+
+def test_sight_kept_across_tables_follows_a_blocker_moved_into_the_line():
+    # Sight between two models is kept while they and the models that may block stand alike:
+    # a model stepping into the line, or out of it again, is seen at once.
+    s = make_scene([unit("a", "red", model(10, 10)), unit("b", "blue", model(20, 10)),
+                    unit("c", "green", model(4, 4, base=130))])
+    t = s.table()
+    assert SightModel(t).model_visibility(0, 1).visible == "full"
+    far = t.moved(np.array([2]), np.array([25.0]), np.array([4.0]))
+    assert SightModel(far).model_visibility(0, 1).visible == "full"
+    between = far.moved(np.array([2]), np.array([15.0]), np.array([10.0]))
+    assert SightModel(between).model_visibility(0, 1).visible == "none"
+    assert SightModel(between.removed(np.array([2]))).model_visibility(0, 1).visible == "full"
+    assert SightModel(between).model_visibility(0, 1, models_block=False).visible == "full"

@@ -174,3 +174,44 @@ def test_only_the_last_few_tables_keep_their_memos():
     for _ in range(table_module.MEMO_TABLES):
         s.table().memo("k", lambda: 2)
     assert first.memo("k", lambda: 3) == 3          # made again: it had been let go
+
+
+# --- placed_memo: kept across tables while the models it depends on stand alike -----------------
+def test_a_placed_memo_outlives_moves_of_other_models():
+    s = make_scene([unit("a", "red", model(8, 10), model(20, 10))], [HILL])
+    t = s.table()
+    assert t.placed_memo("k", np.array([0]), lambda: 1) == 1
+    other_moved = t.moved(np.array([1]), np.array([30.0]), np.array([10.0]))
+    assert other_moved.placed_memo("k", np.array([0]), lambda: 2) == 1
+    slain_elsewhere = other_moved.removed(np.array([1]))
+    assert slain_elsewhere.placed_memo("k", np.array([0]), lambda: 3) == 1
+
+
+def test_a_placed_memo_is_made_again_when_its_models_move_turn_or_are_slain():
+    s = make_scene([unit("a", "red", model(20, 17), model(25, 17))], [HILL])
+    t = s.table()
+    t.placed_memo("k", np.array([0, 1]), lambda: "first")
+    turned = t.moved(np.array([1]), np.array([25.0]), np.array([17.0]), facing=np.array([90.0]))
+    assert turned.placed_memo("k", np.array([0, 1]), lambda: "turned") == "turned"
+    moved = t.moved(np.array([0]), np.array([20.5]), np.array([17.0]))
+    assert moved.placed_memo("k", np.array([0, 1]), lambda: "moved") == "moved"
+    # up onto the hill: same x, y as a model placed there by hand, but another elevation
+    raised = t.moved(np.array([0]), np.array([20.0]), np.array([17.0]), z=np.array([1.0]))
+    assert raised.placed_memo("k", np.array([0, 1]), lambda: "raised") == "raised"
+    slain = t.removed(np.array([1]))
+    assert slain.placed_memo("k", np.array([0, 1]), lambda: "slain") == "slain"
+    # back where they were: the first value again, and another key is its own
+    back = moved.moved(np.array([0]), np.array([20.0]), np.array([17.0]))
+    assert back.placed_memo("k", np.array([0, 1]), lambda: "again") == "first"
+    assert back.placed_memo("other", np.array([0, 1]), lambda: "other") == "other"
+
+
+def test_a_placed_memo_keeps_only_the_last_values_asked(monkeypatch):
+    from battlefield.geometry import table as table_module
+
+    monkeypatch.setattr(table_module, "PLACED_KEPT", 3)
+    t = make_scene([unit("a", "red", model(8, 10))], [HILL]).table()
+    for k in range(4):
+        t.placed_memo(k, np.array([0]), lambda k=k: k)
+    assert t.placed_memo(0, np.array([0]), lambda: "made again") == "made again"
+    assert t.placed_memo(3, np.array([0]), lambda: "kept") == 3
