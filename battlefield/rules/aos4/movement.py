@@ -93,20 +93,26 @@ def check_paths(state: State, u: int, moves: Moves, allowed: float | None, fly: 
                 ) -> tuple[list[Violation], Table]:
     """Length, models and impassable terrain in the way, and where the models end."""
     t = state.table
-    names = ModelNames(state)
-    out: list[Violation] = []
-    if allowed is not None:
-        for m, path in zip(moves.models, moves.paths, strict=True):
-            spent, vertical = used(t, m, path, fly)
-            if spent > allowed + EPS:
-                climb = f" (climbing {vertical:.2f}\")" if vertical else ""
-                out.append(v("move_too_far", f"{names[m]} moves {spent:.2f}\"{climb}, more "
-                                             f"than {allowed:g}\"", moved=spent, allowed=allowed))
+    out = too_far(state, moves, allowed, fly) if allowed is not None else []
     if not fly:
         out.extend(_through(state, u, moves))
     after = moves.placed(t)
     out.extend(_where_they_end(state, u, moves, after))
     return out, after
+
+
+def too_far(state: State, moves: Moves, allowed: float, fly: bool) -> list[Violation]:
+    """The models whose paths are longer than `allowed` (climbing counted, FLY: not)."""
+    t = state.table
+    names = ModelNames(state)
+    out: list[Violation] = []
+    for m, path in zip(moves.models, moves.paths, strict=True):
+        spent, vertical = used(t, m, path, fly)
+        if spent > allowed + EPS:
+            climb = f" (climbing {vertical:.2f}\")" if vertical else ""
+            out.append(v("move_too_far", f"{names[m]} moves {spent:.2f}\"{climb}, more "
+                                         f"than {allowed:g}\"", moved=spent, allowed=allowed))
+    return out
 
 
 def _through(state: State, u: int, moves: Moves) -> list[Violation]:

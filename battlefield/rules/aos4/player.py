@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from battlefield.rules.actions import Action
+from battlefield.rules.aos4 import movement
 from battlefield.rules.aos4.attack_odds import attack_odds
 from battlefield.rules.aos4.charge import CHARGE_REACH, charge_odds
 from battlefield.rules.aos4.data import used_core
@@ -23,7 +24,7 @@ from battlefield.rules.aos4.movement import EPS
 from battlefield.rules.aos4.rolls import charge_chance
 from battlefield.rules.aos4.weapons import weapons_of
 from battlefield.rules.decisions import DECLINE, Decision
-from battlefield.rules.moves import leader
+from battlefield.rules.moves import Moves, leader
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
@@ -133,6 +134,7 @@ class Aos4Player:
             foes = np.array([m for w in self._enemies(state, u) for m in state.models_of(w)],
                             dtype=np.int64)
             shooter = bool(weapons_of(spec, melee=False))
+            fly = spec.has("FLY")
             kinds = ["normal-move"] if shooter or dist <= move + 1 else ["run", "normal-move"]
             for kind in kinds:
                 reach = move + (3.5 if kind == "run" else 0.0)
@@ -143,13 +145,14 @@ class Aos4Player:
                         end = self._toward((lx, ly), goal, step, ang)
                         if end is None or self._near_enemy(state, u, foes, end, lx, ly):
                             continue
-                        # The leader's own path too long (climbing): the check would refuse
-                        # the move for it; found here for one model instead of the whole unit.
-                        spent, _ = state.rules.move_cost(state, u, leader,
-                                                         np.array([(lx, ly), end]))
-                        if spent > allowed + EPS:
+                        # A path too long (climbing) is refused by the check before anything
+                        # else: found here, without the rest of the check.
+                        action = Action(kind, unit=spec.id, path=((lx, ly), end))
+                        moves = movement.planned(state, u, action)
+                        if isinstance(moves, Moves) and movement.too_far(state, moves, allowed,
+                                                                         fly):
                             continue
-                        yield Action(kind, unit=spec.id, path=((lx, ly), end))
+                        yield action
 
     def _shooting(self, state: State):
         side = state.clock["acting"]

@@ -88,9 +88,19 @@ class Checked:
 def check_move(state: State, u: int, moves: Moves, allowed: float | None,
                jump: bool = False) -> Checked:
     """Length (climbing counted), impassable terrain crossed, where the models end."""
+    out, dangerous, worst = lengths(state, moves, allowed, jump)
+    out.extend(through_impassable(state, moves))
+    after = moves.placed(state.table)
+    out.extend(where_they_end(state, u, moves, after))
+    return Checked(out, after, dangerous, worst)
+
+
+def lengths(state: State, moves: Moves, allowed: float | None, jump: bool = False
+            ) -> tuple[list[Violation], list[int], float]:
+    """The length test of check_move (asked first, and alone by a player choosing a move):
+    ([move_too_far] or [], the models that jump a dangerous drop, the longest path)."""
     ter = terrain(state)
     names = state.scene.model_names
-    out: list[Violation] = []
     dangerous: list[int] = []
     worst, too_far = 0.0, []
     for m, path in zip(moves.models, moves.paths, strict=True):
@@ -104,12 +114,9 @@ def check_move(state: State, u: int, moves: Moves, allowed: float | None,
             too_far.append((used, v("move_too_far", f"{names[m]} moves {used:.2f}\"{climbed}, "
                                                     f"more than {allowed:g}\"",
                                     moved=used, allowed=allowed)))
-    if too_far:                 # the model that goes furthest speaks for the unit
-        out.append(max(too_far, key=lambda x: x[0])[1])
-    out.extend(through_impassable(state, moves))
-    after = moves.placed(state.table)
-    out.extend(where_they_end(state, u, moves, after))
-    return Checked(out, after, dangerous, worst)
+    # the model that goes furthest speaks for the unit
+    out = [max(too_far, key=lambda x: x[0])[1]] if too_far else []
+    return out, dangerous, worst
 
 
 def impassable(t: Table, m: int) -> list[shapely.Polygon]:

@@ -23,6 +23,7 @@ import numpy as np
 from battlefield.geometry.objectives import models_in_zone
 from battlefield.rules.actions import Action
 from battlefield.rules.decisions import Decision
+from battlefield.rules.moves import Moves
 from battlefield.rules.skirmish import attacks, bombardment, movement, potshots, turns
 from battlefield.rules.skirmish.data import bombards, game, is_melee, leader, stat
 from battlefield.rules.skirmish.odds import expected_slain
@@ -183,6 +184,7 @@ class SkirmishPlayer:
             return None
         speed = stat(state, u, "speed")
         spec = state.scene.units[u]
+        allowed = movement.allowance(state, u, state.rules.overextended(state, u, "move"))
         for frac in FRACTIONS:
             step = min(speed * frac, dist - stop)
             if step < 0.3:
@@ -192,9 +194,11 @@ class SkirmishPlayer:
                 end = (round(start[0] + step * math.cos(a), 4),
                        round(start[1] + step * math.sin(a), 4))
                 action = Action("move", unit=spec.id, path=(start, end))
-                if state.check(action):
-                    continue
                 moves = movement.planned(state, u, action)
+                # A path too long (climbing) is the check's first refusal: found without it.
+                if (isinstance(moves, Moves) and movement.lengths(state, moves, allowed)[0]) \
+                        or state.check(action):
+                    continue
                 if potshots.triggers(state, u, moves, False):
                     continue
                 return action
