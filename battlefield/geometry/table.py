@@ -7,6 +7,7 @@ Models are numbered 0..n-1 in scene order; `unit` gives each model's unit index 
 
 from __future__ import annotations
 
+import copy
 import math
 import threading
 from collections import OrderedDict
@@ -87,17 +88,36 @@ class Table:
             setattr(self, name, _frozen(getattr(self, name), np.float64))
         self.shape = _frozen(self.shape, np.int64)
         self.unit = _frozen(self.unit, np.int64)
+        self._turned()
+        self.reach = _frozen(np.where(self.shape == RECT, np.hypot(self.a, self.b),
+                                      np.maximum(self.a, self.b)), np.float64)
+        self._grouped()
+
+    def _turned(self) -> None:
         rad = np.radians(self.facing)
         # Exact 0 at 90/180/270 degrees, so bases square to the table test exactly both ways.
         self.cos = _frozen(np.where(np.abs(np.cos(rad)) < 1e-12, 0.0, np.cos(rad)), np.float64)
         self.sin = _frozen(np.where(np.abs(np.sin(rad)) < 1e-12, 0.0, np.sin(rad)), np.float64)
-        self.reach = _frozen(np.where(self.shape == RECT, np.hypot(self.a, self.b),
-                                      np.maximum(self.a, self.b)), np.float64)
+
+    def _grouped(self) -> None:
         order = np.argsort(self.unit, kind="stable")
         bounds = np.searchsorted(self.unit[order], np.arange(self.n_units + 1))
         # Slain models (unit -1) sort first and fall outside every unit's range.
         order.setflags(write=False)
         self.unit_models = [order[bounds[u]:bounds[u + 1]] for u in range(self.n_units)]
+
+    def _with(self, **arrays: np.ndarray) -> Table:
+        """A copy with some of x, y, facing, z and unit replaced: what derives from the others
+        is shared, worked out again only where it changes."""
+        new = copy.copy(self)
+        new._poses = None
+        for name, values in arrays.items():
+            setattr(new, name, _frozen(values, np.int64 if name == "unit" else np.float64))
+        if "facing" in arrays:
+            new._turned()
+        if "unit" in arrays:
+            new._grouped()
+        return new
 
     def __len__(self) -> int:
         return len(self.x)
@@ -170,29 +190,32 @@ class Table:
             nz[models] = z
         else:
             bb = self.layout.bboxes
-            for m in np.atleast_1d(models):
+            moving = np.atleast_1d(models)
+            nz[moving] = 0.0
+            # A base wholly on a piece has its centre inside the piece's box: only those bases
+            # are tested against the pieces.
+            mx, my = nx[moving][:, None], ny[moving][:, None]
+            inside = ((bb[:, 0] <= mx) & (mx <= bb[:, 2]) & (bb[:, 1] <= my)
+                      & (my <= bb[:, 3])).any(axis=1)
+            for m in moving[inside]:
                 m = int(m)
-                # A base wholly on a piece has its centre inside the piece's box.
-                if not ((bb[:, 0] <= nx[m]) & (nx[m] <= bb[:, 2]) & (bb[:, 1] <= ny[m])
-                        & (ny[m] <= bb[:, 3])).any():
-                    nz[m] = 0.0
-                    continue
                 nz[m] = self.layout.ground_height(footprint(
                     int(self.shape[m]), self.a[m], self.b[m], nx[m], ny[m], nf[m], 32))
-        return replace(self, x=nx, y=ny, facing=nf, z=nz)
+        return self._with(x=nx, y=ny, facing=nf, z=nz) if facing is not None \
+            else self._with(x=nx, y=ny, z=nz)
 
     def removed(self, models: np.ndarray) -> Table:
         """A copy with some models taken off the table (slain): they keep their place in the
         arrays with unit -1, so they count for nothing and block nothing."""
         unit = self.unit.copy()
         unit[np.asarray(models, dtype=np.int64)] = -1
-        return replace(self, unit=unit)
+        return self._with(unit=unit)
 
     def restored(self, models: np.ndarray, units: np.ndarray) -> Table:
         """A copy with slain models back in their units."""
         unit = self.unit.copy()
         unit[np.asarray(models, dtype=np.int64)] = units
-        return replace(self, unit=unit)
+        return self._with(unit=unit)
 
     @property
     def on_table(self) -> np.ndarray:
