@@ -22,6 +22,7 @@ from battlefield.geometry.terrain import Layout, ring_edges
 Point = tuple[float, float]
 _EPS = 1e-7
 _CIRCLE_SIDES = 32
+COSTS_KEPT = 50_000     # path costs a Terrain keeps
 CORNER_CLEARANCE = 0.01  # how far outside a climbable piece's corner a path turns
 _ARC_SEGMENTS = 24     # per quarter circle where an outline is grown round a corner
 
@@ -61,6 +62,7 @@ class Terrain:
                            if p.kind == "impassable"]
         self._climb_boxes = self.layout.bboxes[self.climbable].reshape(-1, 4)
         self._climb_polys = self.layout.polygons[self.climbable]
+        self._costs: dict[tuple[bytes, tuple[int, ...]], PathCost] = {}
 
     def climbs_near(self, pts: np.ndarray) -> bool:
         """Some climbable piece's box meets the box of the points (else a path through them
@@ -98,13 +100,24 @@ class Terrain:
         return spans
 
     def path_cost(self, path: Sequence[Point], fly: bool = False) -> PathCost:
-        """Horizontal length and climbing of a path of points (the base's centre)."""
+        """Horizontal length and climbing of a path of points (the base's centre). Each
+        path's cost is worked out once (COSTS_KEPT are kept): a player's candidate move and
+        the check of it ask the same paths."""
         pts = np.asarray(path, dtype=np.float64)
         horizontal = float(np.hypot(*np.diff(pts, axis=0).T).sum()) if len(pts) > 1 else 0.0
         if fly or not self.climbable or len(pts) < 2:
             return PathCost(horizontal, 0.0)
         if not self.climbs_near(pts):
             return PathCost(horizontal, 0.0)
+        key = (np.ascontiguousarray(pts).tobytes(), pts.shape)
+        cost = self._costs.get(key)
+        if cost is None:
+            if len(self._costs) >= COSTS_KEPT:
+                self._costs.clear()
+            cost = self._costs[key] = self._climbing(pts, horizontal)
+        return cost
+
+    def _climbing(self, pts: np.ndarray, horizontal: float) -> PathCost:
         line = shapely.LineString(pts)
         spans = self.profile(line)
         vertical, last_drop, prev = 0.0, 0.0, self.ground(*pts[0])

@@ -7,11 +7,15 @@ bounding boxes, heights) for the compiled sight-line kernel.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TypeVar
 
 import numpy as np
 import shapely
+
+T = TypeVar("T")
 
 KINDS = ("solid", "obstacle", "area", "obscuring", "impassable", "place-of-power")
 DEFAULT_KIND = "solid"
@@ -65,6 +69,7 @@ class Layout:
     edge_start: np.ndarray = field(init=False)
     _with: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False,
                                               default_factory=dict)
+    _memo: dict = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.pieces = tuple(self.pieces)
@@ -79,6 +84,13 @@ class Layout:
 
     def __len__(self) -> int:
         return len(self.pieces)
+
+    def memo(self, key: Hashable, make: Callable[[], T]) -> T:
+        """`make()`, made once for this layout and `key`: for what derives from the terrain
+        alone (what a mover climbs, say), kept for every table of the game."""
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
 
     def index(self, piece_id: str) -> int:
         for i, p in enumerate(self.pieces):

@@ -37,6 +37,22 @@ def test_path_cost(path, horizontal, vertical, drop):
 
 def test_fly_pays_no_climbing():
     assert terrain(HILL).path_cost([(15, 10), (30, 10)], fly=True).total == pytest.approx(15)
+    # asked on foot after flying (and the other way): each keeps its own cost
+    ter = terrain(HILL)
+    assert ter.path_cost([(15, 10), (30, 10)]).total == pytest.approx(21)
+    assert ter.path_cost([(15, 10), (30, 10)], fly=True).total == pytest.approx(15)
+
+
+def test_path_costs_are_kept_per_path_and_let_go_beyond_the_limit(monkeypatch):
+    from battlefield.geometry import paths
+
+    monkeypatch.setattr(paths, "COSTS_KEPT", 2)
+    ter = terrain(HILL, LOW, WOOD)
+    asked = [[(15, 10), (30, 10)], [(15, 10), (22, 10)], [(22, 10), (25.5, 10)],
+             [(15, 10), (30, 10)], [(22.0, 10.0), (25.5, 10.0), (25.5, 11.0)]]
+    totals = [ter.path_cost(p).total for p in asked]
+    assert totals == pytest.approx([21, 10, 6.5, 21, 7.5])
+    assert len(ter._costs) <= 2
 
 
 def _to_point(target, reach):

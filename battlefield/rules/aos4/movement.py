@@ -46,7 +46,8 @@ def clearance(t: Table, m: int) -> float:
 def terrain_for(t: Table, m: int) -> Terrain:
     """What model m climbs (pieces taller than 1") and how far it may land after a jump down."""
     landing = float(t.reach[m])
-    return t.memo(("aos4-terrain", landing), lambda: Terrain(t.layout, CLIMB_FREE, landing))
+    return t.layout.memo(("aos4-terrain", landing),
+                         lambda: Terrain(t.layout, CLIMB_FREE, landing))
 
 
 def used(t: Table, m: int, path: np.ndarray, fly: bool) -> tuple[float, float]:

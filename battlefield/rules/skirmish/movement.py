@@ -50,8 +50,7 @@ CHARGE_TURNS = (0, 15, -15, 30, -30, 45, -45, 60, -60, 75, -75, 90, -90, 120, -1
 def terrain(state: State) -> Terrain:
     """Pieces of 2" or more are climbed (Terrain climbs what is taller than climb_free)."""
     layout = state.table.layout
-    return state.table.memo(("skirmish-terrain",),
-                            lambda: Terrain(layout, game().climb_free - 1e-6))
+    return layout.memo(("skirmish-terrain",), lambda: Terrain(layout, game().climb_free - 1e-6))
 
 
 # --- measuring ---------------------------------------------------------------------------------

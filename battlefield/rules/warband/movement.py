@@ -37,7 +37,7 @@ from battlefield.rules.warband.data import EPS, fighter, game
 def terrain(state: State) -> Terrain:
     """Every piece of height is climbed (pieces of kind area are not)."""
     layout = state.table.layout
-    return state.table.memo(("warband-terrain",), lambda: Terrain(layout, 1e-6))
+    return layout.memo(("warband-terrain",), lambda: Terrain(layout, 1e-6))
 
 
 def climb(ter: Terrain, path: np.ndarray) -> Climb:
