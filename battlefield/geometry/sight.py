@@ -105,6 +105,42 @@ def _place_points(local, models, x, y, cos, sin, z):
     return out
 
 
+@njit(cache=True)
+def _box_candidates(x, y, reach, unit, bboxes, own_unit, target):
+    """_candidates_each for one target and the observer's whole unit (own_unit): the pieces
+    and models (not of own_unit, not slain) whose boxes meet the box round the unit and the
+    target - the same comparisons, in one pass."""
+    x0 = np.inf
+    y0 = np.inf
+    x1 = -np.inf
+    y1 = -np.inf
+    for m in range(x.shape[0]):
+        if unit[m] == own_unit:
+            x0 = min(x0, x[m] - reach[m])
+            y0 = min(y0, y[m] - reach[m])
+            x1 = max(x1, x[m] + reach[m])
+            y1 = max(y1, y[m] + reach[m])
+    x0 = min(x0, x[target] - reach[target])
+    y0 = min(y0, y[target] - reach[target])
+    x1 = max(x1, x[target] + reach[target])
+    y1 = max(y1, y[target] + reach[target])
+    tc = np.empty(bboxes.shape[0], dtype=np.int64)
+    nt = 0
+    for k in range(bboxes.shape[0]):
+        if (bboxes[k, 0] <= x1 and bboxes[k, 2] >= x0 and bboxes[k, 1] <= y1
+                and bboxes[k, 3] >= y0):
+            tc[nt] = k
+            nt += 1
+    mc = np.empty(x.shape[0], dtype=np.int64)
+    nm = 0
+    for m in range(x.shape[0]):
+        if (unit[m] >= 0 and unit[m] != own_unit and x[m] - reach[m] <= x1
+                and x[m] + reach[m] >= x0 and y[m] - reach[m] <= y1 and y[m] + reach[m] >= y0):
+            mc[nm] = m
+            nm += 1
+    return tc[:nt], mc[:nm]
+
+
 def _rings(layout) -> tuple[np.ndarray, np.ndarray]:
     """(ring_start, piece_ring) for the kernel's outline walks: ring r is edges
     ring_start[r]:ring_start[r + 1]; piece k has rings piece_ring[k]:piece_ring[k + 1]."""
@@ -268,7 +304,9 @@ class SightModel:
         t = self.table
         own = t.unit_models[int(t.unit[observer])]
         observers, targets = np.array([observer]), np.array([target])
-        each = self._candidates_each(own, observers, targets)
+        tc, mc = _box_candidates(t.x, t.y, t.reach, t.unit, t.layout.bboxes,
+                                 int(t.unit[observer]), int(target))
+        each = ([tc], [mc])
         # The answer depends on the two models, the terrain and the models that may block
         # (its unit-mates never do): kept across tables while those stand alike.
         deps = np.concatenate([observers, targets, each[1][0]]) if models_block \

@@ -270,3 +270,24 @@ def test_sight_kept_across_tables_follows_a_blocker_moved_into_the_line():
     assert SightModel(between).model_visibility(0, 1).visible == "none"
     assert SightModel(between.removed(np.array([2]))).model_visibility(0, 1).visible == "full"
     assert SightModel(between).model_visibility(0, 1, models_block=False).visible == "full"
+
+
+def test_one_targets_candidates_are_the_general_candidates():
+    # model_visibility finds its candidates in one pass (_box_candidates); they are the same
+    # pieces and models as _candidates_each finds, slain models and unit-mates left out.
+    from battlefield.geometry.sight import _box_candidates
+
+    spots = [(x, y) for x in (2.0, 6.0, 11.0, 15.0, 19.0, 26.0) for y in (3.0, 10.0)]
+    units = [unit(f"u{k}", ("red", "blue")[k % 2],
+                  *[model(*spots[3 * k + i]) for i in range(3)])
+             for k in range(4)]
+    s = make_scene(units, [wall("w1", rect_outline(8, 8, 9, 12), 3),
+                           wall("w2", rect_outline(22, 2, 23, 6), 3)])
+    t = s.table().removed(np.array([4]))
+    sight = SightModel(t)
+    for i in np.nonzero(t.unit >= 0)[0]:
+        for j in range(len(t)):
+            own = t.unit_models[int(t.unit[i])]
+            (tc,), (mc,) = sight._candidates_each(own, np.array([i]), np.array([j]))
+            fast = _box_candidates(t.x, t.y, t.reach, t.unit, t.layout.bboxes, int(t.unit[i]), j)
+            assert tc.tolist() == fast[0].tolist() and mc.tolist() == fast[1].tolist()
