@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from battlefield.errors import UsageError
+from battlefield.errors import InputError
 from battlefield.rules import decisions
 from battlefield.rules.actions import ActionFormatError
 
@@ -94,79 +94,88 @@ def is_position(start: dict[str, Any]) -> bool:
 
 def restore(state: State, start: dict[str, Any]) -> None:
     """Put the position `start` (a scene's `state:` mapping) into a state just set up."""
-    where = f"{state.scene.file}: state"
-    clock = _mapping(start["clock"], f"{where}.clock")
+    clock = _mapping(state, start["clock"], ("clock",))
     state.clock = copy.deepcopy(clock)
-    sides = _mapping(start.get("sides", {}), f"{where}.sides")
+    sides = _mapping(state, start.get("sides", {}), ("sides",))
     for side, res in sides.items():
         if side not in state.sides:
-            raise UsageError(f"{where}.sides: no side {side!r} (sides: "
-                             f"{', '.join(state.sides)})")
-        state.sides[side] = copy.deepcopy(_mapping(res, f"{where}.sides.{side}"))
-    objectives = _mapping(start.get("objectives", {}), f"{where}.objectives")
+            raise _error(state, ("sides", side), f"no side {side!r}",
+                         f"one of {', '.join(state.sides)}")
+        state.sides[side] = copy.deepcopy(_mapping(state, res, ("sides", side)))
+    objectives = _mapping(state, start.get("objectives", {}), ("objectives",))
     for oid, held in objectives.items():
         if oid not in state.objectives:
-            raise UsageError(f"{where}.objectives: no objective {oid!r}")
+            raise _error(state, ("objectives", oid), f"no objective {oid!r}",
+                         f"one of {', '.join(state.objectives)}")
         if held is not None and held not in state.sides:
-            raise UsageError(f"{where}.objectives.{oid}: {held!r} is not a side")
+            raise _error(state, ("objectives", oid), f"{held!r} is not a side",
+                         f"one of {', '.join(state.sides)}, or null")
         state.objectives[oid] = held
-    state.extra = copy.deepcopy(_mapping(start.get("extra", {}), f"{where}.extra"))
-    _units(state, _mapping(start.get("units", {}), f"{where}.units"), f"{where}.units")
+    state.extra = copy.deepcopy(_mapping(state, start.get("extra", {}), ("extra",)))
+    _units(state, _mapping(state, start.get("units", {}), ("units",)))
     if "pending" in start:
-        pending = _mapping(start["pending"], f"{where}.pending")
+        pending = _mapping(state, start["pending"], ("pending",))
         try:
             decisions.from_position(state, pending)
         except (KeyError, TypeError, ValueError, ActionFormatError) as exc:
-            raise UsageError(f"{where}.pending: not decisions as `try --out` writes them "
-                             f"({type(exc).__name__}: {exc})") from None
+            raise _error(state, ("pending",), f"not decisions as `try --out` writes them "
+                                              f"({type(exc).__name__}: {exc})") from None
     if "dice" in start:
         dice = start["dice"]
         if not isinstance(dice, int) or isinstance(dice, bool) or dice < 0:
-            raise UsageError(f"{where}.dice: {dice!r} is not the dice generator's position "
-                             f"(a whole number, as `try --out` writes it)")
+            raise _error(state, ("dice",), f"{dice!r} is not the dice generator's position",
+                         "a whole number, as `try --out` writes it")
         state.dice.state = dice
 
 
-def _units(state: State, units: dict[str, Any], where: str) -> None:
+def _units(state: State, units: dict[str, Any]) -> None:
     for uid, item in units.items():
         try:
             u = state.scene.unit_index(uid)
         except KeyError:
-            raise UsageError(f"{where}: no unit {uid!r}") from None
-        at = f"{where}.{uid}"
-        item = _mapping(item, at)
+            raise _error(state, ("units", uid), f"no unit {uid!r}") from None
+        at = ("units", uid)
+        item = _mapping(state, item, at)
         odd = [k for k in item if k not in UNIT_KEYS]
         if odd:
-            raise UsageError(f"{at}: unknown key {odd[0]!r} (expected {', '.join(UNIT_KEYS)})")
+            raise _error(state, (*at, odd[0]), "unknown key", ", ".join(UNIT_KEYS))
         us = state.units[u]
         n = len(us.alive)
         if "damage" in item:
             dmg = item["damage"]
             if (not isinstance(dmg, list) or len(dmg) != n
                     or not all(isinstance(d, int) and d >= 0 for d in dmg)):
-                raise UsageError(f"{at}.damage: expected {n} whole numbers, one per model")
+                raise _error(state, (*at, "damage"), f"{dmg!r} is not the unit's damage",
+                             f"{n} whole numbers, one per model")
             us.damage[:] = dmg
         slain = item.get("slain", [])
         if not isinstance(slain, list) or not all(isinstance(k, int) and 1 <= k <= n
                                                   for k in slain):
-            raise UsageError(f"{at}.slain: expected model numbers 1..{n}")
+            raise _error(state, (*at, "slain"), f"{slain!r} is not a list of the unit's models",
+                         f"model numbers 1..{n}")
         if slain:
             first = state.scene.model_offsets()[u]
             state.slay(u, [first + k - 1 for k in slain])
-        us.flags = set(_strings(item.get("flags", []), f"{at}.flags"))
-        us.phase_used = set(_strings(item.get("used", []), f"{at}.used"))
-        us.counters = dict(_mapping(item.get("counters", {}), f"{at}.counters"))
+        us.flags = set(_strings(state, item.get("flags", []), (*at, "flags")))
+        us.phase_used = set(_strings(state, item.get("used", []), (*at, "used")))
+        us.counters = dict(_mapping(state, item.get("counters", {}), (*at, "counters")))
 
 
-def _mapping(value: Any, where: str) -> dict[str, Any]:
+def _error(state: State, path: tuple[str | int, ...], message: str,
+           expected: str | None = None) -> InputError:
+    """A bad value in the scene's `state:` position, with its file, key path and line."""
+    return state.scene.error(("state", *path), message, expected)
+
+
+def _mapping(state: State, value: Any, path: tuple[str | int, ...]) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise UsageError(f"{where}: expected a mapping, not {type(value).__name__}")
+        raise _error(state, path, f"expected a mapping, not {type(value).__name__}")
     return value
 
 
-def _strings(value: Any, where: str) -> list[str]:
+def _strings(state: State, value: Any, path: tuple[str | int, ...]) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise UsageError(f"{where}: expected a list of names")
+        raise _error(state, path, f"{value!r} is not a list of names", "[name, ...]")
     return value
 
 

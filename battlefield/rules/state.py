@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from battlefield.errors import UsageError
+from battlefield.errors import InputError
 from battlefield.geometry.table import Table
 from battlefield.rules import decisions, position
 from battlefield.rules.actions import Action, IllegalAction, Violation
@@ -86,27 +86,60 @@ def scene_start(state: State, keys: tuple[str, ...]) -> tuple[dict[str, Any], st
     """The scene's `state:` key (where a battle starts: round, active side, ...) checked
     against the ruleset's `keys`, and the side that starts (its first side by default)."""
     sides = state.scene.sides
-    where = state.scene.file
     from battlefield.rules.position import POSITION_KEYS
 
-    start = dict(state.scene.extra.get("state") or {})
+    raw = state.scene.extra.get("state")
+    if raw is not None and not isinstance(raw, dict):
+        raise start_error(state, (), f"expected a mapping, not {type(raw).__name__}",
+                          f"{{{', '.join(f'{k}: ...' for k in keys)}}}")
+    start = dict(raw or {})
     unknown = [k for k in start if k not in keys and k not in POSITION_KEYS]
     if unknown:
-        raise UsageError(f"{where}: state: unknown key {unknown[0]!r} "
-                         f"(expected {', '.join(keys)}, or a whole position: "
-                         f"{', '.join(POSITION_KEYS)})")
+        raise start_error(state, (unknown[0],), "unknown key",
+                          f"{', '.join(keys)}, or a whole position: {', '.join(POSITION_KEYS)}")
     partial = [k for k in start if k not in keys and k != "clock"]
     if partial and "clock" not in start:
         # A whole position's key without its clock would be read as a round's start and the
         # key left out without a word: refused instead.
-        raise UsageError(f"{where}: state: {partial[0]!r} belongs to a whole position, which "
-                         f"needs its 'clock' too (as try --out writes it); a battle's start "
-                         f"takes {', '.join(keys)}")
+        raise start_error(state, (partial[0],), f"{partial[0]!r} belongs to a whole position, "
+                          f"which needs its 'clock' too (as try --out writes it)",
+                          f"a battle's start: {', '.join(keys)}")
     active = start.get("active", sides[0])
     if active not in sides:
-        raise UsageError(f"{where}: state.active: no side {active!r} "
-                         f"(sides: {', '.join(sides)})")
+        raise start_error(state, ("active",), f"no side {active!r}", f"one of {', '.join(sides)}")
     return start, active
+
+
+def start_error(state: State, path: tuple[str | int, ...], message: str,
+                expected: str | None = None) -> InputError:
+    """A bad value under the scene's `state:` key: its file, key path and line."""
+    return state.scene.error(("state", *path), message, expected)
+
+
+def start_round(state: State, start: dict[str, Any], rounds: int) -> int:
+    """The scene's state.round: a whole number 1..rounds (1 when it is not given)."""
+    rnd = start.get("round", 1)
+    if not isinstance(rnd, int) or isinstance(rnd, bool) or not 1 <= rnd <= rounds:
+        raise start_error(state, ("round",), f"{rnd!r} is not a round",
+                          f"a whole number 1..{rounds}")
+    return rnd
+
+
+def start_per_side(state: State, start: dict[str, Any], key: str, what: str) -> dict[str, int]:
+    """The scene's state.KEY: {side: a whole number of `what`, 0 or more} for some sides."""
+    given = start.get(key) or {}
+    sides = state.scene.sides
+    if not isinstance(given, dict):
+        raise start_error(state, (key,), f"expected {what} for each side",
+                          f"{{{', '.join(f'{s}: N' for s in sides)}}}")
+    for side, n in given.items():
+        if side not in sides:
+            raise start_error(state, (key, side), f"no side {side!r}",
+                              f"one of {', '.join(sides)}")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise start_error(state, (key, side), f"{n!r} is not a number of {what}",
+                              "a whole number, 0 or more")
+    return dict(given)
 
 
 @dataclass

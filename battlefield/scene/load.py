@@ -111,6 +111,10 @@ class _SceneReader:
                       else base_map.get("objectives", []))
         deployment = (self._deployment(top["deployment"], width, depth) if "deployment" in top
                       else base_map.get("deployment", {}))
+        if "state" in top and not isinstance(top["state"], dict):
+            raise r.error(("state",), f"expected a mapping, not {type(top['state']).__name__}",
+                          "where the battle starts, {round: 2, active: blue}, or a position "
+                          "as try --out writes it")
         layout = Layout(terrain)
         units = self._units(top.get("units", []), rs, width, depth, layout, require_units)
         scene = Scene(

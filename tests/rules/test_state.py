@@ -149,7 +149,7 @@ def test_log_replays_bit_for_bit(game, tmp_path, monkeypatch):
 def test_a_position_key_without_its_clock_is_refused_not_left_out(tmp_path):
     """`state: {units: ...}` without `clock` is neither a battle's start nor a whole position:
     refused with the keys a start takes (it was read as a start and the units left out)."""
-    from battlefield.errors import UsageError
+    from battlefield.errors import InputError
     from battlefield.rules.deploy import battle_scene
     from battlefield.rules.log import rules_for
     from battlefield.rules.state import Game
@@ -157,6 +157,55 @@ def test_a_position_key_without_its_clock_is_refused_not_left_out(tmp_path):
 
     text, name = battle_scene("warband", None)
     text = text.replace("\nunits:", "\nstate: {units: {red-warlord: {damage: [3]}}}\nunits:", 1)
-    with pytest.raises(UsageError, match="'units' belongs to a whole position, which needs its "
+    with pytest.raises(InputError, match="'units' belongs to a whole position, which needs its "
                                          "'clock' too"):
         Game(rules_for("warband"), load_scene_text(text, name), 1).new_state()
+
+
+# A bad `state:` value is one line with the file, the key path and its line, whatever the ruleset
+# (some were tracebacks: aos4's round, command and victory points were read with int()).
+BAD_STARTS = [
+    ("aos4", "{round: x}", "state.round: 'x' is not a round (expected a whole number 1..4)"),
+    ("aos4", "{round: 9}", "state.round: 9 is not a round (expected a whole number 1..4)"),
+    ("aos4", "{command_points: {green: 2}}",
+     "state.command_points.green: no side 'green' (expected one of red, blue)"),
+    ("aos4", "{victory_points: {red: many}}",
+     "state.victory_points.red: 'many' is not a number of victory points"),
+    ("aos4", "{command_points: 3}", "state.command_points: expected command points for each"),
+    ("aos4", "{active: green}", "state.active: no side 'green' (expected one of red, blue)"),
+    ("aos4", "{turn: 2}", "state.turn: unknown key (expected round, active"),
+    ("skirmish", "{morale: {red: -1}}", "state.morale.red: -1 is not a number of morale tokens"),
+    ("skirmish", "{round: 0}", "state.round: 0 is not a round (expected a whole number 1..6)"),
+    ("openwg", "{phase: shootin}", "state.phase: 'shootin' is not a phase (expected movement, "
+                                   "ranged, melee, leadership)"),
+    ("warband", "{round: true}", "state.round: True is not a round"),
+    ("blocks", "{command: {red: 1.5}}", "state.command.red: 1.5 is not a number of command"),
+    ("blocks", "{cards: {red: [joker]}}", "state.cards.red: not a list of card ids"),
+    ("blocks", "{phase: lunch}", "state.phase: 'lunch' is not a phase"),
+    ("aos4", "{clock: {round: 1}, units: {nobody: {}}}", "state.units.nobody: no unit 'nobody'"),
+    ("aos4", "{clock: {round: 1}, objectives: {centre: green}}",
+     "is not a side (expected one of red, blue, or null)"),
+    ("aos4", "{clock: {round: 1}, dice: -3}", "state.dice: -3 is not the dice generator's"),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "start", "said"), BAD_STARTS)
+def test_a_bad_start_is_one_line_with_its_key_path_and_line(ruleset, start, said):
+    from battlefield.errors import InputError
+    from battlefield.rules.deploy import battle_scene
+
+    text, name = battle_scene(ruleset, None)
+    line = text[:text.index("\nunits:")].count("\n") + 2
+    text = text.replace("\nunits:", f"\nstate: {start}\nunits:", 1)
+    with pytest.raises(InputError) as err:
+        Game(log.rules_for(ruleset), load_scene_text(text, name), 1).new_state()
+    assert str(err.value).startswith(f"{name}:{line}: ") and said in str(err.value)
+
+
+def test_a_state_that_is_not_a_mapping_is_refused_by_the_loader():
+    from battlefield.errors import InputError
+    from battlefield.rules.deploy import battle_scene
+
+    text, name = battle_scene("aos4", None)
+    with pytest.raises(InputError, match=r":\d+: state: expected a mapping, not int"):
+        load_scene_text(text.replace("\nunits:", "\nstate: 3\nunits:", 1), name)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from battlefield.rules.aos4.data import battleplan, core
-from battlefield.rules.state import State, scene_start
+from battlefield.rules.state import State, scene_start, start_per_side, start_round
 from battlefield.rulings import Referee
 
 PHASES = ("start", "hero", "movement", "shooting", "charge", "combat", "end")
@@ -30,16 +30,19 @@ def begin(state: State) -> list[Event]:
     round and turn: {round: 2, active: blue, command_points: {red: 2}, victory_points: ...}."""
     sides = state.scene.sides
     start, active = scene_start(state, START_KEYS)
+    rnd = start_round(state, start, battleplan().rounds)
+    vps = start_per_side(state, start, "victory_points", "victory points")
+    cps = start_per_side(state, start, "command_points", "command points")
     state.sides = {s: {"cp": 0, "vp": 0, "commands": []} for s in sides}
-    state.clock = {"round": int(start.get("round", 1)) - 1, "turn": 0, "active": None,
+    state.clock = {"round": rnd - 1, "turn": 0, "active": None,
                    "first": active, "phase": None, "acting": None, "over": False,
                    "underdog": None}
     state.objectives = {o.id: o.controlled_by for o in state.scene.objectives}
-    for s, vp in (start.get("victory_points") or {}).items():
-        state.sides[s]["vp"] = int(vp)
+    for s, vp in vps.items():
+        state.sides[s]["vp"] = vp
     events = new_round(state, first=active)
-    for s, cp in (start.get("command_points") or {}).items():
-        state.sides[s]["cp"] = int(cp)
+    for s, cp in cps.items():
+        state.sides[s]["cp"] = cp
     return events
 
 

@@ -13,7 +13,7 @@ from battlefield.errors import UsageError
 from battlefield.rules import chance, position
 from battlefield.rules.blocks import combat, movement
 from battlefield.rules.blocks.data import bar, boxes, game, order_of, red_from, stat
-from battlefield.rules.state import State, scene_start
+from battlefield.rules.state import State, scene_start, start_error, start_per_side, start_round
 
 Event = dict[str, Any]
 START_KEYS = ("round", "active", "phase", "command", "cards")
@@ -47,10 +47,7 @@ def begin(state: State) -> list[Event]:
         raise UsageError(f"{state.scene.file}: a blocks battle is fought by two sides; the "
                          f"scene has {len(sides)}: {', '.join(sides)}")
     start, active = scene_start(state, START_KEYS)
-    rnd = start.get("round", 1)
-    if not isinstance(rnd, int) or isinstance(rnd, bool) or not 1 <= rnd <= game().rounds:
-        raise UsageError(f"{state.scene.file}: state.round: {rnd!r} is not a round "
-                         f"1..{game().rounds}")
+    rnd = start_round(state, start, game().rounds)
     state.sides = {s: {"command": 0, "cards": [], "rally_cry": False, "destroyed": 0}
                    for s in sides}
     orders = {}
@@ -71,25 +68,26 @@ def begin(state: State) -> list[Event]:
 def _start_keys(state: State, start: dict[str, Any]) -> None:
     """A scene's shorthand for where its battle starts: the phase, command points and cards
     in hand ({phase: combat, command: {red: 3}, cards: {red: [fury]}})."""
-    where = f"{state.scene.file}: state"
     if "phase" in start:
         if start["phase"] not in PHASES:
-            raise UsageError(f"{where}.phase: {start['phase']!r} is not a phase "
-                             f"({', '.join(PHASES)})")
+            raise start_error(state, ("phase",), f"{start['phase']!r} is not a phase",
+                              ", ".join(PHASES))
         state.clock["phase"] = start["phase"]
-    for key in ("command", "cards"):
-        given = start.get(key) or {}
-        if not isinstance(given, dict) or any(s not in state.sides for s in given):
-            raise UsageError(f"{where}.{key}: expected {{side: ...}} for the sides "
-                             f"{', '.join(state.sides)}")
-        for side, value in given.items():
-            if key == "command" and not (isinstance(value, int) and value >= 0):
-                raise UsageError(f"{where}.command.{side}: expected a whole number of points")
-            if key == "cards" and not (isinstance(value, list) and all(
-                    game().card(str(c)) for c in value)):
-                raise UsageError(f"{where}.cards.{side}: expected card ids (cards: "
-                                 f"{', '.join(c.id for c in game().cards)})")
-            state.sides[side][key] = list(value) if key == "cards" else value
+    for side, points in start_per_side(state, start, "command", "command points").items():
+        state.sides[side]["command"] = points
+    cards = start.get("cards") or {}
+    names = ", ".join(c.id for c in game().cards)
+    if not isinstance(cards, dict):
+        raise start_error(state, ("cards",), "expected the cards in each side's hand",
+                          f"{{{', '.join(f'{s}: [card, ...]' for s in state.sides)}}}")
+    for side, value in cards.items():
+        if side not in state.sides:
+            raise start_error(state, ("cards", side), f"no side {side!r}",
+                              f"one of {', '.join(state.sides)}")
+        if not (isinstance(value, list) and all(game().card(str(c)) for c in value)):
+            raise start_error(state, ("cards", side), "not a list of card ids",
+                              f"cards from {names}")
+        state.sides[side]["cards"] = list(value)
 
 
 def edges(state: State) -> dict[str, str]:

@@ -19,7 +19,7 @@ from battlefield.rules.openwg import dice
 from battlefield.rules.openwg.data import EPS, PHASES, game
 from battlefield.rules.openwg.profiles import profiles
 from battlefield.rules.openwg.reach import unit_gap
-from battlefield.rules.state import State, scene_start
+from battlefield.rules.state import State, scene_start, start_error, start_round
 
 Event = dict[str, Any]
 START_KEYS = ("round", "active", "phase")
@@ -40,13 +40,10 @@ def begin(state: State) -> list[Event]:
     profiles(state.scene)                        # every profile checked before play
     start, active = scene_start(state, START_KEYS)
     g = game()
-    rnd = start.get("round", 1)
-    if not isinstance(rnd, int) or isinstance(rnd, bool) or not 1 <= rnd <= g.rounds:
-        raise UsageError(f"{where}: state.round: {rnd!r} is not a round 1..{g.rounds}")
+    rnd = start_round(state, start, g.rounds)
     phase = start.get("phase", PHASES[0])
     if phase not in PHASES:
-        raise UsageError(f"{where}: state.phase: {phase!r} is not a phase "
-                         f"({', '.join(PHASES)})")
+        raise start_error(state, ("phase",), f"{phase!r} is not a phase", ", ".join(PHASES))
     state.sides = {s: {"vp": 0} for s in sides}
     state.clock = {"round": rnd, "phase": phase, "active": active, "stopped": [],
                    "over": False}

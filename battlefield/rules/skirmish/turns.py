@@ -16,7 +16,7 @@ from typing import Any
 
 from battlefield.errors import UsageError
 from battlefield.rules.skirmish.data import game
-from battlefield.rules.state import State, scene_start
+from battlefield.rules.state import State, scene_start, start_per_side, start_round
 from battlefield.rulings import Referee
 
 Event = dict[str, Any]
@@ -35,17 +35,10 @@ def begin(state: State) -> list[Event]:
         raise UsageError(f"{where}: a skirmish battle needs two sides; the scene has "
                          f"{len(sides)}: {', '.join(sides)}")
     start, active = scene_start(state, START_KEYS)
-    rnd = start.get("round", 1)
-    if not isinstance(rnd, int) or isinstance(rnd, bool) or not 1 <= rnd <= g.rounds:
-        raise UsageError(f"{where}: state.round: {rnd!r} is not a round 1..{g.rounds}")
+    rnd = start_round(state, start, g.rounds)
     state.sides = {s: {"morale": g.morale_tokens, "bombardment": {}} for s in sides}
-    morale = start.get("morale") or {}
-    if not isinstance(morale, dict):
-        raise UsageError(f"{where}: state.morale: expected {{side: tokens}}")
+    morale = start_per_side(state, start, "morale", "morale tokens")
     for s, n in morale.items():
-        if s not in sides or not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise UsageError(f"{where}: state.morale.{s}: expected a side's whole number of "
-                             f"tokens")
         state.sides[s]["morale"] = n
     state.clock = {"round": rnd, "turn": 1, "first": active, "active": active,
                    "commands": 0, "fortified": False, "over": False}

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from battlefield.errors import UsageError
-from battlefield.rules.state import State, scene_start
+from battlefield.rules.state import State, scene_start, start_round
 from battlefield.rules.warband import initiative
 from battlefield.rules.warband.data import fighters, game
 from battlefield.rulings import Referee
@@ -55,9 +55,7 @@ def begin(state: State) -> list[Event]:
                          f"{len(scene.sides)}: {', '.join(scene.sides)}")
     fighters(scene)                                    # every fighter checked up front
     start, active = scene_start(state, START_KEYS)
-    rnd = start.get("round", 1)
-    if not isinstance(rnd, int) or isinstance(rnd, bool) or not 1 <= rnd <= game().rounds:
-        raise UsageError(f"{where}: state.round: {rnd!r} is not a round 1..{game().rounds}")
+    rnd = start_round(state, start, game().rounds)
     state.sides = {s: {"singles": 0, "ability_dice": [], "rolled": [], "initiative": False,
                        "vp": 0, "activated": [], "waiting": []} for s in scene.sides}
     state.clock = {"round": rnd, "phase": "initiative", "active": active, "initiative": None,

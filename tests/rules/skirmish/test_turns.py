@@ -162,9 +162,9 @@ def test_a_scene_may_start_later_in_the_battle():
     state = game.new_state()
     assert state.clock["round"] == 6 and state.clock["active"] == "blue"
     assert state.sides["red"]["morale"] == 3
-    from battlefield.errors import UsageError
+    from battlefield.errors import InputError
 
-    with pytest.raises(UsageError, match="unknown key"):
+    with pytest.raises(InputError, match=r":\d+: state\.turn: unknown key"):
         Game(rules_for("skirmish"), load_scene_text(army(turn=2)), 1).new_state()
 
 
