@@ -138,10 +138,15 @@ def points(scene: Scene) -> dict[str, Any]:
 
 
 def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
-    """`try` starts in the phase of the first action, with its side acting."""
+    """`try` starts in the phase of the first action that has one, with the first action's
+    side acting. A first `stop` that names no side is the stop of the side that acts first
+    in that phase (the scene's, else its first side): `stop` then a blue shoot is red
+    stopping and blue shooting, not blue stopping before its own shot."""
     from battlefield.rules.trial import acting_side
 
-    out: dict[str, Any] = {"active": acting_side(scene, actions)}
+    out: dict[str, Any] = {}
+    if not (actions and actions[0].type == "stop" and not actions[0].side):
+        out["active"] = acting_side(scene, actions)
     first = next((a for a in actions if a.type in PHASE_OF), None)
     if first is not None:
         out["phase"] = PHASE_OF[first.type]

@@ -211,3 +211,19 @@ def test_a_model_may_not_have_its_own_armor(tmp_path, capsys):
     assert main(["check", str(path)]) == 2
     err = capsys.readouterr().err
     assert "stats.armor: 'armor' is the unit's" in err and "Traceback" not in err
+
+
+def test_a_leading_stop_without_a_side_is_the_first_sides_not_the_later_units(capsys,
+                                                                              tmp_path):
+    # `stop` then a blue move: red (the side that acts first) stops and blue moves; before,
+    # the stop took blue from the move and blue's own move was refused as red's turn.
+    text = two()
+    move = {"type": "move", "unit": "blue-1", "path": [[10, 10 + 2 * R + 10], [10, 23 + 2 * R]]}
+    for first, legal in (({"type": "stop"}, True), ({"type": "stop", "side": "blue"}, False)):
+        assert main(["try", _file(text, tmp_path), "--json", "--action", json.dumps(first),
+                     "--action", json.dumps(move)]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["results"][0]["legal"]
+        stopped = next(e for e in out["results"][0]["events"] if e["type"] == "stop")
+        assert stopped["side"] == ("red" if legal else "blue")
+        assert out["results"][1]["legal"] is legal
