@@ -53,6 +53,7 @@ def attack_answer(scene: Scene, args: Sequence[str], options: dict[str, Any]) ->
     p = attacks.plan(state, u, w, kind, weapon)
     dist = p.distribution()
     return {"attacker": a, "target": b, "kind": kind,
+            "refused_now": _refused_now(scene, a, b, kind, weapon),
             "expected_damage": float(mean(dist)), "distribution": _dist(dist),
             "attackers": p.attackers, "armor": attacks.armor(state, w),
             "groups": [{"models": g.models, "precision": g.precision, "damage": g.damage,
@@ -61,10 +62,36 @@ def attack_answer(scene: Scene, args: Sequence[str], options: dict[str, Any]) ->
             "after": [{"dice": x.dice, "on": x.on} for x in p.bursts]}
 
 
+# Refusals about whose turn or which phase it is, which say nothing about the attack (it is
+# checked in its own phase with its side acting).
+NOT_NOW = ("wrong_phase", "not_your_turn")
+
+
+def _refused_now(scene: Scene, a: str, b: str, kind: str, weapon: str | None
+                 ) -> list[dict[str, str]]:
+    """What the game would refuse of this attack in its own phase, its side acting, with the
+    units as they stand (in combat, already shot or fought this round, ...): the odds are the
+    dice's all the same."""
+    from dataclasses import replace
+
+    action = Action("shoot" if kind == "ranged" else "fight", unit=a, target=b, weapon=weapon)
+    moment = {"phase": PHASE_OF[action.type], "active": scene.units[_unit(scene, a)].side}
+    st = dict(scene.extra.get("state") or {})
+    if "clock" in st:                 # a whole position: its clock moved to that moment
+        st["clock"] = {**st["clock"], **moment, "stopped": []}
+    else:
+        st.update(moment)
+    state = _state(replace(scene, extra={**scene.extra, "state": st}))
+    return [{"code": x.code, "message": x.message} for x in state.check(action)
+            if x.code not in NOT_NOW]
+
+
 def _attack_text(d: dict[str, Any]) -> str:
     from battlefield.text import distribution
 
     lines = [f"{d['attacker']} attacks {d['target']} ({d['kind']}; armor {d['armor']})"]
+    for x in d["refused_now"]:
+        lines.append(f"  the game would refuse this attack now: {x['code']}: {x['message']}")
     if not d["attackers"]:
         lines.append("  no model has the target within its weapon's range")
     for g in d["groups"]:

@@ -162,3 +162,20 @@ def test_morale_with_more_slain_than_models_is_one_line(capsys):
     assert main(["odds", "demo-openwg", "--morale", "red-hearthguard", "--slain", "9"]) == 2
     err = capsys.readouterr().err
     assert "--slain 9: red-hearthguard has 5 models on the table" in err
+
+
+def test_the_odds_say_when_the_game_would_refuse_the_attack_now():
+    """a is in combat with c (0.5" apart) and 6" from b: the dice of its Bow at b are worked
+    out all the same, and the answer says the game would refuse that shot now (a unit in combat
+    shoots only at an enemy it is in combat with); the Bow at c and the melee at c are not
+    refused. The scene's own phase (movement here) says nothing about an attack: never listed."""
+    bow = {"name": "Bow", "type": "ranged", "range": 8, "damage": 1, "precision": 6,
+           "pierce": 0}
+    text = scene(unit("a", "red", [(10, 10)], weapons=[MELEE, bow]),
+                 unit("b", "blue", [(10 + 2 * R + 6, 10)]),
+                 unit("c", "blue", [(10, 10 + GAP)]), state={"phase": "movement"})
+    shot = attack_answer(load(text), ("a", "b"), {"weapon": "Bow"})
+    assert [x["code"] for x in shot["refused_now"]] == ["must_shoot_combat_enemy"]
+    assert shot["attackers"] == {"Bow": ["a/1"]} and shot["expected_damage"] > 0
+    assert attack_answer(load(text), ("a", "c"), {"weapon": "Bow"})["refused_now"] == []
+    assert attack_answer(load(text), ("a", "c"), {"weapon": None})["refused_now"] == []
