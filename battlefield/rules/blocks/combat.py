@@ -205,9 +205,19 @@ def scorer(target: int):
     return score
 
 
+def needed(target: int) -> str:
+    """What a die must roll against `target`, as the table reads it: a 1 always succeeds and a
+    6 never does, so a target of 1 or less needs a 1 and one of 5 or more a 5 or less."""
+    if target <= 1:
+        return f"a 1 (target {target})"
+    if target >= 5:
+        return "5 or less" + (f" (target {target})" if target > 5 else "")
+    return f"{target} or less"
+
+
 def attack_procedure(dice: int, hit_on: int, damage_on: int, what: str) -> Procedure[int]:
-    hits = yield Pool(dice, scorer(hit_on), f"{what}: to hit ({hit_on} or less)")
-    damage = yield Pool(hits, scorer(damage_on), f"{what}: to damage ({damage_on} or less)")
+    hits = yield Pool(dice, scorer(hit_on), f"{what}: to hit ({needed(hit_on)})")
+    damage = yield Pool(hits, scorer(damage_on), f"{what}: to damage ({needed(damage_on)})")
     return damage
 
 

@@ -72,8 +72,9 @@ def _attack_text(d: dict[str, Any]) -> str:
     lines = [f"{d['attacker']} attacking {d['target']} ({d['kind']}, on its {d['side']})"]
     if d.get("reason"):
         lines.append(f"  not allowed now: {d['reason']}")
-    lines.append(f"  {d['dice']} dice, hit on {d['hit_on']} or less, damage on "
-                 f"{d['damage_on']} or less (1 always, 6 never); {d['boxes_left']} boxes left"
+    lines.append(f"  {d['dice']} dice, hit on {combat.needed(d['hit_on'])}, damage on "
+                 f"{combat.needed(d['damage_on'])} (1 always, 6 never); "
+                 f"{d['boxes_left']} boxes left"
                  + (f"; {', '.join(d['modifiers'])}" if d["modifiers"] else ""))
     lines.extend(distribution(d))
     return "\n".join(lines)

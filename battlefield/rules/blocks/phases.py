@@ -199,9 +199,8 @@ def attack(state: State, u: int, w: int, kind: str, what: str, red=None, blue=No
                         state.dice)
     ev: Event = {"type": "attack", "unit": uid(state, u), "target": uid(state, w),
                  "kind": kind, "dice": att.dice, "hit_on": att.hit_on,
-                 "damage_on": att.damage_on, "side": att.side, "damage": int(dealt)}
-    if att.notes:
-        ev["modifiers"] = att.notes
+                 "damage_on": att.damage_on, "side": att.side, "damage": int(dealt),
+                 "modifiers": list(att.notes)}
     return [ev, mark(state, w, int(dealt))] if dealt else [ev]
 
 
@@ -209,7 +208,7 @@ def courage_check(state: State, u: int, why: str) -> tuple[bool, Event]:
     value, notes = combat.courage(state, u)
     ok = chance.play(combat.courage_procedure(value, f"{uid(state, u)} {why}"), state.dice)
     return ok, {"type": "courage", "unit": uid(state, u), "why": why, "courage": value,
-                "passed": bool(ok), **({"modifiers": notes} if notes else {})}
+                "passed": bool(ok), "modifiers": list(notes)}
 
 
 # --- moving by orders and routing ----------------------------------------------------------------

@@ -56,6 +56,24 @@ def test_attack_odds(tmp_path, capsys, name, att, dfn, side, n, p):
     assert d["expected_damage"] == pytest.approx(n * p, abs=1e-6)
 
 
+@pytest.mark.parametrize(("target", "said"), [
+    (-1, "a 1 (target -1)"), (1, "a 1 (target 1)"), (2, "2 or less"), (4, "4 or less"),
+    (5, "5 or less"), (8, "5 or less (target 8)")])
+def test_what_a_die_needs_reads_as_the_table_plays_it(target, said):
+    # a 1 always succeeds and a 6 never does: never "-1 or less", nor "8 or less"
+    from battlefield.rules.blocks.combat import needed
+
+    assert needed(target) == said
+
+
+def test_the_odds_text_says_what_the_dice_need(tmp_path, capsys):
+    text = engaged({"dice": 3, "offence": 4, "power": 20}, {})
+    path = tmp_path / "scene.yaml"
+    path.write_text(text)
+    assert main(["odds", str(path), "--attack", "red-a", "blue-d"]) == 0
+    assert "hit on a 1 (target 0), damage on 5 or less (target 17)" in capsys.readouterr().out
+
+
 def test_damage_is_capped_at_the_boxes_left(tmp_path, capsys):
     text = scene(block("red-a", "red", 20, 18, 270, stats={"dice": 2}),
                  block("blue-d", "blue", 20, 16, 90, bar=[1, 0, 0]))

@@ -156,7 +156,9 @@ def test_combat_is_simultaneous():
     act(s, type="end-phase")
     assert s.acting_side == "blue"
     events = act(s, type="attack", unit="blue-d", target="red-a")
-    assert next(e for e in events if e["type"] == "attack")["damage"] == 1
+    strike = next(e for e in events if e["type"] == "attack")
+    assert strike["damage"] == 1
+    assert strike["modifiers"] == []          # the key is there with nothing to list
     events = act(s, type="end-phase")
     assert [e["unit"] for e in events if e["type"] == "removed"] == ["blue-d"]
     assert s.over and s.result().winner == "red"
