@@ -107,6 +107,9 @@ class Ruleset:
     actions: tuple[ActionDoc, ...] = ()
     resources: tuple[tuple[str, str], ...] = ()  # each side's resources: (key, name for people)
     unit_keys: tuple[ExtraKey, ...] = ()         # keys this ruleset adds to scene units
+    # Keys of every scene unit that this ruleset does not play (a scene giving one is refused
+    # rather than left unread): key -> why, for people.
+    unplayed_unit_keys: tuple[tuple[str, str], ...] = ()
     model_keys: tuple[ExtraKey, ...] = ()        # ... and to models
 
 
@@ -137,7 +140,8 @@ def load_ruleset(name: str) -> Ruleset:
     r = Reader.open(file)
     top = r.mapping((), r.data, ["id", "name", "seed", "board", "characteristics",
                                  "weapon_characteristics", "geometry"],
-                    ["demo", "analysis", "actions", "resources", "unit_keys", "model_keys"])
+                    ["demo", "analysis", "actions", "resources", "unit_keys", "model_keys",
+                     "unplayed_unit_keys"])
     board = r.mapping(("board",), top["board"], ["width", "depth"])
     geo = r.mapping(("geometry",), top["geometry"],
                     ["distance", "combat_range", "combat_needs_sight", "coherency", "objectives"])
@@ -176,7 +180,20 @@ def load_ruleset(name: str) -> Ruleset:
         resources=_resources(r, top.get("resources")),
         unit_keys=_extra_keys(r, "unit_keys", top.get("unit_keys")),
         model_keys=_extra_keys(r, "model_keys", top.get("model_keys")),
+        unplayed_unit_keys=_unplayed(r, top.get("unplayed_unit_keys")),
     )
+
+
+def _unplayed(r: Reader, raw: object) -> tuple[tuple[str, str], ...]:
+    """`unplayed_unit_keys: {KEY: why}`: keys of every scene unit (scene/keys.py UNIT) that
+    the ruleset does not play."""
+    if raw is None:
+        return ()
+    from battlefield.scene import keys
+
+    optional = keys.UNIT.optional()
+    given = r.mapping(("unplayed_unit_keys",), raw, [], optional)
+    return tuple((k, r.string(("unplayed_unit_keys", k), why)) for k, why in given.items())
 
 
 def _extra_keys(r: Reader, where: str, raw: object) -> tuple[ExtraKey, ...]:

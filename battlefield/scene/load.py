@@ -242,6 +242,10 @@ class _SceneReader:
             p = ("units", i)
             u = r.mapping(p, item, keys.UNIT.required(),
                           keys.UNIT.optional() + [k.name for k in rs.unit_keys])
+            for key, why in rs.unplayed_unit_keys:
+                if key in u:
+                    raise r.error((*p, key), f"{rs.id} does not play '{key}': {why}",
+                                  "none of " + ", ".join(k for k, _ in rs.unplayed_unit_keys))
             uid = r.string((*p, "id"), u["id"])
             if "/" in uid:
                 raise r.error((*p, "id"), f"unit id '{uid}' contains '/'",

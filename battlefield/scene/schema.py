@@ -99,6 +99,8 @@ def _unit_defs(rs: Any) -> dict[str, Any]:
         return out | {"enum": [n for n, _ in k.bases]} if k.bases else out
 
     unit = _object(keys.UNIT, {k.name: own(k) for k in rs.unit_keys}, rs)
+    for key, _ in rs.unplayed_unit_keys:       # refused by the loader: not offered
+        del unit["properties"][key]
     model = _object(keys.MODEL, {k.name: own(k) for k in rs.model_keys}, rs)
     if any(k.bases for k in rs.unit_keys):     # a model may take its base from its unit's key
         model["required"] = [k for k in model.get("required", []) if k != "base"]

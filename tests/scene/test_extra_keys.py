@@ -90,3 +90,46 @@ def test_scene_error_points_at_a_key_path_and_its_line(toy: Path):
                         "(expected an enemy unit's id)")
     # a path below any written key takes the nearest line above it
     assert scene.error((*scene.units[1].path, "order", "x"), "m").line == 12
+
+
+# --- keys every unit may have that a ruleset does not play (ruleset.yaml unplayed_unit_keys) ---
+BLOCKS_UNIT = """ruleset: blocks
+board: {width: 48, depth: 48}
+units:
+- id: red-1
+  side: red
+  type: infantry
+  stats: {move: 6, dice: 4}
+  WEAPONS
+  models:
+  - {at: [10, 10], facing: 90}
+"""
+
+
+@pytest.mark.parametrize(("ruleset", "key", "value"), [
+    ("blocks", "weapons", "[{name: Spear, range: 1}]"),
+    ("blocks", "spells", "[{id: fire}]"),
+    ("skirmish", "weapons", "[{name: Bow, range: 18}]"),
+    ("openwg", "prayers", "[{id: hymn}]"),
+    ("warband", "spells", "[{id: fire}]"),
+])
+def test_a_key_the_ruleset_does_not_play_is_refused_at_its_line(ruleset, key, value):
+    text = BLOCKS_UNIT.replace("ruleset: blocks", f"ruleset: {ruleset}").replace(
+        "WEAPONS", f"{key}: {value}")
+    if ruleset != "blocks":
+        text = text.replace("  type: infantry\n", "").replace("{at: [10, 10], facing: 90}",
+                                                             "{base: 32, at: [10, 10]}")
+    with pytest.raises(InputError) as err:
+        load.load_scene_text(text, "scene.yaml")
+    line = text.splitlines().index(f"  {key}: {value}") + 1
+    assert str(err.value).startswith(f"scene.yaml:{line}: units[0].{key}: {ruleset} does not "
+                                     f"play '{key}'")
+
+
+def test_the_schema_does_not_offer_a_key_the_ruleset_does_not_play():
+    from battlefield.scene.schema import schema
+
+    blocks = schema("scene", "blocks")["$defs"]["unit-blocks"]["properties"]
+    aos4 = schema("scene", "aos4")["$defs"]["unit-aos4"]["properties"]
+    assert "weapons" not in blocks and "traits" in blocks
+    assert {"weapons", "spells", "prayers"} <= set(aos4)
