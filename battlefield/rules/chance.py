@@ -122,7 +122,8 @@ Node = Throw | Pool
 def roll(node: Node, dice: Dice) -> Any:
     """Roll one node with the game's dice (no roll is logged for no dice)."""
     n = node.count
-    values = dice.roll(node.dice, node.purpose).values if n else ()
+    summed = isinstance(node, Throw) and node.read_values is None    # read as the total
+    values = dice.roll(node.dice, node.purpose, summed).values if n else ()
     return node.read(values)
 
 

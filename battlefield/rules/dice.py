@@ -31,15 +31,24 @@ class Roll:
     values: tuple[int, ...]
     purpose: str
     fixed: bool = False
+    summed: bool = True        # False: each die counts on its own (hits, sets), not the sum
 
     @property
     def total(self) -> int:
         n, sides, bonus = parse(self.dice)
         return sum(self.values) + bonus
 
+    @property
+    def shown(self) -> str:
+        """The roll as a player reads it: '2D6 [3, 4] = 7', or '6D6 [4, 6, 1, 5, 4, 1]' when
+        each die counts on its own (a sum would mean nothing)."""
+        values = f"{self.dice} {list(self.values)}"
+        return f"{values} = {self.total}" if self.summed else values
+
     def to_dict(self) -> dict:
         return {"type": "roll", "dice": self.dice, "values": list(self.values),
-                "total": self.total, "for": self.purpose, **({"fixed": True} if self.fixed else {})}
+                "total": self.total, "summed": self.summed, "for": self.purpose,
+                **({"fixed": True} if self.fixed else {})}
 
 
 def parse(expr: str | int) -> tuple[int, int, int]:
@@ -90,14 +99,15 @@ class Dice:
             if x <= limit:
                 return x % sides + 1, False
 
-    def roll(self, expr: str | int, purpose: str) -> Roll:
+    def roll(self, expr: str | int, purpose: str, summed: bool = True) -> Roll:
+        """Roll `expr` for `purpose` and log it; summed=False: each die counts on its own."""
         n, sides, _ = parse(expr)
         values, fixed = [], False
         for _ in range(n):
             v, f = self.die(sides)
             values.append(v)
             fixed = fixed or f
-        r = Roll(str(expr).upper(), tuple(values), purpose, fixed)
+        r = Roll(str(expr).upper(), tuple(values), purpose, fixed, summed)
         self.log.append(r)
         return r
 

@@ -113,7 +113,8 @@ class PlayScene:
 
     def applied(self, rolls: list, text: str) -> None:
         self.table.changed()
-        dice = "; ".join(f"{r.purpose}: {r.total}" for r in rolls)
+        dice = "; ".join(f"{r.purpose}: {r.total if r.summed else list(r.values)}"
+                         for r in rolls)
         self.say(text + (f" ({dice})" if dice else ""))
 
     def apply(self, action: Action) -> bool:
@@ -150,8 +151,12 @@ class PlayScene:
         except InputError as exc:
             return str(exc)
         state = Game(log.rules_for(checked.ruleset.id), checked, self.state.game.seed).new_state()
+        resized = (checked.width, checked.depth) != (self.state.scene.width,
+                                                     self.state.scene.depth)
         self.opened = Opened(state, text, self.opened.name)
         self.table.state = state
+        if resized:
+            self.table.fit()               # the whole new board in view
         self.table.changed()
         self.edited = True
         return None
@@ -304,6 +309,7 @@ class PlayScene:
         state, _ = log.replay(saved)
         self.opened = Opened(state, saved.scene_text, saved.scene_name)
         self.table.state = state
+        self.table.fit()                   # its board, which may not be the one shown before
         self.table.changed()
         self.say(f"loaded {path}: {len(state.actions)} actions")
 

@@ -105,13 +105,17 @@ class Panel:
         y += 8
         surface.blit(big.render("dice", True, pal.INK), (x, y))
         y += 24
-        rolls = state.dice.log
+        # The newest roll first; a long one wraps (its further lines indented) rather than
+        # being cut, as long as there is room.
         room = max(0, (r.bottom - y - 10) // 17)
-        for roll in reversed(rolls[-room:] if room else []):
-            d = roll.to_dict()
-            text = f"{d['dice']} {d['values']} = {d['total']}  {d['for']}"
-            surface.blit(small.render(text[:52], True, pal.INK_SOFT), (x, y))
-            y += 17
+        for roll in reversed(state.dice.log[-room:] if room else []):
+            lines = _wrap(f"{roll.shown}  {roll.purpose}", small, r.width - 36)
+            for k, line in enumerate(lines[:room]):
+                surface.blit(small.render(line, True, pal.INK_SOFT), (x + (12 if k else 0), y))
+                y += 17
+            room -= len(lines[:room])
+            if room <= 0:
+                break
 
 
     def _unit_notes(self, surface: pygame.Surface, state: State, x: int, y: int) -> int:

@@ -77,3 +77,18 @@ def test_follow_reaches_the_leaf_of_given_dice():
     assert follow(proc, [2, 4, 3]) == (1, 3)
     with pytest.raises(ValueError):
         follow(proc, [3, 6])
+
+
+def test_a_roll_read_die_by_die_is_shown_without_a_sum():
+    # A Throw read as its total shows "= total"; a Pool (each die scored) or a Throw read
+    # another way shows its dice only: their sum would mean nothing to a player.
+    def proc():
+        a = yield Throw("2D6", "charge")
+        b = yield Pool(3, four_up, "hits")
+        c = yield Throw("2D6", "doubles", lambda vs: vs[0] == vs[1])
+        return a, b, c
+
+    dice = Dice.seeded(1, [3, 4, 1, 4, 6, 2, 2])
+    assert play(proc(), dice) == (7, 2, True)
+    assert [r.shown for r in dice.log] == ["2D6 [3, 4] = 7", "3D6 [1, 4, 6]", "2D6 [2, 2]"]
+    assert [r.to_dict()["summed"] for r in dice.log] == [True, False, False]

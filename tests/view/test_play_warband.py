@@ -92,3 +92,26 @@ def test_a_round_in_the_window(scene: PlayScene) -> None:
     assert any(a.type == "wait" for a in st.actions)
     scene.draw(pygame.Surface(SIZE))
     assert [label for _, label in scene.panel.buttons] == ["initiative"]
+
+
+def test_a_loaded_game_on_another_board_is_shown_whole(tmp_path) -> None:
+    """The window opened on aos4's 60" x 44" demo loads a warband log (30" x 22"): the new
+    board fills the table as a fresh window would show it (it was drawn at the old scale, in a
+    corner)."""
+    from battlefield.cli.main import main
+
+    saved = tmp_path / "warband.yaml"
+    assert main(["simulate", "--ruleset", "warband", "--seed", "2", "--log", str(saved)]) == 0
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        aos4 = PlayScene(open_game("demo"), SIZE)
+        aos4.load(str(saved))
+        fresh = PlayScene(open_game("demo-warband"), SIZE)
+        assert aos4.state.scene.width == 30
+        assert aos4.table.view == fresh.table.view
+        # the dice panel shows a warband initiative roll as its dice, not as their sum
+        rolls = [r for r in aos4.state.dice.log if r.purpose.startswith("initiative: ")]
+        assert rolls and not rolls[0].summed and "=" not in rolls[0].shown
+    finally:
+        pygame.display.quit()

@@ -67,7 +67,7 @@ def roll(state: State, given: dict[str, list[int]] | None) -> list[Event]:
     for side in state.sides:
         dice = (given or {}).get(side)
         if dice is None:
-            dice = list(state.dice.roll(f"{n}D6", f"initiative: {side}").values)
+            dice = list(state.dice.roll(f"{n}D6", f"initiative: {side}", summed=False).values)
         set_dice(state, side, dice)
         d = state.sides[side]
         events.append({"type": "initiative-dice", "side": side, "dice": d["rolled"],
