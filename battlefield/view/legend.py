@@ -272,7 +272,8 @@ def _layout(scene: Scene, report: dict | None, measure: dict | None, style: Styl
     # key
     key: list[tuple[Icon, str]] = []
     if scene.units:
-        key.append((_leader, "leader"))
+        if any(len(u.models) > 1 for u in scene.units):    # leaders are ringed only there
+            key.append((_leader, "leader"))
         if any(m.base.shape != 0 for u in scene.units for m in u.models):
             key.append((_facing, "facing"))
         if any(m.z > 0 for u in scene.units for m in u.models):

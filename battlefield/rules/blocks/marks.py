@@ -15,7 +15,7 @@ from battlefield.rules.blocks.data import order_text, stat
 from battlefield.rules.registry import DragContext, DragNotes, Ghost, Mark
 from battlefield.rules.state import State
 
-ARC_SHOWN = 12.0           # inches of a dragged block's front arc drawn
+ARC_SHOWN = 12.0           # inches of a dragged block's front arc drawn (a shooter's: its range)
 
 
 def side_edge(state: State, u: int, side: str) -> np.ndarray:
@@ -50,23 +50,25 @@ def order_mark(state: State, u: int) -> Mark | None:
     if kind in ("advance", "withdraw"):
         sign = 1.0 if kind == "advance" else -0.5
         end = (x + sign * move * math.cos(th), y + sign * move * math.sin(th))
-    elif kind == "charge":
+        # From the front (a withdrawal from the rear) edge's middle.
+        back = -1.0 if kind == "withdraw" else 1.0
+        start = (x + back * a * math.cos(th), y + back * a * math.sin(th))
+        return Mark("arrow", np.array([start, end]), order_text(order), spec.side, u)
+    # A charge or a march: the way the block's centre will go, round blocks and terrain, as
+    # the Movement phase moves it (turn after turn while its Move falls short).
+    if kind == "charge":
         try:
             w = state.unit_index(order["target"])
         except KeyError:
             return None
         if not phases.alive(state, w):
             return None
-        wx, wy, _ = movement.pose(state, w)
-        d = math.hypot(wx - x, wy - y)
-        stop = min(d, movement.block(state, w)[1] + 0.3) / d if d else 0.0
-        end = (wx - (wx - x) * stop, wy - (wy - y) * stop)     # at the target's edge
+        route: list[tuple[float, float]] | None = phases.charge_route(state, u, w)[0]
     else:
-        end = tuple(order["to"])
-    # From the front (a withdrawal from the rear) edge's middle.
-    back = -1.0 if kind == "withdraw" else 1.0
-    start = (x + back * a * math.cos(th), y + back * a * math.sin(th))
-    return Mark("arrow", np.array([start, end]), order_text(order), spec.side, u)
+        route = phases.march_route(state, u, tuple(order["to"]))
+    if route is None:
+        return None
+    return Mark("arrow", np.array(route), order_text(order), spec.side, u)
 
 
 def arc_outline(state: State, u: int, reach: float) -> np.ndarray | None:
@@ -122,13 +124,12 @@ def drag_notes(ctx: DragContext) -> DragNotes:
             notes.lines.append(f"stops touching {', '.join(trip.stopped_by)} after "
                                f"{trip.distance:.2f}\"")
             notes.ghosts.append(Ghost(u, np.array([[x, y]]), "stops here"))
-    arc = combat.arc(after, u).intersection(
-        shapely.box(0, 0, after.table.width, after.table.depth))
-    x, y, _ = movement.pose(after, u)
-    arc = arc.intersection(shapely.Point(x, y).buffer(ARC_SHOWN + movement.block(after, u)[2]))
-    if not arc.is_empty and arc.geom_type == "Polygon":
-        notes.marks.append(Mark("outline", np.asarray(arc.exterior.coords), "front arc",
-                                after.side_of(u), u))
+    # A shooter's arc out to its range (what it could shoot from there), else ARC_SHOWN.
+    rng = stat(after, u, "range")
+    pts = arc_outline(after, u, rng if rng > 0 else ARC_SHOWN)
+    if pts is not None:
+        notes.marks.append(Mark("outline", pts, f"front arc, range {rng:g}\"" if rng > 0
+                                else "front arc", after.side_of(u), u))
     notes.marks.extend(engaged_marks(after, u))
     foes = combat.engaged_with(after, u)
     for w, side in foes.items():

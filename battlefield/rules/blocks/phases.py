@@ -305,6 +305,22 @@ def charge_goal(state: State, u: int, w: int) -> tuple[tuple[float, float, float
     return None
 
 
+def charge_route(state: State, u: int, w: int
+                 ) -> tuple[list[tuple[float, float]], float | None]:
+    """The way a charge of u on w goes, whatever its Move: u's centre's points to where it
+    ends flush on w (round blocks and terrain), and the facing it ends with; with nowhere to
+    engage w, straight at it (facing None: the way it goes)."""
+    found = charge_goal(state, u, w)
+    x, y, _ = movement.pose(state, u)
+    if found is None:
+        wx, wy, _ = movement.pose(state, w)
+        return [(x, y), (wx, wy)], None
+    goal, approach = found
+    others = [v for v in range(len(state.scene.units)) if v not in (u, w) and alive(state, v)]
+    route = movement.route_to(state, u, approach, others)
+    return (route + [goal[:2]] if route else [(x, y), goal[:2]]), goal[2]
+
+
 def charge(state: State, u: int, target: str, move: float) -> movement.Travel | None:
     try:
         w = state.unit_index(target)
@@ -312,26 +328,25 @@ def charge(state: State, u: int, target: str, move: float) -> movement.Travel | 
         return None
     if not alive(state, w):
         return None
-    found = charge_goal(state, u, w)
     x, y, f = movement.pose(state, u)
     _, a, b = movement.block(state, u)
-    if found is None:                  # nowhere to engage it: straight at it, to contact
-        wx, wy, _ = movement.pose(state, w)
-        legs = movement.facing_legs([(x, y), (wx, wy)])
-        return movement.travel((x, y, f), legs, a, b, move, movement.ground(state, u))
-    goal, approach = found
-    others = [v for v in range(len(state.scene.units)) if v not in (u, w) and alive(state, v)]
-    route = movement.route_to(state, u, approach, others)
-    pts = route + [goal[:2]] if route else [(x, y), goal[:2]]
-    legs = movement.facing_legs(pts, goal[2])
+    pts, facing = charge_route(state, u, w)
+    legs = movement.facing_legs(pts, facing)
     return movement.travel((x, y, f), legs, a, b, move, movement.ground(state, u))
+
+
+def march_route(state: State, u: int, to: tuple[float, float]
+                ) -> list[tuple[float, float]] | None:
+    """The way a march of u to `to` goes, round blocks and terrain (None: no way)."""
+    others = [v for v in range(len(state.scene.units)) if v != u and alive(state, v)]
+    route = movement.route_to(state, u, to, others)
+    return route if route and len(route) >= 2 else None
 
 
 def march(state: State, u: int, to: tuple[float, float], move: float
           ) -> movement.Travel | None:
-    others = [v for v in range(len(state.scene.units)) if v != u and alive(state, v)]
-    route = movement.route_to(state, u, to, others)
-    if not route or len(route) < 2:
+    route = march_route(state, u, to)
+    if route is None:
         return None
     x, y, f = movement.pose(state, u)
     _, a, b = movement.block(state, u)

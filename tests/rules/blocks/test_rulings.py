@@ -8,6 +8,8 @@ import math
 
 import pytest
 
+from battlefield.scene.load import load_scene_text
+
 from ._scene import MONSTER, block, check, pair, scene, square
 
 C30, S30 = math.cos(math.radians(30)), math.sin(math.radians(30))
@@ -225,3 +227,27 @@ def test_check_says_whether_blocks_shooting_sees(tmp_path, capsys):
         pair = next(p for p in pairs if p["a"] == "red-a" and p["b"] == "blue-b")
         assert pair["shooting_sight"] is sees, (y, pair)
 
+
+
+def test_a_charge_orders_arrow_is_the_way_the_charge_goes():
+    """red-c charges blue-t (12" north) with a wall between: the arrow drawn for its order
+    goes round the wall, the route the Movement phase moves it along (phases.charge_route),
+    not straight through it; it ends where the charge ends, flush on blue-t's front."""
+    import shapely
+
+    from battlefield.rules.blocks import phases
+    from battlefield.rules.blocks.marks import order_mark
+    from battlefield.rules.log import rules_for
+    from battlefield.rules.state import Game
+
+    wall = square("wall", 6, 14, 14, 15)
+    text = scene(block("red-c", "red", 10, 6, 90, order={"charge": "blue-t"}),
+                 block("blue-t", "blue", 10, 24, 270, order="hold"), terrain=(wall,),
+                 state={"round": 2, "active": "red"})
+    state = Game(rules_for("blocks"), load_scene_text(text, "scene.yaml"), 1).new_state()
+    arrow = order_mark(state, 0)
+    route, facing = phases.charge_route(state, 0, 1)
+    assert arrow.kind == "arrow" and arrow.points.tolist() == [list(p) for p in route]
+    assert len(route) > 2 and facing == pytest.approx(90)      # facing blue-t, north
+    assert not shapely.LineString(route).intersects(shapely.box(6, 14, 14, 15))
+    assert route[-1] == pytest.approx((10, 24 - 1 - 1))        # 2" deep blocks, fronts flush
