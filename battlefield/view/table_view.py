@@ -229,7 +229,9 @@ class TableView:
                 scene = replace(scene, units=units)
                 report = _without(report, self.state.scene.units[hidden].id)
             labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth)))
-            draw_objectives(surf, view, scene, style, report, labels)
+            # While a unit is in the hand the drag labels each objective with who would hold
+            # it after the drop: its label as things stand is left out, not drawn twice.
+            draw_objectives(surf, view, scene, style, report, labels if hidden is None else None)
             if extra is not None:
                 extra(surf, view)
             draw_combat(surf, view, scene, style, report)

@@ -115,3 +115,21 @@ def test_a_loaded_game_on_another_board_is_shown_whole(tmp_path) -> None:
         assert rolls and not rolls[0].summed and "=" not in rolls[0].shown
     finally:
         pygame.display.quit()
+
+
+def test_objective_labels_are_drawn_once_while_a_fighter_is_in_the_hand(scene, monkeypatch):
+    """The drag labels each objective with who would hold it after the drop; the layer under
+    it then leaves out its own label of the objective (both were drawn, one over the other)."""
+    from battlefield.view import table_view
+
+    calls = []
+    real = table_view.draw_objectives
+
+    def spy(surf, view, scn, style, report=None, labels=None):
+        calls.append(labels is not None)
+        return real(surf, view, scn, style, report, labels)
+
+    monkeypatch.setattr(table_view, "draw_objectives", spy)
+    scene.table.units_layer()
+    scene.table.units_layer(hidden=0)
+    assert calls == [True, False]
