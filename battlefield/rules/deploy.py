@@ -212,6 +212,6 @@ def battle_scene(ruleset: str, map_arg: str | None) -> tuple[str, str]:
         raise InputError(map_arg, "", None, "no such scene file",
                          "a scene file, or a bundled scene: " + ", ".join(map_names()))
     m = load_scene(path, ruleset=ruleset)
-    if m.units:
-        return path.read_text(encoding="utf-8"), m.name or path.stem
+    if m.units:             # the file as given: what its errors (file:line) name
+        return path.read_text(encoding="utf-8"), str(map_arg)
     return demo_battle(path, ruleset), f"{m.name or path.stem}: demo armies"

@@ -92,16 +92,26 @@ def is_position(start: dict[str, Any]) -> bool:
     return "clock" in start
 
 
+# Clock keys that name a side when they are set; a list of sides.
+SIDE_KEYS = ("active", "acting", "first", "initiative", "underdog")
+SIDE_LISTS = ("stopped",)
+
+
 def restore(state: State, start: dict[str, Any]) -> None:
-    """Put the position `start` (a scene's `state:` mapping) into a state just set up."""
-    clock = _mapping(state, start["clock"], ("clock",))
-    state.clock = copy.deepcopy(clock)
+    """Put the position `start` (a scene's `state:` mapping) into a state just set up. In its
+    clock, each side's resources and `extra`, a key the ruleset's own start has must hold the
+    same kind of value (a count, text, yes / no, a list, a mapping), as `try --out` writes it;
+    a key left out keeps the start's value."""
+    clock = _like(state, _mapping(state, start["clock"], ("clock",)), state.clock, ("clock",))
+    _clock(state, clock)
+    state.clock = clock
     sides = _mapping(state, start.get("sides", {}), ("sides",))
     for side, res in sides.items():
         if side not in state.sides:
             raise _error(state, ("sides", side), f"no side {side!r}",
                          f"one of {', '.join(state.sides)}")
-        state.sides[side] = copy.deepcopy(_mapping(state, res, ("sides", side)))
+        state.sides[side] = _like(state, _mapping(state, res, ("sides", side)),
+                                  state.sides[side], ("sides", side))
     objectives = _mapping(state, start.get("objectives", {}), ("objectives",))
     for oid, held in objectives.items():
         if oid not in state.objectives:
@@ -111,7 +121,8 @@ def restore(state: State, start: dict[str, Any]) -> None:
             raise _error(state, ("objectives", oid), f"{held!r} is not a side",
                          f"one of {', '.join(state.sides)}, or null")
         state.objectives[oid] = held
-    state.extra = copy.deepcopy(_mapping(state, start.get("extra", {}), ("extra",)))
+    state.extra = _like(state, _mapping(state, start.get("extra", {}), ("extra",)),
+                        state.extra, ("extra",))
     _units(state, _mapping(state, start.get("units", {}), ("units",)))
     if "pending" in start:
         pending = _mapping(state, start["pending"], ("pending",))
@@ -122,10 +133,27 @@ def restore(state: State, start: dict[str, Any]) -> None:
                                               f"({type(exc).__name__}: {exc})") from None
     if "dice" in start:
         dice = start["dice"]
-        if not isinstance(dice, int) or isinstance(dice, bool) or dice < 0:
+        if not isinstance(dice, int) or isinstance(dice, bool) or not 0 <= dice < 2 ** 64:
             raise _error(state, ("dice",), f"{dice!r} is not the dice generator's position",
-                         "a whole number, as `try --out` writes it")
+                         "a whole number 0 .. 2**64 - 1, as `try --out` writes it")
         state.dice.state = dice
+
+
+def probe(state: State) -> None:
+    """Ask a restored position what every command asks of it (its summary, the abilities
+    legal now, what the ruleset draws, its fingerprint): one that fails there is refused now,
+    with what failed, rather than in the middle of a command."""
+    from battlefield.rules.registry import marks_of
+
+    try:
+        summary(state)
+        state.rules.available(state)
+        marks_of(state)
+        state.fingerprint()
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise _error(state, (), f"not a position {state.rules.id} can go on from "
+                                f"({type(exc).__name__}: {exc})",
+                     "a position as `try --out` writes it") from None
 
 
 def _units(state: State, units: dict[str, Any]) -> None:
@@ -146,19 +174,73 @@ def _units(state: State, units: dict[str, Any]) -> None:
             if (not isinstance(dmg, list) or len(dmg) != n
                     or not all(isinstance(d, int) and d >= 0 for d in dmg)):
                 raise _error(state, (*at, "damage"), f"{dmg!r} is not the unit's damage",
-                             f"{n} whole numbers, one per model")
+                             f"{n} whole number{'s' if n != 1 else ''}, one per model")
             us.damage[:] = dmg
         slain = item.get("slain", [])
         if not isinstance(slain, list) or not all(isinstance(k, int) and 1 <= k <= n
-                                                  for k in slain):
+                                                  for k in slain) or len(set(slain)) < len(slain):
             raise _error(state, (*at, "slain"), f"{slain!r} is not a list of the unit's models",
-                         f"model numbers 1..{n}")
+                         f"model numbers 1..{n}, each once")
         if slain:
             first = state.scene.model_offsets()[u]
             state.slay(u, [first + k - 1 for k in slain])
         us.flags = set(_strings(state, item.get("flags", []), (*at, "flags")))
         us.phase_used = set(_strings(state, item.get("used", []), (*at, "used")))
         us.counters = dict(_mapping(state, item.get("counters", {}), (*at, "counters")))
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes / no"
+    if isinstance(value, (int, float)):
+        return "a count"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "nothing" if value is None else type(value).__name__
+
+
+def _like(state: State, given: dict[str, Any], fresh: dict[str, Any],
+          path: tuple[str | int, ...]) -> dict[str, Any]:
+    """`given` over `fresh` (the ruleset's own start), copied: a key of `fresh` holds the same
+    kind of value in `given` (a key empty at the start, null, may hold text; counts are 0 or
+    more); one left out keeps `fresh`'s value."""
+    for key, want in fresh.items():
+        if key not in given:
+            continue
+        value, at = given[key], (*path, key)
+        kind, wanted = _kind(value), _kind(want)
+        if want is None:
+            ok = value is None or isinstance(value, str)
+        elif wanted == "a count":
+            ok = kind == "a count" and value >= 0 and value == value
+        else:
+            ok = kind == wanted
+        if not ok:
+            raise _error(state, at, f"{value!r} is the wrong kind of value",
+                         "text or null" if want is None else
+                         "a count, 0 or more" if wanted == "a count" else wanted)
+    return copy.deepcopy({**fresh, **given})
+
+
+def _clock(state: State, clock: dict[str, Any]) -> None:
+    """The clock's sides are the scene's sides, its phase one of the ruleset's."""
+    sides = list(state.sides)
+    for key in SIDE_KEYS:
+        if isinstance(clock.get(key), str) and clock[key] not in sides:
+            raise _error(state, ("clock", key), f"no side {clock[key]!r}",
+                         f"one of {', '.join(sides)}")
+    for key in SIDE_LISTS:
+        if isinstance(clock.get(key), list) and any(s not in sides for s in clock[key]):
+            raise _error(state, ("clock", key), f"{clock[key]!r} is not a list of sides",
+                         f"sides from {', '.join(sides)}")
+    phases = getattr(state.rules, "phases", ())
+    if phases and isinstance(clock.get("phase"), str) and clock["phase"] not in phases:
+        raise _error(state, ("clock", "phase"), f"{clock['phase']!r} is not a phase",
+                     ", ".join(phases))
 
 
 def _error(state: State, path: tuple[str | int, ...], message: str,

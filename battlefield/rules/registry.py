@@ -248,11 +248,15 @@ def with_ruleset_check(scene: Scene, report: dict[str, Any]) -> dict[str, Any]:
 
 def checked(scene: Scene) -> Scene:
     """The scene, after its ruleset's own check of the keys it adds (RulesetPackage.
-    check_scene): a value the loader takes but the ruleset cannot is refused here, by every
-    command alike."""
+    check_scene) and of its `state:` (where a battle starts, or a whole position): a value the
+    loader takes but the ruleset cannot is refused here, by every command alike."""
     package = find(scene.ruleset.id)
     if package is not None and package.check_scene is not None and scene.units:
         package.check_scene(scene)
+    if package is not None and scene.units and scene.extra.get("state") is not None:
+        from battlefield.rules.state import Game
+
+        Game(package.rules, scene).new_state()      # its `state:` read as a battle reads it
     return scene
 
 

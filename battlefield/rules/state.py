@@ -90,7 +90,7 @@ def scene_start(state: State, keys: tuple[str, ...]) -> tuple[dict[str, Any], st
 
     raw = state.scene.extra.get("state")
     if raw is not None and not isinstance(raw, dict):
-        raise start_error(state, (), f"expected a mapping, not {type(raw).__name__}",
+        raise start_error(state, (), f"{raw!r} is not a mapping",
                           f"{{{', '.join(f'{k}: ...' for k in keys)}}}")
     start = dict(raw or {})
     unknown = [k for k in start if k not in keys and k not in POSITION_KEYS]
@@ -178,6 +178,7 @@ class Game:
         start = self.scene.extra.get("state") or {}
         if position.is_position(start):
             position.restore(state, start)
+            position.probe(state)
         return state
 
 

@@ -112,7 +112,7 @@ class _SceneReader:
         deployment = (self._deployment(top["deployment"], width, depth) if "deployment" in top
                       else base_map.get("deployment", {}))
         if "state" in top and not isinstance(top["state"], dict):
-            raise r.error(("state",), f"expected a mapping, not {type(top['state']).__name__}",
+            raise r.error(("state",), f"{top['state']!r} is not a mapping",
                           "where the battle starts, {round: 2, active: blue}, or a position "
                           "as try --out writes it")
         layout = Layout(terrain)
@@ -244,8 +244,9 @@ class _SceneReader:
                           keys.UNIT.optional() + [k.name for k in rs.unit_keys])
             for key, why in rs.unplayed_unit_keys:
                 if key in u:
+                    unplayed = ", ".join(k for k, _ in rs.unplayed_unit_keys)
                     raise r.error((*p, key), f"{rs.id} does not play '{key}': {why}",
-                                  "none of " + ", ".join(k for k, _ in rs.unplayed_unit_keys))
+                                  f"a unit without {unplayed}")
             uid = r.string((*p, "id"), u["id"])
             if "/" in uid:
                 raise r.error((*p, "id"), f"unit id '{uid}' contains '/'",

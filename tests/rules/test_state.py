@@ -207,5 +207,75 @@ def test_a_state_that_is_not_a_mapping_is_refused_by_the_loader():
     from battlefield.rules.deploy import battle_scene
 
     text, name = battle_scene("aos4", None)
-    with pytest.raises(InputError, match=r":\d+: state: expected a mapping, not int"):
+    with pytest.raises(InputError, match=r":\d+: state: 3 is not a mapping"):
         load_scene_text(text.replace("\nunits:", "\nstate: 3\nunits:", 1), name)
+
+
+# A whole position (as try --out writes it) with a bad clock, side resources or extra is one
+# line at its key and line, for every command that reads the scene - check and render too. A
+# key left out keeps the start's value. (These were tracebacks, or taken and crashing later.)
+def _position(ruleset: str) -> dict:
+    import yaml
+
+    from battlefield.rules.deploy import battle_scene
+    from battlefield.rules.trial import scene_after
+
+    text, name = battle_scene(ruleset, None)
+    state = Game(log.rules_for(ruleset), load_scene_text(text, name), 1).new_state()
+    return yaml.safe_load(yaml.safe_dump(scene_after(state), sort_keys=False))
+
+
+BAD_POSITIONS = [
+    ("aos4", ("clock", "phase"), "bogus", "state.clock.phase: 'bogus' is not a phase (expected "
+                                         "start, hero, movement, shooting, charge, combat, end)"),
+    ("aos4", ("clock", "round"), "x", "state.clock.round: 'x' is the wrong kind of value "
+                                      "(expected a count, 0 or more)"),
+    ("aos4", ("clock", "round"), -3, "state.clock.round: -3 is the wrong kind of value"),
+    ("aos4", ("sides", "red", "cp"), "x", "state.sides.red.cp: 'x' is the wrong kind of value"),
+    ("aos4", ("clock", "acting"), "green", "state.clock.acting: no side 'green'"),
+    ("skirmish", ("sides", "red", "morale"), None, "state.sides.red.morale: None is the wrong"),
+    ("openwg", ("clock", "stopped"), ["green"], "state.clock.stopped: ['green'] is not a list of"),
+    ("warband", ("clock", "active"), "green", "state.clock.active: no side 'green'"),
+    ("warband", ("sides", "red", "ability_dice"), "x", "state.sides.red.ability_dice: 'x' is "
+                                                       "the wrong kind of value (expected a list)"),
+    ("blocks", ("clock", "over"), "x", "state.clock.over: 'x' is the wrong kind of value "
+                                       "(expected yes / no)"),
+    ("blocks", ("extra", "orders"), 3, "state.extra.orders: 3 is the wrong kind of value "
+                                       "(expected a mapping)"),
+    ("blocks", ("extra", "orders"), {"red-spears": 5}, "state: not a position blocks can go on "
+                                                      "from (TypeError"),
+    ("blocks", ("dice",), 2 ** 70, "state.dice: 1180591620717411303424 is not the dice"),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "path", "value", "said"), BAD_POSITIONS)
+def test_a_bad_whole_position_is_one_line_for_every_command(tmp_path, capsys, ruleset, path,
+                                                          value, said):
+    import yaml
+
+    from battlefield.cli.main import main
+
+    doc = _position(ruleset)
+    at = doc["state"]
+    for key in path[:-1]:
+        at = at[key]
+    at[path[-1]] = value
+    scene = tmp_path / "position.yaml"
+    scene.write_text(yaml.safe_dump(doc, sort_keys=False))
+    for command in (["check", str(scene)], ["render", str(scene), "-o", str(tmp_path / "p.png")],
+                    ["validate", str(scene)]):
+        assert main(command) == 2, command
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and said in err and f"{scene}:" in err, err
+
+
+def test_a_whole_position_may_leave_out_keys_that_keep_the_starts_values(tmp_path):
+    import yaml
+
+    doc = _position("aos4")
+    doc["state"]["sides"]["red"]["vp"] = 3
+    del doc["state"]["clock"]["underdog"], doc["state"]["sides"]["red"]["cp"]
+    state = Game(log.rules_for("aos4"), load_scene_text(yaml.safe_dump(doc), "p.yaml"),
+                 1).new_state()
+    assert state.clock["underdog"] is None and state.sides["red"]["vp"] == 3
+    assert state.sides["red"]["cp"] == 4                         # the demo's start: 4 CP

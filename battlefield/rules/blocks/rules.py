@@ -17,6 +17,7 @@ from battlefield.rules import chance, decisions
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.blocks import combat, movement, phases
 from battlefield.rules.blocks.data import check_scene, game, order_of, order_text, stat
+from battlefield.rules.blocks.phases import PHASES
 from battlefield.rules.chance import Throw
 from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.moves import find_unit, starting_at, v
@@ -34,6 +35,7 @@ OPTIONS = {"order": ("order",), "card": ("card",), "attack": ("card",)}
 
 class Blocks:
     id = "blocks"
+    phases = PHASES
 
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:

@@ -19,7 +19,7 @@ from battlefield.rules.actions import Action, Violation
 from battlefield.rules.chance import Throw, play
 from battlefield.rules.moves import find_unit, v
 from battlefield.rules.openwg import attacks, movement, turns
-from battlefield.rules.openwg.data import EPS, game
+from battlefield.rules.openwg.data import EPS, PHASES, game
 from battlefield.rules.openwg.profiles import Weapon, profiles
 from battlefield.rules.openwg.reach import enemies_in_combat, unit_gap
 from battlefield.rules.result import Result, decide
@@ -42,6 +42,7 @@ def _sides(state: State) -> list[str]:
 
 class OpenWG:
     id = "openwg"
+    phases = PHASES
 
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:

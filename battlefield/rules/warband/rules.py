@@ -41,6 +41,7 @@ SHORTHAND = "reaction"
 
 class Warband:
     id = "warband"
+    phases = ("initiative", "first", "combat")    # the roll, who goes first, the activations
 
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:
