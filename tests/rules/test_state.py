@@ -179,6 +179,8 @@ BAD_STARTS = [
     ("openwg", "{phase: shootin}", "state.phase: 'shootin' is not a phase (expected movement, "
                                    "ranged, melee, leadership)"),
     ("warband", "{round: true}", "state.round: True is not a round"),
+    ("warband", "{initiative: {red: [1, 2, 3, 4, 5, 6], blue: [1, 1, 2, 2, 3, 3], green: []}}",
+     "state.initiative.green: no side 'green'"),
     ("blocks", "{command: {red: 1.5}}", "state.command.red: 1.5 is not a number of command"),
     ("blocks", "{cards: {red: [joker]}}", "state.cards.red: not a list of card ids"),
     ("blocks", "{phase: lunch}", "state.phase: 'lunch' is not a phase"),

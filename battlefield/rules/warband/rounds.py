@@ -78,6 +78,10 @@ def given_roll(scene: Scene, raw: Any) -> dict[str, list[int]] | None:
         return None
     n = game().initiative_dice
     want = f"{{{', '.join(f'{s}: [{n} dice 1-6]' for s in scene.sides)}}}"
+    if isinstance(raw, dict):
+        odd = [s for s in raw if s not in scene.sides]
+        if odd:
+            raise scene.error(("state", "initiative", odd[0]), f"no side {odd[0]!r}", want)
     if not isinstance(raw, dict) or sorted(raw) != sorted(scene.sides):
         raise scene.error(("state", "initiative"), "must give each side's roll", want)
     for side, dice in raw.items():
