@@ -35,19 +35,12 @@ def _state(scene: Scene) -> State:
     return Game(RULES, scene).new_state()
 
 
-def _unit(scene: Scene, ref: str) -> int:
-    try:
-        return scene.unit_index(ref)
-    except KeyError:
-        ids = ", ".join(u.id for u in scene.units) or "(none)"
-        raise UsageError(f"{scene.file}: no unit '{ref}' (units: {ids})") from None
-
 
 def attack_answer(scene: Scene, args: Sequence[str], options: dict[str, Any]) -> dict[str, Any]:
     """Unit A attacks unit B as they stand: the distribution of the boxes B loses."""
     a, b = args
     state = _state(scene)
-    u, w = _unit(scene, a), _unit(scene, b)
+    u, w = scene.unit_index(a), scene.unit_index(b)
     if scene.units[u].side == scene.units[w].side:
         raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
     for x in (u, w):
@@ -84,7 +77,7 @@ def courage_answer(scene: Scene, args: Sequence[str], options: dict[str, Any]
                    ) -> dict[str, Any]:
     """The chance that the unit passes a courage check now (3D6 <= Courage, modifiers in)."""
     state = _state(scene)
-    u = _unit(scene, args[0])
+    u = scene.unit_index(args[0])
     value, notes = combat.courage(state, u)
     return {"unit": args[0], "courage": value, "modifiers": notes,
             "probability": round(float(combat.courage_probability(value)), 6)}

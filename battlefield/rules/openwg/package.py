@@ -38,7 +38,7 @@ def attack_answer(scene: Scene, args: Sequence[str], options: dict[str, Any]) ->
 
     a, b = args
     state = _state(scene)
-    u, w = _unit(scene, a), _unit(scene, b)
+    u, w = scene.unit_index(a), scene.unit_index(b)
     if scene.units[u].side == scene.units[w].side:
         raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
     weapon = options.get("weapon")
@@ -75,7 +75,7 @@ def _refused_now(scene: Scene, a: str, b: str, kind: str, weapon: str | None
     from dataclasses import replace
 
     action = Action("shoot" if kind == "ranged" else "fight", unit=a, target=b, weapon=weapon)
-    moment = {"phase": PHASE_OF[action.type], "active": scene.units[_unit(scene, a)].side}
+    moment = {"phase": PHASE_OF[action.type], "active": scene.units[scene.unit_index(a)].side}
     st = dict(scene.extra.get("state") or {})
     if "clock" in st:                 # a whole position: its clock moved to that moment
         st["clock"] = {**st["clock"], **moment, "stopped": []}
@@ -117,7 +117,7 @@ def morale_answer(scene: Scene, args: Sequence[str], options: dict[str, Any]
     if slain is None or slain < 0:
         raise UsageError("--morale needs --slain N (models slain this round, 0 or more)")
     state = _state(scene)
-    u = _unit(scene, name)
+    u = scene.unit_index(name)
     bravery = int(profiles(scene)[u].stat("bravery"))
     models = len(state.models_of(u))
     if slain > models:
@@ -139,13 +139,6 @@ def _morale_text(d: dict[str, Any]) -> str:
                       f"  expected to flee {d['expected_fled']:.2f}",
                       table(["fled", "chance", ""], rows)])
 
-
-def _unit(scene: Scene, name: str) -> int:
-    try:
-        return scene.unit_index(name)
-    except KeyError:
-        raise UsageError(f"no unit '{name}' (units: "
-                         f"{', '.join(u.id for u in scene.units)})") from None
 
 
 def points(scene: Scene) -> dict[str, Any]:
