@@ -43,8 +43,6 @@ MEMO_TABLES = 8         # how many tables keep their memos (the most recently as
 _memos: OrderedDict[int, tuple[Table, dict]] = OrderedDict()
 _memo_lock = threading.Lock()
 PLACED_KEPT = 20_000    # placed_memo values kept per layout (the most recently asked)
-PLACED_LAYOUTS = 4      # how many layouts keep them
-_placed: OrderedDict[int, tuple[Layout, OrderedDict]] = OrderedDict()
 
 
 def _frozen(values: np.ndarray, dtype: type) -> np.ndarray:
@@ -156,16 +154,11 @@ class Table:
         """`make()`, made once for `key` and the placement of `models`, for values that
         depend on those models and the terrain alone. Unlike memo() it outlives the table:
         a later table of the game where these models stand alike (others moved or were
-        slain) finds it. The PLACED_KEPT values last asked are kept per layout."""
+        slain) finds it. The PLACED_KEPT values last asked are kept, with the layout (every
+        table of a game shares it, and it goes with the game's scene)."""
         full = (key, self.placement(models))
-        lay = self.layout
         with _memo_lock:
-            entry = _placed.get(id(lay))
-            if entry is None or entry[0] is not lay:
-                entry = _placed[id(lay)] = (lay, OrderedDict())
-                if len(_placed) > PLACED_LAYOUTS:
-                    _placed.popitem(last=False)
-            values = entry[1]
+            values = self.layout.memo("placed-memo", OrderedDict)
             if full in values:
                 values.move_to_end(full)
                 return values[full]
