@@ -89,7 +89,10 @@ class ExtraKey:
 
 
 @dataclass(frozen=True)
-class Ruleset:
+class RulesetData:
+    """A ruleset's data, rulesets/ID/ruleset.yaml as read and checked (its code is the
+    battlefield.rules.ruleset.Ruleset subclass of the same id)."""
+
     id: str
     name: str
     seed: str
@@ -116,11 +119,11 @@ class Ruleset:
 BOARD_ID = "board"
 
 
-def board_ruleset() -> Ruleset:
+def board_ruleset() -> RulesetData:
     """What a plain board (a map file with no `ruleset:` key) is read and analysed with: bare
     geometry - horizontal distances, objectives contested by models within 3" of their centre
     (model count), a 6" move and climbing counted above 1" for marches; no rules to play."""
-    return Ruleset(
+    return RulesetData(
         id=BOARD_ID, name="a plain board (no ruleset)", seed="", board=(60.0, 44.0),
         characteristics=(), weapon_characteristics=(), distance="horizontal",
         combat_range=1.0, combat_needs_sight=False,
@@ -130,7 +133,7 @@ def board_ruleset() -> Ruleset:
 
 
 @cache
-def load_ruleset(name: str) -> Ruleset:
+def load_ruleset(name: str) -> RulesetData:
     """The ruleset called `name` (aos4, skirmish, openwg, warband, blocks; `board` for a map
     with none)."""
     if name == BOARD_ID:
@@ -150,7 +153,7 @@ def load_ruleset(name: str) -> Ruleset:
     obj = r.mapping(("geometry", "objectives"), geo["objectives"],
                     ["rule", "range", "marker_mm", "sticky"])
     p = ("geometry", "coherency")
-    return Ruleset(
+    return RulesetData(
         id=r.string(("id",), top["id"], [name]),
         name=r.string(("name",), top["name"]),
         seed=r.string(("seed",), top["seed"]),
@@ -262,5 +265,5 @@ def _bool(r: Reader, path: tuple, value: object) -> bool:
     return value
 
 
-__all__ = ["Ruleset", "load_ruleset", "ruleset_names", "Coherency", "ObjectiveRule", "Analysis",
+__all__ = ["RulesetData", "load_ruleset", "ruleset_names", "Coherency", "ObjectiveRule", "Analysis",
            "ActionDoc"]

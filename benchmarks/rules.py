@@ -78,9 +78,9 @@ def bench_attack_odds(quick: bool = False) -> dict:
 
 def _sample(scene, ref, u, v, odds, n: int) -> list[int]:
     """Roll the same attack n times with the game's dice (no allocation): damage dealt."""
-    from battlefield.rules.aos4.rules import RULES
+    from battlefield.rules.aos4.rules import RULESET
 
-    state = Game(RULES, scene, 12345).new_state()
+    state = Game(RULESET, scene, 12345).new_state()
     melee = odds.kind == "combat"
     weapons = weapons_of(scene.units[u], melee=melee)
     health = int(float(scene.units[v].stats.get("health", 1)))

@@ -337,14 +337,14 @@ def run_render(args: argparse.Namespace) -> int:
 
 
 def _marks(scene) -> list:
-    """What the scene's ruleset draws on it (orders, routes, engaged sides; registry.Mark)."""
+    """What the scene's ruleset draws on it (orders, routes, engaged sides; ruleset.Mark)."""
     from battlefield.rules import registry
     from battlefield.rules.state import Game
 
-    pkg = registry.find(scene.ruleset.id)
-    if pkg is None or pkg.marks is None:
+    ruleset = registry.find(scene.ruleset.id)
+    if ruleset is None or not ruleset.provides("marks"):
         return []
-    return pkg.marks(Game(pkg.rules, scene).new_state())
+    return ruleset.marks(Game(ruleset, scene).new_state())
 
 
 # --- odds --------------------------------------------------------------------------------------
@@ -423,12 +423,12 @@ def run_points(args: argparse.Namespace) -> int:
     from battlefield.rules import registry
 
     scene = open_scene(args.scene)
-    package = registry.get(scene.ruleset.id)
-    if package.points is None:
-        having = [n for n in registry.playable() if registry.get(n).points]
+    ruleset = registry.get(scene.ruleset.id)
+    if not ruleset.provides("points"):
+        having = [n for n in registry.playable() if registry.get(n).provides("points")]
         raise UsageError(f"{args.scene}: the {scene.ruleset.id} ruleset has no points "
                          f"(rulesets with points: {', '.join(having) or 'none'})")
-    data = package.points(scene)
+    data = ruleset.points(scene)
     if args.json:
         emit_json(data)
         return 0
@@ -445,17 +445,17 @@ def run_odds(args: argparse.Namespace) -> int:
     from battlefield.rules import registry
 
     scene = open_scene(args.scene)
-    package = registry.get(scene.ruleset.id)
+    ruleset = registry.get(scene.ruleset.id)
     flag = next(f for f in args.questions if getattr(args, f.replace("-", "_")) is not None)
-    q = package.question(flag)
+    q = ruleset.question(flag)
     if q is None:
-        asks = ", ".join(f"--{x.flag}" for x in package.odds) or "no odds questions"
+        asks = ", ".join(f"--{x.flag}" for x in ruleset.odds) or "no odds questions"
         raise UsageError(f"{args.scene}: --{flag} is not a question {scene.ruleset.id} "
                          f"answers (it answers {asks})")
     options = {k: v for k, v in vars(args).items()
                if k not in ("scene", "json", "run", "questions", "command")
                and k not in [f.replace("-", "_") for f in args.questions]}
-    data = q.answer(scene, getattr(args, flag.replace("-", "_")), options)
+    data = q.answer(ruleset, scene, getattr(args, flag.replace("-", "_")), options)
     if args.json:
         emit_json(data)
     else:

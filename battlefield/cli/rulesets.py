@@ -32,10 +32,10 @@ def describe(name: str) -> dict[str, Any]:
     from battlefield.rulesets import load_ruleset
 
     rs = load_ruleset(name)
-    package = registry.find(name)
-    return {"name": rs.name, "playable": package is not None, "demo": rs.demo,
+    ruleset = registry.find(name)
+    return {"name": rs.name, "playable": ruleset is not None, "demo": rs.demo,
             "resources": dict(rs.resources),
-            "odds": [q.flag for q in package.odds] if package else [],
+            "odds": [q.flag for q in ruleset.odds] if ruleset else [],
             "actions": [{"id": a.id, "fields": list(a.fields), "does": a.does,
                          "example": a.example} for a in rs.actions]}
 

@@ -222,10 +222,9 @@ def fingerprint(state: State) -> list[Any]:
 # --- try's shorthand -----------------------------------------------------------------------------
 def shorthand(state: State, action: Action) -> tuple[Action, dict[str, Any], list[Violation]]:
     """(the action without the answers written on it, those answers, why they are wrong)."""
-    hook = getattr(state.rules, "shorthand", None)
-    if hook is None or state.pending:
+    if state.pending:
         return action, {}, []
-    return hook(state, action)
+    return state.rules.shorthand(state, action)
 
 
 def settle(state: State, given: Mapping[str, Any], upcoming: Sequence[Action]
@@ -233,21 +232,22 @@ def settle(state: State, given: Mapping[str, Any], upcoming: Sequence[Action]
     """Answer pending decisions from the shorthand `given` (the ruleset's defaults where it says
     nothing), unless the next action of the run answers one itself. Returns (the answers, their
     events)."""
-    hook = getattr(state.rules, "shorthand_answer", None)
     answers: list[dict[str, Any]] = []
     events: list[Event] = []
     for _ in range(MAX_SETTLE):
-        if not state.pending or hook is None or state.over:
+        if not state.pending or state.over:
             break
         if upcoming and addressed(state, upcoming[0]) is not None:
             break
-        a = hook(state, state.pending[0], given)
+        a = state.rules.shorthand_answer(state, state.pending[0], given)
+        if a is None:           # the ruleset has no shorthand: the decision waits
+            break
         refused = state.check(a)
         if refused:
             # The answer written on the action breaks a rule: said with the rule, and the
             # ruleset's default (what it answers when nothing is written) given instead.
             answers.append({**a.to_dict(), "refused": [v.to_dict() for v in refused]})
-            a = hook(state, state.pending[0], {})
+            a = state.rules.shorthand_answer(state, state.pending[0], {})
         answers.append(a.to_dict())
         events.extend(state.apply(a, checked=True))      # checked above unless replaced
     return answers, events

@@ -12,17 +12,18 @@ from typing import Any
 
 from battlefield.errors import InputError, UsageError
 from battlefield.rules.actions import Action, ActionFormatError
-from battlefield.rules.state import Game, Rules, State
+from battlefield.rules.ruleset import Ruleset
+from battlefield.rules.state import Game, State
 from battlefield.scene.load import load_scene_text
 
 FORMAT = 1
 
 
-def rules_for(ruleset: str) -> Rules:
-    """The playable rules of a ruleset, found through the registry."""
+def rules_for(ruleset: str) -> Ruleset:
+    """The playable ruleset called `ruleset`, found through the registry."""
     from battlefield.rules import registry
 
-    return registry.get(ruleset).rules
+    return registry.get(ruleset)
 
 
 @dataclass
@@ -103,7 +104,7 @@ def new_game(ruleset: str, seed: int, scene_text: str, scene_name: str = "<log>"
     return Game(rules_for(ruleset), scene, seed)
 
 
-def replay_states(rules: Rules, seed: int, scene_text: str, actions: Iterable[Action]
+def replay_states(rules: Ruleset, seed: int, scene_text: str, actions: Iterable[Action]
                   ) -> list[str]:
     """Fingerprints of the states after each action, replayed from the start."""
     game = Game(rules, load_scene_text(scene_text, "<log>"), seed)

@@ -143,12 +143,10 @@ def probe(state: State) -> None:
     """Ask a restored position what every command asks of it (its summary, the abilities
     legal now, what the ruleset draws, its fingerprint): one that fails there is refused now,
     with what failed, rather than in the middle of a command."""
-    from battlefield.rules.registry import marks_of
-
     try:
         summary(state)
         state.rules.available(state)
-        marks_of(state)
+        state.rules.marks(state)
         state.fingerprint()
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         raise _error(state, (), f"not a position {state.rules.id} can go on from "
@@ -237,7 +235,7 @@ def _clock(state: State, clock: dict[str, Any]) -> None:
         if isinstance(clock.get(key), list) and any(s not in sides for s in clock[key]):
             raise _error(state, ("clock", key), f"{clock[key]!r} is not a list of sides",
                          f"sides from {', '.join(sides)}")
-    phases = getattr(state.rules, "phases", ())
+    phases = state.rules.phases
     if phases and isinstance(clock.get("phase"), str) and clock["phase"] not in phases:
         raise _error(state, ("clock", "phase"), f"{clock['phase']!r} is not a phase",
                      ", ".join(phases))

@@ -1,179 +1,37 @@
-"""The rulesets the engine can play, and the one interface each provides.
+"""The rulesets the engine can play, found by name.
 
-A ruleset is data (rulesets/NAME/: ruleset.yaml and its own files) plus one package that
-registers a `RulesetPackage`: the rules (the engine's `Rules` protocol), its computer player,
-the odds questions it answers, what the play window shows while a unit is dragged, and how
-`battlefield try` finds the moment an action belongs to. Everything else - the numbers map
-analysis needs, the demo battle, the action vocabulary - is in ruleset.yaml.
-
-Rulesets are found by name: a package `battlefield.rules.NAME` that defines `RULESET`, one
-registered with `register()`, or one installed as its own distribution through the entry-point
-group `battlefield.rulesets` (`NAME = "module:RULESET"`). No caller names a ruleset.
+A ruleset is data (rulesets/NAME/: ruleset.yaml and its own files) plus one instance of a
+`battlefield.rules.ruleset.Ruleset` subclass, the one class that declares every hook the
+program asks of a ruleset. Rulesets are found by name: a package `battlefield.rules.NAME` that
+defines `RULESET`, one registered with `register()`, or one installed as its own distribution
+through the entry-point group `battlefield.rulesets` (`NAME = "module:RULESET"`). No caller
+names a ruleset.
 """
 
 from __future__ import annotations
 
 import pkgutil
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module
 from importlib.util import find_spec
-from pathlib import Path
-from typing import Any, Protocol
-
-import numpy as np
+from typing import Any
 
 from battlefield.errors import UsageError
-from battlefield.rules.actions import Action, Violation
-from battlefield.rules.state import Rules, State
-from battlefield.rulesets import Ruleset, load_ruleset
+from battlefield.rules.ruleset import Ruleset
+from battlefield.rules.state import Game
 from battlefield.scene.model import Scene
 
-Answer = dict[str, Any]
+_registered: dict[str, Ruleset] = {}
 
 
-class Player(Protocol):
-    """A computer player: the next action for the side whose decision it is."""
-
-    def choose(self, state: State) -> Action: ...
-
-
-@dataclass(frozen=True)
-class OddsQuestion:
-    """One question `battlefield odds` can ask of a scene: `--FLAG ARG ...`.
-
-    `answer(scene, args, options)` returns the JSON answer; `text(answer)` the lines a person
-    reads. `options` are the odds command's other flags (weapon, modifiers) by name."""
-
-    flag: str                                  # "attack" -> --attack
-    args: tuple[str, ...]                      # metavars: ("A", "B")
-    help: str
-    answer: Callable[[Scene, Sequence[str], dict[str, Any]], Answer]
-    text: Callable[[Answer], str]
-    json_keys: str = ""                        # for --help: what the JSON holds
-
-
-@dataclass
-class Ring:
-    """A unit the drop would trigger or affect, ringed on the table with the reason."""
-
-    unit: int
-    reason: str
-
-
-@dataclass
-class Ghost:
-    """Where a unit's models would stand after the drop (a retreat, a push ...)."""
-
-    unit: int
-    at: np.ndarray                             # (n, 2) per model still on the table
-    reason: str = ""
-
-
-@dataclass
-class Mark:
-    """Something a ruleset draws on the table, in inches: an `arrow` (an order), a `path` (a
-    rout route), an `edge` (an engaged side) or an `outline` (a front arc), with a label and
-    the side whose colour it takes (None: ink)."""
-
-    kind: str
-    points: np.ndarray                         # (n, 2)
-    label: str = ""
-    side: str | None = None
-    unit: int | None = None                    # the unit it belongs to (hidden while dragged)
-
-
-@dataclass
-class DragNotes:
-    """What a ruleset adds to the drag overlay, as data the view draws: caption lines, odds
-    against the enemy under the cursor, units ringed with their reasons, ghosts."""
-
-    lines: list[str] = field(default_factory=list)
-    odds: Any = None
-    rings: list[Ring] = field(default_factory=list)
-    ghosts: list[Ghost] = field(default_factory=list)
-    marks: list[Mark] = field(default_factory=list)
-
-
-@dataclass
-class DragContext:
-    """One place of a dragged unit: its action, the table with it dropped there, the enemy
-    under the cursor, whether the cursor rests (`rests`: the rulings that cost more than a
-    frame are asked, such as sight with its blockers), and a cache that lives as long as the
-    pick-up (odds that do not depend on the drop)."""
-
-    state: State
-    unit: int
-    ability: str
-    action: Action
-    moved: Any                                 # geometry.table.Table with the unit dropped
-    target: int | None
-    rests: bool
-    cache: dict[Any, Any]
-
-
-@dataclass
-class CheckAdditions:
-    """What a ruleset adds to `battlefield check`: keys per ordered pair of units (a, b) and
-    per unit, merged into the report's `pairs` and `units`."""
-
-    pairs: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
-    units: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class RulesetPackage:
-    """Everything a ruleset answers, registered once by its package."""
-
-    id: str
-    rules: Rules
-    player: Callable[[], Player]
-    odds: tuple[OddsQuestion, ...] = ()
-    # The window: which of the abilities the engine offers a drag of unit u stands for
-    # (default: the vocabulary's drag actions in the order offered), and the overlay notes.
-    drag_abilities: Callable[[State, int, list[str]], list[str]] | None = None
-    drag_notes: Callable[[DragContext], DragNotes] | None = None
-    # `battlefield try`: the scene's `state:` defaults for a list of actions (whose turn, ...)
-    # and how to bring the state to the moment an action belongs to (violations if it passed).
-    try_start: Callable[[Scene, list[Action]], dict[str, Any]] | None = None
-    try_advance: Callable[[State, Action], list[Violation]] | None = None
-    # `battlefield points`: what the scene's armies cost ({"units": {ID: {"points", "stats"}},
-    # "sides": {SIDE: points}}); None: the ruleset has no points.
-    points: Callable[[Scene], Answer] | None = None
-    # The play window's panel: a line per unit the ruleset has something to say about now
-    # (openwg: the wounds pooled on it), by unit index.
-    unit_notes: Callable[[State], dict[int, str]] | None = None
-    # Every command that reads a scene (check, render, odds, validate ...): the ruleset's own
-    # check of its scene keys (raises InputError at the key path, e.g. an openwg build past a
-    # maximum); None: the loader's checks suffice.
-    check_scene: Callable[[Scene], None] | None = None
-    data: Path | None = None                   # rulesets/NAME (default: the bundled folder)
-    # `battlefield check`: the ruleset's own rulings about a scene (default: none).
-    check_additions: Callable[[Scene], CheckAdditions] | None = None
-    # The play window and `render`: what the ruleset draws on the table for a state (orders,
-    # routes, engaged sides ...; default: nothing).
-    marks: Callable[[State], list[Mark]] | None = None
-
-    @property
-    def ruleset(self) -> Ruleset:
-        return load_ruleset(self.id)
-
-    def question(self, flag: str) -> OddsQuestion | None:
-        return next((q for q in self.odds if q.flag == flag), None)
-
-
-_registered: dict[str, RulesetPackage] = {}
-
-
-def register(package: RulesetPackage) -> RulesetPackage:
+def register(ruleset: Ruleset) -> Ruleset:
     """Make a ruleset playable by name (for rulesets built at run time, e.g. in tests)."""
-    _registered[package.id] = package
-    if package.data is not None:
+    _registered[ruleset.id] = ruleset
+    if ruleset.data is not None:
         from battlefield.paths import add_ruleset_dir
 
-        add_ruleset_dir(package.id, package.data)
-    return package
+        add_ruleset_dir(ruleset.id, ruleset.data)
+    return ruleset
 
 
 def unregister(name: str) -> None:
@@ -187,30 +45,30 @@ def _builtin_names() -> list[str]:
 
 
 @cache
-def _builtin(name: str) -> RulesetPackage | None:
+def _builtin(name: str) -> Ruleset | None:
     if name not in _builtin_names() or find_spec(f"battlefield.rules.{name}") is None:
         return None
-    pkg = getattr(import_module(f"battlefield.rules.{name}"), "RULESET", None)
-    return pkg if isinstance(pkg, RulesetPackage) else None
+    found = getattr(import_module(f"battlefield.rules.{name}"), "RULESET", None)
+    return found if isinstance(found, Ruleset) else None
 
 
-def find(name: str) -> RulesetPackage | None:
+def find(name: str) -> Ruleset | None:
     """The playable ruleset called `name`, or None."""
     if name in _registered:
         return _registered[name]
-    pkg = _builtin(name)
-    if pkg is not None:
-        return pkg
+    ruleset = _builtin(name)
+    if ruleset is not None:
+        return ruleset
     from battlefield.paths import entry_point_rulesets
 
-    pkg = entry_point_rulesets().get(name)
-    return pkg if isinstance(pkg, RulesetPackage) else None
+    ruleset = entry_point_rulesets().get(name)
+    return ruleset if isinstance(ruleset, Ruleset) else None
 
 
-def get(name: str) -> RulesetPackage:
+def get(name: str) -> Ruleset:
     """The playable ruleset called `name`; a clear error naming the playable ones if none."""
-    pkg = find(name)
-    if pkg is None:
+    ruleset = find(name)
+    if ruleset is None:
         from battlefield.paths import ruleset_names
 
         if name in ruleset_names():
@@ -220,7 +78,7 @@ def get(name: str) -> RulesetPackage:
         rest = [n for n in ruleset_names() if n not in playable()]
         raise UsageError(f"unknown ruleset '{name}' (playable: {', '.join(playable())}"
                          + (f"; geometry only: {', '.join(rest)})" if rest else ")"))
-    return pkg
+    return ruleset
 
 
 def playable() -> list[str]:
@@ -229,16 +87,16 @@ def playable() -> list[str]:
 
     names = {n for n in _builtin_names() if _builtin(n) is not None}
     names |= set(_registered)
-    names |= {n for n, p in entry_point_rulesets().items() if isinstance(p, RulesetPackage)}
+    names |= {n for n, p in entry_point_rulesets().items() if isinstance(p, Ruleset)}
     return sorted(names)
 
 
 def with_ruleset_check(scene: Scene, report: dict[str, Any]) -> dict[str, Any]:
     """A check report with what the scene's ruleset adds to it (its check_additions)."""
-    pkg = find(scene.ruleset.id)
-    if pkg is None or pkg.check_additions is None:
+    ruleset = find(scene.ruleset.id)
+    if ruleset is None:
         return report
-    extra = pkg.check_additions(scene)
+    extra = ruleset.check_additions(scene)
     for pair in report["pairs"]:
         pair.update(extra.pairs.get((pair["a"], pair["b"]), {}))
     for uid, keys in extra.units.items():
@@ -247,29 +105,15 @@ def with_ruleset_check(scene: Scene, report: dict[str, Any]) -> dict[str, Any]:
 
 
 def checked(scene: Scene) -> Scene:
-    """The scene, after its ruleset's own check of the keys it adds (RulesetPackage.
-    check_scene) and of its `state:` (where a battle starts, or a whole position): a value the
-    loader takes but the ruleset cannot is refused here, by every command alike."""
-    package = find(scene.ruleset.id)
-    if package is not None and package.check_scene is not None and scene.units:
-        package.check_scene(scene)
-    if package is not None and scene.units and scene.extra.get("state") is not None:
-        from battlefield.rules.state import Game
-
-        Game(package.rules, scene).new_state()      # its `state:` read as a battle reads it
+    """The scene, after its ruleset's own check of the keys it adds (Ruleset.check_scene)
+    and of its `state:` (where a battle starts, or a whole position): a value the loader takes
+    but the ruleset cannot is refused here, by every command alike."""
+    ruleset = find(scene.ruleset.id)
+    if ruleset is not None and scene.units:
+        ruleset.check_scene(scene)
+        if scene.extra.get("state") is not None:
+            Game(ruleset, scene).new_state()      # its `state:` read as a battle reads it
     return scene
 
 
-def marks_of(state: State) -> list[Mark]:
-    """What the state's ruleset draws on the table now (its `marks` hook; none without)."""
-    pkg = find(state.rules.id)
-    return pkg.marks(state) if pkg is not None and pkg.marks is not None else []
-
-
-def rules_of(name: str) -> Rules:
-    return get(name).rules
-
-
-__all__ = ["RulesetPackage", "CheckAdditions", "with_ruleset_check", "checked", "OddsQuestion",
-           "DragNotes", "DragContext", "Ring", "Ghost", "Mark", "marks_of", "Player",
-           "register", "unregister", "find", "get", "playable", "rules_of"]
+__all__ = ["with_ruleset_check", "checked", "register", "unregister", "find", "get", "playable"]

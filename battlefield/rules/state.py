@@ -3,15 +3,16 @@
 A Game is a ruleset + a scene + a seed. A State is one moment of a game: where every model
 stands, which are alive and how damaged, each unit's flags for the turn, each side's resources
 (command points, victory points, morale tokens ...), the clock (round, active side, phase), the
-dice and the actions taken so far. Rulesets implement `Rules` and never touch the log, the
-snapshots or the dice state directly: `State.apply` checks, snapshots, resolves and records.
+dice and the actions taken so far. Rulesets subclass `battlefield.rules.ruleset.Ruleset` and
+never touch the log, the snapshots or the dice state directly: `State.apply` checks,
+snapshots, resolves and records.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from battlefield.rules.actions import Action, IllegalAction, Violation
 from battlefield.rules.decisions import Decision
 from battlefield.rules.dice import Dice
 from battlefield.rules.result import Result
+from battlefield.rules.ruleset import Ruleset
 from battlefield.rules.snapshots import (
     HISTORY,
     NOT_COPIED,
@@ -38,48 +40,6 @@ Event = dict[str, Any]
 # are read-only), so snapshots share it; the dice copy their own generator state and log.
 immutable(Table)
 copy_rule(Dice, Dice.copy)
-
-
-class Rules(Protocol):
-    """What a ruleset module provides to the engine."""
-
-    id: str
-
-    def setup(self, state: State) -> list[Event]:
-        """Prepare a new state (clock, resources) and return the opening events."""
-
-    def check(self, state: State, action: Action) -> list[Violation]:
-        """Why the action is illegal now; empty when it is legal. Changes nothing."""
-
-    def resolve(self, state: State, action: Action) -> list[Event]:
-        """Carry out a legal action: change the state, roll dice, return the events."""
-
-    def available(self, state: State) -> list[str]:
-        """The action types the acting side may use now."""
-
-    def resume(self, state: State, suspended: dict[str, Any],
-               answers: tuple[tuple[Decision, Action], ...]) -> list[Event]:
-        """Carry on the action that asked decisions (rules.decisions.ask), now all answered."""
-
-    def acting_side(self, state: State) -> str:
-        """The side whose decision it is."""
-
-    def over(self, state: State) -> bool: ...
-
-    def result(self, state: State) -> Result:
-        """How the battle ended (asked once it is over)."""
-
-    def move_allowance(self, state: State, u: int, ability: str) -> float | None:
-        """The longest move `ability` can give unit u now (None: it is not a move)."""
-
-    def move_cost(self, state: State, u: int, m: int, path: np.ndarray
-                  ) -> tuple[float, float]:
-        """(inches model m of unit u spends along path, of which climbing), as checked."""
-
-    def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
-                    ) -> tuple[list[Any], Any]:
-        """Near `box`: the polygons model m's centre may not enter (grown by its clearance)
-        and the geometry.paths.Terrain it climbs (None: nothing is climbed)."""
 
 
 def scene_start(state: State, keys: tuple[str, ...]) -> tuple[dict[str, Any], str]:
@@ -163,7 +123,7 @@ class UnitState:
 
 @dataclass
 class Game:
-    rules: Rules
+    rules: Ruleset
     scene: Scene
     seed: int = 0
 
@@ -210,7 +170,7 @@ class State:
 
     # --- the rules -------------------------------------------------------------------------
     @property
-    def rules(self) -> Rules:
+    def rules(self) -> Ruleset:
         return self.game.rules
 
     @property

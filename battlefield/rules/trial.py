@@ -14,37 +14,24 @@ from battlefield.rules.state import Game, State
 from battlefield.scene.model import Scene
 
 
-def acting_side(scene: Scene, actions: list[Action]) -> str:
-    for a in actions:
-        if a.side:
-            return a.side
-        if a.unit:
-            for u in scene.units:
-                if u.id == a.unit:
-                    return u.side
-    return scene.sides[0]
-
-
 def start(scene: Scene, actions: list[Action], seed: int, dice: list[int]) -> State:
     """A state at the moment the actions belong to: the scene's own `state:` (a whole
     position) where it gives one, the ruleset's defaults for these actions otherwise."""
-    package = registry.get(scene.ruleset.id)
-    defaults = (package.try_start(scene, actions) if package.try_start
-                else {"active": acting_side(scene, actions)})
+    ruleset = registry.get(scene.ruleset.id)
+    defaults = ruleset.try_start(scene, actions)
     extra = dict(scene.extra)
     st = dict(extra.get("state") or {})
     for k, v in defaults.items():
         st.setdefault(k, v)
     extra["state"] = st
-    game = Game(package.rules, replace(scene, extra=extra), seed)
+    game = Game(ruleset, replace(scene, extra=extra), seed)
     return game.new_state(fixed_dice=dice)
 
 
 def advance(state: State, action: Action) -> list[Violation]:
     """Bring the state to the moment the action belongs to (the ruleset's rule; most play
     actions where the state stands)."""
-    package = registry.get(state.rules.id)
-    return package.try_advance(state, action) if package.try_advance else []
+    return state.rules.try_advance(state, action)
 
 
 def run(scene: Scene, actions: list[Action], seed: int = 1, dice: list[int] | None = None

@@ -13,7 +13,7 @@ from battlefield.errors import InputError, UnknownUnit
 from battlefield.geometry.bases import Base
 from battlefield.geometry.table import Table
 from battlefield.geometry.terrain import Layout, Piece
-from battlefield.rulesets import Ruleset
+from battlefield.rulesets import RulesetData
 from battlefield.scene.yamlsource import format_path
 
 
@@ -66,7 +66,7 @@ class Objective:
 @dataclass
 class Scene:
     file: str
-    ruleset: Ruleset
+    ruleset: RulesetData
     width: float
     depth: float
     terrain: tuple[Piece, ...]

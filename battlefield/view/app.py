@@ -64,7 +64,7 @@ def to_phase(state: State, phase: str) -> None:
     of the acting side comes up."""
     if state.phase is None:
         raise UsageError(f"--phase {phase}: {state.rules.id} has no phases (sides take turns)")
-    phases = getattr(state.rules, "phases", ())
+    phases = state.rules.phases
     if phases and phase not in phases:
         raise UsageError(f"--phase {phase}: no such phase (phases: {', '.join(phases)})")
     for _ in range(50):
@@ -328,10 +328,9 @@ class PlayScene:
         st = self.state
         if self.computer and not st.over and st.acting_side in self.computer \
                 and self.drag.pickup is None:
-            from battlefield.rules import registry
 
             side = st.acting_side
-            player = self.players.setdefault(side, registry.get(st.rules.id).player())
+            player = self.players.setdefault(side, st.rules.player())
             self.apply(player.choose(st))
 
     def draw(self, surface: pygame.Surface) -> None:

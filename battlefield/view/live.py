@@ -1,6 +1,6 @@
 """What the table shows while a unit is dragged, asked of the engine and nothing else: the
 action the drop would be (State.check), the rulings where the unit would stand (Referee,
-live_check), and what the ruleset adds (registry.DragNotes: odds against the enemy under the
+live_check), and what the ruleset adds (ruleset.DragNotes: odds against the enemy under the
 cursor, units its path triggers, ghosts such as a retreat). No pygame here: the benchmark and
 the tests read these values directly."""
 
@@ -14,9 +14,8 @@ from typing import Any
 import numpy as np
 
 from battlefield.geometry.reach import ReachField, reach_field
-from battlefield.rules import registry
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.registry import DragContext, DragNotes
+from battlefield.rules.ruleset import DragContext, DragNotes
 from battlefield.rules.state import State
 from battlefield.rulings import LiveCheck, Referee, live_check
 
@@ -54,9 +53,7 @@ def drag_ability(state: State, u: int, wanted: str | None = None) -> str | None:
     avail = [a for a in drag_abilities(state) if a in offered]
     if wanted in avail:
         return wanted
-    package = registry.get(state.rules.id)
-    if package.drag_abilities is not None:
-        avail = package.drag_abilities(state, u, avail)
+    avail = state.rules.drag_abilities(state, u, avail)
     return avail[0] if avail else None
 
 
@@ -222,9 +219,7 @@ def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = 
         return r
     if detail and target is not None:   # full / partial / none and the blockers: at rest
         r.sight = referee.pair(p.unit, target)
-    package = registry.get(state.rules.id)
-    if package.drag_notes is not None:
-        r.notes = package.drag_notes(DragContext(state, p.unit, p.ability, action, moved,
+    r.notes = state.rules.drag_notes(DragContext(state, p.unit, p.ability, action, moved,
                                                  target, detail, p.cache))
     return r
 

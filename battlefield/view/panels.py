@@ -119,13 +119,10 @@ class Panel:
 
 
     def _unit_notes(self, surface: pygame.Surface, state: State, x: int, y: int) -> int:
-        """What the ruleset says about units now (RulesetPackage.unit_notes), one line each."""
-        from battlefield.rules import registry
-
-        notes = registry.get(state.rules.id).unit_notes
+        """What the ruleset says about units now (Ruleset.unit_notes), one line each."""
         small = font(16)
         colours = pal.side_colours(state.sides)
-        for u, text in sorted((notes(state) if notes else {}).items())[:8]:
+        for u, text in sorted(state.rules.unit_notes(state).items())[:8]:
             colour = pal.darker(colours[state.scene.units[u].side], 0.5)
             surface.blit(small.render(f"{state.scene.units[u].id}: {text}"[:52], True, colour),
                          (x, y))

@@ -9,7 +9,6 @@ from dataclasses import replace
 import numpy as np
 import pygame
 
-from battlefield.rules.registry import marks_of
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
@@ -238,7 +237,7 @@ class TableView:
             for p, q, _ in combat_links(view, scene, report):
                 labels.avoid_line(p, q, max(8.0, style.line * 8))
             draw_models(surf, view, scene, style, labels)
-            draw_marks(surf, view, style, [k for k in marks_of(self.state)
+            draw_marks(surf, view, style, [k for k in self.state.rules.marks(self.state)
                                            if hidden is None or k.unit != hidden])
             draw_rulings(surf, view, scene, style, report)
             labels.draw(surf)

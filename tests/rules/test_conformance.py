@@ -18,7 +18,7 @@ from battlefield.rules.trial import scene_after
 from battlefield.scene.load import load_scene_text
 
 SEED = 11
-PLAYABLE = [n for n in registry.playable() if registry.get(n).ruleset.demo]
+PLAYABLE = [n for n in registry.playable() if registry.get(n).spec.demo]
 
 
 def _short(text: str) -> str:
@@ -36,7 +36,7 @@ def battle(request, tmp_path_factory):
     package = registry.get(ruleset)
     text, name = battle_scene(ruleset, None)
     text = _short(text)
-    game = Game(package.rules, load_scene_text(text, name), SEED)
+    game = Game(package, load_scene_text(text, name), SEED)
     state = game.new_state()
     players = {side: package.player() for side in state.sides}
     proposed = []
@@ -134,7 +134,7 @@ def test_a_position_written_part_way_plays_on_to_the_same_state(battle, part):
     for a in actions[:cut]:
         first.apply(a)
     written = yaml.safe_dump(scene_after(first), sort_keys=False)
-    again = Game(registry.get(ruleset).rules, load_scene_text(written, "position.yaml"),
+    again = Game(registry.get(ruleset), load_scene_text(written, "position.yaml"),
                  seed=999).new_state()          # the position carries the dice, not the seed
     assert again.fingerprint() == first.fingerprint()
     for a in actions[cut:]:

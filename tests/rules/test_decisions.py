@@ -13,6 +13,7 @@ import pytest
 from battlefield.rules import decisions
 from battlefield.rules.actions import Action, IllegalAction, Violation
 from battlefield.rules.decisions import DECLINE, Decision
+from battlefield.rules.ruleset import Ruleset
 from battlefield.rules.state import Game, State
 from battlefield.scene.load import load_scene_text
 
@@ -29,7 +30,7 @@ def card(side: str, n: int) -> Action:
     return Action("card", side=side, options=(("n", n),))
 
 
-class Duel:
+class Duel(Ruleset):
     """A ruleset that only duels: both sides play a card 1..3 in secret; the higher may press."""
 
     id = "duel"

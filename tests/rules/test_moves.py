@@ -27,7 +27,7 @@ units:
 
 
 def state():
-    return Game(registry.get("skirmish").rules, load_scene_text(SCENE, "s.yaml"), 1).new_state()
+    return Game(registry.get("skirmish"), load_scene_text(SCENE, "s.yaml"), 1).new_state()
 
 
 def test_a_block_move_that_turns_swings_the_formation_about_the_leader():

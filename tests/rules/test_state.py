@@ -9,6 +9,7 @@ import pytest
 
 from battlefield.rules import log
 from battlefield.rules.actions import Action, IllegalAction, Violation
+from battlefield.rules.ruleset import Ruleset
 from battlefield.rules.state import Game, State
 from battlefield.scene.load import load_scene_text
 
@@ -21,7 +22,7 @@ units:
 """
 
 
-class Step:
+class Step(Ruleset):
     """Move a unit's model to a point up to D6 inches away; 'end' passes the turn."""
 
     id = "aos4"  # stands in for the aos4 rules module: the engine is tested on its own

@@ -6,5 +6,4 @@ procedures: played by attacking, enumerated for its exact odds), rolls (the char
 as chance procedures), data (abilities.yaml, battleplan.yaml, rules.yaml).
 """
 
-from battlefield.rules.aos4.package import RULESET  # noqa: E402,F401
-from battlefield.rules.aos4.rules import RULES  # noqa: E402,F401
+from battlefield.rules.aos4.rules import RULESET  # noqa: F401

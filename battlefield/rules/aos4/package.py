@@ -1,6 +1,6 @@
-"""aos4 as the engine sees it: one RulesetPackage with the rules, the computer player, the odds
-questions (charge, attack), what the window shows while a unit is dragged, and where in the turn
-an action of `battlefield try` belongs."""
+"""What aos4 answers beyond the game itself, for its Ruleset hooks (rules.Aos4): the computer
+player, the odds questions (charge, attack), what the window shows while a unit is dragged, and
+where in the turn an action of `battlefield try` belongs."""
 
 from __future__ import annotations
 
@@ -9,20 +9,20 @@ from typing import Any
 
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4.rules import RULES
-from battlefield.rules.registry import DragContext, DragNotes, OddsQuestion, RulesetPackage
+from battlefield.rules.ruleset import DragContext, DragNotes, OddsQuestion, Player, Ruleset
 from battlefield.rules.state import State
 from battlefield.scene.model import Scene
 
 
-def _player():
+def player() -> Player:
     from battlefield.rules.aos4.player import Aos4Player
 
     return Aos4Player()
 
 
 # --- odds ----------------------------------------------------------------------------------------
-def _charge(scene: Scene, args: Sequence[str], options: dict[str, Any]) -> dict[str, Any]:
+def _charge(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
+            ) -> dict[str, Any]:
     from battlefield.rules.aos4.charge import charge_odds
     from battlefield.rulings import Referee
 
@@ -55,7 +55,8 @@ def _charge_text(d: dict[str, Any]) -> str:
     ])
 
 
-def _attack(scene: Scene, args: Sequence[str], options: dict[str, Any]) -> dict[str, Any]:
+def _attack(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
+            ) -> dict[str, Any]:
     from battlefield.rules.aos4.attack_odds import attack_odds
     from battlefield.rulings import Referee
 
@@ -102,7 +103,7 @@ ODDS = (
 
 
 # --- the play window ---------------------------------------------------------------------------
-def _drag_abilities(state: State, u: int, offered: list[str]) -> list[str]:
+def drag_abilities(state: State, u: int, offered: list[str]) -> list[str]:
     """A unit in combat retreats in the movement phase; one out of combat cannot."""
     if "retreat" not in offered:
         return offered
@@ -114,7 +115,7 @@ def _drag_abilities(state: State, u: int, offered: list[str]) -> list[str]:
     return [a for a in offered if a != "retreat"]
 
 
-def _drag_notes(ctx: DragContext) -> DragNotes:
+def drag_notes(ctx: DragContext) -> DragNotes:
     """The charge odds against the enemy under the cursor (from where the unit stood)."""
     notes = DragNotes()
     if ctx.target is None or ctx.ability not in ("charge", "counter-charge"):
@@ -136,19 +137,14 @@ def _drag_notes(ctx: DragContext) -> DragNotes:
 
 
 # --- battlefield try -----------------------------------------------------------------------------
-def _try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
+def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
     from battlefield.rules.aos4 import turnfinder
 
     return turnfinder.start(scene, actions)
 
 
-def _try_advance(state: State, action: Action) -> list[Violation]:
+def try_advance(state: State, action: Action) -> list[Violation]:
     from battlefield.rules.aos4 import turnfinder
 
     return turnfinder.advance(state, action)
 
-
-RULESET = RulesetPackage(
-    id="aos4", rules=RULES, player=_player, odds=ODDS,
-    drag_abilities=_drag_abilities, drag_notes=_drag_notes,
-    try_start=_try_start, try_advance=_try_advance)

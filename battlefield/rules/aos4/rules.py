@@ -15,7 +15,7 @@ from typing import Any
 
 from battlefield.errors import InputError, UsageError
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import defence, magic, turns
+from battlefield.rules.aos4 import defence, magic, package, turns
 from battlefield.rules.aos4.data import Ability, abilities, used_core
 from battlefield.rules.aos4.fighting import Fighting
 from battlefield.rules.aos4.heroics import Heroics
@@ -25,7 +25,9 @@ from battlefield.rules.aos4.shooting import Shooting
 from battlefield.rules.decisions import DECLINE, Decision, answer_of
 from battlefield.rules.moves import find_unit
 from battlefield.rules.result import Result
+from battlefield.rules.ruleset import DragContext, DragNotes, Player, Ruleset
 from battlefield.rules.state import State
+from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
 END_PHASE = "end-phase"
@@ -50,9 +52,13 @@ class Handler:
     resolve: Resolve
 
 
-class Aos4(Moving, Shooting, Fighting, Heroics):
+class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
+    """aos4: the abilities of rulesets/aos4/abilities.yaml played phase by phase (the game
+    hooks here and in the mixins by phase), plus what package.py answers for the tools."""
+
     id = "aos4"
     phases = turns.PHASES
+    odds = package.ODDS
 
     def __init__(self, data: dict[str, Ability] | None = None) -> None:
         """The rules for the abilities in `data` (default rulesets/aos4/abilities.yaml): every
@@ -368,6 +374,21 @@ class Aos4(Moving, Shooting, Fighting, Heroics):
             self._first_fighter(state)
         return events
 
+    # --- beyond the game: the computer player, the window, try (package.py) -------------------
+    def player(self) -> Player:
+        return package.player()
+
+    def drag_abilities(self, state: State, u: int, offered: list[str]) -> list[str]:
+        return package.drag_abilities(state, u, offered)
+
+    def drag_notes(self, ctx: DragContext) -> DragNotes:
+        return package.drag_notes(ctx)
+
+    def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
+        return package.try_start(scene, actions)
+
+    def try_advance(self, state: State, action: Action) -> list[Violation]:
+        return package.try_advance(state, action)
 
 
-RULES = Aos4()
+RULESET = Aos4()

@@ -9,8 +9,8 @@ from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4.data import abilities
 from battlefield.rules.aos4.magic import known
 from battlefield.rules.aos4.turns import PHASES
+from battlefield.rules.ruleset import first_side
 from battlefield.rules.state import State
-from battlefield.rules.trial import acting_side
 from battlefield.scene.model import Scene
 
 
@@ -32,7 +32,7 @@ def _magic_whose(action: Action) -> str:
 def start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
     """The `state:` defaults for the turn the actions belong to: the first action's side is
     active, or its enemy when the first action is used in the enemy's phase."""
-    side = acting_side(scene, actions)
+    side = first_side(scene, actions)
     whose = None
     if actions:
         a = abilities().get(actions[0].type)
@@ -48,7 +48,7 @@ def advance(state: State, action: Action) -> list[Violation]:
     if where is None:
         return []
     phase, _ = where
-    side = acting_side(state.scene, [action])
+    side = first_side(state.scene, [action])
     c = state.clock
     target = PHASES.index(phase)
     turn = (c["round"], c["turn"])

@@ -7,5 +7,4 @@ the attack and courage procedures), phases (the turn, orders, the courage phases
 (checking and resolving actions), player (the computer player), package (odds and check).
 """
 
-from battlefield.rules.blocks.package import RULESET  # noqa: E402,F401
-from battlefield.rules.blocks.rules import RULES  # noqa: E402,F401
+from battlefield.rules.blocks.rules import RULESET  # noqa: F401

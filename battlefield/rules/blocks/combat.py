@@ -22,9 +22,11 @@ import shapely
 from battlefield.geometry.contact import engaged_sides as contact_sides
 from battlefield.geometry.contact import side_of
 from battlefield.rules import chance
+from battlefield.rules.actions import Violation
 from battlefield.rules.blocks.data import Card, game, stat, traits
 from battlefield.rules.blocks.movement import block, pose, rect
 from battlefield.rules.chance import Pool, Procedure, Throw
+from battlefield.rules.moves import v
 from battlefield.rules.state import State
 
 EPS = 1e-6
@@ -130,9 +132,9 @@ def _visible(state: State, u: int, w: int) -> bool:
     for k, piece in enumerate(layout.pieces):
         if piece.kind in SIGHT_BLOCKING:
             blockers.append(layout.polygons[k])
-    for v in range(len(state.scene.units)):
-        if v not in (u, w) and len(state.models_of(v)):
-            blockers.append(footprint(state, v).buffer(-1e-6))
+    for other in range(len(state.scene.units)):
+        if other not in (u, w) and len(state.models_of(other)):
+            blockers.append(footprint(state, other).buffer(-1e-6))
     if not blockers:
         return True
     lines = [shapely.LineString([e, p]) for e in eyes for p in marks]
@@ -267,3 +269,43 @@ def fearsome(state: State, u: int) -> bool:
 
 def as_json(dist: dict[int, Fraction]) -> dict[str, Any]:
     return {str(k): round(float(p), 6) for k, p in dist.items()}
+
+
+def attack_kind(state: State, u: int, w: int, close_only: bool) -> tuple[str, Violation | None]:
+    """close (engaged with the target) or ranged (unengaged, target in the front arc, in range
+    from the front edge, visible), or why unit u may not attack w now."""
+    uid, wid = state.scene.units[u].id, state.scene.units[w].id
+    flags = state.units[u].flags
+    if state.side_of(w) == state.side_of(u):
+        return "", v("not_an_enemy", f"{wid} is not an enemy of {uid}")
+    if not len(state.models_of(w)) or "destroyed" in state.units[w].flags:
+        return "", v("destroyed", f"{wid} has been destroyed")
+    if "attacked" in flags:
+        return "", v("already_attacked", f"{uid} has attacked this phase")
+    if "routing" in flags:
+        return "", v("routing", f"{uid} is routing: it does not fight")
+    foes = engaged_with(state, u)
+    if w in foes:
+        return "close", None
+    if close_only:
+        return "", v("not_engaged", f"{uid} is not engaged with {wid}: striking back is close "
+                                    f"combat only")
+    if foes:
+        return "", v("engaged", f"{uid} is engaged (with "
+                                f"{', '.join(state.scene.units[x].id for x in foes)}): it "
+                                f"may only attack a unit it is engaged with")
+    rng = stat(state, u, "range")
+    if rng <= 0:
+        return "", v("no_range", f"{uid} has no ranged attack (range 0) and is not engaged "
+                                 f"with {wid}")
+    if "trampled" in flags:
+        return "", v("trampled", f"a routing unit moved through {uid}: it may not shoot")
+    if not in_arc(state, u, w):
+        return "", v("not_in_arc", f"{wid} is not in {uid}'s front arc")
+    d = shooting_distance(state, u, w)
+    if d > rng + 1e-6:
+        return "", v("out_of_range", f"{wid} is {d:.2f}\" from {uid}'s front edge > range "
+                                     f"{rng:g}\"", distance=d, range=rng)
+    if not visible(state, u, w):
+        return "", v("not_visible", f"{uid}'s front edge cannot see {wid}")
+    return "ranged", None

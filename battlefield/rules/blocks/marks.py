@@ -1,4 +1,4 @@
-"""What the blocks ruleset draws on the table (registry.Mark): each block's standing order as an
+"""What the blocks ruleset draws on the table (ruleset.Mark): each block's standing order as an
 arrow, a routing block's route to its edge, the engaged sides of every block; and, while a block
 is dragged, its front arc and engaged sides where it would be dropped."""
 
@@ -12,7 +12,7 @@ import shapely
 
 from battlefield.rules.blocks import combat, movement, phases
 from battlefield.rules.blocks.data import order_text, stat
-from battlefield.rules.registry import DragContext, DragNotes, Ghost, Mark
+from battlefield.rules.ruleset import DragContext, DragNotes, Ghost, Mark
 from battlefield.rules.state import State
 
 ARC_SHOWN = 12.0           # inches of a dragged block's front arc drawn (a shooter's: its range)
@@ -114,9 +114,7 @@ def drag_notes(ctx: DragContext) -> DragNotes:
     after.table = ctx.moved
     u = ctx.unit
     if ctx.action.type == "move" and ctx.action.path:
-        from battlefield.rules.blocks.rules import RULES
-
-        trip, _ = RULES.trip(ctx.state, u, ctx.action)
+        trip, _ = ctx.state.rules.trip(ctx.state, u, ctx.action)
         if trip.stopped_by:               # it stops short, touching what it met
             x, y, f = trip.end
             m = int(ctx.state.models_of(u)[0])

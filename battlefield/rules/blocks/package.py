@@ -1,6 +1,7 @@
-"""blocks as the engine sees it: one RulesetPackage with the rules, the computer player, the
-attack and courage odds, and what `battlefield check` adds for blocks (the side of b that a's
-centre lies on, front arcs, shooting distances, engaged sides, rout routes)."""
+"""What blocks answers beyond the game itself, for its Ruleset hooks (rules.Blocks): the
+computer player, the attack and courage odds, where `try` starts, and what `battlefield check`
+adds for blocks (the side of b that a's centre lies on, front arcs, shooting distances, engaged
+sides, rout routes)."""
 
 from __future__ import annotations
 
@@ -10,43 +11,35 @@ from typing import Any
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Action
 from battlefield.rules.blocks import combat, movement, phases
-from battlefield.rules.blocks.data import boxes, check_scene
-from battlefield.rules.blocks.rules import RULES, attack_kind
+from battlefield.rules.blocks.data import boxes
 from battlefield.rules.chance import mean
-from battlefield.rules.registry import (
-    CheckAdditions,
-    DragContext,
-    DragNotes,
-    OddsQuestion,
-    RulesetPackage,
-)
+from battlefield.rules.ruleset import CheckAdditions, OddsQuestion, Player, Ruleset, first_side
 from battlefield.rules.state import Game, State
-from battlefield.rules.trial import acting_side
 from battlefield.scene.model import Scene
 
 
-def _player():
+def player() -> Player:
     from battlefield.rules.blocks.player import BlocksPlayer
 
     return BlocksPlayer()
 
 
-def _state(scene: Scene) -> State:
-    return Game(RULES, scene).new_state()
+def _state(ruleset: Ruleset, scene: Scene) -> State:
+    return Game(ruleset, scene).new_state()
 
 
-
-def attack_answer(scene: Scene, args: Sequence[str], options: dict[str, Any]) -> dict[str, Any]:
+def attack_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
+                  ) -> dict[str, Any]:
     """Unit A attacks unit B as they stand: the distribution of the boxes B loses."""
     a, b = args
-    state = _state(scene)
+    state = _state(ruleset, scene)
     u, w = scene.unit_index(a), scene.unit_index(b)
     if scene.units[u].side == scene.units[w].side:
         raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
     for x in (u, w):
         if not phases.alive(state, x):
             raise UsageError(f"{scene.units[x].id} is not on the table")
-    kind, why = attack_kind(state, u, w, False)
+    kind, why = combat.attack_kind(state, u, w, False)
     if why:
         kind = "close" if w in combat.engaged_with(state, u) else "ranged"
     att = combat.numbers(state, u, w, kind)
@@ -73,10 +66,10 @@ def _attack_text(d: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def courage_answer(scene: Scene, args: Sequence[str], options: dict[str, Any]
+def courage_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
                    ) -> dict[str, Any]:
     """The chance that the unit passes a courage check now (3D6 <= Courage, modifiers in)."""
-    state = _state(scene)
+    state = _state(ruleset, scene)
     u = scene.unit_index(args[0])
     value, notes = combat.courage(state, u)
     return {"unit": args[0], "courage": value, "modifiers": notes,
@@ -101,12 +94,12 @@ ODDS = (
 )
 
 
-def check_additions(scene: Scene) -> CheckAdditions:
+def check_additions(ruleset: Ruleset, scene: Scene) -> CheckAdditions:
     """Per ordered pair (a, b): the side of b a's centre lies on, b in a's front arc, the
     shooting distance from a's front edge and whether a's front edge sees b as blocks shooting
     counts sight; per unit: its engaged sides and, routing, its rout."""
     out = CheckAdditions()
-    state = _state(scene)
+    state = _state(ruleset, scene)
     on = [u for u in range(len(scene.units)) if phases.alive(state, u)]
     for u in on:
         for w in on:
@@ -136,20 +129,8 @@ def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
     """`try` on a plain scene: the acting side's turn of round 2 (full command points), in
     the combat phase when the first action is an attack, else Movement & Command."""
     first = actions[0].type if actions else ""
-    return {"active": acting_side(scene, actions), "round": 2,
+    return {"active": first_side(scene, actions), "round": 2,
             "phase": "combat" if first == "attack" else "command"}
-
-
-def _marks(state: State) -> list:
-    from battlefield.rules.blocks.marks import marks
-
-    return marks(state)
-
-
-def _drag_notes(ctx: DragContext) -> DragNotes:
-    from battlefield.rules.blocks.marks import drag_notes
-
-    return drag_notes(ctx)
 
 
 def try_advance(state: State, action: Action) -> list:
@@ -161,8 +142,3 @@ def try_advance(state: State, action: Action) -> list:
         state.apply(Action("end-phase"))
     return []
 
-
-RULESET = RulesetPackage(id="blocks", rules=RULES, player=_player, odds=ODDS,
-                         check_additions=check_additions, try_start=try_start,
-                         try_advance=try_advance, marks=_marks, drag_notes=_drag_notes,
-                         check_scene=check_scene)

@@ -8,7 +8,6 @@ from __future__ import annotations
 from battlefield.rules.actions import Action
 from battlefield.rules.blocks import combat, phases
 from battlefield.rules.blocks.data import game, stat
-from battlefield.rules.blocks.rules import attack_kind
 from battlefield.rules.chance import mean
 from battlefield.rules.state import State
 
@@ -67,7 +66,7 @@ class BlocksPlayer:
         t = state.table
         near = min(foes, key=lambda w: (t.unit_distance(u, w), w))
         rng = stat(state, u, "range")
-        if rng > 0 and any(attack_kind(state, u, w, False)[0] == "ranged" for w in foes):
+        if rng > 0 and any(combat.attack_kind(state, u, w, False)[0] == "ranged" for w in foes):
             return "hold"
         if rng > 0 and t.unit_distance(u, near) <= rng:
             return "hold"
@@ -80,7 +79,7 @@ class BlocksPlayer:
         for u in own:
             best, score = None, -1.0
             for w in combat.enemies(state, u):
-                kind, why = attack_kind(state, u, w, strike_back)
+                kind, why = combat.attack_kind(state, u, w, strike_back)
                 if why:
                     continue
                 att = combat.numbers(state, u, w, kind)

@@ -15,14 +15,17 @@ import numpy as np
 
 from battlefield.rules import chance, decisions
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.blocks import combat, movement, phases
-from battlefield.rules.blocks.data import check_scene, game, order_of, order_text, stat
+from battlefield.rules.blocks import combat, movement, package, phases
+from battlefield.rules.blocks import marks as drawn
+from battlefield.rules.blocks.data import check_scene, game, order_of, order_text
 from battlefield.rules.blocks.phases import PHASES
 from battlefield.rules.chance import Throw
 from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.moves import find_unit, starting_at, v
 from battlefield.rules.result import Result, decide
+from battlefield.rules.ruleset import CheckAdditions, DragContext, DragNotes, Mark, Player, Ruleset
 from battlefield.rules.state import State
+from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
 COSTS = {"order": 1, "direct": 1, "rally": 1, "draw-card": 1, "special": 1}
@@ -33,9 +36,13 @@ FIELDS = {"order": ("unit",), "direct": ("unit",), "move": ("unit", "path"),
 OPTIONS = {"order": ("order",), "card": ("card",), "attack": ("card",)}
 
 
-class Blocks:
+class Blocks(Ruleset):
+    """blocks: standing orders, cards, courage and routing (the game hooks here), plus what
+    package.py (odds, check, try) and marks.py (what the table shows) answer for the tools."""
+
     id = "blocks"
     phases = PHASES
+    odds = package.ODDS
 
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:
@@ -275,7 +282,7 @@ class Blocks:
             w = state.unit_index(action.target)
         except KeyError:
             return [v("unknown_unit", f"no unit '{action.target}'")]
-        kind, why = attack_kind(state, u, w, state.clock["phase"] == "strike-back")
+        kind, why = combat.attack_kind(state, u, w, state.clock["phase"] == "strike-back")
         return [why] if why else []
 
     # --- resolve ------------------------------------------------------------------------------
@@ -344,7 +351,7 @@ class Blocks:
 
     def _do_attack(self, state: State, action: Action) -> list[Event]:
         u, w = state.unit_index(action.unit), state.unit_index(action.target)
-        kind, _ = attack_kind(state, u, w, state.clock["phase"] == "strike-back")
+        kind, _ = combat.attack_kind(state, u, w, state.clock["phase"] == "strike-back")
         red = None
         if action.option("card") is not None:
             side = self.acting_side(state)
@@ -430,6 +437,28 @@ class Blocks:
                 events.extend(phases.end_turn(state))
         return events
 
+    # --- beyond the game: the computer player, odds, check, try, the table (package.py) -----------
+    def player(self) -> Player:
+        return package.player()
+
+    def check_scene(self, scene: Scene) -> None:
+        check_scene(scene)
+
+    def check_additions(self, scene: Scene) -> CheckAdditions:
+        return package.check_additions(self, scene)
+
+    def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
+        return package.try_start(scene, actions)
+
+    def try_advance(self, state: State, action: Action) -> list[Violation]:
+        return package.try_advance(state, action)
+
+    def marks(self, state: State) -> list[Mark]:
+        return drawn.marks(state)
+
+    def drag_notes(self, ctx: DragContext) -> DragNotes:
+        return drawn.drag_notes(ctx)
+
 
 def _colour(cid: str) -> str | None:
     card = game().card(cid)
@@ -448,44 +477,4 @@ def _draw(n: int, side: str):
     return k
 
 
-def attack_kind(state: State, u: int, w: int, close_only: bool) -> tuple[str, Violation | None]:
-    """close (engaged with the target) or ranged (unengaged, target in the front arc, in range
-    from the front edge, visible), or why unit u may not attack w now."""
-    uid, wid = state.scene.units[u].id, state.scene.units[w].id
-    flags = state.units[u].flags
-    if state.side_of(w) == state.side_of(u):
-        return "", v("not_an_enemy", f"{wid} is not an enemy of {uid}")
-    if not phases.alive(state, w) or "destroyed" in state.units[w].flags:
-        return "", v("destroyed", f"{wid} has been destroyed")
-    if "attacked" in flags:
-        return "", v("already_attacked", f"{uid} has attacked this phase")
-    if "routing" in flags:
-        return "", v("routing", f"{uid} is routing: it does not fight")
-    foes = combat.engaged_with(state, u)
-    if w in foes:
-        return "close", None
-    if close_only:
-        return "", v("not_engaged", f"{uid} is not engaged with {wid}: striking back is close "
-                                    f"combat only")
-    if foes:
-        return "", v("engaged", f"{uid} is engaged (with "
-                                f"{', '.join(state.scene.units[x].id for x in foes)}): it "
-                                f"may only attack a unit it is engaged with")
-    rng = stat(state, u, "range")
-    if rng <= 0:
-        return "", v("no_range", f"{uid} has no ranged attack (range 0) and is not engaged "
-                                 f"with {wid}")
-    if "trampled" in flags:
-        return "", v("trampled", f"a routing unit moved through {uid}: it may not shoot")
-    if not combat.in_arc(state, u, w):
-        return "", v("not_in_arc", f"{wid} is not in {uid}'s front arc")
-    d = combat.shooting_distance(state, u, w)
-    if d > rng + 1e-6:
-        return "", v("out_of_range", f"{wid} is {d:.2f}\" from {uid}'s front edge > range "
-                                     f"{rng:g}\"", distance=d, range=rng)
-    if not combat.visible(state, u, w):
-        return "", v("not_visible", f"{uid}'s front edge cannot see {wid}")
-    return "ranged", None
-
-
-RULES = Blocks()
+RULESET = Blocks()

@@ -7,5 +7,4 @@ special rules as effects), builder (templates, upgrades, health ranks, points), 
 and resolving actions), player, package (odds, points, try); numbers in rulesets/openwg/.
 """
 
-from battlefield.rules.openwg.package import RULESET  # noqa: F401
-from battlefield.rules.openwg.rules import RULES  # noqa: F401
+from battlefield.rules.openwg.rules import RULESET  # noqa: F401

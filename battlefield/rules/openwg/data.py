@@ -11,6 +11,9 @@ from battlefield.scene.yamlsource import Reader
 
 EPS = 1e-6
 PHASES = ("movement", "ranged", "melee", "leadership")
+# The phase each action belongs to.
+PHASE_OF = {"move": "movement", "run": "movement", "charge": "movement", "retreat": "movement",
+            "hold": "movement", "shoot": "ranged", "fight": "melee", "cast": "leadership"}
 
 
 @dataclass(frozen=True)

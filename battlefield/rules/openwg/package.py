@@ -1,6 +1,6 @@
-"""openwg as the engine sees it: one RulesetPackage with the rules, the computer player, the
-odds it answers (an attack's WOUNDS, a morale test's fleeing models), the unit builder's
-points, `try`'s starting moment and what the window shows while a unit is dragged."""
+"""What openwg answers beyond the game itself, for its Ruleset hooks (rules.OpenWG): the computer
+player, the odds it answers (an attack's WOUNDS, a morale test's fleeing models), the unit
+builder's points, `try`'s starting moment and what the window shows while a unit is dragged."""
 
 from __future__ import annotations
 
@@ -10,34 +10,43 @@ from typing import Any
 
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Action
-from battlefield.rules.openwg.rules import PHASE_OF, RULES
-from battlefield.rules.registry import DragContext, DragNotes, OddsQuestion, Ring, RulesetPackage
+from battlefield.rules.openwg.data import PHASE_OF
+from battlefield.rules.ruleset import (
+    DragContext,
+    DragNotes,
+    OddsQuestion,
+    Player,
+    Ring,
+    Ruleset,
+    first_side,
+)
 from battlefield.rules.state import Game, State
 from battlefield.scene.model import Scene
 
 
-def _player():
+def player() -> Player:
     from battlefield.rules.openwg.player import OpenWGPlayer
 
     return OpenWGPlayer()
 
 
-def _state(scene: Scene) -> State:
-    return Game(RULES, scene).new_state()
+def _state(ruleset: Ruleset, scene: Scene) -> State:
+    return Game(ruleset, scene).new_state()
 
 
 def _dist(dist: dict[int, Fraction]) -> dict[str, float]:
     return {str(k): float(dist[k]) for k in sorted(dist)}
 
 
-def attack_answer(scene: Scene, args: Sequence[str], options: dict[str, Any]) -> dict[str, Any]:
+def attack_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
+                  ) -> dict[str, Any]:
     """A's attack on B: the exact distribution of the WOUNDS B suffers."""
     from battlefield.rules.chance import mean
     from battlefield.rules.openwg import attacks
     from battlefield.rules.openwg.profiles import profiles
 
     a, b = args
-    state = _state(scene)
+    state = _state(ruleset, scene)
     u, w = scene.unit_index(a), scene.unit_index(b)
     if scene.units[u].side == scene.units[w].side:
         raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
@@ -53,7 +62,7 @@ def attack_answer(scene: Scene, args: Sequence[str], options: dict[str, Any]) ->
     p = attacks.plan(state, u, w, kind, weapon)
     dist = p.distribution()
     return {"attacker": a, "target": b, "kind": kind,
-            "refused_now": _refused_now(scene, a, b, kind, weapon),
+            "refused_now": _refused_now(ruleset, scene, a, b, kind, weapon),
             "expected_damage": float(mean(dist)), "distribution": _dist(dist),
             "attackers": p.attackers, "armor": attacks.armor(state, w),
             "groups": [{"models": g.models, "precision": g.precision, "damage": g.damage,
@@ -67,7 +76,7 @@ def attack_answer(scene: Scene, args: Sequence[str], options: dict[str, Any]) ->
 NOT_NOW = ("wrong_phase", "not_your_turn")
 
 
-def _refused_now(scene: Scene, a: str, b: str, kind: str, weapon: str | None
+def _refused_now(ruleset: Ruleset, scene: Scene, a: str, b: str, kind: str, weapon: str | None
                  ) -> list[dict[str, str]]:
     """What the game would refuse of this attack in its own phase, its side acting, with the
     units as they stand (in combat, already shot or fought this round, ...): the odds are the
@@ -81,7 +90,7 @@ def _refused_now(scene: Scene, a: str, b: str, kind: str, weapon: str | None
         st["clock"] = {**st["clock"], **moment, "stopped": []}
     else:
         st.update(moment)
-    state = _state(replace(scene, extra={**scene.extra, "state": st}))
+    state = _state(ruleset, replace(scene, extra={**scene.extra, "state": st}))
     return [{"code": x.code, "message": x.message} for x in state.check(action)
             if x.code not in NOT_NOW]
 
@@ -106,7 +115,7 @@ def _attack_text(d: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def morale_answer(scene: Scene, args: Sequence[str], options: dict[str, Any]
+def morale_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
                   ) -> dict[str, Any]:
     """How many models of UNIT flee after N were slain this round."""
     from battlefield.rules.openwg.dice import morale_distribution
@@ -116,7 +125,7 @@ def morale_answer(scene: Scene, args: Sequence[str], options: dict[str, Any]
     slain = options.get("slain")
     if slain is None or slain < 0:
         raise UsageError("--morale needs --slain N (models slain this round, 0 or more)")
-    state = _state(scene)
+    state = _state(ruleset, scene)
     u = scene.unit_index(name)
     bravery = int(profiles(scene)[u].stat("bravery"))
     models = len(state.models_of(u))
@@ -162,18 +171,16 @@ def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
     side acting. A first `stop` that names no side is the stop of the side that acts first
     in that phase (the scene's, else its first side): `stop` then a blue shoot is red
     stopping and blue shooting, not blue stopping before its own shot."""
-    from battlefield.rules.trial import acting_side
-
     out: dict[str, Any] = {}
     if not (actions and actions[0].type == "stop" and not actions[0].side):
-        out["active"] = acting_side(scene, actions)
+        out["active"] = first_side(scene, actions)
     first = next((a for a in actions if a.type in PHASE_OF), None)
     if first is not None:
         out["phase"] = PHASE_OF[first.type]
     return out
 
 
-def _drag_notes(ctx: DragContext) -> DragNotes:
+def drag_notes(ctx: DragContext) -> DragNotes:
     """The charge target's 1" ring; the allowance and the wound pools in the caption."""
     notes = DragNotes()
     state = ctx.state
@@ -215,13 +222,10 @@ ODDS = (
                  "distribution {\"0\": p, ...}, expected_fled, bravery, models_left"),
 )
 
+
 def check_scene(scene: Scene) -> None:
     """Every unit's profile, build and specials (InputError at the key path)."""
     from battlefield.rules.openwg.profiles import profiles
 
     profiles(scene)
 
-
-RULESET = RulesetPackage(id="openwg", rules=RULES, player=_player, odds=ODDS,
-                         drag_notes=_drag_notes, try_start=try_start, points=points,
-                         unit_notes=unit_notes, check_scene=check_scene)

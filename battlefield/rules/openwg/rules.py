@@ -18,16 +18,16 @@ import numpy as np
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.chance import Throw, play
 from battlefield.rules.moves import find_unit, v
-from battlefield.rules.openwg import attacks, movement, turns
-from battlefield.rules.openwg.data import EPS, PHASES, game
+from battlefield.rules.openwg import attacks, movement, package, turns
+from battlefield.rules.openwg.data import EPS, PHASE_OF, PHASES, game
 from battlefield.rules.openwg.profiles import Weapon, profiles
 from battlefield.rules.openwg.reach import enemies_in_combat, unit_gap
 from battlefield.rules.result import Result, decide
+from battlefield.rules.ruleset import DragContext, DragNotes, Player, Ruleset
 from battlefield.rules.state import State
+from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
-PHASE_OF = {"move": "movement", "run": "movement", "charge": "movement", "retreat": "movement",
-            "hold": "movement", "shoot": "ranged", "fight": "melee", "cast": "leadership"}
 MOVES = ("move", "run", "charge", "retreat")
 FIELDS = {"move": ("unit", "path", "paths"), "run": ("unit", "path", "paths"),
           "retreat": ("unit", "path", "paths"), "charge": ("unit", "target", "path", "paths"),
@@ -40,9 +40,13 @@ def _sides(state: State) -> list[str]:
     return [u.side for u in state.scene.units]
 
 
-class OpenWG:
+class OpenWG(Ruleset):
+    """openwg: four phases a round, Stop, pooled wounds, morale (the game hooks here), plus what
+    package.py answers for the tools."""
+
     id = "openwg"
     phases = PHASES
+    odds = package.ODDS
 
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:
@@ -514,9 +518,28 @@ class OpenWG:
         return [{"type": "cast", "unit": action.unit, "spell": spell, "target": action.target,
                  "roll": roll, "needed": need, "cast": cast}]
 
+    # --- beyond the game: the computer player, odds, points, the window, try (package.py) ---------
+    def player(self) -> Player:
+        return package.player()
+
+    def drag_notes(self, ctx: DragContext) -> DragNotes:
+        return package.drag_notes(ctx)
+
+    def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
+        return package.try_start(scene, actions)
+
+    def points(self, scene: Scene) -> dict[str, Any]:
+        return package.points(scene)
+
+    def unit_notes(self, state: State) -> dict[int, str]:
+        return package.unit_notes(state)
+
+    def check_scene(self, scene: Scene) -> None:
+        package.check_scene(scene)
+
 
 def _cast(need: int, spell: str):
     return (yield Throw(game().cast_dice, f"cast {spell} ({need}+)"))
 
 
-RULES = OpenWG()
+RULESET = OpenWG()

@@ -6,5 +6,4 @@ climbing, dangerous drops, retreat and charge paths), potshots (what a path trig
 bombardment (artillery tokens), rules (checking and resolving actions); numbers in data.
 """
 
-from battlefield.rules.skirmish.package import RULESET  # noqa: E402,F401
-from battlefield.rules.skirmish.rules import RULES  # noqa: E402,F401
+from battlefield.rules.skirmish.rules import RULESET  # noqa: F401

@@ -1,6 +1,6 @@
-"""skirmish as the engine sees it: one RulesetPackage with the rules, the computer player, the
-attack odds, and what the window shows while a unit is dragged (the pot shots its path would
-trigger, where the enemy under the cursor would retreat to)."""
+"""What skirmish answers beyond the game itself, for its Ruleset hooks (rules.Skirmish): the
+computer player, the attack odds, and what the window shows while a unit is dragged (the pot
+shots its path would trigger, where the enemy under the cursor would retreat to)."""
 
 from __future__ import annotations
 
@@ -10,30 +10,31 @@ from typing import Any
 
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Violation
-from battlefield.rules.registry import (
+from battlefield.rules.ruleset import (
     DragContext,
     DragNotes,
     Ghost,
     OddsQuestion,
+    Player,
     Ring,
-    RulesetPackage,
+    Ruleset,
 )
-from battlefield.rules.skirmish.rules import RULES
 from battlefield.rules.state import Game
 from battlefield.scene.model import Scene
 
 
-def _player():
+def player() -> Player:
     from battlefield.rules.skirmish.player import SkirmishPlayer
 
     return SkirmishPlayer()
 
 
-def _attack(scene: Scene, args: Sequence[str], options: dict[str, Any]) -> dict[str, Any]:
+def _attack(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
+            ) -> dict[str, Any]:
     from battlefield.rules.skirmish.odds import attack_odds
 
     a, b = args
-    state = Game(RULES, scene).new_state()
+    state = Game(ruleset, scene).new_state()
     u, w = scene.unit_index(a), scene.unit_index(b)
     if scene.units[u].side == scene.units[w].side:
         raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
@@ -63,7 +64,7 @@ ODDS = (
 )
 
 
-def _drag_notes(ctx: DragContext) -> DragNotes:
+def drag_notes(ctx: DragContext) -> DragNotes:
     """When the cursor rests: the pot shots the move's path triggers, and where the enemy
     under the cursor would retreat to if the dropped unit attacked it."""
     notes = DragNotes()
@@ -87,6 +88,3 @@ def _drag_notes(ctx: DragContext) -> DragNotes:
         notes.ghosts.append(Ghost(ctx.target, plan[0].ends(), "retreat"))
     return notes
 
-
-RULESET = RulesetPackage(id="skirmish", rules=RULES, player=_player, odds=ODDS,
-                         drag_notes=_drag_notes)

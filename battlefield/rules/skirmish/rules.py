@@ -22,7 +22,16 @@ from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.moves import find_unit
 from battlefield.rules.result import Result
-from battlefield.rules.skirmish import attacks, bombardment, movement, potshots, skirmishes, turns
+from battlefield.rules.ruleset import DragContext, DragNotes, Player, Ruleset
+from battlefield.rules.skirmish import (
+    attacks,
+    bombardment,
+    movement,
+    package,
+    potshots,
+    skirmishes,
+    turns,
+)
 from battlefield.rules.skirmish.bombardment import distance_to
 from battlefield.rules.skirmish.data import EPS, bombards, game
 from battlefield.rules.skirmish.movement import v
@@ -38,8 +47,12 @@ FIELDS = {"move": ("unit", "path", "paths"), "skirmish": ("unit", "target"), "bo
 ANSWERS = ("commit", DECLINE)        # only answers to a pending decision
 
 
-class Skirmish:
+class Skirmish(Ruleset):
+    """skirmish: commands two a turn, morale, pot shots and bombardment (the game hooks here),
+    plus what package.py answers for the tools."""
+
     id = "skirmish"
+    odds = package.ODDS
 
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:
@@ -346,5 +359,12 @@ class Skirmish:
         u = state.unit_index(action.unit)
         return attacks.retreat(state, u, state.unit_index(action.option("from")))
 
+    # --- beyond the game: the computer player, the window (package.py) ------------------------
+    def player(self) -> Player:
+        return package.player()
 
-RULES = Skirmish()
+    def drag_notes(self, ctx: DragContext) -> DragNotes:
+        return package.drag_notes(ctx)
+
+
+RULESET = Skirmish()

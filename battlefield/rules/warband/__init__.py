@@ -7,5 +7,4 @@ reactions (dodge, counter, opportunistic strike), rules (checking and resolving 
 odds, player, package.
 """
 
-from battlefield.rules.warband.package import RULESET  # noqa: E402,F401
-from battlefield.rules.warband.rules import RULES  # noqa: E402,F401
+from battlefield.rules.warband.rules import RULESET  # noqa: F401

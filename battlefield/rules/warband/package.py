@@ -1,7 +1,8 @@
-"""warband as the engine sees it: one RulesetPackage with the rules, the computer player, the
-attack odds, what the window shows while a fighter is dragged (its Move with climbing, the 1"
-engagement of the enemies it ends near, disengage's 3" limit, the side's dice) and how `try`
-brings a scene to the moment of an action (the initiative rolled, who activates first)."""
+"""What warband answers beyond the game itself, for its Ruleset hooks (rules.Warband): the
+computer player, the attack odds, what the window shows while a fighter is dragged (its Move
+with climbing, the 1" engagement of the enemies it ends near, disengage's 3" limit, the side's
+dice) and how `try` brings a scene to the moment of an action (the initiative rolled, who
+activates first)."""
 
 from __future__ import annotations
 
@@ -10,23 +11,23 @@ from typing import Any
 
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.registry import DragContext, DragNotes, OddsQuestion, Ring, RulesetPackage
+from battlefield.rules.ruleset import DragContext, DragNotes, OddsQuestion, Player, Ring, Ruleset
 from battlefield.rules.state import Game, State
-from battlefield.rules.warband.rules import RULES
 from battlefield.scene.model import Scene
 
 
-def _player():
+def player() -> Player:
     from battlefield.rules.warband.player import WarbandPlayer
 
     return WarbandPlayer()
 
 
-def _attack(scene: Scene, args: Sequence[str], options: dict[str, Any]) -> dict[str, Any]:
+def _attack(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
+            ) -> dict[str, Any]:
     from battlefield.rules.warband.odds import attack_odds
 
     a, b = args
-    state = Game(RULES, scene).new_state()
+    state = Game(ruleset, scene).new_state()
     u, w = scene.unit_index(a), scene.unit_index(b)
     if scene.units[u].side == scene.units[w].side:
         raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
@@ -60,7 +61,7 @@ ODDS = (
 )
 
 
-def _drag_notes(ctx: DragContext) -> DragNotes:
+def drag_notes(ctx: DragContext) -> DragNotes:
     """The dragged fighter's Move (climbing counted) or disengage's 3", the enemies within 1"
     of where it would end (engaged), and its side's dice."""
     from battlefield.rules.warband import attacks, initiative
@@ -70,7 +71,7 @@ def _drag_notes(ctx: DragContext) -> DragNotes:
     notes = DragNotes()
     u = ctx.unit
     side = state.side_of(u)
-    allowed = RULES.move_allowance(state, u, ctx.ability)
+    allowed = state.rules.move_allowance(state, u, ctx.ability)
     if allowed is not None:
         notes.lines.append(f"{ctx.ability} up to {allowed:g}\" (climbing counted)")
     after = __import__("copy").copy(state)
@@ -83,25 +84,25 @@ def _drag_notes(ctx: DragContext) -> DragNotes:
     return notes
 
 
-def _drag_abilities(state: State, u: int, offered: list[str]) -> list[str]:
+def drag_abilities(state: State, u: int, offered: list[str]) -> list[str]:
     from battlefield.rules.warband import attacks
 
     engaged = bool(attacks.engaged_with(state, u))
     return [a for a in offered if a == ("disengage" if engaged else "move")] or offered
 
 
-def _try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
+def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
     return {}
 
 
-def _try_advance(state: State, action: Action) -> list[Violation]:
+def try_advance(state: State, action: Action) -> list[Violation]:
     """Roll the initiative and choose who goes first (the acting fighter's side) when the
     action comes later than that; end an activation whose actions are all taken (it could
     still use an ability) when the action is another fighter's."""
     c = state.clock
     if (not state.pending and c.get("activating") and action.unit != c["activating"]
             and action.type not in ("pass", "react", "no-reaction")
-            and not RULES.check(state, Action("pass"))):
+            and not state.rules.check(state, Action("pass"))):
         state.apply(Action("pass"))
     for _ in range(2):
         phase = state.clock.get("phase")
@@ -127,8 +128,3 @@ def check_scene(scene: Scene) -> None:
     fighters(scene)
     given_roll(scene, (scene.extra.get("state") or {}).get("initiative"))
 
-
-RULESET = RulesetPackage(id="warband", rules=RULES, player=_player, odds=ODDS,
-                         drag_abilities=_drag_abilities, drag_notes=_drag_notes,
-                         try_start=_try_start, try_advance=_try_advance,
-                         check_scene=check_scene)

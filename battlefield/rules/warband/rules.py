@@ -23,10 +23,20 @@ from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import Decision, ask
 from battlefield.rules.moves import find_unit, v
 from battlefield.rules.result import Result, decide
+from battlefield.rules.ruleset import DragContext, DragNotes, Player, Ruleset
 from battlefield.rules.state import State
-from battlefield.rules.warband import abilities, attacks, initiative, movement, reactions, rounds
+from battlefield.rules.warband import (
+    abilities,
+    attacks,
+    initiative,
+    movement,
+    package,
+    reactions,
+    rounds,
+)
 from battlefield.rules.warband.data import Ability, abilities_of, ability_of, fighter, game
 from battlefield.rules.warband.rounds import alive, left, other
+from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
 ACTIONS = ("move", "attack", "disengage", "wait")
@@ -39,9 +49,13 @@ ANSWERS = ("react", "no-reaction")
 SHORTHAND = "reaction"
 
 
-class Warband:
+class Warband(Ruleset):
+    """warband: initiative dice, activations, reactions (the game hooks here), plus what
+    package.py answers for the tools."""
+
     id = "warband"
     phases = ("initiative", "first", "combat")    # the roll, who goes first, the activations
+    odds = package.ODDS
 
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:
@@ -585,5 +599,24 @@ class Warband:
             return Action("react", d["unit"], decision.side, options=(("reaction", d["type"]),))
         return Action(reactions.NO, side=decision.side)
 
+    # --- beyond the game: the computer player, odds, the window, try (package.py) -----------------
+    def player(self) -> Player:
+        return package.player()
 
-RULES = Warband()
+    def drag_abilities(self, state: State, u: int, offered: list[str]) -> list[str]:
+        return package.drag_abilities(state, u, offered)
+
+    def drag_notes(self, ctx: DragContext) -> DragNotes:
+        return package.drag_notes(ctx)
+
+    def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
+        return package.try_start(scene, actions)
+
+    def try_advance(self, state: State, action: Action) -> list[Violation]:
+        return package.try_advance(state, action)
+
+    def check_scene(self, scene: Scene) -> None:
+        package.check_scene(scene)
+
+
+RULESET = Warband()

@@ -11,7 +11,7 @@ from battlefield.rules.actions import Action
 from battlefield.rules.aos4 import attacks as seq
 from battlefield.rules.aos4 import rolls
 from battlefield.rules.aos4.attacking import volley
-from battlefield.rules.aos4.rules import RULES
+from battlefield.rules.aos4.rules import RULESET
 from battlefield.rules.aos4.weapons import weapon_from
 from battlefield.rules.chance import follow, leaves, outcomes, play
 from battlefield.rules.dice import Dice
@@ -51,7 +51,7 @@ def weapon(spec: dict):
 
 def state_for(save: int, seed: int = 1, fixed=()):
     scene = load_scene_text(SCENE.format(save=save))
-    state = Game(RULES, scene, seed).new_state()
+    state = Game(RULESET, scene, seed).new_state()
     state.dice = Dice.seeded(seed, fixed)
     return state
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from battlefield.rules.actions import Action
-from battlefield.rules.blocks import RULES
+from battlefield.rules.blocks import RULESET
 from battlefield.rules.state import Game, State
 from battlefield.scene.load import load_scene_text
 
@@ -16,7 +16,7 @@ from ._scene import block, scene
 
 
 def game(text: str, dice=()) -> State:
-    return Game(RULES, load_scene_text(text), 1).new_state(fixed_dice=list(dice))
+    return Game(RULESET, load_scene_text(text), 1).new_state(fixed_dice=list(dice))
 
 
 def act(state: State, **a) -> list[dict]:

@@ -84,7 +84,7 @@ def test_register_makes_a_ruleset_playable_in_process():
 
         registry.register(homebrew_ruleset.RULESET)
         assert "homebrew" in registry.playable()
-        state = play(Game(registry.get("homebrew").rules, load_scene(RACE), 1))
+        state = play(Game(registry.get("homebrew"), load_scene(RACE), 1))
         assert state.over and state.result()["winner"] == "red"
     finally:
         registry.unregister("homebrew")

@@ -10,7 +10,7 @@ import pytest
 
 from battlefield.cli.main import main
 from battlefield.rules.chance import outcomes
-from battlefield.rules.openwg import dice
+from battlefield.rules.openwg import RULESET, dice
 from battlefield.rules.openwg.package import attack_answer, morale_answer
 
 from ._scene import MELEE, R, load, row, scene, unit
@@ -63,7 +63,7 @@ def test_attack_distribution(name, wp, target_stats, specials, want):
     text = scene(unit("a", "red", [(10, 10)], weapons=weapon(**wp), specials=specials),
                  unit("b", "blue", [(10, 10 + GAP)], stats=target_stats,
                       specials=target_specials))
-    d = attack_answer(load(text), ("a", "b"), {"weapon": None})
+    d = attack_answer(RULESET, load(text), ("a", "b"), {"weapon": None})
     assert close(d["distribution"], ratio(want)) < 1e-12
     assert d["expected_damage"] == pytest.approx(float(sum(k * p for k, p in want.items())))
     assert d["attackers"] == {"Blade": ["a/1"]}
@@ -75,7 +75,7 @@ def test_only_models_in_range_attack_and_the_leader_doubles():
     text = scene(unit("a", "red", row(10, 10, 3), weapons=weapon(precision=6),
                       specials=[{"effect": "leader_damage", "times": 2}]),
                  unit("b", "blue", [(10.6, 10 + GAP)], stats={"armor": 3}))
-    d = attack_answer(load(text), ("a", "b"), {"weapon": None})
+    d = attack_answer(RULESET, load(text), ("a", "b"), {"weapon": None})
     assert d["attackers"] == {"Blade": ["a/1", "a/2"]}
     # 3 dice (2 from the Karl, 1 from model 2), each 1/2: Binomial(3, 1/2).
     assert close(d["distribution"], ratio({0: F(1, 8), 1: F(3, 8), 2: F(3, 8),
@@ -91,10 +91,10 @@ def test_a_ranged_weapon_named_and_the_defenders_reroll_of_sixes():
                  unit("b", "blue", [(10, 10 + 2 * R + 6)],
                       specials=[{"effect": "reroll", "roll": "armor", "faces": [6],
                                  "when": "ranged", "side": "defender"}]))
-    d = attack_answer(load(text), ("a", "b"), {"weapon": "Bow"})
+    d = attack_answer(RULESET, load(text), ("a", "b"), {"weapon": "Bow"})
     assert d["kind"] == "ranged" and d["attackers"] == {"Bow": ["a/1"]}
     assert close(d["distribution"], ratio({0: F(7, 18), 1: F(11, 18)})) < 1e-12
-    melee = attack_answer(load(text), ("a", "b"), {"weapon": None})
+    melee = attack_answer(RULESET, load(text), ("a", "b"), {"weapon": None})
     assert melee["attackers"] == {} and melee["distribution"] == {"0": 1.0}
 
 
@@ -113,7 +113,7 @@ def test_the_exact_odds_are_the_played_procedure_enumerated():
 def test_morale_distribution(bravery, slain, models, want):
     text = scene(unit("a", "red", row(5, 5, models), stats={"bravery": bravery}),
                  unit("b", "blue", [(30, 30)]))
-    d = morale_answer(load(text), ("a",), {"slain": slain})
+    d = morale_answer(RULESET, load(text), ("a",), {"slain": slain})
     assert d["models_left"] == models - slain
     assert close(d["distribution"], ratio(want)) < 1e-12
 
@@ -151,7 +151,7 @@ def test_odds_on_the_demo_battle_once_the_hunters_have_charged():
                          [Action.from_dict(a) for a in actions])
     assert all(r["legal"] for r in results)
     position = load(yaml.safe_dump(scene_after(state), sort_keys=False))
-    d = attack_answer(position, ("red-vulkites", "blue-hunters"), {"weapon": None})
+    d = attack_answer(RULESET, position, ("red-vulkites", "blue-hunters"), {"weapon": None})
     assert d["attackers"] == {"War-picks": ["red-vulkites/4", "red-vulkites/5"]}
     assert close(d["distribution"], {"0": 0.25, "2": 0.5, "4": 0.25}) < 1e-12
 
@@ -174,8 +174,8 @@ def test_the_odds_say_when_the_game_would_refuse_the_attack_now():
     text = scene(unit("a", "red", [(10, 10)], weapons=[MELEE, bow]),
                  unit("b", "blue", [(10 + 2 * R + 6, 10)]),
                  unit("c", "blue", [(10, 10 + GAP)]), state={"phase": "movement"})
-    shot = attack_answer(load(text), ("a", "b"), {"weapon": "Bow"})
+    shot = attack_answer(RULESET, load(text), ("a", "b"), {"weapon": "Bow"})
     assert [x["code"] for x in shot["refused_now"]] == ["must_shoot_combat_enemy"]
     assert shot["attackers"] == {"Bow": ["a/1"]} and shot["expected_damage"] > 0
-    assert attack_answer(load(text), ("a", "c"), {"weapon": "Bow"})["refused_now"] == []
-    assert attack_answer(load(text), ("a", "c"), {"weapon": None})["refused_now"] == []
+    assert attack_answer(RULESET, load(text), ("a", "c"), {"weapon": "Bow"})["refused_now"] == []
+    assert attack_answer(RULESET, load(text), ("a", "c"), {"weapon": None})["refused_now"] == []

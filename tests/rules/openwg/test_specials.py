@@ -95,10 +95,10 @@ def test_empower_rerolls_the_saves_of_the_targets_hits_until_the_next_leadership
 
 
 def _state(text: str):
-    from battlefield.rules.openwg import RULES
+    from battlefield.rules.openwg import RULESET
     from battlefield.rules.state import Game
 
-    return Game(RULES, load(text)).new_state()
+    return Game(RULESET, load(text)).new_state()
 
 
 def test_a_fight_split_between_two_units_in_combat():

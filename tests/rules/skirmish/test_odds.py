@@ -31,7 +31,7 @@ units:
 
 
 def odds(text: str) -> dict:
-    state = Game(registry.get("skirmish").rules, load_scene_text(text, "s.yaml"), 1).new_state()
+    state = Game(registry.get("skirmish"), load_scene_text(text, "s.yaml"), 1).new_state()
     return attack_odds(state, 0, 1)
 
 

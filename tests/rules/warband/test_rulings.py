@@ -130,7 +130,7 @@ def odds(text: str, a: str = "red-1", b: str = "blue-1", weapon: str | None = No
     from battlefield.rules.registry import get
 
     q = get("warband").question("attack")
-    return q.answer(load_scene_text(text), (a, b), {"weapon": weapon})
+    return q.answer(get("warband"), load_scene_text(text), (a, b), {"weapon": weapon})
 
 
 @pytest.mark.parametrize("defense, attacks_, hit_on, expected, p0", [
@@ -399,7 +399,7 @@ def test_a_bad_initiative_roll_in_the_scene_is_one_error_at_its_key(given, where
     text = scene(fighter("red-1", "red", 5, 10), fighter("blue-1", "blue", 25, 10),
                  state={"initiative": given})
     with pytest.raises(InputError) as err:
-        Game(get("warband").rules, load_scene_text(text, "s.yaml")).new_state()
+        Game(get("warband"), load_scene_text(text, "s.yaml")).new_state()
     assert where in str(err.value) and "s.yaml:" in str(err.value)
 
 

@@ -1,8 +1,10 @@
 """A homebrew ruleset that lives outside battlefield/: "flag race". Each turn the active side
 may step each of its units once, up to its `move` (3" by default), then ends its turn; after
-three rounds the side with more models within 3" of the objective "flag" wins. It is installed
-the way a player's own ruleset would be: a distribution whose entry point in the group
-`battlefield.rulesets` names RULESET (the test writes that distribution's metadata)."""
+three rounds the side with more models within 3" of the objective "flag" wins. It is written
+against battlefield.rules.ruleset.Ruleset alone (the game hooks, the move hooks, a computer
+player; every other hook keeps its default) and installed the way a player's own ruleset would
+be: a distribution whose entry point in the group `battlefield.rulesets` names RULESET (the
+test writes that distribution's metadata)."""
 
 from __future__ import annotations
 
@@ -14,16 +16,17 @@ import numpy as np
 from battlefield.geometry.objectives import models_in_zone
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.moves import end_problems, find_unit, planned, v
-from battlefield.rules.registry import RulesetPackage
 from battlefield.rules.result import Result
+from battlefield.rules.ruleset import Player, Ruleset
 from battlefield.rules.state import State, scene_start
 
 ROUNDS = 3
 STEP = 3.0
 
 
-class FlagRace:
+class FlagRace(Ruleset):
     id = "homebrew"
+    data = Path(__file__).parent / "data"
 
     def setup(self, state: State) -> list[dict[str, Any]]:
         start, active = scene_start(state, ("round", "active"))
@@ -45,11 +48,11 @@ class FlagRace:
     def move_allowance(self, state: State, u: int, ability: str) -> float | None:
         return float(state.scene.units[u].stats.get("move", STEP)) if ability == "step" else None
 
-    def move_cost(self, state: State, u: int, m: int, path: np.ndarray) -> tuple[float, float]:
-        return float(np.hypot(*np.diff(path, axis=0).T).sum()), 0.0
+    # move_cost and move_ground keep their defaults: the path's length on the flat, nothing in
+    # the way.
 
-    def move_ground(self, state, u, m, box):
-        return [], None
+    def player(self) -> Player:
+        return StepToFlag()
 
     def check(self, state: State, action: Action) -> list[Violation]:
         if self.over(state):
@@ -142,5 +145,4 @@ class StepToFlag:
         return Action("end-turn")
 
 
-RULESET = RulesetPackage(id="homebrew", rules=FlagRace(), player=StepToFlag,
-                         data=Path(__file__).parent / "data")
+RULESET = FlagRace()

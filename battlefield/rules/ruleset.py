@@ -1,0 +1,307 @@
+"""The one class a ruleset subclasses: every question the engine, the computer battles, the play
+window and the commands ask of a ruleset, with its default and when it is asked.
+
+A ruleset is this class plus its data (rulesets/NAME/: ruleset.yaml and its own files). The
+engine asks the hooks under "the game" (setup, check, resolve ... result) of `State`; the others
+have defaults that say "nothing to add", so a small ruleset writes the game hooks (and
+`player` for computer battles) and is playable by every command. Subclass, set `id`, make one
+instance and register it (a package `battlefield.rules.NAME` that defines `RULESET`,
+`registry.register(instance)`, or the entry-point group `battlefield.rulesets`).
+tests/rules/homebrew is a whole ruleset written against this class alone.
+
+The small records the hooks answer with (odds questions, drag notes, marks ...) are defined
+here too, so that a ruleset imports one module to plug in.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from battlefield.errors import UsageError
+from battlefield.rules.actions import Action, Violation
+from battlefield.rules.decisions import Decision
+from battlefield.rules.result import Result
+from battlefield.rulesets import RulesetData, load_ruleset
+from battlefield.scene.model import Scene
+
+if TYPE_CHECKING:
+    from battlefield.rules.state import State
+
+Event = dict[str, Any]
+Answer = dict[str, Any]
+
+
+class Player(Protocol):
+    """A computer player: the next action for the side whose decision it is."""
+
+    def choose(self, state: State) -> Action: ...
+
+
+@dataclass(frozen=True)
+class OddsQuestion:
+    """One question `battlefield odds` can ask of a scene: `--FLAG ARG ...`.
+
+    `answer(ruleset, scene, args, options)` returns the JSON answer; `text(answer)` the lines a
+    person reads. `options` are the odds command's other flags (weapon, modifiers) by name."""
+
+    flag: str                                  # "attack" -> --attack
+    args: tuple[str, ...]                      # metavars: ("A", "B")
+    help: str
+    answer: Callable[[Ruleset, Scene, Sequence[str], dict[str, Any]], Answer]
+    text: Callable[[Answer], str]
+    json_keys: str = ""                        # for --help: what the JSON holds
+
+
+@dataclass
+class Ring:
+    """A unit the drop would trigger or affect, ringed on the table with the reason."""
+
+    unit: int
+    reason: str
+
+
+@dataclass
+class Ghost:
+    """Where a unit's models would stand after the drop (a retreat, a push ...)."""
+
+    unit: int
+    at: np.ndarray                             # (n, 2) per model still on the table
+    reason: str = ""
+
+
+@dataclass
+class Mark:
+    """Something a ruleset draws on the table, in inches: an `arrow` (an order), a `path` (a
+    rout route), an `edge` (an engaged side) or an `outline` (a front arc), with a label and
+    the side whose colour it takes (None: ink)."""
+
+    kind: str
+    points: np.ndarray                         # (n, 2)
+    label: str = ""
+    side: str | None = None
+    unit: int | None = None                    # the unit it belongs to (hidden while dragged)
+
+
+@dataclass
+class DragNotes:
+    """What a ruleset adds to the drag overlay, as data the view draws: caption lines, odds
+    against the enemy under the cursor, units ringed with their reasons, ghosts."""
+
+    lines: list[str] = field(default_factory=list)
+    odds: Any = None
+    rings: list[Ring] = field(default_factory=list)
+    ghosts: list[Ghost] = field(default_factory=list)
+    marks: list[Mark] = field(default_factory=list)
+
+
+@dataclass
+class DragContext:
+    """One place of a dragged unit: its action, the table with it dropped there, the enemy
+    under the cursor, whether the cursor rests (`rests`: the rulings that cost more than a
+    frame are asked, such as sight with its blockers), and a cache that lives as long as the
+    pick-up (odds that do not depend on the drop)."""
+
+    state: State
+    unit: int
+    ability: str
+    action: Action
+    moved: Any                                 # geometry.table.Table with the unit dropped
+    target: int | None
+    rests: bool
+    cache: dict[Any, Any]
+
+
+@dataclass
+class CheckAdditions:
+    """What a ruleset adds to `battlefield check`: keys per ordered pair of units (a, b) and
+    per unit, merged into the report's `pairs` and `units`."""
+
+    pairs: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    units: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def first_side(scene: Scene, actions: Sequence[Action]) -> str:
+    """The side of the first action that names one (its side, or its unit's): whose moment
+    `battlefield try` starts at; the scene's first side without one."""
+    for a in actions:
+        if a.side:
+            return a.side
+        if a.unit:
+            for spec in scene.units:
+                if spec.id == a.unit:
+                    return spec.side
+    return scene.sides[0]
+
+
+class Ruleset(ABC):
+    """A ruleset: the hooks every part of the program asks it. Those marked abstract must be
+    written; every other one has a default that adds nothing. Hooks never touch the log, the
+    snapshots or the dice state directly: `State.apply` checks, snapshots, resolves and
+    records."""
+
+    # --- what it is -------------------------------------------------------------------------
+    id: str
+    """Its name: the folder of its data (rulesets/ID), the scene's `ruleset:` key."""
+
+    data: Path | None = None
+    """Where its data lives when it is not a bundled rulesets/ID (a ruleset installed as its
+    own distribution): registering the ruleset adds the folder."""
+
+    phases: tuple[str, ...] = ()
+    """The phases of a turn, in order (empty: sides take turns without phases). A position's
+    clock phase must be one of them; the play window's --phase names one."""
+
+    odds: tuple[OddsQuestion, ...] = ()
+    """The questions `battlefield odds` asks of a scene in this ruleset (--attack, --charge
+    ...)."""
+
+    @property
+    def spec(self) -> RulesetData:
+        """Its data: rulesets/ID/ruleset.yaml as read and checked (vocabulary, demo, ranges)."""
+        return load_ruleset(self.id)
+
+    def question(self, flag: str) -> OddsQuestion | None:
+        """The odds question asked by `--FLAG`, or None."""
+        return next((q for q in self.odds if q.flag == flag), None)
+
+    def provides(self, hook: str) -> bool:
+        """Whether this ruleset writes its own `hook` rather than taking the default (a command
+        lists the rulesets that answer it, e.g. `points`)."""
+        return getattr(type(self), hook) is not getattr(Ruleset, hook)
+
+    # --- the game: asked by State ---------------------------------------------------------------
+    @abstractmethod
+    def setup(self, state: State) -> list[Event]:
+        """When a game's first state is made: fill the clock (round, active side, phase),
+        the sides' resources and objective control from the scene (its `state:` start keys)
+        and return the opening events. A whole position in `state:` is restored after it."""
+
+    @abstractmethod
+    def check(self, state: State, action: Action) -> list[Violation]:
+        """When an action is checked (State.check, and before State.apply): why it is illegal
+        now, empty when it is legal. Changes nothing."""
+
+    @abstractmethod
+    def resolve(self, state: State, action: Action) -> list[Event]:
+        """When a legal action is applied: change the state, roll dice (state.dice), return
+        the events. May ask the other side decisions (rules.decisions.ask)."""
+
+    @abstractmethod
+    def available(self, state: State) -> list[str]:
+        """When a player, the window or a position check asks: the action types the acting
+        side may use now (empty once the battle is over)."""
+
+    def resume(self, state: State, suspended: dict[str, Any],
+               answers: tuple[tuple[Decision, Action], ...]) -> list[Event]:
+        """When every decision an action asked (rules.decisions.ask) is answered: carry the
+        action on from `suspended` with the answers. Default: this ruleset asks none."""
+        raise NotImplementedError(f"{self.id} asks no decisions, so none is resumed")
+
+    @abstractmethod
+    def acting_side(self, state: State) -> str:
+        """Whenever the engine asks whose decision it is (no decision pending): the side that
+        acts now."""
+
+    @abstractmethod
+    def over(self, state: State) -> bool:
+        """After every action and before every choice: whether the battle has ended."""
+
+    @abstractmethod
+    def result(self, state: State) -> Result:
+        """Once the battle is over: who won, how, and the scores."""
+
+    # --- moving: asked by rules.moves (paths, the window's drag and its routing) ------------------
+    def move_allowance(self, state: State, u: int, ability: str) -> float | None:
+        """When a move of unit u by `ability` is planned or routed: the longest it can be now.
+        Default: None, no ability is a move."""
+        return None
+
+    def move_cost(self, state: State, u: int, m: int, path: np.ndarray
+                  ) -> tuple[float, float]:
+        """When a path of model m of unit u is measured: (inches it spends along `path`, of
+        which climbing). Default: the path's length on the flat, nothing climbed."""
+        return float(np.hypot(*np.diff(np.asarray(path, dtype=float), axis=0).T).sum()), 0.0
+
+    def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
+                    ) -> tuple[list[Any], Any]:
+        """When a route for model m is sought near `box`: the polygons its centre may not
+        enter (grown by its clearance) and the geometry.paths.Terrain it climbs (None: nothing
+        is climbed). Default: nothing is in the way."""
+        return [], None
+
+    # --- computer battles ------------------------------------------------------------------------
+    def player(self) -> Player:
+        """When a computer side is needed (simulate, the window's computer side, the
+        conformance suite): a new computer player (players may remember what they tried).
+        Default: none, said as an error (a ruleset that only referees)."""
+        raise UsageError(f"the {self.id} ruleset has no computer player")
+
+    # --- battlefield try ---------------------------------------------------------------------
+    def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
+        """When `try` starts from a scene: the `state:` defaults for these actions (whose turn,
+        which phase ...). Default: the turn of the side of the first action's unit."""
+        return {"active": first_side(scene, actions)}
+
+    def try_advance(self, state: State, action: Action) -> list[Violation]:
+        """Before `try` checks each action: bring the state to the moment the action belongs
+        to (aos4: the phase of its ability), or say why it cannot. Default: actions are played
+        where the state stands."""
+        return []
+
+    def shorthand(self, state: State, action: Action
+                  ) -> tuple[Action, dict[str, Any], list[Violation]]:
+        """When `try` reads an action with answers written on it (aos4's "all_out_defence":
+        true): (the action without them, the answers, why they are wrong). Default: none."""
+        return action, {}, []
+
+    def shorthand_answer(self, state: State, decision: Decision, given: dict[str, Any]
+                         ) -> Action | None:
+        """When `try` finds a decision pending that its next action does not answer: the
+        answer from `given` (the shorthand), or this ruleset's default answer without it.
+        Default: None, the decision waits for an action."""
+        return None
+
+    # --- the commands ---------------------------------------------------------------------------
+    def check_scene(self, scene: Scene) -> None:  # noqa: B027 - a default that does nothing
+        """When any command reads a scene of this ruleset: check the keys the ruleset adds
+        (raise InputError at the key path). Default: the loader's checks suffice."""
+
+    def check_additions(self, scene: Scene) -> CheckAdditions:
+        """When `battlefield check` reports on a scene: the ruleset's own rulings per pair of
+        units and per unit. Default: none."""
+        return CheckAdditions()
+
+    def points(self, scene: Scene) -> Answer | None:
+        """When `battlefield points` asks: what the scene's armies cost ({"units": {ID:
+        {"points", "stats"}}, "sides": {SIDE: points}}). Default: None, no points."""
+        return None
+
+    # --- the play window and render ---------------------------------------------------------------
+    def drag_abilities(self, state: State, u: int, offered: list[str]) -> list[str]:
+        """When unit u is picked up: which of the abilities offered (the vocabulary's drag
+        actions, in order) a drag stands for, first the one used. Default: all, in order."""
+        return offered
+
+    def drag_notes(self, ctx: DragContext) -> DragNotes:
+        """While a unit is dragged, at each place: what the overlay adds (odds, rings,
+        ghosts). Default: nothing."""
+        return DragNotes()
+
+    def unit_notes(self, state: State) -> dict[int, str]:
+        """When the window's panel is drawn: a line per unit the ruleset has something to say
+        about now (openwg: the wounds pooled on it). Default: none."""
+        return {}
+
+    def marks(self, state: State) -> list[Mark]:
+        """When the table is drawn (window and render), and when a position is restored: what
+        the ruleset draws for this state (orders, routes, engaged sides). Default: nothing."""
+        return []
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} ruleset {self.id!r}>"
