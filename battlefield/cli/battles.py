@@ -20,7 +20,7 @@ def run_try(args: argparse.Namespace) -> int:
 
     from battlefield.errors import UsageError
     from battlefield.rules.actions import Action, ActionFormatError
-    from battlefield.rules.position import summary, summary_line
+    from battlefield.rules.summary import summary, summary_line
     from battlefield.rules.trial import parse_dice, run, scene_after
 
     scene = open_scene(args.scene)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from battlefield.errors import InputError, UsageError
+from battlefield.rules import registry
 from battlefield.rules.actions import Action, ActionFormatError
 from battlefield.rules.ruleset import Ruleset
 from battlefield.rules.state import Game, State
@@ -21,8 +22,6 @@ FORMAT = 1
 
 def rules_for(ruleset: str) -> Ruleset:
     """The playable ruleset called `ruleset`, found through the registry."""
-    from battlefield.rules import registry
-
     return registry.get(ruleset)
 
 

@@ -16,7 +16,9 @@ from importlib import import_module
 from importlib.util import find_spec
 from typing import Any
 
+import battlefield.rules
 from battlefield.errors import UsageError
+from battlefield.paths import add_ruleset_dir, entry_point_rulesets, ruleset_names
 from battlefield.rules.ruleset import Ruleset
 from battlefield.rules.state import Game
 from battlefield.scene.model import Scene
@@ -28,8 +30,6 @@ def register(ruleset: Ruleset) -> Ruleset:
     """Make a ruleset playable by name (for rulesets built at run time, e.g. in tests)."""
     _registered[ruleset.id] = ruleset
     if ruleset.data is not None:
-        from battlefield.paths import add_ruleset_dir
-
         add_ruleset_dir(ruleset.id, ruleset.data)
     return ruleset
 
@@ -39,9 +39,7 @@ def unregister(name: str) -> None:
 
 
 def _builtin_names() -> list[str]:
-    import battlefield.rules as rules
-
-    return sorted(m.name for m in pkgutil.iter_modules(rules.__path__) if m.ispkg)
+    return sorted(m.name for m in pkgutil.iter_modules(battlefield.rules.__path__) if m.ispkg)
 
 
 @cache
@@ -59,8 +57,6 @@ def find(name: str) -> Ruleset | None:
     ruleset = _builtin(name)
     if ruleset is not None:
         return ruleset
-    from battlefield.paths import entry_point_rulesets
-
     ruleset = entry_point_rulesets().get(name)
     return ruleset if isinstance(ruleset, Ruleset) else None
 
@@ -69,8 +65,6 @@ def get(name: str) -> Ruleset:
     """The playable ruleset called `name`; a clear error naming the playable ones if none."""
     ruleset = find(name)
     if ruleset is None:
-        from battlefield.paths import ruleset_names
-
         if name in ruleset_names():
             raise UsageError(f"the {name} ruleset cannot be played yet (only its geometry "
                              f"rulings: check, measure, render); playable: "
@@ -83,8 +77,6 @@ def get(name: str) -> Ruleset:
 
 def playable() -> list[str]:
     """Every ruleset that can be played, by name."""
-    from battlefield.paths import entry_point_rulesets
-
     names = {n for n in _builtin_names() if _builtin(n) is not None}
     names |= set(_registered)
     names |= {n for n, p in entry_point_rulesets().items() if isinstance(p, Ruleset)}

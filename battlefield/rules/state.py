@@ -10,6 +10,8 @@ snapshots, resolves and records.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,17 +48,16 @@ def scene_start(state: State, keys: tuple[str, ...]) -> tuple[dict[str, Any], st
     """The scene's `state:` key (where a battle starts: round, active side, ...) checked
     against the ruleset's `keys`, and the side that starts (its first side by default)."""
     sides = state.scene.sides
-    from battlefield.rules.position import POSITION_KEYS
-
     raw = state.scene.extra.get("state")
     if raw is not None and not isinstance(raw, dict):
         raise start_error(state, (), f"{raw!r} is not a mapping",
                           f"{{{', '.join(f'{k}: ...' for k in keys)}}}")
     start = dict(raw or {})
-    unknown = [k for k in start if k not in keys and k not in POSITION_KEYS]
+    unknown = [k for k in start if k not in keys and k not in position.POSITION_KEYS]
     if unknown:
         raise start_error(state, (unknown[0],), "unknown key",
-                          f"{', '.join(keys)}, or a whole position: {', '.join(POSITION_KEYS)}")
+                          f"{', '.join(keys)}, or a whole position: "
+                          f"{', '.join(position.POSITION_KEYS)}")
     partial = [k for k in start if k not in keys and k != "clock"]
     if partial and "clock" not in start:
         # A whole position's key without its clock would be read as a round's start and the
@@ -309,9 +310,6 @@ class State:
 
     def fingerprint(self) -> str:
         """A digest of everything that makes up this state, for bit-for-bit replay checks."""
-        import hashlib
-        import json
-
         t = self.table
         h = hashlib.sha256()
         for arr in (t.x, t.y, t.facing, t.z):
