@@ -157,6 +157,11 @@ class Ruleset(ABC):
     """The phases of a turn, in order (empty: sides take turns without phases). A position's
     clock phase must be one of them; the play window's --phase names one."""
 
+    actions: tuple[str, ...] = ()
+    """The action types it plays, as its refusal lists them: State.check refuses any other
+    type (unknown_action) before asking `check`. Empty: `check` refuses unknown types itself
+    (aos4's spells and warband's fighter abilities are types only a unit has)."""
+
     odds: tuple[OddsQuestion, ...] = ()
     """The questions `battlefield odds` asks of a scene in this ruleset (--attack, --charge
     ...)."""
@@ -185,7 +190,9 @@ class Ruleset(ABC):
     @abstractmethod
     def check(self, state: State, action: Action) -> list[Violation]:
         """When an action is checked (State.check, and before State.apply): why it is illegal
-        now, empty when it is legal. Changes nothing."""
+        now, empty when it is legal. Changes nothing. State.check has already refused it when
+        the battle is over or its type is not one of `actions`; while decisions are pending it
+        is asked only about an action that addresses one (rules.decisions.check)."""
 
     @abstractmethod
     def resolve(self, state: State, action: Action) -> list[Event]:

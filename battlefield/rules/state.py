@@ -180,9 +180,16 @@ class State:
 
     def check(self, action: Action) -> list[Violation]:
         """Why `action` is illegal here (empty: legal). Never changes the state. While
-        decisions are pending only their answers are legal."""
+        decisions are pending only their answers are legal; once the battle is over nothing
+        is, nor a type the ruleset does not play (Ruleset.actions); the ruleset checks the
+        rest."""
         if self.pending:
             violations = decisions.check(self, action)
+        elif self.over:
+            violations = [Violation("battle_over", "the battle is over")]
+        elif self.rules.actions and action.type not in self.rules.actions:
+            violations = [Violation("unknown_action", f"no action '{action.type}' (valid: "
+                                                      f"{', '.join(self.rules.actions)})")]
         else:
             violations = self.rules.check(self, action)
         self._checked = None if violations else action
@@ -307,6 +314,40 @@ class State:
 
     def side_of(self, u: int) -> str:
         return self.scene.units[u].side
+
+    def enemies(self, u: int) -> list[int]:
+        """The units of the other sides with models still on the table, in scene order."""
+        side = self.scene.units[u].side
+        return [w for w, spec in enumerate(self.scene.units)
+                if spec.side != side and len(self.models_of(w))]
+
+    def friends(self, u: int) -> list[int]:
+        """The other units of unit u's side with models still on the table, in scene order."""
+        side = self.scene.units[u].side
+        return [w for w, spec in enumerate(self.scene.units)
+                if spec.side == side and w != u and len(self.models_of(w))]
+
+    def enemies_within(self, u: int, reach: float, three_d: bool = False,
+                       table: Table | None = None) -> list[tuple[int, float]]:
+        """The enemy units with a model within `reach` of a model of unit u (base edge to base
+        edge; horizontal, or in 3-D at the bases' elevations), each with that closest distance,
+        in scene order: the one measure of "within X of an enemy". `table`: another layout of
+        the same models (a move tried out) instead of the state's."""
+        t = self.table if table is None else table
+        mine = t.unit_models[u]
+        if not len(mine):
+            return []
+        measure = t.distances_3d if three_d else t.distances
+        side = self.scene.units[u].side
+        out = []
+        for w, spec in enumerate(self.scene.units):
+            theirs = t.unit_models[w]
+            if spec.side == side or not len(theirs):
+                continue
+            d = float(measure(mine, theirs).min())
+            if d <= reach:
+                out.append((w, d))
+        return out
 
     def fingerprint(self) -> str:
         """A digest of everything that makes up this state, for bit-for-bit replay checks."""

@@ -139,18 +139,12 @@ def grown_base(t: Table, o: int, r: float, sides: int = 64) -> shapely.Polygon:
                          sides)
 
 
-def enemies(state: State, u: int) -> list[int]:
-    side = state.scene.units[u].side
-    return [w for w, spec in enumerate(state.scene.units)
-            if spec.side != side and len(state.models_of(w))]
-
-
 def into_combat(state: State, u: int, moves: Moves, rng: float) -> list[Violation]:
     """A model that comes within combat range of a visible enemy anywhere on its path."""
     t = state.table
     names = ModelNames(state)
     own = state.models_of(u)
-    foes = enemies(state, u)
+    foes = state.enemies(u)
     if not foes:
         return []
     foe_models = np.concatenate([state.models_of(w) for w in foes])

@@ -34,7 +34,7 @@ class Moving:
         if out:
             return out
         rng = state.game.scene.ruleset.combat_range
-        foes = movement.enemies(state, u)
+        foes = state.enemies(u)
         foe_models = (np.concatenate([state.models_of(w) for w in foes]) if foes
                       else np.zeros(0, dtype=np.int64))
         if kind in ("normal", "run"):

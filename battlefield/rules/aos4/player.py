@@ -96,7 +96,7 @@ class Aos4Player:
         ritual points when nothing is worth chanting."""
         for u in self._mine(state):
             spec = state.scene.units[u]
-            foes = sorted(self._enemies(state, u), key=lambda w: state.table.unit_distance(u, w))
+            foes = sorted(state.enemies(u), key=lambda w: state.table.unit_distance(u, w))
             friends = [w for w in self._mine(state) if w != u]
             for item in [*spec.spells, *spec.prayers]:
                 kind = next(iter(item["effect"]))
@@ -131,7 +131,7 @@ class Aos4Player:
             dist = math.hypot(goal[0] - lx, goal[1] - ly)
             if dist < 1.0 or move <= 0:
                 continue
-            foes = np.array([m for w in self._enemies(state, u) for m in state.models_of(w)],
+            foes = np.array([m for w in state.enemies(u) for m in state.models_of(w)],
                             dtype=np.int64)
             shooter = bool(weapons_of(spec, melee=False))
             fly = spec.has("FLY")
@@ -165,7 +165,7 @@ class Aos4Player:
                 continue
             if state.units[u].flags & {"ran", "retreated"}:
                 continue
-            best = self._best_target(state, ref, u, self._enemies(state, u), melee=False)
+            best = self._best_target(state, ref, u, state.enemies(u), melee=False)
             if best is not None:
                 yield Action("shoot", unit=spec.id, target=state.scene.units[best].id)
 
@@ -183,7 +183,7 @@ class Aos4Player:
             options = []
             reroll = state.sides[side]["cp"] >= 1
             longest = _longest_charge(reroll)
-            for w in self._enemies(state, u):
+            for w in state.enemies(u):
                 # A charge moves at least the gap less the reach: when even that is longer
                 # than a charge worth declaring, no path search can find one.
                 if state.table.unit_distance(u, w) - CHARGE_REACH > longest + EPS:
@@ -221,11 +221,6 @@ class Aos4Player:
         return [u for u, s in enumerate(state.scene.units)
                 if s.side == side and len(state.models_of(u))]
 
-    def _enemies(self, state: State, u: int) -> list[int]:
-        side = state.scene.units[u].side
-        return [w for w, s in enumerate(state.scene.units)
-                if s.side != side and len(state.models_of(w))]
-
     def _leader(self, state: State, u: int) -> int:
         return leader(state, u)
 
@@ -237,7 +232,7 @@ class Aos4Player:
                 if state.objectives.get(o.id) != side]
         if objs:
             return min(objs, key=lambda p: math.dist(p, here))
-        foes = self._enemies(state, u)
+        foes = state.enemies(u)
         if not foes:
             return None
         pts = [(float(state.table.x[m]), float(state.table.y[m]))

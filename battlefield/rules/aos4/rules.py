@@ -149,8 +149,6 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
     def check(self, state: State, action: Action) -> list[Violation]:
         if state.pending:
             return []         # an answer that is not a choice: the engine lists the choices
-        if self.over(state):
-            return [v("battle_over", "the battle is over")]
         odd = [k for k, _ in action.options if k not in OPTIONS]
         if SHORTHAND in odd or action.type in (DECLINE, defence.ID):
             return [v("defenders_decision",

@@ -8,7 +8,7 @@ from typing import Any
 
 from battlefield.rules import decisions
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import attacking, defence, movement
+from battlefield.rules.aos4 import attacking, defence
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.cover import pieces_covering
 from battlefield.rules.aos4.movement import v
@@ -155,7 +155,7 @@ class Shooting:
 
     def _closest_target(self, state, u, weapons) -> int | None:
         best, where = None, float("inf")
-        for w in movement.enemies(state, u):
+        for w in state.enemies(u):
             if self._can_target(state, u, [w], weapons):
                 continue
             d = state.table.unit_distance(u, w)

@@ -36,12 +36,6 @@ SIGHT_POINTS = 9                                        # along the shooter's fr
 
 
 # --- contact -------------------------------------------------------------------------------------
-def enemies(state: State, u: int) -> list[int]:
-    side = state.side_of(u)
-    return [w for w, s in enumerate(state.scene.units)
-            if s.side != side and len(state.models_of(w))]
-
-
 def engaged_with(state: State, u: int) -> dict[int, str]:
     """The enemy units in contact with unit u, each with the side of u it engages."""
     return dict(state.table.memo(("blocks-engaged", id(state.scene), u),
@@ -51,7 +45,7 @@ def engaged_with(state: State, u: int) -> dict[int, str]:
 def _engaged_with(state: State, u: int) -> dict[int, str]:
     if not len(state.models_of(u)):
         return {}
-    foes = enemies(state, u)
+    foes = state.enemies(u)
     if not foes:
         return {}
     m = int(state.models_of(u)[0])

@@ -135,7 +135,7 @@ def drag_notes(ctx: DragContext) -> DragNotes:
         notes.lines.append(f"engages {after.scene.units[w].id} on its {theirs} "
                            f"(engaged on its own {side})")
         notes.marks.extend(Mark("edge", side_edge(after, w, s)) for s in [theirs])
-    shots = [after.scene.units[w].id for w in combat.enemies(after, u)
+    shots = [after.scene.units[w].id for w in after.enemies(u)
              if combat.in_arc(after, u, w)]
     if not foes and shots:
         notes.lines.append("in the front arc: " + ", ".join(shots))

@@ -263,7 +263,7 @@ def by_order(state: State, u: int) -> list[Event]:
 
 def face_nearest(state: State, u: int) -> movement.Travel | None:
     """hold: turn in place to face the nearest enemy when it is outside the front arc."""
-    foes = combat.enemies(state, u)
+    foes = state.enemies(u)
     if not foes:
         return None
     t = state.table

@@ -60,7 +60,7 @@ class BlocksPlayer:
                     break
 
     def _order(self, state: State, u: int):
-        foes = combat.enemies(state, u)
+        foes = state.enemies(u)
         if not foes:
             return None
         t = state.table
@@ -78,7 +78,7 @@ class BlocksPlayer:
                 if (g := game().card(c)) is not None and g.colour == "red"]
         for u in own:
             best, score = None, -1.0
-            for w in combat.enemies(state, u):
+            for w in state.enemies(u):
                 kind, why = combat.attack_kind(state, u, w, strike_back)
                 if why:
                     continue

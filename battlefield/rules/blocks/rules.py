@@ -41,6 +41,7 @@ class Blocks(Ruleset):
     package.py (odds, check, try) and marks.py (what the table shows) answer for the tools."""
 
     id = "blocks"
+    actions = tuple(FIELDS)
     phases = PHASES
     odds = package.ODDS
 
@@ -100,11 +101,6 @@ class Blocks(Ruleset):
             d = state.pending[0]
             return [v("not_a_choice", f"{d.side} answers {d.kind} with one of: "
                                       + ", ".join(d.label(c) for c in d.choices))]
-        if self.over(state):
-            return [v("battle_over", "the battle is over")]
-        if action.type not in FIELDS:
-            return [v("unknown_action", f"no action '{action.type}' (valid: "
-                                        f"{', '.join(FIELDS)})")]
         odd = [k for k, _ in action.options if k not in OPTIONS.get(action.type, ())]
         odd += [k for k in ("unit", "path", "paths", "target", "weapon")
                 if getattr(action, k) is not None and k not in FIELDS[action.type]

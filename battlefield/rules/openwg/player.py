@@ -52,10 +52,7 @@ class OpenWGPlayer:
         return action if not state.check(action) else None
 
     def _enemies(self, state: State, u: int) -> list[int]:
-        side = state.side_of(u)
-        foes = [w for w in range(len(state.units)) if state.side_of(w) != side
-                and len(state.models_of(w))]
-        return sorted(foes, key=lambda w: unit_gap(state.table, u, w))
+        return sorted(state.enemies(u), key=lambda w: unit_gap(state.table, u, w))
 
     def _leader_at(self, state: State, u: int) -> np.ndarray:
         m = state.scene.leader_model(u, state.table)
@@ -92,7 +89,7 @@ class OpenWGPlayer:
     def _march(self, state: State, u: int) -> Action | None:
         t = state.table
         foes = self._enemies(state, u)
-        if not foes or enemies_in_combat(t, [s.side for s in state.scene.units], u):
+        if not foes or enemies_in_combat(state, u, t):
             return None
         w = foes[0]
         gap = unit_gap(t, u, w)
@@ -129,7 +126,7 @@ class OpenWGPlayer:
 
     def _fight(self, state: State, u: int) -> Action | None:
         uid = state.scene.units[u].id
-        for w in enemies_in_combat(state.table, [s.side for s in state.scene.units], u):
+        for w in enemies_in_combat(state, u):
             act = Action("fight", uid, target=state.scene.units[w].id)
             if self._legal(state, act):
                 return act

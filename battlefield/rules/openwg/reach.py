@@ -9,6 +9,7 @@ import numpy as np
 from battlefield.geometry.separation import signed_distance_matrix
 from battlefield.geometry.table import Table
 from battlefield.rules.openwg.data import EPS, game
+from battlefield.rules.state import State
 
 
 def between(t: Table, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
@@ -26,14 +27,9 @@ def unit_gap(t: Table, u: int, w: int) -> float:
     return float(d.min()) if d.size else float("inf")
 
 
-def in_combat_with(t: Table, u: int, w: int) -> bool:
-    return unit_gap(t, u, w) <= game().combat_range + EPS
-
-
-def enemies_in_combat(t: Table, sides: list[str], u: int) -> list[int]:
-    """The enemy units within combat range of unit u."""
-    return [w for w in range(t.n_units) if sides[w] != sides[u] and len(t.unit_models[w])
-            and in_combat_with(t, u, w)]
+def enemies_in_combat(state: State, u: int, table: Table | None = None) -> list[int]:
+    """The enemy units within combat range of unit u (on `table`, default the state's)."""
+    return [w for w, _ in state.enemies_within(u, game().combat_range + EPS, table=table)]
 
 
 def models_within(t: Table, u: int, w: int, reach: float) -> np.ndarray:

@@ -36,15 +36,12 @@ FIELDS = {"move": ("unit", "path", "paths"), "run": ("unit", "path", "paths"),
 OPTIONS = {"shoot": ("split",), "fight": ("adjust", "split"), "cast": ("spell",)}
 
 
-def _sides(state: State) -> list[str]:
-    return [u.side for u in state.scene.units]
-
-
 class OpenWG(Ruleset):
     """openwg: four phases a round, Stop, pooled wounds, morale (the game hooks here), plus what
     package.py answers for the tools."""
 
     id = "openwg"
+    actions = tuple(FIELDS)
     phases = PHASES
     odds = package.ODDS
 
@@ -105,7 +102,7 @@ class OpenWG(Ruleset):
             return False
         us = state.units[u]
         prof = profiles(state.scene)[u]
-        fighting = bool(enemies_in_combat(state.table, _sides(state), u))
+        fighting = bool(enemies_in_combat(state, u))
         if kind in PHASE_OF and PHASE_OF[kind] != state.clock["phase"]:
             return False
         if kind in MOVES or kind == "hold":
@@ -130,11 +127,6 @@ class OpenWG(Ruleset):
 
     # --- check --------------------------------------------------------------------------------
     def check(self, state: State, action: Action) -> list[Violation]:
-        if self.over(state):
-            return [v("battle_over", "the battle is over")]
-        if action.type not in FIELDS:
-            return [v("unknown_action", f"no action '{action.type}' (valid: "
-                                        f"{', '.join(FIELDS)})")]
         odd = [k for k, _ in action.options if k not in OPTIONS.get(action.type, ())]
         odd += [k for k in ("unit", "path", "paths", "target", "weapon")
                 if getattr(action, k) is not None and k not in FIELDS[action.type]]
@@ -200,8 +192,7 @@ class OpenWG(Ruleset):
         if problem:
             return [problem]
         uid = state.scene.units[u].id
-        sides = _sides(state)
-        foes = enemies_in_combat(state.table, sides, u)
+        foes = enemies_in_combat(state, u)
         w = -1
         if kind == "charge":
             w, problem = self._target(state, u, action.target)
@@ -227,7 +218,7 @@ class OpenWG(Ruleset):
                                                            f"{reach:g}\"", gap=gap,
                              allowed=reach))
         else:
-            ends = enemies_in_combat(after, sides, u)
+            ends = enemies_in_combat(state, u, after)
             if ends:
                 gap = min(unit_gap(after, u, f) for f in ends)
                 code = "still_in_combat" if kind == "retreat" else "ends_in_combat"
@@ -243,7 +234,7 @@ class OpenWG(Ruleset):
         uid = state.scene.units[u].id
         if not profiles(state.scene)[u].has("standfast"):
             return [v("not_standfast", f"{uid} has no Standfast: only Standfast units hold")]
-        if enemies_in_combat(state.table, _sides(state), u):
+        if enemies_in_combat(state, u):
             return [v("in_combat", f"{uid} is in combat: Standfast holds out of combat")]
         return []
 
@@ -299,7 +290,7 @@ class OpenWG(Ruleset):
         shots, bad = self._shots(state, u, action)
         if bad:
             return bad
-        foes = enemies_in_combat(state.table, _sides(state), u)
+        foes = enemies_in_combat(state, u)
         prof = profiles(state.scene)[u]
         if action.weapon is not None and action.weapon not in prof.weapon_names():
             return [v("unknown_weapon", f"{uid} has no weapon '{action.weapon}' (weapons: "
@@ -364,7 +355,7 @@ class OpenWG(Ruleset):
             return bad
         if action.weapon is not None and action.weapon not in prof.weapon_names():
             return [v("unknown_weapon", f"{uid} has no weapon '{action.weapon}'")]
-        foes = enemies_in_combat(state.table, _sides(state), u)
+        foes = enemies_in_combat(state, u)
         bad = self._reaches(state, u, action, shots, "melee", foes)
         if bad:
             return bad
@@ -372,7 +363,7 @@ class OpenWG(Ruleset):
         if adjust is not None:
             checked = movement.check_move(state, u, adjust, "adjust")
             out = list(checked.problems)
-            if not enemies_in_combat(checked.after, _sides(state), u):
+            if not enemies_in_combat(state, u, checked.after):
                 gap = min((unit_gap(checked.after, u, w) for w in foes), default=math.inf)
                 out.append(v("adjust_leaves_combat", f"{uid}'s adjust move takes it out of "
                                                      f"combat ({gap:.2f}\" from the nearest "

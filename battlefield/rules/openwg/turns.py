@@ -15,6 +15,7 @@ import numpy as np
 
 from battlefield.errors import UsageError
 from battlefield.rules.chance import play
+from battlefield.rules.damage import fill
 from battlefield.rules.openwg import dice
 from battlefield.rules.openwg.data import EPS, PHASES, game
 from battlefield.rules.openwg.profiles import profiles
@@ -149,21 +150,14 @@ def _hero_near(state: State, u: int, near: dict[str, Any]) -> bool:
 
 
 def take(state: State, u: int, wounds: int) -> list[int]:
-    """Damage unit u's models one at a time until each is slain; the models slain."""
+    """Damage unit u's models one at a time until each is slain (the wounds spill over, each
+    model filled up to its own health: rules/damage); the models slain (table indices)."""
     prof = profiles(state.scene)[u]
     first = state.scene.model_offsets()[u]
     us = state.units[u]
-    slain = []
-    for m in removal_order(state, u):
-        if wounds <= 0:
-            break
-        k = m - first
-        health = int(prof.stat("health", k))
-        dealt = min(wounds, health - int(us.damage[k]))
-        us.damage[k] += dealt
-        wounds -= dealt
-        if us.damage[k] >= health:
-            slain.append(m)
+    health = [int(prof.stat("health", k)) for k in range(len(us.damage))]
+    order = [m - first for m in removal_order(state, u)]
+    slain = [first + k for k in fill(us.damage, health, order, [max(0, wounds)], spill=True).slain]
     if slain:
         state.slay(u, slain)
     return slain

@@ -27,7 +27,6 @@ from battlefield.rules.damage import fill
 from battlefield.rules.skirmish import bombardment, movement
 from battlefield.rules.skirmish.data import (
     EPS,
-    friends,
     game,
     is_melee,
     istat,
@@ -89,7 +88,7 @@ class Support:
 def support(state: State, u: int, w: int) -> Support:
     g = game()
     s = Support()
-    for f in friends(state, u):
+    for f in state.friends(u):
         if in_range(state, f, w):
             s.flanking += g.flanking_strong if istat(state, f, "strike") >= g.strong_strike \
                 else g.flanking

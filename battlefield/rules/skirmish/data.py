@@ -146,18 +146,6 @@ def bombards(state: State, u: int) -> bool:
     return any(spec.has(k) for k in game().bombard_keywords)
 
 
-def enemies(state: State, u: int) -> list[int]:
-    side = state.scene.units[u].side
-    return [w for w, spec in enumerate(state.scene.units)
-            if spec.side != side and len(state.models_of(w))]
-
-
-def friends(state: State, u: int) -> list[int]:
-    side = state.scene.units[u].side
-    return [w for w, spec in enumerate(state.scene.units)
-            if spec.side == side and w != u and len(state.models_of(w))]
-
-
 def leader(state: State, u: int) -> int:
     """The table index of unit u's leader (the leader is always the last model to fall)."""
     return state.scene.leader_model(u, state.table)

@@ -30,7 +30,7 @@ import shapely
 from battlefield.geometry.bases import footprint
 from battlefield.geometry.separation import separations_from
 from battlefield.rules.skirmish import attacks, bombardment
-from battlefield.rules.skirmish.data import EPS, enemies, game, is_melee, leader, stat
+from battlefield.rules.skirmish.data import EPS, game, is_melee, leader, stat
 from battlefield.rules.skirmish.movement import Moves
 from battlefield.rules.state import State
 
@@ -101,7 +101,7 @@ def triggers(state: State, u: int, moves: Moves, overextended: bool,
     """The enemy units the move lets take pot shots, in the order the path reaches them."""
     g = game()
     t = state.table
-    foes = [w for w in enemies(state, u) if w not in exclude and may_take(state, w)]
+    foes = [w for w in state.enemies(u) if w not in exclude and may_take(state, w)]
     if not foes:
         return []
     found: dict[int, Trigger] = {}

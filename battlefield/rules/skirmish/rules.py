@@ -52,6 +52,7 @@ class Skirmish(Ruleset):
     plus what package.py answers for the tools."""
 
     id = "skirmish"
+    actions = tuple(OPTIONS)
     odds = package.ODDS
 
     # --- the engine's questions ---------------------------------------------------------------
@@ -107,11 +108,6 @@ class Skirmish(Ruleset):
     def check(self, state: State, action: Action) -> list[Violation]:
         if state.pending:       # an answer that is not a choice: the rule and numbers, if any
             return skirmishes.check_answer(state, action)
-        if self.over(state):
-            return [v("battle_over", "the battle is over")]
-        if action.type not in OPTIONS:
-            return [v("unknown_action", f"no action '{action.type}' (valid: "
-                                        f"{', '.join(OPTIONS)})")]
         if action.type in ANSWERS:
             return [v("no_decision", f"{action.type} answers a decision a skirmish asks (morale "
                                      f"cards, a retreat); none is asked now")]

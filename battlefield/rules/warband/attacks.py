@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from battlefield.rules import chance
 from battlefield.rules.actions import Violation
 from battlefield.rules.moves import v
@@ -157,18 +155,7 @@ def wound(state: State, w: int, amount: int, why: str) -> list[dict[str, Any]]:
 
 def engaged_with(state: State, u: int) -> list[tuple[int, float]]:
     """The enemy fighters within 1" of fighter u (3-D), closest first: (unit, distance)."""
-    t = state.table
-    side = state.side_of(u)
-    mine = t.unit_models[u]
-    if not len(mine):
-        return []
-    on = np.nonzero(t.on_table)[0].astype(np.int64)
-    foes = on[np.array([state.side_of(int(t.unit[m])) != side for m in on], dtype=bool)]
-    if not len(foes):
-        return []
-    d = t.distances_3d(mine, foes).min(axis=0)
-    near = [(int(t.unit[m]), float(x)) for m, x in zip(foes, d, strict=True)
-            if x <= game().engaged + EPS]
+    near = state.enemies_within(u, game().engaged + EPS, three_d=True)
     return sorted(near, key=lambda p: p[1])
 
 

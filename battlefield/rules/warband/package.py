@@ -102,7 +102,7 @@ def try_advance(state: State, action: Action) -> list[Violation]:
     c = state.clock
     if (not state.pending and c.get("activating") and action.unit != c["activating"]
             and action.type not in ("pass", "react", "no-reaction")
-            and not state.rules.check(state, Action("pass"))):
+            and not state.check(Action("pass"))):
         state.apply(Action("pass"))
     for _ in range(2):
         phase = state.clock.get("phase")

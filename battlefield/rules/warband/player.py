@@ -68,8 +68,7 @@ class WarbandPlayer:
         return min(mine, key=lambda u: (self._nearest(state, u)[1], u))
 
     def _nearest(self, state: State, u: int) -> tuple[int, float]:
-        foes = [w for w in range(len(state.scene.units))
-                if state.side_of(w) != state.side_of(u) and alive(state, w)]
+        foes = state.enemies(u)
         if not foes:
             return -1, math.inf
         return min(((w, attacks.distance(state, u, w)) for w in foes), key=lambda p: p[1])

@@ -133,8 +133,6 @@ class Warband(Ruleset):
     def check(self, state: State, action: Action) -> list[Violation]:
         if state.pending:
             return reactions.check_answer(state, action)
-        if self.over(state):
-            return [v("battle_over", "the battle is over")]
         kind = action.type
         c = state.clock
         if kind in ANSWERS:

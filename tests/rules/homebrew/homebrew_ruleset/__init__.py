@@ -26,6 +26,7 @@ STEP = 3.0
 
 class FlagRace(Ruleset):
     id = "homebrew"
+    actions = ("step", "end-turn")
     data = Path(__file__).parent / "data"
 
     def setup(self, state: State) -> list[dict[str, Any]]:
@@ -55,12 +56,8 @@ class FlagRace(Ruleset):
         return StepToFlag()
 
     def check(self, state: State, action: Action) -> list[Violation]:
-        if self.over(state):
-            return [v("battle_over", "the race is over")]
-        if action.type == "end-turn":
+        if action.type == "end-turn":       # State.check refuses the others (actions)
             return []
-        if action.type != "step":
-            return [v("unknown_action", f"no action '{action.type}' (valid: step, end-turn)")]
         u, problem = find_unit(state, action)
         if problem:
             return [problem]
