@@ -143,14 +143,20 @@ def _path(name: str, value: Any) -> tuple[Point, ...]:
 
 @dataclass(frozen=True)
 class Violation:
-    """Why an action is illegal: a code, a message with the numbers, and the numbers."""
+    """Why an action is illegal: a code, a message with the numbers, the numbers, and what it
+    is about - the units (ids) and the models (UNIT/N, as the message names them, the one at
+    fault first) - so that a window or a client marks them without reading the message."""
 
     code: str
     message: str
     numbers: tuple[tuple[str, float], ...] = ()
+    units: tuple[str, ...] = ()
+    models: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, **dict(self.numbers)}
+        return {"code": self.code, "message": self.message, **dict(self.numbers),
+                **({"units": list(self.units)} if self.units else {}),
+                **({"models": list(self.models)} if self.models else {})}
 
 
 class IllegalAction(BattlefieldError):

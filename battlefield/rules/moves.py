@@ -20,9 +20,21 @@ from battlefield.rules.state import State
 EPS = 1e-6
 
 
-def v(code: str, message: str, **numbers: float) -> Violation:
-    """A violation with the numbers it was decided on."""
-    return Violation(code, message, tuple((k, round(float(x), 6)) for k, x in numbers.items()))
+def v(code: str, message: str, *, units: Sequence[str] = (), models: Sequence[str] = (),
+      **numbers: float) -> Violation:
+    """A violation with the numbers it was decided on, and the units and models (UNIT/N) it is
+    about."""
+    return Violation(code, message, tuple((k, round(float(x), 6)) for k, x in numbers.items()),
+                     tuple(units), tuple(models))
+
+
+def about(state: State, *models: int) -> dict[str, tuple[str, ...]]:
+    """`units=` and `models=` of a violation about these models (table indices), in the order
+    its message names them: their names (UNIT/N) and their units' ids."""
+    names = state.scene.model_names
+    specs = state.scene.units
+    units = dict.fromkeys(specs[int(state.table.unit[m])].id for m in models)
+    return {"units": tuple(units), "models": tuple(names[int(m)] for m in models)}
 
 
 def find_unit(state: State, action: Action) -> tuple[int, Violation | None]:
@@ -149,14 +161,14 @@ def end_problems(state: State, moves: Moves, after: Table) -> list[Violation]:
         edge = after.outline(int(m), 64)
         (x0, y0), (x1, y1) = edge.min(axis=0), edge.max(axis=0)
         if x0 < -EPS or y0 < -EPS or x1 > after.width + EPS or y1 > after.depth + EPS:
-            out.append(v("off_board", f"{names[m]} ends off the board"))
+            out.append(v("off_board", f"{names[m]} ends off the board", **about(state, m)))
         for k in impassable:
             bx0, by0, bx1, by1 = layout.bboxes[k]
             if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
                 continue                        # apart: nothing in common
             if shapely.Polygon(edge).intersection(layout.polygons[k]).area > 1e-4:
                 out.append(v("in_impassable", f"{names[m]} ends in impassable terrain "
-                                              f"{layout.pieces[k].id}"))
+                                              f"{layout.pieces[k].id}", **about(state, m)))
     on = np.nonzero(after.on_table)[0].astype(np.int64)
     d = signed_distance_matrix(after.x, after.y, after.shape, after.a, after.b, after.cos,
                                after.sin, moves.models, on)
@@ -170,7 +182,8 @@ def end_problems(state: State, moves: Moves, after: Table) -> list[Violation]:
         if int(o) in moving and o < m:
             continue                           # reported once per pair
         out.append(v("on_another_model", f"{names[m]} ends on {names[o]} (bases overlap "
-                                          f"{-d[i, j]:.2f}\")", overlap=-d[i, j]))
+                                          f"{-d[i, j]:.2f}\")", overlap=-d[i, j],
+                     **about(state, m, o)))
     return out
 
 
@@ -205,6 +218,7 @@ def through(state: State, moves: Moves,
     (`near(m, box)`: the obstacles near the path's box): one violation per model, naming the
     first thing its path goes through."""
     names = state.scene.model_names
+    index = {n: i for i, n in enumerate(names)}
     out = []
     for m, path in zip(moves.models, moves.paths, strict=True):
         if len(path) < 2:
@@ -220,7 +234,9 @@ def through(state: State, moves: Moves,
         line = shapely.LineString(path)
         hit = next((o for o in found if line.intersects(o.shape)), None)
         what = f"{hit.kind} {hit.name}" if hit is not None else "an obstacle"
-        out.append(v("moves_through", f"{names[m]} moves through {what}"))
+        other = (index[hit.name],) if hit is not None and hit.name in index else ()
+        out.append(v("moves_through", f"{names[m]} moves through {what}",
+                     **about(state, m, *other)))
     return out
 
 

@@ -7,7 +7,6 @@ the tests read these values directly."""
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -164,9 +163,6 @@ def drop_action(state: State, p: Pickup, to: tuple[float, float], target: int | 
     return Action(p.ability, unit.id, path=path, target=tgt, facing=facing)
 
 
-_NAME = re.compile(r"[\w.-]+/\d+")
-
-
 def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = None,
          extras: bool = True, engine: bool = True, detail: bool | None = None,
          facing: float | None = None) -> Ruling:
@@ -192,7 +188,7 @@ def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = 
     faults: dict[int, list[str]] = {}
     general = []
     for v in violations:
-        named = [index[n] for n in _NAME.findall(v.message) if n in index]
+        named = [index[n] for n in v.models if n in index]     # the one at fault first
         mine = [m for m in named if t.unit[m] == p.unit] or named
         for m in mine[:1]:
             faults.setdefault(m, []).append(v.message)

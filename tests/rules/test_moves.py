@@ -61,3 +61,19 @@ def test_the_swing_counts_towards_the_move():
     st = state()
     bad = st.check(Action("move", "red-1", path=((10, 10), (10, 12)), facing=90))
     assert [v.code for v in bad] == ["move_too_far"] and "6.24\"" in bad[0].message
+
+
+def test_violations_name_their_units_and_models_as_fields():
+    """What a refusal is about is data: the window marks the model at fault and try --json
+    lists them, without reading the message."""
+    st = state()
+    # The second model goes 12" with a 6" Speed; then one ends on blue-1's base.
+    (far, *_) = st.check(Action("move", "red-1", paths=((2, ((13, 10), (13, 22))),)))
+    assert far.code == "move_too_far" and far.models == ("red-1/2",)
+    assert far.units == ("red-1",)
+    assert far.to_dict()["models"] == ["red-1/2"] and far.to_dict()["units"] == ["red-1"]
+    st = state()
+    on = [x for x in st.check(Action("move", "red-1", paths=((2, ((13, 10), (29, 29))),)))
+          if x.code == "on_another_model"]
+    assert on and on[0].models == ("red-1/2", "blue-1/1")
+    assert on[0].units == ("red-1", "blue-1")

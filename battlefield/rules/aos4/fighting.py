@@ -12,6 +12,7 @@ from battlefield.rules.aos4 import movement, rolls, turns
 from battlefield.rules.aos4.data import abilities, core
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.chance import play
+from battlefield.rules.moves import about
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
@@ -167,7 +168,7 @@ class Fighting:
             for m, x, y in zip(moves.models, d0, d1, strict=True):
                 if y > x + movement.EPS:
                     out.append(v("pile_in_further", f"{names[m]} ends {y:.2f}\" from the enemy, "
-                                                    f"further than {x:.2f}\""))
+                                                    f"further than {x:.2f}\"", **about(state, m)))
             lost = [state.scene.units[w].id for w in was if w not in now.combat[u]]
             if lost:
                 out.append(v("leaves_combat", f"the unit would no longer be in combat with "

@@ -24,6 +24,7 @@ from battlefield.rules.moves import (  # noqa: F401
     ModelNames,
     Moves,
     Obstacle,
+    about,
     end_problems,
     obstacle,
     planned,
@@ -112,7 +113,8 @@ def too_far(state: State, moves: Moves, allowed: float, fly: bool) -> list[Viola
         if spent > allowed + EPS:
             climb = f" (climbing {vertical:.2f}\")" if vertical else ""
             out.append(v("move_too_far", f"{names[m]} moves {spent:.2f}\"{climb}, more "
-                                         f"than {allowed:g}\"", moved=spent, allowed=allowed))
+                                         f"than {allowed:g}\"", moved=spent, allowed=allowed,
+                         **about(state, m)))
     return out
 
 
@@ -127,7 +129,8 @@ def _where_they_end(state: State, u: int, moves: Moves, after: Table) -> list[Vi
     coh = Referee(state.scene, after).coherency(u)
     if not coh.coherent:
         why = "; ".join(f"{names[m]} {r}" for m, r in coh.reasons.items())
-        out.append(v("coherency", f"the unit ends out of coherency: {why}"))
+        out.append(v("coherency", f"the unit ends out of coherency: {why}",
+                     **about(state, *coh.reasons)))
     return out
 
 
@@ -163,7 +166,8 @@ def into_combat(state: State, u: int, moves: Moves, rng: float) -> list[Violatio
             if seen.any:
                 foe = state.scene.units[int(t.unit[near[0]])].id
                 return [v("moves_into_combat", f"{names[m]} would move into combat with {foe} "
-                                               f"at ({x:.2f}, {y:.2f})", x=x, y=y)]
+                                               f"at ({x:.2f}, {y:.2f})", x=x, y=y,
+                          units=(state.scene.units[u].id, foe), models=(names[m],))]
     return []
 
 

@@ -19,6 +19,7 @@ from battlefield.rules.moves import (
     ModelNames,
     Moves,
     Obstacle,
+    about,
     end_problems,
     obstacle,
     planned,
@@ -98,10 +99,12 @@ class Checked:
     longest: float = 0.0
 
 
-def _coherent(state: State, u: int, table: Table) -> tuple[bool, str]:
+def _coherent(state: State, u: int, table: Table) -> tuple[bool, str, list[int]]:
+    """(coherent, why not, the models out of it)."""
     coh = Referee(state.scene, table).coherency(u)
     names = ModelNames(state)
-    return coh.coherent, "; ".join(f"{names[m]} {r}" for m, r in coh.reasons.items())
+    return (coh.coherent, "; ".join(f"{names[m]} {r}" for m, r in coh.reasons.items()),
+            list(coh.reasons))
 
 
 def check_move(state: State, u: int, action: Action, kind: str) -> Checked:
@@ -120,7 +123,8 @@ def check_move(state: State, u: int, action: Action, kind: str) -> Checked:
         most = allowance(state, u, int(m) - first, kind)
         if used > most + EPS and (worst is None or used > worst[0]):
             worst = (used, v("move_too_far", f"{names[m]} moves {used:.2f}\", more than "
-                                             f"{most:g}\"", moved=used, allowed=most))
+                                             f"{most:g}\"", moved=used, allowed=most,
+                             **about(state, m)))
         if kind == "charge" and len(path) > 2:
             d = path[-1] - path[0]
             n = float(np.hypot(*d))
@@ -130,14 +134,15 @@ def check_move(state: State, u: int, action: Action, kind: str) -> Checked:
             if float(off.max()) > 0.01:
                 out.append(v("charge_not_straight", f"{names[m]} does not charge in a straight "
                                                     f"line (strays {float(off.max()):.2f}\")",
-                             off=float(off.max())))
+                             off=float(off.max()), **about(state, m)))
     if worst is not None:
         out.insert(0, worst[1])
     out.extend(through(state, moves, _near(state, u)))
     after = moves.placed(state.table)
     out.extend(end_problems(state, moves, after))
     if len(state.models_of(u)) > 1:
-        ok, why = _coherent(state, u, after)
+        ok, why, apart = _coherent(state, u, after)
         if not ok and not (moves.rigid and not _coherent(state, u, state.table)[0]):
-            out.append(v("coherency", f"the unit ends out of coherency: {why}"))
+            out.append(v("coherency", f"the unit ends out of coherency: {why}",
+                         **about(state, *apart)))
     return Checked(out, after, moves, longest)

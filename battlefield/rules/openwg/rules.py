@@ -17,7 +17,7 @@ import numpy as np
 
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.chance import Throw, play
-from battlefield.rules.moves import find_unit, v
+from battlefield.rules.moves import about, find_unit, v
 from battlefield.rules.openwg import attacks, movement, package, turns
 from battlefield.rules.openwg.data import EPS, PHASE_OF, PHASES, game
 from battlefield.rules.openwg.profiles import Weapon, profiles
@@ -337,7 +337,8 @@ class OpenWG(Ruleset):
                 out = [k for k in models if k not in attacking]
                 if out:
                     return [v("no_target_in_range", f"{uid}/{out[0] + 1} does not have {tid} "
-                                                     f"within its weapon's range")]
+                                                     f"within its weapon's range",
+                              **about(state, first + out[0]))]
         return []
 
     def _check_fight(self, state: State, u: int, action: Action) -> list[Violation]:

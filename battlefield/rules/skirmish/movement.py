@@ -29,6 +29,7 @@ from battlefield.rules.moves import (  # noqa: F401 - skirmish's names for them
     Climb,
     Moves,
     Obstacle,
+    about,
     end_problems,
     obstacle,
     planned,
@@ -112,7 +113,7 @@ def lengths(state: State, moves: Moves, allowed: float | None, jump: bool = Fals
             climbed = f" (climbing {c.up:.2f}\")" if c.up > EPS else ""
             too_far.append((used, v("move_too_far", f"{names[m]} moves {used:.2f}\"{climbed}, "
                                                     f"more than {allowed:g}\"",
-                                    moved=used, allowed=allowed)))
+                                    moved=used, allowed=allowed, **about(state, m))))
     # the model that goes furthest speaks for the unit
     out = [max(too_far, key=lambda x: x[0])[1]] if too_far else []
     return out, dangerous, worst
@@ -160,11 +161,13 @@ def where_they_end(state: State, u: int, moves: Moves, after: Table) -> list[Vio
             if 1e-4 < part < foot.area - 1e-4:
                 out.append(v("straddles_terrain", f"{names[m]} ends half on "
                                                   f"{layout.pieces[k].id} "
-                                                  f"({layout.pieces[k].height:g}\" tall)"))
+                                                  f"({layout.pieces[k].height:g}\" tall)",
+                             **about(state, m)))
     coh = Referee(state.scene, after).coherency(u)
     if not coh.coherent and not (moves.rigid and not _coherent_now(state, u)):
         why = "; ".join(f"{names[m]} {r}" for m, r in coh.reasons.items())
-        out.append(v("coherency", f"the unit ends out of coherency: {why}"))
+        out.append(v("coherency", f"the unit ends out of coherency: {why}",
+                     **about(state, *coh.reasons)))
     return out
 
 

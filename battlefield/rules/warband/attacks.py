@@ -78,10 +78,10 @@ def reach(state: State, u: int, w: int, weapon: Weapon) -> Violation | None:
     if d > weapon.range + EPS:
         return v("out_of_range", f"{names[w].id} is {d:.2f}\" from {names[u].id}, beyond "
                                  f"{weapon.name}'s range of {weapon.range:g}\"",
-                 distance=d, range=weapon.range)
+                 distance=d, range=weapon.range, units=(names[w].id, names[u].id))
     if not weapon.melee and visible(state, u, w) == "none":
         return v("not_visible", f"{names[u].id} cannot see {names[w].id}: a ranged attack "
-                                f"needs sight")
+                                f"needs sight", units=(names[u].id, names[w].id))
     return None
 
 
@@ -167,4 +167,5 @@ def engaged_violation(state: State, u: int) -> Violation | None:
     w, d = near[0]
     return v("engaged", f"{d:.2f}\" from {state.scene.units[w].id}: an engaged fighter "
                         f"(within {game().engaged:g}\") can only disengage",
-             distance=d, within=game().engaged)
+             distance=d, within=game().engaged,
+             units=(state.scene.units[u].id, state.scene.units[w].id))

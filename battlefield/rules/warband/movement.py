@@ -23,6 +23,7 @@ from battlefield.rules.moves import (
     Climb,
     Moves,
     Obstacle,
+    about,
     end_problems,
     obstacle,
     planned,
@@ -108,7 +109,8 @@ def check_path(state: State, u: int, moves: Moves, allowed: float, what: str) ->
     if used > allowed + EPS:
         climbed = f" (climbing {c.up:.2f}\")" if c.up > EPS else ""
         out.append(v(f"{what}_too_far", f"{names[m]} moves {used:.2f}\"{climbed}, more than "
-                                         f"{allowed:g}\"", moved=used, allowed=allowed))
+                                         f"{allowed:g}\"", moved=used, allowed=allowed,
+                     **about(state, m)))
     out.extend(through(state, moves, lambda _m, box: _blocking(state, u, m, box)))
     after = moves.placed(state.table)
     out.extend(end_problems(state, moves, after))
@@ -134,7 +136,7 @@ def straddles(state: State, m: int, after: Table) -> list[Violation]:
         if 1e-4 < part < foot.area - 1e-4:
             return [v("straddles_terrain", f"{state.scene.model_names[m]} ends half on {p.id} "
                                            f"({p.height:g}\" tall): a fighter stands on the "
-                                           f"ground or wholly on top")]
+                                           f"ground or wholly on top", **about(state, m))]
     return []
 
 

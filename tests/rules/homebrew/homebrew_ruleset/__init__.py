@@ -15,7 +15,7 @@ import numpy as np
 
 from battlefield.geometry.objectives import models_in_zone
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.moves import end_problems, find_unit, planned, v
+from battlefield.rules.moves import about, end_problems, find_unit, planned, v
 from battlefield.rules.result import Result
 from battlefield.rules.ruleset import Player, Ruleset
 from battlefield.rules.state import State, scene_start
@@ -75,7 +75,7 @@ class FlagRace(Ruleset):
             if used > allowed + 1e-9:
                 out.append(v("step_too_far", f"{state.scene.model_names[m]} steps "
                                              f"{used:.2f}\", more than {allowed:g}\"",
-                             used=used, allowed=allowed))
+                             used=used, allowed=allowed, **about(state, m)))
         ends = moves.ends()
         after = state.table.moved(moves.models, ends[:, 0], ends[:, 1])
         return out + end_problems(state, moves, after)
