@@ -12,6 +12,9 @@ from battlefield.scene.yamlsource import Reader
 
 OBJECTIVE_RULES = ("control-sum", "model-count", "fighters-within")
 DISTANCE_MODES = ("horizontal", "3d", "leader")
+# How a unit sees another: from any model to any model, or leader to leader where a piece that
+# only partly blocks is ignored by a unit within 1" of it (skirmish).
+SIGHT_MODES = ("models", "leaders-past-near-terrain")
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,8 @@ class RulesetData:
     coherency: Coherency
     objectives: ObjectiveRule
     folder: Path
+    sight: str = "models"                        # one of SIGHT_MODES
+    rect_bases: bool = False                     # a [frontage, depth] base is a rectangle
     demo: str | None = None                      # the bundled battle scene (maps/NAME.yaml)
     analysis: Analysis | None = None             # None: map analysis uses its defaults
     actions: tuple[ActionDoc, ...] = ()
@@ -147,7 +152,8 @@ def load_ruleset(name: str) -> RulesetData:
                      "unplayed_unit_keys"])
     board = r.mapping(("board",), top["board"], ["width", "depth"])
     geo = r.mapping(("geometry",), top["geometry"],
-                    ["distance", "combat_range", "combat_needs_sight", "coherency", "objectives"])
+                    ["distance", "combat_range", "combat_needs_sight", "coherency", "objectives"],
+                    ["sight", "rect_bases"])
     coh = r.mapping(("geometry", "coherency"), geo["coherency"],
                     ["distance", "neighbours", "large_unit", "large_neighbours", "one_group"])
     obj = r.mapping(("geometry", "objectives"), geo["objectives"],
@@ -177,6 +183,10 @@ def load_ruleset(name: str) -> RulesetData:
             r.number(("geometry", "objectives", "marker_mm"), obj["marker_mm"], 0),
             _bool(r, ("geometry", "objectives", "sticky"), obj["sticky"])),
         folder=folder,
+        sight=r.string(("geometry", "sight"), geo["sight"], SIGHT_MODES) if "sight" in geo
+        else "models",
+        rect_bases=_bool(r, ("geometry", "rect_bases"), geo["rect_bases"]) if "rect_bases" in geo
+        else False,
         demo=r.string(("demo",), top["demo"]) if "demo" in top else None,
         analysis=_analysis(r, top.get("analysis")),
         actions=_actions(r, top.get("actions")),

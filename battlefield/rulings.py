@@ -27,8 +27,9 @@ class FROM_SCENE:  # noqa: N801 - a sentinel: "as the scene says"
 
 
 EPS = 1e-6  # "within X" tolerance: scene coordinates are written to ~6 decimals
-# skirmish: a unit within this distance of a piece that partly blocks its sight ignores it.
-SKIRMISH_TERRAIN_REACH = 1.0
+# Sight "leaders-past-near-terrain" (skirmish): a unit within this distance of a piece that
+# partly blocks its sight ignores it.
+NEAR_TERRAIN_REACH = 1.0
 
 
 def combat_rule(rules: Any) -> dict[str, Any]:
@@ -137,15 +138,21 @@ class Referee:
         if self.rules.distance == "leader":
             i, j = self.leader(u), self.leader(v)
             near = t.closest(i, j)
-            sight = self.skirmish_sight(u, v)
         else:
             near = self.closest(t.unit_models[u], t.unit_models[v])
-            sight = self.sight.unit_visibility(u, v)
+        sight = self.unit_sight(u, v)
         return Pair(self.unit_distance(u, v) if self.rules.distance != "horizontal"
                     else near.distance, near.distance_3d, sight.visible, near,
                     self.blockers(sight))
 
-    def skirmish_sight(self, u: int, v: int) -> Sight:
+    def unit_sight(self, u: int, v: int) -> Sight:
+        """How much of unit v unit u sees, by the ruleset's sight mode (ruleset.yaml
+        geometry.sight)."""
+        if self.rules.sight == "leaders-past-near-terrain":
+            return self.leader_sight(u, v)
+        return self.sight.unit_visibility(u, v)
+
+    def leader_sight(self, u: int, v: int) -> Sight:
         """Leader to leader; a piece that only partly blocks is ignored by a unit within 1" of
         it (so both see fully past a piece they are both within 1" of)."""
         i, j = self.leader(u), self.leader(v)
@@ -160,7 +167,7 @@ class Referee:
         alone = self.sight.model_visibility(i, j, only_pieces=(k,), models_block=False)
         return alone.visible == "partial"
 
-    def pieces_near(self, u: int, reach: float = SKIRMISH_TERRAIN_REACH) -> list[int]:
+    def pieces_near(self, u: int, reach: float = NEAR_TERRAIN_REACH) -> list[int]:
         """Pieces within `reach` of a model of unit u (worked out once while its models stand
         where they are)."""
         import shapely

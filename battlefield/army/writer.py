@@ -21,6 +21,12 @@ from battlefield.rules.deploy import set_up
 from battlefield.scene.load import load_scene, resolve_scene_path
 from battlefield.scene.yamlsource import Reader
 
+# Why the aos4 mapping stays here and not in battlefield/rules/aos4: the importer reads
+# BattleScribe / New Recruit catalogues (battlefield/army: XML, rosters, BSData categories), a
+# layer of file formats that the rulesets do not know and must not import; what it writes is
+# an ordinary aos4 scene, checked by the same loader as any other. The ruleset it targets is
+# named once, here (and its catalogue terms in convert.py); an importer for another ruleset
+# would be a second mapping beside this one.
 RULESET = "aos4"
 DEFAULT_MAP = "aos4"
 DEPLOY_GAP = 9.0        # aos4 Deploy Unit: more than 9" from enemy territory (abilities.yaml)

@@ -300,6 +300,13 @@ class Ruleset(ABC):
         ghosts). Default: nothing."""
         return DragNotes()
 
+    def drop_in_place(self, state: State, u: int, ability: str, target: int | None
+                      ) -> Action | str:
+        """When a picked-up unit u is dropped where it stood (a click: nothing moved), on the
+        enemy unit `target` or on none: the action the click stands for, or why the unit is
+        put back. Default: "put back"."""
+        return "put back"
+
     def unit_notes(self, state: State) -> dict[int, str]:
         """When the window's panel is drawn: a line per unit the ruleset has something to say
         about now (openwg: the wounds pooled on it). Default: none."""

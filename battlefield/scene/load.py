@@ -394,7 +394,7 @@ class _SceneReader:
             value = size
             return self._oval(path, value, expected)
         if isinstance(value, list):
-            if rs.id == "blocks" and len(value) == 2:
+            if rs.rect_bases and len(value) == 2:
                 w = r.number((*path, 0), value[0], 0, strict_min=True)
                 dep = r.number((*path, 1), value[1], 0, strict_min=True)
                 return Base.rect(w, dep)

@@ -195,7 +195,7 @@ def _kind(kind: str, ruleset: Any = None, names: list[str] | None = None,
         return {"type": "array", "items": {"$ref": f"#/$defs/weapon-{r}"}}
     if kind == "base":
         choices = [{"enum": rounds}, {"enum": ovals}, {"$ref": "#/$defs/base"}]
-        if r == "blocks":
-            choices.append(_pair())          # blocks: [frontage, depth] is a rectangle
+        if ruleset is not None and ruleset.rect_bases:
+            choices.append(_pair())          # [frontage, depth] is a rectangle (blocks)
         return {"anyOf": choices}
     raise KeyError(f"scene/keys.py names a kind of value schema.py does not know: {kind}")

@@ -72,7 +72,11 @@ def to_phase(state: State, phase: str) -> None:
         if now == phase and state.acting_side == state.active:
             return
         passing = next((a.id for a in state.scene.ruleset.actions
-                        if not a.fields and a.id in state.available()), "end-phase")
+                        if not a.fields and a.id in state.available()), None)
+        if passing is None:
+            raise UsageError(f"--phase {phase}: the game cannot pass the {now} phase (no "
+                             f"action that needs nothing is available: "
+                             f"{', '.join(state.available()) or 'none'})")
         try:
             state.apply(Action(passing))      # aos4's end-phase, openwg's stop
         except IllegalAction as exc:

@@ -12,7 +12,7 @@ import pygame
 import shapely
 
 from battlefield.geometry.bases import RECT, outline_points
-from battlefield.rules.actions import Action, IllegalAction
+from battlefield.rules.actions import IllegalAction
 from battlefield.rules.state import State
 from battlefield.view import live
 from battlefield.view import palette as pal
@@ -157,12 +157,13 @@ class DragTool:
         self.move(pos)
         p, action = self.pickup, self.ruling.action
         if abs(self.ruling.used) < 1e-9 and self.facing is None:
-            if p.ability != "fight" or self.target is None:
-                self.cancel("put back" if p.ability != "fight" else
-                            "fight: drop beside the enemy to fight (drag to pile in first)")
+            # A click, nothing moved: what the ruleset makes of it (aos4: fight where it
+            # stands), or why the unit is put back.
+            clicked = self.state.rules.drop_in_place(self.state, p.unit, p.ability, self.target)
+            if isinstance(clicked, str):
+                self.cancel(clicked)
                 return
-            # A click on a unit in combat: fight where it stands.
-            action = Action("fight", action.unit, target=self.state.scene.units[self.target].id)
+            action = clicked
         before = len(self.state.dice.log)
         try:
             events = self.state.apply(action)

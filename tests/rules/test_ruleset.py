@@ -87,8 +87,19 @@ def test_the_hooks_left_out_answer_nothing() -> None:
     assert rules.move_allowance(state, 0, "move") is None
     assert rules.move_cost(state, 0, 0, [[0, 0], [3, 4], [3, 5]]) == (6.0, 0.0)
     assert rules.move_ground(state, 0, 0, (0, 0, 1, 1)) == ([], None)
+    assert rules.drop_in_place(state, 0, "fight", 1) == "put back"
     with pytest.raises(UsageError, match="bare ruleset has no computer player"):
         rules.player()
+
+
+def test_no_shared_layer_names_a_ruleset() -> None:
+    """Outside battlefield/rules/NAME/ a ruleset is named only where its data is chosen: the
+    army importer, which writes aos4 scenes (battlefield/army/writer.py says why)."""
+    names = re.compile(r'"(aos4|skirmish|openwg|warband|blocks)"')
+    found = {str(p.relative_to(ROOT)) for p in ROOT.rglob("*.py")
+             if p.parent.parent.name != "rules" or p.parent.name not in registry.playable()
+             if names.search(p.read_text(encoding="utf-8"))}
+    assert found == {"army/writer.py"}
 
 
 def test_no_hook_is_read_around_the_class() -> None:

@@ -136,6 +136,15 @@ def drag_notes(ctx: DragContext) -> DragNotes:
     return notes
 
 
+def drop_in_place(state: State, u: int, ability: str, target: int | None) -> Action | str:
+    """A click on a unit in combat, on the enemy: it fights where it stands."""
+    if ability != "fight":
+        return "put back"
+    if target is None:
+        return "fight: drop beside the enemy to fight (drag to pile in first)"
+    return Action("fight", state.scene.units[u].id, target=state.scene.units[target].id)
+
+
 # --- battlefield try -----------------------------------------------------------------------------
 def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
     from battlefield.rules.aos4 import turnfinder

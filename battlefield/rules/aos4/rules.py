@@ -382,6 +382,10 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
     def drag_notes(self, ctx: DragContext) -> DragNotes:
         return package.drag_notes(ctx)
 
+    def drop_in_place(self, state: State, u: int, ability: str, target: int | None
+                      ) -> Action | str:
+        return package.drop_in_place(state, u, ability, target)
+
     def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
         return package.try_start(scene, actions)
 

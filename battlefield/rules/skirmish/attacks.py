@@ -55,7 +55,7 @@ def sight(state: State, u: int, w: int, referee: Referee | None = None) -> str:
     """full / partial / none: u's leader looking at w's leader (the 1"-from-terrain rules)."""
     ref = referee or Referee(state.scene, state.table)
     _, seen = ref.table.memo(("skirmish-sight", id(ref.scene), u, w),
-                             lambda: (ref.scene, ref.skirmish_sight(u, w).visible))
+                             lambda: (ref.scene, ref.leader_sight(u, w).visible))
     return seen
 
 
