@@ -12,7 +12,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from battlefield.rules.warband.rounds import left  # noqa: E402
+from battlefield.rules.warband.turns import left  # noqa: E402
 from battlefield.view.app import PlayScene, open_game  # noqa: E402
 
 SIZE = (1200, 760)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from battlefield.rules.actions import Violation
-from battlefield.rules.aos4 import attacking, movement
+from battlefield.rules.aos4 import allocation, movement
 from battlefield.rules.aos4.data import core
 from battlefield.rules.aos4.movement import v
 from battlefield.rulings import Referee
@@ -36,7 +36,7 @@ class Heroics:
                 us.damage[k] -= 1
                 points -= 1
                 healed += 1
-        health = attacking.stat(state, u, "health", 1) or 1
+        health = allocation.stat(state, u, "health", 1) or 1
         returned = []
         first = state.scene.model_offsets()[u]
         for k in np.nonzero(~us.alive)[0]:
@@ -65,8 +65,8 @@ class Heroics:
         w = targets[0]
         if w not in ref.combat[u]:
             return [v("not_in_combat", f"{action.target} is not in combat with {action.unit}")]
-        mine = attacking.stat(state, u, "health", 1) or 1
-        theirs = attacking.stat(state, w, "health", 1) or 1
+        mine = allocation.stat(state, u, "health", 1) or 1
+        theirs = allocation.stat(state, w, "health", 1) or 1
         if theirs >= mine:
             return [v("not_lower_health", f"{action.target}'s Health {theirs} is not lower than "
                                           f"{mine}")]
@@ -81,7 +81,7 @@ class Heroics:
 
     def _do_power_through(self, state, a, u, action):
         w = state.unit_index(action.targets[0])
-        events = attacking.mortal(state, w, core().combat.power_through_mortal,
+        events = allocation.mortal(state, w, core().combat.power_through_mortal,
                                   f"power through {action.unit}",
                                   state.models_of(u))
         if action.path is not None or action.paths is not None:
@@ -109,7 +109,7 @@ class Heroics:
         roll = state.dice.roll(h.place_of_power_roll, f"place of power {action.unit}").total
         if roll == h.place_of_power_fails_on:
             return [{"type": "place-of-power", "unit": action.unit, "roll": roll},
-                    *attacking.mortal(state, u, h.place_of_power_mortal,
+                    *allocation.mortal(state, u, h.place_of_power_mortal,
                                       f"place of power {action.unit}")]
         state.units[u].flags.add("empowered")
         return [{"type": "place-of-power", "unit": action.unit, "roll": roll,

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import attacking
+from battlefield.rules.aos4 import allocation
 from battlefield.rules.aos4.data import core
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.state import State
@@ -56,7 +56,7 @@ def known(state: State) -> set[str]:
 
 
 def power(state: State, u: int) -> int:
-    return int(attacking.stat(state, u, "power", 1) or 1)
+    return int(allocation.stat(state, u, "power", 1) or 1)
 
 
 def check(state: State, u: int, action: Action, intervention: bool) -> list[Violation]:
@@ -135,7 +135,7 @@ def _cast(state, u, action, data, bonus) -> list[Event]:
     if sum(1 for x in roll.values if x == 1) >= m.miscast_ones:
         state.units[u].phase_used.add("miscast")
         return [{**ev, "result": "miscast"},
-                *attacking.mortal(state, u, m.miscast_mortal, f"miscast {spec.id}")]
+                *allocation.mortal(state, u, m.miscast_mortal, f"miscast {spec.id}")]
     if total < data["casting_value"]:
         return [{**ev, "result": "failed"}]
     events = [{**ev, "result": "cast"}]
@@ -195,10 +195,10 @@ def effect(state, u, action, data) -> list[Event]:
     name = state.scene.units[target].id
     (kind, amount), = data["effect"].items()
     if kind == "mortal":
-        return attacking.mortal(state, target, amount, f"{data['id']} at {name}",
+        return allocation.mortal(state, target, amount, f"{data['id']} at {name}",
                                 state.models_of(u))
     if kind == "heal":
-        n = attacking._amount(state, amount, f"heal {name}")
+        n = allocation._amount(state, amount, f"heal {name}")
         us = state.units[target]
         healed = 0
         for k in range(len(us.damage)):

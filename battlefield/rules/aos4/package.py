@@ -57,7 +57,7 @@ def _charge_text(d: dict[str, Any]) -> str:
 
 def _attack(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
             ) -> dict[str, Any]:
-    from battlefield.rules.aos4.attack_odds import attack_odds
+    from battlefield.rules.aos4.odds import attack_odds
     from battlefield.rulings import Referee
 
     referee = Referee(scene)

@@ -17,10 +17,10 @@ import numpy as np
 
 from battlefield.rules.actions import Action
 from battlefield.rules.aos4 import movement
-from battlefield.rules.aos4.attack_odds import attack_odds
 from battlefield.rules.aos4.charge import CHARGE_REACH, charge_odds
 from battlefield.rules.aos4.data import used_core
 from battlefield.rules.aos4.movement import EPS
+from battlefield.rules.aos4.odds import attack_odds
 from battlefield.rules.aos4.rolls import charge_chance
 from battlefield.rules.aos4.weapons import weapons_of
 from battlefield.rules.decisions import DECLINE, Decision

@@ -20,7 +20,7 @@ from battlefield.rules.aos4.data import Ability, abilities, used_core
 from battlefield.rules.aos4.fighting import Fighting
 from battlefield.rules.aos4.heroics import Heroics
 from battlefield.rules.aos4.movement import v
-from battlefield.rules.aos4.moving import Moving
+from battlefield.rules.aos4.movement_phase import Moving
 from battlefield.rules.aos4.shooting import Shooting
 from battlefield.rules.decisions import DECLINE, Decision, answer_of
 from battlefield.rules.moves import find_unit

@@ -8,7 +8,7 @@ from typing import Any
 
 from battlefield.rules import decisions
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import attacking, defence
+from battlefield.rules.aos4 import allocation, defence
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.cover import pieces_covering
 from battlefield.rules.aos4.movement import v
@@ -75,7 +75,7 @@ class Shooting:
         return out
 
     def _able(self, state, ref, u, w, weapon) -> int:
-        from battlefield.rules.aos4.attack_odds import _able
+        from battlefield.rules.aos4.odds import _able
 
         n, _ = _able(ref, u, w, weapon)
         return n
@@ -116,17 +116,17 @@ class Shooting:
                              + int(mine.get("buff_hit", 0)),
                              wound=int(mine.get("buff_wound", 0)),
                              save=defence.save_bonus(state, w) + int(theirs.get("buff_save", 0)),
-                             ward=attacking.stat(state, w, "ward", None))
+                             ward=allocation.stat(state, w, "ward", None))
             total = 0
             for wp in weapons:
                 n = self._able(state, ref, u, w, wp)
                 if not n:
                     continue
-                dmg, ev = attacking.volley(state, u, w, wp, n, mods)
+                dmg, ev = allocation.volley(state, u, w, wp, n, mods)
                 ev["cover"] = [state.table.layout.pieces[k].id for k in cover]
                 events.append(ev)
                 total += dmg
-            events.extend(attacking.allocate(state, w, total, state.models_of(u),
+            events.extend(allocation.allocate(state, w, total, state.models_of(u),
                                              attack["cause"]))
             ref = Referee(state.scene, state.table)
         return events

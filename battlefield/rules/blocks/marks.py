@@ -10,7 +10,7 @@ import math
 import numpy as np
 import shapely
 
-from battlefield.rules.blocks import combat, movement, phases
+from battlefield.rules.blocks import attacks, movement, turns
 from battlefield.rules.blocks.data import order_text, stat
 from battlefield.rules.ruleset import DragContext, DragNotes, Ghost, Mark
 from battlefield.rules.state import State
@@ -34,7 +34,7 @@ def side_edge(state: State, u: int, side: str) -> np.ndarray:
 
 
 def engaged_marks(state: State, u: int) -> list[Mark]:
-    return [Mark("edge", side_edge(state, u, s), unit=u) for s in combat.sides_engaged(state, u)]
+    return [Mark("edge", side_edge(state, u, s), unit=u) for s in attacks.sides_engaged(state, u)]
 
 
 def order_mark(state: State, u: int) -> Mark | None:
@@ -44,7 +44,7 @@ def order_mark(state: State, u: int) -> Mark | None:
         return None
     x, y, f = movement.pose(state, u)
     _, a, _ = movement.block(state, u)
-    move = phases.move_allowance(state, u)
+    move = turns.move_allowance(state, u)
     th = math.radians(f)
     kind = order["order"]
     if kind in ("advance", "withdraw"):
@@ -61,11 +61,11 @@ def order_mark(state: State, u: int) -> Mark | None:
             w = state.unit_index(order["target"])
         except KeyError:
             return None
-        if not phases.alive(state, w):
+        if not turns.alive(state, w):
             return None
-        route: list[tuple[float, float]] | None = phases.charge_route(state, u, w)[0]
+        route: list[tuple[float, float]] | None = turns.charge_route(state, u, w)[0]
     else:
-        route = phases.march_route(state, u, tuple(order["to"]))
+        route = turns.march_route(state, u, tuple(order["to"]))
     if route is None:
         return None
     return Mark("arrow", np.array(route), order_text(order), spec.side, u)
@@ -73,9 +73,9 @@ def order_mark(state: State, u: int) -> Mark | None:
 
 def arc_outline(state: State, u: int, reach: float) -> np.ndarray | None:
     """Unit u's front arc out to `reach` inches from its front edge, on the table."""
-    fl, fr = combat.front_edge(state, u)
+    fl, fr = attacks.front_edge(state, u)
     near = shapely.LineString([fl, fr]).buffer(reach)
-    arc = combat.arc(state, u).intersection(near).intersection(
+    arc = attacks.arc(state, u).intersection(near).intersection(
         shapely.box(0, 0, state.table.width, state.table.depth))
     if arc.is_empty or arc.geom_type != "Polygon":
         return None
@@ -86,7 +86,7 @@ def marks(state: State) -> list[Mark]:
     """Engaged sides, orders or rout routes, and each shooter's front arc out to its range."""
     out: list[Mark] = []
     for u, spec in enumerate(state.scene.units):
-        if not phases.alive(state, u):
+        if not turns.alive(state, u):
             continue
         out.extend(engaged_marks(state, u))
         rng = stat(state, u, "range")
@@ -129,14 +129,14 @@ def drag_notes(ctx: DragContext) -> DragNotes:
         notes.marks.append(Mark("outline", pts, f"front arc, range {rng:g}\"" if rng > 0
                                 else "front arc", after.side_of(u), u))
     notes.marks.extend(engaged_marks(after, u))
-    foes = combat.engaged_with(after, u)
+    foes = attacks.engaged_with(after, u)
     for w, side in foes.items():
-        theirs = combat.side_attacked(after, u, w)
+        theirs = attacks.side_attacked(after, u, w)
         notes.lines.append(f"engages {after.scene.units[w].id} on its {theirs} "
                            f"(engaged on its own {side})")
         notes.marks.extend(Mark("edge", side_edge(after, w, s)) for s in [theirs])
     shots = [after.scene.units[w].id for w in after.enemies(u)
-             if combat.in_arc(after, u, w)]
+             if attacks.in_arc(after, u, w)]
     if not foes and shots:
         notes.lines.append("in the front arc: " + ", ".join(shots))
     return notes

@@ -10,7 +10,7 @@ from typing import Any
 
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Action
-from battlefield.rules.blocks import combat, movement, phases
+from battlefield.rules.blocks import attacks, movement, turns
 from battlefield.rules.blocks.data import boxes
 from battlefield.rules.chance import mean
 from battlefield.rules.ruleset import CheckAdditions, OddsQuestion, Player, Ruleset, first_side
@@ -37,19 +37,19 @@ def attack_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: 
     if scene.units[u].side == scene.units[w].side:
         raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
     for x in (u, w):
-        if not phases.alive(state, x):
+        if not turns.alive(state, x):
             raise UsageError(f"{scene.units[x].id} is not on the table")
-    kind, why = combat.attack_kind(state, u, w, False)
+    kind, why = attacks.attack_kind(state, u, w, False)
     if why:
-        kind = "close" if w in combat.engaged_with(state, u) else "ranged"
-    att = combat.numbers(state, u, w, kind)
+        kind = "close" if w in attacks.engaged_with(state, u) else "ranged"
+    att = attacks.numbers(state, u, w, kind)
     room = boxes(scene.units[w]) - int(state.units[w].damage[0])
-    dist = combat.damage_distribution(att, room)
+    dist = attacks.damage_distribution(att, room)
     return {"attacker": a, "target": b, "kind": kind, "dice": att.dice, "hit_on": att.hit_on,
             "damage_on": att.damage_on, "side": att.side, "modifiers": att.notes,
             "boxes_left": room, **({"reason": why.message} if why else {}),
             "expected_damage": round(float(mean(dist)), 6),
-            "distribution": combat.as_json(dist)}
+            "distribution": attacks.as_json(dist)}
 
 
 def _attack_text(d: dict[str, Any]) -> str:
@@ -58,8 +58,8 @@ def _attack_text(d: dict[str, Any]) -> str:
     lines = [f"{d['attacker']} attacking {d['target']} ({d['kind']}, on its {d['side']})"]
     if d.get("reason"):
         lines.append(f"  not allowed now: {d['reason']}")
-    lines.append(f"  {d['dice']} dice, hit on {combat.needed(d['hit_on'])}, damage on "
-                 f"{combat.needed(d['damage_on'])} (1 always, 6 never); "
+    lines.append(f"  {d['dice']} dice, hit on {attacks.needed(d['hit_on'])}, damage on "
+                 f"{attacks.needed(d['damage_on'])} (1 always, 6 never); "
                  f"{d['boxes_left']} boxes left"
                  + (f"; {', '.join(d['modifiers'])}" if d["modifiers"] else ""))
     lines.extend(distribution(d))
@@ -71,9 +71,9 @@ def courage_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options:
     """The chance that the unit passes a courage check now (3D6 <= Courage, modifiers in)."""
     state = _state(ruleset, scene)
     u = scene.unit_index(args[0])
-    value, notes = combat.courage(state, u)
+    value, notes = attacks.courage(state, u)
     return {"unit": args[0], "courage": value, "modifiers": notes,
-            "probability": round(float(combat.courage_probability(value)), 6)}
+            "probability": round(float(attacks.courage_probability(value)), 6)}
 
 
 def _courage_text(d: dict[str, Any]) -> str:
@@ -100,21 +100,21 @@ def check_additions(ruleset: Ruleset, scene: Scene) -> CheckAdditions:
     counts sight; per unit: its engaged sides and, routing, its rout."""
     out = CheckAdditions()
     state = _state(ruleset, scene)
-    on = [u for u in range(len(scene.units)) if phases.alive(state, u)]
+    on = [u for u in range(len(scene.units)) if turns.alive(state, u)]
     for u in on:
         for w in on:
             if u == w:
                 continue
             out.pairs[(scene.units[u].id, scene.units[w].id)] = {
-                "side": combat.side_attacked(state, u, w),
-                "in_arc": combat.in_arc(state, u, w),
-                "shooting_distance": round(combat.shooting_distance(state, u, w), 6),
+                "side": attacks.side_attacked(state, u, w),
+                "in_arc": attacks.in_arc(state, u, w),
+                "shooting_distance": round(attacks.shooting_distance(state, u, w), 6),
                 # blocks' own sight for shooting (terrain that blocks it whatever its height,
                 # other blocks), which check's 3-D `visible` need not agree with
-                "shooting_sight": combat.visible(state, u, w)}
+                "shooting_sight": attacks.visible(state, u, w)}
     for u in on:
         spec = scene.units[u]
-        keys: dict[str, Any] = {"engaged_sides": combat.sides_engaged(state, u)}
+        keys: dict[str, Any] = {"engaged_sides": attacks.sides_engaged(state, u)}
         if "routing" in state.units[u].flags:
             edge = state.extra["edges"][spec.side]
             r = movement.rout_route(state, u, edge)

@@ -6,7 +6,7 @@ attacks the target it expects to damage most, with a red card on the first attac
 from __future__ import annotations
 
 from battlefield.rules.actions import Action
-from battlefield.rules.blocks import combat, phases
+from battlefield.rules.blocks import attacks, turns
 from battlefield.rules.blocks.data import game, stat
 from battlefield.rules.chance import mean
 from battlefield.rules.state import State
@@ -24,7 +24,7 @@ class BlocksPlayer:
     def _wanted(self, state: State):
         side = state.acting_side
         own = [u for u, s in enumerate(state.scene.units)
-               if s.side == side and phases.alive(state, u)]
+               if s.side == side and turns.alive(state, u)]
         if state.clock["phase"] == "command":
             yield from self._command(state, side, own)
         else:
@@ -40,13 +40,13 @@ class BlocksPlayer:
                 yield Action("rally", state.scene.units[u].id)
         for u in own:
             flags = state.units[u].flags
-            if flags & {"routing", "moved"} or combat.engaged_with(state, u):
+            if flags & {"routing", "moved"} or attacks.engaged_with(state, u):
                 continue
             want = self._order(state, u)
             have = orders.get(state.scene.units[u].id)
             if want is not None and want != _plain(have):
                 yield Action("order", state.scene.units[u].id, options=(("order", want),))
-        if any(combat.engaged_with(state, u) for u in own):
+        if any(attacks.engaged_with(state, u) for u in own):
             yield Action("special")
         if not state.sides[side]["cards"]:
             yield Action("draw-card")
@@ -66,7 +66,7 @@ class BlocksPlayer:
         t = state.table
         near = min(foes, key=lambda w: (t.unit_distance(u, w), w))
         rng = stat(state, u, "range")
-        if rng > 0 and any(combat.attack_kind(state, u, w, False)[0] == "ranged" for w in foes):
+        if rng > 0 and any(attacks.attack_kind(state, u, w, False)[0] == "ranged" for w in foes):
             return "hold"
         if rng > 0 and t.unit_distance(u, near) <= rng:
             return "hold"
@@ -79,11 +79,11 @@ class BlocksPlayer:
         for u in own:
             best, score = None, -1.0
             for w in state.enemies(u):
-                kind, why = combat.attack_kind(state, u, w, strike_back)
+                kind, why = attacks.attack_kind(state, u, w, strike_back)
                 if why:
                     continue
-                att = combat.numbers(state, u, w, kind)
-                expected = float(mean(combat.damage_distribution(att)))
+                att = attacks.numbers(state, u, w, kind)
+                expected = float(mean(attacks.damage_distribution(att)))
                 if expected > score:
                     best, score = w, expected
             if best is None:

@@ -15,10 +15,10 @@ import numpy as np
 
 from battlefield.rules import chance, decisions
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.blocks import combat, movement, package, phases
+from battlefield.rules.blocks import attacks, movement, package, turns
 from battlefield.rules.blocks import marks as drawn
 from battlefield.rules.blocks.data import check_scene, game, order_of, order_text
-from battlefield.rules.blocks.phases import PHASES
+from battlefield.rules.blocks.turns import PHASES
 from battlefield.rules.chance import Throw
 from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.moves import find_unit, starting_at, v
@@ -48,15 +48,15 @@ class Blocks(Ruleset):
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:
         check_scene(state.scene)
-        return phases.begin(state)
+        return turns.begin(state)
 
     def acting_side(self, state: State) -> str:
         c = state.clock
-        return phases.other(state, c["active"]) if c["phase"] == "strike-back" else c["active"]
+        return turns.other(state, c["active"]) if c["phase"] == "strike-back" else c["active"]
 
     def standing(self, state: State) -> list[str]:
         return [s for s in state.sides
-                if any(phases.alive(state, u) for u, spec in enumerate(state.scene.units)
+                if any(turns.alive(state, u) for u, spec in enumerate(state.scene.units)
                        if spec.side == s)]
 
     def over(self, state: State) -> bool:
@@ -84,7 +84,7 @@ class Blocks(Ruleset):
         return ["end-phase", "attack"]
 
     def move_allowance(self, state: State, u: int, ability: str) -> float | None:
-        return phases.move_allowance(state, u) if ability == "move" else None
+        return turns.move_allowance(state, u) if ability == "move" else None
 
     def move_cost(self, state: State, u: int, m: int, path: np.ndarray) -> tuple[float, float]:
         return float(np.hypot(*np.diff(path, axis=0).T).sum()), 0.0
@@ -158,7 +158,7 @@ class Blocks(Ruleset):
                 w = state.unit_index(order["target"])
             except KeyError:
                 return [v("unknown_unit", f"no unit '{order['target']}' to charge")]
-            if state.side_of(w) == state.side_of(u) or not phases.alive(state, w):
+            if state.side_of(w) == state.side_of(u) or not turns.alive(state, w):
                 return [v("not_an_enemy", f"{order['target']} is not an enemy on the table")]
         if order["order"] == "march":
             x, y = order["to"]
@@ -201,7 +201,7 @@ class Blocks(Ruleset):
         pts = np.asarray(action.path, dtype=np.float64)
         length = float(np.hypot(*np.diff(starting_at(state.table, movement.block(state, u)[0],
                                                       pts), axis=0).T).sum())
-        allowed = phases.move_allowance(state, u)
+        allowed = turns.move_allowance(state, u)
         if length > allowed + 1e-6:
             return [v("move_too_far", f"{action.unit} moves {length:.2f}\" > its Move "
                                       f"{allowed:g}\"", distance=length, allowed=allowed)]
@@ -278,7 +278,7 @@ class Blocks(Ruleset):
             w = state.unit_index(action.target)
         except KeyError:
             return [v("unknown_unit", f"no unit '{action.target}'")]
-        kind, why = combat.attack_kind(state, u, w, state.clock["phase"] == "strike-back")
+        kind, why = attacks.attack_kind(state, u, w, state.clock["phase"] == "strike-back")
         return [why] if why else []
 
     # --- resolve ------------------------------------------------------------------------------
@@ -309,9 +309,9 @@ class Blocks(Ruleset):
     def _do_move(self, state: State, action: Action) -> list[Event]:
         u = state.unit_index(action.unit)
         trip, _ = self.trip(state, u, action)
-        phases.place(state, u, trip)
+        turns.place(state, u, trip)
         state.units[u].flags.add("moved")
-        return [phases.moved_event(state, u, "direct control", trip)]
+        return [turns.moved_event(state, u, "direct control", trip)]
 
     def _do_rally(self, state: State, action: Action) -> list[Event]:
         us = state.units[state.unit_index(action.unit)]
@@ -347,7 +347,7 @@ class Blocks(Ruleset):
 
     def _do_attack(self, state: State, action: Action) -> list[Event]:
         u, w = state.unit_index(action.unit), state.unit_index(action.target)
-        kind, _ = combat.attack_kind(state, u, w, state.clock["phase"] == "strike-back")
+        kind, _ = attacks.attack_kind(state, u, w, state.clock["phase"] == "strike-back")
         red = None
         if action.option("card") is not None:
             side = self.acting_side(state)
@@ -371,7 +371,7 @@ class Blocks(Ruleset):
         g = game()
         red = g.card(info["red"]) if info["red"] else None
         blue = g.card(info["blue"]) if info["blue"] else None
-        return phases.attack(state, u, w, info["kind"],
+        return turns.attack(state, u, w, info["kind"],
                              f"{info['unit']} attacks {info['target']}", red, blue)
 
     def resume(self, state: State, suspended: dict[str, Any],
@@ -412,25 +412,25 @@ class Blocks(Ruleset):
         if c["phase"] == "command":
             side = c["active"]
             for u, spec in enumerate(state.scene.units):
-                if spec.side != side or not phases.alive(state, u):
+                if spec.side != side or not turns.alive(state, u):
                     continue
                 flags = state.units[u].flags
                 if "moved" in flags or "directed" in flags or "trampled" in flags:
                     continue
                 if "routing" in flags:
-                    events.extend(phases.rout(state, u, "rout"))
+                    events.extend(turns.rout(state, u, "rout"))
                 else:
-                    events.extend(phases.by_order(state, u))
+                    events.extend(turns.by_order(state, u))
             state.sides[side]["command"] = 0             # unspent points are lost
-            events.extend(phases.pre_combat(state))
+            events.extend(turns.pre_combat(state))
             c["phase"] = "combat"
         elif c["phase"] == "combat":
             c["phase"] = "strike-back"
         else:
-            events.extend(phases.remove_destroyed(state, "destroyed in combat"))
-            events.extend(phases.post_combat(state))
+            events.extend(turns.remove_destroyed(state, "destroyed in combat"))
+            events.extend(turns.post_combat(state))
             if not self.over(state):
-                events.extend(phases.end_turn(state))
+                events.extend(turns.end_turn(state))
         return events
 
     # --- beyond the game: the computer player, odds, check, try, the table (package.py) -----------

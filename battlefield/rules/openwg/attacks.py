@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 
 from battlefield.rules.chance import play
-from battlefield.rules.openwg import dice
+from battlefield.rules.openwg import odds
 from battlefield.rules.openwg.data import EPS, game
-from battlefield.rules.openwg.dice import Burst, Group
+from battlefield.rules.openwg.odds import Burst, Group
 from battlefield.rules.openwg.profiles import Profile, Weapon, profiles
 from battlefield.rules.openwg.reach import between, unit_gap
 from battlefield.rules.state import State
@@ -34,14 +34,14 @@ class Plan:
     def distribution(self) -> dict[int, Fraction]:
         dist: dict[int, Fraction] = {0: Fraction(1)}
         for g in self.groups:
-            dist = dice.convolve(dist, dice.group_distribution(g))
+            dist = odds.convolve(dist, odds.group_distribution(g))
         for b in self.bursts:
-            dist = dice.convolve(dist, dict(b.pool().outcomes()))
+            dist = odds.convolve(dist, dict(b.pool().outcomes()))
         return dist
 
     def roll(self, state: State) -> list[int]:
         """Each group's WOUNDS and each burst's, rolled with the game's dice in order."""
-        procs = [dice.group_attack(g) for g in self.groups] + [dice.burst(b)
+        procs = [odds.group_attack(g) for g in self.groups] + [odds.burst(b)
                                                                 for b in self.bursts]
         return [play(p, state.dice) for p in procs] if procs else []
 

@@ -118,7 +118,7 @@ def _attack_text(d: dict[str, Any]) -> str:
 def morale_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
                   ) -> dict[str, Any]:
     """How many models of UNIT flee after N were slain this round."""
-    from battlefield.rules.openwg.dice import morale_distribution
+    from battlefield.rules.openwg.odds import morale_distribution
     from battlefield.rules.openwg.profiles import profiles
 
     (name,) = args

@@ -16,7 +16,7 @@ import numpy as np
 from battlefield.errors import UsageError
 from battlefield.rules.chance import play
 from battlefield.rules.damage import fill
-from battlefield.rules.openwg import dice
+from battlefield.rules.openwg import odds
 from battlefield.rules.openwg.data import EPS, PHASES, game
 from battlefield.rules.openwg.profiles import profiles
 from battlefield.rules.openwg.reach import unit_gap
@@ -181,7 +181,7 @@ def end_round(state: State, first: str) -> list[Event]:
         if not wounds or not len(state.models_of(u)):
             continue
         value = shrug_value(state, u)
-        ignored = play(dice.shrug(value, wounds), state.dice) if value > 0 else 0
+        ignored = play(odds.shrug(value, wounds), state.dice) if value > 0 else 0
         slain = take(state, u, wounds - ignored)
         slain_now[u] = len(slain)
         events.append({"type": "wounds", "unit": spec.id, "wounds": wounds, "shrug": value,
@@ -191,7 +191,7 @@ def end_round(state: State, first: str) -> list[Event]:
         if not n or not left:
             continue
         bravery = int(profiles(state.scene)[u].stat("bravery"))
-        fled = play(dice.morale(bravery, n, left), state.dice)
+        fled = play(odds.morale(bravery, n, left), state.dice)
         gone = flee(state, u, fled)
         events.append({"type": "morale", "unit": state.scene.units[u].id, "slain": n,
                        "bravery": bravery, "fled": [names[m] for m in gone]})

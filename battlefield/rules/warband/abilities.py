@@ -14,7 +14,7 @@ from battlefield.rules.moves import v
 from battlefield.rules.state import State
 from battlefield.rules.warband import attacks, initiative
 from battlefield.rules.warband.data import EPS, Ability, abilities_of, game
-from battlefield.rules.warband.rounds import alive, fighters_of
+from battlefield.rules.warband.turns import alive, fighters_of
 
 Event = dict[str, Any]
 

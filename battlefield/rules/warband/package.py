@@ -123,7 +123,7 @@ def check_scene(scene: Scene) -> None:
     """Every unit a fighter (one model, its weapons and abilities as warband reads them) and
     the scene's initiative roll, if it gives one (InputError at the key path)."""
     from battlefield.rules.warband.data import fighters
-    from battlefield.rules.warband.rounds import given_roll
+    from battlefield.rules.warband.turns import given_roll
 
     fighters(scene)
     given_roll(scene, (scene.extra.get("state") or {}).get("initiative"))

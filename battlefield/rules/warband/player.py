@@ -15,7 +15,7 @@ from battlefield.rules.chance import mean
 from battlefield.rules.state import State
 from battlefield.rules.warband import attacks, movement
 from battlefield.rules.warband.data import fighter
-from battlefield.rules.warband.rounds import alive, left
+from battlefield.rules.warband.turns import alive, left
 
 TURNS = (0, 25, -25, 50, -50, 80, -80)
 SHARES = (1.0, 0.75, 0.5, 0.25)

@@ -22,7 +22,7 @@ from battlefield.rules.moves import v
 from battlefield.rules.state import State
 from battlefield.rules.warband import attacks
 from battlefield.rules.warband.data import fighter, game
-from battlefield.rules.warband.rounds import alive
+from battlefield.rules.warband.turns import alive
 
 REACTIONS = ("dodge", "counter", "opportunistic-strike")
 NO = "no-reaction"

@@ -32,10 +32,10 @@ from battlefield.rules.warband import (
     movement,
     package,
     reactions,
-    rounds,
+    turns,
 )
 from battlefield.rules.warband.data import Ability, abilities_of, ability_of, fighter, game
-from battlefield.rules.warband.rounds import alive, left, other
+from battlefield.rules.warband.turns import alive, left, other
 from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
@@ -59,8 +59,8 @@ class Warband(Ruleset):
 
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:
-        events = rounds.begin(state)
-        rounds.refresh(state)
+        events = turns.begin(state)
+        turns.refresh(state)
         return events
 
     def acting_side(self, state: State) -> str:
@@ -70,18 +70,18 @@ class Warband(Ruleset):
         return c["active"]
 
     def standing(self, state: State) -> list[str]:
-        return [s for s in state.sides if rounds.fighters_of(state, s)]
+        return [s for s in state.sides if turns.fighters_of(state, s)]
 
     def over(self, state: State) -> bool:
         return bool(state.clock.get("over")) or len(self.standing(state)) < len(state.sides)
 
     def result(self, state: State) -> Result:
-        points = rounds.vp(state)
+        points = turns.vp(state)
         winner, how = decide(self.standing(state), points,
                              alone="the other warband has no fighters left",
                              none="both warbands were slain", more="more victory points",
                              equal="draw: equal victory points")
-        fighters_left = {s: len(rounds.fighters_of(state, s)) for s in state.sides}
+        fighters_left = {s: len(turns.fighters_of(state, s)) for s in state.sides}
         return Result(winner, how, "victory_points",
                       {"victory_points": points, "fighters": fighters_left},
                       state.clock["round"], {"objectives": dict(state.objectives)})
@@ -345,9 +345,9 @@ class Warband(Ruleset):
         return self._after(state, events)
 
     def _after(self, state: State, events: list[Event]) -> list[Event]:
-        rounds.refresh(state)
+        turns.refresh(state)
         if not state.pending and not state.clock["over"]:
-            state.objectives = rounds.control(state)
+            state.objectives = turns.control(state)
         if self.over(state) and not state.pending:
             events.append({"type": "battle-over", "round": state.clock["round"],
                            **self.result(state)})
@@ -362,7 +362,7 @@ class Warband(Ruleset):
         second = "waiting" in us.flags
         us.flags.discard("waiting")
         us.flags.add("activated")
-        for k in [k for k in us.counters if k not in rounds.ROUND_COUNTERS]:
+        for k in [k for k in us.counters if k not in turns.ROUND_COUNTERS]:
             del us.counters[k]
         us.counters["limit"] = 1 if second else game().actions
         c["activating"] = uid
@@ -443,7 +443,7 @@ class Warband(Ruleset):
         c = state.clock
         us = state.units[u]
         uid = state.scene.units[u].id
-        for k in [k for k in us.counters if k not in rounds.ROUND_COUNTERS]:
+        for k in [k for k in us.counters if k not in turns.ROUND_COUNTERS]:
             del us.counters[k]
         if waiting:
             us.flags.add("waiting")
@@ -465,7 +465,7 @@ class Warband(Ruleset):
         if self.over(state):
             return []
         if not any(left(state, s) for s in state.sides):
-            return rounds.end_round(state)
+            return turns.end_round(state)
         c["active"] = other(state, c["active"])
         return [{"type": "turn", "active": c["active"]}]
 

@@ -3,7 +3,7 @@
 import pytest
 
 from battlefield.rules.aos4 import attacks as seq
-from battlefield.rules.aos4.attack_odds import attack_odds
+from battlefield.rules.aos4.odds import attack_odds
 from battlefield.rules.aos4.weapons import weapon_from
 from battlefield.rulings import Referee
 from battlefield.scene.load import load_scene_text

@@ -10,7 +10,7 @@ import pytest
 from battlefield.rules.actions import Action
 from battlefield.rules.aos4 import attacks as seq
 from battlefield.rules.aos4 import rolls
-from battlefield.rules.aos4.attacking import volley
+from battlefield.rules.aos4.allocation import volley
 from battlefield.rules.aos4.rules import RULESET
 from battlefield.rules.aos4.weapons import weapon_from
 from battlefield.rules.chance import follow, leaves, outcomes, play

@@ -61,7 +61,7 @@ def test_attack_odds(tmp_path, capsys, name, att, dfn, side, n, p):
     (5, "5 or less"), (8, "5 or less (target 8)")])
 def test_what_a_die_needs_reads_as_the_table_plays_it(target, said):
     # a 1 always succeeds and a 6 never does: never "-1 or less", nor "8 or less"
-    from battlefield.rules.blocks.combat import needed
+    from battlefield.rules.blocks.attacks import needed
 
     assert needed(target) == said
 

@@ -231,11 +231,11 @@ def test_check_says_whether_blocks_shooting_sees(tmp_path, capsys):
 
 def test_a_charge_orders_arrow_is_the_way_the_charge_goes():
     """red-c charges blue-t (12" north) with a wall between: the arrow drawn for its order
-    goes round the wall, the route the Movement phase moves it along (phases.charge_route),
+    goes round the wall, the route the Movement phase moves it along (turns.charge_route),
     not straight through it; it ends where the charge ends, flush on blue-t's front."""
     import shapely
 
-    from battlefield.rules.blocks import phases
+    from battlefield.rules.blocks import turns
     from battlefield.rules.blocks.marks import order_mark
     from battlefield.rules.log import rules_for
     from battlefield.rules.state import Game
@@ -246,7 +246,7 @@ def test_a_charge_orders_arrow_is_the_way_the_charge_goes():
                  state={"round": 2, "active": "red"})
     state = Game(rules_for("blocks"), load_scene_text(text, "scene.yaml"), 1).new_state()
     arrow = order_mark(state, 0)
-    route, facing = phases.charge_route(state, 0, 1)
+    route, facing = turns.charge_route(state, 0, 1)
     assert arrow.kind == "arrow" and arrow.points.tolist() == [list(p) for p in route]
     assert len(route) > 2 and facing == pytest.approx(90)      # facing blue-t, north
     assert not shapely.LineString(route).intersects(shapely.box(6, 14, 14, 15))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from battlefield.rules.blocks.phases import shakes
+from battlefield.rules.blocks.turns import shakes
 from battlefield.scene.model import UnitSpec
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from battlefield.cli.main import main
 from battlefield.rules.chance import outcomes
-from battlefield.rules.openwg import RULESET, dice
+from battlefield.rules.openwg import RULESET, odds
 from battlefield.rules.openwg.package import attack_answer, morale_answer
 
 from ._scene import MELEE, R, load, row, scene, unit
@@ -99,8 +99,8 @@ def test_a_ranged_weapon_named_and_the_defenders_reroll_of_sixes():
 
 
 def test_the_exact_odds_are_the_played_procedure_enumerated():
-    g = dice.Group("g", 2, 3, 2, 2, frozenset({4, 5, 6}), frozenset({1}), 4)
-    assert dice.group_distribution(g) == outcomes(lambda: dice.group_attack(g))
+    g = odds.Group("g", 2, 3, 2, 2, frozenset({4, 5, 6}), frozenset({1}), 4)
+    assert odds.group_distribution(g) == outcomes(lambda: odds.group_attack(g))
 
 
 @pytest.mark.parametrize("bravery,slain,models,want", [

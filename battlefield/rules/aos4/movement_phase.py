@@ -8,7 +8,7 @@ import numpy as np
 
 from battlefield.geometry.paths import Terrain
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import attacking, movement, rolls
+from battlefield.rules.aos4 import allocation, movement, rolls
 from battlefield.rules.aos4.data import core
 from battlefield.rules.aos4.fighting import MAX_CHARGE, PILE_IN
 from battlefield.rules.aos4.movement import v
@@ -70,7 +70,7 @@ class Moving:
         return self._move(state, u, action)
 
     def _move_stat(self, state: State, u: int) -> float:
-        return float(attacking.stat(state, u, "move", 0) or 0)
+        return float(allocation.stat(state, u, "move", 0) or 0)
 
     def move_allowance(self, state: State, u: int, ability: str) -> float | None:
         """The longest move `ability` can give unit u (before any roll), as its check counts."""
@@ -125,7 +125,7 @@ class Moving:
         return self._move_check(state, u, action, self._move_stat(state, u), "retreat")
 
     def _do_retreat(self, state, a, u, action):
-        events = attacking.mortal(state, u, core().movement.retreat_mortal,
+        events = allocation.mortal(state, u, core().movement.retreat_mortal,
                                   f"retreat {action.unit}")
         state.units[u].flags.update({"moved", "retreated"})
         if not len(state.models_of(u)):

@@ -11,7 +11,7 @@ from typing import Any
 
 from battlefield.errors import UsageError
 from battlefield.rules import chance, position
-from battlefield.rules.blocks import combat, movement
+from battlefield.rules.blocks import attacks, movement
 from battlefield.rules.blocks.data import bar, boxes, game, order_of, red_from, stat
 from battlefield.rules.state import State, scene_start, start_error, start_per_side, start_round
 
@@ -118,8 +118,8 @@ def start_turn(state: State, side: str) -> list[Event]:
         state.sides[s]["rally_cry"] = False
     # Who is engaged where as the turn starts (rout and fear checks ask what is new).
     state.extra["start"] = {
-        uid(state, u): {"sides": combat.sides_engaged(state, u),
-                        "foes": sorted(uid(state, w) for w in combat.engaged_with(state, u))}
+        uid(state, u): {"sides": attacks.sides_engaged(state, u),
+                        "foes": sorted(uid(state, w) for w in attacks.engaged_with(state, u))}
         for u in range(len(state.scene.units)) if alive(state, u)}
     base = command_points(state, side)
     if c["round"] == 1 and c["turn"] == 1:
@@ -194,8 +194,8 @@ def attack(state: State, u: int, w: int, kind: str, what: str, red=None, blue=No
            ) -> list[Event]:
     """One attack of u on w with logged dice (a red and a blue card's effects, when played);
     damage marked (removal is the caller's)."""
-    att = combat.numbers(state, u, w, kind, red, blue)
-    dealt = chance.play(combat.attack_procedure(att.dice, att.hit_on, att.damage_on, what),
+    att = attacks.numbers(state, u, w, kind, red, blue)
+    dealt = chance.play(attacks.attack_procedure(att.dice, att.hit_on, att.damage_on, what),
                         state.dice)
     ev: Event = {"type": "attack", "unit": uid(state, u), "target": uid(state, w),
                  "kind": kind, "dice": att.dice, "hit_on": att.hit_on,
@@ -205,15 +205,15 @@ def attack(state: State, u: int, w: int, kind: str, what: str, red=None, blue=No
 
 
 def courage_check(state: State, u: int, why: str) -> tuple[bool, Event]:
-    value, notes = combat.courage(state, u)
-    ok = chance.play(combat.courage_procedure(value, f"{uid(state, u)} {why}"), state.dice)
+    value, notes = attacks.courage(state, u)
+    ok = chance.play(attacks.courage_procedure(value, f"{uid(state, u)} {why}"), state.dice)
     return ok, {"type": "courage", "unit": uid(state, u), "why": why, "courage": value,
                 "passed": bool(ok), "modifiers": list(notes)}
 
 
 # --- moving by orders and routing ----------------------------------------------------------------
 def move_allowance(state: State, u: int) -> float:
-    return stat(state, u, "move") + combat.bonus(state, u, "move")
+    return stat(state, u, "move") + attacks.bonus(state, u, "move")
 
 
 def moved_event(state: State, u: int, how: str, trip: movement.Travel) -> Event:
@@ -234,7 +234,7 @@ def place(state: State, u: int, trip: movement.Travel) -> None:
 def by_order(state: State, u: int) -> list[Event]:
     """Unit u moves by its standing order (an engaged unit is held in combat and stays)."""
     state.units[u].flags.add("moved")
-    if combat.engaged_with(state, u):
+    if attacks.engaged_with(state, u):
         return []
     order = state.extra["orders"].get(uid(state, u))
     kind = order["order"] if order else "hold"
@@ -269,7 +269,7 @@ def face_nearest(state: State, u: int) -> movement.Travel | None:
     t = state.table
     x, y, f = movement.pose(state, u)
     w = min(foes, key=lambda w: (t.unit_distance(u, w), w))
-    if combat.in_arc(state, u, w):
+    if attacks.in_arc(state, u, w):
         return None
     wx, wy, _ = movement.pose(state, w)
     _, a, b = movement.block(state, u)
@@ -283,7 +283,7 @@ def charge_goal(state: State, u: int, w: int) -> tuple[tuple[float, float, float
     that faces u's centre (by w's diagonals) first, centred on it or slid along it by whole
     inches - the first such place clear of other blocks, terrain and the table edge; and the
     approach point straight out from it. None when every place is taken."""
-    first = combat.side_attacked(state, u, w)
+    first = attacks.side_attacked(state, u, w)
     wx, wy, wf = movement.pose(state, w)
     _, wa, wb = movement.block(state, w)
     _, a, b = movement.block(state, u)
@@ -390,7 +390,7 @@ def rout(state: State, u: int, how: str) -> list[Event]:
         rects = [movement.rect(px, py, pf, a, b) for px, py, pf in trip.poses]
         hull = [p.union(q).convex_hull for p, q in zip(rects[:-1], rects[1:], strict=True)]
         for w in friends:
-            shape = combat.footprint(state, w)
+            shape = attacks.footprint(state, w)
             if any(h.intersection(shape).area > movement.AREA for h in hull):
                 state.units[w].flags.add("trampled")
                 events.append({"type": "trampled", "unit": uid(state, w), "by": spec.id})
@@ -406,7 +406,7 @@ def turn_routed(state: State, u: int) -> Event:
     state.units[u].flags |= {"routing", "routed-now"}
     state.extra["orders"][spec.id] = None
     x, y, f = movement.pose(state, u)
-    sides = combat.sides_engaged(state, u)
+    sides = attacks.sides_engaged(state, u)
     if sides and "rear" not in sides:
         f = (f + 180.0) % 360.0
     elif not sides:
@@ -430,7 +430,7 @@ def rout_steps(state: State, checks: list[tuple[int, str]]) -> list[Event]:
     second = []
     for u in failed:                                    # (2) free attacks
         start = int(state.units[u].damage[0])
-        for w in sorted(combat.engaged_with(state, u)):
+        for w in sorted(attacks.engaged_with(state, u)):
             if "destroyed" in state.units[u].flags:
                 break
             events.extend(attack(state, w, u, "close", f"{uid(state, w)} free attack on "
@@ -449,7 +449,7 @@ def rout_steps(state: State, checks: list[tuple[int, str]]) -> list[Event]:
         if not alive(state, u):
             continue
         events.extend(rout(state, u, "rout"))
-        if combat.engaged_with(state, u):
+        if attacks.engaged_with(state, u):
             events.append(remove(state, u, "still in contact with the enemy after routing"))
     return events
 
@@ -462,7 +462,7 @@ def pre_combat(state: State) -> list[Event]:
         if not alive(state, u) or "routing" in state.units[u].flags:
             continue
         was = start.get(spec.id, {}).get("sides", [])
-        now = combat.sides_engaged(state, u)
+        now = attacks.sides_engaged(state, u)
         if was and any(s not in was for s in now):
             checks.append((u, "rout check (engaged on another side)"))
         elif "trampled" in state.units[u].flags:
@@ -472,8 +472,8 @@ def pre_combat(state: State) -> list[Event]:
         if not alive(state, u) or "routing" in state.units[u].flags:
             continue
         was = start.get(spec.id, {}).get("foes", [])
-        new = [w for w in combat.engaged_with(state, u)
-               if combat.fearsome(state, w) and uid(state, w) not in was]
+        new = [w for w in attacks.engaged_with(state, u)
+               if attacks.fearsome(state, w) and uid(state, w) not in was]
         if new:
             ok, ev = courage_check(state, u, "fear check")
             events.append(ev)

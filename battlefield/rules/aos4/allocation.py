@@ -1,6 +1,6 @@
 """Attacks rolled with the game's dice, and damage allocated to models (aos4).
 
-The attack sequence is attacks.py's procedures, played here with the game's dice (so play and
+The attack sequence is allocation.py's procedures, played here with the game's dice (so play and
 `battlefield odds` share one definition): all the hit rolls of one weapon are one logged roll,
 then the wound rolls, the saves, each damage roll, the ward rolls.
 Damage fills one model before the next: the models furthest from the attacker first, the leader
@@ -39,7 +39,7 @@ def _amount(state: State, expr: str, purpose: str) -> int:
 def volley(state: State, u: int, v: int, w: Weapon, attackers: int, mods: Modifiers
            ) -> tuple[int, Event]:
     """Roll one weapon's attacks by `attackers` models of unit u at unit v (the `volley`
-    procedure of attacks.py with the game's dice); (damage, event)."""
+    procedure of allocation.py with the game's dice); (damage, event)."""
     a, b = state.scene.units[u].id, state.scene.units[v].id
     tag = f"{a} {w.name} at {b}"
     save = stat(state, v, "save", None)
