@@ -22,9 +22,9 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from battlefield.cli.commands import battle_scene
 from battlefield.rules import log
 from battlefield.rules.battle import play
+from battlefield.rules.deploy import battle_scene
 from battlefield.rules.state import Game, State
 from battlefield.scene.load import load_scene_text
 

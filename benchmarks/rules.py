@@ -15,11 +15,11 @@ import time
 
 import numpy as np
 
-from battlefield.cli.commands import battle_scene
 from battlefield.rules.aos4.allocation import volley
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.odds import _able, attack_odds
 from battlefield.rules.aos4.weapons import weapons_of
+from battlefield.rules.deploy import battle_scene
 from battlefield.rules.state import Game
 from battlefield.rulings import Referee
 from battlefield.scene.load import load_scene_text

@@ -23,7 +23,7 @@ _COMMAND = "import sys; from battlefield.cli.main import main; sys.exit(main(sys
 
 
 def bench_simulate(quick: bool = False, games: int | None = None) -> dict:
-    from battlefield.cli.commands import battle_scene
+    from battlefield.rules.deploy import battle_scene
 
     games = games or (2 if quick else GAMES)
     argv = ["simulate", "--ruleset", "aos4", "--games", str(games), "--workers", str(WORKERS),

@@ -15,6 +15,110 @@ from battlefield.rulesets import BOARD_ID
 from battlefield.text import table
 
 
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `try`, `simulate` and `replay` to the subcommands."""
+    fmt = argparse.RawDescriptionHelpFormatter
+    p = sub.add_parser(
+        "try", formatter_class=fmt,
+        help="apply actions to a scene and see whether each is legal and what happens",
+        description="Apply actions in order, each at the moment it belongs to: in aos4 the "
+                    "phase of its ability within the acting side's turn (the side of the first "
+                    "action's unit), the phases before it passed; a scene whose `state:` holds "
+                    "a whole position (as --out writes it) goes on from there. An illegal "
+                    "action changes nothing and says why; a legal one reports its events and "
+                    "dice.",
+        epilog="Action shape: {\"type\": ID, \"unit\": ID, \"path\": [[x, y], ...]} (the "
+               "leader follows the path, the unit keeps its formation) or \"paths\": "
+               "{\"1\": [[x, y], ...], ...} per model; plus \"target\", \"weapon\" and the "
+               "action's own fields.\n\nDecisions of the other side (a \"decision\" event "
+               "says who decides what, from which choices; secret ones are shown once all "
+               "are in) are answered by the next actions, e.g. {\"type\": \"decline\", "
+               "\"side\": \"blue\"}. Shorthand: \"all_out_defence\": true on an aos4 "
+               "attack, \"commit\": {SIDE: tokens} and \"retreat\": true | ID on a skirmish; "
+               "a decision nothing answers gets its default (decline, commit 0), listed in "
+               "\"answered\".\n\n" + _vocabulary() +
+               "\n\nJSON: {\"results\": [{\"legal\", \"violations\": [{\"code\", "
+               "\"message\", \"units\"?, \"models\"?}], \"events\", \"rolls\", "
+               "\"answered\"?}], \"state\": "
+               "{\"round\", \"phase\", \"active\", \"acting\", \"sides\", \"units\": "
+               "{ID: {\"models_alive\", \"damage\", \"flags\"}}, \"objectives\"}}"
+               "\n\nexamples:\n"
+               "  battlefield try demo --action '{\"type\": \"normal-move\", \"unit\": "
+               "\"red-lancers\", \"path\": [[12.5, 8], [12.5, 12]]}' --json\n"
+               "  battlefield try demo --dice 3,4 --action '{\"type\": \"emberskin\", "
+               "\"unit\": \"red-pyromancer\", \"target\": \"red-lancers\"}'\n"
+               "  battlefield try demo-skirmish --action '{\"type\": \"skirmish\", "
+               "\"unit\": \"red-scouts\", \"target\": \"blue-scouts\", \"commit\": "
+               "{\"red\": 2, \"blue\": 1}, \"retreat\": true}' --json --out after.yaml\n"
+               "  battlefield try after.yaml --action '{\"type\": \"end-turn\"}'\n"
+               "  battlefield try demo-skirmish --action '{\"type\": \"skirmish\", "
+               "\"unit\": \"red-scouts\", \"target\": \"blue-scouts\"}' --action "
+               "'{\"type\": \"commit\", \"side\": \"red\", \"tokens\": 2}' --action "
+               "'{\"type\": \"commit\", \"side\": \"blue\", \"tokens\": 1}'\n\n"
+               "The exit status is 0 whenever the actions could be read, legal or not.")
+    p.add_argument("scene", help="scene file, or a bundled scene name")
+    p.add_argument("--action", action="append", required=True, metavar="JSON",
+                   help="an action as JSON (repeat for several, applied in order)")
+    p.add_argument("--seed", type=int, default=1, help="dice seed (default 1)")
+    p.add_argument("--dice", help="fix the next dice, e.g. 4,4,6 (used before the seed's)")
+    p.add_argument("--out", help="write the scene as it stands after the actions, with the "
+                                 "whole position in its state: key (try it again to go on)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=run_try)
+
+    p = sub.add_parser(
+        "simulate", formatter_class=fmt,
+        help="two computer players fight a whole battle; prints the result",
+        description="Two computer players (move to objectives, shoot the best visible target, "
+                    "charge when the odds are good, fight, use commands) play a whole battle. "
+                    "Without --map: the bundled demo battle. With --map: the ruleset's demo "
+                    "armies deployed on that map's deployment zones. The same seed gives the "
+                    "same battle, action for action.",
+        epilog="examples:\n  battlefield simulate --ruleset aos4\n"
+               "  battlefield simulate --ruleset aos4 --map open --seed 7 --log game.jsonl\n"
+               "  battlefield simulate --ruleset aos4 --map aos4 --games 20 --workers 2\n"
+               "  battlefield replay game.jsonl")
+    p.add_argument("--ruleset", help="ruleset to play (default: the default scene's, aos4)")
+    p.add_argument("--map", help="map file or bundled map name (default: the demo battle)")
+    p.add_argument("--seed", type=int, default=1, help="dice seed (default 1)")
+    p.add_argument("--log", help="save the battle (the action log, JSON lines) to this file")
+    p.add_argument("--games", type=int, help="play N battles (seeds derived from --seed) and "
+                                             "report wins, draws, 95%% intervals, mean scores")
+    p.add_argument("--workers", type=int, help="local processes for --games (default: cores)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="run --games on an existing Dask cluster (scheduler address, e.g. "
+                        "tcp://10.0.0.5:8786); needs pip install \"battlefield[cluster]\"")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(run=run_simulate)
+
+    p = sub.add_parser(
+        "replay", formatter_class=fmt,
+        help="rebuild a saved battle from its log, check it, print the result",
+        description="Replay every action of a saved battle (battlefield simulate --log) from "
+                    "the start, checking each state against the fingerprint saved with it.",
+        epilog="example:\n  battlefield replay game.jsonl --json")
+    p.add_argument("log", help="a game log (JSON lines)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=run_replay)
+
+
+def _vocabulary() -> str:
+    """Every playable ruleset's actions, from its ruleset.yaml `actions:`."""
+    from battlefield.rules import registry
+    from battlefield.rulesets import load_ruleset
+
+    out = []
+    for name in registry.playable():
+        docs = load_ruleset(name).actions
+        if not docs:
+            continue
+        out.append(f"{name} actions:")
+        for a in docs:
+            fields = ", ".join(a.fields) or "-"
+            out.append(f"  {a.id} ({fields}): {a.does}")
+    return "\n".join(out)
+
+
 def run_try(args: argparse.Namespace) -> int:
     import yaml
 

@@ -37,9 +37,9 @@ def test_screenshot_into_a_missing_folder(tmp_path, capsys) -> None:
 
 
 def test_load_shows_a_saved_game_where_it_stands(tmp_path, capsys) -> None:
-    from battlefield.cli.commands import battle_scene
     from battlefield.rules import log
     from battlefield.rules.battle import player_for
+    from battlefield.rules.deploy import battle_scene
     from battlefield.rules.state import Game
     from battlefield.scene.load import load_scene_text
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from battlefield.cli.commands import battle_scene
 from battlefield.cli.main import main
 from battlefield.geometry.bases import Base
+from battlefield.rules.deploy import battle_scene
 from battlefield.scene.load import load_scene, load_scene_text
 from battlefield.scene.mapfile import (
     flow,

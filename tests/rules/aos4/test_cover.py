@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-from battlefield.cli.commands import battle_scene
 from battlefield.rules.aos4 import cover
+from battlefield.rules.deploy import battle_scene
 from battlefield.scene.load import load_scene_text
 
 

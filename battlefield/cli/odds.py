@@ -1,0 +1,73 @@
+"""`battlefield odds`: exact odds of the questions each ruleset answers."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from battlefield.cli.common import emit_json, open_scene
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """`odds`: one flag for every question a playable ruleset answers (rulesets that ask the
+    same question share its flag)."""
+    fmt = argparse.RawDescriptionHelpFormatter
+    from battlefield.rules import registry
+
+    questions: dict[str, list[tuple[str, Any]]] = {}
+    for name in registry.playable():
+        for q in registry.get(name).odds:
+            questions.setdefault(q.flag, []).append((name, q))
+    lines = []
+    for flag, asked in questions.items():
+        for name, q in asked:
+            lines.append(f"  --{flag} ({name}): {q.help}" + (f"; JSON keys: {q.json_keys}"
+                                                             if q.json_keys else ""))
+    p = sub.add_parser(
+        "odds", formatter_class=fmt,
+        help="exact odds from where the models stand (the questions each ruleset answers)",
+        description="Exact odds of what the scene's ruleset can be asked: which question "
+                    "goes with which ruleset is listed below. Only models that may take part "
+                    "(in range, able to see) count; cover and terrain come from the scene.",
+        epilog="questions:\n" + "\n".join(lines) + "\n\nexamples:\n"
+               "  battlefield odds demo --charge red-wyrm blue-drake\n"
+               "  battlefield odds demo --attack red-archers blue-drake --json\n"
+               "  battlefield odds demo --attack red-blades blue-drake --weapon Greatblade\n"
+               "  battlefield odds demo-skirmish --attack red-bows blue-pikes")
+    p.add_argument("scene", help="scene file, or a bundled scene name")
+    what = p.add_mutually_exclusive_group(required=True)
+    for flag, asked in questions.items():
+        q = asked[0][1]
+        what.add_argument(f"--{flag}", nargs=len(q.args), metavar=q.args,
+                          help=" / ".join(f"{n}: {x.help}" for n, x in asked))
+    p.add_argument("--weapon", help="attack with this weapon only (its name)")
+    p.add_argument("--all-out-attack", action="store_true", help="+1 to hit (aos4 command)")
+    p.add_argument("--all-out-defence", action="store_true", help="+1 to save (aos4 command)")
+    p.add_argument("--charged", action="store_true",
+                   help="the target charged this turn (aos4: it gets no cover)")
+    p.add_argument("--slain", type=int, help="models slain this round (openwg --morale)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=run_odds, questions=list(questions))
+
+
+def run_odds(args: argparse.Namespace) -> int:
+    from battlefield.errors import UsageError
+    from battlefield.rules import registry
+
+    scene = open_scene(args.scene)
+    ruleset = registry.get(scene.ruleset.id)
+    flag = next(f for f in args.questions if getattr(args, f.replace("-", "_")) is not None)
+    q = ruleset.question(flag)
+    if q is None:
+        asks = ", ".join(f"--{x.flag}" for x in ruleset.odds) or "no odds questions"
+        raise UsageError(f"{args.scene}: --{flag} is not a question {scene.ruleset.id} "
+                         f"answers (it answers {asks})")
+    options = {k: v for k, v in vars(args).items()
+               if k not in ("scene", "json", "run", "questions", "command")
+               and k not in [f.replace("-", "_") for f in args.questions]}
+    data = q.answer(ruleset, scene, getattr(args, flag.replace("-", "_")), options)
+    if args.json:
+        emit_json(data)
+    else:
+        print(q.text(data))
+    return 0
