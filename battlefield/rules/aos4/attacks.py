@@ -1,5 +1,5 @@
 """The aos4 attack sequence, written once as chance procedures (battlefield/rules/chance.py):
-attacking.py plays them with the game's dice, the odds enumerate them.
+allocation.py plays them with the game's dice, the odds enumerate them.
 
 Hit roll (D6 >= Hit; unmodified 1 fails; unmodified 6 is a critical hit, and hits), wound roll
 (D6 >= Wound; unmodified 1 fails), save roll (D6 - Rend >= Save succeeds; unmodified 1 fails),
