@@ -1,13 +1,21 @@
 """Shared test set-up: headless pygame, the repository's paths, and the numba kernels compiled
 once before the test workers start (tests/warm.py)."""
 
+import atexit
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+# The sight-map cache goes to a folder of this run, never the user's ~/.cache/battlefield (the
+# test workers inherit it from the controller, which imports this file first).
+if "BATTLEFIELD_CACHE" not in os.environ:
+    os.environ["BATTLEFIELD_CACHE"] = tempfile.mkdtemp(prefix="battlefield-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["BATTLEFIELD_CACHE"], ignore_errors=True)
 
 ROOT = Path(__file__).resolve().parent.parent
 WARM = Path(__file__).resolve().parent / "warm.py"
