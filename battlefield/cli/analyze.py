@@ -44,7 +44,7 @@ comparison: {rows, fairer}}.
 
 examples:
   battlefield analyze aos4
-  battlefield analyze maps/skirmish.yaml --out skirmish-report
+  battlefield analyze skirmish --out skirmish-report
   battlefield analyze aos4 open --json
   battlefield analyze aos4 --ruleset skirmish --grid 1 --height 2.5 --move 7
 """
@@ -53,11 +53,13 @@ examples:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `analyze` subcommand."""
     from battlefield.analysis.budget import BUDGET_MB, BUDGET_SECONDS, duration, size
+    from battlefield.paths import map_names
 
     budget = f"{duration(BUDGET_SECONDS)} and {size(BUDGET_MB)}"
     p = sub.add_parser("analyze", help=HELP, description=DESCRIPTION.format(budget=budget),
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("map", help="map or scene file, or a bundled map name (aos4, skirmish, open)")
+    p.add_argument("map", help="map or scene file, or a bundled map or scene name ("
+                   + ", ".join(map_names()) + ")")
     p.add_argument("map2", nargs="?", help="a second map to compare with the first")
     p.add_argument("--ruleset", help="analyse for this ruleset (default: the map's own)")
     p.add_argument("--out", metavar="DIR",

@@ -15,8 +15,8 @@ examples:
   battlefield play demo --phase movement --drag red-lancers --to 12.5,16 --screenshot a.png
   battlefield play demo --phase charge --drag red-blades --to 40,18 --target blue-drake \\
       --screenshot charge.png
-  battlefield play maps/aos4.yaml --heat --screenshot heat.png
-  battlefield play maps/aos4.yaml --edit ruin-sw --screenshot edit.png
+  battlefield play aos4 --heat --screenshot heat.png
+  battlefield play aos4 --edit ruin-sw --screenshot edit.png
   battlefield play --load game.jsonl --screenshot decision.png   a saved game, as it stands
 
 In the window press H for every shortcut."""
