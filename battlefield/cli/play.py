@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from pathlib import Path
 
 from battlefield.errors import UsageError
@@ -71,8 +73,21 @@ def _point(text: str | None) -> tuple[float, float] | None:
     return x, y
 
 
+def display_missing() -> str | None:
+    """Why no window can open here (None: a display may be there). On Linux a window needs an
+    X or Wayland display; SDL's own driver choice (SDL_VIDEODRIVER) is taken as the user's."""
+    if not sys.platform.startswith("linux") or os.environ.get("SDL_VIDEODRIVER"):
+        return None
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    return "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set)"
+
+
 def run_play(args: argparse.Namespace) -> int:
-    from battlefield.view.app import play
+    if not args.screenshot and (why := display_missing()):
+        raise UsageError(f"{why}: the window cannot open here; draw the table to a picture "
+                         "with --screenshot FILE.png instead")
+    from battlefield.view.app import play  # pygame is imported only once a window may open
 
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
