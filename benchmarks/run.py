@@ -53,8 +53,7 @@ if __package__ in (None, ""):
 import numpy as np
 import shapely
 
-from battlefield.geometry.sight import SightModel
-from battlefield.geometry.sightline import any_line_clear, lines_blocked
+from battlefield.geometry.sight import SightModel, any_line_clear, lines_blocked
 from battlefield.rulings import Referee, live_check
 from benchmarks.scene import drag_positions, load_benchmark_scene, random_lines
 

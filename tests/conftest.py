@@ -19,20 +19,22 @@ if "BATTLEFIELD_CACHE" not in os.environ:
 
 ROOT = Path(__file__).resolve().parent.parent
 WARM = Path(__file__).resolve().parent / "warm.py"
-# Each half of tests/warm.py and a kernel whose cached copy shows that half has run.
-HALVES = {"grid": ("sightgrid", "grid_sight_rows"), "lines": ("unitsight", "groups_see")}
+# Each half of tests/warm.py and a kernel (module of battlefield.geometry.sight, function) whose
+# cached copy shows that half has run.
+HALVES = {"grid": ("grid", "grid_sight_rows"), "lines": ("units", "groups_see")}
 
 
 def _cached(module: str, kernel: str) -> bool:
-    """numba has a cached copy of battlefield.geometry.MODULE.KERNEL (in the package's
+    """numba has a cached copy of battlefield.geometry.sight.MODULE.KERNEL (in the package's
     __pycache__, or under $NUMBA_CACHE_DIR)."""
-    import battlefield.geometry
+    import battlefield.geometry                 # not .sight: that would import numba here
 
     name = f"{module}.{kernel}-*.nbi"
     where = os.environ.get("NUMBA_CACHE_DIR")
     if where:
-        return any(Path(where).rglob(name))
-    return any((Path(battlefield.geometry.__file__).parent / "__pycache__").glob(name))
+        return any(p.parent.name == "sight" for p in Path(where).rglob(name))
+    sight = Path(battlefield.geometry.__file__).parent / "sight"
+    return any((sight / "__pycache__").glob(name))
 
 
 def pytest_configure(config) -> None:

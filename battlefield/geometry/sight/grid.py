@@ -4,10 +4,10 @@ figures of a whole board's heat maps. Memory grows with the points, never with t
 pair's answer is added to per-point counters as soon as it is known, then forgotten.
 
 A point is a model's eye (x, y, z). Two points see each other when no terrain piece blocks the
-segment between them, by the rule of sightline.terrain_blocks: piece k blocks when the segment
+segment between them, by the rule of kernel.terrain_blocks: piece k blocks when the segment
 crosses one of its edges below its height, or an end lies inside it below its height. Terrain
 only: no models. The answer is exact for the points - every pair that any piece might block gets
-the exact edge test (sightline._edges_block) - and the shortcuts only set aside what certainly
+the exact edge test (kernel.edges_block) - and the shortcuts only set aside what certainly
 cannot block:
 
 - Symmetry: the segment P->Q is the segment Q->P, so each pair is tested once, from the
@@ -46,7 +46,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from battlefield.geometry.sightline import _edges_block, _inside, _may_be_inside
+from battlefield.geometry.sight.kernel import edges_block, may_be_inside, point_inside
 from battlefield.geometry.terrain import Layout
 
 BINS = 1024
@@ -77,9 +77,9 @@ def blind_points(pts, tcand, bboxes, heights, edges, edge_start):
         px, py, pz = pts[i, 0], pts[i, 1], pts[i, 2]
         for c in range(tcand.shape[0]):
             k = tcand[c]
-            if pz < heights[k] and _may_be_inside(px, py, bboxes[k, 0], bboxes[k, 1],
+            if pz < heights[k] and may_be_inside(px, py, bboxes[k, 0], bboxes[k, 1],
                                                   bboxes[k, 2], bboxes[k, 3]) \
-                    and _inside(px, py, edges, edge_start[k], edge_start[k + 1]):
+                    and point_inside(px, py, edges, edge_start[k], edge_start[k + 1]):
                 out[i] = True
                 break
     return out
@@ -95,9 +95,9 @@ def ground_heights(xy, pieces, bboxes, heights, edges, edge_start):
         px, py = xy[i, 0], xy[i, 1]
         for c in range(pieces.shape[0]):
             k = pieces[c]
-            if heights[k] > out[i] and _may_be_inside(px, py, bboxes[k, 0], bboxes[k, 1],
+            if heights[k] > out[i] and may_be_inside(px, py, bboxes[k, 0], bboxes[k, 1],
                                                       bboxes[k, 2], bboxes[k, 3]) \
-                    and _inside(px, py, edges, edge_start[k], edge_start[k + 1]):
+                    and point_inside(px, py, edges, edge_start[k], edge_start[k + 1]):
                 out[i] = heights[k]
     return out
 
@@ -166,13 +166,13 @@ def _clear(px, py, pz, dx, dy, dz, low, b, d2, na, always, bin_n, bin_k, near2, 
     if c >= 0 and d2 >= near2[c]:
         k = tcand[c]
         h = heights[k]
-        if low < h and _edges_block(px, py, pz, dx, dy, dz, h, edges, edge_start[k],
+        if low < h and edges_block(px, py, pz, dx, dy, dz, h, edges, edge_start[k],
                                     edge_start[k + 1]):
             return False
     for a in range(na):
         k = tcand[always[a]]
         h = heights[k]
-        if low < h and _edges_block(px, py, pz, dx, dy, dz, h, edges, edge_start[k],
+        if low < h and edges_block(px, py, pz, dx, dy, dz, h, edges, edge_start[k],
                                     edge_start[k + 1]):
             return False
     tried = hint[b]
@@ -181,7 +181,7 @@ def _clear(px, py, pz, dx, dy, dz, low, b, d2, na, always, bin_n, bin_k, near2, 
         if c != tried and d2 >= near2[c]:
             k = tcand[c]
             h = heights[k]
-            if low < h and _edges_block(px, py, pz, dx, dy, dz, h, edges, edge_start[k],
+            if low < h and edges_block(px, py, pz, dx, dy, dz, h, edges, edge_start[k],
                                         edge_start[k + 1]):
                 hint[b] = c
                 return False

@@ -1,4 +1,4 @@
-"""Line of sight (battlefield/geometry/sightline.py and sight.py): hand-computed scenes and the
+"""Line of sight (battlefield/geometry/sight/kernel.py and models.py): hand-computed scenes and the
 symmetry of single sight lines for random terrain and models."""
 
 import math
@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 from battlefield.geometry.bases import Base
 from battlefield.geometry.sight import SightModel
-from battlefield.geometry.sightline import CLEAR, first_blocker
+from battlefield.geometry.sight.kernel import CLEAR, first_blocker
 from battlefield.geometry.terrain import Piece
 from battlefield.rulings import Referee
 
-from ._build import R32, make_scene, make_table, model, props, rect_outline, unit, wall
+from .._build import R32, make_scene, make_table, model, props, rect_outline, unit, wall
 
 
 def visible(scene, a="a/1", b="b/1") -> str:
@@ -273,9 +273,9 @@ def test_sight_kept_across_tables_follows_a_blocker_moved_into_the_line():
 
 
 def test_one_targets_candidates_are_the_general_candidates():
-    # model_visibility finds its candidates in one pass (_box_candidates); they are the same
+    # model_visibility finds its candidates in one pass (box_candidates); they are the same
     # pieces and models as _candidates_each finds, slain models and unit-mates left out.
-    from battlefield.geometry.sight import _box_candidates
+    from battlefield.geometry.sight.kernel import box_candidates
 
     spots = [(x, y) for x in (2.0, 6.0, 11.0, 15.0, 19.0, 26.0) for y in (3.0, 10.0)]
     units = [unit(f"u{k}", ("red", "blue")[k % 2],
@@ -289,5 +289,5 @@ def test_one_targets_candidates_are_the_general_candidates():
         for j in range(len(t)):
             own = t.unit_models[int(t.unit[i])]
             (tc,), (mc,) = sight._candidates_each(own, np.array([i]), np.array([j]))
-            fast = _box_candidates(t.x, t.y, t.reach, t.unit, t.layout.bboxes, int(t.unit[i]), j)
+            fast = box_candidates(t.x, t.y, t.reach, t.unit, t.layout.bboxes, int(t.unit[i]), j)
             assert tc.tolist() == fast[0].tolist() and mc.tolist() == fast[1].tolist()

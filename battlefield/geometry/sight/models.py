@@ -11,7 +11,7 @@ for "full"). All blockers are ground-up columns, so higher points see at least w
 at the same place see; those surfaces are the decisive ones.
 
 Unit visibility (unit_sees, asked for every enemy unit while a unit is dragged) goes to
-sightline.groups_see, which sets aside the lines a tall piece certainly blocks before testing
+units.groups_see, which sets aside the lines a tall piece certainly blocks before testing
 the rest: the same answer as testing every line, a hundred times faster on a crowded table.
 """
 
@@ -21,13 +21,12 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
 from battlefield.geometry.bases import OVAL, ROUND
-from battlefield.geometry.sightline import first_blocker
-from battlefield.geometry.sightshadow import FULL, NONE, PARTIAL, point_visibility
+from battlefield.geometry.sight.kernel import box_candidates, first_blocker, place_points
+from battlefield.geometry.sight.shadow import FULL, NONE, PARTIAL, point_visibility
+from battlefield.geometry.sight.units import groups_see
 from battlefield.geometry.table import Table
-from battlefield.geometry.unitsight import groups_see
 
 SPACING = 0.1
 LEVEL = 0.25  # vertical spacing of samples where lines may pass under a raised model
@@ -86,59 +85,6 @@ def surface_points(table: Table, m: int, spacing: float = SPACING,
     top = np.column_stack([x, y, np.full(len(x), z0 + table.height[m])])
     bottom = np.column_stack([x, y, np.full(len(x), z0)])
     return top, bottom
-
-
-@njit(cache=True)
-def _place_points(local, models, x, y, cos, sin, z):
-    """The points `local` (in a base's frame) of each of `models`, at height z[m]: the same
-    arithmetic as surface_points."""
-    k = local.shape[0]
-    out = np.empty((models.shape[0] * k, 3))
-    for i in range(models.shape[0]):
-        m = models[i]
-        c = cos[m]
-        s = sin[m]
-        for j in range(k):
-            out[i * k + j, 0] = local[j, 0] * c - local[j, 1] * s + x[m]
-            out[i * k + j, 1] = local[j, 0] * s + local[j, 1] * c + y[m]
-            out[i * k + j, 2] = z[m]
-    return out
-
-
-@njit(cache=True)
-def _box_candidates(x, y, reach, unit, bboxes, own_unit, target):
-    """_candidates_each for one target and the observer's whole unit (own_unit): the pieces
-    and models (not of own_unit, not slain) whose boxes meet the box round the unit and the
-    target - the same comparisons, in one pass."""
-    x0 = np.inf
-    y0 = np.inf
-    x1 = -np.inf
-    y1 = -np.inf
-    for m in range(x.shape[0]):
-        if unit[m] == own_unit:
-            x0 = min(x0, x[m] - reach[m])
-            y0 = min(y0, y[m] - reach[m])
-            x1 = max(x1, x[m] + reach[m])
-            y1 = max(y1, y[m] + reach[m])
-    x0 = min(x0, x[target] - reach[target])
-    y0 = min(y0, y[target] - reach[target])
-    x1 = max(x1, x[target] + reach[target])
-    y1 = max(y1, y[target] + reach[target])
-    tc = np.empty(bboxes.shape[0], dtype=np.int64)
-    nt = 0
-    for k in range(bboxes.shape[0]):
-        if (bboxes[k, 0] <= x1 and bboxes[k, 2] >= x0 and bboxes[k, 1] <= y1
-                and bboxes[k, 3] >= y0):
-            tc[nt] = k
-            nt += 1
-    mc = np.empty(x.shape[0], dtype=np.int64)
-    nm = 0
-    for m in range(x.shape[0]):
-        if (unit[m] >= 0 and unit[m] != own_unit and x[m] - reach[m] <= x1
-                and x[m] + reach[m] >= x0 and y[m] - reach[m] <= y1 and y[m] + reach[m] >= y0):
-            mc[nm] = m
-            nm += 1
-    return tc[:nt], mc[:nm]
 
 
 def _rings(layout) -> tuple[np.ndarray, np.ndarray]:
@@ -304,7 +250,7 @@ class SightModel:
         t = self.table
         own = t.unit_models[int(t.unit[observer])]
         observers, targets = np.array([observer]), np.array([target])
-        tc, mc = _box_candidates(t.x, t.y, t.reach, t.unit, t.layout.bboxes,
+        tc, mc = box_candidates(t.x, t.y, t.reach, t.unit, t.layout.bboxes,
                                  int(t.unit[observer]), int(target))
         each = ([tc], [mc])
         # The answer depends on the two models, the terrain and the models that may block
@@ -409,7 +355,7 @@ class SightModel:
         interior = not observer
         if base is not None:
             local = _local_points(*base, SPACING, interior)
-            pts = _place_points(local, models, t.x, t.y, t.cos, t.sin, self._zhi)
+            pts = place_points(local, models, t.x, t.y, t.cos, t.sin, self._zhi)
             start = np.arange(len(models) + 1, dtype=np.int64) * len(local)
             return pts, start
         parts = [self.points(int(m), interior)[0] for m in models]

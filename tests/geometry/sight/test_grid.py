@@ -1,5 +1,5 @@
 """The all-pairs sight kernel gives, for every pair of points, the answer of the per-line kernel
-(sightline.lines_blocked, terrain only): the counts per point, the counts per observer group, the
+(sight.kernel.lines_blocked, terrain only): the counts per point, the counts per observer group, the
 rows decided anew; rows done in parts; its cache gives back the same answers."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from battlefield.geometry import sightgrid as sg
-from battlefield.geometry.sightline import lines_blocked
+from battlefield.geometry.sight import grid as sg
+from battlefield.geometry.sight.kernel import lines_blocked
 from battlefield.geometry.terrain import Layout, Piece
 
 

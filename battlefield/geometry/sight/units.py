@@ -1,5 +1,5 @@
 """Unit-to-unit sight, fast: lines that tall terrain certainly blocks are set aside before the
-exact kernel (battlefield.geometry.sightline) tests the rest.
+exact kernel (battlefield.geometry.sight.kernel) tests the rest.
 
 A piece taller than every point of two models whose outline crosses the whole corridor between
 them cuts every line (piece_cuts); observer points that such pieces shut off from a whole target
@@ -14,17 +14,17 @@ import math
 import numpy as np
 from numba import njit
 
-from battlefield.geometry.sightline import (
+from battlefield.geometry.sight.kernel import (
     CLEAR,
-    _edges_block_flagged,
-    _ends_inside,
-    _fan_to,
-    _flags,
-    _models_first,
-    _piece_mask,
+    edge_flags,
+    edges_block_flagged,
+    ends_inside,
+    fan_to,
+    models_first,
+    piece_mask,
     prepare_pieces,
 )
-from battlefield.geometry.sightshadow import SHADOW_MARGIN
+from battlefield.geometry.sight.shadow import SHADOW_MARGIN
 
 # --- certain blocking: a piece whose outline cuts every line between two discs -------------------
 # For unit visibility most of the work is proving that nothing of one model is visible from
@@ -336,19 +336,19 @@ def _pair_clear(obs, s0, s1, tgt, t0, t1, disc, tcand, soa, mask, flags, heights
                             break
                     if shadowed:
                         continue
-            _piece_mask(px, py, pz, qx, qy, qz, soa, mask)
+            piece_mask(px, py, pz, qx, qy, qz, soa, mask)
             k = CLEAR
             for i in range(n):
                 if mask[i]:
                     c = tcand[i]
                     h = soa[0, i]
                     e0, e1 = edge_start[c], edge_start[c + 1]
-                    if (_edges_block_flagged(px, py, pz, dx, dy, dz, h, edges, e0, e1, flags)
-                            or _ends_inside(px, py, pz, qx, qy, qz, h, soa, i, edges, e0, e1)):
+                    if (edges_block_flagged(px, py, pz, dx, dy, dz, h, edges, e0, e1, flags)
+                            or ends_inside(px, py, pz, qx, qy, qz, h, soa, i, edges, e0, e1)):
                         k = c
                         break
             if k == CLEAR and nm:
-                k = _models_first(px, py, pz, qx, qy, qz, mcand, -1, npieces, mx, my, mc, ms,
+                k = models_first(px, py, pz, qx, qy, qz, mcand, -1, npieces, mx, my, mc, ms,
                                   ma, mb, mshape, mzlo, mzhi, mreach)
             if k == CLEAR:
                 return True
@@ -409,7 +409,7 @@ def groups_see(obs, ostart, omodels, tgt, tstart, tmodels, bboxes, heights, edge
     mcand = mcand[:nmc]
     soa = prepare_pieces(tc, bboxes, heights)
     mask = np.empty(ntc, dtype=np.bool_)
-    flags = _flags(edge_start)
+    flags = edge_flags(edge_start)
 
     lo = np.empty(ntc)
     hi = np.empty(ntc)
@@ -431,7 +431,7 @@ def groups_see(obs, ostart, omodels, tgt, tstart, tmodels, bboxes, heights, edge
                 open_pairs[nopen] = j * no + i
                 nopen += 1
         q0 = tstart[j]
-        if ns and _fan_to(obs, sidx, ns, tgt[q0, 0], tgt[q0, 1], tgt[q0, 2], tc, soa, mask,
+        if ns and fan_to(obs, sidx, ns, tgt[q0, 0], tgt[q0, 1], tgt[q0, 2], tc, soa, mask,
                           flags, edges, edge_start, mcand, tmodels[j], npieces, mx, my, mc, ms,
                           ma, mb, mshape, mzlo, mzhi, mreach, tally, False) >= 0:
             return True
@@ -452,7 +452,7 @@ def groups_see(obs, ostart, omodels, tgt, tstart, tmodels, bboxes, heights, edge
             sidx[ns] = s
             ns += 1
         for t in range(t0 + ti // 2, t1, ti):
-            if _fan_to(obs, sidx, ns, tgt[t, 0], tgt[t, 1], tgt[t, 2], tc, soa, mask, flags,
+            if fan_to(obs, sidx, ns, tgt[t, 0], tgt[t, 1], tgt[t, 2], tc, soa, mask, flags,
                        edges, edge_start, mcand, tmodels[j], npieces, mx, my, mc, ms, ma, mb,
                        mshape, mzlo, mzhi, mreach, tally, False) >= 0:
                 return True

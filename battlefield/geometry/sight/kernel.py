@@ -20,7 +20,7 @@ Speed (benchmarks/run.py) never changes an answer:
   that such pieces shut off from a whole target model, and lines in the shadow of such a piece
   (_shadows). Everything else gets the exact test. Certain means robustly so: margins keep every
   shortcut clear of rounding.
-- point_visibility (sightshadow.py: none / partial / full of one target, with the tally of what
+- point_visibility (shadow.py: none / partial / full of one target, with the tally of what
   blocks) counts the lines in a tall piece's shadow untested the same way.
 """
 
@@ -37,7 +37,7 @@ CLEAR = -1
 
 
 @njit(cache=True, inline="always")
-def _inside(px, py, edges, e0, e1):
+def point_inside(px, py, edges, e0, e1):
     """Crossing-number point-in-polygon over edges[e0:e1] (all rings of one piece)."""
     inside = False
     for e in range(e0, e1):
@@ -53,8 +53,8 @@ def _inside(px, py, edges, e0, e1):
 
 
 @njit(cache=True, inline="always")
-def _may_be_inside(px, py, x0, y0, x1, y1):
-    """False when _inside(px, py, ...) of a piece with this box is certainly False: no edge
+def may_be_inside(px, py, x0, y0, x1, y1):
+    """False when point_inside(px, py, ...) of a piece with this box is certainly False: no edge
     straddles py when py is outside [y0, y1), and when px is beyond the box (with room for the
     rounding of the crossings) every straddling edge toggles the same way, an even number of
     times."""
@@ -79,7 +79,7 @@ def _box_missed(px, py, dx, dy, x0, y0, x1, y1):
 
 
 @njit(cache=True, inline="always")
-def _edges_block(px, py, pz, dx, dy, dz, h, edges, e0, e1):
+def edges_block(px, py, pz, dx, dy, dz, h, edges, e0, e1):
     """True when the segment crosses one of edges[e0:e1] where its z is below h. A cheap
     division-free test (with slack) rejects most edges; the rest get the exact test."""
     for e in range(e0, e1):
@@ -119,8 +119,8 @@ def _edges_block(px, py, pz, dx, dy, dz, h, edges, e0, e1):
 
 
 @njit(cache=True, inline="always")
-def _edges_block_flagged(px, py, pz, dx, dy, dz, h, edges, e0, e1, flags):
-    """_edges_block for many lines: first a branch-free pass flags the edges the segment may
+def edges_block_flagged(px, py, pz, dx, dy, dz, h, edges, e0, e1, flags):
+    """edges_block for many lines: first a branch-free pass flags the edges the segment may
     cross (a division-free test with slack, so it never leaves out an edge the exact test
     accepts), then the flagged ones get the exact test. flags: scratch, >= e1 - e0 long."""
     any_flag = False
@@ -181,11 +181,11 @@ def terrain_blocks(px, py, pz, qx, qy, qz, k, bboxes, heights, edges, edge_start
         return False
     e0 = edge_start[k]
     e1 = edge_start[k + 1]
-    if _edges_block(px, py, pz, dx, dy, qz - pz, h, edges, e0, e1):
+    if edges_block(px, py, pz, dx, dy, qz - pz, h, edges, e0, e1):
         return True
-    if pz < h and _may_be_inside(px, py, x0, y0, x1, y1) and _inside(px, py, edges, e0, e1):
+    if pz < h and may_be_inside(px, py, x0, y0, x1, y1) and point_inside(px, py, edges, e0, e1):
         return True
-    if qz < h and _may_be_inside(qx, qy, x0, y0, x1, y1) and _inside(qx, qy, edges, e0, e1):
+    if qz < h and may_be_inside(qx, qy, x0, y0, x1, y1) and point_inside(qx, qy, edges, e0, e1):
         return True
     return False
 
@@ -268,7 +268,7 @@ def model_blocks(px, py, pz, qx, qy, qz, m, mx, my, mc, ms, ma, mb, mshape, mzlo
 
 
 @njit(cache=True, inline="always")
-def _models_first(px, py, pz, qx, qy, qz, mcand, skip, npieces, mx, my, mc, ms, ma, mb, mshape,
+def models_first(px, py, pz, qx, qy, qz, mcand, skip, npieces, mx, my, mc, ms, ma, mb, mshape,
                   mzlo, mzhi, mreach):
     """P + m for the first model m of mcand (other than `skip`) that blocks P->Q, else -1."""
     for i in range(mcand.shape[0]):
@@ -290,7 +290,7 @@ def first_blocker(px, py, pz, qx, qy, qz, tcand, bboxes, heights, edges, edge_st
         k = tcand[i]
         if terrain_blocks(px, py, pz, qx, qy, qz, k, bboxes, heights, edges, edge_start):
             return k
-    return _models_first(px, py, pz, qx, qy, qz, mcand, -1, heights.shape[0], mx, my, mc, ms,
+    return models_first(px, py, pz, qx, qy, qz, mcand, -1, heights.shape[0], mx, my, mc, ms,
                          ma, mb, mshape, mzlo, mzhi, mreach)
 
 
@@ -323,7 +323,7 @@ def prepare_pieces(tcand, bboxes, heights):
 
 
 @njit(cache=True)
-def _flags(edge_start):
+def edge_flags(edge_start):
     """The edge-flag scratch of the line loops: as long as the most edges of any piece."""
     most = 0
     for k in range(edge_start.shape[0] - 1):
@@ -332,7 +332,7 @@ def _flags(edge_start):
 
 
 @njit(cache=True, fastmath=True)
-def _piece_mask(px, py, pz, qx, qy, qz, soa, mask):
+def piece_mask(px, py, pz, qx, qy, qz, soa, mask):
     """mask[i] = False when candidate i certainly cannot block P->Q: no taller than the line's
     lower end, its box beside the segment's box, or its box wholly on one side of the segment's
     line. The last test keeps a slack far above any rounding, so fast maths cannot change an
@@ -367,24 +367,30 @@ def _piece_mask(px, py, pz, qx, qy, qz, soa, mask):
 
 
 @njit(cache=True, inline="always")
-def _ends_inside(px, py, pz, qx, qy, qz, h, soa, i, edges, e0, e1):
+def ends_inside(px, py, pz, qx, qy, qz, h, soa, i, edges, e0, e1):
     """True when an end of P->Q below h is inside candidate i (outline edges[e0:e1])."""
     x0 = soa[1, i]
     y0 = soa[2, i]
     x1 = soa[3, i]
     y1 = soa[4, i]
-    if pz < h and _may_be_inside(px, py, x0, y0, x1, y1) and _inside(px, py, edges, e0, e1):
+    if pz < h and may_be_inside(px, py, x0, y0, x1, y1) and point_inside(px, py, edges, e0, e1):
         return True
-    return qz < h and _may_be_inside(qx, qy, x0, y0, x1, y1) and _inside(qx, qy, edges, e0, e1)
+    return qz < h and may_be_inside(qx, qy, x0, y0, x1, y1) and point_inside(qx, qy, edges, e0, e1)
 
 
-# The per-line test below is written out in full in each of the loops that run it (lines_blocked,
-# _fan_to, _pair_clear): a call per line, even to an inlined function, costs more than the test.
+# WHERE THE LOOPS ARE NOT SHARED. The per-line test below is written out in full in each of the
+# four loops that run it: lines_blocked and fan_to here, shadow._fan_settled and
+# units._pair_clear. A call per line, even to an inlined function, costs more than the test.
+# Its parts are shared (piece_mask, edges_block_flagged, ends_inside, models_first: all
+# inline="always"); the loop over the masked pieces is not. Measured again on 2026-11-25 with
+# that loop as one shared @njit(inline="always") function (first_masked_piece, returning the
+# piece or CLEAR, with or without an early return) used by lines_blocked: los_lines_per_s
+# 2.2-3.4M against 5.9-9.3M written out (benchmarks/run.py's bench_los, three runs each).
 #
-#     _piece_mask(px, py, pz, qx, qy, qz, soa, mask)
+#     piece_mask(px, py, pz, qx, qy, qz, soa, mask)
 #     first piece i of the mask (in tcand order) whose edges the line crosses below its top
-#     (_edges_block_flagged) or with an end below its top inside it (_ends_inside) -> tcand[i]
-#     else, with models to test, _models_first
+#     (edges_block_flagged) or with an end below its top inside it (ends_inside) -> tcand[i]
+#     else, with models to test, models_first
 
 @njit(cache=True)
 def lines_blocked(p, q, tcand, bboxes, heights, edges, edge_start,
@@ -392,14 +398,14 @@ def lines_blocked(p, q, tcand, bboxes, heights, edges, edge_start,
     """First blocker for each line p[i] -> q[i] (arrays of shape (n, 3))."""
     soa = prepare_pieces(tcand, bboxes, heights)
     mask = np.empty(tcand.shape[0], dtype=np.bool_)
-    flags = _flags(edge_start)
+    flags = edge_flags(edge_start)
     npieces = heights.shape[0]
     nt = tcand.shape[0]
     nm = mcand.shape[0]
     out = np.empty(p.shape[0], dtype=np.int64)
     for j in range(p.shape[0]):
         px, py, pz, qx, qy, qz = p[j, 0], p[j, 1], p[j, 2], q[j, 0], q[j, 1], q[j, 2]
-        _piece_mask(px, py, pz, qx, qy, qz, soa, mask)
+        piece_mask(px, py, pz, qx, qy, qz, soa, mask)
         dx, dy, dz = qx - px, qy - py, qz - pz
         k = CLEAR
         for i in range(nt):
@@ -407,19 +413,19 @@ def lines_blocked(p, q, tcand, bboxes, heights, edges, edge_start,
                 c = tcand[i]
                 h = soa[0, i]
                 e0, e1 = edge_start[c], edge_start[c + 1]
-                if (_edges_block_flagged(px, py, pz, dx, dy, dz, h, edges, e0, e1, flags)
-                        or _ends_inside(px, py, pz, qx, qy, qz, h, soa, i, edges, e0, e1)):
+                if (edges_block_flagged(px, py, pz, dx, dy, dz, h, edges, e0, e1, flags)
+                        or ends_inside(px, py, pz, qx, qy, qz, h, soa, i, edges, e0, e1)):
                     k = c
                     break
         if k == CLEAR and nm:
-            k = _models_first(px, py, pz, qx, qy, qz, mcand, -1, npieces, mx, my, mc, ms, ma,
+            k = models_first(px, py, pz, qx, qy, qz, mcand, -1, npieces, mx, my, mc, ms, ma,
                               mb, mshape, mzlo, mzhi, mreach)
         out[j] = k
     return out
 
 
 @njit(cache=True)
-def _fan_to(obs, sidx, ns, qx, qy, qz, tcand, soa, mask, flags, edges, edge_start, mcand, skip,
+def fan_to(obs, sidx, ns, qx, qy, qz, tcand, soa, mask, flags, edges, edge_start, mcand, skip,
             npieces, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach, tally, count):
     """The first l < ns whose line obs[sidx[l]] -> Q is clear, else -1; with `count`,
     tally[k] += 1 for each line before it, k its first blocker. Model `skip` never blocks."""
@@ -428,7 +434,7 @@ def _fan_to(obs, sidx, ns, qx, qy, qz, tcand, soa, mask, flags, edges, edge_star
     for l in range(ns):
         s = sidx[l]
         px, py, pz = obs[s, 0], obs[s, 1], obs[s, 2]
-        _piece_mask(px, py, pz, qx, qy, qz, soa, mask)
+        piece_mask(px, py, pz, qx, qy, qz, soa, mask)
         dx, dy, dz = qx - px, qy - py, qz - pz
         k = CLEAR
         for i in range(nt):
@@ -436,12 +442,12 @@ def _fan_to(obs, sidx, ns, qx, qy, qz, tcand, soa, mask, flags, edges, edge_star
                 c = tcand[i]
                 h = soa[0, i]
                 e0, e1 = edge_start[c], edge_start[c + 1]
-                if (_edges_block_flagged(px, py, pz, dx, dy, dz, h, edges, e0, e1, flags)
-                        or _ends_inside(px, py, pz, qx, qy, qz, h, soa, i, edges, e0, e1)):
+                if (edges_block_flagged(px, py, pz, dx, dy, dz, h, edges, e0, e1, flags)
+                        or ends_inside(px, py, pz, qx, qy, qz, h, soa, i, edges, e0, e1)):
                     k = c
                     break
         if k == CLEAR and nm:
-            k = _models_first(px, py, pz, qx, qy, qz, mcand, skip, npieces, mx, my, mc, ms, ma,
+            k = models_first(px, py, pz, qx, qy, qz, mcand, skip, npieces, mx, my, mc, ms, ma,
                               mb, mshape, mzlo, mzhi, mreach)
         if k == CLEAR:
             return l
@@ -456,13 +462,68 @@ def any_line_clear(obs, tgt, tcand, bboxes, heights, edges, edge_start,
     """True when some observer point sees some target point."""
     soa = prepare_pieces(tcand, bboxes, heights)
     mask = np.empty(tcand.shape[0], dtype=np.bool_)
-    flags = _flags(edge_start)
+    flags = edge_flags(edge_start)
     npieces = heights.shape[0]
     tally = np.zeros(0, dtype=np.int64)
     every = np.arange(obs.shape[0])
     for j in range(tgt.shape[0]):
-        if _fan_to(obs, every, obs.shape[0], tgt[j, 0], tgt[j, 1], tgt[j, 2], tcand, soa, mask,
+        if fan_to(obs, every, obs.shape[0], tgt[j, 0], tgt[j, 1], tgt[j, 2], tcand, soa, mask,
                    flags, edges, edge_start, mcand, -1, npieces, mx, my, mc, ms, ma, mb, mshape,
                    mzlo, mzhi, mreach, tally, False) >= 0:
             return True
     return False
+
+
+# --- the sample points and candidates of models.Sight -------------------------------------------
+
+@njit(cache=True)
+def place_points(local, models, x, y, cos, sin, z):
+    """The points `local` (in a base's frame) of each of `models`, at height z[m]: the same
+    arithmetic as models.surface_points."""
+    k = local.shape[0]
+    out = np.empty((models.shape[0] * k, 3))
+    for i in range(models.shape[0]):
+        m = models[i]
+        c = cos[m]
+        s = sin[m]
+        for j in range(k):
+            out[i * k + j, 0] = local[j, 0] * c - local[j, 1] * s + x[m]
+            out[i * k + j, 1] = local[j, 0] * s + local[j, 1] * c + y[m]
+            out[i * k + j, 2] = z[m]
+    return out
+
+
+@njit(cache=True)
+def box_candidates(x, y, reach, unit, bboxes, own_unit, target):
+    """models.SightModel._candidates_each for one target and the observer's whole unit
+    (own_unit): the pieces and models (not of own_unit, not slain) whose boxes meet the box
+    round the unit and the target - the same comparisons, in one pass."""
+    x0 = np.inf
+    y0 = np.inf
+    x1 = -np.inf
+    y1 = -np.inf
+    for m in range(x.shape[0]):
+        if unit[m] == own_unit:
+            x0 = min(x0, x[m] - reach[m])
+            y0 = min(y0, y[m] - reach[m])
+            x1 = max(x1, x[m] + reach[m])
+            y1 = max(y1, y[m] + reach[m])
+    x0 = min(x0, x[target] - reach[target])
+    y0 = min(y0, y[target] - reach[target])
+    x1 = max(x1, x[target] + reach[target])
+    y1 = max(y1, y[target] + reach[target])
+    tc = np.empty(bboxes.shape[0], dtype=np.int64)
+    nt = 0
+    for k in range(bboxes.shape[0]):
+        if (bboxes[k, 0] <= x1 and bboxes[k, 2] >= x0 and bboxes[k, 1] <= y1
+                and bboxes[k, 3] >= y0):
+            tc[nt] = k
+            nt += 1
+    mc = np.empty(x.shape[0], dtype=np.int64)
+    nm = 0
+    for m in range(x.shape[0]):
+        if (unit[m] >= 0 and unit[m] != own_unit and x[m] - reach[m] <= x1
+                and x[m] + reach[m] >= x0 and y[m] - reach[m] <= y1 and y[m] + reach[m] >= y0):
+            mc[nm] = m
+            nm += 1
+    return tc[:nt], mc[:nm]

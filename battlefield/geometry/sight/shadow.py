@@ -1,5 +1,5 @@
 """How much of one target a group of observer points sees - none, partial or full - and what
-blocks the rest (point_visibility), with the compiled per-line test of sightline.
+blocks the rest (point_visibility), with the compiled per-line test of kernel.py.
 
 The shortcut that makes it fast never changes an answer or a tally: per observer point, the
 first piece that may block any line to the target is found once (_settled); when that piece is
@@ -15,13 +15,13 @@ import math
 import numpy as np
 from numba import njit
 
-from battlefield.geometry.sightline import (
+from battlefield.geometry.sight.kernel import (
     CLEAR,
-    _edges_block_flagged,
-    _ends_inside,
-    _flags,
-    _models_first,
-    _piece_mask,
+    edge_flags,
+    edges_block_flagged,
+    ends_inside,
+    models_first,
+    piece_mask,
     prepare_pieces,
 )
 
@@ -39,7 +39,7 @@ def _settled(obs, top, bottom, tcand, soa, heights, edges, edge_start, piece, ki
     disc, met by some line: _shadow), piece[s] (-1 when none), and what it does (kind[s]):
     HOLDS when it blocks every line, SHADES when it blocks the lines in its shadow (shade[s]:
     direction x, y, the shadow's slopes lo, hi and the squared length the lines must pass),
-    else UNSURE. Of the pieces before it the line filter (_piece_mask) drops the ones beside
+    else UNSURE. Of the pieces before it the line filter (piece_mask) drops the ones beside
     the box and the exact test clears the ones the lines pass beside, so for a line it
     blocks, the exact test would name it first too; no model is reached."""
     n = tcand.shape[0]
@@ -102,7 +102,7 @@ def _shadow(px, py, fx, fy, dc, rad, h, ztop, edges, e0, e1):
     (radius rad, its centre dc away along the unit direction f), and its shadow (lo, hi,
     reach): a line from P with a slope (lateral over forward, relative to f) strictly between
     lo and hi and longer than sqrt(reach) passes through its inside below its top, when it is
-    taller than ztop and wholly in front of P (the reasoning of unitsight._shadows). HOLDS
+    taller than ztop and wholly in front of P (the reasoning of units._shadows). HOLDS
     when the whole disc is in the shadow, SHADES when it is tall and in front, MISSES when
     the disc's slopes lie wholly outside its vertices' (no line meets it), else UNSURE."""
     smin = np.inf
@@ -137,7 +137,7 @@ def _shadow(px, py, fx, fy, dc, rad, h, ztop, edges, e0, e1):
 def _fan_settled(obs, piece, kind, shade, qx, qy, qz, tcand, soa, mask, flags, edges,
                  edge_start, mcand, npieces, mx, my, mc, ms, ma, mb, mshape, mzlo, mzhi, mreach,
                  tally, near, nnear, cx, cy, rad):
-    """_fan_to over every observer point, counting: a line that the first piece that may
+    """fan_to over every observer point, counting: a line that the first piece that may
     block it (_settled) certainly blocks is counted for it without a test. The models tested
     for observer point s are near[s, :nnear[s]] (_near_models, made when first needed)."""
     nt = tcand.shape[0]
@@ -157,21 +157,21 @@ def _fan_settled(obs, piece, kind, shade, qx, qy, qz, tcand, soa, mask, flags, e
                     and dx * dx + dy * dy > shade[s, 4]):
                 tally[k] += 1
                 continue
-        _piece_mask(px, py, pz, qx, qy, qz, soa, mask)
+        piece_mask(px, py, pz, qx, qy, qz, soa, mask)
         k = CLEAR
         for i in range(nt):
             if mask[i]:
                 c = tcand[i]
                 h = soa[0, i]
                 e0, e1 = edge_start[c], edge_start[c + 1]
-                if (_edges_block_flagged(px, py, pz, dx, dy, dz, h, edges, e0, e1, flags)
-                        or _ends_inside(px, py, pz, qx, qy, qz, h, soa, i, edges, e0, e1)):
+                if (edges_block_flagged(px, py, pz, dx, dy, dz, h, edges, e0, e1, flags)
+                        or ends_inside(px, py, pz, qx, qy, qz, h, soa, i, edges, e0, e1)):
                     k = c
                     break
         if k == CLEAR and nm:
             if nnear[s] < 0:
                 nnear[s] = _near_models(px, py, cx, cy, rad, mcand, mx, my, mreach, near[s])
-            k = _models_first(px, py, pz, qx, qy, qz, near[s, :nnear[s]], -1, npieces, mx, my,
+            k = models_first(px, py, pz, qx, qy, qz, near[s, :nnear[s]], -1, npieces, mx, my,
                               mc, ms, ma, mb, mshape, mzlo, mzhi, mreach)
         if k == CLEAR:
             return s
@@ -221,7 +221,7 @@ def point_visibility(obs, top, bottom, tcand, bboxes, heights, edges, edge_start
     """
     soa = prepare_pieces(tcand, bboxes, heights)
     mask = np.empty(tcand.shape[0], dtype=np.bool_)
-    flags = _flags(edge_start)
+    flags = edge_flags(edge_start)
     npieces = heights.shape[0]
     n = obs.shape[0]
     piece = np.empty(n, dtype=np.int64)
