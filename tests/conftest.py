@@ -27,7 +27,7 @@ HALVES = {"grid": ("grid", "grid_sight_rows"), "lines": ("units", "groups_see")}
 def _cached(module: str, kernel: str) -> bool:
     """numba has a cached copy of battlefield.geometry.sight.MODULE.KERNEL (in the package's
     __pycache__, or under $NUMBA_CACHE_DIR)."""
-    import battlefield.geometry                 # not .sight: that would import numba here
+    import battlefield.geometry  # not .sight: that would import numba here
 
     name = f"{module}.{kernel}-*.nbi"
     where = os.environ.get("NUMBA_CACHE_DIR")

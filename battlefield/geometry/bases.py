@@ -129,7 +129,9 @@ def grown_outline(shape: int, a: float, b: float, x: float, y: float, facing_deg
                   r: float, sides: int = 24) -> shapely.Polygon:
     """A polygon just enclosing the base grown by r (every point within r of the base): the
     tangent lines of the grown shape in `sides` directions, so it encloses it exactly, with at
-    most r_max * (1/cos(pi/sides) - 1) to spare."""
+    most rho * (1/cos(pi/sides) - 1) to spare, rho the grown shape's largest radius of
+    curvature (R + r round, a^2/b + r oval); a rectangle whose sides do not face one of the
+    directions leaves more off its flat sides (tests/geometry/test_bases.py)."""
     ux, uy, h, ux2, uy2, det = _tangents(int(shape), float(a), float(b), float(facing_deg),
                                          int(sides))
     d = ux * x + uy * y + h + r
