@@ -57,7 +57,7 @@ class Dom(HTMLParser):
         return {a[name]: a for _, a in self.elements if name in a}
 
     def text(self, element_id: str) -> str:
-        return " ".join("".join(self.texts.get(element_id, [])).split())
+        return " ".join(" ".join(self.texts.get(element_id, [])).split())
 
 
 def run_cli(*args: str) -> int:

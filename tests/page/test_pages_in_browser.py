@@ -153,3 +153,48 @@ def test_a_screenshot_of_each_page_is_not_blank(game, ruling_page, tmp_path):
         red = np.all(np.abs(px.astype(int) - (0xD5, 0x5E, 0x00)) < 12, axis=1).sum()
         blue = np.all(np.abs(px.astype(int) - (0x00, 0x72, 0xB2)) < 12, axis=1).sum()
         assert red > 200 and blue > 200, (name, red, blue)
+
+
+def _with_script(page: Path, out: Path, script: str) -> Path:
+    """A copy of the page that runs `script` once the page's own scripts have run (a user's
+    hover or click, dispatched as the browser's own events)."""
+    out.write_text(page.read_text().replace("</body>", f"<script>{script}</script></body>"))
+    return out
+
+
+def test_hovering_a_model_shows_its_unit_profile_and_distance(ruling_page, tmp_path):
+    page = _with_script(ruling_page[0], tmp_path / "hover.html", """
+        var m = document.querySelector('[data-model="red-archers/8"] .base');
+        var r = m.getBoundingClientRect();
+        m.dispatchEvent(new MouseEvent('mousemove', {bubbles: true, clientX: r.x + r.width / 2,
+                                                     clientY: r.y + r.height / 2}));""")
+    dom = Dom(dump_dom(url_of(page)))
+    tip = dom.text("tip")
+    assert "hidden" not in dom.with_attr("id")["tip"]
+    assert tip.startswith("red-archers/8 red-archers (Cinder Bows), red")
+    assert "Cinder Bows: move 5, health 1, save 5, control 1" in tip
+    assert 'to blue-drake: 10.30"' in tip
+
+
+def test_the_step_buttons_and_the_slider_move_through_the_versions(game, tmp_path):
+    page = _with_script(game[1], tmp_path / "steps.html", """
+        var seen = [];
+        function at() { return document.getElementById('version').textContent; }
+        document.querySelector('[data-step="+1"]').click(); seen.push(at());
+        document.querySelector('[data-step="+1"]').click(); seen.push(at());
+        document.querySelector('[data-step="-1"]').click(); seen.push(at());
+        document.querySelector('[data-step="last"]').click(); seen.push(at());
+        var s = document.getElementById('slider'); s.value = '7';
+        s.dispatchEvent(new Event('input')); seen.push(at());
+        var out = document.createElement('pre'); out.id = 'seen';
+        out.textContent = seen.join('|'); document.body.appendChild(out);""")
+    saved = log.read(game[0])
+    n = len(saved.actions)
+    dom = Dom(dump_dom(url_of(page, "v=3")))
+    assert dom.text("seen") == f"4 / {n}|5 / {n}|4 / {n}|{n} / {n}|7 / {n}"
+    after = _engine_after(saved, 7)
+    for i, name in enumerate(after.scene.model_names):
+        a = dom.with_attr("data-model")[name]
+        if after.table.unit[i] >= 0:
+            assert float(a["data-x"]) == pytest.approx(after.table.x[i], abs=1e-3)
+            assert float(a["data-y"]) == pytest.approx(after.table.y[i], abs=1e-3)
