@@ -167,7 +167,23 @@
       var dy = -(frame[now * FIELDS + 1] - this.home[was * FIELDS + 1]);
       label.el.setAttribute("x", num(label.x + dx));
       label.el.setAttribute("y", num(label.y + dy));
+      var text = unit + this.raised(unit, frame);
+      if (label.el.textContent !== text) label.el.textContent = text;
     }
+  };
+
+  // ' +2.5"' when every model of the unit on the table stands that high, else "".
+  Viewer.prototype.raised = function (unit, frame) {
+    var info = (this.meta.units || {})[unit], z = null;
+    if (!info) return "";
+    for (var k = 0; k < info.count; k++) {
+      var o = (info.first + k) * FIELDS;
+      if (frame[o] !== frame[o]) continue;
+      var h = Math.round(frame[o + 3] * 100) / 100;
+      if (!(h > 0) || (z !== null && h !== z)) return "";
+      z = h;
+    }
+    return z ? " +" + z + '"' : "";
   };
 
   Viewer.prototype.showObjectives = function (held) {
