@@ -176,25 +176,33 @@ PANEL = """<aside class="panel">
 </aside>"""
 
 
-def replay_html(saved: SavedGame, source: str = "") -> str:
-    """The game page: the table at the start (the viewer moves it to the version shown),
-    the side panel and every version as data."""
-    scene, versions = game_versions(saved)
+def game_page(scene: Scene, versions: list[dict[str, Any]], title: str, sub: str = "",
+              extra: dict[str, Any] | None = None) -> str:
+    """A game page: the table at the start (the viewer moves it to the version shown), the
+    side panel and `versions` as data. The live page of a server gives the versions so far
+    (and `extra`, e.g. where to hear more) and feeds the rest to viewer.addVersion."""
     picture = Picture(scene)
     for v in versions:              # every side that ever holds an objective has its colour
         for side in v["objectives"].values():
             picture.side(side)
     svg = picture.svg("board", standalone=False)
-    title = f"{scene.name or saved.scene_name or 'game'}: {saved.ruleset}, seed {saved.seed}"
-    sub = f"{len(saved.actions)} actions" + (f" from {escape(source)}" if source else "")
     body = (f'<main><div class="board-col"><header>{heading_html(scene)}'
-            f'<p class="sub">{sub}</p></header>'
+            f'<p class="sub">{escape(sub)}</p></header>'
             f'<div class="table-wrap">{svg}</div>'
             f"{legend_html(scene, None, None, picture.colours)}</div>{PANEL}</main>"
             '<div id="tip" class="tip" hidden></div>')
-    data = {"kind": "replay", "ruleset": saved.ruleset, "seed": saved.seed,
-            **meta(scene, picture.colours), "versions": versions}
+    data = {"kind": "replay", **meta(scene, picture.colours), "versions": versions,
+            **(extra or {})}
     return document(title, body, data, "replay")
+
+
+def replay_html(saved: SavedGame, source: str = "") -> str:
+    """The page of a saved game with every version in it."""
+    scene, versions = game_versions(saved)
+    title = f"{scene.name or saved.scene_name or 'game'}: {saved.ruleset}, seed {saved.seed}"
+    sub = f"{len(saved.actions)} actions" + (f" from {source}" if source else "")
+    return game_page(scene, versions, title, sub, {"ruleset": saved.ruleset,
+                                                   "seed": saved.seed})
 
 
 def write_replay(saved: SavedGame, path: str | Path, source: str = "") -> None:

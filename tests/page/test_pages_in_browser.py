@@ -198,3 +198,27 @@ def test_the_step_buttons_and_the_slider_move_through_the_versions(game, tmp_pat
         if after.table.unit[i] >= 0:
             assert float(a["data-x"]) == pytest.approx(after.table.x[i], abs=1e-3)
             assert float(a["data-y"]) == pytest.approx(after.table.y[i], abs=1e-3)
+
+
+def test_a_page_fed_versions_one_by_one_follows_the_game(skirmish_log, tmp_path, browser):
+    """What a live page does: the page starts with version 0 only and the versions arrive
+    through viewer.addVersion; the page follows the newest one."""
+    from battlefield.page.replay import game_page, game_versions
+
+    saved = log.read(skirmish_log)
+    scene, versions = game_versions(saved)
+    n = next(i for i, a in enumerate(saved.actions, 1) if a.type == "move") + 2
+    page = tmp_path / "live.html"
+    page.write_text(game_page(scene, versions[:1], "live").replace("</body>", (
+        "<script>var later = " + json.dumps(versions[1:n + 1]) + ";"
+        "later.forEach(function (v) { battlefield.viewer.addVersion(v); });</script></body>")))
+    dom = Dom(dump_dom(url_of(page)))
+    assert dom.text("version") == f"{n} / {n}"
+    after = _engine_after(saved, n)
+    models = dom.with_attr("data-model")
+    for i, name in enumerate(scene.model_names):
+        if after.table.unit[i] >= 0:
+            assert float(models[name]["data-x"]) == pytest.approx(after.table.x[i], abs=1e-3)
+            assert float(models[name]["data-y"]) == pytest.approx(after.table.y[i], abs=1e-3)
+        else:
+            assert models[name]["display"] == "none"
