@@ -22,7 +22,8 @@ import numpy as np
 
 from battlefield.page.html import document, write_text
 from battlefield.page.legend import heading_html, legend_html
-from battlefield.page.svg import Picture, gap_point, hex_colour
+from battlefield.page.shapes import gap_point, hex_colour
+from battlefield.page.svg import Picture
 from battlefield.page.words import action_text, event_text, profile_line, roll_text
 from battlefield.rules.log import SavedGame, new_game
 from battlefield.rules.result import label

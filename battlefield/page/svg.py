@@ -15,40 +15,29 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from html import escape
-from typing import Any
 
-import numpy as np
 import shapely
 from shapely.ops import polylabel
 
 from battlefield.geometry import MM_PER_INCH
 from battlefield.geometry.bases import OVAL, RECT, ROUND, outline_points
+from battlefield.page import overlays
 from battlefield.page.labels import Placer, around, text_width, union
+from battlefield.page.shapes import (  # noqa: F401 (find_model, base_path: re-exported)
+    LABEL,
+    LINE,
+    SMALL,
+    SVG_NS,
+    attr,
+    base_path,
+    find_model,
+    hex_colour,
+    model_transform,
+    num,
+)
 from battlefield.page.words import fmt_in, measure_text, scene_title
 from battlefield.scene.model import ModelSpec, Scene, UnitSpec
 from battlefield.view import palette as pal  # pure colour data (no pygame)
-
-LABEL = 0.68          # font sizes in inches: unit ids, terrain and objectives
-SMALL = 0.5           # rulers, elevation badges, deployment zones
-LINE = 0.05           # a standard stroke (1 px at the PNG's 20 px an inch)
-SVG_NS = "http://www.w3.org/2000/svg"
-
-
-def hex_colour(c: Iterable[int]) -> str:
-    r, g, b = tuple(c)[:3]
-    return f"#{r:02x}{g:02x}{b:02x}"
-
-
-def num(v: float) -> str:
-    """A coordinate in inches, short: 4 decimals are 2.5 micrometres."""
-    s = f"{v:.4f}".rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
-
-
-def attr(**values: Any) -> str:
-    """' key="value" ...' with data_x written data-x; None values left out."""
-    return "".join(f' {k.rstrip("_").replace("_", "-")}="{escape(str(v), quote=True)}"'
-                   for k, v in values.items() if v is not None)
 
 
 def side_colours(scene: Scene, report: dict | None = None) -> dict[str, pal.RGB]:
@@ -68,17 +57,6 @@ def objective_radii(scene: Scene) -> tuple[float, float]:
     rule = scene.ruleset.objectives
     marker = rule.marker_mm / MM_PER_INCH / 2
     return rule.range + marker, marker
-
-
-def find_model(scene: Scene, name: str) -> tuple[UnitSpec, ModelSpec] | None:
-    """'UNIT/N' (1-based) -> the unit and model, or None."""
-    uid, _, n = name.rpartition("/")
-    if not uid or not n.isdigit():
-        return None
-    for u in scene.units:
-        if u.id == uid and 1 <= int(n) <= len(u.models):
-            return u, u.models[int(n) - 1]
-    return None
 
 
 class Picture:
@@ -115,8 +93,9 @@ class Picture:
     # --- the whole picture ----------------------------------------------------------------
     def svg(self, element_id: str | None = None, standalone: bool = True) -> str:
         """The whole SVG element; standalone adds the XML namespace for an .svg file."""
-        body = [self.defs(), self.board(), self.terrain(), self.objectives(), self.combat(),
-                self.models(), self.marks_layer(), self.rulings(), self.measurement(),
+        body = [self.defs(), self.board(), self.terrain(), self.objectives(),
+                overlays.combat(self), self.models(), overlays.marks(self),
+                overlays.rulings(self), overlays.measurement(self),
                 f'<g id="labels" class="labels">{"".join(self.labels.place_all())}</g>']
         title = scene_title(self.scene)
         if self.measure:
@@ -374,157 +353,6 @@ class Picture:
         self.labels.add(self._text(text, LABEL, colour, bold=True, unit=u.id), w, h, cands,
                         priority=5)
 
-    # --- overlays --------------------------------------------------------------------------
-    def combat_links(self) -> list[tuple[tuple[float, float], tuple[float, float],
-                                         tuple[float, float]]]:
-        """For each pair of units in combat (once a pair): the SVG centres of its closest
-        models and the middle of the gap between their bases."""
-        out: list = []
-        seen: set[frozenset[str]] = set()
-        for pair in (self.report or {}).get("pairs", []):
-            key = frozenset((pair["a"], pair["b"]))
-            if not pair.get("in_combat") or key in seen:
-                continue
-            seen.add(key)
-            ends = [find_model(self.scene, n) for n in pair.get("closest_models", [])]
-            if len(ends) != 2 or ends[0] is None or ends[1] is None:
-                continue
-            ma, mb = ends[0][1], ends[1][1]
-            gap = gap_point(ma, mb)
-            out.append((self.p(ma.x, ma.y), self.p(mb.x, mb.y), self.p(*gap)))
-        return out
-
-    def combat(self) -> str:
-        """A heavy line joining the closest models of each pair of units in combat (under the
-        models); rulings() marks the gap with a crossed badge."""
-        out = ['<g id="combat">']
-        for p, q, _ in self.combat_links():
-            d = f"M{num(p[0])} {num(p[1])}L{num(q[0])} {num(q[1])}"
-            out.append(f'<path d="{d}" stroke="#fff" stroke-width="0.4" stroke-linecap="round"/>'
-                       f'<path d="{d}" stroke="{hex_colour(pal.COMBAT)}" stroke-width="0.25" '
-                       f'stroke-linecap="round"/>')
-            self.labels.avoid_line(p, q, 0.4)
-        out.append("</g>")
-        return "".join(out)
-
-    def rulings(self) -> str:
-        """From `battlefield check`: a magenta ring round every model out of coherency, and a
-        crossed badge between the closest models of each pair of units in combat."""
-        out = ['<g id="rulings">']
-        for unit in (self.report or {}).get("units", {}).values():
-            for name in unit.get("coherency_breaks", []):
-                found = find_model(self.scene, name)
-                if found is not None:
-                    m = found[1]
-                    out.append(self.ring(name, m.x, m.y, m.facing, m, 0.15, "coherency",
-                                         "#fff", 0.22, hex_colour(pal.COHERENCY), 0.14))
-        for _, _, gap in self.combat_links():
-            out.append(combat_badge(*gap))
-        out.append("</g>")
-        return "".join(out)
-
-    def ring(self, name: str, x: float, y: float, facing: float, m: ModelSpec, grow: float,
-             what: str, under: str, under_w: float, over: str, over_w: float) -> str:
-        """A ring round a model's base (grown by `grow`): white under, colour over."""
-        d = base_path(m, grow)
-        return (f"<g{attr(data_ruling=what, data_for=name)}"
-                f"{attr(transform=model_transform(x, self.D - y, facing))}>"
-                f'<path d="{d}" fill="none" stroke="{under}" stroke-width="{num(under_w)}"/>'
-                f'<path d="{d}" fill="none" stroke="{over}" stroke-width="{num(over_w)}"/></g>')
-
-    def marks_layer(self) -> str:
-        """What a ruleset draws (registry.Mark): arrows for orders, dashed paths for routes,
-        heavy edges for engaged sides, thin outlines for front arcs; each with its label."""
-        out = ['<g id="marks">']
-        for mark in self.marks:
-            pts = [self.p(float(x), float(y)) for x, y in np.asarray(mark.points)[:, :2]]
-            if len(pts) < 2:
-                continue
-            colour = hex_colour(pal.darker(self.side(mark.side), 0.45) if mark.side else pal.INK)
-            d = "M" + "L".join(f"{num(x)} {num(y)}" for x, y in pts)
-            a = attr(data_mark=mark.kind, data_label=mark.label or None)
-            if mark.kind == "edge":
-                d = f"M{num(pts[0][0])} {num(pts[0][1])}L{num(pts[-1][0])} {num(pts[-1][1])}"
-                out.append(f'<g{a}><path d="{d}" stroke="#fff" stroke-width="0.3"/>'
-                           f'<path d="{d}" stroke="{hex_colour(pal.COMBAT)}" '
-                           f'stroke-width="0.2"/></g>')
-            elif mark.kind == "outline":
-                faint = (hex_colour(pal.lighter(self.side(mark.side), 0.35)) if mark.side
-                         else hex_colour(pal.INK_SOFT))
-                stroke, w = (colour, 0.125) if mark.label else (faint, LINE)
-                out.append(f'<path{a} d="{d} Z" fill="none" stroke="{stroke}" '
-                           f'stroke-width="{w}"/>')
-            elif mark.kind == "path":
-                ex, ey = pts[-1]
-                out.append(f'<g{a}><path d="{d}" fill="none" stroke="{colour}" '
-                           f'stroke-width="0.1" stroke-dasharray="0.4 0.4"/>'
-                           f'<circle cx="{num(ex)}" cy="{num(ey)}" r="0.15" fill="{colour}"/></g>')
-            else:
-                (ax, ay), (bx, by) = pts[-2], pts[-1]
-                ang = math.atan2(by - ay, bx - ax)
-                wing = " ".join(f"{num(bx - 0.4 * math.cos(ang - s))},"
-                                f"{num(by - 0.4 * math.sin(ang - s))}" for s in (0.45, -0.45))
-                out.append(f'<g{a}><path d="{d}" fill="none" stroke="{colour}" '
-                           f'stroke-width="0.1" stroke-linejoin="round"/>'
-                           f'<polygon points="{num(bx)},{num(by)} {wing}" fill="{colour}"/></g>')
-            if mark.label:
-                if mark.kind == "arrow":
-                    x, y = (pts[0][0] + pts[-1][0]) / 2, (pts[0][1] + pts[-1][1]) / 2
-                else:
-                    x, y = pts[-1][0], pts[-1][1] - 0.6
-                out.append(tag(mark.label, x, y, SMALL, colour))
-        out.append("</g>")
-        return "".join(out)
-
-    def measurement(self) -> str:
-        """The closest-point line of `battlefield measure` with its distance written on it,
-        and what blocks the view outlined in the highlight."""
-        m = self.measure
-        if not m:
-            return '<g id="measurement"></g>'
-        out = [f"<g id=\"measurement\"{attr(data_a=m['a'], data_b=m['b'])}"
-               f"{attr(data_distance=m['distance'], data_visible=m.get('visible'))}>"]
-        pieces = {p.id: p for p in self.scene.terrain}
-        for name in m.get("blocked_by", []):
-            if name in pieces:
-                d = self.path(pieces[name].outline)
-                out.append(f'<g data-blocker="{escape(name)}"><path d="{d}" fill="none" '
-                           f'stroke="#000" stroke-width="0.35" stroke-linejoin="round"/>'
-                           f'<path d="{d}" fill="none" stroke="{hex_colour(pal.HIGHLIGHT)}" '
-                           f'stroke-width="0.2" stroke-linejoin="round"/></g>')
-                continue
-            found = find_model(self.scene, name)
-            if found is not None:
-                mm = found[1]
-                out.append(self.ring(name, mm.x, mm.y, mm.facing, mm, 0.14, "blocker", "#000",
-                                     0.22, hex_colour(pal.HIGHLIGHT), 0.12))
-        pa, pb = m["points"]["a"], m["points"]["b"]
-        p, q = self.p(pa[0], pa[1]), self.p(pb[0], pb[1])
-        d = f"M{num(p[0])} {num(p[1])}L{num(q[0])} {num(q[1])}"
-        out.append(f'<path d="{d}" stroke="#fff" stroke-width="0.3" stroke-linecap="round"/>'
-                   f'<path d="{d}" stroke="{hex_colour(pal.MEASURE)}" stroke-width="0.125" '
-                   f'stroke-linecap="round"/>')
-        for x, y in (p, q):
-            out.append(f'<circle cx="{num(x)}" cy="{num(y)}" r="0.25" fill="#fff"/>'
-                       f'<circle cx="{num(x)}" cy="{num(y)}" r="0.175" '
-                       f'fill="{hex_colour(pal.MEASURE)}"/>')
-        self.labels.avoid_line(p, q, 0.3)
-        text = measure_text(m)
-        size = LABEL
-        w, h = text_width(text, size) + 0.4, size * 1.5
-        mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
-        dx, dy = q[0] - p[0], q[1] - p[1]
-        n = math.hypot(dx, dy) or 1.0
-        nx, ny = -dy / n, dx / n
-        off = (abs(nx) * w + abs(ny) * h) / 2 + 0.3
-        cands = [(mx + nx * off, my + ny * off), (mx - nx * off, my - ny * off), (mx, my)]
-        cands += around((min(p[0], q[0]), min(p[1], q[1]), max(p[0], q[0]), max(p[1], q[1])),
-                        w, h, 0.3)
-        self.labels.add(lambda x, y: tag(text, x, y, size, hex_colour(pal.INK), "distance"),
-                        w, h, cands, priority=10)
-        out.append("</g>")
-        return "".join(out)
-
     # --- text --------------------------------------------------------------------------------
     def _text(self, text: str, size: float, colour: Iterable[int], bold: bool = False,
               unit: str | None = None, objective: str | None = None):
@@ -539,62 +367,6 @@ class Picture:
 STYLE = ("<style>text.label,.tag text{paint-order:stroke;stroke:#fcfcf8;stroke-width:0.14px;"
          "stroke-linejoin:round;text-anchor:middle;dominant-baseline:central}"
          ".model.raised{filter:drop-shadow(0.12px 0.12px 0.06px rgba(0,0,0,0.45))}</style>")
-
-
-def tag(text: str, x: float, y: float, size: float, edge: str, role: str | None = None) -> str:
-    """Text on a white box centred at (x, y) (the measured distance, a mark's label)."""
-    w, h = text_width(text, size) + 0.4, size * 1.5
-    return (f"<g{attr(class_='tag', data_role=role)}>"
-            f'<rect x="{num(x - w / 2)}" y="{num(y - h / 2)}" width="{num(w)}" '
-            f'height="{num(h)}" fill="#fff" stroke="{edge}" stroke-width="0.05" rx="0.05"/>'
-            f'<text x="{num(x)}" y="{num(y)}" font-size="{num(size)}" fill="{edge}" '
-            f'style="stroke:none">{escape(text)}</text></g>')
-
-
-def combat_badge(x: float, y: float) -> str:
-    """The crossed badge at the gap between two units in combat."""
-    d = 0.15
-    return (f'<g data-ruling="combat"><circle cx="{num(x)}" cy="{num(y)}" r="0.4" fill="#fff"/>'
-            f'<circle cx="{num(x)}" cy="{num(y)}" r="0.3" fill="{hex_colour(pal.COMBAT)}"/>'
-            f'<path d="M{num(x - d)} {num(y - d)}L{num(x + d)} {num(y + d)}M{num(x - d)} '
-            f'{num(y + d)}L{num(x + d)} {num(y - d)}" stroke="#fff" stroke-width="0.08"/></g>')
-
-
-def model_transform(x: float, svg_y: float, facing: float) -> str:
-    """Where a model's <g> puts its base: at (x, svg_y), turned `facing` degrees
-    counter-clockwise on the table (clockwise in SVG, whose y points down)."""
-    t = f"translate({num(x)} {num(svg_y)})"
-    return t + (f" rotate({num(-facing)})" if facing else "")
-
-
-def base_path(m: ModelSpec, grow: float = 0.0) -> str:
-    """A base's outline about (0, 0) facing +x, grown outwards by `grow` inches (SVG path)."""
-    a, b = m.base.a + grow, m.base.b + grow
-    if m.base.shape == RECT:
-        return f"M{num(-a)} {num(-b)}H{num(a)}V{num(b)}H{num(-a)}Z"
-    return (f"M{num(a)} 0A{num(a)} {num(b)} 0 1 1 {num(-a)} 0"
-            f"A{num(a)} {num(b)} 0 1 1 {num(a)} 0Z")
-
-
-def gap_point(ma: ModelSpec, mb: ModelSpec) -> tuple[float, float]:
-    """The middle of the gap between two bases along the line of their centres."""
-    dx, dy = mb.x - ma.x, mb.y - ma.y
-    n = math.hypot(dx, dy) or 1.0
-    ea = _edge_reach(ma, dx / n, dy / n)
-    eb = _edge_reach(mb, -dx / n, -dy / n)
-    t = (ea + max(n - ea - eb, 0.0) / 2) / n if n > ea + eb else ea / (ea + eb or 1.0)
-    return ma.x + dx * t, ma.y + dy * t
-
-
-def _edge_reach(m: ModelSpec, ux: float, uy: float) -> float:
-    th = math.radians(m.facing)
-    c, s = math.cos(th), math.sin(th)
-    lx, ly = ux * c + uy * s, -ux * s + uy * c
-    a, b = m.base.a, m.base.b
-    if m.base.shape == RECT:
-        return min(a / abs(lx) if abs(lx) > 1e-12 else math.inf,
-                   b / abs(ly) if abs(ly) > 1e-12 else math.inf)
-    return 1.0 / math.sqrt((lx / a) ** 2 + (ly / b) ** 2)
 
 
 def _model_box(m: ModelSpec) -> tuple[float, float, float, float]:
