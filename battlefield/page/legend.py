@@ -86,8 +86,9 @@ def chip(icon_html: str, label: str) -> str:
 
 
 def legend_html(scene: Scene, report: dict | None, measure: dict | None,
-                colours: dict[str, pal.RGB]) -> str:
-    """The legend's HTML (a <section class="legend">)."""
+                colours: dict[str, pal.RGB], marks: tuple[str, ...] = ()) -> str:
+    """The legend's HTML (a <section class="legend">); `marks`: rulings the page may show
+    besides the report's ("coherency", "combat": a game's versions have them)."""
     out = ['<section class="legend">']
     sides = []
     for side in dict.fromkeys([*scene.sides, *scene.deployment]):
@@ -104,9 +105,10 @@ def legend_html(scene: Scene, report: dict | None, measure: dict | None,
         key.append(chip(ICONS["facing"], "facing"))
     if any(m.z > 0 for u in scene.units for m in u.models):
         key.append(chip(ICONS["height"], "height above the table"))
-    if report and any(u.get("coherency_breaks") for u in report.get("units", {}).values()):
+    if "coherency" in marks or report and any(u.get("coherency_breaks")
+                                              for u in report.get("units", {}).values()):
         key.append(chip(ICONS["coherency"], "out of coherency"))
-    if report and any(p.get("in_combat") for p in report.get("pairs", [])):
+    if "combat" in marks or report and any(p.get("in_combat") for p in report.get("pairs", [])):
         key.append(chip(ICONS["combat"], "in combat"))
     if scene.objectives:
         zone, marker = objective_radii(scene)

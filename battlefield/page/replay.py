@@ -190,11 +190,19 @@ def game_page(scene: Scene, versions: list[dict[str, Any]], title: str, sub: str
     body = (f'<main><div class="board-col"><header>{heading_html(scene)}'
             f'<p class="sub">{escape(sub)}</p></header>'
             f'<div class="table-wrap">{svg}</div>'
-            f"{legend_html(scene, None, None, picture.colours)}</div>{PANEL}</main>"
+            f"{legend_html(scene, None, None, picture.colours, _shown_marks(versions))}"
+            f"</div>{PANEL}</main>"
             '<div id="tip" class="tip" hidden></div>')
     data = {"kind": "replay", **meta(scene, picture.colours), "versions": versions,
             **(extra or {})}
     return document(title, body, data, "replay")
+
+
+def _shown_marks(versions: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The rulings some version shows: coherency breaks, combat pairs."""
+    breaks = any(v.get("rulings", {}).get("breaks") for v in versions)
+    combat = any(v.get("rulings", {}).get("combat") for v in versions)
+    return ("coherency",) * breaks + ("combat",) * combat
 
 
 def replay_html(saved: SavedGame, source: str = "") -> str:
