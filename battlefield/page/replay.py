@@ -8,7 +8,8 @@ A version is plain JSON (what viewer.js's addVersion takes), so a live page can 
 versions over a WebSocket: {"v", "clock": {"round", "phase", "active", "acting", "deciding",
 "over"}, "models": {"UNIT/N": [x, y, facing, z] | null (off the table)} (those that changed;
 all at version 0), "objectives": {ID: SIDE | null}, "rulings": {"breaks": [UNIT/N], "combat":
-[[ax, ay, bx, by, gap x, gap y, UNIT, UNIT]]} (scene inches), "action", "rolls", "events" (text),
+[[ax, ay, bx, by, gap x, gap y, UNIT, UNIT]]} (scene inches), "marks": [{"kind", "points",
+"label", "side"}] (the ruleset's, when they changed), "action", "rolls", "events" (text),
 "sides" (text), "result" (text, at the end)}."""
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from battlefield.page.shapes import gap_point, hex_colour
 from battlefield.page.svg import Picture
 from battlefield.page.words import action_text, event_text, profile_line, roll_text
 from battlefield.rules.log import SavedGame, new_game
+from battlefield.rules.registry import marks_of
 from battlefield.rules.result import label
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
@@ -44,6 +46,7 @@ class Versions:
         self.scene = state.scene
         self.names = state.scene.model_names
         self.last: list[Any] = [None] * len(self.names)
+        self.last_marks: list[dict[str, Any]] | None = None
 
     def version(self, state: State, n: int, record: dict | None = None,
                 events: list | None = None) -> dict[str, Any]:
@@ -64,6 +67,9 @@ class Versions:
             "rulings": rulings(state),
             "sides": sides_text(state),
         }
+        drawn = marks(state)
+        if drawn != self.last_marks:
+            out["marks"] = self.last_marks = drawn
         if record is not None:
             out["action"] = action_text(record.get("action", {}))
             out["rolls"] = [roll_text(r) for r in record.get("rolls", [])]
@@ -103,6 +109,12 @@ def rulings(state: State) -> dict[str, Any]:
             combat.append([_r(ma.x), _r(ma.y), _r(mb.x), _r(mb.y), _r(gx), _r(gy),
                            scene.units[u].id, scene.units[v].id])
     return {"breaks": breaks, "combat": combat}
+
+
+def marks(state: State) -> list[dict[str, Any]]:
+    """What the ruleset draws on the table now (registry.Mark), as JSON."""
+    return [{"kind": m.kind, "points": np.asarray(m.points)[:, :2].round(4).tolist(),
+             "label": m.label, "side": m.side} for m in marks_of(state)]
 
 
 def _model_now(scene: Scene, t, i: int):

@@ -222,3 +222,30 @@ def test_a_page_fed_versions_one_by_one_follows_the_game(skirmish_log, tmp_path,
             assert float(models[name]["data-y"]) == pytest.approx(after.table.y[i], abs=1e-3)
         else:
             assert models[name]["display"] == "none"
+
+
+def test_a_game_page_draws_the_rulesets_marks_of_each_version(tmp_path, browser):
+    """blocks draws orders, routes and front arcs (registry.Mark): the page draws those of
+    the version it shows."""
+    from battlefield.rules.battle import player_for
+    from battlefield.rules.deploy import battle_scene
+    from battlefield.rules.registry import marks_of
+    from battlefield.rules.state import Game
+    from battlefield.scene.load import load_scene_text
+
+    text, name = battle_scene("blocks", None)
+    state = Game(log.rules_for("blocks"), load_scene_text(text, name), 1).new_state()
+    players = {side: player_for("blocks") for side in state.sides}
+    for _ in range(3):
+        state.apply(players[state.acting_side].choose(state))
+    game = tmp_path / "blocks.jsonl"
+    log.write(game, state, text)
+    page = tmp_path / "blocks.html"
+    assert run_cli("replay", str(game), "--html", str(page)) == 0
+    for n in (0, 3):
+        want = marks_of(_engine_after(log.read(game), n))
+        assert want
+        dom = Dom(dump_dom(url_of(page, f"v={n}")))
+        drawn = [a for _, a in dom.elements if "data-mark" in a]
+        assert sorted((a["data-mark"], a.get("data-label", "")) for a in drawn) == sorted(
+            (m.kind, m.label) for m in want)

@@ -69,6 +69,8 @@
         el: e, x: parseFloat(e.getAttribute("x")), y: parseFloat(e.getAttribute("y"))};
     });
     this.rulingsLayer = svg.querySelector("#rulings");
+    this.marksLayer = svg.querySelector("#marks");
+    this.marksShown = null;
     this.combatLayer = svg.querySelector("#combat");
     this.versions = [];
     this.frames = [];
@@ -99,6 +101,7 @@
       for (var f = 0; f < FIELDS; f++) frame[i * FIELDS + f] = p === null ? NaN : (p[f] || 0);
     }
     if (!version.objectives && n) version.objectives = this.versions[n - 1].objectives;
+    if (!version.marks && n) version.marks = this.versions[n - 1].marks;
     this.versions.push(version);
     this.frames.push(frame);
     if (n === 0) this.home = frame;
@@ -141,6 +144,7 @@
     this.moveLabels(frame);
     this.showObjectives(v.objectives || {});
     this.showRulings(v.rulings);
+    this.showMarks(v.marks);
     this.emit("shown");
     return n;
   };
@@ -258,6 +262,73 @@
         num(y + k) + "M" + num(x - k) + " " + num(y + k) + "L" + num(x + k) + " " + num(y - k),
         stroke: "#fff", "stroke-width": 0.08}));
       self.rulingsLayer.appendChild(g);
+    });
+  };
+
+  function lighter(hex, f) {
+    var n = parseInt(hex.slice(1), 16), out = "#";
+    [16, 8, 0].forEach(function (s) {
+      var c = (n >> s) & 255;
+      c = Math.round(c + (255 - c) * f);
+      out += (c < 16 ? "0" : "") + c.toString(16);
+    });
+    return out;
+  }
+
+  function tag(text, x, y, edge) {
+    var size = 0.5, w = text.length * size * 0.56 + 0.4, h = size * 1.5;
+    var g = el("g", {"class": "tag"});
+    g.appendChild(el("rect", {x: num(x - w / 2), y: num(y - h / 2), width: num(w), height: num(h),
+      fill: "#fff", stroke: edge, "stroke-width": 0.05, rx: 0.05}));
+    var t = el("text", {x: num(x), y: num(y), "font-size": size, fill: edge, style: "stroke:none"});
+    t.textContent = text;
+    g.appendChild(t);
+    return g;
+  }
+
+  // The ruleset's marks (registry.Mark), drawn as battlefield/page/overlays.py marks() does.
+  Viewer.prototype.showMarks = function (marks) {
+    if (!this.marksLayer || !marks || marks === this.marksShown) return;
+    var layer = this.marksLayer, D = this.depth, meta = this.meta;
+    layer.textContent = "";
+    this.marksShown = marks;
+    marks.forEach(function (mark) {
+      var pts = mark.points.map(function (p) { return [p[0], D - p[1]]; });
+      if (pts.length < 2) return;
+      var side = mark.side && (meta.colours[mark.side] || meta.neutral);
+      var colour = side ? darker(side, 0.45) : "#1e1e1e";
+      var d = "M" + pts.map(function (p) { return num(p[0]) + " " + num(p[1]); }).join("L");
+      var first = pts[0], last = pts[pts.length - 1];
+      var g = el("g", {"data-mark": mark.kind});
+      if (mark.label) g.setAttribute("data-label", mark.label);
+      if (mark.kind === "edge") {
+        var e = "M" + num(first[0]) + " " + num(first[1]) + "L" + num(last[0]) + " " + num(last[1]);
+        g.appendChild(el("path", {d: e, stroke: "#fff", "stroke-width": 0.3}));
+        g.appendChild(el("path", {d: e, stroke: "#191919", "stroke-width": 0.2}));
+      } else if (mark.kind === "outline") {
+        g.appendChild(el("path", {d: d + " Z", fill: "none",
+          stroke: mark.label ? colour : (side ? lighter(side, 0.35) : "#5f5f5a"),
+          "stroke-width": mark.label ? 0.125 : 0.05}));
+      } else if (mark.kind === "path") {
+        g.appendChild(el("path", {d: d, fill: "none", stroke: colour, "stroke-width": 0.1,
+                                  "stroke-dasharray": "0.4 0.4"}));
+        g.appendChild(el("circle", {cx: num(last[0]), cy: num(last[1]), r: 0.15, fill: colour}));
+      } else {
+        var a = pts[pts.length - 2], ang = Math.atan2(last[1] - a[1], last[0] - a[0]);
+        var wing = [0.45, -0.45].map(function (s) {
+          return num(last[0] - 0.4 * Math.cos(ang - s)) + "," + num(last[1] - 0.4 * Math.sin(ang - s));
+        });
+        g.appendChild(el("path", {d: d, fill: "none", stroke: colour, "stroke-width": 0.1,
+                                  "stroke-linejoin": "round"}));
+        g.appendChild(el("polygon", {points: num(last[0]) + "," + num(last[1]) + " " + wing.join(" "),
+                                     fill: colour}));
+      }
+      if (mark.label) {
+        var at = mark.kind === "arrow" ? [(first[0] + last[0]) / 2, (first[1] + last[1]) / 2]
+                                       : [last[0], last[1] - 0.6];
+        g.appendChild(tag(mark.label, at[0], at[1], colour));
+      }
+      layer.appendChild(g);
     });
   };
 
