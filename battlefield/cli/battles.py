@@ -145,10 +145,12 @@ def run_replay(args: argparse.Namespace) -> int:
 
     saved = log.read(args.log)
     state, diff = log.replay(saved)
+    if args.html:
+        _write_page(saved, args.html, args.log)
     data = {"log": args.log, "ruleset": saved.ruleset, "seed": saved.seed,
             "actions": len(saved.actions), "identical": diff is None,
             "first_difference": diff, "over": state.over,
-            **(state.result() if state.over else {})}
+            **(state.result() if state.over else {}), **({"html": args.html} if args.html else {})}
     if args.json:
         emit_json(data)
     else:
@@ -164,4 +166,16 @@ def run_replay(args: argparse.Namespace) -> int:
             d = {"scene": saved.scene_name, "ruleset": saved.ruleset, "seed": saved.seed,
                  "actions": len(saved.actions), **state.result()}
             print(result_text(d))
+    if args.html and not args.json:
+        print(f"wrote {args.html}")
     return 0 if diff is None else 1
+
+
+def _write_page(saved, path: str, source: str) -> None:
+    from battlefield.errors import UsageError
+    from battlefield.page.replay import write_replay
+
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise UsageError(f"--html {path}: folder {folder} does not exist")
+    write_replay(saved, path, Path(source).name)

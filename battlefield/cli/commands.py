@@ -60,10 +60,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "objectives and their zones and controllers, coherency breaks, combat "
                     "pairs; with --measure the closest-point line and what blocks the sight.",
         epilog="examples:\n  battlefield render demo -o demo.png\n"
-               "  battlefield render maps/demo.yaml -o m.png --measure red-archers blue-drake")
+               "  battlefield render maps/demo.yaml -o m.png --measure red-archers blue-drake\n"
+               "  battlefield render demo -o ruling.html --measure red-archers blue-drake")
     p.add_argument("scene", nargs="?", default=DEFAULT_SCENE,
                    help="scene file, or a bundled scene name (default: demo)")
-    p.add_argument("-o", "--out", required=True, help="PNG file to write")
+    p.add_argument("-o", "--out", required=True,
+                   help="file to write: .png, .svg (inches as its units) or .html (one "
+                        "self-contained page with a legend and hover details)")
     p.add_argument("--measure", nargs=2, metavar=("A", "B"), help="draw the measurement A -> B")
     p.add_argument("--scale", type=_scale, default=20.0,
                    help="pixels per inch, 2 to 200 (default 20)")
@@ -149,8 +152,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="rebuild a saved battle from its log, check it, print the result",
         description="Replay every action of a saved battle (battlefield simulate --log) from "
                     "the start, checking each state against the fingerprint saved with it.",
-        epilog="example:\n  battlefield replay game.jsonl --json")
+        epilog="examples:\n  battlefield replay game.jsonl --json\n"
+               "  battlefield replay game.jsonl --html game.html   (open game.html#v=10)")
     p.add_argument("log", help="a game log (JSON lines)")
+    p.add_argument("--html", metavar="FILE", help="also write one self-contained page with "
+                   "every version of the game: a slider, the dice and events, #v=N opens "
+                   "version N")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=run_replay)
 
@@ -319,7 +326,6 @@ def measure_text(m: dict[str, Any]) -> str:
 def run_render(args: argparse.Namespace) -> int:
     from battlefield.errors import UsageError
     from battlefield.rulings import Referee
-    from battlefield.view.picture import render_scene
 
     scene = open_scene(args.scene)
     from battlefield.rules.registry import with_ruleset_check
@@ -330,8 +336,15 @@ def run_render(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.parent and not out.parent.exists():
         raise UsageError(f"{args.out}: folder {out.parent} does not exist")
-    render_scene(scene, report, str(out), measure=measure, px_per_inch=args.scale,
-                 marks=tuple(_marks(scene)))
+    if out.suffix.lower() in (".svg", ".html", ".htm"):
+        from battlefield.page.ruling import write_ruling
+
+        write_ruling(scene, report, measure, out, marks=tuple(_marks(scene)))
+    else:
+        from battlefield.view.picture import render_scene
+
+        render_scene(scene, report, str(out), measure=measure, px_per_inch=args.scale,
+                     marks=tuple(_marks(scene)))
     print(f"wrote {out}")
     return 0
 
