@@ -43,8 +43,10 @@ def _player(ruleset: str, seed: int) -> Any:
 
 
 async def run_bot(url: str, seed: int = 0, patience: float = PATIENCE,
-                  say: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Play the seat of `url` to the end of the game; returns the `over` message."""
+                  say: Callable[[str], None] | None = None,
+                  listen: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Play the seat of `url` to the end of the game; returns the `over` message. `say` gets
+    the lines worth telling (stderr by default), `listen` every message as it arrives."""
     say = say or (lambda line: print(line, file=sys.stderr, flush=True))
     link = Link(url, patience, seed)
     mirror: Mirror | None = None
@@ -52,6 +54,8 @@ async def run_bot(url: str, seed: int = 0, patience: float = PATIENCE,
     unanswered: dict[str, Any] | None = None      # the act sent and not answered yet
     count, refused_in_a_row = 0, 0
     async for msg in link:
+        if listen is not None:
+            listen(msg)
         kind = msg["type"]
         if kind == "hello":
             if msg["seat"] is None:
