@@ -10,7 +10,6 @@ game every time."""
 
 from __future__ import annotations
 
-import hashlib
 import inspect
 import random
 import sys
@@ -21,7 +20,7 @@ from battlefield.errors import BattlefieldError
 from battlefield.rules import registry
 from battlefield.rules.actions import Action
 from battlefield.server.link import PATIENCE, Link
-from battlefield.server.mirror import Mirror, OutOfStep
+from battlefield.server.seat import Seat
 
 MAX_REFUSED = 20         # refusals in a row before the bot stops (its player is wrong)
 
@@ -49,66 +48,48 @@ async def run_bot(url: str, seed: int = 0, patience: float = PATIENCE,
     the lines worth telling (stderr by default), `listen` every message as it arrives."""
     say = say or (lambda line: print(line, file=sys.stderr, flush=True))
     link = Link(url, patience, seed)
-    mirror: Mirror | None = None
+    seat = Seat(link.send)
     player: Any = None
-    unanswered: dict[str, Any] | None = None      # the act sent and not answered yet
-    count, refused_in_a_row = 0, 0
+    refused_in_a_row = 0
     async for msg in link:
         if listen is not None:
             listen(msg)
         kind = msg["type"]
-        if kind == "hello":
-            if msg["seat"] is None:
-                raise BotFailed(f"{url}: no seat in this address (a bot plays a seat: "
-                                f"?seat=TOKEN)")
-            if mirror is None or mirror.game_id != msg["game"]:
-                mirror = Mirror(msg)
-                player = player or _player(mirror.ruleset, seed)
-            else:
-                mirror.heard(int(msg["version"]))
-                if mirror.version < int(msg["version"]):
-                    link.send({"type": "resume", "since": mirror.version})
-            if unanswered is not None:
-                link.send(unanswered)             # the same id: applied at most once
-        elif kind == "event" and mirror is not None:
-            if unanswered is not None and msg.get("id") == unanswered["id"]:
-                unanswered, refused_in_a_row = None, 0
-            try:
-                mirror.receive(msg)
-            except OutOfStep as exc:
-                say(f"bot: out of step with the server ({exc}): joining again")
-                mirror = None
-                link.restart()
-                continue
-        elif kind == "refused":
-            if unanswered is not None and msg.get("id") == unanswered["id"]:
-                unanswered = None
-                refused_in_a_row += 1
-                why = "; ".join(f"{v.get('code')}: {v.get('message')}"
-                                for v in msg.get("violations", []))
-                say(f"bot: the server refused {msg.get('id')}: {why}")
-                if refused_in_a_row >= MAX_REFUSED:
-                    link.close()
-                    raise BotFailed(f"the server refused {MAX_REFUSED} actions in a row "
-                                    f"(last: {why})")
+        seat.receive(msg)
+        if kind == "hello" and msg["seat"] is None:
+            link.close()
+            raise BotFailed(f"{url}: no seat in this address (a bot plays a seat: "
+                            f"?seat=TOKEN)")
+        if seat.out_of_step is not None:
+            say(f"bot: out of step with the server ({seat.out_of_step}): joining again")
+            seat.out_of_step = None
+            link.restart()
+            continue
+        if kind == "event" and seat.unanswered is None:
+            refused_in_a_row = 0
+        elif kind == "refused" and seat.refused is msg:
+            refused_in_a_row += 1
+            why = "; ".join(f"{v.get('code')}: {v.get('message')}"
+                            for v in msg.get("violations", []))
+            say(f"bot: the server refused {msg.get('id')}: {why}")
+            if refused_in_a_row >= MAX_REFUSED:
+                link.close()
+                raise BotFailed(f"the server refused {MAX_REFUSED} actions in a row "
+                                f"(last: {why})")
         elif kind == "over":
             link.close()
-            if mirror is not None:
-                mirror.over = msg
-                seed_ok = (hashlib.sha256(str(msg.get("seed")).encode()).hexdigest()
-                           == mirror.seed_sha256)
-                msg = {**msg, "seed_verified": seed_ok}
-            return msg
+            assert seat.over is not None
+            return seat.over
         elif kind == "error":
             say(f"bot: the server says: {msg.get('message')}")
         elif kind == "status" and msg.get("status") == "reconnecting":
             say("bot: connection lost, joining again")
-        if mirror is not None and unanswered is None and mirror.my_turn():
-            action: Action = player.choose(mirror.state)
-            count += 1
-            unanswered = {"type": "act", "id": f"{mirror.seat}-{mirror.version}-{count}",
-                          "action": action.to_dict()}
-            link.send(unanswered)
+        seat.take_applied()
+        if seat.ready():
+            assert seat.mirror is not None
+            player = player or _player(seat.mirror.ruleset, seed)
+            action: Action = player.choose(seat.mirror.state)
+            seat.act(action)
     raise BotFailed("the connection closed before the game was over")
 
 
