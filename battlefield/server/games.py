@@ -123,7 +123,7 @@ class LiveGame:
             persist: Persist | None = None) -> Record:
         """Check and carry out `action` sent by seat `side`; Refused when it may not be
         taken. `persist(version, side, client_key, action, over)` stores it before anyone
-        hears of it; if it raises, the game is as before."""
+        hears of it; if it (or the engine) raises, the game is as before."""
         state = self.state
         if state.over:
             raise Refused([{"code": "game_over", "message": "the battle is over"}])
@@ -135,38 +135,52 @@ class LiveGame:
         violations = state.check(action)
         if violations:
             raise Refused([v.to_dict() for v in violations])
-        before = state.snapshot()
         hidden = bool(state.pending) and decisions.hidden(state, action)
+        # A snapshot only where it is needed: the last moment before a secret answer (the
+        # hello's position while it is outstanding). An action that fails part-way, or whose
+        # record cannot be stored, leaves the state to be rebuilt from the actions before it.
+        before = state.snapshot() if hidden and not self.secret else None
         shown = decisions.shown(state, action) if hidden else None
         start = len(state.dice.log)
         try:
             events = state.apply(action, checked=True)
         except Exception:
-            state.restore(before)
+            self._rebuild()
             raise
         version = self.version + 1
         full = action.to_dict()
         record = Record(version, side, full, shown, _plain(events),
                         [r.to_dict() for r in state.dice.log[start:]], client_key)
-        secret, clear = list(self.secret), self.clear
+        if persist is not None:
+            try:
+                persist(version, side, client_key, full, state.over)
+            except Exception:
+                self._rebuild()
+                raise
         if hidden:
-            if not self.secret:
+            if before is not None:
                 self.clear = (version - 1, before)
             self.secret.append(version)
         elif self.secret and not state.answers:        # the batch is complete: revealed
             record.reveal = [{"version": v, "action": self.records[v - 1].action}
                              for v in self.secret]
             self.secret, self.clear = [], None
-        if persist is not None:
-            try:
-                persist(version, side, client_key, full, state.over)
-            except Exception:
-                state.restore(before)
-                self.secret, self.clear = secret, clear
-                raise
         self.records.append(record)
         self.by_id[(side, client_key)] = version
         return record
+
+    def _rebuild(self) -> None:
+        """The state again from the scene and the accepted actions (after a failure)."""
+        state = Game(self.state.rules, self.state.scene, self.seed).new_state(keep_undo=False)
+        for record in self.records:
+            state.apply(Action.from_dict(record.action))
+        self.state = state
+        if self.secret:
+            again = Game(self.state.rules, self.state.scene, self.seed).new_state(
+                keep_undo=False)
+            for record in self.records[:self.secret[0] - 1]:
+                again.apply(Action.from_dict(record.action))
+            self.clear = (self.secret[0] - 1, again)
 
     # --- what a client sees ------------------------------------------------------------------
     def hello(self, seat: str | None) -> tuple[dict[str, Any], list[Record]]:

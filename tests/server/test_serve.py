@@ -32,13 +32,17 @@ SEED = 5
 
 
 def _bots(served: Served, game: dict) -> list[dict]:
-    """Both seats played by bots in this process; the `over` each saw."""
+    """Both seats played by bots in this process; the `over` each saw. Neither ever found its
+    copy of the game out of step with the server's, nor was refused anything."""
+    said: list[str] = []
+
     async def both():
         return await asyncio.gather(*(
-            run_bot(served.ws(game["game"], token), seed=i, patience=60,
-                    say=lambda line: None)
+            run_bot(served.ws(game["game"], token), seed=i, patience=60, say=said.append)
             for i, token in enumerate(game["seats"].values())))
-    return asyncio.run(both())
+    overs = asyncio.run(both())
+    assert not said, said
+    return overs
 
 
 def _simulated(ruleset: str, text: str, seed: int, tmp_path) -> str:
