@@ -51,7 +51,28 @@ def scene_source(arg: str) -> tuple[str, str]:
         if scene.units:
             return path.read_text(encoding="utf-8"), scene.name or path.stem
         return battle_scene(scene.ruleset.id, name)
+    _no_files(arg)
     return arg, "<scene>"
+
+
+def _no_files(text: str) -> None:
+    """A scene sent to the server may take a bundled map (`map: NAME`) but no file of the
+    server's: a path there would be read from the server's disk."""
+    import yaml
+
+    from battlefield.paths import find_map, map_names
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return                                # the loader says what is wrong, with its line
+    ref = data.get("map") if isinstance(data, dict) else None
+    if ref is None:
+        return
+    if (not isinstance(ref, str) or any(c in ref for c in "/\\") or ref.startswith(".")
+            or find_map(ref) is None):
+        raise InputError("<scene>", "map", None, f"no bundled map {ref!r} (a game on a server "
+                         f"reads no files)", "a bundled map: " + ", ".join(map_names()))
 
 
 def new_game(arg: str, seed: int | None) -> tuple[str, str, str, int, list[str]]:

@@ -337,6 +337,9 @@ def test_http_answers(server):
     bad_yaml = "ruleset: skirmish\nboard: {width: 40}\nunits: []\n"
     status, body = server.request("POST", "/games", {"scene": bad_yaml})
     assert status == 400 and "\n" not in body["error"] and "board" in body["error"]
+    status, body = server.request("POST", "/games", {
+        "scene": "ruleset: skirmish\nmap: /etc/passwd\nunits: []\n"})
+    assert status == 400 and "reads no files" in body["error"]
     for wrong in ({"seed": 1}, {"scene": 3}, {"scene": "demo", "seed": -1},
                   {"scene": "demo", "seed": "x"}):
         status, body = server.request("POST", "/games", wrong)
@@ -361,3 +364,30 @@ def test_sigterm_stops_the_server_cleanly(tmp_path):
     t = time.monotonic()
     assert served.stop() == 0
     assert time.monotonic() - t < 10
+
+
+def test_sigint_stops_the_server_cleanly_too(tmp_path):
+    import signal
+
+    served = Served(tmp_path / "g.sqlite")
+    assert served.proc is not None
+    served.proc.send_signal(signal.SIGINT)
+    assert served.proc.wait(timeout=10) == 0
+    assert "Traceback" not in served.proc.stderr.read()
+
+
+def test_serve_says_what_is_wrong_in_one_line(tmp_path, capsys):
+    import socket
+
+    assert main(["serve", "--port", "0", "--db", str(tmp_path / "no" / "such" / "g.db")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("battlefield serve: --db ") and "\n" not in err
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--db", str(tmp_path / "g.db")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"battlefield serve: cannot listen on 127.0.0.1:{port}")
+    assert main(["bot", "http://nowhere"]) == 2
+    assert "not a game's address" in capsys.readouterr().err
