@@ -136,18 +136,37 @@ class Server:
     def __init__(self, db: str | Path) -> None:
         self.store = Store(db)
         self.games: dict[str, LiveGame] = {}
+        self.loading: dict[str, asyncio.Future[LiveGame]] = {}
+        self.logs: dict[str, str] = {}                  # finished games' logs, once asked for
         self.clients: set[Client] = set()
 
-    def game(self, game_id: str) -> LiveGame | None:
+    async def game(self, game_id: str) -> LiveGame | None:
+        """The live game, rebuilt from the database when it is not in memory (after a
+        restart, or a finished game nobody watched for a while): its actions are replayed on
+        a worker thread, so the other games go on meanwhile."""
         game = self.games.get(game_id)
-        if game is None:
+        if game is not None:
+            return game
+        loading = self.loading.get(game_id)
+        if loading is None:
             stored = self.store.load(game_id)
             if stored is None:
                 return None
-            game = replayed(stored.id, stored.ruleset, stored.scene_text, stored.scene_name,
-                            stored.seed, stored.seats, stored.actions)
-            self.games[game_id] = game
-        return game
+            loading = asyncio.ensure_future(asyncio.to_thread(
+                replayed, stored.id, stored.ruleset, stored.scene_text, stored.scene_name,
+                stored.seed, stored.seats, stored.actions))
+            self.loading[game_id] = loading
+        try:
+            game = await asyncio.shield(loading)
+        finally:
+            self.loading.pop(game_id, None)
+        return self.games.setdefault(game_id, game)
+
+    def idle(self, game: LiveGame) -> None:
+        """A finished game that nobody is connected to leaves memory (its log stays cached)."""
+        if game.over and not game.clients and game.log_text is not None:
+            self.games.pop(game.id, None)
+            self.logs[game.id] = game.log_text
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=messages.MAX_BODY + 1024)
@@ -188,7 +207,7 @@ class Server:
     async def watch(self, request: web.Request) -> web.StreamResponse:
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return await self.play(request)
-        game = self.game(request.match_info["id"])
+        game = await self.game(request.match_info["id"])
         if game is None:
             return _error(404, f"no game {request.match_info['id']}")
         return web.json_response({
@@ -197,19 +216,23 @@ class Server:
             "play": f"/games/{game.id}/play", "log": f"/games/{game.id}/log"})
 
     async def log(self, request: web.Request) -> web.Response:
-        game = self.game(request.match_info["id"])
-        if game is None:
-            return _error(404, f"no game {request.match_info['id']}")
-        if not game.over:
-            return _error(409, f"game {game.id} is not over (version {game.version}): its log "
-                               f"is given at the end")
-        if game.log_text is None:
-            game.log_text = await asyncio.to_thread(game.log)
-        return web.Response(text=game.log_text, content_type="application/x-ndjson")
+        text = self.logs.get(request.match_info["id"])
+        if text is None:
+            game = await self.game(request.match_info["id"])
+            if game is None:
+                return _error(404, f"no game {request.match_info['id']}")
+            if not game.over:
+                return _error(409, f"game {game.id} is not over (version {game.version}): its "
+                                   f"log is given at the end")
+            if game.log_text is None:
+                game.log_text = await asyncio.to_thread(game.log)
+            text = game.log_text
+            self.idle(game)
+        return web.Response(text=text, content_type="application/x-ndjson")
 
     # --- the WebSocket -----------------------------------------------------------------------
     async def play(self, request: web.Request) -> web.StreamResponse:
-        game = self.game(request.match_info["id"])
+        game = await self.game(request.match_info["id"])
         if game is None:
             return _error(404, f"no game {request.match_info['id']}")
         token = request.query.get("seat")
@@ -241,6 +264,7 @@ class Server:
             game.clients.discard(client)
             self.clients.discard(client)
             await client.finish()
+            self.idle(game)
         return ws
 
     def frame(self, game: LiveGame, client: Client, data: str) -> None:
