@@ -1,6 +1,6 @@
 """Helpers for the server tests: a real `battlefield serve` on loopback (a subprocess on a free
 port, a database in a temporary folder), and the short battles the server tests play: every
-playable ruleset's demo battle, aos4's from its third round (a whole battle in about a second)."""
+playable ruleset's demo battle, most from a late round (a whole battle in about a second)."""
 
 from __future__ import annotations
 
@@ -20,11 +20,15 @@ from battlefield.rules.deploy import battle_scene
 PLAYABLE = [n for n in registry.playable() if registry.get(n).ruleset.demo]
 
 
+# The round a demo battle starts from in these tests (the whole battle otherwise).
+FROM_ROUND = {"aos4": 3, "blocks": 5, "warband": 3, "openwg": 4}
+
+
 def short_battle(ruleset: str) -> str:
-    """The ruleset's demo battle as scene text; aos4's from round 3."""
+    """The ruleset's demo battle as scene text, from a late round (FROM_ROUND)."""
     text, _ = battle_scene(ruleset, None)
-    if ruleset == "aos4" and "\nstate:" not in text:
-        text = text.replace("\nunits:", "\nstate: {round: 3}\nunits:", 1)
+    if ruleset in FROM_ROUND and "\nstate:" not in text:
+        text = text.replace("\nunits:", f"\nstate: {{round: {FROM_ROUND[ruleset]}}}\nunits:", 1)
     return text
 
 
