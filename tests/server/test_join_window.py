@@ -84,3 +84,35 @@ def test_play_join_draws_a_screenshot(server, tmp_path):
     bad = subprocess.run([sys.executable, "-m", "battlefield", "play", "demo", "--join",
                           server.ws(game["game"])], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "leave out a scene" in bad.stderr
+
+
+def test_a_drop_in_the_joined_window_is_sent_and_comes_back_as_the_event(server):
+    from battlefield.view.app import hold
+    from battlefield.view.joined import open_joined
+
+    game = server.new_game("demo-skirmish", 8)
+    pygame.display.init()
+    pygame.font.init()
+    scene = open_joined(server.ws(game["game"], game["seats"]["red"]), (1200, 800))
+    try:
+        assert scene.seat.ready()
+        t = scene.state.table
+        u = scene.state.unit_index("red-spears")
+        lead = scene.state.table.unit_models[u][0]
+        start = (float(t.x[lead]), float(t.y[lead]))
+        hold(scene, "red-spears", (start[0], start[1] + 2.0))   # two inches forward
+        assert scene.drag.ruling is not None and scene.drag.ruling.legal
+        pos = scene.table.view.px(start[0], start[1] + 2.0)
+        scene.drag.grab[:] = 0.0
+        scene.drag.drop((round(pos[0]), round(pos[1])))
+        assert scene.seat.unanswered is not None                # sent, not applied here
+        assert scene.seat.mirror.version == 0
+        end = time.monotonic() + 30
+        while scene.seat.mirror.version < 1 and time.monotonic() < end:
+            scene.update(0.01)
+            time.sleep(0.01)
+        assert scene.seat.mirror.version == 1 and scene.seat.unanswered is None
+        moved = scene.state.table
+        assert abs(float(moved.y[lead]) - start[1] - 2.0) < 0.2
+    finally:
+        scene.close()
