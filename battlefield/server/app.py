@@ -158,6 +158,11 @@ class Server:
             self.loading[game_id] = loading
         try:
             game = await asyncio.shield(loading)
+        except Exception as exc:           # a stored game this engine no longer replays
+            line = f"game {game_id} cannot be rebuilt: {type(exc).__name__}: {exc}"
+            print(line, file=sys.stderr, flush=True)
+            raise web.HTTPInternalServerError(text=messages.dumps({"error": " ".join(
+                line.split())}), content_type="application/json") from None
         finally:
             self.loading.pop(game_id, None)
         return self.games.setdefault(game_id, game)
