@@ -240,7 +240,7 @@ class Server:
         game = await self.game(request.match_info["id"])
         if game is None:
             return _error(404, f"no game {request.match_info['id']}")
-        token = request.query.get("seat")
+        token = request.query.get("seat") or None      # ?seat= with nothing: a spectator
         seat = None
         if token is not None:
             seat = game.tokens.get(token)
