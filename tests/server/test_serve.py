@@ -4,7 +4,8 @@ playable ruleset and the served log replays with `battlefield replay`; a server 
 way and started again on the same database finishes the same game; a seat acting for the other
 side is refused; a resent act is applied once; a spectator joining mid-game gets the players'
 version; secret commitments do not reach the other seat or a spectator before the reveal; 200
-malformed frames leave the server serving."""
+malformed frames leave the server serving; an act resent after a restart is answered, not
+applied again."""
 
 from __future__ import annotations
 
@@ -391,3 +392,31 @@ def test_serve_says_what_is_wrong_in_one_line(tmp_path, capsys):
     assert err.startswith(f"battlefield serve: cannot listen on 127.0.0.1:{port}")
     assert main(["bot", "http://nowhere"]) == 2
     assert "not a game's address" in capsys.readouterr().err
+
+
+def test_an_act_resent_after_a_restart_is_answered_not_applied_again(tmp_path):
+    served = Served(tmp_path / "games.sqlite")
+    try:
+        game = served.new_game("demo-skirmish", 3)
+        token = game["seats"]["red"]
+
+        async def send(action: dict | None) -> tuple[dict, dict]:
+            async with aiohttp.ClientSession() as s:
+                ws, hello = await _join(s, served.ws(game["game"], token))
+                if action is None:
+                    action = registry.get("skirmish").player().choose(Mirror(hello).state
+                                                                      ).to_dict()
+                await ws.send_json({"type": "act", "id": "r1", "action": action})
+                event = await _until(ws, "event")
+                await ws.close()
+                return hello, event
+
+        _, first = asyncio.run(send(None))
+        served.kill()
+        served.start()
+        hello, again = asyncio.run(send(first["action"]))
+        assert hello["version"] == 1 and again == first
+        _, listing = served.request("GET", "/games")
+        assert listing["games"][0]["version"] == 1
+    finally:
+        served.stop()
