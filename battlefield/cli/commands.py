@@ -15,7 +15,7 @@ from battlefield.text import inches, table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from battlefield.cli import analyze, army, play, rulesets, schema
+    from battlefield.cli import analyze, army, bot, play, rulesets, schema, serve
 
     fmt = argparse.RawDescriptionHelpFormatter
 
@@ -176,6 +176,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     rulesets.register(sub)
     army.register(sub)
     schema.register(sub)
+    serve.register(sub)
+    bot.register(sub)
 
 
 # --- helpers -----------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ examples:
   battlefield play aos4 --heat --screenshot heat.png
   battlefield play aos4 --edit ruin-sw --screenshot edit.png
   battlefield play --load game.jsonl --screenshot decision.png   a saved game, as it stands
+  battlefield play --join 'ws://HOST:8765/games/ID/play?seat=TOKEN'   a seat of a server's game
 
 In the window press H for every shortcut."""
 
@@ -60,6 +61,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--edit", metavar="PIECE", nargs="?", const="",
                    help="start in the map editor (E in the window), PIECE selected")
     p.add_argument("--size", default="1600x1000", help="window size WxH (default 1600x1000)")
+    p.add_argument("--join", metavar="URL",
+                   help="play a seat of a `battlefield serve` game (ws://HOST:PORT/games/ID/"
+                        "play?seat=TOKEN; without ?seat= watch it)")
     p.set_defaults(run=run_play)
 
 
@@ -99,6 +103,21 @@ def run_play(args: argparse.Namespace) -> int:
     if args.screenshot and not Path(args.screenshot).resolve().parent.is_dir():
         raise UsageError(f"--screenshot {args.screenshot}: no such folder "
                          f"{Path(args.screenshot).resolve().parent}")
+    if args.join:
+        from battlefield.server.link import check_url
+        from battlefield.view.app import play_joined
+
+        given = [flag for flag, v in (("a scene", args.scene), ("--computer", args.computer),
+                                      ("--load", args.load), ("--phase", args.phase),
+                                      ("--drag", args.drag), ("--edit", args.edit))
+                 if v not in (None, [])]
+        if given:
+            raise UsageError(f"--join plays the server's game: leave out {', '.join(given)}")
+        check_url(args.join)
+        play_joined(args.join, (w, h), args.screenshot)
+        if args.screenshot:
+            print(f"wrote {args.screenshot}")
+        return 0
     play(args.scene, args.ruleset, args.seed, tuple(args.computer), args.screenshot,
          args.drag, _point(args.to), args.target, args.phase,
          tuple(args.measure) if args.measure else None, (w, h), args.save,

@@ -443,6 +443,30 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
     return scene
 
 
+def play_joined(url: str, size: tuple[int, int] = SIZE, screenshot: str | None = None) -> Any:
+    """The window as a client of `battlefield serve` (view/joined.py); with `screenshot`, the
+    first frame once the game is joined, drawn to a PNG."""
+    if screenshot:
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    pygame.display.init()
+    pygame.font.init()
+    from battlefield.view.joined import open_joined
+
+    scene = open_joined(url, size)
+    try:
+        if screenshot:
+            scene.poll()
+            surf = pygame.Surface(size)
+            scene.draw(surf)
+            pygame.image.save(surf, screenshot)
+            return scene
+        App(scene, size).run()
+    finally:
+        scene.close()
+    pygame.quit()
+    return scene
+
+
 def hold(scene: PlayScene, unit: str, to: tuple[float, float] | None,
          target: str | None = None, facing: float | None = None) -> None:
     """Pick up `unit` ('UNIT' or 'UNIT/N' for one model) and hold it with its reference model

@@ -54,6 +54,8 @@ class DragTool:
         self.table = table
         self.on_applied = on_applied
         self.say = say
+        # Joined to a server (view/joined.py): a legal drop is sent there, not applied here.
+        self.submit: Callable[[Action], None] | None = None
         self.wanted: str | None = None          # ability chosen with the phase bar
         self.pickup: live.Pickup | None = None
         self.grab = np.zeros(2)                 # cursor - reference model, in inches
@@ -163,6 +165,15 @@ class DragTool:
                 return
             # A click on a unit in combat: fight where it stands.
             action = Action("fight", action.unit, target=self.state.scene.units[self.target].id)
+        if self.submit is not None:
+            bad = self.state.check(action)
+            if bad:
+                self.cancel("snapped back: " + "; ".join(v.message for v in bad))
+                return
+            self.pickup = None
+            self.ruling = None
+            self.submit(action)
+            return
         before = len(self.state.dice.log)
         try:
             events = self.state.apply(action)

@@ -44,6 +44,7 @@ class Panel:
         self.message = "H: help"
         self.chosen: str | None = None
         self.answers: dict[str, Action] = {}     # button label -> the answer it gives
+        self.network = ""                        # joined to a server: seat, connection, turn
 
     def button_at(self, pos: tuple[int, int]) -> str | None:
         for r, name in self.buttons:
@@ -63,6 +64,11 @@ class Panel:
         y += 26
         surface.blit(small.render(f"acting: {state.acting_side}", True, pal.INK), (x, y))
         y += 20
+        if self.network:
+            for line in _wrap(self.network, small, r.width - 24)[:2]:
+                surface.blit(small.render(line, True, pal.VERMILLION if "reconnecting" in line
+                                          or "failed" in line else pal.INK), (x, y))
+                y += 18
         named = state.scene.ruleset.resources     # what ruleset.yaml says each side has
         for side, res in state.sides.items():
             bits = ([f"{name} {_shown(res[k])}" for k, name in named if k in res] if named else
