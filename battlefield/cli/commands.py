@@ -15,7 +15,7 @@ from battlefield.text import inches, table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from battlefield.cli import analyze, army, play, rulesets, schema
+    from battlefield.cli import analyze, army, layout, play, rulesets, schema
 
     fmt = argparse.RawDescriptionHelpFormatter
 
@@ -165,6 +165,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_validate)
 
     analyze.register(sub)
+    layout.register(sub)
     play.register(sub)
     rulesets.register(sub)
     army.register(sub)
