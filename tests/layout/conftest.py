@@ -8,7 +8,8 @@ ruleset: skirmish
 name: small
 board: {width: 24, depth: 16}
 terrain:
-  - {id: pillar, kind: obscuring, height: 4, outline: [[11, 7], [13, 7], [13, 9], [11, 9]], fixed: true}
+  - {id: pillar, kind: obscuring, height: 4, fixed: true,
+     outline: [[11, 7], [13, 7], [13, 9], [11, 9]]}
   - {id: loose, kind: area, height: 2, outline: [[2, 6], [4, 6], [4, 8], [2, 8]]}
 objectives:
   - {id: west, at: [5, 8]}
@@ -22,8 +23,10 @@ deployment:
 
 PIECES = """\
 pieces:
-  - {id: block, kind: obscuring, height: 3, min: 2, max: 4, outline: [[-1, -1], [1, -1], [1, 1], [-1, 1]]}
-  - {id: wall, kind: obstacle, height: 1.2, min: 0, max: 2, outline: [[-2, -0.25], [2, -0.25], [2, 0.25], [-2, 0.25]]}
+  - {id: block, kind: obscuring, height: 3, min: 2, max: 4,
+     outline: [[-1, -1], [1, -1], [1, 1], [-1, 1]]}
+  - {id: wall, kind: obstacle, height: 1.2, min: 0, max: 2,
+     outline: [[-2, -0.25], [2, -0.25], [2, 0.25], [-2, 0.25]]}
 """
 
 
