@@ -202,10 +202,7 @@ def _layout(r: Reader, folder: Path, raw: object) -> LayoutDefaults | None:
     if raw is None:
         return None
     d = r.mapping(("layout",), raw, ["pieces", "targets"])
-    file = folder / r.string(("layout", "pieces"), d["pieces"])
-    if not file.is_file():
-        raise r.error(("layout", "pieces"), f"no file {file.name} in {folder}",
-                      "a piece catalogue next to ruleset.yaml")
+    file = folder / r.string(("layout", "pieces"), d["pieces"])   # read by layout generate
     t = r.mapping(("layout", "targets"), d["targets"], [], LAYOUT_TARGETS)
     targets = tuple((k, r.number(("layout", "targets", k), v, 0)) for k, v in t.items())
     return LayoutDefaults(file, targets)

@@ -129,7 +129,8 @@ def generate(scene: Scene, setting: Setting, targets: tg.Targets, seed: int,
              header: Callable[[Checked, Result | None], list[str]] | None = None,
              name: str = "table.yaml",
              progress: Callable[[int, int, float], None] | None = None) -> Result:
-    """Search, check, correct and search again, up to ROUNDS checks or `iterations` sweeps."""
+    """Search, check, correct and search again, up to ROUNDS checks or `iterations` sweeps (a
+    round has a share of them, the last round what is left)."""
     if not targets.values:
         raise UsageError("no targets: give --target KEY=VALUE (visible, hidden, objective, "
                          "reach)")
@@ -145,7 +146,9 @@ def generate(scene: Scene, setting: Setting, targets: tg.Targets, seed: int,
     interrupted = timed_out = False
     for rounds in range(1, ROUNDS + 1):            # noqa: B007 - the count is reported
         done_before = sweeps
-        out = search.run(left, offsets, chains, deadline,
+        budget = left if rounds == ROUNDS else min(left, max(iterations // ROUNDS,
+                                                             min(iterations, 50)))
+        out = search.run(budget, offsets, chains, deadline,
                          None if progress is None else
                          (lambda s, _t, e, b=done_before: progress(b + s, iterations, e)))
         sweeps += out.sweeps
