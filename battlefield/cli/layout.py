@@ -132,6 +132,12 @@ def run_generate(args: argparse.Namespace) -> int:
     if not scene.objectives and any(k in ("objective", "reach") for k in targets.keys()):
         raise UsageError(f"{scene.name or args.ruleset}: no objectives, so no objective or "
                          "reach targets")
+    if args.battles:                      # can it be played? said before the search, not after
+        from battlefield.rules import registry
+        from battlefield.rules.deploy import armies
+
+        registry.get(args.ruleset)
+        armies(args.ruleset)
     catalogue = gen.catalogue_for(scene, args.pieces)
     setting = gen.setting_for(scene, catalogue, args.symmetry)
     command = _command(args, iterations)
