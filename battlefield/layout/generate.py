@@ -86,6 +86,12 @@ def setting_for(scene: Scene, catalogue: Catalogue, symmetry: str) -> Setting:
     if symmetry not in SYMMETRIES:
         raise UsageError(f"--symmetry {symmetry}: expected one of {', '.join(SYMMETRIES)}")
     gap = largest_base(scene.ruleset.id) if scene.ruleset.demo else 32 / 25.4
+    if symmetry != "none":
+        for pt in catalogue.types:
+            if -(-pt.min // 2) > pt.max // 2:
+                raise UsageError(f"{catalogue.file}: piece {pt.id}: min {pt.min} and max "
+                                 f"{pt.max} cannot come in twins ({symmetry} symmetry): "
+                                 "give an even number between them, or --symmetry none")
     return Setting(scene, catalogue, symmetry, gap, marker_radius(scene),
                    tuple(p for p in scene.terrain if p.fixed), mirror_axis(scene))
 

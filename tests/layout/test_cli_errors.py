@@ -44,3 +44,13 @@ def test_score_of_a_missing_map(capsys):
 def test_generate_needs_a_ruleset_or_a_base(tmp_path, capsys):
     assert main(["layout", "generate", "-o", str(tmp_path / "t.yaml")]) == 2
     assert "--ruleset" in capsys.readouterr().err
+
+
+def test_a_piece_that_cannot_come_in_twins(small, tmp_path, capsys):
+    base, _ = small
+    odd = tmp_path / "odd.yaml"
+    odd.write_text("pieces:\n  - {id: a, height: 2, min: 3, max: 3, "
+                   "outline: [[0, 0], [1, 0], [1, 1]]}\n")
+    assert main(["layout", "generate", str(base), "--pieces", str(odd), "-o",
+                 str(tmp_path / "t.yaml")]) == 2
+    assert "cannot come in twins" in capsys.readouterr().err
