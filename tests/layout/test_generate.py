@@ -32,9 +32,36 @@ def _run(capsys, argv) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-def test_the_written_map_keeps_every_constraint(small, tmp_path, capsys):
-    out, argv = _generate(small, tmp_path, "t.yaml")
-    data = _run(capsys, argv)
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """One generation on the small board (half-turn), its JSON and its file, for the tests that
+    only read them."""
+    import contextlib
+    import io
+    import os
+
+    from .conftest import BASE, PIECES
+
+    tmp = tmp_path_factory.mktemp("made")
+    before = os.environ.get("BATTLEFIELD_CACHE")
+    os.environ["BATTLEFIELD_CACHE"] = str(tmp / "cache")
+    try:
+        (tmp / "base.yaml").write_text(BASE)
+        (tmp / "pieces.yaml").write_text(PIECES)
+        out, argv = _generate((tmp / "base.yaml", tmp / "pieces.yaml"), tmp, "made.yaml")
+        text = io.StringIO()
+        with contextlib.redirect_stdout(text):
+            assert main(argv) == 0
+    finally:
+        if before is None:
+            os.environ.pop("BATTLEFIELD_CACHE", None)
+        else:
+            os.environ["BATTLEFIELD_CACHE"] = before
+    return out, json.loads(text.getvalue())
+
+
+def test_the_written_map_keeps_every_constraint(made):
+    out, data = made
     scene = load_scene(out)
     assert scene.ruleset.id == "skirmish" and (scene.width, scene.depth) == (24, 16)
     pillar = next(p for p in scene.terrain if p.id == "pillar")
@@ -87,9 +114,8 @@ def test_no_symmetry_places_single_pieces(small, tmp_path, capsys):
     assert 2 <= len(blocks) <= 4
 
 
-def test_score_figures_are_analyzes(small, tmp_path, capsys):
-    out, argv = _generate(small, tmp_path, "t.yaml")
-    gen_data = _run(capsys, argv)
+def test_score_figures_are_analyzes(made, tmp_path, capsys):
+    out, gen_data = made
     score = _run(capsys, ["layout", "score", str(out), "--target", TARGETS, "--json"])
     assert main(["analyze", str(out), "--json", "--out", str(tmp_path / "an")]) == 0
     analysis = json.loads(capsys.readouterr().out)
@@ -141,9 +167,8 @@ def test_every_ruleset_ships_a_catalogue_and_targets():
         assert dict(lay.targets)["visible"] > 0
 
 
-def test_the_written_map_loads_as_a_scene_for_simulate(small, tmp_path, capsys):
-    out, argv = _generate(small, tmp_path, "t.yaml")
-    _run(capsys, argv)
+def test_the_written_map_loads_as_a_scene_for_simulate(made, capsys):
+    out, _ = made
     assert main(["validate", str(out)]) == 0
     capsys.readouterr()
     scene = load_scene_text(out.read_text(), "t.yaml")
