@@ -52,16 +52,21 @@ class Catalogue:
 
 
 def load_catalogue(file: str | Path) -> Catalogue:
-    """Read and check a catalogue file: `pieces: [{id, outline, height, kind, min, max}, ...]`."""
+    """Read and check a catalogue file: `pieces: [{id, outline, height, kind, min, max}, ...]`
+    (or the list alone). kind defaults to solid, min to 0, max to min or 2."""
     path = Path(file)
     if not path.is_file():
         raise InputError(str(file), "", None, "no such piece catalogue",
                          "a YAML file of pieces: [{id, outline, height, kind, min, max}]")
     r = Reader.open(path)
-    top = r.mapping((), r.data, ["pieces"], ["description"])
+    if isinstance(r.data, list):                 # a bare list of pieces is the catalogue too
+        items, where = r.data, ()
+    else:
+        top = r.mapping((), r.data, ["pieces"], ["description"])
+        items, where = top["pieces"], ("pieces",)
     types, ids = [], set()
-    for i, item in enumerate(r.sequence(("pieces",), top["pieces"], 1)):
-        p = ("pieces", i)
+    for i, item in enumerate(r.sequence(where, items, 1)):
+        p = (*where, i)
         d = r.mapping(p, item, ["id", "outline", "height"], ["kind", "min", "max"])
         pid = r.string((*p, "id"), d["id"])
         if pid in ids:
