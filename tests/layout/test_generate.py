@@ -173,3 +173,11 @@ def test_the_written_map_loads_as_a_scene_for_simulate(made, capsys):
     capsys.readouterr()
     scene = load_scene_text(out.read_text(), "t.yaml")
     assert not scene.units and scene.objectives
+
+
+def test_a_time_cap_says_the_table_depends_on_the_machine(small, tmp_path, capsys):
+    out, argv = _generate(small, tmp_path, "timed.yaml", "--time", "0.001")
+    argv[argv.index("--iterations") + 1] = "500"
+    data = _run(capsys, argv)
+    assert data["depends_on_machine"] and data["sweeps"] < 500
+    assert "stopped by --time: this table depends on the machine's speed" in out.read_text()
