@@ -31,6 +31,9 @@ reference's answers are checked against the fast code's (the run fails loudly on
   page itself; targets <= 200 ms and <= 50 ms).
 - skirmish_game_s, openwg_game_s, warband_game_s, blocks_game_s: see benchmarks/games.py (a
   simulated demo battle of each ruleset).
+- layout_eval_ms, layout_generate_s: see benchmarks/layout.py (scoring one candidate table on
+  the coarse search grid, target <= 20 ms; `layout generate --ruleset aos4 --seed 1`, target
+  <= 60 s).
 - aos4_game_s, attack_odds_ms: see benchmarks/rules.py (a simulated battle; exact attack odds
   against sampling the same attacks with the game's dice).
 - server_action_ms_p95, server_lost_actions: see benchmarks/server.py (an `act` until its
@@ -70,7 +73,7 @@ TARGETS = {"los_lines_per_s": 5_000_000, "los_vs_shapely": 20, "live_check_ms_p9
            "heatmap_05_s": 5.0, "frame_ms_p95": 16.7, "frame_engine_check_ms_median": 8.0,
            "heatmap_120x88_s": 30.0, "heatmap_120x88_peak_mb": 2048.0, "aos4_game_s": 1.0,
            "skirmish_game_s": 0.1, "svg_render_ms": 200.0, "page_version_step_ms": 50.0,
-           "server_action_ms_p95": 50.0}
+           "server_action_ms_p95": 50.0, "layout_eval_ms": 20.0, "layout_generate_s": 60.0}
 AT_LEAST = ("los_lines_per_s", "los_vs_shapely")
 # Figures without a target (attack_odds_ms, simulate_games_per_s, openwg_game_s,
 # warband_game_s, blocks_game_s) are reported as measured.
@@ -273,6 +276,7 @@ def run(quick: bool = False, games: int | None = None) -> dict:
     from benchmarks.frame import bench_frame
     from benchmarks.games import GAMES, bench_ruleset_game
     from benchmarks.heatmap_big import bench_heatmap_big
+    from benchmarks.layout import bench_layout
     from benchmarks.page import bench_page_step, bench_svg
     from benchmarks.rules import bench_attack_odds, bench_game
     from benchmarks.server import bench_server
@@ -289,6 +293,7 @@ def run(quick: bool = False, games: int | None = None) -> dict:
     out.update(bench_svg(quick))
     out.update(bench_page_step(quick))
     out.update(bench_server(quick))
+    out.update(bench_layout(quick))
     out["quick"] = quick
     out["targets"] = TARGETS
     out["targets_met"] = {k: (None if out[k] is None else out[k] >= t if k in AT_LEAST

@@ -15,7 +15,7 @@ from battlefield.text import inches, table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from battlefield.cli import analyze, army, bot, play, rulesets, schema, serve
+    from battlefield.cli import analyze, army, bot, layout, play, rulesets, schema, serve
 
     fmt = argparse.RawDescriptionHelpFormatter
 
@@ -172,6 +172,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_validate)
 
     analyze.register(sub)
+    layout.register(sub)
     play.register(sub)
     rulesets.register(sub)
     army.register(sub)

@@ -68,6 +68,7 @@ TERRAIN = Shape("terrain piece", "A terrain piece: its outline extruded to its h
     Key("kind", "terrain-kind", "What the piece is: solid (default; models stand on top), "
         "obstacle, area (walked through), obscuring, impassable, place-of-power."),
     Key("name", "word", "The piece's name."),
+    Key("fixed", "boolean", "True for a piece `layout generate` keeps where it is."),
 ))
 
 OBJECTIVE = Shape("objective", "An objective marker.", (

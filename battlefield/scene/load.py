@@ -199,8 +199,12 @@ class _SceneReader:
             if kind not in KINDS:
                 raise r.error((*p, "kind"), f"unknown terrain kind '{t['kind']}'",
                               "one of " + ", ".join(KINDS))
+            fixed = t.get("fixed", False)
+            if not isinstance(fixed, bool):
+                raise r.error((*p, "fixed"), f"must be true or false, not {fixed!r}",
+                              "true to keep the piece where it is in layout generate")
             pieces.append(Piece(pid, self._outline((*p, "outline"), t["outline"], width, depth),
-                                r.number((*p, "height"), t["height"], 0), kind))
+                                r.number((*p, "height"), t["height"], 0), kind, fixed))
         return pieces
 
     def _objectives(self, value: Any, width: float, depth: float) -> list[Objective]:

@@ -41,7 +41,8 @@ def test_the_quick_run_prints_every_figure_as_json():
                 "live_check_reference_visibility_ms_median", "machine", "python", "numba",
                 "heatmap_120x88_s", "heatmap_120x88_peak_mb", "simulate_games_per_s",
                 "openwg_game_s", "blocks_game_s", "svg_render_ms", "page_version_step_ms",
-                "server_action_ms_p95", "server_games", "server_lost_actions"):
+                "server_action_ms_p95", "server_games", "server_lost_actions",
+                "layout_eval_ms", "layout_generate_s"):
         assert key in figures, key
     assert figures["machine"]["cores"] >= 1 and figures["machine"]["cpu"]
     assert figures["los_answers_identical"] and figures["live_check_answers_identical"]
@@ -55,6 +56,7 @@ def test_the_quick_run_prints_every_figure_as_json():
         assert figures["page_version_step_ms"] > 0
     assert figures["server_games"] == 2 and figures["server_lost_actions"] == 0
     assert figures["server_actions"] > 0 and figures["server_action_ms_p95"] > 0
+    assert figures["layout_eval_ms"] > 0 and figures["layout_generate_sweeps"] <= 2
 
 
 def test_the_scene_is_seeded_and_valid(scene):
