@@ -3,9 +3,9 @@ the same figures as `analyze` (visible_fraction, each side's hidden_from_enemy a
 objective_sight_mean, reach turns) by the same rules, on cells a few times larger, and the march
 on a grid rather than by the exact planner.
 
-Sight is analyze's own kernel (geometry.sightgrid.grid_sight_rows: every pair of standing
+Sight is analyze's own kernel (geometry.sight.grid.grid_sight_rows: every pair of standing
 cells decided exactly, counted per cell and per enemy zone) and objective sight is its line
-kernel (geometry.sightline.lines_blocked); this module is the one place the layout search
+kernel (geometry.sight.kernel.lines_blocked); this module is the one place the layout search
 imports them from. The march is a 16-neighbour Dijkstra over a grid: cells within a mover's
 radius of impassable terrain are closed, stepping between cells of different climbed heights
 (standable pieces taller than the ruleset's climb_free) costs the difference. Its inches are
@@ -27,8 +27,8 @@ from numba import njit
 from battlefield.analysis.reach import MOVER_BASE_MM, climb_free_of, contest_range, marches
 from battlefield.analysis.reach import turns as turns_of
 from battlefield.geometry import MM_PER_INCH
-from battlefield.geometry.sightgrid import BINS, blind_points, grid_sight_rows
-from battlefield.geometry.sightline import _inside, _may_be_inside, lines_blocked
+from battlefield.geometry.sight.grid import BINS, blind_points, grid_sight_rows
+from battlefield.geometry.sight.kernel import lines_blocked, may_be_inside, point_inside
 from battlefield.geometry.terrain import STANDABLE
 from battlefield.layout.table import Placement, Setting
 
@@ -78,8 +78,8 @@ def _cells(xy, standable, impassable, bboxes, heights, edges, edge_start, cleara
                 if px < x0 - clearance or px > x1 + clearance or py < y0 - clearance \
                         or py > y1 + clearance:
                     continue
-                if _may_be_inside(px, py, x0, y0, x1, y1) and \
-                        _inside(px, py, edges, edge_start[k], edge_start[k + 1]):
+                if may_be_inside(px, py, x0, y0, x1, y1) and \
+                        point_inside(px, py, edges, edge_start[k], edge_start[k + 1]):
                     inside[i] = True
                     closed[i] = True
                     continue
@@ -93,8 +93,8 @@ def _cells(xy, standable, impassable, bboxes, heights, edges, edge_start, cleara
                     if qx * qx + qy * qy < c2:
                         closed[i] = True
                         break
-            elif standable[k] and _may_be_inside(px, py, x0, y0, x1, y1) and \
-                    _inside(px, py, edges, edge_start[k], edge_start[k + 1]):
+            elif standable[k] and may_be_inside(px, py, x0, y0, x1, y1) and \
+                    point_inside(px, py, edges, edge_start[k], edge_start[k + 1]):
                 h = heights[k]
                 if h > ground[i]:
                     ground[i] = h
