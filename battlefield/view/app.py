@@ -13,7 +13,7 @@ from typing import Any
 import pygame
 
 from battlefield.errors import InputError, UsageError
-from battlefield.rules import log
+from battlefield.rules import log, outcome
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.state import Game, State
 from battlefield.scene.load import load_scene_text
@@ -92,6 +92,7 @@ class PlayScene:
         w, h = size
         self.table = TableView(opened.state, pygame.Rect(0, 0, w - WIDTH, h))
         self.panel = Panel(pygame.Rect(w - WIDTH, 0, WIDTH, h))
+        self.panel.computer = set(computer)
         self.drag = DragTool(self.table, self.applied, self.say)
         self.measure = MeasureTool(self.table, self.say)
         self.measuring = False
@@ -112,10 +113,12 @@ class PlayScene:
         self.panel.message = text
 
     def applied(self, rolls: list, text: str) -> None:
+        """An action went through: the models layer is redrawn, the log scrolls to the newest
+        entry (which words the outcome and the dice: outcome.game_log)."""
         self.table.changed()
-        dice = "; ".join(f"{r.purpose}: {r.total if r.summed else list(r.values)}"
-                         for r in rolls)
-        self.say(text + (f" ({dice})" if dice else ""))
+        self.panel.scroll = 0
+        what = text.partition(": ")[0]
+        self.say(f"{what}: {outcome.headline(outcome.last_events(self.state), self.state)}")
 
     def apply(self, action: Action) -> bool:
         before = len(self.state.dice.log)
@@ -224,6 +227,8 @@ class PlayScene:
                 return self.pick(e.pos)
             if self.measuring:
                 return self.measure.handle_event(e)
+        if self.panel.handle_event(e):
+            return True
         if self.drag.handle_event(e):
             return True
         return self.table.handle_event(e)

@@ -371,10 +371,14 @@ def _circle_pts(c: tuple[float, float], r: float) -> list[tuple[float, float]]:
 
 # --- models ---------------------------------------------------------------------------------------
 def draw_models(surface: pygame.Surface, view: ViewTransform, scene: Scene, style: Style,
-                labels: Labels | None = None) -> None:
+                labels: Labels | None = None, wounds: dict | None = None) -> None:
     """True-size bases in side colours, leaders ringed white (in units of more than one model),
     a facing tick on ovals and rectangles (whose front edge is also drawn heavier), elevated
-    models with a shadow and their height above the table; unit ids."""
+    models with a shadow and their height above the table; unit ids. `wounds` (unit id ->
+    (damage, health) per model, outcome.unit_wounds): a bar on each damaged model and the
+    health left beside a damaged unit's id."""
+    from battlefield.view.damage_marks import draw_wound_bars, wounds_left
+
     lw = style.line
     for u in scene.units:
         colour = style.side(u.side)
@@ -410,7 +414,9 @@ def draw_models(surface: pygame.Surface, view: ViewTransform, scene: Scene, styl
         # Elevation: one badge on the unit's label when its raised models stand at one height,
         # else a badge beside each raised model.
         heights = {round(m.z, 2) for m in u.models if m.z > 0}
-        name = text_surface(u.id, style.label_size, pal.darker(colour, 0.35))
+        left = wounds_left((wounds or {}).get(u.id) or ())
+        name = text_surface(u.id + (f" {left[0]}/{left[1]}" if left else ""), style.label_size,
+                            pal.darker(colour, 0.35))
         if len(heights) == 1 and all(m.z > 0 for m in u.models):
             name = _beside(name, _elevation_badge(style, heights.pop(), edge))
         elif heights:
@@ -427,6 +433,10 @@ def draw_models(surface: pygame.Surface, view: ViewTransform, scene: Scene, styl
         if len(group) < len(boxes):
             cands += around(boxes[0].unionall(boxes[1:]), w, h, 3)
         labels.add(name, cands, priority=5)
+    if wounds:
+        for bar in draw_wound_bars(surface, view, scene, style.side, wounds, lw):
+            if labels is not None:
+                labels.avoid(bar)
 
 
 def _elevation_badge(style: Style, z: float, edge: pal.RGB) -> pygame.Surface:

@@ -9,11 +9,13 @@ from dataclasses import replace
 import numpy as np
 import pygame
 
+from battlefield.rules.outcome import losses, unit_wounds
 from battlefield.rules.registry import marks_of
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
 from battlefield.view import palette as pal
+from battlefield.view.damage_marks import Loss, draw_losses
 from battlefield.view.drawing import Labels, draw_cells, text_surface
 from battlefield.view.layers import (
     Style,
@@ -237,7 +239,11 @@ class TableView:
             draw_combat(surf, view, scene, style, report)
             for p, q, _ in combat_links(view, scene, report):
                 labels.avoid_line(p, q, max(8.0, style.line * 8))
-            draw_models(surf, view, scene, style, labels)
+            wounds = unit_wounds(self.state)
+            if hidden is not None:
+                wounds.pop(self.state.scene.units[hidden].id, None)
+            draw_losses(surf, view, self.losses(), style.side, style.line)
+            draw_models(surf, view, scene, style, labels, wounds)
             draw_marks(surf, view, style, [k for k in marks_of(self.state)
                                            if hidden is None or k.unit != hidden])
             draw_rulings(surf, view, scene, style, report)
@@ -247,6 +253,15 @@ class TableView:
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(self.units_layer(), self.rect.topleft)
+
+    def losses(self) -> list[Loss]:
+        """The models taken off this phase, where they stood (outcome.losses)."""
+        from bisect import bisect_right
+
+        t, st = self.state.table, self.state
+        off = st.scene.model_offsets()
+        return [Loss(float(t.x[m]), float(t.y[m]), float(t.reach[m]),
+                     st.scene.units[bisect_right(off, m) - 1].side) for m in losses(st)]
 
 
 def _without(report: dict, uid: str) -> dict:
