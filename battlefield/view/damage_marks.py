@@ -50,9 +50,9 @@ def draw_wound_bars(surface: pygame.Surface, view: ViewTransform, scene: Scene,
             if dmg <= 0 or health <= 0:
                 continue
             cx, cy = view.px(m.x, m.y)
-            half = max(6.0, view.length(min(m.base.a, 2.0 * m.base.b)) * 0.9)
-            h = max(4.0, min(8.0, view.scale * 0.18))
-            bar = pygame.Rect(round(cx - half), round(cy + view.length(m.base.b) * 0.35),
+            half = max(7.0, view.length(min(m.base.a, m.base.b)) * 0.85)
+            h = max(5.0, min(9.0, view.scale * 0.22))
+            bar = pygame.Rect(round(cx - half), round(cy + view.length(m.base.b) * 0.55 - h / 2),
                               round(2 * half), round(h))
             left = max(0, health - dmg) / health
             ink = pal.GREEN if left > 0.5 else (pal.ORANGE if left > 1 / 3 else pal.VERMILLION)
@@ -64,6 +64,7 @@ def draw_wound_bars(surface: pygame.Surface, view: ViewTransform, scene: Scene,
                 for k in range(1, health):
                     x = bar.left + bar.width * k / health
                     pygame.draw.line(surface, (40, 40, 40), (x, bar.top), (x, bar.bottom - 1))
+            pygame.draw.rect(surface, pal.HALO, bar.inflate(2, 2), 1)
             pygame.draw.rect(surface, pal.INK, bar, max(1, round(line * 0.8)))
             out.append(bar)
     return out
@@ -75,15 +76,17 @@ def draw_losses(surface: pygame.Surface, view: ViewTransform, lost: Sequence[Los
     for k in lost:
         c = view.px(k.x, k.y)
         r = max(5.0, view.length(k.reach))
-        ink = pal.darker(colour_of(k.side), 0.35)
+        ink = colour_of(k.side)
         n = 24
         ring = [(c[0] + r * math.cos(2 * math.pi * i / n), c[1] + r * math.sin(2 * math.pi * i / n))
                 for i in range(n)]
         dashed(surface, ink, ring, True, dash=4, gap=3, width=max(1.5, line * 1.2))
         d = r * 0.6
         w = max(2.0, line * 2.2)
-        thick_line(surface, ink, (c[0] - d, c[1] - d), (c[0] + d, c[1] + d), w)
-        thick_line(surface, ink, (c[0] - d, c[1] + d), (c[0] + d, c[1] - d), w)
+        for p, q in (((c[0] - d, c[1] - d), (c[0] + d, c[1] + d)),
+                     ((c[0] - d, c[1] + d), (c[0] + d, c[1] - d))):
+            thick_line(surface, pal.HALO, p, q, w + 2)
+            thick_line(surface, ink, p, q, w)
 
 
 __all__ = ["Loss", "Wounds", "draw_wound_bars", "draw_losses", "wounds_left"]
