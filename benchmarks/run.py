@@ -28,6 +28,8 @@ reference's answers are checked against the fast code's (the run fails loudly on
   20-model unit is dragged over the 510-model board, 1600x1000; target <= 16.7 ms).
 - skirmish_game_s, openwg_game_s, warband_game_s, blocks_game_s: see benchmarks/games.py (a
   simulated demo battle of each ruleset).
+- window_idle_cpu: see benchmarks/window.py (the share of one core the play window's process
+  uses over 5 s at rest, real main loop on the dummy video driver; target <= 0.02).
 - aos4_game_s, attack_odds_ms: see benchmarks/rules.py (a simulated battle; exact attack odds
   against sampling the same attacks with the game's dice).
 
@@ -64,7 +66,7 @@ PLACE_REPEATS = 3
 TARGETS = {"los_lines_per_s": 5_000_000, "los_vs_shapely": 20, "live_check_ms_p95": 4.0,
            "heatmap_05_s": 5.0, "frame_ms_p95": 16.7, "frame_engine_check_ms_median": 8.0,
            "heatmap_120x88_s": 30.0, "heatmap_120x88_peak_mb": 2048.0, "aos4_game_s": 1.0,
-           "skirmish_game_s": 0.1}
+           "skirmish_game_s": 0.1, "window_idle_cpu": 0.02}
 AT_LEAST = ("los_lines_per_s", "los_vs_shapely")
 # Figures without a target (attack_odds_ms, simulate_games_per_s, openwg_game_s,
 # warband_game_s, blocks_game_s) are reported as measured.
@@ -278,6 +280,9 @@ def run(quick: bool = False, games: int | None = None) -> dict:
     for ruleset in GAMES:
         out.update(bench_ruleset_game(ruleset, quick))
     out.update(bench_simulate(quick, games))
+    from benchmarks.window import bench_window_idle
+
+    out.update(bench_window_idle(quick))
     out["quick"] = quick
     out["targets"] = TARGETS
     out["targets_met"] = {k: (out[k] >= t if k in AT_LEAST else out[k] <= t)

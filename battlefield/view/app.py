@@ -22,6 +22,7 @@ from battlefield.scene.model import Scene
 from battlefield.view import live
 from battlefield.view.drag import DragTool
 from battlefield.view.editor import Editor
+from battlefield.view.frames import Frames, busy, look
 from battlefield.view.measure_tool import MeasureTool
 from battlefield.view.panels import WIDTH, HelpOverlay, Panel
 from battlefield.view.table_view import TableView, scene_now
@@ -377,19 +378,23 @@ class App:
         for s in self.stack:
             s.draw(surface)
 
-    def run(self) -> None:
+    def run(self, frames: Frames | None = None) -> None:
+        """The main loop: it draws only when something changed (view.frames), so an idle
+        window sleeps in the event queue."""
         screen = pygame.display.set_mode(self.size, pygame.RESIZABLE)
         pygame.display.set_caption("battlefield play")
-        clock = pygame.time.Clock()
+        self.frames = frames = frames or Frames()
         while True:
-            for e in pygame.event.get():
+            events = frames.events()
+            for e in events:
                 if e.type == pygame.QUIT:
                     return
                 self.handle_event(e)
-            self.update(clock.get_time() / 1000)
-            self.draw(screen)
-            pygame.display.flip()
-            clock.tick(60)
+            self.update(frames.dt)
+            top = self.stack[-1]
+            if frames.due(events, any(busy(s) for s in self.stack), (len(self.stack), look(top))):
+                self.draw(screen)
+                pygame.display.flip()
 
 
 def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1,
