@@ -92,3 +92,23 @@ def test_the_window_labels_terrain_with_the_models():
 def _box(pts):
     xs, ys = [p[0] for p in pts], [p[1] for p in pts]
     return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+def test_zoomed_in_the_rulers_stay_and_a_resize_refits():
+    """Zoomed in past the board's edges the inch rulers are drawn along the view's edges; a
+    resized window refits the whole board while the view was fitted, and keeps a zoom."""
+    from battlefield.view.app import PlayScene, open_game
+
+    pygame.display.init()
+    scene = PlayScene(open_game(None), (1400, 900))
+    table = scene.table
+    table.zoom(3.0, (500, 450))
+    layer = table.units_layer()
+    strip = [layer.get_at((x, 450))[:3] for x in range(2, 20)]
+    assert any(c[0] < 150 for c in strip), "no ruler text or tick at the left edge"
+    scene.resize((1100, 700))
+    assert table.view != table.fit_view()                  # the zoom is kept
+    table.fit()
+    scene.resize((1200, 800))
+    assert table.view == table.fit_view()                  # refitted
+    pygame.display.quit()
