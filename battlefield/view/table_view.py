@@ -284,6 +284,7 @@ class TableView:
             draw_rulers(surface, ViewTransform(v.scale, v.ox, strip.top - 2), scene, style)
         if x0 < r.left + left - 2:              # the left ruler is off the window's left
             strip = pygame.Rect(r.left, r.top, left, r.height)
+            surface.set_clip(clip)
             _paper(surface, strip)
             surface.set_clip(strip)
             draw_rulers(surface, ViewTransform(v.scale, strip.right + 2, v.oy), scene, style)
