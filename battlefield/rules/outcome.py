@@ -424,13 +424,24 @@ def game_log(state: State) -> list[Entry]:
             j += 1
         caused = events[i + 1:j]
         shown = e.get("action") or {}
-        side = side_of(state, shown) or clock.get("active")
+        side = side_of(state, shown) or _passer(caused) or clock.get("active")
         out.append(entry(e, caused, state if j == len(events) else None, side,
                          (clock.get("round"), clock.get("active"), clock.get("phase"))))
         for c in caused:
             _tick(clock, c)
         i = j
     return out
+
+
+PASSES = ("pass", "stop", "end-phase", "end-turn")
+
+
+def _passer(events: Sequence[Event]) -> str | None:
+    """The side a pass names (aos4's 'pass', openwg's 'stop' ... events say who passed)."""
+    for e in events:
+        if e.get("type") in PASSES and e.get("side"):
+            return str(e["side"])
+    return None
 
 
 def _tick(clock: dict[str, Any], e: Event) -> None:

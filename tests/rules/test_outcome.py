@@ -160,3 +160,17 @@ def test_losses_mark_this_phase(battle):
     _, state, _ = battle
     for m in outcome.losses(state):
         assert state.table.unit[m] < 0
+
+
+def test_a_pass_is_the_side_that_passed():
+    """aos4's end-phase names no side: the log takes it from the 'pass' event, so the other
+    side's pass in the active side's turn is not put down to the active side."""
+    from battlefield.view.app import open_game
+
+    state = open_game(None, "aos4").state
+    from battlefield.rules.actions import Action
+
+    state.apply(Action("end-phase"))
+    state.apply(Action("end-phase"))
+    sides = [en.side for en in outcome.game_log(state)]
+    assert sides == ["red", "blue"]
