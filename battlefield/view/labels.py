@@ -8,8 +8,9 @@ anchor is tied to it by a leader line. Only pygame.font is needed; nothing opens
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 
 import pygame
 
@@ -21,6 +22,9 @@ LEADER = (70, 70, 66)           # the leader line's ink
 # near ring (farther places cost more, so a near free place always wins).
 DIRECTIONS = 16
 STEPS = (0.9, 2.0, 3.4, 5.2, 7.5, 10.5)
+_UNIT = [(math.cos(2 * math.pi * k / DIRECTIONS - math.pi / 2),
+          math.sin(2 * math.pi * k / DIRECTIONS - math.pi / 2)) for k in range(DIRECTIONS)]
+GOOD_ENOUGH = 0.03      # a place whose models and lines cover under 3% of the label is taken
 
 
 @dataclass
@@ -87,35 +91,31 @@ class Labels:
             cost += (r.w * r.h - c.w * c.h) * 8
         return cost
 
-    def _further(self, item: _Label) -> list[Point]:
-        """Rings of places round the anchor, nearest first."""
+    def _further(self, item: _Label) -> Iterator[Point]:
+        """Rings of places round the anchor, nearest first (made as they are asked for)."""
         a = item.anchor
         if a is None:
-            return []
+            return
         w, h = item.surface.get_size()
-        out = []
+        rx, ry = a.w / 2 + w / 2 + 3, a.h / 2 + h / 2 + 3   # out of the anchor and the label
         for step in STEPS:
-            for k in range(DIRECTIONS):
-                th = 2 * math.pi * k / DIRECTIONS - math.pi / 2     # from straight up
-                dx, dy = math.cos(th), math.sin(th)
-                # out of the anchor's box and the label's own half size, then `step` heights
-                rx = a.w / 2 + w / 2 + 3
-                ry = a.h / 2 + h / 2 + 3
+            for dx, dy in _UNIT:
                 reach = min(rx / abs(dx) if abs(dx) > 1e-9 else math.inf,
                             ry / abs(dy) if abs(dy) > 1e-9 else math.inf)
                 d = reach + step * h
-                out.append((a.centerx + dx * d, a.centery + dy * d))
-        return out
+                yield a.centerx + dx * d, a.centery + dy * d
 
     def place(self, item: _Label) -> pygame.Rect:
-        """The label's rectangle: the first free place, else the least covered (each place
-        further down the list costs a little more, so ties go to the nearer)."""
+        """The label's rectangle: the first free place (or one whose models and lines cover
+        little of it, no label at all), else the least covered (each place further down the
+        list costs a little more, so ties go to the nearer)."""
         best, best_cost = None, math.inf
-        places = item.candidates + self._further(item)
-        for rank, (x, y) in enumerate(places):
+        w, h = item.surface.get_size()
+        enough = w * h * GOOD_ENOUGH
+        for rank, (x, y) in enumerate(chain(item.candidates, self._further(item))):
             r = item.surface.get_rect(center=(round(x), round(y)))
             cost = self._cost(r)
-            if cost == 0:
+            if cost <= enough:
                 best = r
                 break
             cost += rank * 2
