@@ -380,7 +380,7 @@ class App:
 
     def run(self, frames: Frames | None = None) -> None:
         """The main loop: it draws only when something changed (view.frames), so an idle
-        window sleeps in the event queue."""
+        window sleeps between looks at the event queue."""
         screen = pygame.display.set_mode(self.size, pygame.RESIZABLE)
         pygame.display.set_caption("battlefield play")
         self.frames = frames = frames or Frames()

@@ -50,6 +50,8 @@ class Picture:
             report = fresh if report is not None else None
         self.scene, self.report, self.measure = scene, report, measure
         self.marks = marks
+        self.damage = (any(d for each in (self.wounds or {}).values() for d, _ in each),
+                       bool(self.lost))
         self.style = Style.for_scene(scene, report, px_per_inch)
         left, top, right, bottom = margins(self.style, scene)
         board_w = round(scene.width * px_per_inch)
@@ -59,7 +61,8 @@ class Picture:
         self.board = pygame.Rect(left, top, board_w, board_h)
         legend_top = top + board_h + bottom
         self.legend = pygame.Rect(0, legend_top, self.width,
-                                  legend_height(scene, report, measure, self.style, self.width))
+                                  legend_height(scene, report, measure, self.style, self.width,
+                                                self.damage))
         self.height = legend_top + self.legend.h
 
     @property
@@ -71,7 +74,8 @@ class Picture:
         surface.fill(pal.PAPER)
         draw_scene(surface, self.view, self.scene, self.report, self.measure, self.style,
                    marks=self.marks, wounds=self.wounds, lost=self.lost)
-        draw_legend(surface, self.legend, self.scene, self.report, self.measure, self.style)
+        draw_legend(surface, self.legend, self.scene, self.report, self.measure, self.style,
+                    self.damage)
         return surface
 
 
