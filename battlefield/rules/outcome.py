@@ -30,15 +30,15 @@ def health(state: State, u: int) -> list[int] | None:
 
 
 def wounds(state: State, u: int) -> tuple[int, int] | None:
-    """(health left, health at full) of unit u's models still on the table; None when the
-    ruleset does not count health."""
+    """(health left, health at full) of unit u's models still on the table (the numbers the
+    window shows by the unit's id; the models slain are counted apart); None when the ruleset
+    does not count health."""
     full = health(state, u)
     if full is None:
         return None
     us = state.units[u]
-    left = sum(max(0, h - int(d)) for h, d, a in zip(full, us.damage, us.alive, strict=True)
-               if a)
-    return left, sum(full)
+    standing = [(h, int(d)) for h, d, a in zip(full, us.damage, us.alive, strict=True) if a]
+    return sum(max(0, h - d) for h, d in standing), sum(h for h, _ in standing)
 
 
 def model_wounds(state: State, u: int) -> list[tuple[int, int]] | None:

@@ -137,7 +137,9 @@ def test_wounds_left_are_the_states(battle):
     if len(state.models_of(u)):
         left, full = outcome.wounds(state, u)
         assert f"{left}/{full} wounds left" in line
-        assert 0 <= left < full
+        assert 0 <= left <= full
+        each = outcome.unit_wounds(state)[uid]            # what the window shows
+        assert (sum(h - d for d, h in each), sum(h for _, h in each)) == (left, full)
     else:
         assert line.endswith("none left")
 
