@@ -87,6 +87,16 @@ def display_missing() -> str | None:
     return "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set)"
 
 
+def kernels_cached() -> bool:
+    """Whether numba's cache holds the sight kernels (else the first frame waits for them to
+    compile): their index files beside the module, or under NUMBA_CACHE_DIR."""
+    import battlefield.geometry.sight as sight
+
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    where = Path(root) if root else Path(sight.__file__).parent / "__pycache__"
+    return where.is_dir() and any(where.rglob("kernel.lines_blocked-*.nbi"))
+
+
 def run_play(args: argparse.Namespace) -> int:
     if not args.screenshot and (why := display_missing()):
         raise UsageError(f"{why}: the window cannot open here; draw the table to a picture "
@@ -103,6 +113,9 @@ def run_play(args: argparse.Namespace) -> int:
     if args.screenshot and not Path(args.screenshot).resolve().parent.is_dir():
         raise UsageError(f"--screenshot {args.screenshot}: no such folder "
                          f"{Path(args.screenshot).resolve().parent}")
+    if not kernels_cached():
+        print("first launch: compiling the geometry kernels once (a minute or two; later "
+              "launches take seconds)...", file=sys.stderr, flush=True)
     if args.join:
         from battlefield.server.link import check_url
         from battlefield.view.app import play_joined

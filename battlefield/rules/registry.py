@@ -154,6 +154,9 @@ class RulesetPackage:
     # The play window and `render`: what the ruleset draws on the table for a state (orders,
     # routes, engaged sides ...; default: nothing).
     marks: Callable[[State], list[Mark]] | None = None
+    # The window, `render` and the game log: each model's health (the damage that slays it)
+    # in unit u, as the ruleset counts it; None: the ruleset counts no health.
+    health: Callable[[State, int], list[int]] | None = None
 
     @property
     def ruleset(self) -> Ruleset:

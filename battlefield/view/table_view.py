@@ -9,11 +9,13 @@ from dataclasses import replace
 import numpy as np
 import pygame
 
+from battlefield.rules.outcome import losses, unit_wounds
 from battlefield.rules.registry import marks_of
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
 from battlefield.view import palette as pal
+from battlefield.view.damage_marks import Loss, draw_losses
 from battlefield.view.drawing import Labels, draw_cells, text_surface
 from battlefield.view.layers import (
     Style,
@@ -25,6 +27,7 @@ from battlefield.view.layers import (
     draw_objectives,
     draw_rulings,
     draw_terrain,
+    label_terrain,
 )
 from battlefield.view.transform import ViewTransform
 
@@ -66,6 +69,7 @@ class TableView:
         self.panning: tuple[int, int] | None = None
         self._static: tuple[tuple, pygame.Surface] | None = None
         self._units: tuple[tuple, pygame.Surface] | None = None
+        self.labels: Labels | None = None
         self._report: tuple[int, dict] | None = None
         self.heat = False                  # the sight heat map of the layout over the board
         self._heat: tuple[tuple, np.ndarray] | None = None
@@ -83,7 +87,12 @@ class TableView:
         return ViewTransform.fit(s.width, s.depth, inner)
 
     def resize(self, rect: pygame.Rect) -> None:
-        """The window changed size: keep the table point at the centre where it was."""
+        """The window changed size: the whole board refitted to it while the view was fitted
+        (nothing zoomed or panned since), else the table point at the centre kept there."""
+        if self.view == self.fit_view():
+            self.rect = pygame.Rect(rect)
+            self.fit()
+            return
         cx, cy = self.view.table(*self.rect.center)
         self.rect = pygame.Rect(rect)
         v = self.view
@@ -162,7 +171,7 @@ class TableView:
             style = Style.for_scene(scene, None, view.scale)
             labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth)))
             draw_board(surf, view, scene, style, labels)
-            draw_terrain(surf, view, scene, style, labels)
+            draw_terrain(surf, view, scene, style)     # labelled with the models, below
             if self.heat:
                 self._draw_heat(surf, view)
             labels.draw(surf)
@@ -228,25 +237,74 @@ class TableView:
                 units[hidden] = replace(spec, models=kept, leader=leader)
                 scene = replace(scene, units=units)
                 report = _without(report, self.state.scene.units[hidden].id)
-            labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth)))
+            labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth))
+                            .clip(surf.get_rect().inflate(-8, -8)))   # zoomed: in the window
             # While a unit is in the hand the drag labels each objective with who would hold
             # it after the drop: its label as things stand is left out, not drawn twice.
+            label_terrain(view, self.state.scene, style, labels)
             draw_objectives(surf, view, scene, style, report, labels if hidden is None else None)
             if extra is not None:
                 extra(surf, view)
             draw_combat(surf, view, scene, style, report)
             for p, q, _ in combat_links(view, scene, report):
                 labels.avoid_line(p, q, max(8.0, style.line * 8))
-            draw_models(surf, view, scene, style, labels)
+            wounds = unit_wounds(self.state)
+            if hidden is not None:
+                wounds.pop(self.state.scene.units[hidden].id, None)
+            draw_losses(surf, view, self.losses(), style.side, style.line)
+            draw_models(surf, view, scene, style, labels, wounds)
             draw_marks(surf, view, style, [k for k in marks_of(self.state)
                                            if hidden is None or k.unit != hidden])
             draw_rulings(surf, view, scene, style, report)
             labels.draw(surf)
+            self.draw_pinned_rulers(surf, view)
+            self.labels = labels           # where the labels went (the tests read it)
             self._units = (key, surf)
         return self._units[1]
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(self.units_layer(), self.rect.topleft)
+
+    def draw_pinned_rulers(self, surface: pygame.Surface, v: ViewTransform) -> None:
+        """Zoomed in, the board's own rulers (left and below it) leave the window: the inch
+        rulers are then drawn along the view's left and bottom edges, on a paper strip (on the
+        units layer, `v` its own view)."""
+        from battlefield.view.layers import draw_rulers
+        from battlefield.view.picture import margins
+
+        scene, r = self.state.scene, surface.get_rect()
+        style = Style.for_scene(scene, None, v.scale)
+        left, _, _, bottom = margins(style, scene)
+        x0, y0 = v.px(0, 0)
+        clip = surface.get_clip()
+        if y0 > r.bottom - bottom + 2:          # the bottom ruler is below the window
+            strip = pygame.Rect(r.left, r.bottom - bottom, r.width, bottom)
+            _paper(surface, strip)
+            surface.set_clip(strip)
+            draw_rulers(surface, ViewTransform(v.scale, v.ox, strip.top - 2), scene, style)
+        if x0 < r.left + left - 2:              # the left ruler is off the window's left
+            strip = pygame.Rect(r.left, r.top, left, r.height)
+            surface.set_clip(clip)
+            _paper(surface, strip)
+            surface.set_clip(strip)
+            draw_rulers(surface, ViewTransform(v.scale, strip.right + 2, v.oy), scene, style)
+        surface.set_clip(clip)
+
+    def losses(self) -> list[Loss]:
+        """The models taken off this phase, where they stood (outcome.losses)."""
+        from bisect import bisect_right
+
+        t, st = self.state.table, self.state
+        off = st.scene.model_offsets()
+        return [Loss(float(t.x[m]), float(t.y[m]), float(t.reach[m]),
+                     st.scene.units[bisect_right(off, m) - 1].side) for m in losses(st)]
+
+
+def _paper(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """A see-through paper strip (what is under it still shows faintly)."""
+    strip = pygame.Surface(rect.size, pygame.SRCALPHA)
+    strip.fill((*pal.PAPER, 215))
+    surface.blit(strip, rect.topleft)
 
 
 def _without(report: dict, uid: str) -> dict:

@@ -148,7 +148,14 @@ def _try_advance(state: State, action: Action) -> list[Violation]:
     return turnfinder.advance(state, action)
 
 
+def _health(state: State, u: int) -> list[int]:
+    """Each model's Health (1 when the warscroll gives none)."""
+    from battlefield.rules.aos4.attacking import stat
+
+    return [stat(state, u, "health", 1) or 1] * len(state.scene.units[u].models)
+
+
 RULESET = RulesetPackage(
     id="aos4", rules=RULES, player=_player, odds=ODDS,
     drag_abilities=_drag_abilities, drag_notes=_drag_notes,
-    try_start=_try_start, try_advance=_try_advance)
+    try_start=_try_start, try_advance=_try_advance, health=_health)

@@ -162,7 +162,12 @@ def try_advance(state: State, action: Action) -> list:
     return []
 
 
+def _health(state: State, u: int) -> list[int]:
+    """A block's damage boxes (green, yellow and red together)."""
+    return [boxes(state.scene.units[u])]
+
+
 RULESET = RulesetPackage(id="blocks", rules=RULES, player=_player, odds=ODDS,
                          check_additions=check_additions, try_start=try_start,
                          try_advance=try_advance, marks=_marks, drag_notes=_drag_notes,
-                         check_scene=check_scene)
+                         check_scene=check_scene, health=_health)

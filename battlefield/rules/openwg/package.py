@@ -222,6 +222,14 @@ def check_scene(scene: Scene) -> None:
     profiles(scene)
 
 
+def _health(state: State, u: int) -> list[int]:
+    """Each model's Health from its profile (models of a unit may differ)."""
+    from battlefield.rules.openwg.profiles import profiles
+
+    prof = profiles(state.scene)[u]
+    return [int(prof.stat("health", k)) for k in range(len(state.scene.units[u].models))]
+
+
 RULESET = RulesetPackage(id="openwg", rules=RULES, player=_player, odds=ODDS,
                          drag_notes=_drag_notes, try_start=try_start, points=points,
-                         unit_notes=unit_notes, check_scene=check_scene)
+                         unit_notes=unit_notes, check_scene=check_scene, health=_health)

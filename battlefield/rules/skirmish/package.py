@@ -88,5 +88,12 @@ def _drag_notes(ctx: DragContext) -> DragNotes:
     return notes
 
 
+def _health(state: Any, u: int) -> list[int]:
+    """Each model's Toughness: the damage that slays it."""
+    from battlefield.rules.skirmish.data import istat
+
+    return [max(1, istat(state, u, "toughness"))] * len(state.scene.units[u].models)
+
+
 RULESET = RulesetPackage(id="skirmish", rules=RULES, player=_player, odds=ODDS,
-                         drag_notes=_drag_notes)
+                         drag_notes=_drag_notes, health=_health)

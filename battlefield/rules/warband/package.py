@@ -128,7 +128,14 @@ def check_scene(scene: Scene) -> None:
     given_roll(scene, (scene.extra.get("state") or {}).get("initiative"))
 
 
+def _health(state: State, u: int) -> list[int]:
+    """A fighter's Wounds."""
+    from battlefield.rules.warband.data import fighter
+
+    return [fighter(state, u).wounds]
+
+
 RULESET = RulesetPackage(id="warband", rules=RULES, player=_player, odds=ODDS,
                          drag_abilities=_drag_abilities, drag_notes=_drag_notes,
                          try_start=_try_start, try_advance=_try_advance,
-                         check_scene=check_scene)
+                         check_scene=check_scene, health=_health)
