@@ -346,8 +346,16 @@ def _new_id(store: Store) -> str:
             return game_id
 
 
-async def serve(host: str, port: int, db: str | Path, ready: Any = None) -> None:
-    """Run until SIGINT or SIGTERM; the first line on standard output says where."""
+async def serve(host: str, port: int, db: str | Path) -> None:
+    """Run until SIGINT or SIGTERM; the first line on standard output says where (the
+    signals are taken before it is printed: a stop right after it is still a clean one)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):   # not the main thread (tests in-process)
+            pass
     server = Server(db)
     runner = web.AppRunner(server.app(), handle_signals=False, access_log=None)
     await runner.setup()
@@ -361,15 +369,6 @@ async def serve(host: str, port: int, db: str | Path, ready: Any = None) -> None
     bound = runner.addresses[0]
     shown = f"[{bound[0]}]" if ":" in str(bound[0]) else bound[0]
     print(f"serving on http://{shown}:{bound[1]}", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
-            loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError):   # not the main thread (tests in-process)
-            pass
-    if ready is not None:
-        ready(bound, stop)
     try:
         await stop.wait()
     finally:

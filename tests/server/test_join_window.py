@@ -1,7 +1,8 @@
 """`battlefield play --join`: the window as a client of a real server on loopback. It joins a
 seat, shows the other side's actions as they arrive (a bot plays red), sends its own legal
 actions (an illegal one is not sent), follows the game to its end, and draws its first frame
-to a PNG from the command line."""
+to a PNG from the command line; a drop is sent and comes back as the event; when the server is
+killed the window says it is reconnecting, joins again by itself and plays on."""
 
 from __future__ import annotations
 
@@ -116,3 +117,43 @@ def test_a_drop_in_the_joined_window_is_sent_and_comes_back_as_the_event(server)
         assert abs(float(moved.y[lead]) - start[1] - 2.0) < 0.2
     finally:
         scene.close()
+
+
+def test_the_joined_window_says_it_is_reconnecting_and_carries_on(tmp_path):
+    from battlefield.view.joined import open_joined
+
+    from ._serve import Served
+
+    served = Served(tmp_path / "games.sqlite")
+    try:
+        game = served.new_game("demo-skirmish", 2)
+        pygame.display.init()
+        pygame.font.init()
+        scene = open_joined(served.ws(game["game"], game["seats"]["red"]), (1200, 800))
+        player = registry.get("skirmish").player()
+
+        def step_until(ok, seconds: float = 60) -> None:
+            end = time.monotonic() + seconds
+            while not ok() and time.monotonic() < end:
+                scene.update(0.01)
+                time.sleep(0.01)
+            assert ok()
+
+        try:
+            step_until(scene.seat.ready)
+            assert scene.apply(player.choose(scene.state))
+            step_until(lambda: scene.seat.mirror.version == 1)
+            served.kill()
+            step_until(lambda: scene.seat.status == "reconnecting")
+            assert "reconnecting" in scene.status_line()
+            scene.draw(pygame.Surface((1200, 800)))
+            served.start()                       # the same port and database
+            step_until(lambda: scene.seat.status == "connected")
+            assert scene.seat.mirror.version == 1
+            step_until(scene.seat.ready)
+            assert scene.apply(player.choose(scene.state))
+            step_until(lambda: scene.seat.mirror.version == 2)
+        finally:
+            scene.close()
+    finally:
+        served.stop()

