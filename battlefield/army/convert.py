@@ -132,7 +132,10 @@ def _terrain(entry: Entry, out: Converted, with_catalogues: bool) -> Converted:
     text = text or entry.rules.get(BASE_RULE)
     if text:
         try:
-            out.bases = base_sizes.model_bases(parse_base(text, out.warnings), 1)
+            said: list[str] = []
+            out.bases = base_sizes.model_bases(parse_base(text, said), 1)
+            for x in said:
+                out.warnings.append(f"unit '{entry.name}': {x}")
         except BaseSizeError as exc:
             out.warnings.append(f"unit '{entry.name}': {exc}; the default footprint is used")
     return out

@@ -13,7 +13,7 @@ import shapely
 import yaml
 
 from battlefield.army import store
-from battlefield.army.bases import scene_base
+from battlefield.army.bases import extent, scene_base
 from battlefield.army.catalogue import Catalogues, merge
 from battlefield.army.convert import ImportProblem, convert
 from battlefield.army.entries import Entry
@@ -175,7 +175,8 @@ def import_army(roster: str | Path, out: str | Path, side: str = "red",
             pieces.append(piece)
     for t, sizes in zip(templates, army.bases, strict=True):
         if len({str(x) for x in sizes}) > 1:        # each model its own base
-            t["_bases"] = [scene_base(x) for x in sizes]
+            order = sorted(sizes, key=lambda x: -extent(x))     # biggest (champion) first
+            t["_bases"] = [scene_base(x) for x in order]
     if deploy:
         enemy = [p for s, p in zones.items() if s != side]
         units = set_up(templates, side, zones[side], enemy[0] if enemy else None, DEPLOY_GAP,
@@ -226,9 +227,9 @@ def _place_terrain(unit: dict[str, Any], sizes: list[Any], side: str, zone, scen
     return None
 
 
-def write_scene(imported: Imported, out: str | Path, side: str, deploy: bool) -> None:
-    """Write the scene and read it back with the loader; with --deploy every new unit must be
-    in coherency by the ruleset's rule."""
+def write_scene(imported: Imported, out: str | Path, side: str, deploy: bool) -> list[str]:
+    """Write the scene and read it back with the loader; with --deploy, the new units not in
+    coherency by the ruleset's rule (models on different bases in a big unit) are named."""
     from battlefield.rulings import Referee
 
     out = Path(out)
@@ -238,13 +239,15 @@ def write_scene(imported: Imported, out: str | Path, side: str, deploy: bool) ->
     except BattlefieldError:
         out.unlink()                 # no half-made scene left behind
         raise
+    said = []
     if deploy:
         ref = Referee(scene)
         new = {u["id"] for u in imported.units}
         for i, u in enumerate(scene.units):
             if u.id in new and not ref.coherency(i).coherent:
-                raise UsageError(f"{u.id} could not be set up in coherency in {side}'s "
-                                 "territory")
+                said.append(f"{u.id} could not be set up in coherency in {side}'s territory; "
+                            "move its models together before the battle")
+    return said
 
 
 def _free(uid: str, taken: set[str]) -> str:

@@ -117,7 +117,8 @@ def run_import(args: argparse.Namespace) -> int:
                       args.deploy, args.strict)
     for w in [*got.skipped, *got.warnings]:
         print(f"warning: {w}", file=sys.stderr)
-    write_scene(got, args.out, args.side, args.deploy)
+    for w in write_scene(got, args.out, args.side, args.deploy):
+        print(f"warning: {w}", file=sys.stderr)
     models = sum(len(u["models"]) for u in got.units)
     if got.catalogues:
         print(f"catalogues: {got.catalogues}")

@@ -72,8 +72,10 @@ def _block(n: int, base: Base, x: float, y: float, facing: float) -> list[tuple[
 
 def _block_mixed(bases: list[Base], x: float, y: float, facing: float
                  ) -> list[tuple[float, float]]:
-    """Positions for models on different bases (a template's `_bases`): rows as `_block` lays
-    them, each base beside the last with GAP between, each row as deep as its deepest base."""
+    """Positions for models on different bases (a template's `_bases`, biggest first): rows as
+    `_block` lays them, each base beside the last with GAP between, each row as deep as its
+    deepest base; the front row's bases touch its back line, every other row's its front line,
+    so that the models at the ends of a row are within GAP of the row before (or after)."""
     n = len(bases)
     per_row = max(1, min(n, math.ceil(math.sqrt(n * 2))))
     rows = [bases[i:i + per_row] for i in range(0, n, per_row)]
@@ -88,9 +90,10 @@ def _block_mixed(bases: list[Base], x: float, y: float, facing: float
         widths = [2 * (b.b if b.shape != 0 else b.a) for b in row]
         across = sum(widths) + GAP * (len(row) - 1)
         off = -across / 2
-        mid = back + d / 2
-        for w in widths:
+        first = row is rows[0]
+        for b, w in zip(row, widths, strict=True):
             c = off + w / 2
+            mid = back + d - b.a if first else back + b.a
             out.append((x + c * sx - mid * fx, y + c * sy - mid * fy))
             off += w + GAP
         back += d + GAP
