@@ -6,6 +6,7 @@ paths, renown) and the build-your-own heroes' templates (NOT_FIELDED)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from xml.etree.ElementTree import Element
 
@@ -22,6 +23,7 @@ _ENTRY_TAGS = ("selectionEntry", "entryLink", "selectionEntryGroup", "profile", 
 # from: neither is a unit a matched-play list fields.
 NOT_FIELDED_CATALOGUES = ("Path to Glory",)
 NOT_FIELDED_UNITS = ("Anvil of Apotheosis",)
+SHARED_CATALOGUES = ("Lores",)       # linked by every faction; they link every library back
 
 
 @dataclass
@@ -64,13 +66,13 @@ class Catalogues:
         files = sorted(f for f in folder.iterdir() if f.suffix.lower() in SUFFIXES)
         for f in files:
             head = f.read_bytes()[:2000].decode("utf-8", "replace")
-            if f.suffix.lower().startswith(".gst") or any(f'id="{i}"' in head for i in wanted):
+            if f.suffix.lower().startswith(".gst") or any(f' id="{i}"' in head for i in wanted):
                 out.add(f)
         out.add_linked(folder)
         return out
 
     def add(self, path: Path) -> None:
-        root = read_xml(path)
+        root = _parsed(str(path), *_stamp(path))
         if root.tag not in ("catalogue", "gameSystem"):
             raise InputError(str(path), "", None, f"the XML is a <{root.tag}>",
                              "a BSData <catalogue> (.cat) or <gameSystem> (.gst)")
@@ -104,18 +106,25 @@ class Catalogues:
         """The catalogues the read ones link to (a faction's library, and what that links to),
         from the same folder."""
         while True:
-            wanted = {i for ids in self.links.values() for i in ids} - set(self.ids)
+            wanted = {i for f, ids in self.links.items() if self._follows(f)
+                      for i in ids} - set(self.ids)
             if not wanted:
                 return
             found = False
             for f in sorted(folder.iterdir()):
                 if f.suffix.lower() in SUFFIXES and str(f) not in self.files:
                     head = f.read_bytes()[:2000].decode("utf-8", "replace")
-                    if any(f'id="{i}"' in head for i in wanted):
+                    if any(f' id="{i}"' in head for i in wanted):
                         self.add(f)
                         found = True
             if not found:
                 return
+
+    def _follows(self, file: str) -> bool:
+        """Whether the links of a catalogue are followed: not those of the shared Lores and
+        Path to Glory catalogues, which link every faction's library (for its manifestations)."""
+        name = self.names[self.files.index(file)] if file in self.files else ""
+        return not any(n in name for n in (*NOT_FIELDED_CATALOGUES, *SHARED_CATALOGUES))
 
     def fielded(self, el: Element) -> bool:
         """Whether a list can field this entry (or the entry a link points at): not a Path to
@@ -202,6 +211,21 @@ class Catalogues:
                             entry.children.append(self.build(k, depth + 1))
                 else:
                     entry.children.append(self.build(kid, depth + 1))
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    try:
+        st = path.stat()
+    except OSError:
+        return (0, 0)
+    return (st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=12)
+def _parsed(path: str, mtime: int, size: int) -> Element:
+    """A catalogue's XML, parsed once while it is unchanged: every faction links the same
+    Lores and Path to Glory catalogues (read, never changed, by Catalogues)."""
+    return read_xml(path)
 
 
 def _children(el: Element, holder: str, tag: str) -> list[Element]:

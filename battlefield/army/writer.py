@@ -106,7 +106,7 @@ def army_templates(roster: str | Path, catalogues: list[str] | None, strict: boo
         else:
             army.templates.append(c.unit)
             army.bases.append(c.bases)
-    if not army.templates and not army.terrain and first is not None:
+    if not army.templates and first is not None:      # no unit at all: the first one's cause
         raise first
     return army
 
