@@ -184,8 +184,12 @@ def import_army(roster: str | Path, out: str | Path, side: str = "red",
     else:
         units = set_up(templates, side, zone, None, 0.0, scene.layout, placed, centre,
                        front_first=False, near=_back(zone, centre))
-    if pieces:
-        data["terrain"] = list(data.get("terrain") or []) + pieces
+    if pieces:      # a scene's own terrain key replaces its map's: the map's pieces go in it
+        have = data.get("terrain")
+        if have is None:
+            have = [{"id": p.id, "outline": [list(pt) for pt in p.outline],
+                     "height": p.height, "kind": p.kind} for p in scene.terrain]
+        data["terrain"] = list(have) + pieces
     data["units"] = list(data.get("units") or []) + units
     text = (f"# {len(units)} units of {side} imported by `battlefield army import` from "
             f"{Path(roster).name}\n" + yaml.safe_dump(data, sort_keys=False, width=100,

@@ -57,6 +57,7 @@ def test_random_move_kept_as_dice_and_faction_terrain_is_a_piece(cache, tmp_path
     assert u["red-loonboss-on-mangler-squigs"].stats["move"] == "D6+8"
     scene = s["scene"]
     piece = next(p for p in scene.terrain if p.id == "red-bad-moon-loonshrine")
+    assert {"ruin-sw", "rock", "hill-n"} <= {p.id for p in scene.terrain}   # the map's kept
     zone = shapely.Polygon(scene.deployment["red"]).buffer(1e-6)
     assert zone.contains(shapely.Polygon(piece.outline))
     for o in scene.objectives:
@@ -161,10 +162,22 @@ def test_a_battle_rolls_the_dice_moves(cache, tmp_path, capsys):
                  "--deploy"]) == 0
     assert main(["army", "import", str(DATA / "stormcast.ros"), "-o", str(both), "--into",
                  str(red), "--side", "blue", "--deploy"]) == 0
+    # the window's caption while a dice-Move unit is dragged 12": the chance to get there
+    from battlefield.rules.actions import Action
+    from battlefield.rules.aos4.package import _drag_notes
     from battlefield.rules.battle import play
     from battlefield.rules.log import rules_for
+    from battlefield.rules.registry import DragContext
     from battlefield.rules.state import Game
 
+    start = Game(rules_for("aos4"), load_scene(both), 2).new_state()
+    u = start.unit_index("red-squig-hoppers")
+    notes = []
+    for kind in ("normal-move", "run"):
+        a = Action(kind, unit="red-squig-hoppers", path=((10.0, 5.0), (10.0, 17.0)))
+        notes += _drag_notes(DragContext(start, u, kind, a, start.table, None, False, {})).lines
+    assert notes == ['move D6+8 (9-14") reaches 12.0": 50%',
+                     'move D6+8 + run D6 reaches 12.0": 92%']
     state = play(Game(rules_for("aos4"), load_scene(both), 2))
     rolled = [r for r in state.dice.log if r.purpose.startswith("move roll red-")]
     assert rolled and {r.dice for r in rolled} <= {"D6+8", "2D6"}
