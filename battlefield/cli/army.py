@@ -16,10 +16,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     fmt = argparse.RawDescriptionHelpFormatter
     p = sub.add_parser(
         "army", formatter_class=fmt,
-        help="armies from New Recruit / BattleScribe lists: import a roster, list a catalogue",
+        help="armies from New Recruit / BattleScribe lists: import a roster, list a catalogue, "
+             "fetch the catalogues",
         description="Armies from the list builders: `import` turns a roster exported by New "
                     "Recruit or BattleScribe into aos4 units of a scene; `units` lists a BSData "
-                    "catalogue's units with their profiles and base sizes.")
+                    "catalogue's units with their profiles and base sizes; `catalogues update` "
+                    "fetches the community catalogues `import` reads into the cache.")
     army = p.add_subparsers(dest="army_command", metavar="ARMY_COMMAND")
     p.set_defaults(run=lambda a: (p.print_help(), 0)[1])
 
