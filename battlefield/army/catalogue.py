@@ -68,6 +68,8 @@ class Catalogues:
             head = f.read_bytes()[:2000].decode("utf-8", "replace")
             if f.suffix.lower().startswith(".gst") or any(f' id="{i}"' in head for i in wanted):
                 out.add(f)
+        if wanted - set(out.ids):        # a catalogue not found by its id: read them all
+            return cls.read(folder)
         out.add_linked(folder)
         return out
 
