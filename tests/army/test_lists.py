@@ -288,3 +288,14 @@ def test_the_scene_file_says_dice_moves_as_dice(cache, tmp_path, capsys):
     data = yaml.safe_load((tmp_path / "s.yaml").read_text())
     hop = next(u for u in data["units"] if u["id"] == "red-squig-hoppers")
     assert hop["stats"]["move"] == "D6+8"
+
+
+def test_update_from_a_local_release_file(bsdata, tmp_path, capsys):
+    """A release archive downloaded by hand (BSData's .bsr is a zip of the catalogues)."""
+    _zip_of(bsdata, tmp_path / "age-of-sigmar-4th.bsr")
+    assert main(["army", "catalogues", "update", "--from",
+                 str(tmp_path / "age-of-sigmar-4th.bsr")]) == 0
+    assert "133 files" in capsys.readouterr().out
+    out = tmp_path / "s.yaml"
+    assert main(["army", "import", str(LISTS / "beasts-of-chaos.ros"), "-o", str(out)]) == 0
+    assert "catalogues: BSData age-of-sigmar-4th gst revision" in capsys.readouterr().out
