@@ -106,8 +106,10 @@ MODEL = Shape("model", "A model: its base and where it stands.", (
 ))
 
 BASE = Shape("base", "A base by shape: exactly one of round, oval, rect.", (
-    Key("round", "round-mm", "A round base's diameter in mm."),
-    Key("oval", "oval-mm", "An oval base [long, short] in mm."),
+    Key("round", "round-mm", "A round base's diameter in mm (any size; the bare number form "
+        "takes the standard sizes only)."),
+    Key("oval", "oval-mm", "An oval base [long, short] in mm (any size; the bare [long, short] "
+        "form takes the standard sizes only)."),
     Key("rect", "rect-mm", "A rectangular base [frontage, depth] in mm."),
 ))
 

@@ -386,8 +386,11 @@ class _SceneReader:
                 raise r.error(path, "give exactly one of round, oval, rect", expected)
             kind, size = next(iter(d.items()))
             path = (*path, kind)
-            if kind == "round":
-                return self._base(path, size, rs)
+            if kind == "round":        # written out, any size is taken (army import)
+                if isinstance(size, bool) or not isinstance(size, (int, float)):
+                    raise r.error(path, f"must be a diameter in mm, not {_kind(size)}",
+                                  expected)
+                return Base.round(r.number(path, size, 0, strict_min=True))
             if kind == "rect":
                 pair = r.sequence(path, size, 2, "[frontage, depth] in mm")
                 if len(pair) != 2:
@@ -395,8 +398,12 @@ class _SceneReader:
                 w = r.number((*path, 0), pair[0], 0, strict_min=True)
                 dep = r.number((*path, 1), pair[1], 0, strict_min=True)
                 return Base.rect(w, dep)
-            value = size
-            return self._oval(path, value, expected)
+            pair = r.sequence(path, size, 2, "[long, short] in mm")
+            if len(pair) != 2:
+                raise r.error(path, f"an oval base needs two sizes, not {len(pair)}", expected)
+            a, b = (r.number((*path, 0), pair[0], 0, strict_min=True),
+                    r.number((*path, 1), pair[1], 0, strict_min=True))
+            return Base.oval(max(a, b), min(a, b))
         if isinstance(value, list):
             if rs.id == "blocks" and len(value) == 2:
                 w = r.number((*path, 0), value[0], 0, strict_min=True)

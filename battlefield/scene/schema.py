@@ -177,8 +177,8 @@ def _kind(kind: str, ruleset: Any = None, names: list[str] | None = None,
         "amount": {"anyOf": [{"type": "integer", "minimum": 0},
                              {"type": "string", "pattern": DICE}]},
         "modifier": {"type": "integer", "minimum": -3, "maximum": 3},
-        "round-mm": {"enum": rounds},
-        "oval-mm": {"enum": ovals},
+        "round-mm": {"type": "number", "exclusiveMinimum": 0},   # written out: any size
+        "oval-mm": _pair(),
         "rect-mm": _pair(),
     }
     if kind in simple:

@@ -55,3 +55,10 @@ def library(bsdata):
             if e.get("type") == "unit":
                 out[e.get("name")] = e
     return out
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    """Every army test has its own empty cache: none reads or writes the user's ~/.cache."""
+    monkeypatch.setenv("BATTLEFIELD_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("BATTLEFIELD_CATALOGUES_URL", raising=False)
