@@ -53,9 +53,11 @@ class Cached:
 
 def cache_root() -> Path:
     """battlefield's cache folder: $BATTLEFIELD_CACHE, $XDG_CACHE_HOME/battlefield, or
-    ~/.cache/battlefield."""
-    if os.environ.get("BATTLEFIELD_CACHE"):
-        return Path(os.environ["BATTLEFIELD_CACHE"])
+    ~/.cache/battlefield. BATTLEFIELD_CACHE=off turns off the cache of sight maps only: the
+    catalogues, fetched on purpose, then go to the usual place."""
+    given = os.environ.get("BATTLEFIELD_CACHE", "").strip()
+    if given and given.lower() not in ("off", "0", "no", "none"):
+        return Path(given)
     xdg = os.environ.get("XDG_CACHE_HOME")
     return (Path(xdg) if xdg else Path.home() / ".cache") / "battlefield"
 
