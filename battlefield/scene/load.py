@@ -14,17 +14,17 @@ from typing import Any
 import numpy as np
 import shapely
 
+from battlefield import scene_keys as keys
 from battlefield.errors import InputError
 from battlefield.geometry.bases import OVAL_SIZES_MM, RECT, ROUND_SIZES_MM, Base
 from battlefield.geometry.separation import half_width, signed_distance_matrix
 from battlefield.geometry.terrain import KINDS, Layout, Piece, normalise_kind
 from battlefield.paths import find_map, ruleset_names
 from battlefield.rulesets import BOARD_ID, ExtraKey, load_ruleset
-from battlefield.scene import keys
 from battlefield.scene.model import ModelSpec, Objective, Scene, UnitSpec
-from battlefield.scene.yamlsource import Reader, _kind, format_path
+from battlefield.yamlsource import Reader, _kind, format_path
 
-# The keys of each mapping (scene/keys.py, which the JSON Schema is also written from).
+# The keys of each mapping (battlefield/scene_keys.py, which the JSON Schema is also written from).
 SCENE_KEYS = keys.SCENE.names()
 UNIT_KEYS = keys.UNIT.names()
 MAGIC_KEYS = {"spells": ("casting_value", "cast"), "prayers": ("chanting_value", "chant")}
@@ -50,7 +50,7 @@ def _where(file: str | Path) -> Path:
 
 
 def load_scene_text(text: str, name: str = "<scene>") -> Scene:
-    from battlefield.scene.yamlsource import load_yaml
+    from battlefield.yamlsource import load_yaml
 
     data, lines = load_yaml(name, text)
     return _SceneReader(Reader(name, data, lines)).scene(False, None)

@@ -1,5 +1,5 @@
 """The JSON Schema (draft 2020-12) of scene and map files, written from the key lists the loader
-checks (scene/keys.py) and the rulesets' own data (characteristics, weapon characteristics,
+checks (scene_keys.py) and the rulesets' own data (characteristics, weapon characteristics,
 unit_keys and model_keys), so that an editor completes and checks a scene as the loader would:
 every key with its description, unknown keys refused, required keys required, values typed.
 The loader's checks of the table itself (bases on the board, outlines that do not cross, ids
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from battlefield import scene_keys as keys
 from battlefield.geometry.bases import OVAL_SIZES_MM, ROUND_SIZES_MM
 from battlefield.geometry.terrain import KINDS
-from battlefield.scene import keys
-from battlefield.scene.keys import Shape
+from battlefield.scene_keys import Shape
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 # "D6", "2D3+1", "3+" - scene/load.py _dice_or_bonus
@@ -198,4 +198,4 @@ def _kind(kind: str, ruleset: Any = None, names: list[str] | None = None,
         if r == "blocks":
             choices.append(_pair())          # blocks: [frontage, depth] is a rectangle
         return {"anyOf": choices}
-    raise KeyError(f"scene/keys.py names a kind of value schema.py does not know: {kind}")
+    raise KeyError(f"scene_keys.py names a kind of value schema.py does not know: {kind}")

@@ -458,24 +458,9 @@ def main_group(u: UnitSpec, gap: float = 2.0) -> list[int]:
     return sorted(group)
 
 
-# The overlays and draw_scene live in battlefield.view.overlays (they build on this module);
-# their names stay importable from here.
-from battlefield.view.overlays import (  # noqa: E402
-    blocker_ring_grow,
-    combat_links,
-    draw_blockers,
-    draw_combat,
-    draw_marks,
-    draw_measurement,
-    draw_rulings,
-    draw_scene,
-    measure_text,
-)
+# The overlays and draw_scene live in battlefield.view.overlays, which builds on this module.
 
 __all__ = [
     "LAYERS", "Style", "ViewTransform", "draw_board", "draw_rulers", "draw_terrain",
-    "draw_objectives", "draw_combat", "draw_models", "draw_rulings", "combat_links",
-    "draw_blockers", "blocker_ring_grow", "draw_marks", "draw_measurement", "draw_scene",
-    "find_model",
-    "objective_radii", "measure_text", "fmt_in", "main_group",
+    "draw_objectives", "draw_models", "find_model", "objective_radii", "fmt_in", "main_group",
 ]

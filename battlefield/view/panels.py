@@ -13,6 +13,7 @@ from battlefield.rules.actions import Action
 from battlefield.rules.state import State
 from battlefield.view import palette as pal
 from battlefield.view.drawing import font
+from battlefield.view.editor_marks import SHORTCUTS as EDIT_KEYS
 
 WIDTH = 340
 SHORTCUTS = (
@@ -151,8 +152,6 @@ class Panel:
 
     def draw_editor(self, surface: pygame.Surface, editor: Any) -> None:
         """Edit mode: what is selected, the editor's keys, the last message."""
-        from battlefield.view.editor import SHORTCUTS as EDIT_KEYS
-
         r = self.rect
         self.buttons = []
         pygame.draw.rect(surface, (236, 236, 230), r)

@@ -17,15 +17,12 @@ from battlefield.view import palette as pal
 from battlefield.view.drawing import Labels, draw_cells, text_surface
 from battlefield.view.layers import (
     Style,
-    combat_links,
     draw_board,
-    draw_combat,
-    draw_marks,
     draw_models,
     draw_objectives,
-    draw_rulings,
     draw_terrain,
 )
+from battlefield.view.overlays import combat_links, draw_combat, draw_marks, draw_rulings
 from battlefield.view.transform import ViewTransform
 
 ZOOM_STEP = 1.15
