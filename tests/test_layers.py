@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -90,8 +91,9 @@ def imports_of(name: str, path: Path, known: Iterable[str]) -> set[tuple[str, in
     return found
 
 
+@cache
 def graph() -> dict[str, dict[str, int]]:
-    """module -> {battlefield module it imports: the first line that does}."""
+    """module -> {battlefield module it imports: the first line that does}. Read once."""
     mods = modules()
     out: dict[str, dict[str, int]] = {}
     for name, path in mods.items():

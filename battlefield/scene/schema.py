@@ -12,6 +12,8 @@ from typing import Any
 from battlefield import scene_keys as keys
 from battlefield.geometry.bases import OVAL_SIZES_MM, ROUND_SIZES_MM
 from battlefield.geometry.terrain import KINDS
+from battlefield.paths import ruleset_names
+from battlefield.rulesets import load_ruleset
 from battlefield.scene_keys import Shape
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -27,9 +29,6 @@ _WORD = {"type": ["string", "number"], "pattern": r"\S"}
 def schema(kind: str = "scene", ruleset: str | None = None) -> dict[str, Any]:
     """The schema of a scene or map file; with `ruleset`, of that ruleset's files only (its
     characteristics and its own unit and model keys)."""
-    from battlefield.paths import ruleset_names
-    from battlefield.rulesets import load_ruleset
-
     if kind not in ("scene", "map"):
         raise ValueError(f"unknown kind of file '{kind}' (scene or map)")
     names = [ruleset] if ruleset is not None else ruleset_names()

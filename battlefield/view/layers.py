@@ -27,6 +27,7 @@ from battlefield.view.drawing import (
     disc,
     dotted,
     fill_polygon,
+    font,
     polyline,
     ring,
     star_points,
@@ -230,8 +231,6 @@ def draw_rulers(surface: pygame.Surface, view: ViewTransform, scene: Scene, styl
 
 def _label_plain(surface: pygame.Surface, text: str, size: int, pos: tuple[float, float],
                  anchor: str, colour: pal.RGB = pal.INK_SOFT) -> None:
-    from battlefield.view.drawing import font
-
     s = font(size).render(text, True, colour)
     r = s.get_rect()
     setattr(r, anchor, (round(pos[0]), round(pos[1])))

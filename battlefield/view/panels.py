@@ -9,6 +9,7 @@ from typing import Any
 
 import pygame
 
+from battlefield.rules import registry
 from battlefield.rules.actions import Action
 from battlefield.rules.state import State
 from battlefield.view import palette as pal
@@ -121,8 +122,6 @@ class Panel:
 
     def _unit_notes(self, surface: pygame.Surface, state: State, x: int, y: int) -> int:
         """What the ruleset says about units now (RulesetPackage.unit_notes), one line each."""
-        from battlefield.rules import registry
-
         notes = registry.get(state.rules.id).unit_notes
         small = font(16)
         colours = pal.side_colours(state.sides)
