@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from battlefield import scene_keys as keys
 from battlefield.paths import ruleset_dir, ruleset_names
-from battlefield.scene.yamlsource import Reader
+from battlefield.yamlsource import Reader
 
 OBJECTIVE_RULES = ("control-sum", "model-count", "fighters-within")
 DISTANCE_MODES = ("horizontal", "3d", "leader")
@@ -209,12 +210,10 @@ def _layout(r: Reader, folder: Path, raw: object) -> LayoutDefaults | None:
 
 
 def _unplayed(r: Reader, raw: object) -> tuple[tuple[str, str], ...]:
-    """`unplayed_unit_keys: {KEY: why}`: keys of every scene unit (scene/keys.py UNIT) that
+    """`unplayed_unit_keys: {KEY: why}`: keys of every scene unit (scene_keys.py UNIT) that
     the ruleset does not play."""
     if raw is None:
         return ()
-    from battlefield.scene import keys
-
     optional = keys.UNIT.optional()
     given = r.mapping(("unplayed_unit_keys",), raw, [], optional)
     return tuple((k, r.string(("unplayed_unit_keys", k), why)) for k, why in given.items())

@@ -32,7 +32,8 @@ def _cached(module: str, kernel: str) -> bool:
     name = f"{module}.{kernel}-*.nbi"
     where = os.environ.get("NUMBA_CACHE_DIR")
     if where:
-        return any(p.parent.name == "sight" for p in Path(where).rglob(name))
+        # numba keeps them there in a folder named after the package: sight_<hash of its path>
+        return any(p.parent.name.startswith("sight_") for p in Path(where).rglob(name))
     sight = Path(battlefield.geometry.__file__).parent / "sight"
     return any((sight / "__pycache__").glob(name))
 

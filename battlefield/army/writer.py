@@ -24,7 +24,7 @@ from battlefield.geometry.bases import footprint
 from battlefield.paths import find_map
 from battlefield.rules.deploy import set_up
 from battlefield.scene.load import load_scene, resolve_scene_path
-from battlefield.scene.yamlsource import Reader
+from battlefield.yamlsource import Reader
 
 RULESET = "aos4"
 DEFAULT_MAP = "aos4"

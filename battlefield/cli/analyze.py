@@ -106,6 +106,7 @@ def open_map(arg: str, ruleset: str | None):
 
 def run_analyze(args: argparse.Namespace) -> int:
     from battlefield.analysis import report
+    from battlefield.view.survey_pictures import side_by_side, survey_pictures
 
     _positive("grid", args.grid)
     _positive("height", args.height)
@@ -121,10 +122,11 @@ def run_analyze(args: argparse.Namespace) -> int:
     try:
         surveys = [_survey(s, args) for s in scenes]
         if len(surveys) == 1:
-            report.write(surveys[0], folder)
+            report.write(surveys[0], folder, survey_pictures)
             data = surveys[0].figures
         else:
-            data = report.write_comparison(surveys[0], surveys[1], folder)
+            data = report.write_comparison(surveys[0], surveys[1], folder, survey_pictures,
+                                           side_by_side)
     except MemoryError:
         raise _out_of_memory(cost, scenes, args.grid) from None
     except ValueError as exc:              # numpy: an array larger than any memory

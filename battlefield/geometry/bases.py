@@ -98,8 +98,7 @@ def outline_points(shape: int, a: float, b: float, x: float, y: float, facing_de
     return _local_outline(int(shape), float(a), float(b), int(n)) @ rot.T + np.array([x, y])
 
 
-@lru_cache(maxsize=256)
-def _local_outline(shape: int, a: float, b: float, n: int) -> np.ndarray:
+def _local_outline_of(shape: int, a: float, b: float, n: int) -> np.ndarray:
     """outline_points of a base centred at the origin, facing 0 (kept: bases repeat)."""
     if shape == RECT:
         local = np.array([[a, -b], [a, b], [-a, b], [-a, -b]])
@@ -108,6 +107,11 @@ def _local_outline(shape: int, a: float, b: float, n: int) -> np.ndarray:
         local = np.column_stack([a * np.cos(t), b * np.sin(t)])
     local.setflags(write=False)
     return local
+
+
+# The caches of this module are applied as calls, not as decorators: mutmut, the project's
+# mutation testing (benchmarks/mutation.py), leaves decorated functions unmutated.
+_local_outline = lru_cache(maxsize=256)(_local_outline_of)
 
 
 def footprint(shape: int, a: float, b: float, x: float, y: float, facing_deg: float,
@@ -119,10 +123,12 @@ def footprint(shape: int, a: float, b: float, x: float, y: float, facing_deg: fl
                       int(n))
 
 
-@lru_cache(maxsize=4096)
-def _footprint(shape: int, a: float, b: float, x: float, y: float, facing_deg: float,
-               n: int) -> shapely.Polygon:
+def _footprint_of(shape: int, a: float, b: float, x: float, y: float, facing_deg: float,
+                  n: int) -> shapely.Polygon:
     return shapely.Polygon(outline_points(shape, a, b, x, y, facing_deg, n))
+
+
+_footprint = lru_cache(maxsize=4096)(_footprint_of)
 
 
 def grown_outline(shape: int, a: float, b: float, x: float, y: float, facing_deg: float,
@@ -142,9 +148,8 @@ def grown_outline(shape: int, a: float, b: float, x: float, y: float, facing_deg
     return shapely.Polygon(np.column_stack([px, py]))
 
 
-@lru_cache(maxsize=1024)
-def _tangents(shape: int, a: float, b: float, facing_deg: float, sides: int
-              ) -> tuple[np.ndarray, ...]:
+def _tangents_of(shape: int, a: float, b: float, facing_deg: float, sides: int
+                 ) -> tuple[np.ndarray, ...]:
     """grown_outline's tangent directions and the base's extent along each (kept: they depend
     only on the base and its facing)."""
     th = math.radians(facing_deg)
@@ -165,3 +170,6 @@ def _tangents(shape: int, a: float, b: float, facing_deg: float, sides: int
     for arr in out:
         arr.setflags(write=False)
     return out
+
+
+_tangents = lru_cache(maxsize=1024)(_tangents_of)

@@ -16,7 +16,7 @@ import shapely
 
 from battlefield.errors import InputError
 from battlefield.geometry.terrain import KINDS, normalise_kind
-from battlefield.scene.yamlsource import Reader
+from battlefield.yamlsource import Reader
 
 PIECE_KEYS = ["id", "outline", "height", "kind", "min", "max"]
 

@@ -15,7 +15,7 @@ from battlefield.errors import UsageError
 from battlefield.geometry.bases import Base, footprint
 from battlefield.paths import ruleset_dir
 from battlefield.rulesets import load_ruleset
-from battlefield.scene.yamlsource import Reader
+from battlefield.yamlsource import Reader
 
 DEFAULT_SCENE = "demo"          # maps/demo.yaml: what commands open without a scene
 GAP = 0.25                    # between neighbouring bases in a block

@@ -8,23 +8,24 @@ bundled map (or a map file path relative to the scene) unless the scene gives it
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import shapely
 
-from battlefield.errors import InputError
-from battlefield.geometry.bases import OVAL_SIZES_MM, RECT, ROUND_SIZES_MM, Base
+from battlefield import scene_keys as keys
+from battlefield.errors import InputError, UsageError
+from battlefield.geometry.bases import OVAL_SIZES_MM, RECT, ROUND_SIZES_MM, Base, outline_points
 from battlefield.geometry.separation import half_width, signed_distance_matrix
 from battlefield.geometry.terrain import KINDS, Layout, Piece, normalise_kind
-from battlefield.paths import find_map, ruleset_names
+from battlefield.paths import find_map, map_names, ruleset_names
 from battlefield.rulesets import BOARD_ID, ExtraKey, load_ruleset
-from battlefield.scene import keys
 from battlefield.scene.model import ModelSpec, Objective, Scene, UnitSpec
-from battlefield.scene.yamlsource import Reader, _kind, format_path
+from battlefield.yamlsource import Reader, _kind, format_path, load_yaml
 
-# The keys of each mapping (scene/keys.py, which the JSON Schema is also written from).
+# The keys of each mapping (battlefield/scene_keys.py, which the JSON Schema is also written from).
 SCENE_KEYS = keys.SCENE.names()
 UNIT_KEYS = keys.UNIT.names()
 MAGIC_KEYS = {"spells": ("casting_value", "cast"), "prayers": ("chanting_value", "chant")}
@@ -50,8 +51,6 @@ def _where(file: str | Path) -> Path:
 
 
 def load_scene_text(text: str, name: str = "<scene>") -> Scene:
-    from battlefield.scene.yamlsource import load_yaml
-
     data, lines = load_yaml(name, text)
     return _SceneReader(Reader(name, data, lines)).scene(False, None)
 
@@ -82,8 +81,6 @@ class _SceneReader:
         names = ruleset_names()
         if ruleset_override is not None:
             if ruleset_override not in names:
-                from battlefield.errors import UsageError
-
                 raise UsageError(f"unknown ruleset '{ruleset_override}' "
                                  f"(expected one of {', '.join(names)})")
             name = ruleset_override
@@ -145,8 +142,6 @@ class _SceneReader:
         if not path.is_file():
             bundled = find_map(ref)
             if bundled is None:
-                from battlefield.paths import map_names
-
                 names = map_names()
                 raise r.error(("map",), f"no map '{ref}'",
                               "a map file next to the scene" +
@@ -525,8 +520,6 @@ def _slain(scene: Scene) -> set[int]:
 
 
 def _outline(spec: ModelSpec) -> np.ndarray:
-    from battlefield.geometry.bases import outline_points
-
     return outline_points(spec.base.shape, spec.base.a, spec.base.b, spec.x, spec.y, spec.facing,
                           4 if spec.base.shape == RECT else 64)
 
@@ -540,8 +533,6 @@ def _locate(scene: Scene, model: int) -> tuple[int, int]:
 
 def _invalid(poly: shapely.Polygon) -> str:
     """shapely's reason an outline is not a simple polygon, in words."""
-    import re
-
     if poly.convex_hull.area <= 1e-9:
         return "it has no area: the points lie on one line"
     reason = shapely.is_valid_reason(poly)
@@ -559,8 +550,6 @@ def _invalid(poly: shapely.Polygon) -> str:
 
 
 def _dice_or_bonus(text: str) -> bool:
-    import re
-
     return re.fullmatch(r"\s*(\d*[dD][36](\s*\+\s*\d+)?|\d+\+)\s*", text) is not None
 
 

@@ -18,7 +18,7 @@ from battlefield.view import live
 from battlefield.view import palette as pal
 from battlefield.view.drawing import boxed_text, circle_points, draw_cells, text_surface
 from battlefield.view.labels import Labels
-from battlefield.view.layers import draw_marks
+from battlefield.view.overlays import draw_marks
 from battlefield.view.table_view import TableView
 
 RULER_OK = pal.GREEN

@@ -27,6 +27,7 @@ from battlefield.view.drawing import (
     disc,
     dotted,
     fill_polygon,
+    font,
     polyline,
     ring,
     star_points,
@@ -230,8 +231,6 @@ def draw_rulers(surface: pygame.Surface, view: ViewTransform, scene: Scene, styl
 
 def _label_plain(surface: pygame.Surface, text: str, size: int, pos: tuple[float, float],
                  anchor: str, colour: pal.RGB = pal.INK_SOFT) -> None:
-    from battlefield.view.drawing import font
-
     s = font(size).render(text, True, colour)
     r = s.get_rect()
     setattr(r, anchor, (round(pos[0]), round(pos[1])))
@@ -493,25 +492,10 @@ def main_group(u: UnitSpec, gap: float = 2.0) -> list[int]:
     return sorted(group)
 
 
-# The overlays and draw_scene live in battlefield.view.overlays (they build on this module);
-# their names stay importable from here.
-from battlefield.view.overlays import (  # noqa: E402
-    blocker_ring_grow,
-    combat_links,
-    draw_blockers,
-    draw_combat,
-    draw_marks,
-    draw_measurement,
-    draw_rulings,
-    draw_scene,
-    measure_text,
-)
+# The overlays and draw_scene live in battlefield.view.overlays, which builds on this module.
 
 __all__ = [
     "LAYERS", "Style", "ViewTransform", "draw_board", "draw_rulers", "draw_terrain",
+    "draw_objectives", "draw_models", "find_model", "objective_radii", "fmt_in", "main_group",
     "label_terrain", "label_piece",
-    "draw_objectives", "draw_combat", "draw_models", "draw_rulings", "combat_links",
-    "draw_blockers", "blocker_ring_grow", "draw_marks", "draw_measurement", "draw_scene",
-    "find_model",
-    "objective_radii", "measure_text", "fmt_in", "main_group",
 ]

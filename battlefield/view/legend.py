@@ -24,7 +24,8 @@ from battlefield.view.drawing import (
     star_points,
     thick_line,
 )
-from battlefield.view.layers import Style, fmt_in, measure_text, objective_radii
+from battlefield.view.layers import Style, fmt_in, objective_radii
+from battlefield.view.overlays import measure_text
 
 Icon = Callable[[pygame.Surface, pygame.Rect], None]
 

@@ -6,7 +6,8 @@ import pygame
 
 from battlefield.rulings import Referee
 from battlefield.view import live
-from battlefield.view.layers import Style, draw_measurement
+from battlefield.view.layers import Style
+from battlefield.view.overlays import draw_measurement
 from battlefield.view.table_view import TableView, scene_now
 
 

@@ -9,11 +9,12 @@ from typing import Any
 
 import pygame
 
-from battlefield.rules import outcome
+from battlefield.rules import outcome, registry
 from battlefield.rules.actions import Action
 from battlefield.rules.state import State
 from battlefield.view import palette as pal
 from battlefield.view.drawing import font
+from battlefield.view.editor_marks import SHORTCUTS as EDIT_KEYS
 
 WIDTH = 340
 SHORTCUTS = (
@@ -186,8 +187,6 @@ class Panel:
 
     def _unit_notes(self, surface: pygame.Surface, state: State, x: int, y: int) -> int:
         """What the ruleset says about units now (RulesetPackage.unit_notes), one line each."""
-        from battlefield.rules import registry
-
         notes = registry.get(state.rules.id).unit_notes
         small = font(16)
         colours = pal.side_colours(state.sides)
@@ -217,8 +216,6 @@ class Panel:
 
     def draw_editor(self, surface: pygame.Surface, editor: Any) -> None:
         """Edit mode: what is selected, the editor's keys, the last message."""
-        from battlefield.view.editor import SHORTCUTS as EDIT_KEYS
-
         r = self.rect
         self.buttons = []
         pygame.draw.rect(surface, (236, 236, 230), r)

@@ -20,8 +20,9 @@ import pygame  # noqa: E402
 from battlefield.scene.model import Scene  # noqa: E402
 from battlefield.view import palette as pal  # noqa: E402
 from battlefield.view.drawing import font  # noqa: E402
-from battlefield.view.layers import Style, draw_scene  # noqa: E402
+from battlefield.view.layers import Style  # noqa: E402
 from battlefield.view.legend import draw_legend, legend_height  # noqa: E402
+from battlefield.view.overlays import draw_scene  # noqa: E402
 from battlefield.view.transform import ViewTransform  # noqa: E402
 
 PAD = 14               # paper around the board on the top and right

@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pygame
 
+from battlefield.analysis.coverage import coverage
 from battlefield.rules.outcome import losses, unit_wounds
 from battlefield.rules.registry import marks_of
 from battlefield.rules.state import State
@@ -17,18 +18,17 @@ from battlefield.scene.model import Scene
 from battlefield.view import palette as pal
 from battlefield.view.damage_marks import Loss, draw_losses
 from battlefield.view.drawing import Labels, draw_cells, text_surface
+from battlefield.view.heatmap import ramp
 from battlefield.view.layers import (
     Style,
-    combat_links,
     draw_board,
-    draw_combat,
-    draw_marks,
     draw_models,
     draw_objectives,
-    draw_rulings,
     draw_terrain,
     label_terrain,
 )
+from battlefield.view.overlays import combat_links, draw_combat, draw_marks, draw_rulings
+from battlefield.view.picture import margins
 from battlefield.view.transform import ViewTransform
 
 ZOOM_STEP = 1.15
@@ -77,8 +77,6 @@ class TableView:
     # --- camera -------------------------------------------------------------------------------
     def fit_view(self) -> ViewTransform:
         """The whole board in the rect, with room for the rulers left and below it."""
-        from battlefield.view.picture import margins
-
         s = self.state.scene
         scale = ViewTransform.fit(s.width, s.depth, tuple(self.rect.inflate(-40, -40))).scale
         left, top, right, bottom = margins(Style.for_scene(s, None, scale), s)
@@ -184,16 +182,12 @@ class TableView:
         scene = self.state.scene
         key = (scene.terrain, scene.width, scene.depth)
         if self._heat is None or self._heat[0] != key:
-            from battlefield.analysis.coverage import coverage
-
             cov = coverage(scene.layout, scene.width, scene.depth, HEAT_SPACING)
             self._heat = (key, cov.grid_values(cov.fraction))
         return self._heat[1]
 
     def _draw_heat(self, surf: pygame.Surface, view: ViewTransform) -> None:
         """The heat map, see-through over board and terrain, with the terrain outlined."""
-        from battlefield.view.heatmap import ramp
-
         values = self.heat_values()
         scene = self.state.scene
         rect = pygame.Rect(view.board_rect(scene.width, scene.depth))

@@ -256,3 +256,33 @@ def test_footprints_of_a_model_that_did_not_move_are_kept():
     assert footprint(b.shape, b.a, b.b, 1.0, 2.0, 0.0) is footprint(b.shape, b.a, b.b, 1.0, 2.0,
                                                                      0.0)
     assert len(footprint(b.shape, b.a, b.b, 1.0, 2.0, 0.0, n=40).exterior.coords) == 41
+
+
+# --- the edges of each table (mutation testing found them unpinned) ------------------------------
+@pytest.mark.parametrize(("mm", "height"), [(32.5, 1.5), (33, 1.5), (40.5, 2.5), (61, 4.0)])
+def test_round_heights_change_just_past_each_size(mm, height):
+    assert Base.round(mm).default_height() == height
+
+
+def test_an_oval_just_past_75mm_is_tall():
+    assert Base.oval(75, 42).default_height() == 2.5
+    assert Base.oval(76, 42).default_height() == 4.0
+
+
+@pytest.mark.parametrize(("size", "height"), [
+    ((100, 32), 1.25), ((100, 33), 1.5), ((100, 40), 1.5), ((100, 41), 2.5), ((100, 60), 2.5),
+    ((100, 61), 4.0),
+])
+def test_rect_heights_change_just_past_each_smaller_side(size, height):
+    assert Base.rect(*size).default_height() == height
+
+
+def test_outline_points_go_once_round_without_repeating_the_first():
+    b = Base.round(50)
+    pts = outline_points(b.shape, b.a, b.b, 0.0, 0.0, 0.0)       # 64 points by default
+    assert pts.shape == (64, 2)
+    angles = np.arctan2(pts[:, 1], pts[:, 0]) % (2 * math.pi)
+    np.testing.assert_allclose(angles, 2 * math.pi * np.arange(64) / 64, atol=1e-12)
+    poly = footprint(b.shape, b.a, b.b, 0.0, 0.0, 0.0)           # 256 corners by default
+    assert len(poly.exterior.coords) == 256 + 1
+    assert poly.area == pytest.approx(0.5 * 256 * b.a ** 2 * math.sin(2 * math.pi / 256))

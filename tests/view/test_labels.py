@@ -18,7 +18,7 @@ from battlefield.army.writer import import_army, write_scene  # noqa: E402
 from battlefield.rulings import Referee  # noqa: E402
 from battlefield.scene.load import load_scene  # noqa: E402
 from battlefield.view.labels import Labels  # noqa: E402
-from battlefield.view.layers import draw_scene  # noqa: E402
+from battlefield.view.overlays import draw_scene  # noqa: E402
 from battlefield.view.picture import Picture  # noqa: E402
 
 ROSTER = Path(__file__).parents[1] / "army" / "data" / "fyreslayers-19.ros"

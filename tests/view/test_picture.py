@@ -14,14 +14,9 @@ import pytest  # noqa: E402
 from battlefield.rulings import Referee  # noqa: E402
 from battlefield.scene.load import load_scene  # noqa: E402
 from battlefield.view import palette as pal  # noqa: E402
-from battlefield.view.layers import (  # noqa: E402
-    Style,
-    combat_links,
-    draw_scene,
-    find_model,
-    objective_radii,
-)
+from battlefield.view.layers import Style, find_model, objective_radii  # noqa: E402
 from battlefield.view.legend import measure_caption  # noqa: E402
+from battlefield.view.overlays import combat_links, draw_scene  # noqa: E402
 from battlefield.view.picture import Picture, margins, render_scene  # noqa: E402
 from battlefield.view.transform import ViewTransform  # noqa: E402
 

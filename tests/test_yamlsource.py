@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from battlefield import yamlsource
 from battlefield.errors import InputError
 from battlefield.paths import find_map
-from battlefield.scene import yamlsource
 from battlefield.scene.load import load_scene
-from battlefield.scene.yamlsource import load_yaml
+from battlefield.yamlsource import load_yaml
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent / "scene"            # the scene tests' files
 POINTS = 100_000
 
 
