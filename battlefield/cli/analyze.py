@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from battlefield.analysis.coverage import DEFAULT_HEIGHT, DEFAULT_SPACING
+from battlefield.scene.load import open_map
 
 HELP = "sight coverage, reach and fairness of a map, with heat maps and a report"
 
@@ -87,21 +88,6 @@ def _positive(name: str, value: float | None, most: float | None = None) -> None
         raise UsageError(f"--{name} must be a positive number of inches, not {value:g}")
     if most is not None and value > most:
         raise UsageError(f"--{name} {value:g} is larger than the board ({most:g}\")")
-
-
-def open_map(arg: str, ruleset: str | None):
-    """A map or scene argument (file path or bundled name), read for the ruleset."""
-    from battlefield.errors import InputError
-    from battlefield.paths import find_map, map_names
-    from battlefield.scene.load import load_scene, resolve_scene_path
-
-    path = resolve_scene_path(arg)
-    if not path.is_file():                # a folder of that name (an earlier --out, say)
-        path = find_map(arg) or path
-    if not path.is_file():
-        raise InputError(arg, "", None, "no such map file",
-                         "a map file, or a bundled map: " + ", ".join(map_names()))
-    return load_scene(path, ruleset=ruleset)
 
 
 def run_analyze(args: argparse.Namespace) -> int:

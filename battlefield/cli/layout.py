@@ -233,11 +233,11 @@ def _clock(seconds: float) -> str:
 
 def run_score(args: argparse.Namespace) -> int:
     from battlefield.analysis.survey import survey
-    from battlefield.cli.analyze import open_map
     from battlefield.errors import UsageError
     from battlefield.layout import generate as gen
     from battlefield.layout import targets as tg
     from battlefield.rulesets import BOARD_ID
+    from battlefield.scene.load import open_map
 
     scene = open_map(args.map, args.ruleset)
     if scene.ruleset.id == BOARD_ID and not args.target:

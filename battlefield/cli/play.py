@@ -118,7 +118,7 @@ def run_play(args: argparse.Namespace) -> int:
               "launches take seconds)...", file=sys.stderr, flush=True)
     if args.join:
         from battlefield.server.link import check_url
-        from battlefield.view.app import play_joined
+        from battlefield.view.joined import play_joined
 
         given = [flag for flag, v in (("a scene", args.scene), ("--computer", args.computer),
                                       ("--load", args.load), ("--phase", args.phase),

@@ -48,7 +48,7 @@ def base_scene(arg: str | None, ruleset: str | None) -> Scene:
     from battlefield.scene.load import load_scene
 
     if arg is not None:
-        from battlefield.cli.analyze import open_map
+        from battlefield.scene.load import open_map
 
         scene = open_map(arg, ruleset)
         if scene.ruleset.id == BOARD_ID:

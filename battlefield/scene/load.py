@@ -553,4 +553,16 @@ def _dice_or_bonus(text: str) -> bool:
     return re.fullmatch(r"\s*(\d*[dD][36](\s*\+\s*\d+)?|\d+\+)\s*", text) is not None
 
 
-__all__ = ["load_scene", "load_scene_text", "resolve_scene_path", "format_path", "InputError"]
+def open_map(arg: str, ruleset: str | None) -> Scene:
+    """A map or scene argument (file path or bundled name), read for the ruleset."""
+    path = resolve_scene_path(arg)
+    if not path.is_file():                # a folder of that name (an earlier --out, say)
+        path = find_map(arg) or path
+    if not path.is_file():
+        raise InputError(arg, "", None, "no such map file",
+                         "a map file, or a bundled map: " + ", ".join(map_names()))
+    return load_scene(path, ruleset=ruleset)
+
+
+__all__ = ["load_scene", "load_scene_text", "resolve_scene_path", "open_map", "format_path",
+           "InputError"]

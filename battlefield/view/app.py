@@ -15,6 +15,7 @@ import pygame
 from battlefield.errors import InputError, UsageError
 from battlefield.rules import log, outcome
 from battlefield.rules.actions import Action, IllegalAction
+from battlefield.rules.standing import scene_now
 from battlefield.rules.state import Game, State
 from battlefield.scene.load import load_scene_text
 from battlefield.scene.mapfile import scene_yaml
@@ -25,7 +26,7 @@ from battlefield.view.editor import Editor
 from battlefield.view.frames import Frames, busy, look
 from battlefield.view.measure_tool import MeasureTool
 from battlefield.view.panels import WIDTH, HelpOverlay, Panel
-from battlefield.view.table_view import TableView, scene_now
+from battlefield.view.table_view import TableView
 
 SIZE = (1600, 1000)
 
@@ -449,30 +450,6 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
         pygame.image.save(surf, screenshot)
         return scene
     App(scene, size).run()
-    pygame.quit()
-    return scene
-
-
-def play_joined(url: str, size: tuple[int, int] = SIZE, screenshot: str | None = None) -> Any:
-    """The window as a client of `battlefield serve` (view/joined.py); with `screenshot`, the
-    first frame once the game is joined, drawn to a PNG."""
-    if screenshot:
-        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    pygame.display.init()
-    pygame.font.init()
-    from battlefield.view.joined import open_joined
-
-    scene = open_joined(url, size)
-    try:
-        if screenshot:
-            scene.poll()
-            surf = pygame.Surface(size)
-            scene.draw(surf)
-            pygame.image.save(surf, screenshot)
-            return scene
-        App(scene, size).run()
-    finally:
-        scene.close()
     pygame.quit()
     return scene
 

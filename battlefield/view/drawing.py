@@ -227,5 +227,3 @@ def icon_rect(x: float, y: float, w: float, h: float) -> pygame.Rect:
 IconFn = Callable[[pygame.Surface, pygame.Rect], None]
 
 
-# The label placer lives in its own module; its names stay importable from here.
-from battlefield.view.labels import Labels, around  # noqa: E402, F401

@@ -10,6 +10,7 @@ this module only polls it each frame."""
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -20,7 +21,7 @@ from battlefield.rules.actions import Action
 from battlefield.server.link import ThreadedLink
 from battlefield.server.seat import Seat
 from battlefield.view import live
-from battlefield.view.app import SIZE, Opened, PlayScene
+from battlefield.view.app import SIZE, App, Opened, PlayScene
 
 JOIN_WAIT = 30.0            # seconds to wait for the server's hello before giving up
 
@@ -161,3 +162,25 @@ def open_joined(url: str, size: tuple[int, int] = SIZE, wait: float = JOIN_WAIT
         time.sleep(0.02)
     link.close()
     raise UsageError(f"--join {url}: no answer from the server in {wait:.0f} s")
+
+
+def play_joined(url: str, size: tuple[int, int] = SIZE, screenshot: str | None = None) -> Any:
+    """The window as a client of `battlefield serve` (view/joined.py); with `screenshot`, the
+    first frame once the game is joined, drawn to a PNG."""
+    if screenshot:
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    pygame.display.init()
+    pygame.font.init()
+    scene = open_joined(url, size)
+    try:
+        if screenshot:
+            scene.poll()
+            surf = pygame.Surface(size)
+            scene.draw(surf)
+            pygame.image.save(surf, screenshot)
+            return scene
+        App(scene, size).run()
+    finally:
+        scene.close()
+    pygame.quit()
+    return scene

@@ -14,6 +14,7 @@ from itertools import chain
 
 import pygame
 
+from battlefield.view.drawing import text_surface
 from battlefield.view.palette import HALO, INK
 
 Point = tuple[float, float]
@@ -71,8 +72,6 @@ class Labels:
 
     def text(self, text: str, size: int, candidates: Sequence[Point], colour: Sequence[int] = INK,
              halo: Sequence[int] | None = HALO, priority: float = 0) -> None:
-        from battlefield.view.drawing import text_surface  # drawing re-exports this module
-
         self.add(text_surface(text, size, colour, halo), candidates, priority)
 
     def _cost(self, r: pygame.Rect) -> float:

@@ -87,10 +87,10 @@ def position_now(scene: Scene) -> tuple[Scene, dict, tuple, dict] | None:
     from battlefield.rules import registry
     from battlefield.rules.outcome import unit_wounds
     from battlefield.rules.position import is_position
+    from battlefield.rules.standing import scene_now
     from battlefield.rules.state import Game
     from battlefield.rulings import Referee
     from battlefield.view.damage_marks import Loss
-    from battlefield.view.table_view import scene_now
 
     start = scene.extra.get("state")
     package = registry.find(scene.ruleset.id)

@@ -12,13 +12,14 @@ import pygame
 from battlefield.analysis.coverage import coverage
 from battlefield.rules.outcome import losses, unit_wounds
 from battlefield.rules.registry import marks_of
+from battlefield.rules.standing import scene_now
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
-from battlefield.scene.model import Scene
 from battlefield.view import palette as pal
 from battlefield.view.damage_marks import Loss, draw_losses
-from battlefield.view.drawing import Labels, draw_cells, text_surface
+from battlefield.view.drawing import draw_cells, text_surface
 from battlefield.view.heatmap import ramp
+from battlefield.view.labels import Labels
 from battlefield.view.layers import (
     Style,
     draw_board,
@@ -34,28 +35,6 @@ from battlefield.view.transform import ViewTransform
 ZOOM_STEP = 1.15
 HEAT_SPACING = 1.0      # inches between the heat map's cells (analyze uses 0.5": finer, slower)
 PAN_STEP = 60
-
-
-def scene_now(state: State, keep_slain: bool = False) -> Scene:
-    """The scene with every model where it stands now (slain ones gone unless keep_slain, which
-    keeps 'UNIT/N' names pointing at the same models) and objectives as held now."""
-    scene, t = state.scene, state.table
-    off = scene.model_offsets()
-    units = []
-    for u, spec in enumerate(scene.units):
-        models, leader = [], 0
-        for k, m in enumerate(spec.models):
-            i = off[u] + k
-            if t.unit[i] < 0 and not keep_slain:
-                continue
-            if k == spec.leader:
-                leader = len(models)
-            models.append(replace(m, x=float(t.x[i]), y=float(t.y[i]), z=float(t.z[i]),
-                                  facing=float(t.facing[i])))
-        units.append(replace(spec, models=models, leader=leader))
-    objectives = [replace(o, controlled_by=state.objectives.get(o.id, o.controlled_by))
-                  for o in scene.objectives]
-    return replace(scene, units=units, objectives=objectives)
 
 
 class TableView:
