@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from battlefield import scene_keys as keys
 from battlefield.paths import ruleset_dir, ruleset_names
-from battlefield.scene.yamlsource import Reader
+from battlefield.yamlsource import Reader
 
 OBJECTIVE_RULES = ("control-sum", "model-count", "fighters-within")
 DISTANCE_MODES = ("horizontal", "3d", "leader")
@@ -55,6 +56,17 @@ class Analysis:
 
 
 DEFAULT_ANALYSIS = Analysis(move=6.0, climb_free=1.0, climb_free_below=False)
+
+LAYOUT_TARGETS = ("visible", "hidden", "objective", "reach")
+
+
+@dataclass(frozen=True)
+class LayoutDefaults:
+    """What `battlefield layout generate` starts from for this ruleset: its piece catalogue
+    (a file in the ruleset's folder) and the figures a good table meets (analyze's terms)."""
+
+    pieces: Path
+    targets: tuple[tuple[str, float], ...]
 
 
 @dataclass(frozen=True)
@@ -119,6 +131,7 @@ class RulesetData:
     # rather than left unread): key -> why, for people.
     unplayed_unit_keys: tuple[tuple[str, str], ...] = ()
     model_keys: tuple[ExtraKey, ...] = ()        # ... and to models
+    layout: LayoutDefaults | None = None         # layout generate's pieces and targets
 
 
 BOARD_ID = "board"
@@ -149,7 +162,7 @@ def load_ruleset(name: str) -> RulesetData:
     top = r.mapping((), r.data, ["id", "name", "seed", "board", "characteristics",
                                  "weapon_characteristics", "geometry"],
                     ["demo", "analysis", "actions", "resources", "unit_keys", "model_keys",
-                     "unplayed_unit_keys"])
+                     "unplayed_unit_keys", "layout"])
     board = r.mapping(("board",), top["board"], ["width", "depth"])
     geo = r.mapping(("geometry",), top["geometry"],
                     ["distance", "combat_range", "combat_needs_sight", "coherency", "objectives"],
@@ -194,16 +207,26 @@ def load_ruleset(name: str) -> RulesetData:
         unit_keys=_extra_keys(r, "unit_keys", top.get("unit_keys")),
         model_keys=_extra_keys(r, "model_keys", top.get("model_keys")),
         unplayed_unit_keys=_unplayed(r, top.get("unplayed_unit_keys")),
+        layout=_layout(r, folder, top.get("layout")),
     )
 
 
+def _layout(r: Reader, folder: Path, raw: object) -> LayoutDefaults | None:
+    """`layout: {pieces: FILE, targets: {visible: 0.45, ...}}`."""
+    if raw is None:
+        return None
+    d = r.mapping(("layout",), raw, ["pieces", "targets"])
+    file = folder / r.string(("layout", "pieces"), d["pieces"])   # read by layout generate
+    t = r.mapping(("layout", "targets"), d["targets"], [], LAYOUT_TARGETS)
+    targets = tuple((k, r.number(("layout", "targets", k), v, 0)) for k, v in t.items())
+    return LayoutDefaults(file, targets)
+
+
 def _unplayed(r: Reader, raw: object) -> tuple[tuple[str, str], ...]:
-    """`unplayed_unit_keys: {KEY: why}`: keys of every scene unit (scene/keys.py UNIT) that
+    """`unplayed_unit_keys: {KEY: why}`: keys of every scene unit (scene_keys.py UNIT) that
     the ruleset does not play."""
     if raw is None:
         return ()
-    from battlefield.scene import keys
-
     optional = keys.UNIT.optional()
     given = r.mapping(("unplayed_unit_keys",), raw, [], optional)
     return tuple((k, r.string(("unplayed_unit_keys", k), why)) for k, why in given.items())

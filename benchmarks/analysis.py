@@ -6,7 +6,7 @@
   best of several runs, the per-layout cache off, after numba has compiled. Target <= 5 s on
   the 2-core machine (both cores used). heatmap_05_cached_s: the same map asked again (the
   per-layout cache). Quick mode: the 2" grid, one run (heatmap_05_grid says which grid).
-- Reference: the per-line kernel (sightline.lines_blocked, every piece a candidate) on every
+- Reference: the per-line kernel (sight.kernel.lines_blocked, every piece a candidate) on every
   line from a sample of cells (every 50th) to every cell must give the same answers
   (heatmap_checked_lines of them); the run fails loudly on a difference.
 """
@@ -20,7 +20,7 @@ import numba
 import numpy as np
 
 from battlefield.analysis.coverage import coverage
-from battlefield.geometry.sightline import lines_blocked
+from battlefield.geometry.sight import lines_blocked
 from battlefield.scene.model import Scene
 from benchmarks.scene import make_scene
 
@@ -93,6 +93,6 @@ def bench_heatmap(quick: bool = False, scene: Scene | None = None) -> dict:
 
 
 def _rows(cov, rows: np.ndarray) -> np.ndarray:
-    """The grid kernel's answers for the sampled rows (sightgrid decides them as the all-pairs
+    """The grid kernel's answers for the sampled rows (sight.grid decides them as the all-pairs
     pass does: each pair from its lower-numbered point)."""
     return cov.sight.rows(rows)

@@ -1,30 +1,41 @@
 """Shared test set-up: headless pygame, the repository's paths, and the numba kernels compiled
 once before the test workers start (tests/warm.py)."""
 
+import atexit
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+# The sight-map cache goes to a folder of this run, never the user's ~/.cache/battlefield (the
+# test workers inherit it from the controller, which imports this file first).
+if "BATTLEFIELD_CACHE" not in os.environ:
+    os.environ["BATTLEFIELD_CACHE"] = tempfile.mkdtemp(prefix="battlefield-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["BATTLEFIELD_CACHE"], ignore_errors=True)
 
 ROOT = Path(__file__).resolve().parent.parent
 WARM = Path(__file__).resolve().parent / "warm.py"
-# Each half of tests/warm.py and a kernel whose cached copy shows that half has run.
-HALVES = {"grid": ("sightgrid", "grid_sight_rows"), "lines": ("unitsight", "groups_see")}
+# Each half of tests/warm.py and a kernel (module of battlefield.geometry.sight, function) whose
+# cached copy shows that half has run.
+HALVES = {"grid": ("grid", "grid_sight_rows"), "lines": ("units", "groups_see")}
 
 
 def _cached(module: str, kernel: str) -> bool:
-    """numba has a cached copy of battlefield.geometry.MODULE.KERNEL (in the package's
+    """numba has a cached copy of battlefield.geometry.sight.MODULE.KERNEL (in the package's
     __pycache__, or under $NUMBA_CACHE_DIR)."""
-    import battlefield.geometry
+    import battlefield.geometry  # not .sight: that would import numba here
 
     name = f"{module}.{kernel}-*.nbi"
     where = os.environ.get("NUMBA_CACHE_DIR")
     if where:
-        return any(Path(where).rglob(name))
-    return any((Path(battlefield.geometry.__file__).parent / "__pycache__").glob(name))
+        # numba keeps them there in a folder named after the package: sight_<hash of its path>
+        return any(p.parent.name.startswith("sight_") for p in Path(where).rglob(name))
+    sight = Path(battlefield.geometry.__file__).parent / "sight"
+    return any((sight / "__pycache__").glob(name))
 
 
 def pytest_configure(config) -> None:

@@ -38,3 +38,15 @@ def test_the_screenshot_commands_parse():
     for line in lines:
         args = parser.parse_args(shlex.split(line)[1:])
         assert args.command in ("play", "try"), line
+
+
+def test_the_browser_commands_parse():
+    import shlex
+
+    block = README.split("## In a browser", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    parser = build_parser()
+    lines = [line for line in block.strip().splitlines() if line.startswith("battlefield ")]
+    assert len(lines) == 4
+    for line in lines:
+        parser.parse_args(shlex.split(line)[1:])
+    assert "--html game.html" in block and "game.html#v=" in block

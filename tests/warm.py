@@ -22,7 +22,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 def grid() -> None:
     os.environ["BATTLEFIELD_CACHE"] = "off"     # computed, not read from a cached sight map
     from battlefield.cli.main import main
-    from battlefield.geometry.sightgrid import all_pairs
+    from battlefield.geometry.sight.grid import all_pairs
     from battlefield.scene.load import load_scene, resolve_scene_path
 
     with tempfile.TemporaryDirectory() as out:

@@ -20,6 +20,10 @@ from typing import Any, TextIO
 
 from battlefield.analysis.progress import ProgressBar
 from battlefield.errors import UsageError
+from battlefield.rules import log
+from battlefield.rules.battle import play
+from battlefield.rules.state import Game
+from battlefield.scene.load import load_scene_text
 
 _MASK = (1 << 64) - 1
 
@@ -43,11 +47,6 @@ class Job:
 
 def play_one(job: Job) -> dict[str, Any]:
     """One battle (in whatever process runs it): its index, seed and result."""
-    from battlefield.rules import log
-    from battlefield.rules.battle import play
-    from battlefield.rules.state import Game
-    from battlefield.scene.load import load_scene_text
-
     scene = load_scene_text(job.scene_text, job.scene_name)
     state = play(Game(log.rules_for(job.ruleset), scene, job.seed))
     return {"index": job.index, "seed": job.seed, "actions": len(state.actions),
@@ -109,7 +108,7 @@ def run_battles(ruleset: str, scene_text: str, scene_name: str, games: int, seed
 
 
 def _on_dask(jobs: list[Job], address: str, progress) -> list[dict[str, Any]]:
-    try:
+    try:                     # here, not at the top: distributed is optional (the cluster extra)
         from distributed import Client
         from distributed import as_completed as dask_completed
     except ImportError:

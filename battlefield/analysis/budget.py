@@ -11,8 +11,9 @@ the memory with the cells (per-cell counters, points and pictures; the pairs are
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
+
+import numba
 
 from battlefield.analysis.coverage import Grid
 
@@ -31,12 +32,7 @@ NICE = (0.05, 0.1, 0.2, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0,
 
 def threads() -> int:
     """The threads the sight kernel runs on."""
-    try:
-        import numba
-
-        return max(1, numba.get_num_threads())
-    except ImportError:                              # pragma: no cover - numba is required
-        return max(1, os.cpu_count() or 1)
+    return max(1, numba.get_num_threads())
 
 
 @dataclass(frozen=True)

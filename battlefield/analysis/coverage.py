@@ -7,7 +7,7 @@ of the tallest standable piece under the centre, else the table). Cells inside i
 terrain are not standing places and are left out. Sight is the terrain rule of the sight kernel
 (RULES-NOTES: a line is blocked where it passes inside an outline below the piece's height),
 terrain only, points rather than bases, and exact for the sampled points: every pair of cells
-is decided (geometry.sightgrid), none sampled. The pairs are counted, never kept: per cell, how
+is decided (geometry.sight.grid), none sampled. The pairs are counted, never kept: per cell, how
 many cells it sees and how many cells of each deployment zone (and of each zone's enemies) see
 it; any other group of observers is decided anew, a few rows at a time.
 """
@@ -22,14 +22,14 @@ from typing import Any
 import numpy as np
 import shapely
 
-from battlefield.geometry.sightgrid import (
+from battlefield.geometry.sight import (
     MAX_GROUPS,
     GridSight,
     Progress,
     all_pairs,
     ground_heights,
+    lines_blocked,
 )
-from battlefield.geometry.sightline import lines_blocked
 from battlefield.geometry.terrain import STANDABLE, Layout
 
 DEFAULT_SPACING = 0.5

@@ -20,6 +20,8 @@ import shapely
 
 from battlefield.geometry import MM_PER_INCH
 from battlefield.geometry.paths import Planner, Terrain
+from battlefield.rules.deploy import armies
+from battlefield.rulesets import load_ruleset
 from battlefield.scene.model import Objective, Scene
 
 MOVER_BASE_MM = 32.0
@@ -36,14 +38,10 @@ def climb_free_of(scene: Scene) -> float:
 def default_move(ruleset: str) -> float:
     """Inches a typical unit moves in a turn: the ruleset's `analysis.move`, else the median
     move of its demo armies, else 6"."""
-    from battlefield.rulesets import load_ruleset
-
     a = load_ruleset(ruleset).analysis
     if a is not None:
         return a.move
     try:
-        from battlefield.rules.deploy import armies
-
         moves = [float(u["stats"]["move"]) for _, units in armies(ruleset) for u in units
                  if isinstance(u.get("stats"), dict)
                  and isinstance(u["stats"].get("move"), (int, float))]

@@ -6,17 +6,23 @@ compares them side by side.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from battlefield.analysis import fairness
 from battlefield.analysis.survey import Survey
 from battlefield.analysis.symmetry import breaks_text
 
+# The pictures are drawn by the caller's painter (battlefield.view.survey_pictures, with pygame):
+# analysis computes and writes text, it never imports the view.
+Pictures = Callable[[Survey, Path], dict[str, str]]        # a survey's pictures -> {what: file}
+Comparison = Callable[[Survey, Survey, Path], str]         # two surveys side by side -> file
+
 SIGHT_PNG = "sight.png"
 MARCHES_PNG = "marches.png"
+COMPARE_PNG = "compare-sight.png"
 REPORT_MD = "report.md"
 FIGURES_JSON = "analysis.json"
-MAX_PICTURE_PX = 2400           # a picture's board is at most this many pixels across
 
 
 def seen_png(side: str) -> str:
@@ -33,82 +39,18 @@ def default_dir(names: list[str]) -> Path:
     return Path("analysis-" + "-vs-".join(_slug(n) for n in names))
 
 
-# --- pictures ------------------------------------------------------------------------------------
-def picture_scale(width: float, depth: float) -> float:
-    """Pixels per inch of the pictures: the heat maps' usual scale, less on a board so big that
-    it would be more than MAX_PICTURE_PX across."""
-    from battlefield.view.heatmap import PX_PER_INCH
-
-    return min(PX_PER_INCH, MAX_PICTURE_PX / max(width, depth, 1e-9))
-
-
-def draw_pictures(s: Survey, folder: Path) -> dict[str, str]:
-    """The heat maps and the marches of one survey, saved in folder. Returns {what: file}."""
-    from battlefield.view import heatmap as hm
-
-    px = picture_scale(s.scene.width, s.scene.depth)
-    f = s.figures
-    cov = s.coverage
-    g = cov.grid
-    files: dict[str, str] = {}
-    spots = [hm.Spot(p["at"][0], p["at"][1], str(k + 1))
-             for k, p in enumerate(f["sight"]["hiding_spots"])]
-    caption = [f"{s.name}: how much of the board a model sees from each place",
-               f'A {cov.height:g}" tall model standing at the centre of each {g.sx:g}" x '
-               f'{g.sy:g}" cell (on top of hills and other standable pieces), terrain only. '
-               f"Board-wide mean {_pct(f['visible_fraction'])}; least {_pct(f['sight']['least'])}"
-               f", most {_pct(f['sight']['most'])}. Numbered: the best hiding spots "
-               f"({_spots_text(f['sight']['hiding_spots'])}).",
-               f"Verdict: {f['verdict']['text']}"]
-    pic = hm.heatmap_picture(s.scene, cov.grid_values(cov.fraction), caption,
-                             "share of the board seen from the cell", spots, px_per_inch=px)
-    hm.save(pic, str(folder / SIGHT_PNG))
-    files["sight"] = SIGHT_PNG
-    sides = s.sides
-    for side in sides:
-        others = [o for o in sides if o != side]
-        hide = [p for o in others for p in f["sides"][o]["hiding_spots"]]
-        spots = [hm.Spot(p["at"][0], p["at"][1], str(k + 1)) for k, p in enumerate(hide)]
-        caption = [f"{s.name}: what {side}'s deployment zone sees",
-                   f"Each cell coloured by the share of {side}'s deployment zone from which a "
-                   f'{cov.height:g}" model there is seen (and sees back). Numbered: the spots of '
-                   f"{' and '.join(others) or 'the other zones'} zone least seen from {side} "
-                   f"({_spots_text(hide)}).",
-                   "Objectives seen from the zone: " + ", ".join(
-                       f"{o} {_pct(v)}" for o, v in f["sides"][side]["objective_sight"].items())]
-        pic = hm.heatmap_picture(s.scene, cov.grid_values(s.seen_from[side]), caption,
-                                 f"share of {side}'s zone that sees the cell", spots,
-                                 px_per_inch=px)
-        name = seen_png(side)
-        hm.save(pic, str(folder / name))
-        files[f"seen_from_{side}"] = name
-    if s.marches:
-        routes = []
-        for m in s.marches:
-            r = f["reach"][m.side][m.objective]
-            if m.path and len(m.path) > 1:
-                routes.append(hm.Route(m.side, m.path, f'{r["inches"]:.1f}", {_turns(r["turns"])}'))
-        caption = [f"{s.name}: the shortest legal march from each zone to each objective",
-                   f'Around impassable terrain, climbing counted ({s.scene.ruleset.id}), for a '
-                   f"32 mm base; labels: inches, and turns of a {s.move:g}\" move."]
-        hm.save(hm.marches_picture(s.scene, routes, caption, px_per_inch=px),
-                str(folder / MARCHES_PNG))
-        files["marches"] = MARCHES_PNG
-    return files
-
-
-def _turns(n: int) -> str:
+def turns_text(n: int) -> str:
     return f"{n} turn{'s' * (n != 1)}"
 
 
-def _pct(v: float | None) -> str:
+def pct(v: float | None) -> str:
     return "-" if v is None else f"{v:.0%}"
 
 
-def _spots_text(spots: list[dict]) -> str:
+def spots_text(spots: list[dict]) -> str:
     if not spots:
         return "none"
-    return ", ".join(f"{k + 1}: ({p['at'][0]:g}, {p['at'][1]:g}) seen {_pct(p['seen'])}"
+    return ", ".join(f"{k + 1}: ({p['at'][0]:g}, {p['at'][1]:g}) seen {pct(p['seen'])}"
                      + (f" in {p['in']}" if "in" in p else "") for k, p in enumerate(spots))
 
 
@@ -149,17 +91,17 @@ def markdown(s: Survey, files: dict[str, str]) -> str:
         out += [f"![How much of the board each place sees]({files['sight']})", ""]
     out += ["## Sight", "",
             "| figure | value |", "| --- | --- |",
-            f"| board seen from a cell (mean: `visible_fraction`) | {_pct(f['visible_fraction'])} "
+            f"| board seen from a cell (mean: `visible_fraction`) | {pct(f['visible_fraction'])} "
             "|",
-            f"| least / most seen cell | {_pct(f['sight']['least'])} / "
-            f"{_pct(f['sight']['most'])} |"]
+            f"| least / most seen cell | {pct(f['sight']['least'])} / "
+            f"{pct(f['sight']['most'])} |"]
     for pair, v in f["sight"]["zone_to_zone"].items():
         a, b = pair.split("|")
-        out.append(f"| pairs of {a} and {b} zone cells that see each other | {_pct(v)} |")
+        out.append(f"| pairs of {a} and {b} zone cells that see each other | {pct(v)} |")
     out += ["", "Best hiding spots (least seen from the whole board):", "",
             "| # | at | seen from | in |", "| --- | --- | --- | --- |"]
     for k, p in enumerate(f["sight"]["hiding_spots"]):
-        out.append(f"| {k + 1} | ({p['at'][0]:g}, {p['at'][1]:g}) | {_pct(p['seen'])} | "
+        out.append(f"| {k + 1} | ({p['at'][0]:g}, {p['at'][1]:g}) | {pct(p['seen'])} | "
                    f"{p.get('in', '-')} |")
     if sides:
         out += ["", "## Per side", ""]
@@ -193,7 +135,7 @@ def markdown(s: Survey, files: dict[str, str]) -> str:
                 if r.get("inches") is None:
                     cells.append("no legal path")
                 else:
-                    cells.append(f"{r['inches']:.1f}\" ({_turns(r['turns'])}; contest in "
+                    cells.append(f"{r['inches']:.1f}\" ({turns_text(r['turns'])}; contest in "
                                  f"{r['contest_turns']})")
             out.append(f"| {o.id} | " + " | ".join(cells) + " |")
         if "marches" in files:
@@ -216,10 +158,11 @@ def _yes(v: bool) -> str:
     return "yes" if v else "no"
 
 
-def write(s: Survey, folder: Path, pictures: bool = True) -> dict[str, str]:
-    """Pictures, report.md and analysis.json of one survey in folder (made if need be)."""
+def write(s: Survey, folder: Path, pictures: Pictures | None = None) -> dict[str, str]:
+    """Pictures (drawn by `pictures`, none without it), report.md and analysis.json of one
+    survey in folder (made if need be)."""
     folder.mkdir(parents=True, exist_ok=True)
-    files = draw_pictures(s, folder) if pictures else {}
+    files = pictures(s, folder) if pictures else {}
     files["report"] = REPORT_MD
     files["json"] = FIGURES_JSON
     s.figures["files"] = {k: str(folder / v) for k, v in files.items()}
@@ -229,34 +172,28 @@ def write(s: Survey, folder: Path, pictures: bool = True) -> dict[str, str]:
 
 
 # --- two maps -----------------------------------------------------------------------------------
-def write_comparison(a: Survey, b: Survey, folder: Path) -> dict:
-    """Each map's report in its own subfolder, the sight maps side by side, and a page and JSON
-    comparing the figures. Returns the JSON."""
-    from battlefield.view import heatmap as hm
-
+def write_comparison(a: Survey, b: Survey, folder: Path, pictures: Pictures | None = None,
+                     side_by_side: Comparison | None = None) -> dict:
+    """Each map's report in its own subfolder, the sight maps side by side (drawn by
+    `side_by_side`), and a page and JSON comparing the figures. Returns the JSON."""
     folder.mkdir(parents=True, exist_ok=True)
     names = [_slug(a.name), _slug(b.name)]
     if names[0] == names[1]:
         names = [names[0] + "-1", names[1] + "-2"]
     for s, sub in zip((a, b), names, strict=True):
-        write(s, folder / sub)
+        write(s, folder / sub, pictures)
     comparison = fairness.compare(a.figures, b.figures)
-    pics = []
-    for s in (a, b):
-        cov = s.coverage
-        pics.append(hm.heatmap_picture(
-            s.scene, cov.grid_values(cov.fraction),
-            [f"{s.name}", f"Board-wide mean {_pct(s.figures['visible_fraction'])}."],
-            "share of the board seen from the cell"))
-    hm.save(hm.side_by_side(pics), str(folder / "compare-sight.png"))
+    if side_by_side:
+        side_by_side(a, b, folder)
     lines = [f"# {a.name} and {b.name} compared", "",
              f"**{a.name}**: {a.figures['verdict']['text']}", "",
              f"**{b.name}**: {b.figures['verdict']['text']}", ""]
     if comparison["fairer"]:
         lines += [f"The fairer layout (smaller largest gap between the sides): "
                   f"**{comparison['fairer']}**.", ""]
-    lines += ["![Sight, side by side](compare-sight.png)", "",
-              f"| figure | {a.name} | {b.name} | difference |", "| --- | --- | --- | --- |"]
+    if side_by_side:
+        lines += [f"![Sight, side by side]({COMPARE_PNG})", ""]
+    lines += [f"| figure | {a.name} | {b.name} | difference |", "| --- | --- | --- | --- |"]
     for r in comparison["rows"]:
         lines.append(f"| {r['words']} | {_cell(r['a'], r['unit'])} | {_cell(r['b'], r['unit'])} "
                      f"| {_diff(r['difference'], r['unit'])} |")
@@ -265,7 +202,8 @@ def write_comparison(a: Survey, b: Survey, folder: Path) -> dict:
     (folder / REPORT_MD).write_text("\n".join(lines), encoding="utf-8")
     data = {"maps": [a.figures, b.figures], "comparison": comparison,
             "files": {"report": str(folder / REPORT_MD),
-                      "sight": str(folder / "compare-sight.png"),
                       "json": str(folder / FIGURES_JSON)}}
+    if side_by_side:
+        data["files"]["sight"] = str(folder / COMPARE_PNG)
     (folder / FIGURES_JSON).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     return data

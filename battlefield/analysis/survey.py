@@ -21,7 +21,7 @@ from battlefield.analysis import fairness
 from battlefield.analysis.coverage import DEFAULT_HEIGHT, DEFAULT_SPACING, Coverage, coverage
 from battlefield.analysis.reach import March, contest_range, default_move, marches
 from battlefield.analysis.symmetry import symmetry
-from battlefield.geometry.sightgrid import Progress
+from battlefield.geometry.sight import Progress
 from battlefield.scene.model import Scene
 
 

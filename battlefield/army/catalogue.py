@@ -1,9 +1,12 @@
 """BSData catalogues (.cat) and game systems (.gst): every entry by id, links followed, so that
-a roster's selection can be filled in from the entry it was made from (by its entryId)."""
+a roster's selection can be filled in from the entry it was made from (by its entryId). Entries
+no list can field at the table are not followed: the Path to Glory catalogues' (campaign scars,
+paths, renown) and the build-your-own heroes' templates (NOT_FIELDED)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from xml.etree.ElementTree import Element
 
@@ -16,6 +19,11 @@ _TAG = {"selectionEntries": "selectionEntry", "sharedSelectionEntries": "selecti
         "entryLinks": "entryLink"}
 _ENTRY_TAGS = ("selectionEntry", "entryLink", "selectionEntryGroup", "profile", "rule",
                "categoryEntry")
+# Catalogues whose entries only a campaign takes, and units that are templates to build a hero
+# from: neither is a unit a matched-play list fields.
+NOT_FIELDED_CATALOGUES = ("Path to Glory",)
+NOT_FIELDED_UNITS = ("Anvil of Apotheosis",)
+SHARED_CATALOGUES = ("Lores",)       # linked by every faction; they link every library back
 
 
 @dataclass
@@ -27,7 +35,10 @@ class Catalogues:
     by_id: dict[str, Element] = field(default_factory=dict)
     units_of: dict[str, list[Element]] = field(default_factory=dict)   # file -> root entries
     links: dict[str, list[str]] = field(default_factory=dict)   # file -> catalogue ids it links
+    imports: dict[str, list[str]] = field(default_factory=dict)  # ... whose root entries it takes
     ids: dict[str, str] = field(default_factory=dict)           # catalogue id -> file
+    source: dict[str, str] = field(default_factory=dict)        # entry id -> catalogue name
+    revisions: dict[str, str] = field(default_factory=dict)     # catalogue name -> revision
 
     @classmethod
     def read(cls, *paths: str | Path) -> Catalogues:
@@ -46,22 +57,44 @@ class Catalogues:
                 out.add(f)
         return out
 
+    @classmethod
+    def for_roster(cls, folder: Path, catalogue_ids: list[str]) -> Catalogues:
+        """From a folder of the whole dataset, the game system, the catalogues of these ids and
+        what they link to (reading the 130-odd files of the dataset takes seconds)."""
+        out = cls()
+        wanted = set(catalogue_ids)
+        files = sorted(f for f in folder.iterdir() if f.suffix.lower() in SUFFIXES)
+        for f in files:
+            head = f.read_bytes()[:2000].decode("utf-8", "replace")
+            if f.suffix.lower().startswith(".gst") or any(f' id="{i}"' in head for i in wanted):
+                out.add(f)
+        if wanted - set(out.ids):        # a catalogue not found by its id: read them all
+            return cls.read(folder)
+        out.add_linked(folder)
+        return out
+
     def add(self, path: Path) -> None:
-        root = read_xml(path)
+        root = _parsed(str(path), *_stamp(path))
         if root.tag not in ("catalogue", "gameSystem"):
             raise InputError(str(path), "", None, f"the XML is a <{root.tag}>",
                              "a BSData <catalogue> (.cat) or <gameSystem> (.gst)")
         self.files.append(str(path))
-        self.names.append(root.get("name", path.stem))
+        name = root.get("name", path.stem)
+        self.names.append(name)
+        self.revisions[name] = root.get("revision", "")
         self.ids[root.get("id", "")] = str(path)
         for el in root.iter():
             if el.tag in _ENTRY_TAGS and el.get("id"):
                 self.by_id.setdefault(el.get("id", ""), el)
+                self.source.setdefault(el.get("id", ""), name)
         self.units_of[str(path)] = [el for holder in ("selectionEntries",
                                                       "sharedSelectionEntries", "entryLinks")
                                     for el in _children(root, holder, _TAG[holder])]
         self.links[str(path)] = [c.get("targetId", "")
                                  for c in _children(root, "catalogueLinks", "catalogueLink")]
+        self.imports[str(path)] = [c.get("targetId", "")
+                                   for c in _children(root, "catalogueLinks", "catalogueLink")
+                                   if c.get("importRootEntries") == "true"]
 
     def entry(self, ids: list[str]) -> Entry | None:
         """The catalogue entry for the first of `ids` (most specific first) that it has."""
@@ -72,26 +105,63 @@ class Catalogues:
         return None
 
     def add_linked(self, folder: Path) -> None:
-        """The catalogues the read ones link to (a faction's library), from the same folder."""
-        wanted = {i for ids in self.links.values() for i in ids} - set(self.ids)
-        if not wanted:
-            return
-        for f in sorted(folder.iterdir()):
-            if f.suffix.lower() in SUFFIXES and str(f) not in self.files:
-                head = f.read_bytes()[:2000].decode("utf-8", "replace")
-                if any(f'id="{i}"' in head for i in wanted):
-                    self.add(f)
+        """The catalogues the read ones link to (a faction's library, and what that links to),
+        from the same folder."""
+        while True:
+            wanted = {i for f, ids in self.links.items() if self._follows(f)
+                      for i in ids} - set(self.ids)
+            if not wanted:
+                return
+            found = False
+            for f in sorted(folder.iterdir()):
+                if f.suffix.lower() in SUFFIXES and str(f) not in self.files:
+                    head = f.read_bytes()[:2000].decode("utf-8", "replace")
+                    if any(f' id="{i}"' in head for i in wanted):
+                        self.add(f)
+                        found = True
+            if not found:
+                return
+
+    def _follows(self, file: str) -> bool:
+        """Whether the links of a catalogue are followed: not those of the shared Lores and
+        Path to Glory catalogues, which link every faction's library (for its manifestations)."""
+        name = self.names[self.files.index(file)] if file in self.files else ""
+        return not any(n in name for n in (*NOT_FIELDED_CATALOGUES, *SHARED_CATALOGUES))
+
+    def fielded(self, el: Element) -> bool:
+        """Whether a list can field this entry (or the entry a link points at): not a Path to
+        Glory catalogue's, not a build-your-own template."""
+        target = (self.by_id.get(el.get("targetId", ""))
+                  if el.tag == "entryLink" else el)
+        if target is None:
+            return True
+        where = self.source.get(target.get("id", ""), "")
+        if any(n in where for n in NOT_FIELDED_CATALOGUES):
+            return False
+        name = target.get("name", "")
+        return not any(name.startswith(n) for n in NOT_FIELDED_UNITS)
+
+    def has(self, entry_id: str) -> bool:
+        """Whether an entryId of a roster (LINK::TARGET) names entries these catalogues have."""
+        parts = [p for p in entry_id.split("::") if p]
+        return bool(parts) and all(p in self.by_id for p in parts)
 
     def units(self, file: str | None = None) -> list[Entry]:
-        """The units of one file (its own and those it links to at its top level), or of all."""
+        """The units a list of one file can field (its own, those it links to at its top level
+        and the root entries of the catalogues it imports them from), or of all files."""
+        files = list(self.units_of) if file is None else [file]
+        for f in files:                      # catalogues whose root entries `file` imports
+            for i in self.imports.get(f, []):
+                if i in self.ids and self.ids[i] not in files:
+                    files.append(self.ids[i])
         out, seen = [], set()
-        for f, els in self.units_of.items():
-            if file is not None and f != file:
-                continue
+        for f in files:
+            els = self.units_of.get(f, [])
             for el in els:
                 target = (self.by_id.get(el.get("targetId", ""))
                           if el.tag == "entryLink" else el)
-                if target is None or target.get("type") != "unit" or id(target) in seen:
+                if (target is None or target.get("type") != "unit" or id(target) in seen
+                        or not self.fielded(el)):
                     continue
                 seen.add(id(target))
                 out.append(self.build(el))
@@ -135,11 +205,29 @@ class Catalogues:
                                                       if target is not None else ""))
         if depth < 20:
             for kid in _kids(el):
+                if not self.fielded(kid):
+                    continue
                 if kid.tag == "selectionEntryGroup":
                     for k in _kids(kid):
-                        entry.children.append(self.build(k, depth + 1))
+                        if self.fielded(k):
+                            entry.children.append(self.build(k, depth + 1))
                 else:
                     entry.children.append(self.build(kid, depth + 1))
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    try:
+        st = path.stat()
+    except OSError:
+        return (0, 0)
+    return (st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=12)
+def _parsed(path: str, mtime: int, size: int) -> Element:
+    """A catalogue's XML, parsed once while it is unchanged: every faction links the same
+    Lores and Path to Glory catalogues (read, never changed, by Catalogues)."""
+    return read_xml(path)
 
 
 def _children(el: Element, holder: str, tag: str) -> list[Element]:

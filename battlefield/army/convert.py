@@ -1,7 +1,10 @@
 """A roster unit (merged with its catalogue entry) as an aos4 unit of a scene: the `Unit` profile
 as stats, every weapon profile as a weapon, categories as keywords, spells and prayers the
-engine plays, and the models with their base. What cannot be mapped raises ImportProblem naming
-the unit; what is left out or defaulted is a warning that says so."""
+engine plays, and each model with its own base. A `Manifestation` profile is read as a Unit
+profile; faction terrain (the FACTION TERRAIN keyword, or Move - and Control -) becomes a
+terrain piece. A Move that is dice (2D6") is kept as dice. What cannot be mapped raises
+ImportProblem naming the unit; what is left out or defaulted (a weapon whose characteristic
+points at an ability, a spell without a casting value) is a warning that says so."""
 
 from __future__ import annotations
 
@@ -9,10 +12,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from battlefield.army import bases as base_sizes
 from battlefield.army.bases import BASE_RULE, BaseSizeError, expected, parse_base
 from battlefield.army.entries import Entry, Profile
 
 UNIT_PROFILE = "Unit"
+UNIT_PROFILES = (UNIT_PROFILE, "Manifestation")     # a manifestation's profile is its Unit one
+TERRAIN_KEYWORD = "FACTION TERRAIN"
+# Characteristics a profile has that battlefield does not play: read past, named in a warning.
+IGNORED_STATS = {"Banishment"}
 # The characteristic names of each profile type the importer reads, and the scene key of each.
 UNIT_STATS = {"Move": "move", "Health": "health", "Save": "save", "Control": "control"}
 WEAPON_STATS = {"Rng": "range", "Atk": "attacks", "Hit": "hit", "Wnd": "wound", "Rnd": "rend",
@@ -28,6 +36,7 @@ WEAPON_ABILITIES = {"crit (mortal)": "crit-mortal", "crit (2 hits)": "crit-2-hit
 NUMBERED = {"WARD": "ward", "WIZARD": "power", "PRIEST": "power"}
 
 _DICE = re.compile(r"^(\d*D[36](\+\d+)?|\d+)$", re.I)
+_MOVE_DICE = re.compile(r'^(\d*D[36](?:\+\d+)?)\s*(?:"|”|in|inches)?$', re.I)
 _ROLL = re.compile(r"^(\d)\+$")
 _INCHES = re.compile(r'^(\d+(?:\.\d+)?)\s*(?:"|”|in|inches)?$')
 
@@ -40,11 +49,29 @@ class ImportProblem(Exception):
         super().__init__(f"unit '{unit}': {message}")
 
 
+class WeaponProblem(Exception):
+    """A weapon the importer cannot map (a characteristic that points at an ability): the
+    weapon is left out, the unit kept."""
+
+
 @dataclass
 class Converted:
     unit: dict[str, Any]                        # an army template (rules/deploy.py ARMY_KEYS)
     warnings: list[str] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)   # abilities the engine does not play
+    bases: list[Any] = field(default_factory=list)      # each model's base, in mm
+    terrain: bool = False                       # faction terrain: a piece, not a unit
+
+    def __post_init__(self) -> None:
+        self.warnings = _Once(self.warnings)
+
+
+class _Once(list):
+    """A list of warnings that keeps each one once (one per unit and reason, not per model)."""
+
+    def append(self, item: str) -> None:
+        if item not in self:
+            super().append(item)
 
 
 def convert(entry: Entry, with_catalogues: bool, all_weapons: bool = False) -> Converted:
@@ -53,7 +80,10 @@ def convert(entry: Entry, with_catalogues: bool, all_weapons: bool = False) -> C
     name = entry.name
     out = Converted({"id": slug(name), "name": name})
     w = out.warnings
-    stats = _stats(name, _unit_profile(entry, with_catalogues))
+    profile = _unit_profile(entry, with_catalogues)
+    if is_terrain(entry, profile):
+        return _terrain(entry, out, with_catalogues)
+    stats = _stats(name, profile, w)
     keywords: list[str] = []
     for cat in entry.categories:
         kw, number = _keyword(cat)
@@ -67,20 +97,57 @@ def convert(entry: Entry, with_catalogues: bool, all_weapons: bool = False) -> C
         if kw not in keywords:
             keywords.append(kw)
     out.unit["stats"] = stats
-    n, base = _models(entry, with_catalogues, w)
+    n, out.bases = _models(entry, with_catalogues, w)
     out.unit["weapons"] = _weapons(entry, n, w, all_weapons)
     out.unit["keywords"] = keywords
     out.unit["models"] = n
-    out.unit["base"] = base
+    out.unit["base"] = base_sizes.scene_base(_spacing(out.bases))
     for kind, items in _magic(entry, w).items():
         if items:
             out.unit[kind] = items
-    read = {UNIT_PROFILE, *WEAPON_TYPES, *MAGIC_TYPES}
+    read = {*UNIT_PROFILES, *WEAPON_TYPES, *MAGIC_TYPES}
     for e in entry.walk():
         for p in e.profiles:
             if p.type_name not in read:
                 out.left_out.append(f"{p.type_name}: {p.name}")
     return out
+
+
+def is_terrain(entry: Entry, profile: Profile) -> bool:
+    """Faction terrain: the FACTION TERRAIN keyword, or a profile with Move - and Control -
+    that is no manifestation."""
+    if any(c.strip().upper() == TERRAIN_KEYWORD for c in entry.categories):
+        return True
+    return (profile.type_name == UNIT_PROFILE and profile.get("Move").strip() == "-"
+            and profile.get("Control").strip() == "-")
+
+
+def _terrain(entry: Entry, out: Converted, with_catalogues: bool) -> Converted:
+    """Faction terrain as a piece: its footprint is its base (one model's), else the default
+    the writer documents."""
+    out.terrain = True
+    out.unit = {"id": slug(entry.name), "name": entry.name, "kind": "terrain"}
+    models = [e for e in entry.walk() if e.type == "model" and e is not entry] or [entry]
+    text = next((m.rules.get(BASE_RULE) for m in models if m.rules.get(BASE_RULE)), None)
+    text = text or entry.rules.get(BASE_RULE)
+    if text:
+        try:
+            said: list[str] = []
+            out.bases = base_sizes.model_bases(parse_base(text, said), 1)
+            for x in said:
+                out.warnings.append(f"unit '{entry.name}': {x}")
+        except BaseSizeError as exc:
+            out.warnings.append(f"unit '{entry.name}': {exc}; the default footprint is used")
+    return out
+
+
+def _spacing(sizes: list[Any]) -> Any:
+    """The base a unit's block is laid out with: the one base of its models, or for mixed
+    bases a round base as wide as the longest."""
+    first = sizes[0]
+    if all(s == first for s in sizes):
+        return first
+    return max(base_sizes.extent(s) for s in sizes)
 
 
 def slug(text: str) -> str:
@@ -90,7 +157,7 @@ def slug(text: str) -> str:
 
 # --- the Unit profile -------------------------------------------------------------------------
 def _unit_profile(entry: Entry, with_catalogues: bool) -> Profile:
-    found = [p for e in entry.walk() for p in e.profiles if p.type_name == UNIT_PROFILE]
+    found = [p for e in entry.walk() for p in e.profiles if p.type_name in UNIT_PROFILES]
     if not found:
         raise ImportProblem(entry.name, "no 'Unit' profile (Move, Health, Save, Control)",
                             "the unit's profile in the roster" if with_catalogues else
@@ -98,19 +165,26 @@ def _unit_profile(entry: Entry, with_catalogues: bool) -> Profile:
     return found[0]
 
 
-def _stats(unit: str, p: Profile) -> dict[str, Any]:
+def _stats(unit: str, p: Profile, w: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in p.characteristics:
+        if k in IGNORED_STATS and p.type_name != UNIT_PROFILE:
+            w.append(f"unit '{unit}': its {k} ({v}) is not played")
+            continue
         if k not in UNIT_STATS:
-            raise ImportProblem(unit, f"unknown characteristic '{k}' in its Unit profile",
-                                "Move, Health, Save, Control")
+            raise ImportProblem(unit, f"unknown characteristic '{k}' in its {p.type_name} "
+                                "profile", "Move, Health, Save, Control")
         key = UNIT_STATS[k]
         if key == "move":
-            out[key] = _inches(unit, k, v)
+            out[key] = _move(unit, k, v, w)
+        elif key == "control" and v.strip() == "-":
+            out[key] = 0                 # Control -: it never contests an objective
         elif key == "save":
             out[key] = _roll(unit, k, v)
         else:
             out[key] = _whole(unit, k, v)
+    if p.type_name != UNIT_PROFILE:
+        out.setdefault("control", 0)     # a manifestation has no Control: it contests nothing
     missing = [k for k in UNIT_STATS if UNIT_STATS[k] not in out]
     if missing:
         raise ImportProblem(unit, f"its Unit profile has no {', '.join(missing)}",
@@ -124,6 +198,22 @@ def _inches(unit: str, k: str, v: str) -> float | int:
         raise ImportProblem(unit, f"{k} '{v}' is not a distance", 'inches, like 5"')
     x = float(m.group(1))
     return int(x) if x.is_integer() else x
+
+
+def _move(unit: str, k: str, v: str, w: list[str]) -> float | int | str:
+    """Move in inches; a dice Move ("2D6\"", "D6+8\"") kept as dice ("2D6"), rolled when the
+    unit moves; "-" (it cannot move) is 0."""
+    t = v.strip()
+    if t == "-":
+        w.append(f"unit '{unit}': Move '-': it does not move")
+        return 0
+    m = _MOVE_DICE.match(t.upper().replace(" ", ""))
+    if m is not None:
+        return m.group(1)
+    if t == "*":
+        raise ImportProblem(unit, f"{k} '*' (a damage table of an older edition's warscroll)",
+                            "a list made for Age of Sigmar 4 (Move in inches, or dice)")
+    return _inches(unit, k, v)
 
 
 def _roll(unit: str, k: str, v: str) -> int:
@@ -158,40 +248,34 @@ def _keyword(category: str) -> tuple[str | None, int | None]:
 
 
 # --- models and bases -------------------------------------------------------------------------
-def _models(entry: Entry, with_catalogues: bool, w: list[str]) -> tuple[int, float | list]:
+def _models(entry: Entry, with_catalogues: bool, w: list[str]) -> tuple[int, list[Any]]:
+    """How many models, and each one's base (mm) from its Base Size rule."""
     models = [e for e in entry.walk() if e.type == "model" and e is not entry]
     if not models:
         models = [entry]               # a single-model unit written as the model itself
     n = sum(m.number for m in models)
     if n < 1:
         raise ImportProblem(entry.name, "the roster gives it no models", "1 or more models")
-    bases: dict[str, tuple[float | list, int]] = {}      # label -> (base, models on it)
+    sizes: list[Any] = []
     for m in models:
+        if m.number < 1:
+            continue
         text = m.rules.get(BASE_RULE) or entry.rules.get(BASE_RULE)
         if not text:
             raise ImportProblem(
                 entry.name, f"no '{BASE_RULE}' rule for its model '{m.name}'",
                 "the rule in the catalogue entry of the model" if with_catalogues
-                else "--catalogues DIR (the BSData .cat files) to read base sizes from")
+                else "--catalogues DIR (the BSData .cat files) to read base sizes from, or "
+                     "`battlefield army catalogues update` once")
+        said: list[str] = []
         try:
-            base, named = parse_base(text)
+            lines = parse_base(text, said)
         except BaseSizeError as exc:
             raise ImportProblem(entry.name, str(exc), expected()) from None
-        for who, size in named.items():
-            w.append(f"unit '{entry.name}': every model has the {_label(base)} base; the "
-                     f"{_label(size)} base the data gives the {who} is not used")
-        label = _label(base)
-        bases[label] = (base, bases.get(label, (base, 0))[1] + m.number)
-    if len(bases) > 1:
-        most = max(bases, key=lambda k: bases[k][1])
-        w.append(f"unit '{entry.name}': its models have different bases "
-                 f"({', '.join(bases)}); every model has the {most} base of most of them")
-        return n, bases[most][0]
-    return n, next(iter(bases.values()))[0]
-
-
-def _label(base: float | list) -> str:
-    return f"{base[0]:g}x{base[1]:g}mm" if isinstance(base, list) else f"{base:g}mm"
+        for x in said:
+            w.append(f"unit '{entry.name}': {x}")
+        sizes += base_sizes.model_bases(lines, m.number)
+    return n, sizes
 
 
 # --- weapons ----------------------------------------------------------------------------------
@@ -200,12 +284,20 @@ def _weapons(entry: Entry, n: int, w: list[str], every: bool = False) -> list[di
     the weapons most models carry are kept, the others are a warning."""
     carried: dict[tuple, int] = {}          # weapon -> how many models carry it
     specs: dict[tuple, dict[str, Any]] = {}
+    skipped: set[tuple] = set()
 
     def visit(e: Entry, carriers: int, unit_level: bool = False) -> None:
         for p in e.profiles:
             if p.type_name in WEAPON_TYPES:
                 key = (p.type_name, p.name)
-                specs[key] = _weapon(entry.name, p, WEAPON_TYPES[p.type_name], w)
+                if key in skipped:
+                    continue
+                try:
+                    specs[key] = _weapon(entry.name, p, WEAPON_TYPES[p.type_name], w)
+                except WeaponProblem as exc:
+                    skipped.add(key)
+                    w.append(f"unit '{entry.name}': weapon '{p.name}' is left out: {exc}")
+                    continue
                 carried[key] = carried.get(key, 0) + carriers
             elif "weapon" in p.type_name.lower():
                 raise ImportProblem(entry.name, f"unknown weapon profile type '{p.type_name}' "
@@ -236,26 +328,37 @@ def _weapon(unit: str, p: Profile, ranged: bool, w: list[str]) -> dict[str, Any]
             raise ImportProblem(unit, f"unknown characteristic '{k}' in weapon '{p.name}'",
                                 ", ".join(c for c in WEAPON_STATS if ranged or c != "Rng"))
         key = WEAPON_STATS[k]
-        if key == "range":
-            out[key] = _inches(unit, f"{p.name} {k}", v)
-        elif key in ("attacks", "damage"):
-            out[key] = _amount(unit, f"{p.name} {k}", v)
-        elif key in ("hit", "wound"):
-            out[key] = _roll(unit, f"{p.name} {k}", v)
-        elif key == "rend":
-            out[key] = 0 if v.strip() in ("-", "", "0") else _whole(unit, f"{p.name} {k}", v)
-        else:
-            abilities = _abilities(unit, p.name, v, w)
-            if abilities:
-                out[key] = abilities
+        if key != "abilities" and re.search(r"\bsee\b", v, re.I):
+            raise WeaponProblem(f"its {k} is '{clean(v).strip('⟝⟞ ')}' (an ability battlefield "
+                                "does not play)")
+        try:
+            _weapon_value(unit, p, k, key, v, out, w)
+        except ImportProblem as exc:
+            raise WeaponProblem(exc.message) from None
     need = ["Atk", "Hit", "Wnd", "Dmg"] + (["Rng"] if ranged else [])
     missing = [k for k in need if WEAPON_STATS[k] not in out]
     if missing:
-        raise ImportProblem(unit, f"weapon '{p.name}' has no {', '.join(missing)}",
-                            ", ".join(need))
+        raise WeaponProblem(f"it has no {', '.join(missing)}")
     out.setdefault("rend", 0)
     order = ["name", "range", "attacks", "hit", "wound", "rend", "damage", "abilities"]
     return {k: out[k] for k in order if k in out}
+
+
+def _weapon_value(unit: str, p: Profile, k: str, key: str, v: str, out: dict[str, Any],
+                  w: list[str]) -> None:
+    """One characteristic of a weapon profile into `out`; ImportProblem when it is not one."""
+    if key == "range":
+        out[key] = _inches(unit, f"{p.name} {k}", v)
+    elif key in ("attacks", "damage"):
+        out[key] = _amount(unit, f"{p.name} {k}", v)
+    elif key in ("hit", "wound"):
+        out[key] = _roll(unit, f"{p.name} {k}", v)
+    elif key == "rend":
+        out[key] = 0 if v.strip() in ("-", "", "0") else _whole(unit, f"{p.name} {k}", v)
+    else:
+        abilities = _abilities(unit, p.name, v, w)
+        if abilities:
+            out[key] = abilities
 
 
 def _abilities(unit: str, weapon: str, text: str, w: list[str]) -> list[str]:
@@ -297,8 +400,9 @@ def _magic(entry: Entry, w: list[str]) -> dict[str, list[dict[str, Any]]]:
             what = kind[:-1]
             value = p.get(value_name)
             if not value.strip().isdigit():
-                raise ImportProblem(entry.name, f"{what} '{p.name}' has {value_name} "
-                                    f"'{value}'", "a whole number")
+                w.append(f"unit '{entry.name}': {what} '{p.name}' has {value_name} "
+                         f"'{value}', not a number; left out")
+                continue
             declare, effect = clean(p.get("Declare")), clean(p.get("Effect"))
             target = ("enemy" if "enemy" in declare.lower() else
                       "friendly" if "friendly" in declare.lower() else None)

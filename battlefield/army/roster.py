@@ -4,13 +4,24 @@ back at the catalogue by entryId."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from xml.etree.ElementTree import Element
 
 from battlefield.army.entries import Entry, profile_of, text_of
 from battlefield.army.xmlfile import read_xml
 from battlefield.errors import InputError
+
+GAME = "Age of Sigmar 4"         # the game system the importer reads ("Age of Sigmar 4.0")
+
+
+@dataclass
+class Force:
+    """A force of the roster: the catalogue it was made from, by id, name and revision."""
+
+    catalogue_id: str
+    catalogue: str
+    revision: str
 
 
 @dataclass
@@ -19,6 +30,9 @@ class Roster:
     name: str
     factions: list[str]           # the forces' catalogue names
     units: list[Entry]
+    forces: list[Force] = field(default_factory=list)
+    force_of: list[int] = field(default_factory=list)    # each unit's force (index)
+    game: str = ""                                       # gameSystemName
 
 
 def read_roster(path: str | Path) -> Roster:
@@ -26,21 +40,40 @@ def read_roster(path: str | Path) -> Roster:
     if root.tag != "roster":
         raise InputError(str(path), "", None, f"the XML is a <{root.tag}>, not a <roster>",
                          "a roster exported by New Recruit or BattleScribe (.ros or .rosz)")
+    game = root.get("gameSystemName", "")
+    if game and GAME.lower() not in game.lower():
+        raise InputError(str(path), "", None, f"the roster is a {game} list "
+                         f"(gameSystemName '{game}')", f"a list for {GAME}.0: battlefield "
+                         "plays Age of Sigmar 4th edition armies")
     forces = list(root.iter("force"))
     if not forces:
         raise InputError(str(path), "", None, "the roster has no forces",
                          "roster > forces > force > selections")
-    units = []
-    for force in forces:
-        sel = force.find("selections")
-        for s in sel.findall("selection") if sel is not None else []:
-            if s.get("type") in ("unit", "model"):
-                units.append(selection(s))
+    units, force_of = [], []
+    for k, force in enumerate(forces):
+        for s in _unit_selections(force.find("selections")):
+            units.append(selection(s))
+            force_of.append(k)
     if not units:
         raise InputError(str(path), "", None, "the roster has no units",
                          "selections of type unit in the roster's forces")
     return Roster(str(path), root.get("name", ""),
-                  [f.get("catalogueName", "") for f in forces], units)
+                  [f.get("catalogueName", "") for f in forces], units,
+                  [Force(f.get("catalogueId", ""), f.get("catalogueName", ""),
+                         f.get("catalogueRevision", "")) for f in forces], force_of, game)
+
+
+def _unit_selections(sel: Element | None) -> list[Element]:
+    """The unit selections of a force's selections, also those nested in other selections (a
+    regiment, an army of renown's group), in the list's order; a unit's own selections are its
+    models and wargear, not more units."""
+    out: list[Element] = []
+    for s in sel.findall("selection") if sel is not None else []:
+        if s.get("type") in ("unit", "model"):
+            out.append(s)
+        else:
+            out += _unit_selections(s.find("selections"))
+    return out
 
 
 def selection(el: Element) -> Entry:

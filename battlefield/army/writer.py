@@ -9,17 +9,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import shapely
 import yaml
 
+from battlefield.army import store
+from battlefield.army.bases import extent, scene_base
 from battlefield.army.catalogue import Catalogues, merge
 from battlefield.army.convert import ImportProblem, convert
-from battlefield.army.roster import read_roster
+from battlefield.army.entries import Entry
+from battlefield.army.roster import Roster, read_roster
 from battlefield.errors import BattlefieldError, InputError, UsageError
+from battlefield.geometry import MM_PER_INCH
 from battlefield.geometry.bases import footprint
 from battlefield.paths import find_map
 from battlefield.rules.deploy import set_up
 from battlefield.scene.load import load_scene, resolve_scene_path
-from battlefield.scene.yamlsource import Reader
+from battlefield.yamlsource import Reader
 
 # Why the aos4 mapping stays here and not in battlefield/rules/aos4: the importer reads
 # BattleScribe / New Recruit catalogues (battlefield/army: XML, rosters, BSData categories), a
@@ -32,37 +37,113 @@ DEFAULT_MAP = "aos4"
 DEPLOY_GAP = 9.0        # aos4 Deploy Unit: more than 9" from enemy territory (abilities.yaml)
 
 
+TERRAIN_MM = 100.0      # faction terrain without a base: a 100 mm (about 4") round footprint
+TERRAIN_HEIGHT = 3.0    # inches; the data gives faction terrain no height
+TERRAIN_KIND = "obstacle"
+TERRAIN_CLEAR = 3.0     # aos4 faction terrain: more than 3" from objectives and other terrain
+
+
 @dataclass
 class Imported:
     text: str                                   # the scene, YAML
     units: list[dict[str, Any]]
     warnings: list[str] = field(default_factory=list)
     left_out: int = 0                           # unit abilities not imported
+    skipped: list[str] = field(default_factory=list)    # units left out, each with its reason
+    terrain: list[dict[str, Any]] = field(default_factory=list)   # faction terrain pieces
+    catalogues: str = ""                        # which catalogues were read, when any
 
 
-def army_templates(roster: str | Path, catalogues: list[str] | None
-                   ) -> tuple[list[dict[str, Any]], list[str], int, str]:
-    """The roster's units as army templates, the warnings, how many abilities were left out,
-    and the roster's name."""
+@dataclass
+class Army:
+    """A roster's units as army templates (with each model's base), its faction terrain, and
+    what was said about them."""
+
+    name: str
+    templates: list[dict[str, Any]] = field(default_factory=list)
+    bases: list[list[Any]] = field(default_factory=list)     # per template, each model's base
+    terrain: list[tuple[dict[str, Any], list[Any]]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    left_out: int = 0
+    skipped: list[str] = field(default_factory=list)
+    catalogues: str = ""
+
+
+def read_catalogues(paths: list[str] | None, r: Roster) -> tuple[Catalogues | None, str]:
+    """The catalogues for a roster: --catalogues (folders, or files with the catalogues they
+    link to from the same folder), else the cache's (`army catalogues update`), else none."""
+    if paths:
+        cats = Catalogues.read(*paths)
+        for p in paths:
+            if Path(p).is_file():
+                cats.add_linked(Path(p).parent)
+        return cats, ""
+    got = store.cached()
+    if got is None:
+        return None, ""
+    return Catalogues.for_roster(got.folder, [f.catalogue_id for f in r.forces]), \
+        got.describe()
+
+
+def army_templates(roster: str | Path, catalogues: list[str] | None, strict: bool = False
+                   ) -> Army:
+    """The roster's units as army templates, unit by unit: a unit that cannot be mapped is left
+    out with a warning naming it and why (`strict`: the first one stops the import)."""
     r = read_roster(roster)
-    cats = Catalogues.read(*catalogues) if catalogues else None
-    templates, warnings, left_out = [], [], 0
-    for e in r.units:
+    cats, said = read_catalogues(catalogues, r)
+    army = Army(r.name, catalogues=said)
+    first: InputError | None = None
+    for k, e in enumerate(r.units):
         merge(e, cats)
         try:
             c = convert(e, cats is not None)
         except ImportProblem as p:
-            raise InputError(r.file, f"unit '{p.unit}'", None, p.message, p.expected) from None
-        templates.append(c.unit)
-        warnings += c.warnings
-        left_out += len(c.left_out)
-    return templates, warnings, left_out, r.name
+            p = _blame(p, e, r, r.force_of[k], cats)
+            err = InputError(r.file, f"unit '{p.unit}'", None, p.message, p.expected)
+            if strict:
+                raise err from None
+            first = first or err
+            army.skipped.append(f"unit '{p.unit}' is left out: {p.message}")
+            continue
+        army.warnings += c.warnings
+        army.left_out += len(c.left_out)
+        if c.terrain:
+            army.terrain.append((c.unit, c.bases))
+        else:
+            army.templates.append(c.unit)
+            army.bases.append(c.bases)
+    if not army.templates and first is not None:      # no unit at all: the first one's cause
+        raise first
+    return army
+
+
+def _blame(p: ImportProblem, e: Entry, r: Roster, force: int, cats: Catalogues | None
+           ) -> ImportProblem:
+    """A problem of a unit whose entries the catalogues no longer have is the catalogue's: the
+    list was made with another revision of it. Say so, with both revisions."""
+    if cats is None:
+        return p
+    gone = [x for x in e.walk() if x.entry_id and not cats.has(x.entry_id)]
+    if not gone:
+        return p
+    f = r.forces[force] if force < len(r.forces) else None
+    name = f.catalogue if f else "its catalogue"
+    have = cats.revisions.get(name, "") if f else ""
+    was = f.revision if f else ""
+    return ImportProblem(
+        p.unit, f"the list was made with catalogue '{name}' revision {was or '?'}, but the "
+        f"catalogues read have revision {have or '?'}, where its entry '{gone[0].name}' "
+        f"({gone[0].entry_id}) is gone ({p.message})",
+        "the list exported again from New Recruit, or --catalogues with the revision it was "
+        "made with")
 
 
 def import_army(roster: str | Path, out: str | Path, side: str = "red",
                 into: str | None = None, catalogues: list[str] | None = None,
-                deploy: bool = False) -> Imported:
-    templates, warnings, left_out, name = army_templates(roster, catalogues)
+                deploy: bool = False, strict: bool = False) -> Imported:
+    army = army_templates(roster, catalogues, strict)
+    templates, warnings, left_out, name = (army.templates, army.warnings, army.left_out,
+                                           army.name)
     out = Path(out)
     if into is not None:
         path = resolve_scene_path(into)
@@ -81,7 +162,7 @@ def import_army(roster: str | Path, out: str | Path, side: str = "red",
         raise UsageError(f"army import writes {RULESET} units, but {path} is a "
                          f"{scene.ruleset.id} scene")
     data["ruleset"] = RULESET
-    taken = {u.id for u in scene.units}
+    taken = {u.id for u in scene.units} | {p.id for p in scene.terrain}
     for t in templates:
         t["id"] = _free(f"{side}-{t['id']}", taken)[len(side) + 1:]
     placed = [footprint(m.base.shape, m.base.a, m.base.b, m.x, m.y, m.facing, 32)
@@ -89,27 +170,76 @@ def import_army(roster: str | Path, out: str | Path, side: str = "red",
     board = [(0, 0), (scene.width, 0), (scene.width, scene.depth), (0, scene.depth)]
     centre = (scene.width / 2, scene.depth / 2)
     zones = scene.deployment
+    if deploy and side not in zones:
+        raise UsageError(f"--deploy: the scene has no territory for side '{side}' "
+                         f"(its territories: {', '.join(zones) or 'none'})")
+    zone = zones.get(side, board)
+    pieces = []
+    for unit, sizes in army.terrain:
+        piece = _place_terrain(unit, sizes, side, zone, scene, placed, taken, warnings)
+        if piece is not None:
+            pieces.append(piece)
+    for t, sizes in zip(templates, army.bases, strict=True):
+        if len({str(x) for x in sizes}) > 1:        # each model its own base
+            order = sorted(sizes, key=lambda x: -extent(x))     # biggest (champion) first
+            t["_bases"] = [scene_base(x) for x in order]
     if deploy:
-        if side not in zones:
-            raise UsageError(f"--deploy: the scene has no territory for side '{side}' "
-                             f"(its territories: {', '.join(zones) or 'none'})")
         enemy = [p for s, p in zones.items() if s != side]
         units = set_up(templates, side, zones[side], enemy[0] if enemy else None, DEPLOY_GAP,
                        scene.layout, placed, centre)
     else:
-        zone = zones.get(side, board)
         units = set_up(templates, side, zone, None, 0.0, scene.layout, placed, centre,
                        front_first=False, near=_back(zone, centre))
+    if pieces:      # a scene's own terrain key replaces its map's: the map's pieces go in it
+        have = data.get("terrain")
+        if have is None:
+            have = [{"id": p.id, "outline": [list(pt) for pt in p.outline],
+                     "height": p.height, "kind": p.kind} for p in scene.terrain]
+        data["terrain"] = list(have) + pieces
     data["units"] = list(data.get("units") or []) + units
     text = (f"# {len(units)} units of {side} imported by `battlefield army import` from "
             f"{Path(roster).name}\n" + yaml.safe_dump(data, sort_keys=False, width=100,
                                                        allow_unicode=True))
-    return Imported(text, units, warnings, left_out)
+    return Imported(text, units, warnings, left_out, army.skipped, pieces, army.catalogues)
 
 
-def write_scene(imported: Imported, out: str | Path, side: str, deploy: bool) -> None:
-    """Write the scene and read it back with the loader; with --deploy every new unit must be
-    in coherency by the ruleset's rule."""
+def _place_terrain(unit: dict[str, Any], sizes: list[Any], side: str, zone, scene,
+                   placed: list, taken: set[str], warnings: list[str]) -> dict[str, Any] | None:
+    """A faction terrain piece of the side: its base as its footprint (TERRAIN_MM round when the
+    data gives none), wholly within the side's territory, more than TERRAIN_CLEAR from
+    objectives and other terrain, clear of models; the spot nearest the back of the territory.
+    None (and a warning) when there is no room."""
+    size = sizes[0] if sizes else TERRAIN_MM
+    if not sizes:
+        warnings.append(f"unit '{unit['name']}': faction terrain without a base size; a "
+                        f"{TERRAIN_MM:g}mm round footprint is used")
+    a = (size[0] if isinstance(size, list) else size) / MM_PER_INCH / 2
+    b = (size[1] if isinstance(size, list) else size) / MM_PER_INCH / 2
+    area = shapely.Polygon(zone).buffer(-1e-6)
+    others = [p.polygon.buffer(TERRAIN_CLEAR) for p in scene.layout.pieces]
+    others += [shapely.Point(o.x, o.y).buffer(TERRAIN_CLEAR + 1e-6) for o in scene.objectives]
+    x0, y0, x1, y1 = area.bounds
+    centre = shapely.Point(scene.width / 2, scene.depth / 2)
+    spots = [(x0 + i * 0.5, y0 + j * 0.5) for i in range(int((x1 - x0) / 0.5) + 1)
+             for j in range(int((y1 - y0) / 0.5) + 1)]
+    spots.sort(key=lambda p: (-round(centre.distance(shapely.Point(p)), 1), p))
+    for x, y in spots:
+        foot = footprint(1 if isinstance(size, list) else 0, a, b, x, y, 0.0, 32)
+        if (area.contains(foot) and not any(foot.intersects(o) for o in others)
+                and not any(foot.intersects(o) for o in placed)):
+            placed.append(foot)
+            outline = [[round(px, 3), round(py, 3)] for px, py in
+                       list(foot.exterior.coords)[:-1]]
+            return {"id": _free(f"{side}-{unit['id']}", taken), "name": unit["name"],
+                    "kind": TERRAIN_KIND, "height": TERRAIN_HEIGHT, "outline": outline}
+    warnings.append(f"unit '{unit['name']}': no room for this faction terrain in {side}'s "
+                    "territory; left out")
+    return None
+
+
+def write_scene(imported: Imported, out: str | Path, side: str, deploy: bool) -> list[str]:
+    """Write the scene and read it back with the loader; with --deploy, the new units not in
+    coherency by the ruleset's rule (models on different bases in a big unit) are named."""
     from battlefield.rulings import Referee
 
     out = Path(out)
@@ -119,13 +249,15 @@ def write_scene(imported: Imported, out: str | Path, side: str, deploy: bool) ->
     except BattlefieldError:
         out.unlink()                 # no half-made scene left behind
         raise
+    said = []
     if deploy:
         ref = Referee(scene)
         new = {u["id"] for u in imported.units}
         for i, u in enumerate(scene.units):
             if u.id in new and not ref.coherency(i).coherent:
-                raise UsageError(f"{u.id} could not be set up in coherency in {side}'s "
-                                 "territory")
+                said.append(f"{u.id} could not be set up in coherency in {side}'s territory; "
+                            "move its models together before the battle")
+    return said
 
 
 def _free(uid: str, taken: set[str]) -> str:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from battlefield.analysis.coverage import DEFAULT_HEIGHT, DEFAULT_SPACING
+from battlefield.scene.load import open_map
 
 HELP = "sight coverage, reach and fairness of a map, with heat maps and a report"
 
@@ -44,7 +45,7 @@ comparison: {rows, fairer}}.
 
 examples:
   battlefield analyze aos4
-  battlefield analyze maps/skirmish.yaml --out skirmish-report
+  battlefield analyze skirmish --out skirmish-report
   battlefield analyze aos4 open --json
   battlefield analyze aos4 --ruleset skirmish --grid 1 --height 2.5 --move 7
 """
@@ -53,11 +54,13 @@ examples:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `analyze` subcommand."""
     from battlefield.analysis.budget import BUDGET_MB, BUDGET_SECONDS, duration, size
+    from battlefield.paths import map_names
 
     budget = f"{duration(BUDGET_SECONDS)} and {size(BUDGET_MB)}"
     p = sub.add_parser("analyze", help=HELP, description=DESCRIPTION.format(budget=budget),
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("map", help="map or scene file, or a bundled map name (aos4, skirmish, open)")
+    p.add_argument("map", help="map or scene file, or a bundled map or scene name ("
+                   + ", ".join(map_names()) + ")")
     p.add_argument("map2", nargs="?", help="a second map to compare with the first")
     p.add_argument("--ruleset", help="analyse for this ruleset (default: the map's own)")
     p.add_argument("--out", metavar="DIR",
@@ -87,23 +90,9 @@ def _positive(name: str, value: float | None, most: float | None = None) -> None
         raise UsageError(f"--{name} {value:g} is larger than the board ({most:g}\")")
 
 
-def open_map(arg: str, ruleset: str | None):
-    """A map or scene argument (file path or bundled name), read for the ruleset."""
-    from battlefield.errors import InputError
-    from battlefield.paths import find_map, map_names
-    from battlefield.scene.load import load_scene, resolve_scene_path
-
-    path = resolve_scene_path(arg)
-    if not path.is_file():                # a folder of that name (an earlier --out, say)
-        path = find_map(arg) or path
-    if not path.is_file():
-        raise InputError(arg, "", None, "no such map file",
-                         "a map file, or a bundled map: " + ", ".join(map_names()))
-    return load_scene(path, ruleset=ruleset)
-
-
 def run_analyze(args: argparse.Namespace) -> int:
     from battlefield.analysis import report
+    from battlefield.view.survey_pictures import side_by_side, survey_pictures
 
     _positive("grid", args.grid)
     _positive("height", args.height)
@@ -119,10 +108,11 @@ def run_analyze(args: argparse.Namespace) -> int:
     try:
         surveys = [_survey(s, args) for s in scenes]
         if len(surveys) == 1:
-            report.write(surveys[0], folder)
+            report.write(surveys[0], folder, survey_pictures)
             data = surveys[0].figures
         else:
-            data = report.write_comparison(surveys[0], surveys[1], folder)
+            data = report.write_comparison(surveys[0], surveys[1], folder, survey_pictures,
+                                           side_by_side)
     except MemoryError:
         raise _out_of_memory(cost, scenes, args.grid) from None
     except ValueError as exc:              # numpy: an array larger than any memory

@@ -1,5 +1,6 @@
 """`battlefield army`: armies from New Recruit and BattleScribe - `import` a roster (.ros/.rosz)
-into an aos4 scene, `units` lists what a BSData catalogue says about its units."""
+into an aos4 scene, `units` lists what a BSData catalogue says about its units, `catalogues`
+shows (and `catalogues update` fetches) the community catalogues in the user's cache."""
 
 from __future__ import annotations
 
@@ -15,10 +16,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     fmt = argparse.RawDescriptionHelpFormatter
     p = sub.add_parser(
         "army", formatter_class=fmt,
-        help="armies from New Recruit / BattleScribe lists: import a roster, list a catalogue",
+        help="armies from New Recruit / BattleScribe lists: import a roster, list a catalogue, "
+             "fetch the catalogues",
         description="Armies from the list builders: `import` turns a roster exported by New "
                     "Recruit or BattleScribe into aos4 units of a scene; `units` lists a BSData "
-                    "catalogue's units with their profiles and base sizes.")
+                    "catalogue's units with their profiles and base sizes; `catalogues update` "
+                    "fetches the community catalogues `import` reads into the cache.")
     army = p.add_subparsers(dest="army_command", metavar="ARMY_COMMAND")
     p.set_defaults(run=lambda a: (p.print_help(), 0)[1])
 
@@ -32,9 +35,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "Crit (2 Hits), Crit (Auto-wound), Companion, Shoot in Combat, Charge (+1 "
                     "Damage)), keywords from the categories (WARD (5+) is the ward, WIZARD (1) "
                     "and PRIEST (1) the power level) and the spells and prayers that inflict "
-                    "mortal damage or heal. What the roster leaves out comes from --catalogues "
-                    "by the selection's entryId. A unit that cannot be mapped stops the import "
-                    "with a message naming it; what is left out or defaulted is a warning.",
+                    "mortal damage or heal. A Move in dice (2D6\") is kept as dice and rolled "
+                    "when the unit moves; faction terrain becomes a terrain piece of the side; "
+                    "each model gets its own base. What the roster leaves out (New Recruit "
+                    "never exports base sizes) comes from --catalogues, else from the "
+                    "catalogues `army catalogues update` put in the cache, by the selection's "
+                    "entryId. A unit that cannot be mapped is left out with a warning naming it "
+                    "and why (--strict: it stops the import); what is left out or defaulted is "
+                    "a warning. A list for another game is refused.",
         epilog="Without --into the scene is the bundled aos4 map with these units. Without "
                "--deploy the units stand side by side from the back of the side's territory in "
                "the roster's order; with --deploy they are set up by the aos4 deployment rule "
@@ -52,8 +60,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="add the units to this aos4 scene or map (default: the aos4 map)")
     q.add_argument("--side", default="red", help="the side the units fight for (default: red)")
     q.add_argument("--catalogues", metavar="DIR", action="append",
-                   help="a folder of BSData .cat/.gst files (or one file) that supplies what "
-                        "the roster leaves out; may be given more than once")
+                   help="a folder of BSData .cat/.gst files (or one .cat, read with the library "
+                        "files it links to from its folder) that supplies what the roster "
+                        "leaves out; may be given more than once (default: the cached "
+                        "catalogues of `army catalogues update`)")
+    q.add_argument("--strict", action="store_true",
+                   help="stop at the first unit that cannot be mapped (default: leave it out "
+                        "with a warning and import the rest)")
     q.add_argument("--deploy", action="store_true",
                    help="set the units up by the aos4 deployment rules")
     q.set_defaults(run=run_import)
@@ -65,28 +78,91 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "library it links to from the same folder): Move, Health, Save, Control, "
                     "how many models, the base size and the weapons, as `army import` would "
                     "map them.",
-        epilog="JSON: [{\"name\", \"entry_id\", \"stats\", \"models\", \"base\", \"weapons\", "
-               "\"keywords\", \"problem\"}]\n\nexample:\n"
+        epilog="JSON: [{\"name\", \"entry_id\", \"stats\", \"models\", \"base\", \"bases\" (each "
+               "model's, when they differ), \"weapons\", \"keywords\", \"terrain\", "
+               "\"problem\"}]\n\nexample:\n"
                "  battlefield army units 'age-of-sigmar-4th/Fyreslayers.cat'")
     q.add_argument("catalogue", help="a .cat (or .gst) file")
     q.add_argument("--json", action="store_true", help="print JSON")
     q.set_defaults(run=run_units)
+
+    c = army.add_parser(
+        "catalogues", formatter_class=fmt,
+        help="the community catalogues in the cache; `update` fetches them",
+        description="The BSData catalogues `army import` reads when no --catalogues is given: "
+                    "`army catalogues` says which revision the cache holds and its files; "
+                    "`army catalogues update` fetches the community dataset "
+                    "(BSData/age-of-sigmar-4th, the data New Recruit and BattleScribe sync "
+                    "from) into the cache.",
+        epilog="The cache is $BATTLEFIELD_CACHE, else $XDG_CACHE_HOME/battlefield, else "
+               "~/.cache/battlefield.\n\nexamples:\n  battlefield army catalogues update\n"
+               "  battlefield army catalogues update --from ~/git/age-of-sigmar-4th\n"
+               "  battlefield army catalogues")
+    c.add_argument("--json", action="store_true", help="print JSON")
+    c.set_defaults(run=run_catalogues)
+    cs = c.add_subparsers(dest="catalogues_command", metavar="update")
+    u = cs.add_parser(
+        "update", formatter_class=fmt, help="fetch the community catalogues into the cache",
+        description="Fetch BSData/age-of-sigmar-4th into the cache: by default its latest "
+                    "published GitHub release ($BATTLEFIELD_CATALOGUES_URL overrides); --from "
+                    "a URL of a release archive (zip, tar.gz, .bsr) or of a GitHub release's "
+                    "JSON, a local archive, or a folder (a clone of the repository).")
+    u.add_argument("--from", dest="source", metavar="URL|DIR",
+                   help="where to fetch from (default: the dataset's latest release)")
+    u.set_defaults(run=run_catalogues_update)
 
 
 def run_import(args: argparse.Namespace) -> int:
     from battlefield.army.writer import import_army, write_scene
 
     got = import_army(args.roster, args.out, args.side, args.into, args.catalogues,
-                      args.deploy)
-    for w in got.warnings:
+                      args.deploy, args.strict)
+    for w in [*got.skipped, *got.warnings]:
         print(f"warning: {w}", file=sys.stderr)
-    write_scene(got, args.out, args.side, args.deploy)
+    for w in write_scene(got, args.out, args.side, args.deploy):
+        print(f"warning: {w}", file=sys.stderr)
     models = sum(len(u["models"]) for u in got.units)
+    if got.catalogues:
+        print(f"catalogues: {got.catalogues}")
+    terrain = (f", {len(got.terrain)} faction terrain piece"
+               f"{'s' if len(got.terrain) != 1 else ''}" if got.terrain else "")
     print(f"wrote {args.out}: {len(got.units)} units ({models} models) of {args.side}"
-          + (", deployed" if args.deploy else ""))
+          + terrain + (", deployed" if args.deploy else "")
+          + (f"; {len(got.skipped)} unit{'s' if len(got.skipped) != 1 else ''} left out "
+             "(see the warnings)" if got.skipped else ""))
     if got.left_out:
         print(f"note: {got.left_out} abilities of the roster's units are not imported "
               "(battlefield plays the core abilities, the weapons, spells and prayers)")
+    return 0
+
+
+def run_catalogues(args: argparse.Namespace) -> int:
+    from battlefield.army import store
+    from battlefield.cli.common import emit_json
+
+    got = store.cached()
+    if args.json:
+        emit_json(None if got is None else {
+            "folder": str(got.folder), "revision": got.revision, "source": got.source,
+            "fetched": got.fetched, "files": sorted(p.name for p in got.folder.iterdir()
+                                                    if p.name != store.INFO)})
+        return 0
+    if got is None:
+        print(f"no catalogues cached in {store.folder()}; run `battlefield army catalogues "
+              "update` (or give `army import` --catalogues DIR)")
+        return 0
+    print(f"{got.describe()}\nfetched {got.fetched} into {got.folder}")
+    for p in sorted(got.folder.iterdir()):
+        if p.name != store.INFO:
+            print(f"  {p.name}")
+    return 0
+
+
+def run_catalogues_update(args: argparse.Namespace) -> int:
+    from battlefield.army import store
+
+    got = store.update(args.source)
+    print(f"cached {got.describe()} in {got.folder}")
     return 0
 
 
@@ -97,20 +173,34 @@ def catalogue_units(path: str) -> list[dict[str, Any]]:
     cats = Catalogues.read(path)
     cats.add_linked(Path(path).parent)
     out = []
-    for e in cats.units(str(Path(path))) or cats.units():
+    for e in cats.units(str(Path(path))):
         row: dict[str, Any] = {"name": e.name, "entry_id": e.entry_id}
         try:
             c = convert(e, True, all_weapons=True)
         except ImportProblem as p:
             row["problem"] = p.message
         else:
-            row.update({k: c.unit[k] for k in ("stats", "models", "base", "weapons",
-                                               "keywords")})
+            if c.terrain:
+                row["terrain"] = True
+                row["base"] = c.bases[0] if c.bases else None
+                out.append(row)
+                continue
+            row.update({k: c.unit[k] for k in ("stats", "models", "weapons", "keywords")})
+            counts: dict[str, int] = {}
+            for b in c.bases:
+                counts[str(b)] = counts.get(str(b), 0) + 1
+            row["base"] = next(b for b in c.bases if counts[str(b)] == max(counts.values()))
+            if len(counts) > 1:
+                row["bases"] = c.bases          # each model's, when they differ
             for k in ("spells", "prayers"):
                 if k in c.unit:
                     row[k] = [m["name"] for m in c.unit[k]]
         out.append(row)
     return out
+
+
+def _mm(b: Any) -> str:
+    return f"{b[0]:g}x{b[1]:g}" if isinstance(b, list) else f"{b:g}"
 
 
 def run_units(args: argparse.Namespace) -> int:
@@ -125,9 +215,15 @@ def run_units(args: argparse.Namespace) -> int:
         if "problem" in r:
             body.append([r["name"], "", "", "", "", "", "", r["problem"]])
             continue
-        s, b = r["stats"], r["base"]
-        base = f"{b[0]:g}x{b[1]:g}" if isinstance(b, list) else f"{b:g}"
-        body.append([r["name"], f'{s["move"]:g}"', str(s["health"]), f'{s["save"]}+',
+        if r.get("terrain"):
+            body.append([r["name"], "-", "", "", "-", "", _mm(r["base"]) if r["base"] else
+                         "", "faction terrain: a terrain piece"])
+            continue
+        s = r["stats"]
+        base = (" ".join(dict.fromkeys(_mm(x) for x in r["bases"])) if "bases" in r
+                else _mm(r["base"]))
+        move = f'{s["move"]:g}"' if isinstance(s["move"], (int, float)) else str(s["move"])
+        body.append([r["name"], move, str(s["health"]), f'{s["save"]}+',
                      str(s["control"]), str(r["models"]), base,
                      ", ".join(w["name"] + (f' ({w["range"]:g}")' if w.get("range") else "")
                                for w in r["weapons"])])

@@ -96,8 +96,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="rebuild a saved battle from its log, check it, print the result",
         description="Replay every action of a saved battle (battlefield simulate --log) from "
                     "the start, checking each state against the fingerprint saved with it.",
-        epilog="example:\n  battlefield replay game.jsonl --json")
+        epilog="examples:\n  battlefield replay game.jsonl --json\n"
+               "  battlefield replay game.jsonl --html game.html   (open game.html#v=10)")
     p.add_argument("log", help="a game log (JSON lines)")
+    p.add_argument("--html", metavar="FILE", help="also write one self-contained page with "
+                   "every version of the game: a slider, the dice and events, #v=N opens "
+                   "version N")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=run_replay)
 
@@ -249,10 +253,12 @@ def run_replay(args: argparse.Namespace) -> int:
 
     saved = log.read(args.log)
     state, diff = log.replay(saved)
+    if args.html:
+        _write_page(saved, args.html, args.log)
     data = {"log": args.log, "ruleset": saved.ruleset, "seed": saved.seed,
             "actions": len(saved.actions), "identical": diff is None,
             "first_difference": diff, "over": state.over,
-            **(state.result() if state.over else {})}
+            **(state.result() if state.over else {}), **({"html": args.html} if args.html else {})}
     if args.json:
         emit_json(data)
     else:
@@ -268,4 +274,16 @@ def run_replay(args: argparse.Namespace) -> int:
             d = {"scene": saved.scene_name, "ruleset": saved.ruleset, "seed": saved.seed,
                  "actions": len(saved.actions), **state.result()}
             print(result_text(d))
+    if args.html and not args.json:
+        print(f"wrote {args.html}")
     return 0 if diff is None else 1
+
+
+def _write_page(saved, path: str, source: str) -> None:
+    from battlefield.errors import UsageError
+    from battlefield.page.replay import write_replay
+
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise UsageError(f"--html {path}: folder {folder} does not exist")
+    write_replay(saved, path, Path(source).name)

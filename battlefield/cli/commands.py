@@ -9,7 +9,7 @@ import argparse
 def register(sub: argparse._SubParsersAction) -> None:
     # Imported here as before the split, so that a branch adding a subcommand (its name on the
     # import line, its register call at the end) still merges line for line.
-    from battlefield.cli import analyze, army, play, rulesets, schema  # noqa: I001
+    from battlefield.cli import analyze, army, bot, layout, play, rulesets, schema, serve  # noqa: I001
     from battlefield.cli import battles, check, measure, odds, points, render, validate
 
     check.register(sub)
@@ -20,7 +20,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     battles.register(sub)          # try, simulate, replay
     validate.register(sub)
     analyze.register(sub)
+    layout.register(sub)
     play.register(sub)
     rulesets.register(sub)
     army.register(sub)
     schema.register(sub)
+    serve.register(sub)
+    bot.register(sub)

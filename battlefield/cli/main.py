@@ -9,17 +9,19 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")     # no banner on the command line
 
 from battlefield.errors import BattlefieldError
+from battlefield.paths import map_names
 
 DESCRIPTION = """\
 battlefield - exact rulings for tabletop miniature wargames.
 
-Describe the battlefield in a YAML scene file (or use a bundled one: demo, demo-skirmish, aos4,
-skirmish, open)
+Describe the battlefield in a YAML scene file, or use a bundled scene or map:
+  {bundled}
 and ask: how far apart are these models, can this one see that one, who is in combat, is the
 unit in coherency, who holds the objective.
 """
@@ -60,22 +62,23 @@ rulings (see README.md for the details):
 
 examples:
   battlefield check                       the bundled demo battle
-  battlefield check maps/demo.yaml --json
+  battlefield check demo --json
   battlefield measure demo red-archers blue-drake
   battlefield measure demo red-archers/3 blue-riders/1 --json
   battlefield odds demo --attack red-archers blue-drake
   battlefield try demo --action '{"type": "shoot", "unit": "red-archers", "target": "blue-drake"}'
   battlefield simulate --ruleset aos4 --seed 3
   battlefield render demo -o demo.png --measure red-archers blue-drake
-  battlefield validate my-scene.yaml maps/*.yaml
+  battlefield validate my-scene.yaml
 """
 
 
 def build_parser() -> argparse.ArgumentParser:
     from battlefield.cli import commands
 
+    bundled = textwrap.fill(", ".join(map_names()), width=92, subsequent_indent="  ")
     parser = argparse.ArgumentParser(
-        prog="battlefield", description=DESCRIPTION, epilog=SCENE_FORMAT,
+        prog="battlefield", description=DESCRIPTION.format(bundled=bundled), epilog=SCENE_FORMAT,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version="battlefield 0.1.0")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from pathlib import Path
 
 from battlefield.errors import UsageError
@@ -15,9 +17,10 @@ examples:
   battlefield play demo --phase movement --drag red-lancers --to 12.5,16 --screenshot a.png
   battlefield play demo --phase charge --drag red-blades --to 40,18 --target blue-drake \\
       --screenshot charge.png
-  battlefield play maps/aos4.yaml --heat --screenshot heat.png
-  battlefield play maps/aos4.yaml --edit ruin-sw --screenshot edit.png
+  battlefield play aos4 --heat --screenshot heat.png
+  battlefield play aos4 --edit ruin-sw --screenshot edit.png
   battlefield play --load game.jsonl --screenshot decision.png   a saved game, as it stands
+  battlefield play --join 'ws://HOST:8765/games/ID/play?seat=TOKEN'   a seat of a server's game
 
 In the window press H for every shortcut."""
 
@@ -58,6 +61,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--edit", metavar="PIECE", nargs="?", const="",
                    help="start in the map editor (E in the window), PIECE selected")
     p.add_argument("--size", default="1600x1000", help="window size WxH (default 1600x1000)")
+    p.add_argument("--join", metavar="URL",
+                   help="play a seat of a `battlefield serve` game (ws://HOST:PORT/games/ID/"
+                        "play?seat=TOKEN; without ?seat= watch it)")
     p.set_defaults(run=run_play)
 
 
@@ -71,8 +77,31 @@ def _point(text: str | None) -> tuple[float, float] | None:
     return x, y
 
 
+def display_missing() -> str | None:
+    """Why no window can open here (None: a display may be there). On Linux a window needs an
+    X or Wayland display; SDL's own driver choice (SDL_VIDEODRIVER) is taken as the user's."""
+    if not sys.platform.startswith("linux") or os.environ.get("SDL_VIDEODRIVER"):
+        return None
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    return "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set)"
+
+
+def kernels_cached() -> bool:
+    """Whether numba's cache holds the sight kernels (else the first frame waits for them to
+    compile): their index files beside the module, or under NUMBA_CACHE_DIR."""
+    import battlefield.geometry.sight as sight
+
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    where = Path(root) if root else Path(sight.__file__).parent / "__pycache__"
+    return where.is_dir() and any(where.rglob("kernel.lines_blocked-*.nbi"))
+
+
 def run_play(args: argparse.Namespace) -> int:
-    from battlefield.view.app import play
+    if not args.screenshot and (why := display_missing()):
+        raise UsageError(f"{why}: the window cannot open here; draw the table to a picture "
+                         "with --screenshot FILE.png instead")
+    from battlefield.view.app import play  # pygame is imported only once a window may open
 
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
@@ -84,6 +113,24 @@ def run_play(args: argparse.Namespace) -> int:
     if args.screenshot and not Path(args.screenshot).resolve().parent.is_dir():
         raise UsageError(f"--screenshot {args.screenshot}: no such folder "
                          f"{Path(args.screenshot).resolve().parent}")
+    if not kernels_cached():
+        print("first launch: compiling the geometry kernels once (a minute or two; later "
+              "launches take seconds)...", file=sys.stderr, flush=True)
+    if args.join:
+        from battlefield.server.link import check_url
+        from battlefield.view.joined import play_joined
+
+        given = [flag for flag, v in (("a scene", args.scene), ("--computer", args.computer),
+                                      ("--load", args.load), ("--phase", args.phase),
+                                      ("--drag", args.drag), ("--edit", args.edit))
+                 if v not in (None, [])]
+        if given:
+            raise UsageError(f"--join plays the server's game: leave out {', '.join(given)}")
+        check_url(args.join)
+        play_joined(args.join, (w, h), args.screenshot)
+        if args.screenshot:
+            print(f"wrote {args.screenshot}")
+        return 0
     play(args.scene, args.ruleset, args.seed, tuple(args.computer), args.screenshot,
          args.drag, _point(args.to), args.target, args.phase,
          tuple(args.measure) if args.measure else None, (w, h), args.save,

@@ -1,4 +1,4 @@
-"""`battlefield render`: the scene from above as a PNG, with its rulings."""
+"""`battlefield render`: the scene from above as a PNG, SVG or HTML page, with its rulings."""
 
 from __future__ import annotations
 
@@ -19,10 +19,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "objectives and their zones and controllers, coherency breaks, combat "
                     "pairs; with --measure the closest-point line and what blocks the sight.",
         epilog="examples:\n  battlefield render demo -o demo.png\n"
-               "  battlefield render maps/demo.yaml -o m.png --measure red-archers blue-drake")
+               "  battlefield render maps/demo.yaml -o m.png --measure red-archers blue-drake\n"
+               "  battlefield render demo -o ruling.html --measure red-archers blue-drake")
     p.add_argument("scene", nargs="?", default=DEFAULT_SCENE,
                    help="scene file, or a bundled scene name (default: demo)")
-    p.add_argument("-o", "--out", required=True, help="PNG file to write")
+    p.add_argument("-o", "--out", required=True,
+                   help="file to write: .png, .svg (inches as its units) or .html (one "
+                        "self-contained page with a legend and hover details)")
     p.add_argument("--measure", nargs=2, metavar=("A", "B"), help="draw the measurement A -> B")
     p.add_argument("--scale", type=_scale, default=20.0,
                    help="pixels per inch, 2 to 200 (default 20)")
@@ -42,7 +45,6 @@ def _scale(text: str) -> float:
 def run_render(args: argparse.Namespace) -> int:
     from battlefield.errors import UsageError
     from battlefield.rulings import Referee
-    from battlefield.view.picture import render_scene
 
     scene = open_scene(args.scene)
     from battlefield.rules.registry import with_ruleset_check
@@ -53,8 +55,15 @@ def run_render(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.parent and not out.parent.exists():
         raise UsageError(f"{args.out}: folder {out.parent} does not exist")
-    render_scene(scene, report, str(out), measure=measure, px_per_inch=args.scale,
-                 marks=tuple(_marks(scene)))
+    if out.suffix.lower() in (".svg", ".html", ".htm"):
+        from battlefield.page.ruling import write_ruling
+
+        write_ruling(scene, report, measure, out, marks=tuple(_marks(scene)))
+    else:
+        from battlefield.view.picture import render_scene
+
+        render_scene(scene, report, str(out), measure=measure, px_per_inch=args.scale,
+                     marks=tuple(_marks(scene)))
     print(f"wrote {out}")
     return 0
 

@@ -98,8 +98,7 @@ def outline_points(shape: int, a: float, b: float, x: float, y: float, facing_de
     return _local_outline(int(shape), float(a), float(b), int(n)) @ rot.T + np.array([x, y])
 
 
-@lru_cache(maxsize=256)
-def _local_outline(shape: int, a: float, b: float, n: int) -> np.ndarray:
+def _local_outline_of(shape: int, a: float, b: float, n: int) -> np.ndarray:
     """outline_points of a base centred at the origin, facing 0 (kept: bases repeat)."""
     if shape == RECT:
         local = np.array([[a, -b], [a, b], [-a, b], [-a, -b]])
@@ -108,6 +107,11 @@ def _local_outline(shape: int, a: float, b: float, n: int) -> np.ndarray:
         local = np.column_stack([a * np.cos(t), b * np.sin(t)])
     local.setflags(write=False)
     return local
+
+
+# The caches of this module are applied as calls, not as decorators: mutmut, the project's
+# mutation testing (benchmarks/mutation.py), leaves decorated functions unmutated.
+_local_outline = lru_cache(maxsize=256)(_local_outline_of)
 
 
 def footprint(shape: int, a: float, b: float, x: float, y: float, facing_deg: float,
@@ -119,17 +123,21 @@ def footprint(shape: int, a: float, b: float, x: float, y: float, facing_deg: fl
                       int(n))
 
 
-@lru_cache(maxsize=4096)
-def _footprint(shape: int, a: float, b: float, x: float, y: float, facing_deg: float,
-               n: int) -> shapely.Polygon:
+def _footprint_of(shape: int, a: float, b: float, x: float, y: float, facing_deg: float,
+                  n: int) -> shapely.Polygon:
     return shapely.Polygon(outline_points(shape, a, b, x, y, facing_deg, n))
+
+
+_footprint = lru_cache(maxsize=4096)(_footprint_of)
 
 
 def grown_outline(shape: int, a: float, b: float, x: float, y: float, facing_deg: float,
                   r: float, sides: int = 24) -> shapely.Polygon:
     """A polygon just enclosing the base grown by r (every point within r of the base): the
     tangent lines of the grown shape in `sides` directions, so it encloses it exactly, with at
-    most r_max * (1/cos(pi/sides) - 1) to spare."""
+    most rho * (1/cos(pi/sides) - 1) to spare, rho the grown shape's largest radius of
+    curvature (R + r round, a^2/b + r oval); a rectangle whose sides do not face one of the
+    directions leaves more off its flat sides (tests/geometry/test_bases.py)."""
     ux, uy, h, ux2, uy2, det = _tangents(int(shape), float(a), float(b), float(facing_deg),
                                          int(sides))
     d = ux * x + uy * y + h + r
@@ -140,9 +148,8 @@ def grown_outline(shape: int, a: float, b: float, x: float, y: float, facing_deg
     return shapely.Polygon(np.column_stack([px, py]))
 
 
-@lru_cache(maxsize=1024)
-def _tangents(shape: int, a: float, b: float, facing_deg: float, sides: int
-              ) -> tuple[np.ndarray, ...]:
+def _tangents_of(shape: int, a: float, b: float, facing_deg: float, sides: int
+                 ) -> tuple[np.ndarray, ...]:
     """grown_outline's tangent directions and the base's extent along each (kept: they depend
     only on the base and its facing)."""
     th = math.radians(facing_deg)
@@ -163,3 +170,6 @@ def _tangents(shape: int, a: float, b: float, facing_deg: float, sides: int
     for arr in out:
         arr.setflags(write=False)
     return out
+
+
+_tangents = lru_cache(maxsize=1024)(_tangents_of)

@@ -16,7 +16,7 @@ import numpy as np
 import shapely
 from numba import njit
 
-from battlefield.geometry.sightline import _inside
+from battlefield.geometry.sight.kernel import point_inside
 from battlefield.geometry.terrain import Layout, ring_edges
 
 Point = tuple[float, float]
@@ -184,7 +184,7 @@ def segment_free(ax, ay, bx, by, edges, estart, bbox):
         if hi_x < bbox[k, 0] or lo_x > bbox[k, 2] or hi_y < bbox[k, 1] or lo_y > bbox[k, 3]:
             continue
         e0, e1 = estart[k], estart[k + 1]
-        if _inside(ax, ay, edges, e0, e1):
+        if point_inside(ax, ay, edges, e0, e1):
             return False
         for e in range(e0, e1):
             if _meet(ax, ay, bx, by, edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]):
@@ -296,7 +296,7 @@ class Planner:
         hard = [] if fly else [o for o in obstacles if _meets(o.polygon, region)]
         if not fly:
             for i in terrain.impassable:
-                poly = _grown(terrain.layout.polygons[i], clearance)
+                poly = grown_polygon(terrain.layout.polygons[i], clearance)
                 if _meets(poly, region):
                     hard.append(Obstacle(poly, terrain.layout.pieces[i].id))
         self.hard = hard
@@ -432,7 +432,7 @@ def _meets(poly: shapely.Geometry, region: tuple[float, float, float, float] | N
     return not (x1 < region[0] or x0 > region[2] or y1 < region[1] or y0 > region[3])
 
 
-def _grown(poly: shapely.Polygon, r: float) -> shapely.Polygon:
+def grown_polygon(poly: shapely.Polygon, r: float) -> shapely.Polygon:
     """The region a base of radius r cannot enter: the outline grown by r, corners rounded and
     pushed out just enough that the chords between arc points clear the corner."""
     return poly.buffer(r / math.cos(math.pi / (4 * _ARC_SEGMENTS)), quad_segs=_ARC_SEGMENTS)

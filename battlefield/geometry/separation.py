@@ -12,9 +12,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import shapely.ops
 from numba import njit
 
-from battlefield.geometry.bases import OVAL, RECT, ROUND
+from battlefield.geometry.bases import OVAL, RECT, ROUND, footprint
 
 _SCAN = 48
 _GOLDEN_STEPS = 48
@@ -170,10 +171,6 @@ def closest_points(x1, y1, sh1, a1, b1, f1, x2, y2, sh2, a2, b2, f2):
     d, th = separation(x1, y1, sh1, a1, b1, c1, s1, x2, y2, sh2, a2, b2, c2, s2)
     ux, uy = math.cos(th), math.sin(th)
     if sh1 == RECT and sh2 == RECT:
-        import shapely.ops
-
-        from battlefield.geometry.bases import footprint
-
         pa, pb = shapely.ops.nearest_points(footprint(sh1, a1, b1, x1, y1, f1),
                                             footprint(sh2, a2, b2, x2, y2, f2))
         p1, p2 = (pa.x, pa.y), (pb.x, pb.y)

@@ -46,6 +46,7 @@ class Piece:
     outline: tuple[tuple[float, float], ...]
     height: float
     kind: str = DEFAULT_KIND
+    fixed: bool = field(default=False, compare=False)   # layout generate keeps it in place
 
     @cached_property
     def polygon(self) -> shapely.Polygon:

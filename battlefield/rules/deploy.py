@@ -15,7 +15,7 @@ from battlefield.errors import UsageError
 from battlefield.geometry.bases import Base, footprint
 from battlefield.paths import ruleset_dir
 from battlefield.rulesets import load_ruleset
-from battlefield.scene.yamlsource import Reader
+from battlefield.yamlsource import Reader
 
 DEFAULT_SCENE = "demo"          # maps/demo.yaml: what commands open without a scene
 GAP = 0.25                    # between neighbouring bases in a block
@@ -70,6 +70,36 @@ def _block(n: int, base: Base, x: float, y: float, facing: float) -> list[tuple[
     return out
 
 
+def _block_mixed(bases: list[Base], x: float, y: float, facing: float
+                 ) -> list[tuple[float, float]]:
+    """Positions for models on different bases (a template's `_bases`, biggest first): rows as
+    `_block` lays them, each base beside the last with GAP between, each row as deep as its
+    deepest base; the front row's bases touch its back line, every other row's its front line,
+    so that the models at the ends of a row are within GAP of the row before (or after)."""
+    n = len(bases)
+    per_row = max(1, min(n, math.ceil(math.sqrt(n * 2))))
+    rows = [bases[i:i + per_row] for i in range(0, n, per_row)]
+    th = math.radians(facing)
+    fx, fy = math.cos(th), math.sin(th)
+    sx, sy = -fy, fx
+    depths = [max(2 * b.a for b in row) for row in rows]
+    total = sum(depths) + GAP * (len(rows) - 1)
+    out = []
+    back = -total / 2
+    for row, d in zip(rows, depths, strict=True):
+        widths = [2 * (b.b if b.shape != 0 else b.a) for b in row]
+        across = sum(widths) + GAP * (len(row) - 1)
+        off = -across / 2
+        first = row is rows[0]
+        for b, w in zip(row, widths, strict=True):
+            c = off + w / 2
+            mid = back + d - b.a if first else back + b.a
+            out.append((x + c * sx - mid * fx, y + c * sy - mid * fy))
+            off += w + GAP
+        back += d + GAP
+    return out
+
+
 def deploy(scene_dict: dict[str, Any], layout, gap: float = 9.0) -> dict[str, Any]:
     """Add the ruleset's demo armies to a map (as a scene dict) and return it."""
     ruleset = scene_dict["ruleset"]
@@ -94,8 +124,9 @@ def set_up(army: list[dict[str, Any]], side: str, zone_points, enemy_points, gap
     """Units from army templates (ARMY_KEYS), each a block of models wholly within the zone,
     more than `gap` from the enemy zone (none: no such rule), clear of `placed` (the feet of
     models already set up, extended here), of impassable terrain and of the edges of tall
-    pieces, facing `toward` and as close to it as there is room. With `front_first` melee units
-    go first and shooters behind; otherwise the army's order is kept. `near`: set up as close
+    pieces, facing `toward` and as close to it as there is room. A template's `_bases` (each
+    model's base, when they differ) lays the block out base by base. With `front_first` melee
+    units go first and shooters behind; otherwise the army's order is kept. `near`: set up as close
     to this point instead (facing `toward` all the same)."""
     centre = shapely.Point(*toward)
     blocked = [layout.polygons[i] for i, p in enumerate(layout.pieces)
@@ -112,28 +143,31 @@ def set_up(army: list[dict[str, Any]], side: str, zone_points, enemy_points, gap
     units = []
     for tmpl in order:
         base = _base(tmpl["base"])
+        specs = tmpl.get("_bases") or [tmpl["base"]] * int(tmpl["models"])
+        each = [_base(b) for b in specs] if tmpl.get("_bases") else None
         spot = _find(zone, enemy, gap, base, int(tmpl["models"]), facing, placed, blocked,
-                     edges, shapely.Point(*near) if near is not None else centre)
+                     edges, shapely.Point(*near) if near is not None else centre, each)
         if spot is None:
             raise UsageError(f"no room to deploy {side}'s {tmpl['id']} in its territory")
-        feet = [footprint(base.shape, base.a, base.b, x, y, facing, 32) for x, y in spot]
+        feet = [footprint(b.shape, b.a, b.b, x, y, facing, 32)
+                for b, (x, y) in zip(each or [base] * len(spot), spot, strict=True)]
         placed.extend(feet)
         models = []
-        for x, y in spot:
-            m: dict[str, Any] = {"base": tmpl["base"], "at": [round(x, 4), round(y, 4)]}
-            if base.shape != 0:
+        for spec, b, (x, y) in zip(specs, each or [base] * len(spot), spot, strict=True):
+            m: dict[str, Any] = {"base": spec, "at": [round(x, 4), round(y, 4)]}
+            if b.shape != 0:
                 m["facing"] = round(facing, 4)
             models.append(m)
         unit = {"id": f"{side}-{tmpl['id']}", "side": side}
         for k in tmpl:
-            if k not in ("id", "models", "base"):
+            if k not in ("id", "models", "base", "_bases"):
                 unit[k] = tmpl[k]
         unit["models"] = models
         units.append(unit)
     return units
 
 
-def _find(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre):
+def _find(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre, each=None):
     x0, y0, x1, y1 = zone.bounds
     spots = []
     step = 1.0
@@ -146,8 +180,10 @@ def _find(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre):
         y += step
     spots.sort(key=lambda p: (round(math.dist(p, (centre.x, centre.y)), 1), p))
     for cx, cy in spots:
-        pos = _block(n, base, cx, cy, facing)
-        feet = [footprint(base.shape, base.a, base.b, x, y, facing, 32) for x, y in pos]
+        pos = _block(n, base, cx, cy, facing) if each is None else _block_mixed(each, cx, cy,
+                                                                                 facing)
+        feet = [footprint(b.shape, b.a, b.b, x, y, facing, 32)
+                for b, (x, y) in zip(each or [base] * n, pos, strict=True)]
         if not all(zone.contains(f) for f in feet):
             continue
         if enemy is not None and any(f.distance(enemy) <= gap for f in feet):

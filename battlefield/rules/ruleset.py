@@ -317,5 +317,11 @@ class Ruleset(ABC):
         the ruleset draws for this state (orders, routes, engaged sides). Default: nothing."""
         return []
 
+    def health(self, state: State, u: int) -> list[int] | None:
+        """When the window's panel, its damage marks, `render` or the game log show damage
+        (rules.outcome): each model's health in unit u, the points of damage that slay it, in
+        the unit's order. Default: None, the ruleset counts no health."""
+        return None
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} ruleset {self.id!r}>"

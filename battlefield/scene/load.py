@@ -8,23 +8,24 @@ bundled map (or a map file path relative to the scene) unless the scene gives it
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import shapely
 
-from battlefield.errors import InputError
-from battlefield.geometry.bases import OVAL_SIZES_MM, RECT, ROUND_SIZES_MM, Base
+from battlefield import scene_keys as keys
+from battlefield.errors import InputError, UsageError
+from battlefield.geometry.bases import OVAL_SIZES_MM, RECT, ROUND_SIZES_MM, Base, outline_points
 from battlefield.geometry.separation import half_width, signed_distance_matrix
 from battlefield.geometry.terrain import KINDS, Layout, Piece, normalise_kind
-from battlefield.paths import find_map, ruleset_names
+from battlefield.paths import find_map, map_names, ruleset_names
 from battlefield.rulesets import BOARD_ID, ExtraKey, load_ruleset
-from battlefield.scene import keys
 from battlefield.scene.model import ModelSpec, Objective, Scene, UnitSpec
-from battlefield.scene.yamlsource import Reader, _kind, format_path
+from battlefield.yamlsource import Reader, _kind, format_path, load_yaml
 
-# The keys of each mapping (scene/keys.py, which the JSON Schema is also written from).
+# The keys of each mapping (battlefield/scene_keys.py, which the JSON Schema is also written from).
 SCENE_KEYS = keys.SCENE.names()
 UNIT_KEYS = keys.UNIT.names()
 MAGIC_KEYS = {"spells": ("casting_value", "cast"), "prayers": ("chanting_value", "chant")}
@@ -50,8 +51,6 @@ def _where(file: str | Path) -> Path:
 
 
 def load_scene_text(text: str, name: str = "<scene>") -> Scene:
-    from battlefield.scene.yamlsource import load_yaml
-
     data, lines = load_yaml(name, text)
     return _SceneReader(Reader(name, data, lines)).scene(False, None)
 
@@ -82,8 +81,6 @@ class _SceneReader:
         names = ruleset_names()
         if ruleset_override is not None:
             if ruleset_override not in names:
-                from battlefield.errors import UsageError
-
                 raise UsageError(f"unknown ruleset '{ruleset_override}' "
                                  f"(expected one of {', '.join(names)})")
             name = ruleset_override
@@ -145,8 +142,6 @@ class _SceneReader:
         if not path.is_file():
             bundled = find_map(ref)
             if bundled is None:
-                from battlefield.paths import map_names
-
                 names = map_names()
                 raise r.error(("map",), f"no map '{ref}'",
                               "a map file next to the scene" +
@@ -199,8 +194,12 @@ class _SceneReader:
             if kind not in KINDS:
                 raise r.error((*p, "kind"), f"unknown terrain kind '{t['kind']}'",
                               "one of " + ", ".join(KINDS))
+            fixed = t.get("fixed", False)
+            if not isinstance(fixed, bool):
+                raise r.error((*p, "fixed"), f"must be true or false, not {fixed!r}",
+                              "true to keep the piece where it is in layout generate")
             pieces.append(Piece(pid, self._outline((*p, "outline"), t["outline"], width, depth),
-                                r.number((*p, "height"), t["height"], 0), kind))
+                                r.number((*p, "height"), t["height"], 0), kind, fixed))
         return pieces
 
     def _objectives(self, value: Any, width: float, depth: float) -> list[Objective]:
@@ -382,8 +381,11 @@ class _SceneReader:
                 raise r.error(path, "give exactly one of round, oval, rect", expected)
             kind, size = next(iter(d.items()))
             path = (*path, kind)
-            if kind == "round":
-                return self._base(path, size, rs)
+            if kind == "round":        # written out, any size is taken (army import)
+                if isinstance(size, bool) or not isinstance(size, (int, float)):
+                    raise r.error(path, f"must be a diameter in mm, not {_kind(size)}",
+                                  expected)
+                return Base.round(r.number(path, size, 0, strict_min=True))
             if kind == "rect":
                 pair = r.sequence(path, size, 2, "[frontage, depth] in mm")
                 if len(pair) != 2:
@@ -391,8 +393,12 @@ class _SceneReader:
                 w = r.number((*path, 0), pair[0], 0, strict_min=True)
                 dep = r.number((*path, 1), pair[1], 0, strict_min=True)
                 return Base.rect(w, dep)
-            value = size
-            return self._oval(path, value, expected)
+            pair = r.sequence(path, size, 2, "[long, short] in mm")
+            if len(pair) != 2:
+                raise r.error(path, f"an oval base needs two sizes, not {len(pair)}", expected)
+            a, b = (r.number((*path, 0), pair[0], 0, strict_min=True),
+                    r.number((*path, 1), pair[1], 0, strict_min=True))
+            return Base.oval(max(a, b), min(a, b))
         if isinstance(value, list):
             if rs.rect_bases and len(value) == 2:
                 w = r.number((*path, 0), value[0], 0, strict_min=True)
@@ -514,8 +520,6 @@ def _slain(scene: Scene) -> set[int]:
 
 
 def _outline(spec: ModelSpec) -> np.ndarray:
-    from battlefield.geometry.bases import outline_points
-
     return outline_points(spec.base.shape, spec.base.a, spec.base.b, spec.x, spec.y, spec.facing,
                           4 if spec.base.shape == RECT else 64)
 
@@ -529,8 +533,6 @@ def _locate(scene: Scene, model: int) -> tuple[int, int]:
 
 def _invalid(poly: shapely.Polygon) -> str:
     """shapely's reason an outline is not a simple polygon, in words."""
-    import re
-
     if poly.convex_hull.area <= 1e-9:
         return "it has no area: the points lie on one line"
     reason = shapely.is_valid_reason(poly)
@@ -548,9 +550,19 @@ def _invalid(poly: shapely.Polygon) -> str:
 
 
 def _dice_or_bonus(text: str) -> bool:
-    import re
-
     return re.fullmatch(r"\s*(\d*[dD][36](\s*\+\s*\d+)?|\d+\+)\s*", text) is not None
 
 
-__all__ = ["load_scene", "load_scene_text", "resolve_scene_path", "format_path", "InputError"]
+def open_map(arg: str, ruleset: str | None) -> Scene:
+    """A map or scene argument (file path or bundled name), read for the ruleset."""
+    path = resolve_scene_path(arg)
+    if not path.is_file():                # a folder of that name (an earlier --out, say)
+        path = find_map(arg) or path
+    if not path.is_file():
+        raise InputError(arg, "", None, "no such map file",
+                         "a map file, or a bundled map: " + ", ".join(map_names()))
+    return load_scene(path, ruleset=ruleset)
+
+
+__all__ = ["load_scene", "load_scene_text", "resolve_scene_path", "open_map", "format_path",
+           "InputError"]

@@ -81,7 +81,8 @@ def _map_lines(scene: Scene, scene_state: bool) -> list[str]:
     if scene.terrain:
         lines.append("terrain:")
         lines += [f"  - {{id: {text(p.id)}, kind: {text(p.kind)}, height: {number(p.height)}, "
-                  f"outline: {points(p.outline)}}}" for p in scene.terrain]
+                  f"outline: {points(p.outline)}" + (", fixed: true" if p.fixed else "") + "}"
+                  for p in scene.terrain]
     else:
         lines.append("terrain: []")
     if scene.objectives:
@@ -101,10 +102,13 @@ def _map_lines(scene: Scene, scene_state: bool) -> list[str]:
     return lines
 
 
-def map_yaml(scene: Scene) -> str:
-    """The map part of a scene as a map file: ruleset, name, board, terrain, objectives, zones."""
-    source = f" From {Path(scene.file).name}." if scene.file else ""
-    return "\n".join([HEADER + source, *_map_lines(scene, False)]) + "\n"
+def map_yaml(scene: Scene, header: list[str] | None = None) -> str:
+    """The map part of a scene as a map file: ruleset, name, board, terrain, objectives, zones;
+    `header`: the comment lines to start with (default: the map editor's)."""
+    if header is None:
+        source = f" From {Path(scene.file).name}." if scene.file else ""
+        header = [HEADER + source]
+    return "\n".join([*header, *_map_lines(scene, False)]) + "\n"
 
 
 def save_map(scene: Scene, path: str | Path) -> Path:

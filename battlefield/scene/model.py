@@ -14,7 +14,7 @@ from battlefield.geometry.bases import Base
 from battlefield.geometry.table import Table
 from battlefield.geometry.terrain import Layout, Piece
 from battlefield.rulesets import RulesetData
-from battlefield.scene.yamlsource import format_path
+from battlefield.yamlsource import format_path
 
 
 @dataclass

@@ -1,5 +1,5 @@
 """The JSON Schema (draft 2020-12) of scene and map files, written from the key lists the loader
-checks (scene/keys.py) and the rulesets' own data (characteristics, weapon characteristics,
+checks (scene_keys.py) and the rulesets' own data (characteristics, weapon characteristics,
 unit_keys and model_keys), so that an editor completes and checks a scene as the loader would:
 every key with its description, unknown keys refused, required keys required, values typed.
 The loader's checks of the table itself (bases on the board, outlines that do not cross, ids
@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from battlefield import scene_keys as keys
 from battlefield.geometry.bases import OVAL_SIZES_MM, ROUND_SIZES_MM
 from battlefield.geometry.terrain import KINDS
-from battlefield.scene import keys
-from battlefield.scene.keys import Shape
+from battlefield.paths import ruleset_names
+from battlefield.rulesets import load_ruleset
+from battlefield.scene_keys import Shape
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 # "D6", "2D3+1", "3+" - scene/load.py _dice_or_bonus
@@ -27,9 +29,6 @@ _WORD = {"type": ["string", "number"], "pattern": r"\S"}
 def schema(kind: str = "scene", ruleset: str | None = None) -> dict[str, Any]:
     """The schema of a scene or map file; with `ruleset`, of that ruleset's files only (its
     characteristics and its own unit and model keys)."""
-    from battlefield.paths import ruleset_names
-    from battlefield.rulesets import load_ruleset
-
     if kind not in ("scene", "map"):
         raise ValueError(f"unknown kind of file '{kind}' (scene or map)")
     names = [ruleset] if ruleset is not None else ruleset_names()
@@ -177,8 +176,8 @@ def _kind(kind: str, ruleset: Any = None, names: list[str] | None = None,
         "amount": {"anyOf": [{"type": "integer", "minimum": 0},
                              {"type": "string", "pattern": DICE}]},
         "modifier": {"type": "integer", "minimum": -3, "maximum": 3},
-        "round-mm": {"enum": rounds},
-        "oval-mm": {"enum": ovals},
+        "round-mm": {"type": "number", "exclusiveMinimum": 0},   # written out: any size
+        "oval-mm": _pair(),
         "rect-mm": _pair(),
     }
     if kind in simple:
@@ -198,4 +197,4 @@ def _kind(kind: str, ruleset: Any = None, names: list[str] | None = None,
         if ruleset is not None and ruleset.rect_bases:
             choices.append(_pair())          # [frontage, depth] is a rectangle (blocks)
         return {"anyOf": choices}
-    raise KeyError(f"scene/keys.py names a kind of value schema.py does not know: {kind}")
+    raise KeyError(f"scene_keys.py names a kind of value schema.py does not know: {kind}")

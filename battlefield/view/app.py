@@ -13,8 +13,9 @@ from typing import Any
 import pygame
 
 from battlefield.errors import InputError, UsageError
-from battlefield.rules import log
+from battlefield.rules import log, outcome
 from battlefield.rules.actions import Action, IllegalAction
+from battlefield.rules.standing import scene_now
 from battlefield.rules.state import Game, State
 from battlefield.scene.load import load_scene_text
 from battlefield.scene.mapfile import scene_yaml
@@ -22,9 +23,10 @@ from battlefield.scene.model import Scene
 from battlefield.view import live
 from battlefield.view.drag import DragTool
 from battlefield.view.editor import Editor
+from battlefield.view.frames import Frames, busy, look
 from battlefield.view.measure_tool import MeasureTool
 from battlefield.view.panels import WIDTH, HelpOverlay, Panel
-from battlefield.view.table_view import TableView, scene_now
+from battlefield.view.table_view import TableView
 
 SIZE = (1600, 1000)
 
@@ -96,6 +98,7 @@ class PlayScene:
         w, h = size
         self.table = TableView(opened.state, pygame.Rect(0, 0, w - WIDTH, h))
         self.panel = Panel(pygame.Rect(w - WIDTH, 0, WIDTH, h))
+        self.panel.computer = set(computer)
         self.drag = DragTool(self.table, self.applied, self.say)
         self.measure = MeasureTool(self.table, self.say)
         self.measuring = False
@@ -116,10 +119,12 @@ class PlayScene:
         self.panel.message = text
 
     def applied(self, rolls: list, text: str) -> None:
+        """An action went through: the models layer is redrawn, the log scrolls to the newest
+        entry (which words the outcome and the dice: outcome.game_log)."""
         self.table.changed()
-        dice = "; ".join(f"{r.purpose}: {r.total if r.summed else list(r.values)}"
-                         for r in rolls)
-        self.say(text + (f" ({dice})" if dice else ""))
+        self.panel.scroll = 0
+        what = text.partition(": ")[0]
+        self.say(f"{what}: {outcome.headline(outcome.last_events(self.state), self.state)}")
 
     def apply(self, action: Action) -> bool:
         before = len(self.state.dice.log)
@@ -228,6 +233,8 @@ class PlayScene:
                 return self.pick(e.pos)
             if self.measuring:
                 return self.measure.handle_event(e)
+        if self.panel.handle_event(e):
+            return True
         if self.drag.handle_event(e):
             return True
         return self.table.handle_event(e)
@@ -375,19 +382,23 @@ class App:
         for s in self.stack:
             s.draw(surface)
 
-    def run(self) -> None:
+    def run(self, frames: Frames | None = None) -> None:
+        """The main loop: it draws only when something changed (view.frames), so an idle
+        window sleeps between looks at the event queue."""
         screen = pygame.display.set_mode(self.size, pygame.RESIZABLE)
         pygame.display.set_caption("battlefield play")
-        clock = pygame.time.Clock()
+        self.frames = frames = frames or Frames()
         while True:
-            for e in pygame.event.get():
+            events = frames.events()
+            for e in events:
                 if e.type == pygame.QUIT:
                     return
                 self.handle_event(e)
-            self.update(clock.get_time() / 1000)
-            self.draw(screen)
-            pygame.display.flip()
-            clock.tick(60)
+            self.update(frames.dt)
+            top = self.stack[-1]
+            if frames.due(events, any(busy(s) for s in self.stack), (len(self.stack), look(top))):
+                self.draw(screen)
+                pygame.display.flip()
 
 
 def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1,

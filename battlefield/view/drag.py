@@ -12,12 +12,13 @@ import pygame
 import shapely
 
 from battlefield.geometry.bases import RECT, outline_points
-from battlefield.rules.actions import IllegalAction
+from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.state import State
 from battlefield.view import live
 from battlefield.view import palette as pal
 from battlefield.view.drawing import boxed_text, circle_points, draw_cells, text_surface
-from battlefield.view.layers import draw_marks
+from battlefield.view.labels import Labels
+from battlefield.view.overlays import draw_marks
 from battlefield.view.table_view import TableView
 
 RULER_OK = pal.GREEN
@@ -54,6 +55,8 @@ class DragTool:
         self.table = table
         self.on_applied = on_applied
         self.say = say
+        # Joined to a server (view/joined.py): a legal drop is sent there, not applied here.
+        self.submit: Callable[[Action], None] | None = None
         self.wanted: str | None = None          # ability chosen with the phase bar
         self.pickup: live.Pickup | None = None
         self.grab = np.zeros(2)                 # cursor - reference model, in inches
@@ -164,6 +167,15 @@ class DragTool:
                 self.cancel(clicked)
                 return
             action = clicked
+        if self.submit is not None:
+            bad = self.state.check(action)
+            if bad:
+                self.cancel("snapped back: " + "; ".join(v.message for v in bad))
+                return
+            self.pickup = None
+            self.ruling = None
+            self.submit(action)
+            return
         before = len(self.state.dice.log)
         try:
             events = self.state.apply(action)
@@ -244,6 +256,13 @@ class DragTool:
         style = tv.style
         colour = style.side(st.side_of(p.unit))
         edge = pal.darker(colour, 0.6)
+        # Every tag below is placed in one pass, clear of the bases and of each other.
+        labels = Labels(bounds=tv.rect.inflate(-4, -4))
+        on = np.nonzero(t.on_table)[0]
+        labels.obstacles += _discs(view, t.x[on], t.y[on], t.reach[on])
+        labels.obstacles += _discs(view, r.ends[:, 0], r.ends[:, 1], t.reach[p.models])
+        for placed in (tv.labels.placed if tv.labels is not None else ()):
+            labels.avoid(placed.move(tv.rect.topleft))      # the table's own labels
         # Objective control after the drop.
         for o in st.scene.objectives:
             after = r.objectives.get(o.id)
@@ -251,13 +270,16 @@ class DragTool:
             tag = f"{o.id}: {after or 'nobody'}"
             fill = style.side(after) if after else (235, 235, 230)
             s = boxed_text(tag, style.small_size, pal.text_on(fill), fill, pal.INK, 2)
-            surface.blit(s, s.get_rect(midtop=(round(c[0]), round(c[1]) + 10)))
+            h = s.get_height()
+            labels.add(s, [(c[0], c[1] + 10 + h / 2), (c[0], c[1] - 10 - h / 2)], priority=2,
+                       anchor=(c[0] - 6, c[1] - 6, 12, 12))
         # The target: sight line, blockers, skirmish retreat ghost and pot-shot triggers.
         if r.sight is not None:
             a, b = r.sight.closest.a, r.sight.closest.b
             vis = {"full": RULER_OK, "partial": RULER_NEAR, "none": RULER_OVER}[r.sight.visible]
             pygame.draw.line(surface, (0, 0, 0), view.px(a[0], a[1]), view.px(b[0], b[1]), 5)
             pygame.draw.line(surface, vis, view.px(a[0], a[1]), view.px(b[0], b[1]), 3)
+            labels.avoid_line(view.px(a[0], a[1]), view.px(b[0], b[1]), 8)
             self._blockers(surface, r.sight.blocked_by)
         for ghost in r.notes.ghosts:
             for m, (x, y) in zip(t.unit_models[ghost.unit], ghost.at, strict=False):
@@ -269,8 +291,9 @@ class DragTool:
             lead = t.unit_models[ring.unit][0]
             s = boxed_text(ring.reason, style.small_size, pal.INK,
                            pal.HIGHLIGHT, pal.INK, 2)
-            surface.blit(s, s.get_rect(midbottom=view.px(t.x[lead], t.y[lead] + t.reach[lead]
-                                                         + 0.3)))
+            above = view.px(t.x[lead], t.y[lead] + t.reach[lead] + 0.3)
+            labels.add(s, [(above[0], above[1] - s.get_height() / 2)], priority=3,
+                       anchor=_disc(view, t.x[lead], t.y[lead], t.reach[lead]))
         draw_marks(surface, view, style, r.notes.marks)
         # The ghost: the unit where it would stand (turned, when it was turned in the hand).
         turned = self.facing if len(p.models) == 1 else None
@@ -294,9 +317,9 @@ class DragTool:
             x, y = (r.ends[k[0]] if len(k) else (t.x[m], t.y[m]))
             s = boxed_text(why[0], style.small_size, (255, 255, 255), FAULT, pal.INK, 2)
             c = view.px(x, y)
-            surface.blit(s, s.get_rect(midleft=(round(c[0] + view.length(t.reach[m]) + 8),
-                                                round(c[1] - view.length(t.reach[m]) - 12
-                                                      - 22 * len(seen)))))
+            rr = view.length(t.reach[m])
+            labels.add(s, [(c[0] + rr + 8 + s.get_width() / 2, c[1] - rr - 12)], priority=4,
+                       anchor=_disc(view, x, y, t.reach[m]))
             seen.add(why[0])
         # The ruler along the path of the reference model.
         path = r.action.paths[0][1] if p.single else r.action.path
@@ -305,13 +328,17 @@ class DragTool:
         rc = ruler_colour(r.fraction) if r.allowed else pal.MEASURE
         pygame.draw.lines(surface, (255, 255, 255), False, pts, 7)
         pygame.draw.lines(surface, rc, False, pts, 4)
+        for q0, q1 in zip(pts, pts[1:], strict=False):
+            labels.avoid_line(q0, q1, 10)
         label = f'{r.used:.2f}"' + (f' / {r.allowed:g}"' if r.allowed else "")
         if r.climbed > 1e-6:
             label += f' (climb {r.climbed:.2f}")'
         s = boxed_text(label, style.label_size, pal.INK, (255, 255, 255), rc, 3)
-        surface.blit(s, s.get_rect(midbottom=(round((a[0] + b[0]) / 2),
-                                              round((a[1] + b[1]) / 2) - 8)))
-        # The caption: every ruling in words, by the cursor's corner of the board.
+        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        labels.add(s, [(mid[0], mid[1] - 8 - s.get_height() / 2),
+                       (mid[0], mid[1] + 8 + s.get_height() / 2)], priority=5,
+                   anchor=(mid[0] - 2, mid[1] - 2, 4, 4))
+        # The caption: every ruling in words, beside the cursor clear of the bases.
         lines = live.describe(r)
         near = ", ".join(st.scene.units[v].id for v in r.check.in_combat_range)
         rules = st.scene.ruleset
@@ -326,11 +353,20 @@ class DragTool:
             box = pygame.Surface((max(s.get_width() for s in rows) + 20,
                                   sum(s.get_height() for s in rows) + 12), pygame.SRCALPHA)
             box.fill((255, 255, 255, 215))
-            surface.blit(box, tv.rect.topleft)
-        y = tv.rect.top + 6
-        for s in rows:
-            surface.blit(s, (tv.rect.left + 10, y))
-            y += s.get_height()
+            y = 6
+            for s in rows:
+                box.blit(s, (10, y))
+                y += s.get_height()
+            w, h = box.get_size()
+            cx, cy = view.px(*r.ends[list(p.models).index(p.ref)]) if p.ref in p.models \
+                else b
+            off = view.length(t.reach[p.ref]) + 24
+            labels.add(box, [(cx + off + w / 2, cy + off + h / 2),
+                             (cx - off - w / 2, cy + off + h / 2),
+                             (cx + off + w / 2, cy - off - h / 2),
+                             (cx - off - w / 2, cy - off - h / 2)], priority=6,
+                       anchor=(cx - off, cy - off, 2 * off, 2 * off))
+        labels.draw(surface)
 
     def _blockers(self, surface: pygame.Surface, names: list[str]) -> None:
         st = self.state
@@ -347,3 +383,18 @@ class DragTool:
                 m = index[name]
                 c = view.px(t.x[m], t.y[m])
                 pygame.draw.circle(surface, pal.HIGHLIGHT, c, view.length(t.reach[m]) + 4, 3)
+
+
+def _disc(view, x: float, y: float, reach: float) -> pygame.Rect:
+    """The square round a base of that reach on the screen (what tags keep off)."""
+    c, r = view.px(float(x), float(y)), view.length(float(reach))
+    return pygame.Rect(round(c[0] - r), round(c[1] - r), round(2 * r), round(2 * r))
+
+
+def _discs(view, x: np.ndarray, y: np.ndarray, reach: np.ndarray) -> list[pygame.Rect]:
+    """_disc for many bases at once."""
+    r = np.asarray(reach, dtype=np.float64) * view.scale
+    cx = view.ox + np.asarray(x, dtype=np.float64) * view.scale
+    cy = view.oy - np.asarray(y, dtype=np.float64) * view.scale
+    box = np.rint(np.column_stack([cx - r, cy - r, 2 * r, 2 * r])).astype(np.int64).tolist()
+    return [pygame.Rect(b) for b in box]

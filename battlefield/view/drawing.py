@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
 import pygame
@@ -221,93 +220,10 @@ def blit_text(surface: pygame.Surface, text: str, size: int, pos: Point,
     return r
 
 
-@dataclass
-class _Label:
-    surface: pygame.Surface
-    candidates: list[Point]
-    priority: float
-    order: int
-
-
-@dataclass
-class Labels:
-    """Labels placed after everything else is drawn: each label takes the first of its candidate
-    centres that overlaps no model and no label already placed (else the least bad one)."""
-
-    bounds: pygame.Rect | None = None
-    obstacles: list[pygame.Rect] = field(default_factory=list)
-    placed: list[pygame.Rect] = field(default_factory=list)
-    _items: list[_Label] = field(default_factory=list)
-
-    def avoid(self, rect: pygame.Rect | tuple[float, float, float, float]) -> None:
-        self.obstacles.append(pygame.Rect(rect))
-
-    def avoid_line(self, p: Point, q: Point, width: float) -> None:
-        """Keep labels off the segment p-q (drawn `width` pixels wide)."""
-        n = max(1, math.ceil(math.hypot(q[0] - p[0], q[1] - p[1]) / max(width, 4.0)))
-        for k in range(n + 1):
-            x = p[0] + (q[0] - p[0]) * k / n
-            y = p[1] + (q[1] - p[1]) * k / n
-            self.obstacles.append(pygame.Rect(round(x - width / 2), round(y - width / 2),
-                                              math.ceil(width), math.ceil(width)))
-
-    def add(self, surface: pygame.Surface, candidates: Sequence[Point],
-            priority: float = 0) -> None:
-        """Place `surface` (a rendered label) centred on one of `candidates`; higher priority
-        labels choose first."""
-        if candidates:
-            self._items.append(_Label(surface, list(candidates), priority, len(self._items)))
-
-    def text(self, text: str, size: int, candidates: Sequence[Point], colour: Sequence[int] = INK,
-             halo: Sequence[int] | None = HALO, priority: float = 0) -> None:
-        self.add(text_surface(text, size, colour, halo), candidates, priority)
-
-    def _cost(self, r: pygame.Rect, rank: int) -> float:
-        inner = r.inflate(-4, -4)
-        cost = rank * 0.5
-        for o in self.placed:
-            c = inner.clip(o)
-            cost += c.w * c.h * 4
-        for o in self.obstacles:
-            c = inner.clip(o)
-            cost += c.w * c.h
-        if self.bounds is not None and not self.bounds.contains(r):
-            c = r.clip(self.bounds)
-            cost += (r.w * r.h - c.w * c.h) * 8
-        return cost
-
-    def place(self, item: _Label) -> pygame.Rect:
-        best, best_cost = None, math.inf
-        for rank, (x, y) in enumerate(item.candidates):
-            r = item.surface.get_rect(center=(round(x), round(y)))
-            cost = self._cost(r, rank)
-            if cost < best_cost:
-                best, best_cost = r, cost
-            if cost <= rank * 0.5:
-                break
-        assert best is not None
-        self.placed.append(best)
-        return best
-
-    def draw(self, surface: pygame.Surface) -> None:
-        for item in sorted(self._items, key=lambda i: (-i.priority, i.order)):
-            surface.blit(item.surface, self.place(item))
-        self._items.clear()
-
-
-def around(rect: pygame.Rect | tuple[float, float, float, float], w: float, h: float,
-           gap: float = 3) -> list[Point]:
-    """Candidate centres for a w x h label next to rect: above, below, right, left, corners."""
-    r = pygame.Rect(rect)
-    cx, cy = r.centerx, r.centery
-    up, down = r.top - gap - h / 2, r.bottom + gap + h / 2
-    right, left = r.right + gap + w / 2, r.left - gap - w / 2
-    return [(cx, up), (cx, down), (right, cy), (left, cy), (right, up), (left, up),
-            (right, down), (left, down), (cx, up - h), (cx, down + h)]
-
-
 def icon_rect(x: float, y: float, w: float, h: float) -> pygame.Rect:
     return pygame.Rect(round(x), round(y), round(w), round(h))
 
 
 IconFn = Callable[[pygame.Surface, pygame.Rect], None]
+
+

@@ -28,25 +28,13 @@ from battlefield.geometry.terrain import Piece
 from battlefield.scene import edits
 from battlefield.scene.mapfile import save_map
 from battlefield.scene.model import Objective, Scene
+from battlefield.view.editor_marks import SHORTCUTS, draw_marks
 from battlefield.view.layers import fmt_in, objective_radii
 from battlefield.view.table_view import TableView
 
 Point = tuple[float, float]
 Selection = tuple[str, str]          # ("piece", id) | ("objective", id) | ("zone", side)
 
-SHORTCUTS: tuple[tuple[str, str], ...] = (
-    ("drag", "move"),
-    ("drag a corner", "reshape"),
-    ("R/Shift+R", "turn 15 deg"),
-    ("]/[", "size 10%"),
-    ("PgUp/PgDn", "height 0.5\""),
-    ("K", "kind"),
-    ("N", "new piece"),
-    ("O", "objective"),
-    ("Del", "delete"),
-    ("Ctrl+S", "save"),
-    ("Ctrl+Z", "undo"),
-)
 TURN_DEG = 15.0
 GROW, SHRINK = 1.1, 0.9
 NEW_SIDE, NEW_HEIGHT = 4.0, 2.0
@@ -397,8 +385,6 @@ class Editor:
     def draw(self, surface: pygame.Surface) -> None:
         """The editor's marks over the table: zones, selection and handles, the drag's preview,
         the tool strip and what is selected. Changes nothing."""
-        from battlefield.view.editor_marks import draw_marks
-
         draw_marks(self, surface)
 
 

@@ -20,6 +20,20 @@ if TYPE_CHECKING:
 STRIP_TITLE = "EDIT MAP"
 STRIP_SIZES = (18, 16, 14, 12)
 HANDLE = 5                          # half the side of a corner handle, in pixels
+# The editor's keys and what each does (the strip, and the side panel in edit mode).
+SHORTCUTS: tuple[tuple[str, str], ...] = (
+    ("drag", "move"),
+    ("drag a corner", "reshape"),
+    ("R/Shift+R", "turn 15 deg"),
+    ("]/[", "size 10%"),
+    ("PgUp/PgDn", "height 0.5\""),
+    ("K", "kind"),
+    ("N", "new piece"),
+    ("O", "objective"),
+    ("Del", "delete"),
+    ("Ctrl+S", "save"),
+    ("Ctrl+Z", "undo"),
+)
 PIECE_KEYS = "R/Shift+R turn   ]/[ size   PgUp/PgDn height   K kind   Del delete"
 
 
@@ -131,8 +145,6 @@ def strip_height() -> int:
 
 def strip_parts(size: int) -> list[pygame.Surface]:
     """The title, then each key (blue) with what it does."""
-    from battlefield.view.editor import SHORTCUTS
-
     f = font(size)
     parts = [f.render(STRIP_TITLE, True, pal.INK)]
     for key, what in SHORTCUTS:

@@ -20,19 +20,19 @@ from battlefield.geometry.bases import OVAL, RECT, outline_points
 from battlefield.scene.model import ModelSpec, Scene, UnitSpec
 from battlefield.view import palette as pal
 from battlefield.view.drawing import (
-    Labels,
-    around,
     boxed_text,
     dashed,
     disc,
     dotted,
     fill_polygon,
+    font,
     polyline,
     ring,
     star_points,
     text_surface,
     thick_line,
 )
+from battlefield.view.labels import Labels, around
 from battlefield.view.transform import ViewTransform
 
 # Draw order: the order draw_scene uses.
@@ -230,8 +230,6 @@ def draw_rulers(surface: pygame.Surface, view: ViewTransform, scene: Scene, styl
 
 def _label_plain(surface: pygame.Surface, text: str, size: int, pos: tuple[float, float],
                  anchor: str, colour: pal.RGB = pal.INK_SOFT) -> None:
-    from battlefield.view.drawing import font
-
     s = font(size).render(text, True, colour)
     r = s.get_rect()
     setattr(r, anchor, (round(pos[0]), round(pos[1])))
@@ -272,17 +270,32 @@ def draw_terrain(surface: pygame.Surface, view: ViewTransform, scene: Scene, sty
             fill_polygon(surface, (255, 255, 255), star)
             polyline(surface, (70, 40, 110), star, max(1.5, lw), closed=True)
         if labels is not None:
-            t = text_surface(f"{piece.id} {fmt_in(piece.height)}", style.small_size, pal.INK)
-            w, h = t.get_size()
-            # Inside the piece when the text fits across it, else beside it.
-            hw, hh = (w - 6) / 2 / view.scale, (h - 6) / 2 / view.scale
-            fits = piece.polygon.buffer(0.05).contains(
-                shapely.box(anchor.x - hw, anchor.y - hh, anchor.x + hw, anchor.y + hh))
-            cands = [centre] if fits and kind != "place-of-power" else []
-            cands += around(_bbox(pts), w, h, 2)
-            if not cands[0:1] or not fits:
-                cands.append(centre)
-            labels.add(t, cands, priority=1)
+            label_piece(view, piece, style, labels, pts, anchor)
+
+
+def label_terrain(view: ViewTransform, scene: Scene, style: Style, labels: Labels) -> None:
+    """Only the terrain's labels (the window draws the pieces once per view and labels them
+    with the models, in one placement pass)."""
+    for piece in scene.terrain:
+        label_piece(view, piece, style, labels)
+
+
+def label_piece(view: ViewTransform, piece: Any, style: Style, labels: Labels,
+                pts: list | None = None, anchor: shapely.Point | None = None) -> None:
+    """A piece's name and height: inside it when the text fits across it, else beside it."""
+    pts = pts if pts is not None else view.points(piece.outline)
+    anchor = anchor if anchor is not None else _inner_point(piece.polygon)
+    centre = view.px(anchor.x, anchor.y)
+    t = text_surface(f"{piece.id} {fmt_in(piece.height)}", style.small_size, pal.INK)
+    w, h = t.get_size()
+    hw, hh = (w - 6) / 2 / view.scale, (h - 6) / 2 / view.scale
+    fits = piece.polygon.buffer(0.05).contains(
+        shapely.box(anchor.x - hw, anchor.y - hh, anchor.x + hw, anchor.y + hh))
+    cands = [centre] if fits and piece.kind != "place-of-power" else []
+    cands += around(_bbox(pts), w, h, 2)
+    if not cands[0:1] or not fits:
+        cands.append(centre)
+    labels.add(t, cands, priority=1, anchor=_bbox(pts))
 
 
 def _inner_point(poly: shapely.Polygon) -> shapely.Point:
@@ -360,7 +373,8 @@ def draw_objectives(surface: pygame.Surface, view: ViewTransform, scene: Scene, 
             labels.add(t, [(centre[0], below), (centre[0], above), (centre[0], inside),
                            (centre[0], centre[1] - zr + h / 2 + 2),
                            (centre[0] + mr + 4 + w / 2, centre[1]),
-                           (centre[0] - mr - 4 - w / 2, centre[1])], priority=2)
+                           (centre[0] - mr - 4 - w / 2, centre[1])], priority=2,
+                       anchor=(centre[0] - mr, centre[1] - mr, 2 * mr, 2 * mr))
 
 
 def _circle_pts(c: tuple[float, float], r: float) -> list[tuple[float, float]]:
@@ -371,10 +385,14 @@ def _circle_pts(c: tuple[float, float], r: float) -> list[tuple[float, float]]:
 
 # --- models ---------------------------------------------------------------------------------------
 def draw_models(surface: pygame.Surface, view: ViewTransform, scene: Scene, style: Style,
-                labels: Labels | None = None) -> None:
+                labels: Labels | None = None, wounds: dict | None = None) -> None:
     """True-size bases in side colours, leaders ringed white (in units of more than one model),
     a facing tick on ovals and rectangles (whose front edge is also drawn heavier), elevated
-    models with a shadow and their height above the table; unit ids."""
+    models with a shadow and their height above the table; unit ids. `wounds` (unit id ->
+    (damage, health) per model, outcome.unit_wounds): a bar on each damaged model and the
+    health left beside a damaged unit's id."""
+    from battlefield.view.damage_marks import draw_wound_bars, wounds_left
+
     lw = style.line
     for u in scene.units:
         colour = style.side(u.side)
@@ -410,23 +428,38 @@ def draw_models(surface: pygame.Surface, view: ViewTransform, scene: Scene, styl
         # Elevation: one badge on the unit's label when its raised models stand at one height,
         # else a badge beside each raised model.
         heights = {round(m.z, 2) for m in u.models if m.z > 0}
-        name = text_surface(u.id, style.label_size, pal.darker(colour, 0.35))
-        if len(heights) == 1 and all(m.z > 0 for m in u.models):
+        left = wounds_left((wounds or {}).get(u.id) or ())
+        name = text_surface(u.id + (f" {left[0]}/{left[1]}" if left else ""), style.label_size,
+                            pal.darker(colour, 0.35))
+        raised = [k for k, m in enumerate(u.models) if m.z > 0]
+        if len(heights) == 1 and len(raised) == len(u.models):
             name = _beside(name, _elevation_badge(style, heights.pop(), edge))
+        elif len(raised) > 2:
+            # Many raised models (a unit part way up a climb): one badge on its label, not a
+            # stack of them among the bases (the raised bases show by their shadows).
+            lo, hi = min(heights), max(heights)
+            span = f"+{fmt_in(lo)}" + (f"-{fmt_in(hi)}" if hi > lo else "")
+            name = _beside(name, boxed_text(f"{span} x{len(raised)}", style.small_size,
+                                            pal.INK, (255, 255, 255), edge, pad=2))
         elif heights:
-            for box, m in zip(boxes, u.models, strict=True):
-                if m.z > 0:
-                    t = _elevation_badge(style, m.z, edge)
-                    w, h = t.get_size()
-                    labels.add(t, [(box.right + w / 2 - 2, box.top + h / 2 - 2),
-                                   (box.left - w / 2 + 2, box.top + h / 2 - 2),
-                                   *around(box, w, h, 1)], priority=3)
+            for k in raised:
+                box, m = boxes[k], u.models[k]
+                t = _elevation_badge(style, m.z, edge)
+                w, h = t.get_size()
+                labels.add(t, [(box.right + w / 2 - 2, box.top + h / 2 - 2),
+                               (box.left - w / 2 + 2, box.top + h / 2 - 2),
+                               *around(box, w, h, 1)], priority=3, anchor=box)
         w, h = name.get_size()
         group = [boxes[k] for k in main_group(u)]
-        cands = around(group[0].unionall(group[1:]), w, h, 3)
+        anchor = group[0].unionall(group[1:])
+        cands = around(anchor, w, h, 3)
         if len(group) < len(boxes):
             cands += around(boxes[0].unionall(boxes[1:]), w, h, 3)
-        labels.add(name, cands, priority=5)
+        labels.add(name, cands, priority=5, anchor=anchor)
+    if wounds:
+        for bar in draw_wound_bars(surface, view, scene, style.side, wounds, lw):
+            if labels is not None:
+                labels.avoid(bar)
 
 
 def _elevation_badge(style: Style, z: float, edge: pal.RGB) -> pygame.Surface:
@@ -458,24 +491,10 @@ def main_group(u: UnitSpec, gap: float = 2.0) -> list[int]:
     return sorted(group)
 
 
-# The overlays and draw_scene live in battlefield.view.overlays (they build on this module);
-# their names stay importable from here.
-from battlefield.view.overlays import (  # noqa: E402
-    blocker_ring_grow,
-    combat_links,
-    draw_blockers,
-    draw_combat,
-    draw_marks,
-    draw_measurement,
-    draw_rulings,
-    draw_scene,
-    measure_text,
-)
+# The overlays and draw_scene live in battlefield.view.overlays, which builds on this module.
 
 __all__ = [
     "LAYERS", "Style", "ViewTransform", "draw_board", "draw_rulers", "draw_terrain",
-    "draw_objectives", "draw_combat", "draw_models", "draw_rulings", "combat_links",
-    "draw_blockers", "blocker_ring_grow", "draw_marks", "draw_measurement", "draw_scene",
-    "find_model",
-    "objective_radii", "measure_text", "fmt_in", "main_group",
+    "draw_objectives", "draw_models", "find_model", "objective_radii", "fmt_in", "main_group",
+    "label_terrain", "label_piece",
 ]

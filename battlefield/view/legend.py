@@ -24,7 +24,8 @@ from battlefield.view.drawing import (
     star_points,
     thick_line,
 )
-from battlefield.view.layers import Style, fmt_in, measure_text, objective_radii
+from battlefield.view.layers import Style, fmt_in, objective_radii
+from battlefield.view.overlays import measure_text
 
 Icon = Callable[[pygame.Surface, pygame.Rect], None]
 
@@ -117,6 +118,20 @@ def _coherency(s: pygame.Surface, r: pygame.Rect) -> None:
     rr = r.h * 0.32
     disc(s, pal.NEUTRAL, r.center, rr)
     ring(s, pal.COHERENCY, r.center, rr + 4, 3)
+
+
+def _wound_bar(s: pygame.Surface, r: pygame.Rect) -> None:
+    bar = pygame.Rect(r.x, r.centery - 3, r.w, 7)
+    pygame.draw.rect(s, (90, 90, 90), bar)
+    pygame.draw.rect(s, pal.GREEN, pygame.Rect(bar.x, bar.y, round(bar.w * 0.6), bar.h))
+    pygame.draw.rect(s, pal.INK, bar, 1)
+
+
+def _slain(s: pygame.Surface, r: pygame.Rect) -> None:
+    c, d = r.center, min(r.w, r.h) * 0.35
+    pygame.draw.circle(s, pal.INK_SOFT, c, round(d * 1.5), 1)
+    pygame.draw.line(s, pal.INK, (c[0] - d, c[1] - d), (c[0] + d, c[1] + d), 3)
+    pygame.draw.line(s, pal.INK, (c[0] - d, c[1] + d), (c[0] + d, c[1] - d), 3)
 
 
 def _combat(s: pygame.Surface, r: pygame.Rect) -> None:
@@ -218,7 +233,8 @@ _KIND_NAMES = {"solid": "solid", "obstacle": "obstacle", "area": "area (transluc
 
 # --- layout -----------------------------------------------------------------------------------
 def _layout(scene: Scene, report: dict | None, measure: dict | None, style: Style,
-            width: float) -> tuple[list[_Op], float]:
+            width: float, damage: tuple[bool, bool] = (False, False)
+            ) -> tuple[list[_Op], float]:
     body, title = legend_sizes(style)
     pad = max(10.0, body * 0.6)
     gap_x = body * 1.2
@@ -280,6 +296,10 @@ def _layout(scene: Scene, report: dict | None, measure: dict | None, style: Styl
             key.append((_elevation(body - 2), "height above the table"))
     if report and any(u.get("coherency_breaks") for u in report.get("units", {}).values()):
         key.append((_coherency, "out of coherency"))
+    if damage[0]:
+        key.append((_wound_bar, "health left (wounds left by the unit's id)"))
+    if damage[1]:
+        key.append((_slain, "slain, where it stood"))
     if report and any(p.get("in_combat") for p in report.get("pairs", [])):
         key.append((_combat, "in combat"))
     if scene.objectives:
@@ -339,17 +359,19 @@ def _layout(scene: Scene, report: dict | None, measure: dict | None, style: Styl
 
 
 def legend_height(scene: Scene, report: dict | None, measure: dict | None, style: Style,
-                  width: float) -> int:
-    return math.ceil(_layout(scene, report, measure, style, width)[1])
+                  width: float, damage: tuple[bool, bool] = (False, False)) -> int:
+    return math.ceil(_layout(scene, report, measure, style, width, damage)[1])
 
 
 def draw_legend(surface: pygame.Surface, rect: pygame.Rect | tuple[int, int, int, int],
-                scene: Scene, report: dict | None, measure: dict | None, style: Style) -> None:
-    """The caption bar in rect: title, sides, symbol key, rulings and the measurement."""
+                scene: Scene, report: dict | None, measure: dict | None, style: Style,
+                damage: tuple[bool, bool] = (False, False)) -> None:
+    """The caption bar in rect: title, sides, symbol key, rulings and the measurement;
+    `damage`: (wound bars drawn, slain models marked), keyed when so."""
     rect = pygame.Rect(rect)
     pygame.draw.rect(surface, pal.PAPER, rect)
     pygame.draw.line(surface, pal.GRID_6, rect.topleft, rect.topright, 1)
-    ops, _ = _layout(scene, report, measure, style, rect.w)
+    ops, _ = _layout(scene, report, measure, style, rect.w, damage)
     for op in ops:
         x, y = rect.x + op.x, rect.y + op.y
         if op.kind == "text":

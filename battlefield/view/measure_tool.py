@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pygame
 
+from battlefield.rules.standing import scene_now
 from battlefield.rulings import Referee
 from battlefield.view import live
-from battlefield.view.layers import Style, draw_measurement
-from battlefield.view.table_view import TableView, scene_now
+from battlefield.view.layers import Style
+from battlefield.view.overlays import draw_measurement
+from battlefield.view.table_view import TableView
 
 
 class MeasureTool:

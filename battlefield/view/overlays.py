@@ -13,13 +13,12 @@ from battlefield.geometry.bases import RECT
 from battlefield.scene.model import ModelSpec, Scene
 from battlefield.view import palette as pal
 from battlefield.view.drawing import (
-    Labels,
-    around,
     boxed_text,
     disc,
     polyline,
     thick_line,
 )
+from battlefield.view.labels import Labels, around
 from battlefield.view.layers import (
     Style,
     draw_board,
@@ -229,10 +228,13 @@ def draw_measurement(surface: pygame.Surface, view: ViewTransform, scene: Scene,
 # --- everything -----------------------------------------------------------------------------------
 def draw_scene(surface: pygame.Surface, view: ViewTransform, scene: Scene,
                report: dict | None = None, measure: dict | None = None,
-               style: Style | None = None, rulers: bool = True, marks: Iterable = ()
-               ) -> Labels:
+               style: Style | None = None, rulers: bool = True, marks: Iterable = (),
+               wounds: dict | None = None, lost: Iterable = ()) -> Labels:
     """All layers in order, then the labels (kept off the models and off each other). Returns
-    the label placer, whose `placed` rectangles say where the labels went."""
+    the label placer, whose `placed` rectangles say where the labels went. `wounds` and `lost`:
+    damage on the models and where models were taken off (view.damage_marks)."""
+    from battlefield.view.damage_marks import draw_losses
+
     style = style or Style.for_scene(scene, report, view.scale)
     labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth)).inflate(-2, -2))
     draw_board(surface, view, scene, style, labels, rulers)
@@ -241,7 +243,8 @@ def draw_scene(surface: pygame.Surface, view: ViewTransform, scene: Scene,
     draw_combat(surface, view, scene, style, report)
     for p, q, _ in combat_links(view, scene, report):
         labels.avoid_line(p, q, max(8.0, style.line * 8))
-    draw_models(surface, view, scene, style, labels)
+    draw_losses(surface, view, list(lost), style.side, style.line)
+    draw_models(surface, view, scene, style, labels, wounds)
     draw_marks(surface, view, style, marks)
     draw_rulings(surface, view, scene, style, report)
     draw_measurement(surface, view, scene, style, measure, labels)

@@ -9,10 +9,12 @@ from typing import Any
 
 import pygame
 
+from battlefield.rules import outcome
 from battlefield.rules.actions import Action
 from battlefield.rules.state import State
 from battlefield.view import palette as pal
 from battlefield.view.drawing import font
+from battlefield.view.editor_marks import SHORTCUTS as EDIT_KEYS
 
 WIDTH = 340
 SHORTCUTS = (
@@ -29,6 +31,7 @@ SHORTCUTS = (
     ("Ctrl+Z / Ctrl+Y", "undo / redo"),
     ("Ctrl+S / Ctrl+O", "save / load the action log"),
     ("Ctrl+P", "save the position (a scene file that goes on from here)"),
+    ("panel wheel, PgUp PgDn", "scroll the game log (Home: the newest)"),
     ("F12", "screenshot"),
     ("Esc", "put back / leave a tool"),
     ("H", "this help"),
@@ -44,6 +47,76 @@ class Panel:
         self.message = "H: help"
         self.chosen: str | None = None
         self.answers: dict[str, Action] = {}     # button label -> the answer it gives
+        self.network = ""                        # joined to a server: seat, connection, turn
+        self.computer: set[str] = set()          # the sides the computer plays
+        self.scroll = 0                          # log lines scrolled back from the newest
+        self._entries: tuple[tuple[int, int, int], list[outcome.Entry]] | None = None
+
+    def handle_event(self, e: pygame.event.Event) -> bool:
+        """The game log scrolls: the wheel over the panel, Page Up / Page Down, Home."""
+        if e.type == pygame.MOUSEWHEEL and self.rect.collidepoint(pygame.mouse.get_pos()):
+            self.scroll = max(0, self.scroll + 3 * e.y)
+            return True
+        if e.type == pygame.KEYDOWN and e.key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN,
+                                                  pygame.K_HOME):
+            step = {pygame.K_PAGEUP: 10, pygame.K_PAGEDOWN: -10}.get(e.key)
+            self.scroll = 0 if step is None else max(0, self.scroll + step)
+            return True
+        return False
+
+    def entries(self, state: State) -> list[outcome.Entry]:
+        """The game log worded (outcome.game_log), kept while the state's events stay."""
+        key = (id(state), len(state.events), id(state.events[-1]) if state.events else 0)
+        if self._entries is None or self._entries[0] != key:
+            self._entries = (key, outcome.game_log(state))
+        return self._entries[1]
+
+    def _computer(self, surface: pygame.Surface, state: State, x: int, y: int) -> int:
+        """What the computer did this phase, one line an action (its outcome beside it)."""
+        done = outcome.phase_actions(state, self.computer)
+        if not done:
+            return y
+        small = font(16)
+        sides = ", ".join(sorted({e.side for e in done if e.side}))
+        surface.blit(font(18).render(f"computer ({sides}) this phase:", True, pal.INK), (x, y))
+        y += 20
+        for en in done[-6:]:
+            text = en.action + (f": {en.lines[0]}" if en.lines else "")
+            for k, line in enumerate(_wrap(text, small, self.rect.width - 36)[:2]):
+                surface.blit(small.render(line, True, pal.INK_SOFT), (x + (12 if k else 4), y))
+                y += 17
+        return y + 8
+
+    def _log(self, surface: pygame.Surface, state: State, x: int, y: int) -> None:
+        """The game's actions, the newest first: each action, what came of it, its dice;
+        scrolled back by `scroll` lines."""
+        r = self.rect
+        small = font(16)
+        colours = pal.side_colours(state.sides)
+        head = "game log" + (f"  (scrolled back {self.scroll})" if self.scroll else
+                             "  (wheel / PgUp PgDn)")
+        surface.blit(font(20).render(head, True, pal.INK), (x, y))
+        y += 24
+        lines: list[tuple[str, pal.RGB, int]] = []
+        for en in reversed(self.entries(state)):
+            ink = pal.darker(colours.get(en.side, pal.INK), 0.5) if en.side else pal.INK
+            for k, line in enumerate(_wrap(en.action, small, r.width - 30)):
+                lines.append((line, ink, 8 if k else 0))
+            for text in en.lines:
+                for k, line in enumerate(_wrap(text, small, r.width - 44)):
+                    lines.append((line, pal.INK, 22 if k else 12))
+            if en.rolls:
+                for k, line in enumerate(_wrap("dice: " + "; ".join(en.rolls), small,
+                                               r.width - 44)):
+                    lines.append((line, pal.INK_SOFT, 22 if k else 12))
+            if len(lines) > self.scroll + 200:
+                break
+        self.scroll = min(self.scroll, max(0, len(lines) - 1))
+        room = max(0, (r.bottom - y - 6) // 17)
+        for text, ink, indent in lines[self.scroll:self.scroll + room]:
+            surface.blit(small.render(text, True, ink), (x + indent, y))
+            y += 17
+
 
     def button_at(self, pos: tuple[int, int]) -> str | None:
         for r, name in self.buttons:
@@ -63,6 +136,11 @@ class Panel:
         y += 26
         surface.blit(small.render(f"acting: {state.acting_side}", True, pal.INK), (x, y))
         y += 20
+        if self.network:
+            for line in _wrap(self.network, small, r.width - 24)[:2]:
+                surface.blit(small.render(line, True, pal.VERMILLION if "reconnecting" in line
+                                          or "failed" in line else pal.INK), (x, y))
+                y += 18
         named = state.scene.ruleset.resources     # what ruleset.yaml says each side has
         for side, res in state.sides.items():
             bits = ([f"{name} {_shown(res[k])}" for k, name in named if k in res] if named else
@@ -103,20 +181,9 @@ class Panel:
                                       or "illegal" in self.message else pal.INK), (x, y))
             y += 18
         y += 8
-        surface.blit(big.render("dice", True, pal.INK), (x, y))
-        y += 24
-        # The newest roll first; a long one wraps (its further lines indented) rather than
-        # being cut, as long as there is room.
-        room = max(0, (r.bottom - y - 10) // 17)
-        for roll in reversed(state.dice.log[-room:] if room else []):
-            lines = _wrap(f"{roll.shown}  {roll.purpose}", small, r.width - 36)
-            for k, line in enumerate(lines[:room]):
-                surface.blit(small.render(line, True, pal.INK_SOFT), (x + (12 if k else 0), y))
-                y += 17
-            room -= len(lines[:room])
-            if room <= 0:
-                break
-
+        if self.computer:
+            y = self._computer(surface, state, x, y)
+        self._log(surface, state, x, y)
 
     def _unit_notes(self, surface: pygame.Surface, state: State, x: int, y: int) -> int:
         """What the ruleset says about units now (Ruleset.unit_notes), one line each."""
@@ -148,8 +215,6 @@ class Panel:
 
     def draw_editor(self, surface: pygame.Surface, editor: Any) -> None:
         """Edit mode: what is selected, the editor's keys, the last message."""
-        from battlefield.view.editor import SHORTCUTS as EDIT_KEYS
-
         r = self.rect
         self.buttons = []
         pygame.draw.rect(surface, (236, 236, 230), r)

@@ -20,8 +20,9 @@ import pygame  # noqa: E402
 from battlefield.scene.model import Scene  # noqa: E402
 from battlefield.view import palette as pal  # noqa: E402
 from battlefield.view.drawing import font  # noqa: E402
-from battlefield.view.layers import Style, draw_scene  # noqa: E402
+from battlefield.view.layers import Style  # noqa: E402
 from battlefield.view.legend import draw_legend, legend_height  # noqa: E402
+from battlefield.view.overlays import draw_scene  # noqa: E402
 from battlefield.view.transform import ViewTransform  # noqa: E402
 
 PAD = 14               # paper around the board on the top and right
@@ -43,8 +44,15 @@ class Picture:
                  px_per_inch: float, marks: tuple = ()) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
+        self.wounds, self.lost = None, ()
+        standing = position_now(scene)
+        if standing is not None:        # a whole position: its damage, its slain marked
+            scene, self.wounds, self.lost, fresh = standing
+            report = fresh if report is not None else None
         self.scene, self.report, self.measure = scene, report, measure
         self.marks = marks
+        self.damage = (any(d for each in (self.wounds or {}).values() for d, _ in each),
+                       bool(self.lost))
         self.style = Style.for_scene(scene, report, px_per_inch)
         left, top, right, bottom = margins(self.style, scene)
         board_w = round(scene.width * px_per_inch)
@@ -54,7 +62,8 @@ class Picture:
         self.board = pygame.Rect(left, top, board_w, board_h)
         legend_top = top + board_h + bottom
         self.legend = pygame.Rect(0, legend_top, self.width,
-                                  legend_height(scene, report, measure, self.style, self.width))
+                                  legend_height(scene, report, measure, self.style, self.width,
+                                                self.damage))
         self.height = legend_top + self.legend.h
 
     @property
@@ -65,9 +74,40 @@ class Picture:
         surface = surface or pygame.Surface(self.size)
         surface.fill(pal.PAPER)
         draw_scene(surface, self.view, self.scene, self.report, self.measure, self.style,
-                   marks=self.marks)
-        draw_legend(surface, self.legend, self.scene, self.report, self.measure, self.style)
+                   marks=self.marks, wounds=self.wounds, lost=self.lost)
+        draw_legend(surface, self.legend, self.scene, self.report, self.measure, self.style,
+                    self.damage)
         return surface
+
+
+def position_now(scene: Scene) -> tuple[Scene, dict, tuple, dict] | None:
+    """A scene whose `state:` is a whole position (as `try --out` and Ctrl+P write it), as it
+    stands: (the scene without its slain models, the damage on each model left, where the slain
+    stood, the rulings of what stands); None for any other scene or a ruleset not playable."""
+    from battlefield.rules import registry
+    from battlefield.rules.outcome import unit_wounds
+    from battlefield.rules.position import is_position
+    from battlefield.rules.standing import scene_now
+    from battlefield.rules.state import Game
+    from battlefield.rulings import Referee
+    from battlefield.view.damage_marks import Loss
+
+    start = scene.extra.get("state")
+    ruleset = registry.find(scene.ruleset.id)
+    if not isinstance(start, dict) or not is_position(start) or ruleset is None:
+        return None
+    state = Game(ruleset, scene).new_state()
+    t = state.table
+    lost = []
+    for u, spec in enumerate(scene.units):
+        first = scene.model_offsets()[u]
+        for k, alive in enumerate(state.units[u].alive):
+            if not alive:
+                m = first + k
+                lost.append(Loss(float(t.x[m]), float(t.y[m]), float(t.reach[m]), spec.side))
+    now = scene_now(state)
+    report = registry.with_ruleset_check(now, Referee(now).check_report())
+    return now, unit_wounds(state), tuple(lost), report
 
 
 def scene_picture(scene: Scene, report: dict | None = None, measure: dict | None = None,

@@ -9,49 +9,31 @@ from dataclasses import replace
 import numpy as np
 import pygame
 
+from battlefield.analysis.coverage import coverage
+from battlefield.rules.outcome import losses, unit_wounds
+from battlefield.rules.standing import scene_now
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
-from battlefield.scene.model import Scene
 from battlefield.view import palette as pal
-from battlefield.view.drawing import Labels, draw_cells, text_surface
+from battlefield.view.damage_marks import Loss, draw_losses
+from battlefield.view.drawing import draw_cells, text_surface
+from battlefield.view.heatmap import ramp
+from battlefield.view.labels import Labels
 from battlefield.view.layers import (
     Style,
-    combat_links,
     draw_board,
-    draw_combat,
-    draw_marks,
     draw_models,
     draw_objectives,
-    draw_rulings,
     draw_terrain,
+    label_terrain,
 )
+from battlefield.view.overlays import combat_links, draw_combat, draw_marks, draw_rulings
+from battlefield.view.picture import margins
 from battlefield.view.transform import ViewTransform
 
 ZOOM_STEP = 1.15
 HEAT_SPACING = 1.0      # inches between the heat map's cells (analyze uses 0.5": finer, slower)
 PAN_STEP = 60
-
-
-def scene_now(state: State, keep_slain: bool = False) -> Scene:
-    """The scene with every model where it stands now (slain ones gone unless keep_slain, which
-    keeps 'UNIT/N' names pointing at the same models) and objectives as held now."""
-    scene, t = state.scene, state.table
-    off = scene.model_offsets()
-    units = []
-    for u, spec in enumerate(scene.units):
-        models, leader = [], 0
-        for k, m in enumerate(spec.models):
-            i = off[u] + k
-            if t.unit[i] < 0 and not keep_slain:
-                continue
-            if k == spec.leader:
-                leader = len(models)
-            models.append(replace(m, x=float(t.x[i]), y=float(t.y[i]), z=float(t.z[i]),
-                                  facing=float(t.facing[i])))
-        units.append(replace(spec, models=models, leader=leader))
-    objectives = [replace(o, controlled_by=state.objectives.get(o.id, o.controlled_by))
-                  for o in scene.objectives]
-    return replace(scene, units=units, objectives=objectives)
 
 
 class TableView:
@@ -65,6 +47,7 @@ class TableView:
         self.panning: tuple[int, int] | None = None
         self._static: tuple[tuple, pygame.Surface] | None = None
         self._units: tuple[tuple, pygame.Surface] | None = None
+        self.labels: Labels | None = None
         self._report: tuple[int, dict] | None = None
         self.heat = False                  # the sight heat map of the layout over the board
         self._heat: tuple[tuple, np.ndarray] | None = None
@@ -72,8 +55,6 @@ class TableView:
     # --- camera -------------------------------------------------------------------------------
     def fit_view(self) -> ViewTransform:
         """The whole board in the rect, with room for the rulers left and below it."""
-        from battlefield.view.picture import margins
-
         s = self.state.scene
         scale = ViewTransform.fit(s.width, s.depth, tuple(self.rect.inflate(-40, -40))).scale
         left, top, right, bottom = margins(Style.for_scene(s, None, scale), s)
@@ -82,7 +63,12 @@ class TableView:
         return ViewTransform.fit(s.width, s.depth, inner)
 
     def resize(self, rect: pygame.Rect) -> None:
-        """The window changed size: keep the table point at the centre where it was."""
+        """The window changed size: the whole board refitted to it while the view was fitted
+        (nothing zoomed or panned since), else the table point at the centre kept there."""
+        if self.view == self.fit_view():
+            self.rect = pygame.Rect(rect)
+            self.fit()
+            return
         cx, cy = self.view.table(*self.rect.center)
         self.rect = pygame.Rect(rect)
         v = self.view
@@ -161,7 +147,7 @@ class TableView:
             style = Style.for_scene(scene, None, view.scale)
             labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth)))
             draw_board(surf, view, scene, style, labels)
-            draw_terrain(surf, view, scene, style, labels)
+            draw_terrain(surf, view, scene, style)     # labelled with the models, below
             if self.heat:
                 self._draw_heat(surf, view)
             labels.draw(surf)
@@ -174,16 +160,12 @@ class TableView:
         scene = self.state.scene
         key = (scene.terrain, scene.width, scene.depth)
         if self._heat is None or self._heat[0] != key:
-            from battlefield.analysis.coverage import coverage
-
             cov = coverage(scene.layout, scene.width, scene.depth, HEAT_SPACING)
             self._heat = (key, cov.grid_values(cov.fraction))
         return self._heat[1]
 
     def _draw_heat(self, surf: pygame.Surface, view: ViewTransform) -> None:
         """The heat map, see-through over board and terrain, with the terrain outlined."""
-        from battlefield.view.heatmap import ramp
-
         values = self.heat_values()
         scene = self.state.scene
         rect = pygame.Rect(view.board_rect(scene.width, scene.depth))
@@ -227,25 +209,74 @@ class TableView:
                 units[hidden] = replace(spec, models=kept, leader=leader)
                 scene = replace(scene, units=units)
                 report = _without(report, self.state.scene.units[hidden].id)
-            labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth)))
+            labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth))
+                            .clip(surf.get_rect().inflate(-8, -8)))   # zoomed: in the window
             # While a unit is in the hand the drag labels each objective with who would hold
             # it after the drop: its label as things stand is left out, not drawn twice.
+            label_terrain(view, self.state.scene, style, labels)
             draw_objectives(surf, view, scene, style, report, labels if hidden is None else None)
             if extra is not None:
                 extra(surf, view)
             draw_combat(surf, view, scene, style, report)
             for p, q, _ in combat_links(view, scene, report):
                 labels.avoid_line(p, q, max(8.0, style.line * 8))
-            draw_models(surf, view, scene, style, labels)
+            wounds = unit_wounds(self.state)
+            if hidden is not None:
+                wounds.pop(self.state.scene.units[hidden].id, None)
+            draw_losses(surf, view, self.losses(), style.side, style.line)
+            draw_models(surf, view, scene, style, labels, wounds)
             draw_marks(surf, view, style, [k for k in self.state.rules.marks(self.state)
                                            if hidden is None or k.unit != hidden])
             draw_rulings(surf, view, scene, style, report)
             labels.draw(surf)
+            self.draw_pinned_rulers(surf, view)
+            self.labels = labels           # where the labels went (the tests read it)
             self._units = (key, surf)
         return self._units[1]
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(self.units_layer(), self.rect.topleft)
+
+    def draw_pinned_rulers(self, surface: pygame.Surface, v: ViewTransform) -> None:
+        """Zoomed in, the board's own rulers (left and below it) leave the window: the inch
+        rulers are then drawn along the view's left and bottom edges, on a paper strip (on the
+        units layer, `v` its own view)."""
+        from battlefield.view.layers import draw_rulers
+        from battlefield.view.picture import margins
+
+        scene, r = self.state.scene, surface.get_rect()
+        style = Style.for_scene(scene, None, v.scale)
+        left, _, _, bottom = margins(style, scene)
+        x0, y0 = v.px(0, 0)
+        clip = surface.get_clip()
+        if y0 > r.bottom - bottom + 2:          # the bottom ruler is below the window
+            strip = pygame.Rect(r.left, r.bottom - bottom, r.width, bottom)
+            _paper(surface, strip)
+            surface.set_clip(strip)
+            draw_rulers(surface, ViewTransform(v.scale, v.ox, strip.top - 2), scene, style)
+        if x0 < r.left + left - 2:              # the left ruler is off the window's left
+            strip = pygame.Rect(r.left, r.top, left, r.height)
+            surface.set_clip(clip)
+            _paper(surface, strip)
+            surface.set_clip(strip)
+            draw_rulers(surface, ViewTransform(v.scale, strip.right + 2, v.oy), scene, style)
+        surface.set_clip(clip)
+
+    def losses(self) -> list[Loss]:
+        """The models taken off this phase, where they stood (outcome.losses)."""
+        from bisect import bisect_right
+
+        t, st = self.state.table, self.state
+        off = st.scene.model_offsets()
+        return [Loss(float(t.x[m]), float(t.y[m]), float(t.reach[m]),
+                     st.scene.units[bisect_right(off, m) - 1].side) for m in losses(st)]
+
+
+def _paper(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """A see-through paper strip (what is under it still shows faintly)."""
+    strip = pygame.Surface(rect.size, pygame.SRCALPHA)
+    strip.fill((*pal.PAPER, 215))
+    surface.blit(strip, rect.topleft)
 
 
 def _without(report: dict, uid: str) -> dict:

@@ -126,9 +126,10 @@ def test_bad_arguments_are_one_line_errors(argv, error, tmp_path):
 def test_a_map_without_zones_still_gets_a_report(tmp_path):
     from battlefield.analysis import report
     from battlefield.analysis.survey import survey
+    from battlefield.view.survey_pictures import survey_pictures
 
     s = survey(make_map([piece("wall", rect(29.9, 0, 30.1, 44), 10)]), 4.0)
-    files = report.write(s, tmp_path / "r")
+    files = report.write(s, tmp_path / "r", survey_pictures)
     assert files["sight"] == "sight.png" and "marches" not in files
     text = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
     assert "no verdict" in text and "## Per side" not in text

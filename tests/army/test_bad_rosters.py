@@ -68,12 +68,18 @@ CASES = {
                           "no 'Base Size' rule for its model 'Auric Runefather'",
                           "Auric Runefather"),
     "unknown-base-size": ("x.ros", lambda p: p.write_text(
-        SCE.replace("<description>40mm</description>", "<description>Use model</description>",
-                    1)), "base size 'Use model' is not a size in mm", "Liberators"),
+        SCE.replace("<description>40mm</description>", "<description>large</description>",
+                    1)), "base size 'large' is not a size in mm", "Liberators"),
     "bad-save": ("x.ros", lambda p: p.write_text(SCE.replace(">3+</characteristic>", ">-<"
                                                              "/characteristic>", 1)),
                  "Save '-' is not a roll", "Liberators"),
 }
+
+
+# A unit that cannot be mapped stops the import only with --strict; without it the unit is left
+# out with a warning and the rest imported (test_left_out_unit_by_unit).
+UNIT_CASES = ("unknown-characteristic", "unknown-weapon-characteristic", "unknown-base-size",
+              "bad-save")
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -82,7 +88,8 @@ def test_one_clear_line_and_exit_2(tmp_path, capsys, case):
     path = tmp_path / name
     make(path)
     out = tmp_path / "out.yaml"
-    assert main(["army", "import", str(path), "-o", str(out)]) == 2
+    strict = ["--strict"] if case in UNIT_CASES else []
+    assert main(["army", "import", str(path), "-o", str(out), *strict]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Traceback" not in err, err
     assert str(path) in err and message in err, err
@@ -90,6 +97,22 @@ def test_one_clear_line_and_exit_2(tmp_path, capsys, case):
         assert f"unit '{unit}'" in err
     assert "expected" in err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("case", UNIT_CASES)
+def test_left_out_unit_by_unit(tmp_path, capsys, case):
+    """Without --strict the unit at fault is left out with one warning naming it and why; the
+    other units are written, the exit status is 0 and the summary counts what was left out."""
+    name, make, message, unit = CASES[case]
+    path = tmp_path / name
+    make(path)
+    out = tmp_path / "out.yaml"
+    assert main(["army", "import", str(path), "-o", str(out)]) == 0
+    got = capsys.readouterr()
+    left = [w for w in got.err.splitlines() if "is left out" in w and f"unit '{unit}'" in w]
+    assert len(left) == 1 and message in left[0], got.err
+    assert "3 units" in got.out and "1 unit left out" in got.out, got.out
+    assert unit.lower() not in out.read_text().lower()
 
 
 def test_the_zip_bomb_is_refused_before_unpacking(tmp_path, monkeypatch):

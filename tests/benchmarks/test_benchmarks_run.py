@@ -40,7 +40,10 @@ def test_the_quick_run_prints_every_figure_as_json():
                 "live_check_ms_p95", "live_check_ms_median",
                 "live_check_reference_visibility_ms_median", "machine", "python", "numba",
                 "heatmap_120x88_s", "heatmap_120x88_peak_mb", "simulate_games_per_s",
-                "openwg_game_s", "blocks_game_s"):
+                "openwg_game_s", "blocks_game_s", "svg_render_ms", "page_version_step_ms",
+                "server_action_ms_p95", "server_games", "server_lost_actions",
+                "layout_eval_ms", "layout_generate_s", "window_idle_cpu",
+                "window_first_frame_s", "window_first_frame_warm_s"):
         assert key in figures, key
     assert figures["machine"]["cores"] >= 1 and figures["machine"]["cpu"]
     assert figures["los_answers_identical"] and figures["live_check_answers_identical"]
@@ -48,6 +51,15 @@ def test_the_quick_run_prints_every_figure_as_json():
     assert figures["live_check_models"] == 510
     assert figures["heatmap_120x88_pieces"] == 120 and figures["heatmap_120x88_grid"] == 4.0
     assert figures["heatmap_120x88_peak_mb"] > 0 and figures["simulate_games"] == 2
+    assert figures["svg_render_models"] == 510 and figures["svg_render_ms"] > 0
+    if figures["page_browser"] == "chromium":          # else null, saying why
+        assert figures["page_version_steps"] == 10 and figures["page_game_actions"] == 20
+        assert figures["page_version_step_ms"] > 0
+    assert figures["server_games"] == 2 and figures["server_lost_actions"] == 0
+    assert figures["server_actions"] > 0 and figures["server_action_ms_p95"] > 0
+    assert figures["layout_eval_ms"] > 0 and figures["layout_generate_sweeps"] <= 2
+    assert 0 <= figures["window_idle_cpu"] <= 1 and figures["window_idle_frames"] >= 1
+    assert figures["window_first_frame_warm_s"] > 0 and figures["window_first_frame_s"] is None
 
 
 def test_the_scene_is_seeded_and_valid(scene):

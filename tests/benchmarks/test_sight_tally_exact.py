@@ -1,5 +1,5 @@
 """SightModel's full / partial / none answers count lines untested when a tall piece certainly
-shuts an observer point off from a whole target (sightshadow._settled), and work out the
+shuts an observer point off from a whole target (shadow._settled), and work out the
 candidates of all the targets at once. Every answer must stay the one of testing each line: the
 status of each target model and the blockers in the same order (the counts of lines they
 block decide it)."""
@@ -10,7 +10,7 @@ from numba import njit
 from test_unit_sees_exact import duel, piece, random_table, rect  # the random tables (same dir)
 
 from battlefield.geometry.sight import STATUS, Sight, SightModel
-from battlefield.geometry.sightline import _fan_to, _flags, prepare_pieces
+from battlefield.geometry.sight.kernel import edge_flags, fan_to, prepare_pieces
 
 
 @njit(cache=True)
@@ -19,13 +19,13 @@ def every_line(obs, top, bottom, tcand, bboxes, heights, edges, edge_start,
     """point_visibility with each line tested in turn: the reference."""
     soa = prepare_pieces(tcand, bboxes, heights)
     mask = np.empty(tcand.shape[0], dtype=np.bool_)
-    flags = _flags(edge_start)
+    flags = edge_flags(edge_start)
     npieces = heights.shape[0]
     n = obs.shape[0]
     every = np.arange(n)
     seen_any = False
     for j in range(top.shape[0]):
-        if _fan_to(obs, every, n, top[j, 0], top[j, 1], top[j, 2], tcand, soa, mask, flags,
+        if fan_to(obs, every, n, top[j, 0], top[j, 1], top[j, 2], tcand, soa, mask, flags,
                    edges, edge_start, mcand, -1, npieces, mx, my, mc, ms, ma, mb, mshape,
                    mzlo, mzhi, mreach, tally, True) >= 0:
             seen_any = True
@@ -33,7 +33,7 @@ def every_line(obs, top, bottom, tcand, bboxes, heights, edges, edge_start,
     if not seen_any:
         return 0
     for j in range(bottom.shape[0]):
-        if _fan_to(obs, every, n, bottom[j, 0], bottom[j, 1], bottom[j, 2], tcand, soa, mask,
+        if fan_to(obs, every, n, bottom[j, 0], bottom[j, 1], bottom[j, 2], tcand, soa, mask,
                    flags, edges, edge_start, mcand, -1, npieces, mx, my, mc, ms, ma, mb,
                    mshape, mzlo, mzhi, mreach, tally, True) < 0:
             return 1

@@ -11,10 +11,10 @@ import pytest
 
 from battlefield.geometry.bases import Base
 from battlefield.geometry.sight import SightModel, surface_points
-from battlefield.geometry.sightline import lines_blocked
+from battlefield.geometry.sight.kernel import lines_blocked
+from battlefield.geometry.sight.units import piece_cuts
 from battlefield.geometry.table import Table
 from battlefield.geometry.terrain import Layout, Piece
-from battlefield.geometry.unitsight import piece_cuts
 
 BASES = [Base.round(25), Base.round(32), Base.round(60), Base.oval(90, 52), Base.rect(100, 50),
          Base.round(130)]

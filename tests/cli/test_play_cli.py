@@ -31,6 +31,15 @@ def test_bad_arguments(args, said, tmp_path, capsys) -> None:
     assert len(err.strip().splitlines()) == 1
 
 
+def test_without_a_display_play_says_so_in_one_line(monkeypatch, capsys) -> None:
+    for var in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr("sys.platform", "linux")
+    assert main(["play"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no display found" in err and "--screenshot" in err
+
+
 def test_screenshot_into_a_missing_folder(tmp_path, capsys) -> None:
     assert main(["play", "--screenshot", str(tmp_path / "no" / "x.png")]) == 2
     assert "no such folder" in capsys.readouterr().err

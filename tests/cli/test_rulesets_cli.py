@@ -20,7 +20,7 @@ def test_lists_every_ruleset_with_what_it_answers(capsys):
     assert main(["rulesets", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert sorted(data) == ruleset_names()
-    assert data["aos4"]["playable"] and data["aos4"]["odds"] == ["charge", "attack"]
+    assert data["aos4"]["playable"] and data["aos4"]["odds"] == ["charge", "attack", "move"]
     assert data["skirmish"]["odds"] == ["attack"] and data["skirmish"]["demo"] == "demo-skirmish"
     assert data["openwg"]["playable"] and data["openwg"]["odds"] == ["attack", "morale"]
     assert data["blocks"]["playable"] and data["blocks"]["odds"] == ["attack", "courage"]

@@ -92,3 +92,51 @@ def test_a_roll_read_die_by_die_is_shown_without_a_sum():
     assert play(proc(), dice) == (7, 2, True)
     assert [r.shown for r in dice.log] == ["2D6 [3, 4] = 7", "3D6 [1, 4, 6]", "2D6 [2, 2]"]
     assert [r.to_dict()["summed"] for r in dice.log] == [True, False, False]
+
+
+def test_mean_of_a_distribution():
+    from battlefield.rules.chance import mean
+
+    assert mean({1: Fraction(1, 2), 3: Fraction(1, 2)}) == 2
+    assert mean({0: Fraction(1, 3), 6: Fraction(2, 3)}) == 4
+    assert mean({}) == 0
+
+
+def test_outcomes_grouped_by_a_key():
+    def proc():
+        return (yield Throw("D6", "x"))
+
+    assert outcomes(proc, key=lambda r: r % 2) == {0: Fraction(1, 2), 1: Fraction(1, 2)}
+    assert outcomes(proc, key=lambda r: r >= 5) == {False: Fraction(2, 3), True: Fraction(1, 3)}
+
+
+def test_leaves_pass_over_a_pool_of_no_dice():
+    def proc():
+        a = yield Pool(0, four_up, "none")
+        b = yield Throw("D2", "x")
+        return a + b
+
+    found = sorted((values, p, result) for values, p, result in leaves(proc))
+    assert found == [((1,), Fraction(1, 2), 1), ((2,), Fraction(1, 2), 2)]
+
+
+def test_follow_says_how_many_values_it_was_short_of():
+    def proc():
+        a = yield Throw("D6", "x")
+        b = yield Throw("D6", "y")
+        return a + b
+
+    with pytest.raises(ValueError, match="needs more than the 1 values given"):
+        follow(proc, [3])
+
+
+def test_together_refuses_pools_of_different_dice_at_one_step():
+    def a():
+        return (yield Pool(1, four_up, "hit"))
+
+    def b():
+        return (yield Pool(1, four_up, "wound"))
+
+    with pytest.raises(ValueError, match=r"pools of step 0 differ: \[\('1D6', 'hit'\), "
+                                         r"\('1D6', 'wound'\)\]"):
+        outcomes(lambda: together([a(), b()]))

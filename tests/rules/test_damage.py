@@ -39,3 +39,27 @@ def test_fill_each_gives_what_fill_gives_for_every_number_of_packets():
         # It stops once every model has fallen: more packets change nothing.
         whole = fill(start.copy(), 3, order, packets, spill)
         assert each[-1] == (whole.dealt, whole.slain, whole.last)
+
+
+def test_no_packets_deal_nothing():
+    damage = np.array([1, 0])
+    out = fill(damage, 2, [0, 1], [], spill=True)
+    assert (out.dealt, out.slain, out.last) == (0, [], None) and damage.tolist() == [1, 0]
+
+
+def test_a_packet_that_fills_its_model_is_lost_past_it_without_spill():
+    damage = np.array([0, 0])
+    out = fill(damage, 2, [0, 1], [3], spill=False)
+    assert damage.tolist() == [2, 0] and out.dealt == 2 and out.slain == [0] and out.last == 0
+
+
+def test_a_pool_that_just_fills_a_model_leaves_the_next_untouched():
+    damage = np.array([0, 0])
+    out = fill(damage, 2, [0, 1], [2], spill=True)
+    assert damage.tolist() == [2, 0] and out.slain == [0] and out.last == 0
+
+
+def test_fill_each_stops_at_the_packet_that_slays_the_last_model():
+    damage = np.array([0])
+    steps = list(fill_each(damage, 1, [0], [1, 1, 1], spill=False))
+    assert len(steps) == 1 and steps[0].slain == [0]

@@ -190,8 +190,7 @@ def test_map_loop_is_an_error(tmp_path: Path) -> None:
 def test_bundled_map_by_name(tmp_path: Path) -> None:
     from battlefield.paths import map_names
 
-    if "aos4" not in map_names():
-        pytest.skip("no bundled aos4 map")
+    assert "aos4" in map_names()                # it ships with battlefield: never skipped
     scene = load_scene(write(tmp_path, "map: aos4\n"))
     assert scene.ruleset.id == "aos4"
     assert scene.width > 0 and scene.depth > 0

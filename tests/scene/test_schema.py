@@ -20,7 +20,7 @@ from battlefield.errors import InputError
 from battlefield.paths import maps_dir, ruleset_dir, ruleset_names
 from battlefield.scene.load import load_scene
 from battlefield.scene.schema import schema
-from battlefield.scene.yamlsource import format_path
+from battlefield.yamlsource import format_path
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "bad_inputs"

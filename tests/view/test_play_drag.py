@@ -216,9 +216,13 @@ def test_the_reachable_region_goes_round_terrain_and_the_drop_follows_it(
 
 
 def test_the_window_lays_out_again_when_resized(scene: PlayScene) -> None:
-    centre = scene.table.view.table(*scene.table.rect.center)
+    """Fitted, the board refits to the new size; zoomed, the point at the centre stays."""
     scene.handle_event(ev(pygame.VIDEORESIZE, w=1500, h=900, size=(1500, 900)))
     assert scene.panel.rect.right == 1500 and scene.table.rect.height == 900
+    assert scene.table.view == scene.table.fit_view()
+    scene.table.zoom(2.0, scene.table.rect.center)
+    centre = scene.table.view.table(*scene.table.rect.center)
+    scene.handle_event(ev(pygame.VIDEORESIZE, w=1400, h=800, size=(1400, 800)))
     assert scene.table.view.table(*scene.table.rect.center) == pytest.approx(centre)
     surf = pygame.Surface((1500, 900))
     scene.draw(surf)

@@ -12,7 +12,7 @@ from typing import Any
 
 from battlefield.paths import ruleset_dir
 from battlefield.rules.dice import DiceError, parse
-from battlefield.scene.yamlsource import Reader
+from battlefield.yamlsource import Reader
 
 PHASE_OF = {  # seed phase names -> (phase, whose turn: your / enemy / any)
     "yourMovement": ("movement", "your"), "enemyMovement": ("movement", "enemy"),

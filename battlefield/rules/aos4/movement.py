@@ -15,7 +15,7 @@ import numpy as np
 import shapely
 
 from battlefield.geometry.bases import footprint, grown_outline
-from battlefield.geometry.paths import Terrain, _grown
+from battlefield.geometry.paths import Terrain, grown_polygon
 from battlefield.geometry.sight import SightModel
 from battlefield.geometry.table import Table
 from battlefield.rules.actions import Violation
@@ -85,7 +85,7 @@ def _obstacles(state: State, u: int, m: int, box: tuple[float, float, float, flo
     for k in t.layout.pieces_with("impassable"):
         found = grown.get(("piece", k))
         if found is None:
-            found = grown[("piece", k)] = obstacle(_grown(t.layout.polygons[k], r - OVERLAP),
+            found = grown[("piece", k)] = obstacle(grown_polygon(t.layout.polygons[k], r - OVERLAP),
                                                    t.layout.pieces[k].id, "impassable terrain")
         out.append(found)
     return out

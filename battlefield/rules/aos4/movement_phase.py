@@ -1,4 +1,7 @@
-"""aos4 movement-phase abilities: normal move, run (At the Double), retreat, redeploy."""
+"""aos4 movement-phase abilities: normal move, run (At the Double), retreat, redeploy. A Move
+that is dice (`move: 2D6`, as army import keeps a random Move) is checked against the most it
+can roll and rolled (a logged `move roll`) when the unit moves; a roll that falls short leaves
+the unit where it stood. A Move that is a number plays as it always has: no roll."""
 
 from __future__ import annotations
 
@@ -67,10 +70,41 @@ class Moving:
 
     def _do_normal_move(self, state, a, u, action):
         state.units[u].flags.add("moved")
-        return self._move(state, u, action)
+        rolled = self._move_rolled(state, u)
+        if rolled is None:
+            return self._move(state, u, action)
+        return self._dice_move(state, u, action, rolled, "normal-move")
 
     def _move_stat(self, state: State, u: int) -> float:
+        """The unit's Move; a dice Move counts the most it can roll (what a check allows)."""
+        move = state.scene.units[u].stats.get("move")
+        if rolls.is_dice(move):
+            return float(rolls.most(str(move)))
         return float(allocation.stat(state, u, "move", 0) or 0)
+
+    def _move_rolled(self, state: State, u: int) -> tuple[float, Event] | None:
+        """A dice Move rolled with the game's dice (the roll logged), and its event; None for a
+        Move that is a number."""
+        move = state.scene.units[u].stats.get("move")
+        if not rolls.is_dice(move):
+            return None
+        unit = state.scene.units[u].id
+        got = play(rolls.move_roll(unit, str(move)), state.dice)
+        return float(got), {"type": "move-roll", "unit": unit, "move": str(move), "roll": got}
+
+    def _dice_move(self, state, u, action, rolled: tuple[float, Event], kind: str
+                   ) -> list[Event]:
+        """The move of a unit whose Move was rolled: made when the roll reaches every model's
+        path, else the unit stays where it stood."""
+        allowed, event = rolled
+        unit = state.scene.units[u]
+        moves = movement.planned(state, u, action)
+        problems, after = movement.check_paths(state, u, moves, allowed, unit.has("FLY"))
+        if problems:
+            return [event, {"type": "move-short", "unit": unit.id, "ability": kind,
+                            "reason": problems[0].message}]
+        state.table = after
+        return [event, {"type": "moved", "unit": unit.id}]
 
     def move_allowance(self, state: State, u: int, ability: str) -> float | None:
         """The longest move `ability` can give unit u (before any roll), as its check counts."""
@@ -100,9 +134,11 @@ class Moving:
     def _do_run(self, state, a, u, action):
         unit = state.scene.units[u]
         double = "at-the-double" in self._option_commands(action)
+        rolled = self._move_rolled(state, u)
         run = play(rolls.run_roll(unit.id, double), state.dice)
-        allowed = self._move_stat(state, u) + run
-        events: list[Event] = [{"type": "run", "unit": unit.id, "roll": run,
+        allowed = (rolled[0] if rolled else self._move_stat(state, u)) + run
+        events: list[Event] = [*([rolled[1]] if rolled else []),
+                               {"type": "run", "unit": unit.id, "roll": run,
                                 "allowed": allowed}]
         state.units[u].flags.update({"moved", "ran"})
         moves = movement.planned(state, u, action)
@@ -130,6 +166,9 @@ class Moving:
         state.units[u].flags.update({"moved", "retreated"})
         if not len(state.models_of(u)):
             return events
+        rolled = self._move_rolled(state, u)
+        if rolled is not None:
+            return [*events, *self._dice_move(state, u, action, rolled, "retreat")]
         moves = movement.planned(state, u, action)
         problems, after = movement.check_paths(state, u, moves, None,
                                                state.scene.units[u].has("FLY"))

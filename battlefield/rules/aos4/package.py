@@ -1,6 +1,6 @@
 """What aos4 answers beyond the game itself, for its Ruleset hooks (rules.Aos4): the computer
-player, the odds questions (charge, attack), what the window shows while a unit is dragged, and
-where in the turn an action of `battlefield try` belongs."""
+player, the odds questions (charge, attack, move), what the window shows while a unit is
+dragged, each model's health, and where in the turn an action of `battlefield try` belongs."""
 
 from __future__ import annotations
 
@@ -88,6 +88,52 @@ def _attack_text(d: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _move(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
+          ) -> dict[str, Any]:
+    """How far unit A can move: its Move (a dice Move as the exact chance of each inches) and
+    with a run roll added."""
+    from fractions import Fraction
+
+    from battlefield.rules.aos4 import rolls
+    from battlefield.rules.chance import mean, outcomes
+    from battlefield.rulings import Referee
+
+    referee = Referee(scene)
+    (a,) = args
+    move = scene.units[referee.unit(a)].stats.get("move", 0)
+    dist = (rolls.move_distribution(str(move)) if rolls.is_dice(move)
+            else {float(move or 0): Fraction(1)})
+    run: dict[float, Fraction] = {}
+    for r, q in outcomes(lambda: rolls.run_roll("", False)).items():
+        for m, p in dist.items():
+            run[m + r] = run.get(m + r, Fraction(0)) + p * q
+
+    def shown(d: dict) -> dict[str, float]:
+        return {f"{k:g}": round(float(p), 9) for k, p in sorted(d.items())}
+
+    return {"unit": a, "move": str(move), "dice": rolls.is_dice(move),
+            "mean": round(float(mean(dist)), 9), "distribution": shown(dist),
+            "run_mean": round(float(mean(run)), 9), "run_distribution": shown(run)}
+
+
+def _move_text(d: dict[str, Any]) -> str:
+    from battlefield.text import table
+
+    def rows(dist: dict[str, float]) -> list[list[str]]:
+        at_least, out = 1.0, []
+        for k, p in dist.items():
+            out.append([f'{k}"', f"{p:.1%}", f"{at_least:.1%}", "#" * round(p * 40)])
+            at_least -= p
+        return out
+
+    kind = "rolled each time it moves" if d["dice"] else "a fixed distance"
+    return "\n".join([
+        f"{d['unit']} moving: Move {d['move']}{'' if d['dice'] else chr(34)} ({kind}), mean "
+        f"{d['mean']:.2f}\"", table(["move", "chance", "at least", ""], rows(d["distribution"])),
+        f"  running (D6 added): mean {d['run_mean']:.2f}\"",
+        table(["run", "chance", "at least", ""], rows(d["run_distribution"]))])
+
+
 ODDS = (
     OddsQuestion("charge", ("A", "B"),
                  "unit A charges unit B: the shortest legal path and the chance 2D6 reaches it",
@@ -99,6 +145,11 @@ ODDS = (
                  _attack, _attack_text,
                  "expected_damage, distribution {\"0\": p, ...}, models_slain, attackers, "
                  "modifiers"),
+    OddsQuestion("move", ("A",),
+                 "how far unit A moves: its Move, or the exact distribution of a dice Move "
+                 "(2D6), and with a run roll added",
+                 _move, _move_text,
+                 "move, dice, mean, distribution {\"7\": p, ...}, run_mean, run_distribution"),
 )
 
 
@@ -118,6 +169,10 @@ def drag_abilities(state: State, u: int, offered: list[str]) -> list[str]:
 def drag_notes(ctx: DragContext) -> DragNotes:
     """The charge odds against the enemy under the cursor (from where the unit stood)."""
     notes = DragNotes()
+    move = ctx.state.scene.units[ctx.unit].stats.get("move")
+    if ctx.ability in ("normal-move", "retreat", "run") and isinstance(move, str) and "D" in \
+            move.upper():
+        notes.lines.append(_dice_move_note(ctx, move))
     if ctx.target is None or ctx.ability not in ("charge", "counter-charge"):
         return notes
     from battlefield.rules.aos4.charge import charge_odds
@@ -145,6 +200,28 @@ def drop_in_place(state: State, u: int, ability: str, target: int | None) -> Act
     return Action("fight", state.scene.units[u].id, target=state.scene.units[target].id)
 
 
+def _dice_move_note(ctx: DragContext, move: str) -> str:
+    """A dice Move while dragging: the chance the roll reaches the drag, from its distribution
+    (a run adds the run roll's)."""
+    import math
+
+    from battlefield.rules.aos4 import rolls
+    from battlefield.rules.chance import outcomes
+
+    paths = [ctx.action.path] if ctx.action.path else [p for _, p in ctx.action.paths or ()]
+    far = max((sum(math.dist(p, q) for p, q in zip(path, path[1:], strict=False))
+               for path in paths), default=0.0)
+    dist = rolls.move_distribution(move)
+    if ctx.ability == "run":
+        runs = outcomes(lambda: rolls.run_roll("", False))
+        chance = sum(p * q for m, p in dist.items() for r, q in runs.items()
+                     if m + r >= far - rolls.EPS)
+        return f"move {move} + run D6 reaches {far:.1f}\": {float(chance):.0%}"
+    lo, hi = min(dist), max(dist)
+    return (f"move {move} ({lo}-{hi}\") reaches {far:.1f}\": "
+            f"{float(rolls.move_chance(move, far)):.0%}")
+
+
 # --- battlefield try -----------------------------------------------------------------------------
 def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
     from battlefield.rules.aos4 import turnfinder
@@ -157,3 +234,9 @@ def try_advance(state: State, action: Action) -> list[Violation]:
 
     return turnfinder.advance(state, action)
 
+
+def health(state: State, u: int) -> list[int]:
+    """Each model's Health (1 when the warscroll gives none)."""
+    from battlefield.rules.aos4.allocation import stat
+
+    return [stat(state, u, "health", 1) or 1] * len(state.scene.units[u].models)

@@ -12,11 +12,12 @@ saves at least a point of damage on average, else decline.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
 from battlefield.rules.actions import Action
-from battlefield.rules.aos4 import movement
+from battlefield.rules.aos4 import movement, rolls
 from battlefield.rules.aos4.charge import CHARGE_REACH, charge_odds
 from battlefield.rules.aos4.data import used_core
 from battlefield.rules.aos4.movement import EPS
@@ -125,7 +126,7 @@ class Aos4Player:
             goal = self._goal(state, u)
             if goal is None:
                 continue
-            move = float(spec.stats.get("move", 0) or 0)
+            move = self._planned_move(spec.stats.get("move"))
             leader = self._leader(state, u)
             lx, ly = float(state.table.x[leader]), float(state.table.y[leader])
             dist = math.hypot(goal[0] - lx, goal[1] - ly)
@@ -153,6 +154,14 @@ class Aos4Player:
                                                                          fly):
                             continue
                         yield action
+
+    @staticmethod
+    def _planned_move(move: Any) -> float:
+        """How far a move is planned: the Move, or for a dice Move the distance it reaches two
+        times in three."""
+        if rolls.is_dice(move):
+            return float(rolls.likely_move(str(move)))
+        return float(move or 0)
 
     def _shooting(self, state: State):
         side = state.clock["acting"]

@@ -67,3 +67,31 @@ def run_chance(extra: float, at_the_double: bool = False) -> Fraction:
     """The exact chance that a run roll adds at least `extra` inches to the Move."""
     return sum((p for roll, p in outcomes(lambda: run_roll("", at_the_double)).items()
                 if roll >= extra - EPS), Fraction(0))
+
+
+def is_dice(move: object) -> bool:
+    """Whether a Move characteristic is dice ("2D6", "D6+8"), rolled when the unit moves."""
+    return isinstance(move, str) and "D" in move.upper()
+
+
+def move_roll(unit: str, move: str) -> Procedure[int]:
+    """A Move that is dice, rolled when the unit moves: the inches it may move this time."""
+    return (yield Throw(move, f"move roll {unit}"))
+
+
+def move_distribution(move: str) -> dict[int, Fraction]:
+    """The exact chance of each inches a dice Move rolls."""
+    return outcomes(lambda: move_roll("", move))
+
+
+def move_chance(move: str, needed: float) -> Fraction:
+    """The exact chance that a dice Move rolls at least `needed` inches."""
+    return sum((p for roll, p in move_distribution(move).items() if roll >= needed - EPS),
+               Fraction(0))
+
+
+def likely_move(move: str, chance: Fraction = Fraction(2, 3)) -> int:
+    """The longest distance a dice Move reaches at least `chance` of the time (what the
+    computer player plans a move for)."""
+    dist = move_distribution(move)
+    return max((d for d in dist if move_chance(move, d) >= chance), default=min(dist))

@@ -392,5 +392,8 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
     def try_advance(self, state: State, action: Action) -> list[Violation]:
         return package.try_advance(state, action)
 
+    def health(self, state: State, u: int) -> list[int]:
+        return package.health(state, u)
+
 
 RULESET = Aos4()

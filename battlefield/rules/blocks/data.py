@@ -11,7 +11,7 @@ from typing import Any
 from battlefield.paths import ruleset_dir
 from battlefield.rules.state import State
 from battlefield.scene.model import Scene, UnitSpec
-from battlefield.scene.yamlsource import Reader
+from battlefield.yamlsource import Reader
 
 EPS = 1e-6
 COLOURS = ("red", "blue", "green")

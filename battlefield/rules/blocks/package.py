@@ -142,3 +142,7 @@ def try_advance(state: State, action: Action) -> list:
         state.apply(Action("end-phase"))
     return []
 
+
+def health(state: State, u: int) -> list[int]:
+    """A block's damage boxes (green, yellow and red together)."""
+    return [boxes(state.scene.units[u])]

@@ -455,6 +455,9 @@ class Blocks(Ruleset):
     def drag_notes(self, ctx: DragContext) -> DragNotes:
         return drawn.drag_notes(ctx)
 
+    def health(self, state: State, u: int) -> list[int]:
+        return package.health(state, u)
+
 
 def _colour(cid: str) -> str | None:
     card = game().card(cid)

@@ -14,7 +14,7 @@ from typing import Any
 
 from battlefield.paths import ruleset_dir
 from battlefield.scene.model import Scene, UnitSpec
-from battlefield.scene.yamlsource import Reader
+from battlefield.yamlsource import Reader
 
 STATS = ("health_rank", "armor", "move", "bravery", "shrug")
 WEAPON = ("range", "damage", "precision", "pierce")

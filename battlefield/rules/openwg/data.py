@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from battlefield.paths import ruleset_dir
-from battlefield.scene.yamlsource import Reader
+from battlefield.yamlsource import Reader
 
 EPS = 1e-6
 PHASES = ("movement", "ranged", "melee", "leadership")

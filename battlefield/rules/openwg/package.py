@@ -229,3 +229,10 @@ def check_scene(scene: Scene) -> None:
 
     profiles(scene)
 
+
+def health(state: State, u: int) -> list[int]:
+    """Each model's Health from its profile (models of a unit may differ)."""
+    from battlefield.rules.openwg.profiles import profiles
+
+    prof = profiles(state.scene)[u]
+    return [int(prof.stat("health", k)) for k in range(len(state.scene.units[u].models))]

@@ -529,6 +529,9 @@ class OpenWG(Ruleset):
     def check_scene(self, scene: Scene) -> None:
         package.check_scene(scene)
 
+    def health(self, state: State, u: int) -> list[int]:
+        return package.health(state, u)
+
 
 def _cast(need: int, spell: str):
     return (yield Throw(game().cast_dice, f"cast {spell} ({need}+)"))

@@ -9,7 +9,7 @@ from functools import cache
 
 from battlefield.paths import ruleset_dir
 from battlefield.rules.state import State
-from battlefield.scene.yamlsource import Reader
+from battlefield.yamlsource import Reader
 
 EPS = 1e-6
 

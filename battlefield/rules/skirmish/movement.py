@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from battlefield.geometry.paths import Terrain, _grown
+from battlefield.geometry.paths import Terrain, grown_polygon
 from battlefield.geometry.table import Table
 from battlefield.rules.actions import Violation
 from battlefield.rules.moves import (  # noqa: F401 - skirmish's names for them
@@ -128,7 +128,7 @@ def impassable(t: Table, m: int) -> list[shapely.Polygon]:
 def _impassable(t: Table, m: int) -> list[Obstacle]:
     r = float(min(t.a[m], t.b[m]))
     return list(t.memo(("skirmish-impassable", r), lambda: [
-        obstacle(_grown(t.layout.polygons[k], r - OVERLAP), t.layout.pieces[k].id,
+        obstacle(grown_polygon(t.layout.polygons[k], r - OVERLAP), t.layout.pieces[k].id,
                  "impassable terrain") for k in t.layout.pieces_with("impassable")]))
 
 

@@ -88,3 +88,9 @@ def drag_notes(ctx: DragContext) -> DragNotes:
         notes.ghosts.append(Ghost(ctx.target, plan[0].ends(), "retreat"))
     return notes
 
+
+def health(state: Any, u: int) -> list[int]:
+    """Each model's Toughness: the damage that slays it."""
+    from battlefield.rules.skirmish.data import istat
+
+    return [max(1, istat(state, u, "toughness"))] * len(state.scene.units[u].models)

@@ -362,5 +362,8 @@ class Skirmish(Ruleset):
     def drag_notes(self, ctx: DragContext) -> DragNotes:
         return package.drag_notes(ctx)
 
+    def health(self, state: State, u: int) -> list[int]:
+        return package.health(state, u)
+
 
 RULESET = Skirmish()

@@ -11,7 +11,7 @@ from typing import Any
 from battlefield.paths import ruleset_dir
 from battlefield.rules.state import State
 from battlefield.scene.model import Scene
-from battlefield.scene.yamlsource import Reader
+from battlefield.yamlsource import Reader
 
 EPS = 1e-6
 SIZES = {"double": 2, "triple": 3, "quad": 4}      # ability dice: how many dice share a score

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from battlefield.geometry.paths import Terrain, _grown, disc
+from battlefield.geometry.paths import Terrain, disc, grown_polygon
 from battlefield.geometry.table import Table
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.moves import (
@@ -77,7 +77,7 @@ def _blocking(state: State, u: int, m: int,
     t = state.table
     r = float(min(t.a[m], t.b[m]))
     out = list(t.memo(("warband-impassable", r), lambda: [
-        obstacle(_grown(t.layout.polygons[k], r - OVERLAP), t.layout.pieces[k].id,
+        obstacle(grown_polygon(t.layout.polygons[k], r - OVERLAP), t.layout.pieces[k].id,
                  "impassable terrain") for k in t.layout.pieces_with("impassable")]))
     side = state.side_of(u)
     start = shapely.Point(float(t.x[m]), float(t.y[m]))

@@ -128,3 +128,9 @@ def check_scene(scene: Scene) -> None:
     fighters(scene)
     given_roll(scene, (scene.extra.get("state") or {}).get("initiative"))
 
+
+def health(state: State, u: int) -> list[int]:
+    """A fighter's Wounds."""
+    from battlefield.rules.warband.data import fighter
+
+    return [fighter(state, u).wounds]

@@ -616,5 +616,8 @@ class Warband(Ruleset):
     def check_scene(self, scene: Scene) -> None:
         package.check_scene(scene)
 
+    def health(self, state: State, u: int) -> list[int]:
+        return package.health(state, u)
+
 
 RULESET = Warband()

@@ -42,6 +42,22 @@ ROSTERS = [
          [("Hearthguard Berzerkers with Berzerker Broadaxes", 5, None)]),
         ("Auric Runesmiter on Magmadroth", [("Auric Runesmiter on Magmadroth", 1, None)]),
     ]),
+    # A whole army of 19 units, ids up to 52 characters: what `render` must keep readable.
+    ("fyreslayers-19.ros", "Fyreslayers.cat", "Fyreslayers - Library.cat", True,
+     [(n, [(n, k, None)]) for n, k in (
+         ("Auric Runesmiter on Magmadroth", 1), ("Grimhold Exile", 1), ("Auric Flamekeeper", 1),
+         ("Auric Runefather on Magmadroth", 1), ("Auric Runeson on Magmadroth", 1),
+         ("Auric Runeson", 1), ("Auric Runesmiter", 1), ("Auric Runemaster", 1),
+         ("Battlesmith", 1), ("Grimwrath Berzerker", 1), ("Auric Runefather", 1),
+         ("Doomseeker", 1), ("Auric Hearthguard", 5),
+         ("Hearthguard Berzerkers with Berzerker Broadaxes", 5),
+         ("Vulkite Berzerkers with Fyresteel Weapons", 10),
+         ("Vulkite Berzerkers with Bladed Slingshields", 10),
+         ("Hearthguard Berzerkers with Flamestrike Poleaxes", 5))]
+     + [("Auric Runeson on Magmadroth (Scourge of Ghyran)",
+         [("Auric Runeson on Magmadroth", 1, None)]),
+        ("The Chosen Axes", [(n, 1, None) for n in ("Tefk Flamebearer", "Fjul-Grimnir",
+                                                     "Mad Maegrim", "Vol Orrukbane")])]),
 ]
 
 

@@ -1,0 +1,56 @@
+"""One self-contained HTML page: the stylesheet and the viewer script shipped in
+battlefield/page/static are written inline and the page's data is a JSON <script>, so the file
+opens anywhere without a network or a server. The live page of the game server serves the same
+static files and feeds the same viewer."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from html import escape
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+STATIC = ("page.css", "viewer.js")
+
+
+def static_text(name: str) -> str:
+    """A file of battlefield/page/static (the page's stylesheet or script)."""
+    return resources.files("battlefield.page").joinpath("static", name).read_text("utf-8")
+
+
+def json_script(element_id: str, data: Any) -> str:
+    """Data for the page's script, safe inside <script> (no '<' can end it early)."""
+    text = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("<", "\\u003c")
+    return f'<script type="application/json" id="{element_id}">{text}</script>'
+
+
+def document(title: str, body: str, data: Any, kind: str) -> str:
+    """The whole page: `body` inside, `data` as JSON, the viewer started for `kind`
+    ("ruling" or "replay")."""
+    return ("<!DOCTYPE html>\n"
+            f'<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<meta name="generator" content="battlefield">'
+            f"<style>{static_text('page.css')}</style></head>"
+            f'<body class="{kind}">{body}{json_script("battlefield-data", data)}'
+            f"<script>{static_text('viewer.js')}</script>"
+            f"<script>Battlefield.start({json.dumps(kind)});</script></body></html>\n")
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Write to a temporary name beside the file, then rename (never half a page)."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)          # as an ordinary new file (mkstemp's is 0600)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

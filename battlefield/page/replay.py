@@ -1,0 +1,229 @@
+"""A game's versions for the page viewer, and `battlefield replay game.jsonl --html game.html`:
+one self-contained page with every version of a saved game, a slider and step buttons through
+them, and a side panel with the round, phase and whose turn it is, the dice and events of each
+action, and the result at the end. Version N is the game after N actions (0: the start); the
+engine rebuilds each from the log. `game.html#v=N` opens at version N.
+
+A version is plain JSON (what viewer.js's addVersion takes), so a live page can be fed the same
+versions over a WebSocket: {"v", "clock": {"round", "phase", "active", "acting", "deciding",
+"over"}, "models": {"UNIT/N": [x, y, facing, z] | null (off the table)} (those that changed;
+all at version 0), "objectives": {ID: SIDE | null}, "rulings": {"breaks": [UNIT/N], "combat":
+[[ax, ay, bx, by, gap x, gap y, UNIT, UNIT]]} (scene inches), "marks": [{"kind", "points",
+"label", "side"}] (the ruleset's, when they changed), "action", "rolls", "events" (text),
+"sides" (text), "result" (text, at the end)}."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from battlefield.page.html import document, write_text
+from battlefield.page.legend import heading_html, legend_html
+from battlefield.page.shapes import gap_point, hex_colour
+from battlefield.page.svg import Picture
+from battlefield.page.words import action_text, event_text, profile_line, roll_text
+from battlefield.rules.log import SavedGame, new_game
+from battlefield.rules.result import label
+from battlefield.rules.state import State
+from battlefield.rulings import Referee
+from battlefield.scene.model import Scene
+from battlefield.view import palette as pal
+
+
+def _r(v: float) -> float:
+    return round(float(v), 4)
+
+
+class Versions:
+    """Versions of one game, one per state, each with only what changed in the models."""
+
+    def __init__(self, state: State) -> None:
+        self.scene = state.scene
+        self.names = state.scene.model_names
+        self.last: list[Any] = [None] * len(self.names)
+        self.last_marks: list[dict[str, Any]] | None = None
+
+    def version(self, state: State, n: int, record: dict | None = None,
+                events: list | None = None) -> dict[str, Any]:
+        """The version of `state` (after n actions); record: the action's log record
+        (the action as shown and its rolls), events: what it did."""
+        t = state.table
+        now = np.column_stack([t.x, t.y, t.facing, t.z]).round(4)
+        models: dict[str, Any] = {}
+        for i, name in enumerate(self.names):
+            pos = now[i].tolist() if t.unit[i] >= 0 else None
+            if pos != self.last[i] or n == 0:
+                models[name] = pos
+                self.last[i] = pos
+        out: dict[str, Any] = {
+            "v": n, "clock": clock(state), "models": models,
+            "objectives": {o.id: state.objectives.get(o.id, o.controlled_by)
+                           for o in self.scene.objectives},
+            "rulings": rulings(state),
+            "sides": sides_text(state),
+        }
+        drawn = marks(state)
+        if drawn != self.last_marks:
+            out["marks"] = self.last_marks = drawn
+        if record is not None:
+            out["action"] = action_text(record.get("action", {}))
+            out["rolls"] = [roll_text(r) for r in record.get("rolls", [])]
+        out["events"] = [event_text(e) for e in (events or []) if e.get("type") != "action"]
+        if state.over:
+            out["result"] = result_text(state)
+        return out
+
+
+def clock(state: State) -> dict[str, Any]:
+    over = state.over
+    out = {"round": state.round, "phase": state.phase, "active": state.active,
+           "acting": None if over else state.acting_side, "over": over}
+    if state.pending and not over:
+        d = state.pending[0]
+        out["deciding"] = f"{d.side} decides {d.kind}" + (" (secret)" if d.secret else "")
+    return out
+
+
+def rulings(state: State) -> dict[str, Any]:
+    """The models out of coherency and the pairs of units in combat, as the SVG draws them."""
+    scene, t = state.scene, state.table
+    referee = Referee(scene, t)
+    names = scene.model_names
+    breaks = []
+    for u in range(len(scene.units)):
+        if len(t.unit_models[u]):
+            breaks += [names[m] for m in referee.coherency(u).breaks]
+    combat = []
+    for u, foes in referee.combat.items():
+        for v in foes:
+            if v <= u or not len(t.unit_models[u]) or not len(t.unit_models[v]):
+                continue
+            i, j = t.closest_between(t.unit_models[u], t.unit_models[v]).models
+            ma, mb = _model_now(scene, t, int(i)), _model_now(scene, t, int(j))
+            gx, gy = gap_point(ma, mb)
+            combat.append([_r(ma.x), _r(ma.y), _r(mb.x), _r(mb.y), _r(gx), _r(gy),
+                           scene.units[u].id, scene.units[v].id])
+    return {"breaks": breaks, "combat": combat}
+
+
+def marks(state: State) -> list[dict[str, Any]]:
+    """What the ruleset draws on the table now (ruleset.Mark), as JSON."""
+    return [{"kind": m.kind, "points": np.asarray(m.points)[:, :2].round(4).tolist(),
+             "label": m.label, "side": m.side} for m in state.rules.marks(state)]
+
+
+def _model_now(scene: Scene, t, i: int):
+    """Table model i as a ModelSpec where it stands now."""
+    u = int(np.searchsorted(np.asarray(scene.model_offsets()), i, side="right") - 1)
+    spec = scene.units[u].models[i - scene.model_offsets()[u]]
+    return replace(spec, x=float(t.x[i]), y=float(t.y[i]), facing=float(t.facing[i]),
+                   z=float(t.z[i]))
+
+
+def sides_text(state: State) -> list[str]:
+    """Each side's resources: 'red: command points 2, victory points 5'."""
+    named = dict(state.scene.ruleset.resources or ())
+    out = []
+    for side, res in state.sides.items():
+        bits = [f"{named.get(k, k)} {_shown(v)}" for k, v in res.items()
+                if (k in named if named else isinstance(v, (int, float)))]
+        out.append(f"{side}: " + ", ".join(bits))
+    return out
+
+
+def _shown(v: Any) -> str:
+    if isinstance(v, (list, tuple)):
+        return ", ".join(str(x) for x in v) or "-"
+    return str(v)
+
+
+def result_text(state: State) -> str:
+    r = state.result()
+    tally = ", ".join(f"{s} {v:g}" for s, v in r.points.items())
+    who = f"{r.winner} wins ({r.by})" if r.winner else "a draw"
+    return f"Battle over: {who}; {label(r.score)}: {tally}; round {r.round}"
+
+
+def game_versions(saved: SavedGame) -> tuple[Scene, list[dict[str, Any]]]:
+    """Every version of a saved game, replayed by the engine from its log."""
+    game = new_game(saved.ruleset, saved.seed, saved.scene_text, saved.scene_name or "<log>")
+    state = game.new_state(keep_undo=False)
+    versions = Versions(state)
+    out = [versions.version(state, 0, None, list(state.events))]
+    for n, action in enumerate(saved.actions, 1):
+        start = len(state.events)
+        state.apply(action)
+        new = state.events[start:]
+        out.append(versions.version(state, n, new[0], new[1:]))
+    return game.scene, out
+
+
+def meta(scene: Scene, colours: dict[str, pal.RGB]) -> dict[str, Any]:
+    """What the viewer needs besides the versions: the model names in table order, each
+    unit's models and leader, the sides' colours."""
+    offsets = scene.model_offsets()
+    return {"depth": scene.depth, "names": list(scene.model_names),
+            "colours": {s: hex_colour(c) for s, c in colours.items()},
+            "neutral": hex_colour(pal.NEUTRAL),
+            "units": {u.id: {"first": offsets[k], "leader": u.leader, "count": len(u.models),
+                             "name": u.name or u.id, "side": u.side, "profile": profile_line(u)}
+                      for k, u in enumerate(scene.units)}}
+
+
+PANEL = """<aside class="panel">
+<div id="clock"></div><div id="acting"></div><div id="sides"></div>
+<div id="result" hidden></div>
+<div class="controls"><button data-step="first" title="the start (Home)">|&#x25C0;</button>
+<button data-step="-1" title="one action back (&#x2190;)">&#x25C0;</button>
+<input type="range" id="slider" min="0" max="0" value="0" aria-label="version">
+<button data-step="+1" title="one action on (&#x2192;)">&#x25B6;</button>
+<button data-step="last" title="the end (End)">&#x25B6;|</button>
+<span id="version"></span></div>
+<h2>This action</h2><div id="now"></div>
+<h2>Game log</h2><ol id="log"></ol>
+</aside>"""
+
+
+def game_page(scene: Scene, versions: list[dict[str, Any]], title: str, sub: str = "",
+              extra: dict[str, Any] | None = None) -> str:
+    """A game page: the table at the start (the viewer moves it to the version shown), the
+    side panel and `versions` as data. The live page of a server gives the versions so far
+    (and `extra`, e.g. where to hear more) and feeds the rest to viewer.addVersion."""
+    picture = Picture(scene)
+    for v in versions:              # every side that ever holds an objective has its colour
+        for side in v["objectives"].values():
+            picture.side(side)
+    svg = picture.svg("board", standalone=False)
+    body = (f'<main><div class="board-col"><header>{heading_html(scene)}'
+            f'<p class="sub">{escape(sub)}</p></header>'
+            f'<div class="table-wrap">{svg}</div>'
+            f"{legend_html(scene, None, None, picture.colours, _shown_marks(versions))}"
+            f"</div>{PANEL}</main>"
+            '<div id="tip" class="tip" hidden></div>')
+    data = {"kind": "replay", **meta(scene, picture.colours), "versions": versions,
+            **(extra or {})}
+    return document(title, body, data, "replay")
+
+
+def _shown_marks(versions: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The rulings some version shows: coherency breaks, combat pairs."""
+    breaks = any(v.get("rulings", {}).get("breaks") for v in versions)
+    combat = any(v.get("rulings", {}).get("combat") for v in versions)
+    return ("coherency",) * breaks + ("combat",) * combat
+
+
+def replay_html(saved: SavedGame, source: str = "") -> str:
+    """The page of a saved game with every version in it."""
+    scene, versions = game_versions(saved)
+    title = f"{scene.name or saved.scene_name or 'game'}: {saved.ruleset}, seed {saved.seed}"
+    sub = f"{len(saved.actions)} actions" + (f" from {source}" if source else "")
+    return game_page(scene, versions, title, sub, {"ruleset": saved.ruleset,
+                                                   "seed": saved.seed})
+
+
+def write_replay(saved: SavedGame, path: str | Path, source: str = "") -> None:
+    write_text(path, replay_html(saved, source))

@@ -1,0 +1,109 @@
+"""The words of a ruling page: inches as players write them, the measurement, the scene's
+title, a unit's profile line and the text of a game's events - the same wording as the PNG's
+caption and the play window's panel, without pygame."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from battlefield.scene.model import Scene, UnitSpec
+
+
+def fmt_in(v: float, digits: int = 2) -> str:
+    """Inches as players write them: 4", 1.5", 7.42"."""
+    s = f"{v:.{digits}f}".rstrip("0").rstrip(".") if digits else f"{v:.0f}"
+    return f'{s}"'
+
+
+def measure_text(measure: dict) -> str:
+    """'7.42"' or '7.42" (3-D 7.6")'."""
+    d, d3 = float(measure["distance"]), float(measure.get("distance_3d", measure["distance"]))
+    text = f'{d:.2f}"'
+    if abs(d3 - d) >= 0.005:
+        text += f' (3-D {d3:.2f}")'
+    return text
+
+
+def measure_caption(measure: dict) -> str:
+    """'red-1 -> blue-2: 7.42" (3-D 7.60"), visible: partial, blocked by ruin'."""
+    text = f"{measure['a']} -> {measure['b']}: {measure_text(measure)}, "
+    text += f"visible: {measure.get('visible', '?')}"
+    blocked = measure.get("blocked_by") or []
+    if blocked:
+        text += ", blocked by " + ", ".join(blocked)
+    if measure.get("in_combat"):
+        text += "; in combat"
+    elif measure.get("within_combat_range"):
+        text += f"; within combat range ({fmt_in(float(measure.get('combat_range', 0)))})"
+    return text
+
+
+def scene_name(scene: Scene) -> str:
+    return scene.name or Path(scene.file).stem or "scene"
+
+
+def ruleset_name(scene: Scene) -> str:
+    rs = scene.ruleset
+    return rs.name if rs.id.lower() in rs.name.lower() else f"{rs.name} ({rs.id})"
+
+
+def scene_title(scene: Scene) -> str:
+    return (f"{scene_name(scene)}  |  {ruleset_name(scene)}  |  {fmt_in(scene.width)} x "
+            f"{fmt_in(scene.depth)} board")
+
+
+def _stat(v: Any) -> str:
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k} {_stat(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_stat(x) for x in v)
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def profile_line(unit: UnitSpec) -> str:
+    """'Cinder Bows: move 5, health 1, save 5, control 1; Ashwood Longbow, Skinning Knife'."""
+    head = unit.name or unit.id
+    stats = ", ".join(f"{k} {_stat(v)}" for k, v in unit.stats.items())
+    weapons = ", ".join(str(w.get("name", "?")) for w in unit.weapons)
+    text = head + (f": {stats}" if stats else "")
+    if weapons:
+        text += f"; {weapons}"
+    if unit.keywords:
+        text += f" [{', '.join(unit.keywords)}]"
+    return text
+
+
+def event_text(event: dict[str, Any]) -> str:
+    """An event as one line: its type, then its other fields (as `battlefield try` prints)."""
+    kind = str(event.get("type", "event"))
+    rest = ", ".join(f"{k}={_short(v)}" for k, v in event.items() if k != "type")
+    return f"{kind}: {rest}" if rest else kind
+
+
+def _short(v: Any) -> str:
+    text = _stat(v) if not isinstance(v, str) else v
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def action_text(action: dict[str, Any]) -> str:
+    """'normal-move red-lancers -> (12.5, 12)', 'shoot red-archers at blue-drake'."""
+    text = str(action.get("type", "?"))
+    for key in ("side", "unit"):
+        if action.get(key):
+            text += f" {action[key]}"
+    if action.get("target"):
+        text += f" at {action['target']}"
+    path = action.get("path")
+    if isinstance(path, (list, tuple)) and path and isinstance(path[-1], (list, tuple)):
+        end = path[-1]
+        text += " to (" + ", ".join(f"{float(c):g}" for c in end[:2]) + ")"
+    return text
+
+
+def roll_text(roll: dict[str, Any]) -> str:
+    """'2D6 [3, 5] for charge red-blades' from a roll's to_dict()."""
+    text = f"{roll.get('dice', '')} {list(roll.get('values', []))}"
+    if roll.get("summed"):
+        text += f" = {roll.get('total')}"
+    return f"{text} for {roll.get('for', '')}".strip()

@@ -1,0 +1,186 @@
+"""`battlefield play --join URL`: the play window as a client of `battlefield serve`.
+
+The window is the same PlayScene; what differs is where actions go. The live checks while a
+unit is dragged are computed locally from the position the client holds (a Mirror of the
+server's game, battlefield/server/mirror.py); a legal drop or button is sent to the server
+(battlefield/server/seat.py over a ThreadedLink) and applied when its event comes back, as the
+other player's actions are, with the server's dice. The panel says which side this window
+plays, whether it is connected, and whose decision it is. The network runs on its own thread;
+this module only polls it each frame."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+import pygame
+
+from battlefield.errors import UsageError
+from battlefield.rules.actions import Action
+from battlefield.server.link import ThreadedLink
+from battlefield.server.seat import Seat
+from battlefield.view import live
+from battlefield.view.app import SIZE, App, Opened, PlayScene
+
+JOIN_WAIT = 30.0            # seconds to wait for the server's hello before giving up
+
+
+class JoinedScene(PlayScene):
+    """The game at the table, played through a server."""
+
+    def __init__(self, link: ThreadedLink, seat: Seat, size: tuple[int, int] = SIZE) -> None:
+        assert seat.mirror is not None
+        super().__init__(Opened(seat.mirror.state, "", f"game {seat.mirror.game_id}"), size)
+        self.link, self.seat = link, seat
+        self.drag.submit = self.submit
+        seat.fresh = False
+        who = f"you play {seat.seat}" if seat.seat else "watching (no seat)"
+        self.say(f"joined game {seat.mirror.game_id}: {who}")
+
+    # --- actions go to the server -------------------------------------------------------------
+    def submit(self, action: Action) -> None:
+        """A locally legal action: sent; the state changes when the server's event is back."""
+        if self.seat.seat is None:
+            self.say("watching: a spectator does not act")
+            return
+        if self.seat.unanswered is not None:
+            self.say("waiting for the server's answer to the last action")
+            return
+        self.seat.act(action)
+        self.say(f"sent {action.type}" + (f" {action.unit}" if action.unit else "")
+                 + ": waiting for the server")
+
+    def apply(self, action: Action) -> bool:
+        bad = self.state.check(action)
+        if bad:
+            self.say("illegal: " + "; ".join(v.message for v in bad))
+            return False
+        self.submit(action)
+        return True
+
+    def undo(self) -> None:
+        self.say("a game on a server has no undo")
+
+    def redo(self) -> None:
+        self.say("a game on a server has no redo")
+
+    def save(self, path: str | None = None) -> str:
+        gid = self.seat.mirror.game_id if self.seat.mirror else "ID"
+        self.say(f"the server keeps the log: GET /games/{gid}/log once the game is over")
+        return ""
+
+    def load(self, path: str) -> None:
+        self.say("a game on a server is not loaded from a file")
+
+    def toggle_edit(self) -> None:
+        self.say("the map cannot be edited in a game on a server")
+
+    # --- the server's messages ----------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        self.drag.update(dt)
+        self.poll()
+
+    def poll(self) -> None:
+        seat = self.seat
+        for msg in self.link.poll():
+            seat.receive(msg)
+            if msg.get("type") == "refused" and seat.refused is msg:
+                why = "; ".join(str(v.get("message")) for v in msg.get("violations", []))
+                self.say(f"the server refused it: {why}")
+            elif msg.get("type") == "error":
+                self.say(f"the server says: {msg.get('message')}")
+            elif msg.get("type") == "over":
+                r = msg.get("result", {})
+                self.say(f"the battle is over: {r.get('winner') or 'a draw'} "
+                         f"({r.get('by')}); seed {msg.get('seed')}")
+        if seat.out_of_step is not None:
+            self.say(f"out of step with the server ({seat.out_of_step}): joining again")
+            seat.out_of_step = None
+            self.link.restart()
+        if seat.fresh and seat.mirror is not None:
+            seat.fresh = False
+            self.drag.cancel("")
+            self.table.state = seat.mirror.state
+            self.table.fit()
+            self.table.changed()
+        applied = seat.take_applied()
+        if applied:
+            if self.drag.pickup is not None and not seat.ready():
+                self.drag.cancel("the position changed: pick the unit up again")
+            self.table.changed()
+            self.say(heard(applied[-1]))
+
+    def status_line(self) -> str:
+        """Which side this window plays, the connection, whose decision it is."""
+        seat, m = self.seat, self.seat.mirror
+        bits = [f"you: {seat.seat}" if seat.seat else "watching", seat.status]
+        if seat.over is not None or m is None:
+            bits.append("game over" if seat.over is not None else "joining")
+        elif seat.unanswered is not None:
+            bits.append("waiting for the server")
+        elif m.acting is not None:
+            bits.append("your decision" if m.acting == seat.seat else f"{m.acting} to act")
+        return "  |  ".join(bits)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.panel.network = self.status_line()
+        super().draw(surface)
+
+    def close(self) -> None:
+        self.link.close()
+
+
+def heard(msg: dict[str, Any]) -> str:
+    """An event in words, with its dice: 'blue: charge blue-riders -> red-1: done (2D6 7)'."""
+    a = msg["action"]
+    if a.get("secret"):
+        return f"{msg['by']}: {a.get('type')} (secret until revealed)"
+    what = f"{msg['by']}: {a.get('type')}" + (f" {a['unit']}" if a.get("unit") else "")
+    if a.get("target"):
+        what += f" -> {a['target']}"
+    dice = "; ".join(f"{r.get('for')}: "
+                     f"{r.get('total') if r.get('summed', True) else r.get('values')}"
+                     for r in msg.get("dice", []))
+    return f"{what}: {live.outcome(msg.get('events', []))}" + (f" ({dice})" if dice else "")
+
+
+def open_joined(url: str, size: tuple[int, int] = SIZE, wait: float = JOIN_WAIT
+                ) -> JoinedScene:
+    """Join the game at `url` and wait (up to `wait` s) for its position and every event."""
+    link = ThreadedLink(url)
+    seat = Seat(link.send)
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        for msg in link.poll():
+            seat.receive(msg)
+            if msg.get("type") == "status" and msg.get("status") == "failed":
+                link.close()
+                raise UsageError(f"--join: {msg.get('message')}")
+        if seat.mirror is not None and seat.mirror.in_step:
+            return JoinedScene(link, seat, size)
+        time.sleep(0.02)
+    link.close()
+    raise UsageError(f"--join {url}: no answer from the server in {wait:.0f} s")
+
+
+def play_joined(url: str, size: tuple[int, int] = SIZE, screenshot: str | None = None) -> Any:
+    """The window as a client of `battlefield serve` (view/joined.py); with `screenshot`, the
+    first frame once the game is joined, drawn to a PNG."""
+    if screenshot:
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    pygame.display.init()
+    pygame.font.init()
+    scene = open_joined(url, size)
+    try:
+        if screenshot:
+            scene.poll()
+            surf = pygame.Surface(size)
+            scene.draw(surf)
+            pygame.image.save(surf, screenshot)
+            return scene
+        App(scene, size).run()
+    finally:
+        scene.close()
+    pygame.quit()
+    return scene

@@ -1,0 +1,126 @@
+"""The play window at rest: `window_idle_cpu`, the share of one core its process uses over
+IDLE_S seconds with nothing happening (target <= 0.02), measured in a fresh process running the
+real main loop (App.run) on SDL's dummy video driver with the demo battle open: the process's
+CPU time over the wall time, from the first frame drawn to the end.
+
+`window_first_frame_s` / `window_first_frame_warm_s`: the time from launching a process that
+opens the window (the demo battle, real App.run, dummy video driver) to its first frame drawn,
+with numba's kernel cache empty (NUMBA_CACHE_DIR a new folder: a first launch after installing)
+and then again with that cache warm; targets <= 2 s and <= 1 s. Quick mode measures only the
+warm one, with the kernel cache the tests use.
+
+`python -m benchmarks.window [SECONDS]` prints the idle figures as JSON, `python -m
+benchmarks.window first` the launch time of the first frame (run.py starts them so)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+IDLE_S = 5.0
+QUICK_IDLE_S = 1.0
+
+
+def bench_window_idle(quick: bool = False) -> dict:
+    seconds = QUICK_IDLE_S if quick else IDLE_S
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    out = subprocess.run([sys.executable, "-m", "benchmarks.window", str(seconds)],
+                         capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
+    if out.returncode != 0:
+        raise RuntimeError(f"benchmarks.window failed: {out.stderr.strip()[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def bench_window_first_frame(quick: bool = False) -> dict:
+    """Launch to first frame, cold (full runs only) and warm."""
+    import tempfile
+
+    def launch(cache: str | None) -> float:
+        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+               "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+        if cache is not None:
+            env["NUMBA_CACHE_DIR"] = cache
+        start = time.time()
+        out = subprocess.run([sys.executable, "-m", "benchmarks.window", "first"],
+                             capture_output=True, text=True, cwd=ROOT, env=env, timeout=1200)
+        if out.returncode != 0:
+            raise RuntimeError(f"benchmarks.window first failed: {out.stderr.strip()[-2000:]}")
+        return float(out.stdout.strip().splitlines()[-1]) - start
+
+    if quick:
+        return {"window_first_frame_s": None, "window_first_frame_warm_s": round(launch(None), 2)}
+    with tempfile.TemporaryDirectory(prefix="battlefield-numba-") as cache:
+        cold = launch(cache)
+        warm = launch(cache)
+    return {"window_first_frame_s": round(cold, 2), "window_first_frame_warm_s": round(warm, 2)}
+
+
+def first_frame() -> float:
+    """Open the window and quit once its first frame is drawn; the time.time() it was."""
+    import pygame
+
+    from battlefield.view.app import SIZE, App, PlayScene, open_game
+    from battlefield.view.frames import Frames
+
+    class First(Frames):
+        at: float | None = None
+
+        def events(self) -> list:
+            if self.drawn:
+                self.at = time.time()
+                return [pygame.event.Event(pygame.QUIT)]
+            return super().events()
+
+    pygame.display.init()
+    pygame.font.init()
+    frames = First()
+    App(PlayScene(open_game(None), SIZE), SIZE).run(frames)
+    assert frames.at is not None
+    return frames.at
+
+
+def measure(seconds: float) -> dict:
+    """Run the window's main loop; from its first frame, `seconds` of rest; then quit."""
+    import pygame
+
+    from battlefield.view.app import SIZE, App, PlayScene, open_game
+    from battlefield.view.frames import Frames
+
+    class Probe(Frames):
+        """The real frame scheduler, noting the first frame and quitting after the rest."""
+
+        start: tuple[float, float] | None = None
+        end: tuple[float, float] | None = None
+
+        def events(self) -> list:
+            if self.start is None and self.drawn and not self.busy:
+                self.start = (time.perf_counter(), time.process_time())   # drawn, at rest
+            if self.start is not None and time.perf_counter() - self.start[0] >= seconds:
+                self.end = (time.perf_counter(), time.process_time())
+                return [pygame.event.Event(pygame.QUIT)]
+            return super().events()
+
+    pygame.display.init()
+    pygame.font.init()
+    frames = Probe()
+    App(PlayScene(open_game(None), SIZE), SIZE).run(frames)
+    assert frames.start is not None and frames.end is not None
+    wall = frames.end[0] - frames.start[0]
+    cpu = frames.end[1] - frames.start[1]
+    return {"window_idle_cpu": round(cpu / wall, 4), "window_idle_s": round(wall, 2),
+            "window_idle_frames": frames.drawn}
+
+
+if __name__ == "__main__":
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    if sys.argv[1:2] == ["first"]:
+        print(repr(first_frame()))
+    else:
+        print(json.dumps(measure(float(sys.argv[1]) if len(sys.argv) > 1 else IDLE_S)))

@@ -1,0 +1,90 @@
+"""Helpers for the server tests: a real `battlefield serve` on loopback (a subprocess on a free
+port, a database in a temporary folder), and the short battles the server tests play: every
+playable ruleset's demo battle, most from a late round (a whole battle in about a second)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from battlefield.rules import registry
+from battlefield.rules.deploy import battle_scene
+
+PLAYABLE = [n for n in registry.playable() if registry.get(n).spec.demo]
+
+
+# The round a demo battle starts from in these tests (the whole battle otherwise).
+FROM_ROUND = {"aos4": 3, "blocks": 5, "warband": 3, "openwg": 4}
+
+
+def short_battle(ruleset: str) -> str:
+    """The ruleset's demo battle as scene text, from a late round (FROM_ROUND)."""
+    text, _ = battle_scene(ruleset, None)
+    if ruleset in FROM_ROUND and "\nstate:" not in text:
+        text = text.replace("\nunits:", f"\nstate: {{round: {FROM_ROUND[ruleset]}}}\nunits:", 1)
+    return text
+
+
+class Served:
+    """`battlefield serve --port 0` as a subprocess: its address, started again at will."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = 0
+        self.proc: subprocess.Popen[str] | None = None
+        self.start()
+
+    def start(self) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "battlefield", "serve", "--port", str(self.port),
+             "--db", str(self.db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, env=env)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        assert line.startswith("serving on http://127.0.0.1:"), (
+            line + (self.proc.stderr.read() if self.proc.poll() is not None else ""))
+        self.port = int(line.strip().rsplit(":", 1)[1])
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws(self, game: str, token: str | None = None) -> str:
+        return (f"ws://127.0.0.1:{self.port}/games/{game}/play"
+                + (f"?seat={token}" if token else ""))
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=60)
+
+    def stop(self) -> int:
+        assert self.proc is not None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(timeout=60)
+
+    def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.http + path, data=data, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                status, raw, kind = r.status, r.read(), r.headers.get_content_type()
+        except urllib.error.HTTPError as e:
+            status, raw, kind = e.code, e.read(), e.headers.get_content_type()
+        return status, (json.loads(raw) if kind == "application/json" else raw.decode())
+
+    def new_game(self, scene: str, seed: int | None = None) -> dict[str, Any]:
+        status, game = self.request("POST", "/games", {"scene": scene,
+                                                       **({"seed": seed} if seed is not None
+                                                          else {})})
+        assert status == 201, game
+        return game
