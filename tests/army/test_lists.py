@@ -174,7 +174,8 @@ def test_a_battle_rolls_the_dice_moves(cache, tmp_path, capsys):
     notes = []
     for kind in ("normal-move", "run"):
         a = Action(kind, unit="red-squig-hoppers", path=((10.0, 5.0), (10.0, 17.0)))
-        notes += start.rules.drag_notes(DragContext(start, u, kind, a, start.table, None, False, {})).lines
+        ctx = DragContext(start, u, kind, a, start.table, None, False, {})
+        notes += start.rules.drag_notes(ctx).lines
     assert notes == ['move D6+8 (9-14") reaches 12.0": 50%',
                      'move D6+8 + run D6 reaches 12.0": 92%']
     state = play(Game(rules_for("aos4"), load_scene(both), 2))
