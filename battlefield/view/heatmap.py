@@ -23,8 +23,6 @@ import pygame  # noqa: E402
 from battlefield.scene.model import Scene  # noqa: E402
 from battlefield.view import palette as pal  # noqa: E402
 from battlefield.view.drawing import (  # noqa: E402
-    Labels,
-    around,
     dashed,
     disc,
     dotted,
@@ -33,6 +31,7 @@ from battlefield.view.drawing import (  # noqa: E402
     polyline,
     text_surface,
 )
+from battlefield.view.labels import Labels, around  # noqa: E402
 from battlefield.view.layers import (  # noqa: E402
     Style,
     draw_board,

@@ -20,8 +20,6 @@ from battlefield.geometry.bases import OVAL, RECT, outline_points
 from battlefield.scene.model import ModelSpec, Scene, UnitSpec
 from battlefield.view import palette as pal
 from battlefield.view.drawing import (
-    Labels,
-    around,
     boxed_text,
     dashed,
     disc,
@@ -34,6 +32,7 @@ from battlefield.view.drawing import (
     text_surface,
     thick_line,
 )
+from battlefield.view.labels import Labels, around
 from battlefield.view.transform import ViewTransform
 
 # Draw order: the order draw_scene uses.

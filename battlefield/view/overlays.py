@@ -13,13 +13,12 @@ from battlefield.geometry.bases import RECT
 from battlefield.scene.model import ModelSpec, Scene
 from battlefield.view import palette as pal
 from battlefield.view.drawing import (
-    Labels,
-    around,
     boxed_text,
     disc,
     polyline,
     thick_line,
 )
+from battlefield.view.labels import Labels, around
 from battlefield.view.layers import (
     Style,
     draw_board,
