@@ -33,7 +33,7 @@
     else if (state === "live") text = "live · " + known + " actions" +
         (shown < known ? " · " + (known - shown) + " held back until a secret answer is revealed" : "");
     else if (state === "reconnecting") text = "connection lost: joining again";
-    else text = "joining the game";
+    else text = "joining the game · " + known + " actions so far";
     status.setAttribute("data-state", state);
     status.setAttribute("data-version", String(viewer.count - 1));
     status.className = "live " + state;
