@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from html import escape
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,7 @@ from battlefield.page.html import static_text
 from battlefield.page.replay import Versions, game_page
 from battlefield.rules.actions import Action
 from battlefield.rules.log import new_game
+from battlefield.rules.state import State
 from battlefield.server.games import LiveGame, Record
 
 if TYPE_CHECKING:
@@ -74,10 +76,11 @@ class Book:
     def __init__(self, game: LiveGame) -> None:
         copy = new_game(game.ruleset, game.seed, game.scene_text, game.scene_name)
         self.scene = copy.scene
-        self.state = copy.new_state(keep_undo=False)
-        self.maker = Versions(self.state)
+        state = copy.new_state(keep_undo=False)
+        self.state: State | None = state
+        self.maker = Versions(state)
         self.versions: list[dict[str, Any]] = [
-            self.maker.version(self.state, 0, None, list(self.state.events))]
+            self.maker.version(state, 0, None, list(state.events))]
         self.lock = asyncio.Lock()
 
     def advance(self, records: list[Record], upto: int) -> None:
@@ -86,6 +89,8 @@ class Book:
             n = len(self.versions)
             record = records[n - 1]
             state = self.state
+            if state is None:
+                raise RuntimeError(f"version {n}: the game's book is closed (it was over)")
             start, rolls = len(state.events), len(state.dice.log)
             state.apply(Action.from_dict(record.action))
             made = [r.to_dict() for r in state.dice.log[rolls:]]
@@ -106,13 +111,25 @@ class Pages:
     async def book(self, game: LiveGame) -> tuple[Book, int]:
         """The game's book with every version a spectator may see, and how many that is."""
         upto = public(game)
-        book = self.books.get(game.id)
-        if book is None:
-            book = self.books[game.id] = await asyncio.to_thread(Book, game)
+        try:
+            book = self.books.get(game.id)
+            if book is None:
+                book = self.books[game.id] = await asyncio.to_thread(Book, game)
+            async with book.lock:
+                if len(book.versions) <= upto:
+                    await asyncio.to_thread(book.advance, list(game.records), upto)
+        except Exception as exc:        # the engine failed on the copy: said in one line
+            self.books.pop(game.id, None)
+            line = f"game {game.id}: its page cannot be built: {type(exc).__name__}: {exc}"
+            print(line, file=sys.stderr, flush=True)
+            raise web.HTTPInternalServerError(text=json.dumps({"error": " ".join(
+                line.split())}), content_type="application/json") from None
         async with book.lock:
-            if len(book.versions) <= upto:
-                await asyncio.to_thread(book.advance, list(game.records), upto)
+            if game.over and book.state is not None and len(book.versions) > game.version:
+                book.state = None           # every version is in: the copy is not needed
         return book, upto + 1
+
+
 
     async def page(self, game: LiveGame) -> web.Response:
         """The live page: the table at the versions so far, the live script after them."""
