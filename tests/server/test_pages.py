@@ -241,3 +241,38 @@ def test_versions_wait_for_a_secret_answer_to_be_revealed():
     assert public(game) == game.version
     book.advance(game.records, public(game))
     assert [v["v"] for v in book.versions] == list(range(game.version + 1))
+
+
+@needs_browser
+def test_the_page_joins_again_after_a_restart_and_a_link_waits_for_its_version(tmp_path):
+    """A page opened at #v=5 of a game with no action yet: the server is killed and started
+    again on its database; the page says so, joins again, and when the bots have played it
+    shows version 5 (not the newest) with every version in."""
+    served = Served(tmp_path / "games.sqlite")
+    try:
+        game = served.new_game(SCENE, SEED)
+        gid = game["game"]
+
+        async def watch():
+            async with Chromium() as chromium:
+                page = await chromium.open(f"{served.http}/games/{gid}#v=5")
+                state = "document.getElementById('live').dataset.state"
+                await page.until(f"document.getElementById('live') && {state} === 'live'")
+                served.kill()
+                await page.until(f"{state} === 'reconnecting'")
+                lost = await page.eval("document.getElementById('live').textContent")
+                await asyncio.to_thread(served.start)
+                await page.until(f"{state} === 'live'", timeout=90)
+                overs = await asyncio.gather(*(
+                    run_bot(served.ws(gid, token), seed=i, patience=60, say=lambda line: None)
+                    for i, token in enumerate(game["seats"].values())))
+                n = overs[0]["version"]
+                await page.until(f"battlefield.viewer.count === {n + 1} && {state} === 'over'")
+                return lost, n, await page.eval(
+                    "[battlefield.viewer.current, document.getElementById('version')"
+                    ".textContent, window.location.hash]")
+        lost, n, (current, label, where) = asyncio.run(watch())
+    finally:
+        served.stop()
+    assert lost == "connection lost: joining again"
+    assert current == 5 and label == f"5 / {n}" and where == "#v=5"
