@@ -225,7 +225,8 @@ class Server:
         return web.json_response({
             "game": game.id, "ruleset": game.ruleset, "version": game.version,
             "over": game.over, "sides": list(game.seats), "seed_sha256": game.seed_sha256,
-            "play": f"/games/{game.id}/play", "log": f"/games/{game.id}/log"})
+            "play": f"/games/{game.id}/play", "log": f"/games/{game.id}/log"},
+            headers={"Vary": "Accept"})               # a browser gets the page instead
 
     async def log(self, request: web.Request) -> web.Response:
         text = self.logs.get(request.match_info["id"])

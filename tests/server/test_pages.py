@@ -38,6 +38,8 @@ def _get(served: Served, path: str, accept: str | None) -> tuple[int, str, str]:
     req = urllib.request.Request(served.http + path, headers={"Accept": accept} if accept
                                  else {})
     with urllib.request.urlopen(req, timeout=30) as r:
+        if path.count("/") == 2:               # /games/ID: one address, two answers
+            assert r.headers.get("Vary") == "Accept"
         return r.status, r.headers.get_content_type(), r.read().decode()
 
 
