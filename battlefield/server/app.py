@@ -368,7 +368,6 @@ async def serve(host: str, port: int, db: str | Path, ready: Any = None) -> None
         raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     bound = runner.addresses[0]
     shown = f"[{bound[0]}]" if ":" in str(bound[0]) else bound[0]
-    print(f"serving on http://{shown}:{bound[1]}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -376,6 +375,8 @@ async def serve(host: str, port: int, db: str | Path, ready: Any = None) -> None
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):   # not the main thread (tests in-process)
             pass
+    # said once SIGTERM stops it cleanly (a SIGTERM right after this line was a kill)
+    print(f"serving on http://{shown}:{bound[1]}", flush=True)
     if ready is not None:
         ready(bound, stop)
     try:
