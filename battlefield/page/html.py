@@ -27,9 +27,9 @@ def json_script(element_id: str, data: Any) -> str:
     return f'<script type="application/json" id="{element_id}">{text}</script>'
 
 
-def document(title: str, body: str, data: Any, kind: str) -> str:
+def document(title: str, body: str, data: Any, kind: str, scripts: tuple[str, ...] = ()) -> str:
     """The whole page: `body` inside, `data` as JSON, the viewer started for `kind`
-    ("ruling" or "replay")."""
+    ("ruling" or "replay"), then `scripts` (inline, e.g. the server's live page script)."""
     return ("<!DOCTYPE html>\n"
             f'<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -37,7 +37,8 @@ def document(title: str, body: str, data: Any, kind: str) -> str:
             f"<style>{static_text('page.css')}</style></head>"
             f'<body class="{kind}">{body}{json_script("battlefield-data", data)}'
             f"<script>{static_text('viewer.js')}</script>"
-            f"<script>Battlefield.start({json.dumps(kind)});</script></body></html>\n")
+            f"<script>Battlefield.start({json.dumps(kind)});</script>"
+            + "".join(f"<script>{s}</script>" for s in scripts) + "</body></html>\n")
 
 
 def write_text(path: str | Path, text: str) -> None:

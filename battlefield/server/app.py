@@ -1,7 +1,8 @@
 """`battlefield serve`: one asyncio process (aiohttp) holding the games, HTTP for making and
 listing them and their logs, one WebSocket per client for playing and watching.
 
-Routes: POST /games, GET /games, GET /games/ID, GET /games/ID/log, and the WebSocket
+Routes: POST /games, GET /games, GET /games/ID (a browser: its live page), GET /games/ID/log,
+GET / and GET /games/ID/versions (server/pages.py), and the WebSocket
 /games/ID/play?seat=TOKEN (no seat: a spectator). Each game's messages are produced in the
 order its actions were accepted; every client has its own queue, written by its own task, so a
 slow client never holds up a game."""
@@ -21,6 +22,7 @@ from battlefield.errors import BattlefieldError, InputError, UsageError
 from battlefield.server import messages
 from battlefield.server.games import LiveGame, Record, Refused, replayed
 from battlefield.server.messages import Act, FrameError, Resume
+from battlefield.server.pages import Pages, wants_html
 from battlefield.server.store import Store
 
 # aiohttp closes the connection on a frame past max_msg_size; below it a frame past
@@ -139,6 +141,7 @@ class Server:
         self.loading: dict[str, asyncio.Future[LiveGame]] = {}
         self.logs: dict[str, str] = {}                  # finished games' logs, once asked for
         self.clients: set[Client] = set()
+        self.pages = Pages(self)                        # the browser's pages (server/pages.py)
 
     async def game(self, game_id: str) -> LiveGame | None:
         """The live game, rebuilt from the database when it is not in memory (after a
@@ -178,7 +181,9 @@ class Server:
         app.add_routes([web.post("/games", self.create), web.get("/games", self.listing),
                         web.get("/games/{id}", self.watch),
                         web.get("/games/{id}/log", self.log),
-                        web.get("/games/{id}/play", self.play)])
+                        web.get("/games/{id}/play", self.play),
+                        web.get("/", self.pages.index),
+                        web.get("/games/{id}/versions", self.pages.versions)])
         app.on_shutdown.append(self.shutdown)
         return app
 
@@ -215,10 +220,13 @@ class Server:
         game = await self.game(request.match_info["id"])
         if game is None:
             return _error(404, f"no game {request.match_info['id']}")
+        if wants_html(request):                         # a browser: the live page
+            return await self.pages.page(game)
         return web.json_response({
             "game": game.id, "ruleset": game.ruleset, "version": game.version,
             "over": game.over, "sides": list(game.seats), "seed_sha256": game.seed_sha256,
-            "play": f"/games/{game.id}/play", "log": f"/games/{game.id}/log"})
+            "play": f"/games/{game.id}/play", "log": f"/games/{game.id}/log"},
+            headers={"Vary": "Accept"})               # a browser gets the page instead
 
     async def log(self, request: web.Request) -> web.Response:
         text = self.logs.get(request.match_info["id"])

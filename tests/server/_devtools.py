@@ -1,0 +1,127 @@
+"""A real headless chromium driven over the DevTools protocol (a WebSocket, with aiohttp's
+client): open a page, then ask it questions while it runs. For the live page, which keeps its
+WebSocket open and so never "finishes" the way --dump-dom needs."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import subprocess
+import tempfile
+from typing import Any
+
+import aiohttp
+
+from battlefield.page.browser import FLAGS, find_chromium
+
+
+class Chromium:
+    """`async with Chromium() as c: page = await c.open(url); await page.eval("1 + 1")`."""
+
+    def __init__(self, size: tuple[int, int] = (1400, 1000)) -> None:
+        self.size = size
+        self.ids = itertools.count(1)
+        self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+
+    async def __aenter__(self) -> Chromium:
+        exe = find_chromium()
+        assert exe is not None
+        self.profile = tempfile.TemporaryDirectory(prefix="battlefield-devtools-")
+        self.proc = subprocess.Popen(
+            [exe, *FLAGS, f"--user-data-dir={self.profile.name}",
+             f"--window-size={self.size[0]},{self.size[1]}", "--remote-debugging-port=0",
+             "about:blank"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE, text=True)
+        assert self.proc.stderr is not None
+        url = None
+        for _ in range(200):
+            line = await asyncio.to_thread(self.proc.stderr.readline)
+            if not line:
+                break
+            if "DevTools listening on " in line:
+                url = line.split("DevTools listening on ", 1)[1].strip()
+                break
+        assert url, "chromium did not say where its DevTools listen"
+        self.http = aiohttp.ClientSession()
+        self.ws = await self.http.ws_connect(url, max_msg_size=0)
+        self.reader = asyncio.ensure_future(self._read())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.reader.cancel()
+        await self.ws.close()
+        await self.http.close()
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.profile.cleanup()
+
+    async def _read(self) -> None:
+        async for msg in self.ws:
+            data = json.loads(msg.data)
+            fut = self.waiting.pop(data.get("id", -1), None)
+            if fut is not None and not fut.done():
+                fut.set_result(data)
+
+    async def call(self, method: str, params: dict[str, Any] | None = None,
+                   session: str | None = None) -> dict[str, Any]:
+        n = next(self.ids)
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.waiting[n] = fut
+        msg: dict[str, Any] = {"id": n, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = session
+        await self.ws.send_str(json.dumps(msg))
+        out = await asyncio.wait_for(fut, 60)
+        assert "error" not in out, out["error"]
+        return out["result"]
+
+    async def open(self, url: str) -> Page:
+        target = await self.call("Target.createTarget", {"url": "about:blank"})
+        attached = await self.call("Target.attachToTarget",
+                                   {"targetId": target["targetId"], "flatten": True})
+        page = Page(self, attached["sessionId"])
+        await page.call("Emulation.setDeviceMetricsOverride", {
+            "width": self.size[0], "height": self.size[1], "deviceScaleFactor": 1,
+            "mobile": False})
+        await page.call("Page.navigate", {"url": url})
+        return page
+
+
+class Page:
+    def __init__(self, browser: Chromium, session: str) -> None:
+        self.browser, self.session = browser, session
+
+    async def call(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        return await self.browser.call(method, params, self.session)
+
+    async def eval(self, expression: str) -> Any:
+        """The value of a JavaScript expression in the page (JSON-able)."""
+        out = await self.call("Runtime.evaluate", {"expression": expression,
+                                                   "returnByValue": True})
+        assert "exceptionDetails" not in out, out["exceptionDetails"]
+        return out["result"].get("value")
+
+    async def until(self, expression: str, timeout: float = 60) -> Any:
+        """Wait until the expression is truthy (its value); AssertionError at the timeout."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            try:
+                value = await self.eval(expression)
+            except AssertionError:
+                value = None                # the page is still loading its script
+            if value:
+                return value
+            assert loop.time() < end, f"the page never had {expression}"
+            await asyncio.sleep(0.1)
+
+    async def screenshot(self) -> bytes:
+        import base64
+
+        out = await self.call("Page.captureScreenshot", {"format": "png"})
+        return base64.b64decode(out["data"])
