@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from html import escape
 
+from battlefield import palette as pal
 from battlefield.page.svg import hex_colour, objective_radii
 from battlefield.page.words import fmt_in, measure_caption, ruleset_name, scene_name
 from battlefield.scene.model import Scene
-from battlefield.view import palette as pal
 
 KIND_NAMES = {"solid": "solid", "obstacle": "obstacle", "area": "area (translucent)",
               "obscuring": "obscuring", "impassable": "impassable",

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from battlefield import palette as pal
 from battlefield.page.labels import around, text_width
 from battlefield.page.shapes import (
     LABEL,
@@ -27,7 +28,6 @@ from battlefield.page.shapes import (
 )
 from battlefield.page.words import measure_text
 from battlefield.scene.model import ModelSpec
-from battlefield.view import palette as pal
 
 if TYPE_CHECKING:
     from battlefield.page.svg import Picture

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from battlefield import palette as pal
 from battlefield.page.html import document, write_text
 from battlefield.page.legend import heading_html, legend_html
 from battlefield.page.shapes import gap_point, hex_colour
@@ -32,7 +33,6 @@ from battlefield.rules.result import label
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
-from battlefield.view import palette as pal
 
 
 def _r(v: float) -> float:

@@ -9,10 +9,10 @@ from collections.abc import Iterable
 from html import escape
 from typing import Any
 
+from battlefield import palette as pal
 from battlefield.geometry.bases import RECT
 from battlefield.page.labels import text_width
 from battlefield.scene.model import ModelSpec, Scene, UnitSpec
-from battlefield.view import palette as pal  # pure colour data (no pygame)
 
 LABEL = 0.68          # font sizes in inches: unit ids, terrain and objectives
 SMALL = 0.5           # rulers, elevation badges, deployment zones

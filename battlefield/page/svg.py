@@ -19,6 +19,7 @@ from html import escape
 import shapely
 from shapely.ops import polylabel
 
+from battlefield import palette as pal
 from battlefield.geometry import MM_PER_INCH
 from battlefield.geometry.bases import OVAL, RECT, ROUND, outline_points
 from battlefield.page import overlays
@@ -37,7 +38,6 @@ from battlefield.page.shapes import (  # noqa: F401 (find_model, base_path: re-e
 )
 from battlefield.page.words import fmt_in, measure_text, scene_title
 from battlefield.scene.model import ModelSpec, Scene, UnitSpec
-from battlefield.view import palette as pal  # pure colour data (no pygame)
 
 
 def side_colours(scene: Scene, report: dict | None = None) -> dict[str, pal.RGB]:

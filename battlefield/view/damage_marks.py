@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import pygame
 
+from battlefield import palette as pal
 from battlefield.scene.model import Scene
-from battlefield.view import palette as pal
 from battlefield.view.drawing import dashed, thick_line
 from battlefield.view.transform import ViewTransform
 

@@ -11,11 +11,11 @@ import numpy as np
 import pygame
 import shapely
 
+from battlefield import palette as pal
 from battlefield.geometry.bases import RECT, outline_points
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.state import State
 from battlefield.view import live
-from battlefield.view import palette as pal
 from battlefield.view.drawing import boxed_text, circle_points, draw_cells, text_surface
 from battlefield.view.labels import Labels
 from battlefield.view.overlays import draw_marks

@@ -11,7 +11,7 @@ import numpy as np
 import pygame
 import pygame.gfxdraw
 
-from battlefield.view.palette import HALO, INK
+from battlefield.palette import HALO, INK
 
 Point = tuple[float, float]
 

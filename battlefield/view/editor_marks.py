@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 import pygame
 import shapely
 
+from battlefield import palette as pal
 from battlefield.scene.model import Scene
-from battlefield.view import palette as pal
 from battlefield.view.drawing import dashed, fill_polygon, font, polyline, ring
 from battlefield.view.layers import Style, objective_radii
 

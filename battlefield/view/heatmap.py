@@ -20,8 +20,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 
+from battlefield import palette as pal  # noqa: E402
 from battlefield.scene.model import Scene  # noqa: E402
-from battlefield.view import palette as pal  # noqa: E402
 from battlefield.view.drawing import (  # noqa: E402
     dashed,
     disc,

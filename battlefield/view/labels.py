@@ -14,8 +14,8 @@ from itertools import chain
 
 import pygame
 
+from battlefield.palette import HALO, INK
 from battlefield.view.drawing import text_surface
-from battlefield.view.palette import HALO, INK
 
 Point = tuple[float, float]
 LEADER = (70, 70, 66)           # the leader line's ink

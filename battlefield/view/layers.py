@@ -15,10 +15,10 @@ import pygame
 import shapely
 from shapely.ops import polylabel
 
+from battlefield import palette as pal
 from battlefield.geometry import MM_PER_INCH
 from battlefield.geometry.bases import OVAL, RECT, outline_points
 from battlefield.scene.model import ModelSpec, Scene, UnitSpec
-from battlefield.view import palette as pal
 from battlefield.view.drawing import (
     boxed_text,
     dashed,

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pygame
 
+from battlefield import palette as pal
 from battlefield.scene.model import Scene
-from battlefield.view import palette as pal
 from battlefield.view.drawing import (
     boxed_text,
     dashed,

@@ -9,9 +9,9 @@ from collections.abc import Iterable
 
 import pygame
 
+from battlefield import palette as pal
 from battlefield.geometry.bases import RECT
 from battlefield.scene.model import ModelSpec, Scene
-from battlefield.view import palette as pal
 from battlefield.view.drawing import (
     boxed_text,
     disc,

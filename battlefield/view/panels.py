@@ -9,10 +9,10 @@ from typing import Any
 
 import pygame
 
+from battlefield import palette as pal
 from battlefield.rules import outcome, registry
 from battlefield.rules.actions import Action
 from battlefield.rules.state import State
-from battlefield.view import palette as pal
 from battlefield.view.drawing import font
 from battlefield.view.editor_marks import SHORTCUTS as EDIT_KEYS
 

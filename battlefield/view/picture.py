@@ -17,8 +17,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
+from battlefield import palette as pal  # noqa: E402
 from battlefield.scene.model import Scene  # noqa: E402
-from battlefield.view import palette as pal  # noqa: E402
 from battlefield.view.drawing import font  # noqa: E402
 from battlefield.view.layers import Style  # noqa: E402
 from battlefield.view.legend import draw_legend, legend_height  # noqa: E402

@@ -9,13 +9,13 @@ from dataclasses import replace
 import numpy as np
 import pygame
 
+from battlefield import palette as pal
 from battlefield.analysis.coverage import coverage
 from battlefield.rules.outcome import losses, unit_wounds
 from battlefield.rules.registry import marks_of
 from battlefield.rules.standing import scene_now
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
-from battlefield.view import palette as pal
 from battlefield.view.damage_marks import Loss, draw_losses
 from battlefield.view.drawing import draw_cells, text_surface
 from battlefield.view.heatmap import ramp

@@ -13,6 +13,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+from battlefield import palette as pal  # noqa: E402
 from battlefield.errors import InputError  # noqa: E402
 from battlefield.rules import log  # noqa: E402
 from battlefield.rules.state import Game  # noqa: E402
@@ -20,7 +21,6 @@ from battlefield.scene import edits  # noqa: E402
 from battlefield.scene.load import load_scene, load_scene_text  # noqa: E402
 from battlefield.scene.mapfile import scene_yaml  # noqa: E402
 from battlefield.scene.model import Scene  # noqa: E402
-from battlefield.view import palette as pal  # noqa: E402
 from battlefield.view.app import open_game  # noqa: E402
 from battlefield.view.editor import Editor  # noqa: E402
 from battlefield.view.table_view import TableView  # noqa: E402

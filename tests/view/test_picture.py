@@ -11,9 +11,9 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+from battlefield import palette as pal  # noqa: E402
 from battlefield.rulings import Referee  # noqa: E402
 from battlefield.scene.load import load_scene  # noqa: E402
-from battlefield.view import palette as pal  # noqa: E402
 from battlefield.view.layers import Style, find_model, objective_radii  # noqa: E402
 from battlefield.view.legend import measure_caption  # noqa: E402
 from battlefield.view.overlays import combat_links, draw_scene  # noqa: E402
