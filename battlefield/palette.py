@@ -1,8 +1,7 @@
 """Colours of the battlefield picture: the sides (Okabe-Ito, colour-blind safe), terrain shaded by
 height, and the marks the referee adds (coherency breaks, combat, sight blockers).
 
-Pure data and arithmetic on (r, g, b) tuples - nothing here needs pygame. Below both drawers:
-the window and PNGs (view/) and the SVG and HTML pages (page/) take their colours from here.
+Pure data and arithmetic on (r, g, b) tuples - nothing here needs pygame.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from html import escape
 from typing import Any
 
-from battlefield import palette as pal  # pure colour data (no pygame)
+from battlefield import palette as pal
 from battlefield.geometry.bases import RECT
 from battlefield.page.labels import text_width
 from battlefield.scene.model import ModelSpec, Scene, UnitSpec

@@ -19,7 +19,7 @@ from html import escape
 import shapely
 from shapely.ops import polylabel
 
-from battlefield import palette as pal  # pure colour data (no pygame)
+from battlefield import palette as pal
 from battlefield.geometry import MM_PER_INCH
 from battlefield.geometry.bases import OVAL, RECT, ROUND, outline_points
 from battlefield.page import overlays
