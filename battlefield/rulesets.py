@@ -111,6 +111,9 @@ class Ruleset:
     # rather than left unread): key -> why, for people.
     unplayed_unit_keys: tuple[tuple[str, str], ...] = ()
     model_keys: tuple[ExtraKey, ...] = ()        # ... and to models
+    # The types of the fields the ruleset's actions add to the engine's own (unit, side,
+    # target, weapon, path, paths, facing): name -> a type in battlefield.inputs' words.
+    action_fields: tuple[tuple[str, str], ...] = ()
 
 
 BOARD_ID = "board"
@@ -140,8 +143,8 @@ def load_ruleset(name: str) -> Ruleset:
     r = Reader.open(file)
     top = r.mapping((), r.data, ["id", "name", "seed", "board", "characteristics",
                                  "weapon_characteristics", "geometry"],
-                    ["demo", "analysis", "actions", "resources", "unit_keys", "model_keys",
-                     "unplayed_unit_keys"])
+                    ["demo", "analysis", "actions", "action_fields", "resources", "unit_keys",
+                     "model_keys", "unplayed_unit_keys"])
     board = r.mapping(("board",), top["board"], ["width", "depth"])
     geo = r.mapping(("geometry",), top["geometry"],
                     ["distance", "combat_range", "combat_needs_sight", "coherency", "objectives"])
@@ -177,6 +180,7 @@ def load_ruleset(name: str) -> Ruleset:
         demo=r.string(("demo",), top["demo"]) if "demo" in top else None,
         analysis=_analysis(r, top.get("analysis")),
         actions=_actions(r, top.get("actions")),
+        action_fields=_action_fields(r, top.get("action_fields")),
         resources=_resources(r, top.get("resources")),
         unit_keys=_extra_keys(r, "unit_keys", top.get("unit_keys")),
         model_keys=_extra_keys(r, "model_keys", top.get("model_keys")),
@@ -231,6 +235,29 @@ def _resources(r: Reader, raw: object) -> tuple[tuple[str, str], ...]:
 
 
 ACTION_KEYS = ("id", "fields", "does", "example")
+ENGINE_FIELDS = ("type", "unit", "side", "target", "weapon", "path", "paths", "facing")
+
+
+def _action_fields(r: Reader, raw: object) -> tuple[tuple[str, str], ...]:
+    """`action_fields: {NAME: TYPE}`: each field the ruleset's actions add, with its type
+    (battlefield.inputs.parse_type), checked here so a typo is an error at its line."""
+    if raw is None:
+        return ()
+    from battlefield.inputs import FieldTypeError, parse_type
+
+    items = r.mapping(("action_fields",), raw, [], list(raw) if isinstance(raw, dict) else [])
+    out = []
+    for name, text in items.items():
+        p = ("action_fields", name)
+        if name in ENGINE_FIELDS:
+            raise r.error(p, "is one of the engine's own fields, whose type is fixed")
+        try:
+            parse_type(r.string(p, text))
+        except FieldTypeError as exc:
+            raise r.error(p, f"not a field type: {exc}",
+                          "e.g. text, unit, whole 0..6, list of unit, side -> whole") from None
+        out.append((str(name), str(text)))
+    return tuple(out)
 
 
 def _actions(r: Reader, raw: object) -> tuple[ActionDoc, ...]:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from battlefield.errors import InputError, UsageError
-from battlefield.rules.actions import Action, ActionFormatError
+from battlefield.inputs import loads
+from battlefield.rules.actions import Action, ActionFormatError, IllegalAction
 from battlefield.rules.state import Game, Rules, State
 from battlefield.scene.load import load_scene_text
 
@@ -33,6 +34,8 @@ class SavedGame:
     scene_name: str
     actions: list[Action]
     fingerprints: list[str | None]
+    file: str = "<log>"                       # where it was read from, for messages
+    lines: list[int] = field(default_factory=list)   # the line of each action in the file
 
 
 def header(state: State, scene_text: str) -> dict[str, Any]:
@@ -68,10 +71,9 @@ def read(path: str | Path) -> SavedGame:
         if not line.strip():
             continue
         try:
-            items.append((n, json.loads(line)))
-        except json.JSONDecodeError as exc:
-            raise InputError(name, "", n, f"not JSON ({exc.msg})",
-                             "one JSON object per line") from None
+            items.append((n, loads(line, "this line")))
+        except UsageError as exc:
+            raise InputError(name, "", n, str(exc), "one JSON object per line") from None
     n, head = items[0]
     if not isinstance(head, dict) or head.get("battlefield") != FORMAT:
         raise InputError(name, "", n, "not a battlefield game log",
@@ -79,7 +81,12 @@ def read(path: str | Path) -> SavedGame:
     for key in ("ruleset", "seed", "scene"):
         if key not in head:
             raise InputError(name, key, n, f"the header has no '{key}'")
-    actions, prints = [], []
+    if not isinstance(head["seed"], int) or isinstance(head["seed"], bool) \
+            or not 0 <= head["seed"] < 2 ** 64 or not isinstance(head["ruleset"], str) \
+            or not isinstance(head["scene"], str):
+        raise InputError(name, "", items[0][0], "the header's ruleset, seed or scene is not "
+                         "what a log holds", "ruleset and scene as text, seed a whole number")
+    actions, prints, where = [], [], []
     for n, item in items[1:]:
         if not isinstance(item, dict):
             raise InputError(name, "", n, "not a JSON object")
@@ -90,10 +97,17 @@ def read(path: str | Path) -> SavedGame:
         try:
             actions.append(Action.from_dict(item["action"]))
         except ActionFormatError as exc:
-            raise InputError(name, "action", n, str(exc)) from None
-        prints.append(item.get("fingerprint"))
+            raise InputError(name, f"action {len(actions) + 1}", n, str(exc)) from None
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise InputError(name, f"action {len(actions) + 1}", n,
+                             f"not an action ({type(exc).__name__})") from None
+        printed = item.get("fingerprint")
+        prints.append(printed if isinstance(printed, str) else None)
+        where.append(n)
+    scene_name = head.get("scene_name", "")
     return SavedGame(head["ruleset"], int(head["seed"]), head["scene"],
-                     head.get("scene_name", ""), actions, prints)
+                     scene_name if isinstance(scene_name, str) else "", actions, prints,
+                     name, where)
 
 
 def new_game(ruleset: str, seed: int, scene_text: str, scene_name: str = "<log>") -> Game:
@@ -122,7 +136,14 @@ def replay(saved: SavedGame) -> tuple[State, int | None]:
     state = game.new_state()
     first_diff = None
     for i, (action, want) in enumerate(zip(saved.actions, saved.fingerprints, strict=True), 1):
-        state.apply(action)
+        try:
+            state.apply(action)
+        except IllegalAction as exc:
+            line = saved.lines[i - 1] if i - 1 < len(saved.lines) else None
+            why = "; ".join(f"{v.code}: {v.message}" for v in exc.violations)
+            raise InputError(saved.file, f"action {i}", line,
+                             f"{action.type!r} is illegal here: {why}",
+                             "the actions the game was played with") from None
         if want is not None and first_diff is None and state.fingerprint() != want:
             first_diff = i
     return state, first_diff
