@@ -5,12 +5,13 @@ compares them side by side.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from battlefield.analysis import fairness
 from battlefield.analysis.survey import Survey
 from battlefield.analysis.symmetry import breaks_text
+from battlefield.files import write_text
+from battlefield.inputs import dumps
 
 SIGHT_PNG = "sight.png"
 MARCHES_PNG = "marches.png"
@@ -223,8 +224,8 @@ def write(s: Survey, folder: Path, pictures: bool = True) -> dict[str, str]:
     files["report"] = REPORT_MD
     files["json"] = FIGURES_JSON
     s.figures["files"] = {k: str(folder / v) for k, v in files.items()}
-    (folder / REPORT_MD).write_text(markdown(s, files), encoding="utf-8")
-    (folder / FIGURES_JSON).write_text(json.dumps(s.figures, indent=2) + "\n", encoding="utf-8")
+    write_text(folder / REPORT_MD, markdown(s, files))
+    write_text(folder / FIGURES_JSON, dumps(s.figures, indent=2) + "\n")
     return files
 
 
@@ -262,10 +263,10 @@ def write_comparison(a: Survey, b: Survey, folder: Path) -> dict:
                      f"| {_diff(r['difference'], r['unit'])} |")
     lines += ["", f"Each map's own report: [{names[0]}]({names[0]}/{REPORT_MD}), "
               f"[{names[1]}]({names[1]}/{REPORT_MD}).", ""]
-    (folder / REPORT_MD).write_text("\n".join(lines), encoding="utf-8")
+    write_text(folder / REPORT_MD, "\n".join(lines))
     data = {"maps": [a.figures, b.figures], "comparison": comparison,
             "files": {"report": str(folder / REPORT_MD),
                       "sight": str(folder / "compare-sight.png"),
                       "json": str(folder / FIGURES_JSON)}}
-    (folder / FIGURES_JSON).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    write_text(folder / FIGURES_JSON, dumps(data, indent=2) + "\n")
     return data

@@ -14,7 +14,7 @@ import yaml
 from battlefield.army.catalogue import Catalogues, merge
 from battlefield.army.convert import ImportProblem, convert
 from battlefield.army.roster import read_roster
-from battlefield.errors import BattlefieldError, InputError, UsageError
+from battlefield.errors import InputError, UsageError
 from battlefield.geometry.bases import footprint
 from battlefield.paths import find_map
 from battlefield.rules.deploy import set_up
@@ -104,15 +104,13 @@ def import_army(roster: str | Path, out: str | Path, side: str = "red",
 def write_scene(imported: Imported, out: str | Path, side: str, deploy: bool) -> None:
     """Write the scene and read it back with the loader; with --deploy every new unit must be
     in coherency by the ruleset's rule."""
+    from battlefield.files import write_text
     from battlefield.rulings import Referee
+    from battlefield.scene.load import load_scene_text
 
     out = Path(out)
-    out.write_text(imported.text, encoding="utf-8")
-    try:
-        scene = load_scene(out)
-    except BattlefieldError:
-        out.unlink()                 # no half-made scene left behind
-        raise
+    scene = load_scene_text(imported.text, str(out))   # read back before anything is written
+    write_text(out, imported.text)
     if deploy:
         ref = Referee(scene)
         new = {u["id"] for u in imported.units}

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from battlefield.cli.common import emit_json, open_scene
@@ -18,6 +17,7 @@ def run_try(args: argparse.Namespace) -> int:
     import yaml
 
     from battlefield.errors import UsageError
+    from battlefield.files import write_text
     from battlefield.inputs import loads
     from battlefield.rules import boundary
     from battlefield.rules.position import summary, summary_line
@@ -31,8 +31,7 @@ def run_try(args: argparse.Namespace) -> int:
                for i, text in enumerate(args.action, 1)]
     state, results = run(scene, actions, args.seed, parse_dice(args.dice) if args.dice else [])
     if args.out:
-        Path(args.out).write_text(yaml.safe_dump(scene_after(state), sort_keys=False,
-                                                 width=100), encoding="utf-8")
+        write_text(args.out, yaml.safe_dump(scene_after(state), sort_keys=False, width=100))
     if args.json:
         emit_json({"results": results, "state": summary(state),
                    **({"out": args.out} if args.out else {})})

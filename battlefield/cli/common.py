@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
@@ -23,5 +22,16 @@ def open_scene(arg: str):
 
 
 def emit_json(data: Any) -> None:
-    json.dump(data, sys.stdout, indent=2)
-    sys.stdout.write("\n")
+    """Print `data` as strict JSON: a NaN or infinity anywhere in it (which JSON has no word
+    for) is one line naming where, never `NaN` in the output."""
+    from battlefield.errors import BattlefieldError
+    from battlefield.inputs import dumps, plain_problem
+
+    try:
+        text = dumps(data, indent=2)
+    except ValueError:
+        where = plain_problem(data)
+        path = ".".join(str(p) for p in where[0]) if where else "?"
+        raise BattlefieldError(f"the answer holds a number JSON cannot write at {path}: "
+                               f"{where[1] if where else 'not finite'}") from None
+    sys.stdout.write(text + "\n")

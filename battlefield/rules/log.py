@@ -4,7 +4,6 @@ state bit for bit, and says where it does not."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,13 +44,16 @@ def header(state: State, scene_text: str) -> dict[str, Any]:
 
 def write(path: str | Path, state: State, scene_text: str) -> None:
     """Save a game: the header, then every action with the fingerprint after it."""
+    from battlefield.files import write_text
+    from battlefield.inputs import dumps
+
     replayed = replay_states(state.rules, state.game.seed, scene_text, state.actions)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(json.dumps(header(state, scene_text)) + "\n")
-        for action, s in zip(state.actions, replayed, strict=True):
-            f.write(json.dumps({"action": action.to_dict(), "fingerprint": s}) + "\n")
-        if state.over:
-            f.write(json.dumps({"result": state.result().to_dict()}) + "\n")
+    lines = [dumps(header(state, scene_text))]
+    for action, s in zip(state.actions, replayed, strict=True):
+        lines.append(dumps({"action": action.to_dict(), "fingerprint": s}))
+    if state.over:
+        lines.append(dumps({"result": state.result().to_dict()}))
+    write_text(path, "\n".join(lines) + "\n")
 
 
 def read(path: str | Path) -> SavedGame:

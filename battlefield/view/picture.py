@@ -83,7 +83,21 @@ def render_scene(scene: Scene, report: dict, out_path: str, measure: dict | None
     if px_per_inch <= 0:
         raise ValueError(f"px_per_inch must be positive, not {px_per_inch}")
     surface = scene_picture(scene, report, measure, px_per_inch, marks)
-    pygame.image.save(surface, str(out_path))
+    save_image(surface, out_path)
 
 
-__all__ = ["render_scene", "scene_picture", "Picture", "margins"]
+def save_image(surface: pygame.Surface, path: str | os.PathLike) -> None:
+    """The picture saved whole (encoded in memory, then written atomically: a full disk leaves
+    the old file as it was); the file's suffix picks the format (.png by default)."""
+    import io
+    from pathlib import Path
+
+    from battlefield.files import write_bytes
+
+    buf = io.BytesIO()
+    name = Path(path).name if Path(path).suffix else f"{Path(path).name}.png"
+    pygame.image.save(surface, buf, name)
+    write_bytes(path, buf.getvalue())
+
+
+__all__ = ["render_scene", "scene_picture", "Picture", "margins", "save_image"]
