@@ -114,6 +114,9 @@ class Ruleset:
     # The types of the fields the ruleset's actions add to the engine's own (unit, side,
     # target, weapon, path, paths, facing): name -> a type in battlefield.inputs' words.
     action_fields: tuple[tuple[str, str], ...] = ()
+    # Key paths of a position's `state:` (extra.orders.*) where null may stand for a value the
+    # ruleset's start has (an order given up); anywhere else such a null is refused.
+    position_nulls: tuple[str, ...] = ()
 
 
 BOARD_ID = "board"
@@ -144,7 +147,7 @@ def load_ruleset(name: str) -> Ruleset:
     top = r.mapping((), r.data, ["id", "name", "seed", "board", "characteristics",
                                  "weapon_characteristics", "geometry"],
                     ["demo", "analysis", "actions", "action_fields", "resources", "unit_keys",
-                     "model_keys", "unplayed_unit_keys"])
+                     "model_keys", "unplayed_unit_keys", "position_nulls"])
     board = r.mapping(("board",), top["board"], ["width", "depth"])
     geo = r.mapping(("geometry",), top["geometry"],
                     ["distance", "combat_range", "combat_needs_sight", "coherency", "objectives"])
@@ -181,6 +184,8 @@ def load_ruleset(name: str) -> Ruleset:
         analysis=_analysis(r, top.get("analysis")),
         actions=_actions(r, top.get("actions")),
         action_fields=_action_fields(r, top.get("action_fields")),
+        position_nulls=tuple(r.strings(("position_nulls",), top["position_nulls"]))
+        if "position_nulls" in top else (),
         resources=_resources(r, top.get("resources")),
         unit_keys=_extra_keys(r, "unit_keys", top.get("unit_keys")),
         model_keys=_extra_keys(r, "model_keys", top.get("model_keys")),
