@@ -27,6 +27,9 @@ def run_try(args: argparse.Namespace) -> int:
     if scene.ruleset.id == BOARD_ID:
         raise UsageError(f"{args.scene} is a plain board (no ruleset: key): try needs a scene "
                          f"with a ruleset and units")
+    if not scene.units:
+        raise UsageError(f"{args.scene} has no units: try needs a scene with units on the "
+                         f"board (a map is played with: battlefield simulate --map ...)")
     actions = [boundary.read(loads(text, f"--action {i}"), scene)
                for i, text in enumerate(args.action, 1)]
     state, results = run(scene, actions, args.seed, parse_dice(args.dice) if args.dice else [])

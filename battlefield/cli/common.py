@@ -6,9 +6,9 @@ import sys
 from typing import Any
 
 
-def open_scene(arg: str):
+def open_scene(arg: str, battle: bool = False):
     """The scene a command is given (a file, or a bundled scene's name), read and checked by
-    its ruleset too (registry.checked)."""
+    its ruleset too (registry.checked; battle=True: set up as a battle too, as validate asks)."""
     from battlefield.errors import InputError
     from battlefield.paths import map_names
     from battlefield.rules.registry import checked
@@ -18,7 +18,7 @@ def open_scene(arg: str):
     if not path.exists():
         raise InputError(arg, "", None, "no such scene file",
                          "a scene file, or a bundled scene: " + ", ".join(map_names()))
-    return checked(load_scene(path))
+    return checked(load_scene(path), battle)
 
 
 def emit_json(data: Any) -> None:

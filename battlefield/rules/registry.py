@@ -236,7 +236,7 @@ def playable() -> list[str]:
 def with_ruleset_check(scene: Scene, report: dict[str, Any]) -> dict[str, Any]:
     """A check report with what the scene's ruleset adds to it (its check_additions)."""
     pkg = find(scene.ruleset.id)
-    if pkg is None or pkg.check_additions is None:
+    if pkg is None or pkg.check_additions is None or not scene.units:
         return report
     extra = pkg.check_additions(scene)
     for pair in report["pairs"]:
@@ -246,14 +246,16 @@ def with_ruleset_check(scene: Scene, report: dict[str, Any]) -> dict[str, Any]:
     return report
 
 
-def checked(scene: Scene) -> Scene:
+def checked(scene: Scene, battle: bool = False) -> Scene:
     """The scene, after its ruleset's own check of the keys it adds (RulesetPackage.
     check_scene) and of its `state:` (where a battle starts, or a whole position): a value the
-    loader takes but the ruleset cannot is refused here, by every command alike."""
+    loader takes but the ruleset cannot is refused here, by every command alike. battle=True
+    (validate): also the battle set up as try and play set it up (the ruleset's setup: its
+    sides and start), which geometry questions (check, measure) do not need."""
     package = find(scene.ruleset.id)
     if package is not None and package.check_scene is not None and scene.units:
         package.check_scene(scene)
-    if package is not None and scene.units and scene.extra.get("state") is not None:
+    if package is not None and scene.units and (battle or scene.extra.get("state") is not None):
         from battlefield.rules.state import Game
 
         Game(package.rules, scene).new_state()      # its `state:` read as a battle reads it

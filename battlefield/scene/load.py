@@ -42,6 +42,25 @@ def load_scene(file: str | Path, require_units: bool = False,
     return _SceneReader(Reader.open(file)).scene(require_units, ruleset)
 
 
+def _beside(r: Reader, folder: Path, ref: str) -> Path | None:
+    """The file `ref` names in the scene's folder or below it; a reference out of the folder
+    (`../`, an absolute path, a link leading out) is refused without reading it. None: the
+    name is no file there (it may be a bundled map's)."""
+    if "\0" in ref:
+        raise r.error(("map",), "a map name has no NUL character")
+    path = folder / ref
+    try:
+        inside = _where(path).is_relative_to(_where(folder))
+    except (OSError, ValueError):
+        inside = False
+    if not inside:
+        if Path(ref).is_absolute() or ".." in Path(ref).parts or path.exists():
+            raise r.error(("map",), f"map '{ref}' is outside the scene's folder",
+                          "a bundled map's name, or a map file beside the scene or below it")
+        return None
+    return path
+
+
 def _where(file: str | Path) -> Path:
     try:
         return Path(file).resolve()
@@ -130,6 +149,17 @@ class _SceneReader:
         self._no_overlaps(scene)
         return scene
 
+    def _name(self, path: tuple, value: Any) -> str:
+        """An id or name people read and the pictures write: printable text with something
+        to see (no NUL, no byte-order mark or zero-width character, not only spaces)."""
+        text = self.r.string(path, value)
+        if not text.strip() or not text.isprintable() or len(text) > 200:
+            shown = text.encode("unicode_escape").decode("ascii")[:60]
+            raise self.r.error(path, f"'{shown}' is not a name people can read",
+                               "1 to 200 printable characters, not only spaces (no NUL, "
+                               "byte-order mark or zero-width character)")
+        return text
+
     def _text(self, path: tuple, value: Any) -> str:
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             raise self.r.error(path, f"must be text, not {_kind(value)}", "a line of text")
@@ -139,10 +169,10 @@ class _SceneReader:
     def _map(self, value: Any) -> dict[str, Any]:
         r = self.r
         ref = r.string(("map",), value)
-        path = Path(r.file).parent / ref
-        if not path.is_file() and not ref.endswith((".yaml", ".yml")):
-            path = Path(r.file).parent / f"{ref}.yaml"     # `map: NAME` for NAME.yaml beside it
-        if not path.is_file():
+        path = _beside(r, Path(r.file).parent, ref)
+        if (path is None or not path.is_file()) and not ref.endswith((".yaml", ".yml")):
+            path = _beside(r, Path(r.file).parent, f"{ref}.yaml")   # `map: NAME`: NAME.yaml
+        if path is None or not path.is_file():
             bundled = find_map(ref)
             if bundled is None:
                 from battlefield.paths import map_names
@@ -191,7 +221,7 @@ class _SceneReader:
         for i, item in enumerate(r.sequence(("terrain",), value)):
             p = ("terrain", i)
             t = r.mapping(p, item, keys.TERRAIN.required(), keys.TERRAIN.optional())
-            pid = r.string((*p, "id"), t["id"])
+            pid = self._name((*p, "id"), t["id"])
             if pid in ids:
                 raise r.error((*p, "id"), f"duplicate terrain id '{pid}'", "a unique id")
             ids.add(pid)
@@ -209,7 +239,7 @@ class _SceneReader:
         for i, item in enumerate(r.sequence(("objectives",), value)):
             p = ("objectives", i)
             o = r.mapping(p, item, keys.OBJECTIVE.required(), keys.OBJECTIVE.optional())
-            oid = r.string((*p, "id"), o["id"])
+            oid = self._name((*p, "id"), o["id"])
             if oid in ids:
                 raise r.error((*p, "id"), f"duplicate objective id '{oid}'", "a unique id")
             ids.add(oid)
@@ -247,14 +277,14 @@ class _SceneReader:
                     unplayed = ", ".join(k for k, _ in rs.unplayed_unit_keys)
                     raise r.error((*p, key), f"{rs.id} does not play '{key}': {why}",
                                   f"a unit without {unplayed}")
-            uid = r.string((*p, "id"), u["id"])
+            uid = self._name((*p, "id"), u["id"])
             if "/" in uid:
                 raise r.error((*p, "id"), f"unit id '{uid}' contains '/'",
                               "an id without '/' (UNIT/N names one model)")
             if uid in ids:
                 raise r.error((*p, "id"), f"duplicate unit id '{uid}'", "a unique id")
             ids.add(uid)
-            side = r.string((*p, "side"), u["side"])
+            side = self._name((*p, "side"), u["side"])
             default = self._default_base(p, u, rs)
             models = [self._model((*p, "models", k), m, rs, width, depth, layout, default)
                       for k, m in enumerate(r.sequence((*p, "models"), u["models"], 1,
@@ -272,7 +302,7 @@ class _SceneReader:
                             for k, item in enumerate(r.sequence((*p, kind), u.get(kind, [])))]
                      for kind in MAGIC_KEYS}
             units.append(UnitSpec(uid, side, models, leader,
-                                  r.string((*p, "name"), u["name"]) if "name" in u else uid,
+                                  self._name((*p, "name"), u["name"]) if "name" in u else uid,
                                   stats, weapons, keywords, profile, r.line(p), magic["spells"],
                                   magic["prayers"], self._extra(p, u, rs.unit_keys), p))
         return units

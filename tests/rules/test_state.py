@@ -248,8 +248,8 @@ BAD_POSITIONS = [
                                                       "the wrong kind of value"),
     ("blocks", ("extra", "start"), {"red-spears": None}, "state.extra.start.red-spears: null "
                                                         "is the wrong kind of value"),
-    ("blocks", ("sides", "red", "command"), float("inf"), "state.sides.red.command: inf is not "
-                                                          "a finite number"),
+    ("blocks", ("sides", "red", "command"), float("inf"), "state.sides.red.command: must be a "
+                                                          "finite number"),
     ("blocks", ("dice",), 2 ** 70, "state.dice: 1180591620717411303424 is not the dice"),
 ]
 
