@@ -117,6 +117,9 @@ class Ruleset:
     # Key paths of a position's `state:` (extra.orders.*) where null may stand for a value the
     # ruleset's start has (an order given up); anywhere else such a null is refused.
     position_nulls: tuple[str, ...] = ()
+    # The characteristics every unit must give (in `stats:`) for a battle to be played: one
+    # left out is an error naming the unit, never a default nobody stated.
+    unit_needs: tuple[str, ...] = ()
 
 
 BOARD_ID = "board"
@@ -147,7 +150,7 @@ def load_ruleset(name: str) -> Ruleset:
     top = r.mapping((), r.data, ["id", "name", "seed", "board", "characteristics",
                                  "weapon_characteristics", "geometry"],
                     ["demo", "analysis", "actions", "action_fields", "resources", "unit_keys",
-                     "model_keys", "unplayed_unit_keys", "position_nulls"])
+                     "model_keys", "unplayed_unit_keys", "position_nulls", "unit_needs"])
     board = r.mapping(("board",), top["board"], ["width", "depth"])
     geo = r.mapping(("geometry",), top["geometry"],
                     ["distance", "combat_range", "combat_needs_sight", "coherency", "objectives"])
@@ -186,6 +189,8 @@ def load_ruleset(name: str) -> Ruleset:
         action_fields=_action_fields(r, top.get("action_fields")),
         position_nulls=tuple(r.strings(("position_nulls",), top["position_nulls"]))
         if "position_nulls" in top else (),
+        unit_needs=tuple(r.strings(("unit_needs",), top["unit_needs"], ))
+        if "unit_needs" in top else (),
         resources=_resources(r, top.get("resources")),
         unit_keys=_extra_keys(r, "unit_keys", top.get("unit_keys")),
         model_keys=_extra_keys(r, "model_keys", top.get("model_keys")),

@@ -129,7 +129,7 @@ def mutate(rng: random.Random, data: Any, times: int = 1) -> Any:
         key = path[-1]
         roll = rng.random()
         if roll < 0.7:
-            parent[key] = rng.choice(HOSTILE)
+            parent[key] = copy.deepcopy(rng.choice(HOSTILE))
         elif roll < 0.8 and isinstance(parent, dict):
             del parent[key]
         elif roll < 0.9 and isinstance(parent, list):
@@ -137,7 +137,7 @@ def mutate(rng: random.Random, data: Any, times: int = 1) -> Any:
         elif isinstance(parent[key], (int, float)) and not isinstance(parent[key], bool):
             parent[key] = parent[key] * rng.choice([-1, 0, 2, 1000, 1e9])
         else:
-            parent[key] = rng.choice(HOSTILE)
+            parent[key] = copy.deepcopy(rng.choice(HOSTILE))
     return data
 
 

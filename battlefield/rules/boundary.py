@@ -89,6 +89,21 @@ def field_types(scene: Scene) -> dict[str, FieldType]:
     return _types(tuple(getattr(scene.ruleset, "action_fields", ()) or ()))
 
 
+# --- scenes played as battles --------------------------------------------------------------------
+def playable_units(scene: Scene) -> None:
+    """Every unit gives the characteristics its ruleset needs to play (ruleset.yaml's
+    `unit_needs:`); one left out is an InputError at the unit's stats, naming what is missing
+    - not a battle played with a Move of 0 nobody stated."""
+    needs = getattr(scene.ruleset, "unit_needs", ())
+    for i, u in enumerate(scene.units):
+        missing = [k for k in needs if u.stats.get(k) is None]
+        if missing:
+            path = (*(getattr(u, "path", None) or ("units", i)), "stats")
+            raise scene.error(path, f"{u.id} has no {', '.join(missing)}: {scene.ruleset.id} "
+                                    f"needs {', '.join(needs)} to play it",
+                              f"stats: {{{', '.join(f'{k}: ...' for k in needs)}}}")
+
+
 # --- actions ------------------------------------------------------------------------------------
 def check(state: State, action: Any) -> list[Violation]:
     """Why `action`'s fields cannot be read by the rules (empty: they can). Never raises."""

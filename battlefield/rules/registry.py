@@ -255,6 +255,10 @@ def checked(scene: Scene, battle: bool = False) -> Scene:
     package = find(scene.ruleset.id)
     if package is not None and package.check_scene is not None and scene.units:
         package.check_scene(scene)
+    if package is not None and scene.units and battle:
+        from battlefield.rules.boundary import playable_units
+
+        playable_units(scene)
     if package is not None and scene.units and (battle or scene.extra.get("state") is not None):
         from battlefield.rules.state import Game
 

@@ -10,7 +10,7 @@ from typing import Any
 from battlefield.errors import UsageError
 from battlefield.rules import decisions, position, registry
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.boundary import Refused
+from battlefield.rules.boundary import Refused, playable_units
 from battlefield.rules.state import Game, State
 from battlefield.scene.model import Scene
 
@@ -30,6 +30,7 @@ def start(scene: Scene, actions: list[Action], seed: int, dice: list[int]) -> St
     """A state at the moment the actions belong to: the scene's own `state:` (a whole
     position) where it gives one, the ruleset's defaults for these actions otherwise."""
     package = registry.get(scene.ruleset.id)
+    playable_units(scene)
     defaults = (package.try_start(scene, actions) if package.try_start
                 else {"active": acting_side(scene, actions)})
     extra = dict(scene.extra)
