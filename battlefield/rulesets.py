@@ -120,6 +120,11 @@ class Ruleset:
     # The characteristics every unit must give (in `stats:`) for a battle to be played: one
     # left out is an error naming the unit, never a default nobody stated.
     unit_needs: tuple[str, ...] = ()
+    # What a weapon that leaves a characteristic out is taken to have (written in the schema
+    # and shown by check as assumed), and the shortest range a weapon that has one may give
+    # (aos4: a melee weapon has no range; a `range: 1` is refused, not taken as a 1" gun).
+    weapon_defaults: tuple[tuple[str, float], ...] = ()
+    weapon_range_min: float = 0.0
 
 
 BOARD_ID = "board"
@@ -150,7 +155,8 @@ def load_ruleset(name: str) -> Ruleset:
     top = r.mapping((), r.data, ["id", "name", "seed", "board", "characteristics",
                                  "weapon_characteristics", "geometry"],
                     ["demo", "analysis", "actions", "action_fields", "resources", "unit_keys",
-                     "model_keys", "unplayed_unit_keys", "position_nulls", "unit_needs"])
+                     "model_keys", "unplayed_unit_keys", "position_nulls", "unit_needs",
+                     "weapon_defaults", "weapon_range_min"])
     board = r.mapping(("board",), top["board"], ["width", "depth"])
     geo = r.mapping(("geometry",), top["geometry"],
                     ["distance", "combat_range", "combat_needs_sight", "coherency", "objectives"])
@@ -191,6 +197,14 @@ def load_ruleset(name: str) -> Ruleset:
         if "position_nulls" in top else (),
         unit_needs=tuple(r.strings(("unit_needs",), top["unit_needs"], ))
         if "unit_needs" in top else (),
+        weapon_defaults=tuple(
+            (str(k), r.number(("weapon_defaults", k), v, 0))
+            for k, v in r.mapping(("weapon_defaults",), top["weapon_defaults"], [],
+                                  list(top["weapon_defaults"])
+                                  if isinstance(top["weapon_defaults"], dict) else []).items())
+        if "weapon_defaults" in top else (),
+        weapon_range_min=r.number(("weapon_range_min",), top["weapon_range_min"], 0)
+        if "weapon_range_min" in top else 0.0,
         resources=_resources(r, top.get("resources")),
         unit_keys=_extra_keys(r, "unit_keys", top.get("unit_keys")),
         model_keys=_extra_keys(r, "model_keys", top.get("model_keys")),

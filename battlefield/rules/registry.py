@@ -235,6 +235,7 @@ def playable() -> list[str]:
 
 def with_ruleset_check(scene: Scene, report: dict[str, Any]) -> dict[str, Any]:
     """A check report with what the scene's ruleset adds to it (its check_additions)."""
+    _assumed(scene, report)
     pkg = find(scene.ruleset.id)
     if pkg is None or pkg.check_additions is None or not scene.units:
         return report
@@ -244,6 +245,20 @@ def with_ruleset_check(scene: Scene, report: dict[str, Any]) -> dict[str, Any]:
     for uid, keys in extra.units.items():
         report["units"].setdefault(uid, {}).update(keys)
     return report
+
+
+def _assumed(scene: Scene, report: dict[str, Any]) -> None:
+    """Each unit's weapon characteristics left out and taken from the ruleset's
+    weapon_defaults, as `assumed` in the check report ("Sword: hit 4, wound 4")."""
+    defaults = getattr(scene.ruleset, "weapon_defaults", ())
+    for u in scene.units if defaults else ():
+        said = []
+        for w in u.weapons:
+            left = [f"{k} {v:g}" for k, v in defaults if k not in w]
+            if left:
+                said.append(f"{w.get('name', 'weapon')}: {', '.join(left)}")
+        if said:
+            report["units"].setdefault(u.id, {})["assumed"] = "; ".join(said)
 
 
 def checked(scene: Scene, battle: bool = False) -> Scene:

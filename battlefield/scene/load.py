@@ -295,6 +295,7 @@ class _SceneReader:
             stats = self._stats((*p, "stats"), u.get("stats", {}), rs.characteristics)
             weapons = [self._stats((*p, "weapons", k), w, rs.weapon_characteristics, weapon=True)
                        for k, w in enumerate(r.sequence((*p, "weapons"), u.get("weapons", [])))]
+            self._ranges(p, weapons, rs)
             keywords = tuple(k.upper() for k in r.strings((*p, "keywords"),
                                                            u.get("keywords", [])))
             profile = r.string((*p, "profile"), u["profile"]) if "profile" in u else None
@@ -306,6 +307,18 @@ class _SceneReader:
                                   stats, weapons, keywords, profile, r.line(p), magic["spells"],
                                   magic["prayers"], self._extra(p, u, rs.unit_keys), p))
         return units
+
+    def _ranges(self, path: tuple, weapons: list[dict[str, Any]], rs: Any) -> None:
+        """A weapon's range is at least the ruleset's weapon_range_min, or none (melee)."""
+        least = getattr(rs, "weapon_range_min", 0.0)
+        for k, w in enumerate(weapons):
+            rng = w.get("range")
+            if least and isinstance(rng, (int, float)) and 0 < rng < least:
+                raise self.r.error((*path, "weapons", k, "range"),
+                                   f"{w.get('name')}: a range of {rng:g}\" would make it a "
+                                   f"shooting weapon; in {rs.id} a melee weapon has no range",
+                                   f"no range for a melee weapon, or {least:g}\" or more "
+                                   f"for a shooting one")
 
     def _default_base(self, path: tuple, given: dict[str, Any], rs: Any) -> Any:
         """The base a unit's models take when they leave theirs out: from a ruleset key that

@@ -136,3 +136,18 @@ def test_a_tampered_log_names_the_file_line_and_action(capsys, tmp_path):
     capsys.readouterr()
     err = one_line(capsys, ["replay", str(log)])
     assert f"{log}:4: action 3: 'undertow' is illegal here" in err
+
+
+def test_weapon_defaults_are_shown_as_assumed_and_a_melee_range_refused(capsys, tmp_path):
+    data = yaml.safe_load(open("maps/demo.yaml"))
+    data["units"][0]["weapons"] = [{"name": "Staff", "attacks": 2}]
+    scene = tmp_path / "s.yaml"
+    scene.write_text(yaml.safe_dump(data))
+    assert main(["check", str(scene), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["units"]["red-pyromancer"]["assumed"] == "Staff: hit 4, wound 4, rend 0, " \
+                                                           "damage 1"
+    data["units"][0]["weapons"] = [{"name": "Staff", "attacks": 2, "range": 1}]
+    scene.write_text(yaml.safe_dump(data))
+    err = one_line(capsys, ["check", str(scene)])
+    assert "weapons[0].range" in err and "a melee weapon has no range" in err
