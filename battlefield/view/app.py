@@ -55,7 +55,7 @@ def open_game(scene_arg: str | None, ruleset: str | None = None, seed: int = 1) 
             ruleset = None
     ruleset = ruleset or default_ruleset()
     text, name = battle_scene(ruleset, scene_arg)
-    scene = load_scene_text(text, name)
+    scene = registry.checked(load_scene_text(text, name), battle=True)   # as validate checks
     return Opened(Game(log.rules_for(ruleset), scene, seed).new_state(), text, name)
 
 
