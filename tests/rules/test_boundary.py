@@ -132,3 +132,9 @@ def test_json_numbers_are_read_without_conversion_past_the_limits():
     assert math.isinf(data["b"]) and math.isnan(data["c"])
     with pytest.raises(ValueError):
         dumps({"x": math.nan})
+
+
+def test_an_error_quoting_a_huge_argument_is_cut_short(capsys):
+    assert main(["measure", "demo", "x" * 200_000, "red-archers"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and len(err) < 1200 and "characters" in err
