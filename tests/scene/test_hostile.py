@@ -151,3 +151,14 @@ def test_weapon_defaults_are_shown_as_assumed_and_a_melee_range_refused(capsys, 
     scene.write_text(yaml.safe_dump(data))
     err = one_line(capsys, ["check", str(scene)])
     assert "weapons[0].range" in err and "a melee weapon has no range" in err
+
+
+def test_a_warband_ability_cost_of_the_wrong_type_is_one_line(capsys, tmp_path):
+    """Found by benchmarks/fuzz.py (seed 1): a list as an ability's cost was a TypeError."""
+    data = yaml.safe_load(open("maps/demo-warband.yaml"))
+    unit = next(u for u in data["units"] if u.get("abilities"))
+    unit["abilities"][0]["cost"] = [[1]]
+    scene = tmp_path / "s.yaml"
+    scene.write_text(yaml.safe_dump(data))
+    for command in ("check", "validate"):
+        assert "is not a size of ability dice" in one_line(capsys, [command, str(scene)])
