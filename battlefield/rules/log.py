@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from battlefield.errors import InputError, UsageError
+from battlefield.errors import BattlefieldError, InputError, UsageError
 from battlefield.inputs import loads
 from battlefield.rules.actions import Action, ActionFormatError, IllegalAction
 from battlefield.rules.state import Game, Rules, State
@@ -35,6 +35,7 @@ class SavedGame:
     fingerprints: list[str | None]
     file: str = "<log>"                       # where it was read from, for messages
     lines: list[int] = field(default_factory=list)   # the line of each action in the file
+    header_line: int | None = None
 
 
 def header(state: State, scene_text: str) -> dict[str, Any]:
@@ -109,7 +110,7 @@ def read(path: str | Path) -> SavedGame:
     scene_name = head.get("scene_name", "")
     return SavedGame(head["ruleset"], int(head["seed"]), head["scene"],
                      scene_name if isinstance(scene_name, str) else "", actions, prints,
-                     name, where)
+                     name, where, items[0][0])
 
 
 def new_game(ruleset: str, seed: int, scene_text: str, scene_name: str = "<log>") -> Game:
@@ -134,8 +135,13 @@ def replay_states(rules: Rules, seed: int, scene_text: str, actions: Iterable[Ac
 def replay(saved: SavedGame) -> tuple[State, int | None]:
     """Rebuild the game; returns the final state and the number (1-based) of the first action
     whose state differs from the one saved (None when every state matches)."""
-    game = new_game(saved.ruleset, saved.seed, saved.scene_text, saved.scene_name or "<log>")
-    state = game.new_state()
+    try:
+        game = new_game(saved.ruleset, saved.seed, saved.scene_text,
+                        saved.scene_name or "<log>")
+        state = game.new_state()
+    except BattlefieldError as exc:      # the scene in the header: said at the header's line
+        raise InputError(saved.file, "scene", saved.header_line,
+                         f"the battle this log starts cannot be set up: {exc}") from None
     first_diff = None
     for i, (action, want) in enumerate(zip(saved.actions, saved.fingerprints, strict=True), 1):
         try:

@@ -162,3 +162,16 @@ def test_a_warband_ability_cost_of_the_wrong_type_is_one_line(capsys, tmp_path):
     scene.write_text(yaml.safe_dump(data))
     for command in ("check", "validate"):
         assert "is not a size of ability dice" in one_line(capsys, [command, str(scene)])
+
+
+def test_a_log_whose_scene_cannot_be_set_up_names_the_header_line(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    assert main(["simulate", "--ruleset", "warband", "--seed", "1", "--log", str(log)]) == 0
+    lines = log.read_text().splitlines()
+    head = json.loads(lines[0])
+    head["ruleset"] = "aos4"
+    lines[0] = json.dumps(head)
+    log.write_text("\n".join(lines) + "\n")
+    capsys.readouterr()
+    assert f"{log}:1: scene: the battle this log starts cannot be set up" in one_line(
+        capsys, ["replay", str(log)])
