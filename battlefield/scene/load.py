@@ -34,6 +34,7 @@ MODEL_KEYS = keys.MODEL.names()
 # Bases that overlap by more than this are an error; bases in contact touch within it.
 OVERLAP_TOLERANCE = 0.01
 EDGE_TOLERANCE = 1e-6
+MAX_BOARD = 100_000.0      # inches a side
 
 
 def load_scene(file: str | Path, require_units: bool = False,
@@ -196,8 +197,10 @@ class _SceneReader:
     def _board(self, value: Any) -> tuple[float, float]:
         r = self.r
         b = r.mapping(("board",), value, keys.BOARD.required(), keys.BOARD.optional())
-        return (r.number(("board", "width"), b["width"], 0, strict_min=True),
-                r.number(("board", "depth"), b["depth"], 0, strict_min=True))
+        # At most MAX_BOARD inches a side: far past any table, and small enough to draw (a
+        # board of 1e300" crashed pygame drawing its grid).
+        return (r.number(("board", "width"), b["width"], 0, MAX_BOARD, strict_min=True),
+                r.number(("board", "depth"), b["depth"], 0, MAX_BOARD, strict_min=True))
 
     def _outline(self, path: tuple, value: Any, width: float, depth: float
                  ) -> tuple[tuple[float, float], ...]:

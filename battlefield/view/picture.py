@@ -76,12 +76,25 @@ def scene_picture(scene: Scene, report: dict | None = None, measure: dict | None
     return Picture(scene, report, measure, px_per_inch, tuple(marks)).draw()
 
 
+MAX_SIDE_PX = 16_000            # pixels a side of a picture pygame draws safely
+MAX_PIXELS = 100_000_000       # and in all
+
+
 def render_scene(scene: Scene, report: dict, out_path: str, measure: dict | None = None,
                  px_per_inch: float = 20, marks: tuple = ()) -> None:
     """Draw `scene` from above with the rulings of `report` (battlefield check) and optionally a
     `measure` result (battlefield measure), and save it as a PNG at out_path."""
     if px_per_inch <= 0:
         raise ValueError(f"px_per_inch must be positive, not {px_per_inch}")
+    w, h = round(scene.width * px_per_inch), round(scene.depth * px_per_inch)
+    if max(w, h) > MAX_SIDE_PX or w * h > MAX_PIXELS:
+        from battlefield.errors import UsageError
+
+        most = min(MAX_SIDE_PX / max(scene.width, scene.depth),
+                   (MAX_PIXELS / (scene.width * scene.depth)) ** 0.5)
+        raise UsageError(f"the picture of a {scene.width:g}\" x {scene.depth:g}\" board at "
+                         f"{px_per_inch:g} px per inch would be {w:,} x {h:,} px, more than "
+                         f"can be drawn: give --scale {most:.3g} or less")
     surface = scene_picture(scene, report, measure, px_per_inch, marks)
     save_image(surface, out_path)
 

@@ -175,3 +175,13 @@ def test_a_log_whose_scene_cannot_be_set_up_names_the_header_line(capsys, tmp_pa
     capsys.readouterr()
     assert f"{log}:1: scene: the battle this log starts cannot be set up" in one_line(
         capsys, ["replay", str(log)])
+
+
+def test_a_board_too_big_to_draw_is_refused(capsys, tmp_path):
+    """Found by benchmarks/fuzz.py: render of a 1e300" board crashed pygame (a segfault)."""
+    scene = tmp_path / "s.yaml"
+    scene.write_text("ruleset: aos4\nboard: {width: 1.0e+300, depth: 44}\n")
+    assert "board.width" in one_line(capsys, ["render", str(scene), "-o",
+                                              str(tmp_path / "x.png")])
+    scene.write_text("ruleset: aos4\nboard: {width: 100000, depth: 44}\n")
+    assert "--scale" in one_line(capsys, ["render", str(scene), "-o", str(tmp_path / "x.png")])
