@@ -166,7 +166,7 @@ def run_generate(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if bar is not None:
         bar.end()
-    gen.write(result.best.text, out)
+    write_text(out, result.best.text)
     best = result.best
     analysis = best.analysis
     data = {"file": str(out), "ruleset": scene.ruleset.id, "seed": args.seed,

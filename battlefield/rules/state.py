@@ -17,7 +17,7 @@ import numpy as np
 
 from battlefield.errors import InputError
 from battlefield.geometry.table import Table
-from battlefield.rules import decisions, position
+from battlefield.rules import boundary, decisions, position
 from battlefield.rules.actions import Action, IllegalAction, Violation
 from battlefield.rules.decisions import Decision
 from battlefield.rules.dice import Dice
@@ -220,6 +220,9 @@ class State:
     def check(self, action: Action) -> list[Violation]:
         """Why `action` is illegal here (empty: legal). Never changes the state. While
         decisions are pending only their answers are legal."""
+        if bad := boundary.check(self, action):    # fields of their declared types, first
+            self._checked = None
+            return bad
         if self.pending:
             violations = decisions.check(self, action)
         else:
