@@ -105,6 +105,7 @@ def _command(args: argparse.Namespace, iterations: int) -> str:
 
 def run_generate(args: argparse.Namespace) -> int:
     from battlefield.errors import UsageError
+    from battlefield.files import write_text
     from battlefield.layout import generate as gen
     from battlefield.layout import targets as tg
     from battlefield.layout.search import CannotPlace
