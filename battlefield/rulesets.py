@@ -132,6 +132,20 @@ class RulesetData:
     unplayed_unit_keys: tuple[tuple[str, str], ...] = ()
     model_keys: tuple[ExtraKey, ...] = ()        # ... and to models
     layout: LayoutDefaults | None = None         # layout generate's pieces and targets
+    # The types of the fields the ruleset's actions add to the engine's own (unit, side,
+    # target, weapon, path, paths, facing): name -> a type in battlefield.inputs' words.
+    action_fields: tuple[tuple[str, str], ...] = ()
+    # Key paths of a position's `state:` (extra.orders.*) where null may stand for a value the
+    # ruleset's start has (an order given up); anywhere else such a null is refused.
+    position_nulls: tuple[str, ...] = ()
+    # The characteristics every unit must give (in `stats:`) for a battle to be played: one
+    # left out is an error naming the unit, never a default nobody stated.
+    unit_needs: tuple[str, ...] = ()
+    # What a weapon that leaves a characteristic out is taken to have (written in the schema
+    # and shown by check as assumed), and the shortest range a weapon that has one may give
+    # (aos4: a melee weapon has no range; a `range: 1` is refused, not taken as a 1" gun).
+    weapon_defaults: tuple[tuple[str, float], ...] = ()
+    weapon_range_min: float = 0.0
 
 
 BOARD_ID = "board"
@@ -161,8 +175,9 @@ def load_ruleset(name: str) -> RulesetData:
     r = Reader.open(file)
     top = r.mapping((), r.data, ["id", "name", "seed", "board", "characteristics",
                                  "weapon_characteristics", "geometry"],
-                    ["demo", "analysis", "actions", "resources", "unit_keys", "model_keys",
-                     "unplayed_unit_keys", "layout"])
+                    ["demo", "analysis", "actions", "action_fields", "resources", "unit_keys",
+                     "model_keys", "unplayed_unit_keys", "position_nulls", "unit_needs",
+                     "weapon_defaults", "weapon_range_min", "layout"])
     board = r.mapping(("board",), top["board"], ["width", "depth"])
     geo = r.mapping(("geometry",), top["geometry"],
                     ["distance", "combat_range", "combat_needs_sight", "coherency", "objectives"],
@@ -203,6 +218,19 @@ def load_ruleset(name: str) -> RulesetData:
         demo=r.string(("demo",), top["demo"]) if "demo" in top else None,
         analysis=_analysis(r, top.get("analysis")),
         actions=_actions(r, top.get("actions")),
+        action_fields=_action_fields(r, top.get("action_fields")),
+        position_nulls=tuple(r.strings(("position_nulls",), top["position_nulls"]))
+        if "position_nulls" in top else (),
+        unit_needs=tuple(r.strings(("unit_needs",), top["unit_needs"], ))
+        if "unit_needs" in top else (),
+        weapon_defaults=tuple(
+            (str(k), r.number(("weapon_defaults", k), v, 0))
+            for k, v in r.mapping(("weapon_defaults",), top["weapon_defaults"], [],
+                                  list(top["weapon_defaults"])
+                                  if isinstance(top["weapon_defaults"], dict) else []).items())
+        if "weapon_defaults" in top else (),
+        weapon_range_min=r.number(("weapon_range_min",), top["weapon_range_min"], 0)
+        if "weapon_range_min" in top else 0.0,
         resources=_resources(r, top.get("resources")),
         unit_keys=_extra_keys(r, "unit_keys", top.get("unit_keys")),
         model_keys=_extra_keys(r, "model_keys", top.get("model_keys")),
@@ -267,6 +295,29 @@ def _resources(r: Reader, raw: object) -> tuple[tuple[str, str], ...]:
 
 
 ACTION_KEYS = ("id", "fields", "does", "example")
+ENGINE_FIELDS = ("type", "unit", "side", "target", "weapon", "path", "paths", "facing")
+
+
+def _action_fields(r: Reader, raw: object) -> tuple[tuple[str, str], ...]:
+    """`action_fields: {NAME: TYPE}`: each field the ruleset's actions add, with its type
+    (battlefield.inputs.parse_type), checked here so a typo is an error at its line."""
+    if raw is None:
+        return ()
+    from battlefield.inputs import FieldTypeError, parse_type
+
+    items = r.mapping(("action_fields",), raw, [], list(raw) if isinstance(raw, dict) else [])
+    out = []
+    for name, text in items.items():
+        p = ("action_fields", name)
+        if name in ENGINE_FIELDS:
+            raise r.error(p, "is one of the engine's own fields, whose type is fixed")
+        try:
+            parse_type(r.string(p, text))
+        except FieldTypeError as exc:
+            raise r.error(p, f"not a field type: {exc}",
+                          "e.g. text, unit, whole 0..6, list of unit, side -> whole") from None
+        out.append((str(name), str(text)))
+    return tuple(out)
 
 
 def _actions(r: Reader, raw: object) -> tuple[ActionDoc, ...]:

@@ -11,6 +11,7 @@ pure-Python safe loader reads everything (slower, the same answers).
 from __future__ import annotations
 
 import gc
+import math
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -210,9 +211,16 @@ class _Walk:
             if node.tag == _TIMESTAMP:
                 return node.value
             self._tag(node, path, *_SCALAR_TAGS)
+            if node.tag == _STD + "int" and len(node.value) > 40:
+                raise self.fail(node, path, "is far too large a number",
+                                "a number of sensible size")
             # The safe constructor's own function for the tag, without construct_object's
             # bookkeeping (a scalar has no children and no aliases to track).
-            return self.scalars[node.tag](self.loader, node)
+            value = self.scalars[node.tag](self.loader, node)
+            if node.tag == _STD + "float" and not math.isfinite(value):
+                raise self.fail(node, path, "must be a finite number",
+                                "a number (not .nan or .inf)")
+            return value
         again = id(node) in self.seen
         if again:
             self.again += 1
@@ -289,10 +297,35 @@ class _Walk:
                             "plain mappings, lists, words and numbers, without tags")
 
 
+MAX_FILE_BYTES = 16 * 1024 * 1024     # a scene, map or ruleset file: far past any real one
+
+
+def _readable(path: Path, name: str) -> None:
+    """Refuse before reading what is no file of a sane size (/dev/zero, a FIFO, 50 MB)."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        raise InputError(name, "", None, "no such file") from None
+    except OSError as exc:
+        raise InputError(name, "", None, f"cannot be read ({exc.strerror})") from None
+    import stat
+
+    if stat.S_ISDIR(st.st_mode):
+        raise InputError(name, "", None, "is a folder, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(name, "", None, "is not a regular file (a device or a pipe)",
+                         "a YAML file")
+    if st.st_size > MAX_FILE_BYTES:
+        raise InputError(name, "", None, f"is {st.st_size / 1e6:.1f} MB, more than the "
+                         f"{MAX_FILE_BYTES // (1024 * 1024)} MB a scene or map may be",
+                         "a smaller file")
+
+
 def load_yaml(file: str | Path, text: str | None = None) -> tuple[Any, dict[Path_, int]]:
     """Parse a YAML file with the safe loader: (data, line of every key path)."""
     name = str(file)
     if text is None:
+        _readable(Path(file), name)
         try:
             text = Path(file).read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -371,7 +404,10 @@ class Reader:
         required, optional = list(required), list(optional)
         if not isinstance(value, dict):
             keys = required + optional
-            raise self.error(path, f"must be a mapping of keys, not {_kind(value)}",
+            # The top level of a file that is no mapping is not quoted: it may be any file
+            # at all (`map: ../secret`), shown to whoever sent the scene.
+            kind = _kind(value) if path or not isinstance(value, str) else "text"
+            raise self.error(path, f"must be a mapping of keys, not {kind}",
                              "keys " + ", ".join(keys) if keys else "key: value pairs")
         valid = required + optional
         for key in value:

@@ -38,7 +38,7 @@ def bench_frame(quick: bool = False) -> dict:
         state.apply(Action("end-phase"))
     play = PlayScene(Opened(state, "", "benchmark"), SIZE)
     surf = pygame.Surface(SIZE)
-    positions = drag_positions(scene, 10 if quick else 100)
+    positions = drag_positions(scene, 2 if quick else 100)
     drag = play.drag
     live.pick_up(state, 0, wanted="normal-move")           # warm up the compiled kernels
     start = time.perf_counter()
@@ -61,7 +61,7 @@ def bench_frame(quick: bool = False) -> dict:
     ms = np.array(times) * 1000.0
     checks, rests = [], []
     drag.target = enemy
-    for xy in positions[: 10 if quick else 30]:
+    for xy in positions[: 2 if quick else 30]:
         drag.to = (float(xy[lead][0]), float(xy[lead][1]))
         start = time.perf_counter()
         drag.update_ruling(engine=True, detail=False)

@@ -5,13 +5,14 @@ compares them side by side.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
 from battlefield.analysis import fairness
 from battlefield.analysis.survey import Survey
 from battlefield.analysis.symmetry import breaks_text
+from battlefield.files import write_text
+from battlefield.inputs import dumps
 
 # The pictures are drawn by the caller's painter (battlefield.view.survey_pictures, with pygame):
 # analysis computes and writes text, it never imports the view.
@@ -166,8 +167,8 @@ def write(s: Survey, folder: Path, pictures: Pictures | None = None) -> dict[str
     files["report"] = REPORT_MD
     files["json"] = FIGURES_JSON
     s.figures["files"] = {k: str(folder / v) for k, v in files.items()}
-    (folder / REPORT_MD).write_text(markdown(s, files), encoding="utf-8")
-    (folder / FIGURES_JSON).write_text(json.dumps(s.figures, indent=2) + "\n", encoding="utf-8")
+    write_text(folder / REPORT_MD, markdown(s, files))
+    write_text(folder / FIGURES_JSON, dumps(s.figures, indent=2) + "\n")
     return files
 
 
@@ -199,11 +200,11 @@ def write_comparison(a: Survey, b: Survey, folder: Path, pictures: Pictures | No
                      f"| {_diff(r['difference'], r['unit'])} |")
     lines += ["", f"Each map's own report: [{names[0]}]({names[0]}/{REPORT_MD}), "
               f"[{names[1]}]({names[1]}/{REPORT_MD}).", ""]
-    (folder / REPORT_MD).write_text("\n".join(lines), encoding="utf-8")
+    write_text(folder / REPORT_MD, "\n".join(lines))
     data = {"maps": [a.figures, b.figures], "comparison": comparison,
             "files": {"report": str(folder / REPORT_MD),
                       "json": str(folder / FIGURES_JSON)}}
     if side_by_side:
         data["files"]["sight"] = str(folder / COMPARE_PNG)
-    (folder / FIGURES_JSON).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    write_text(folder / FIGURES_JSON, dumps(data, indent=2) + "\n")
     return data

@@ -18,7 +18,7 @@ from battlefield.army.catalogue import Catalogues, merge
 from battlefield.army.convert import ImportProblem, convert
 from battlefield.army.entries import Entry
 from battlefield.army.roster import Roster, read_roster
-from battlefield.errors import BattlefieldError, InputError, UsageError
+from battlefield.errors import InputError, UsageError
 from battlefield.geometry import MM_PER_INCH
 from battlefield.geometry.bases import footprint
 from battlefield.paths import find_map
@@ -238,17 +238,16 @@ def _place_terrain(unit: dict[str, Any], sizes: list[Any], side: str, zone, scen
 
 
 def write_scene(imported: Imported, out: str | Path, side: str, deploy: bool) -> list[str]:
-    """Write the scene and read it back with the loader; with --deploy, the new units not in
-    coherency by the ruleset's rule (models on different bases in a big unit) are named."""
+    """Read the scene back with the loader, then write it whole (files.write_text); with
+    --deploy, the new units not in coherency by the ruleset's rule (models on different bases in
+    a big unit) are named."""
+    from battlefield.files import write_text
     from battlefield.rulings import Referee
+    from battlefield.scene.load import load_scene_text
 
     out = Path(out)
-    out.write_text(imported.text, encoding="utf-8")
-    try:
-        scene = load_scene(out)
-    except BattlefieldError:
-        out.unlink()                 # no half-made scene left behind
-        raise
+    scene = load_scene_text(imported.text, str(out))   # read back before anything is written
+    write_text(out, imported.text)
     said = []
     if deploy:
         ref = Referee(scene)

@@ -4,7 +4,6 @@ symmetry, in numbers (text or JSON) and pictures (heat maps, a one-page report).
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from pathlib import Path
@@ -120,8 +119,9 @@ def run_analyze(args: argparse.Namespace) -> int:
             raise
         raise _out_of_memory(cost, scenes, args.grid) from None
     if args.json:
-        json.dump(data, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        from battlefield.cli.common import emit_json
+
+        emit_json(data)
         return 0
     for s in surveys:
         print(summary_text(s.figures))

@@ -4,7 +4,6 @@ or many computer battles) and replay (a saved battle checked state by state)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -127,7 +126,9 @@ def run_try(args: argparse.Namespace) -> int:
     import yaml
 
     from battlefield.errors import UsageError
-    from battlefield.rules.actions import Action, ActionFormatError
+    from battlefield.files import write_text
+    from battlefield.inputs import loads
+    from battlefield.rules import boundary
     from battlefield.rules.summary import summary, summary_line
     from battlefield.rules.trial import parse_dice, run, scene_after
 
@@ -135,19 +136,14 @@ def run_try(args: argparse.Namespace) -> int:
     if scene.ruleset.id == BOARD_ID:
         raise UsageError(f"{args.scene} is a plain board (no ruleset: key): try needs a scene "
                          f"with a ruleset and units")
-    actions = []
-    for i, text in enumerate(args.action, 1):
-        try:
-            actions.append(Action.from_dict(json.loads(text)))
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"--action {i}: not JSON ({exc.msg} at column {exc.colno}): "
-                             f"{text}") from None
-        except ActionFormatError as exc:
-            raise UsageError(f"--action {i}: {exc}") from None
+    if not scene.units:
+        raise UsageError(f"{args.scene} has no units: try needs a scene with units on the "
+                         f"board (a map is played with: battlefield simulate --map ...)")
+    actions = [boundary.read(loads(text, f"--action {i}"), scene)
+               for i, text in enumerate(args.action, 1)]
     state, results = run(scene, actions, args.seed, parse_dice(args.dice) if args.dice else [])
     if args.out:
-        Path(args.out).write_text(yaml.safe_dump(scene_after(state), sort_keys=False,
-                                                 width=100), encoding="utf-8")
+        write_text(args.out, yaml.safe_dump(scene_after(state), sort_keys=False, width=100))
     if args.json:
         emit_json({"results": results, "state": summary(state),
                    **({"out": args.out} if args.out else {})})

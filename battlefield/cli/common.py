@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
 
-def open_scene(arg: str):
+def open_scene(arg: str, battle: bool = False):
     """The scene a command is given (a file, or a bundled scene's name), read and checked by
-    its ruleset too (registry.checked)."""
+    its ruleset too (registry.checked; battle=True: set up as a battle too, as validate asks)."""
     from battlefield.errors import InputError
     from battlefield.paths import map_names
     from battlefield.rules.registry import checked
@@ -19,9 +18,20 @@ def open_scene(arg: str):
     if not path.exists():
         raise InputError(arg, "", None, "no such scene file",
                          "a scene file, or a bundled scene: " + ", ".join(map_names()))
-    return checked(load_scene(path))
+    return checked(load_scene(path), battle)
 
 
 def emit_json(data: Any) -> None:
-    json.dump(data, sys.stdout, indent=2)
-    sys.stdout.write("\n")
+    """Print `data` as strict JSON: a NaN or infinity anywhere in it (which JSON has no word
+    for) is one line naming where, never `NaN` in the output."""
+    from battlefield.errors import BattlefieldError
+    from battlefield.inputs import dumps, plain_problem
+
+    try:
+        text = dumps(data, indent=2)
+    except ValueError:
+        where = plain_problem(data)
+        path = ".".join(str(p) for p in where[0]) if where else "?"
+        raise BattlefieldError(f"the answer holds a number JSON cannot write at {path}: "
+                               f"{where[1] if where else 'not finite'}") from None
+    sys.stdout.write(text + "\n")

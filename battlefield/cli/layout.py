@@ -105,6 +105,7 @@ def _command(args: argparse.Namespace, iterations: int) -> str:
 
 def run_generate(args: argparse.Namespace) -> int:
     from battlefield.errors import UsageError
+    from battlefield.files import write_text
     from battlefield.layout import generate as gen
     from battlefield.layout import targets as tg
     from battlefield.layout.search import CannotPlace
@@ -166,7 +167,7 @@ def run_generate(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if bar is not None:
         bar.end()
-    gen.write(result.best.text, out)
+    write_text(out, result.best.text)
     best = result.best
     analysis = best.analysis
     data = {"file": str(out), "ruleset": scene.ruleset.id, "seed": args.seed,

@@ -102,10 +102,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except BattlefieldError as exc:
-        print(f"battlefield {args.command}: {exc}", file=sys.stderr)
+        print(f"battlefield {args.command}: {_short(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _short(message: str, limit: int = 1000) -> str:
+    """An error line of sane length: a message quoting a 1 MB argument is cut in its middle."""
+    if len(message) <= limit:
+        return message
+    return f"{message[:limit * 2 // 3]} ...({len(message) - limit:,} characters)... " \
+           f"{message[-limit // 4:]}"

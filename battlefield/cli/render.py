@@ -74,6 +74,6 @@ def _marks(scene) -> list:
     from battlefield.rules.state import Game
 
     ruleset = registry.find(scene.ruleset.id)
-    if ruleset is None or not ruleset.provides("marks"):
+    if ruleset is None or not ruleset.provides("marks") or not scene.units:
         return []
     return ruleset.marks(Game(ruleset, scene).new_state())

@@ -64,7 +64,9 @@ def run(args: argparse.Namespace) -> int:
     chosen = [args.name] if args.name else names
     data = {n: describe(n) for n in chosen}
     if args.json:
-        print(json.dumps(data, indent=2))
+        from battlefield.cli.common import emit_json
+
+        emit_json(data)
     else:
         print("\n\n".join(text(n, d) for n, d in data.items()))
     return 0

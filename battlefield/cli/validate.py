@@ -13,23 +13,24 @@ def register(sub: argparse._SubParsersAction) -> None:
         "validate", formatter_class=fmt,
         help="check scene and map files; print what is wrong with each",
         description="Read each file with the full scene checks (keys, types, base sizes, "
-                    "outlines, overlapping bases, models on the board). Exit status 0 when all "
-                    "are valid, 2 otherwise.",
+                    "outlines, overlapping bases, models on the board), the ruleset's own "
+                    "checks, and a scene with units set up as a battle as try and play set it "
+                    "up (its sides, its state:), so a file validate passes no command refuses. "
+                    "Exit status 0 when all are valid, 2 otherwise.",
         epilog="example:\n  battlefield validate maps/*.yaml")
     p.add_argument("files", nargs="+", help="scene or map files")
     p.set_defaults(run=run_validate)
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    from battlefield.errors import InputError
-    from battlefield.rules import registry
-    from battlefield.scene.load import load_scene, resolve_scene_path
+    from battlefield.cli.common import open_scene
+    from battlefield.errors import BattlefieldError
 
     bad = 0
     for f in args.files:
         try:
-            s = registry.checked(load_scene(resolve_scene_path(f)))
-        except InputError as exc:
+            s = open_scene(f, battle=True)   # every check that check, try and play run
+        except BattlefieldError as exc:
             print(f"battlefield validate: {exc}", file=sys.stderr)
             bad += 1
             continue

@@ -14,7 +14,6 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 import numpy as np
 
@@ -203,12 +202,3 @@ def map_text(scene: Scene, setting: Setting, placements: tuple[Placement, ...],
     body = map_yaml(table, header=[f"# {h}" if h else "#" for h in header])
     return body
 
-
-def write(text: str, path: str | Path) -> Path:
-    """Written to a temporary name and renamed."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
-    return path

@@ -6,11 +6,8 @@ static files and feeds the same viewer."""
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from html import escape
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 STATIC = ("page.css", "viewer.js")
@@ -40,18 +37,3 @@ def document(title: str, body: str, data: Any, kind: str, scripts: tuple[str, ..
             f"<script>Battlefield.start({json.dumps(kind)});</script>"
             + "".join(f"<script>{s}</script>" for s in scripts) + "</body></html>\n")
 
-
-def write_text(path: str | Path, text: str) -> None:
-    """Write to a temporary name beside the file, then rename (never half a page)."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)          # as an ordinary new file (mkstemp's is 0600)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

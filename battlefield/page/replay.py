@@ -22,7 +22,8 @@ from typing import Any
 import numpy as np
 
 from battlefield import palette as pal
-from battlefield.page.html import document, write_text
+from battlefield.files import write_text
+from battlefield.page.html import document
 from battlefield.page.legend import heading_html, legend_html
 from battlefield.page.shapes import gap_point, hex_colour
 from battlefield.page.svg import Picture

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from battlefield.page.html import document, write_text
+from battlefield.files import write_text
+from battlefield.page.html import document
 from battlefield.page.legend import heading_html, legend_html
 from battlefield.page.svg import Picture, hex_colour
 from battlefield.page.words import measure_caption, profile_line, scene_title

@@ -19,7 +19,12 @@ KEYS = ("type", "side", "unit", "path", "paths", "target", "weapon", "facing")
 
 
 class ActionFormatError(BattlefieldError):
-    """An action written wrongly (not: an action that is illegal here)."""
+    """An action written wrongly (not: an action that is illegal here); `field` is the key
+    path of the field at fault (empty: the action as a whole)."""
+
+    def __init__(self, message: str, field: tuple[str | int, ...] = ()) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -76,20 +81,21 @@ class Action:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Action:
         if not isinstance(data, Mapping):
-            raise ActionFormatError(f"an action must be a JSON object, not {data!r}")
+            raise ActionFormatError(f"an action must be a JSON object, not {str(data)[:80]}")
         if "type" not in data or not isinstance(data["type"], str):
-            raise ActionFormatError(f"an action needs a \"type\" (the ability id): {dict(data)}")
+            raise ActionFormatError("an action needs a \"type\" (the ability id)", ("type",))
         path = _path("path", data["path"]) if data.get("path") is not None else None
         paths = None
         if data.get("paths") is not None:
             raw = data["paths"]
             if not isinstance(raw, Mapping):
                 raise ActionFormatError("\"paths\" must map model numbers to paths, e.g. "
-                                        "{\"1\": [[10, 4], [12, 6]]}")
+                                        "{\"1\": [[10, 4], [12, 6]]}", ("paths",))
             items = []
             for k, v in raw.items():
-                if not str(k).isdigit() or int(k) < 1:
-                    raise ActionFormatError(f"\"paths\" key {k!r} is not a model number (1, 2 ..)")
+                if not (str(k).isascii() and str(k).isdecimal()) or len(str(k)) > 6 or int(k) < 1:
+                    raise ActionFormatError(f"\"paths\" key {str(k)[:40]!r} is not a model "
+                                            f"number (1, 2 ..)", ("paths", str(k)[:40]))
                 items.append((int(k), _path(f"paths.{k}", v)))
             paths = tuple(sorted(items))
         target = data.get("target")
@@ -101,7 +107,7 @@ class Action:
         facing = data.get("facing")
         if facing is not None and (isinstance(facing, bool)
                                    or not isinstance(facing, (int, float))):
-            raise ActionFormatError(f"\"facing\" must be degrees (a number), not {facing!r}")
+            raise ActionFormatError("\"facing\" must be degrees (a number)", ("facing",))
         return cls(type=data["type"], unit=_str(data.get("unit")), side=_str(data.get("side")),
                    path=path, paths=paths, target=target, weapon=_str(data.get("weapon")),
                    options=options, facing=facing)
@@ -131,12 +137,14 @@ def _freeze(v: Any) -> Any:
 
 def _path(name: str, value: Any) -> tuple[Point, ...]:
     if not isinstance(value, list) or not value:
-        raise ActionFormatError(f"\"{name}\" must be a list of [x, y] points")
+        raise ActionFormatError(f"\"{name}\" must be a list of [x, y] points",
+                                tuple(name.split(".")))
     out = []
-    for p in value:
+    for i, p in enumerate(value):
         if (not isinstance(p, (list, tuple)) or len(p) != 2
                 or not all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in p)):
-            raise ActionFormatError(f"\"{name}\": {p!r} is not an [x, y] point in inches")
+            raise ActionFormatError(f"\"{name}\": {str(p)[:80]} is not an [x, y] point in "
+                                    f"inches", (*name.split("."), i))
         out.append((float(p[0]), float(p[1])))
     return tuple(out)
 

@@ -4,15 +4,15 @@ state bit for bit, and says where it does not."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from battlefield.errors import InputError, UsageError
+from battlefield.errors import BattlefieldError, InputError, UsageError
+from battlefield.inputs import loads
 from battlefield.rules import registry
-from battlefield.rules.actions import Action, ActionFormatError
+from battlefield.rules.actions import Action, ActionFormatError, IllegalAction
 from battlefield.rules.ruleset import Ruleset
 from battlefield.rules.state import Game, State
 from battlefield.scene.load import load_scene_text
@@ -33,6 +33,9 @@ class SavedGame:
     scene_name: str
     actions: list[Action]
     fingerprints: list[str | None]
+    file: str = "<log>"                       # where it was read from, for messages
+    lines: list[int] = field(default_factory=list)   # the line of each action in the file
+    header_line: int | None = None
 
 
 def header(state: State, scene_text: str) -> dict[str, Any]:
@@ -42,13 +45,16 @@ def header(state: State, scene_text: str) -> dict[str, Any]:
 
 def write(path: str | Path, state: State, scene_text: str) -> None:
     """Save a game: the header, then every action with the fingerprint after it."""
+    from battlefield.files import write_text
+    from battlefield.inputs import dumps
+
     replayed = replay_states(state.rules, state.game.seed, scene_text, state.actions)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(json.dumps(header(state, scene_text)) + "\n")
-        for action, s in zip(state.actions, replayed, strict=True):
-            f.write(json.dumps({"action": action.to_dict(), "fingerprint": s}) + "\n")
-        if state.over:
-            f.write(json.dumps({"result": state.result().to_dict()}) + "\n")
+    lines = [dumps(header(state, scene_text))]
+    for action, s in zip(state.actions, replayed, strict=True):
+        lines.append(dumps({"action": action.to_dict(), "fingerprint": s}))
+    if state.over:
+        lines.append(dumps({"result": state.result().to_dict()}))
+    write_text(path, "\n".join(lines) + "\n")
 
 
 def read(path: str | Path) -> SavedGame:
@@ -68,10 +74,9 @@ def read(path: str | Path) -> SavedGame:
         if not line.strip():
             continue
         try:
-            items.append((n, json.loads(line)))
-        except json.JSONDecodeError as exc:
-            raise InputError(name, "", n, f"not JSON ({exc.msg})",
-                             "one JSON object per line") from None
+            items.append((n, loads(line, "this line")))
+        except UsageError as exc:
+            raise InputError(name, "", n, str(exc), "one JSON object per line") from None
     n, head = items[0]
     if not isinstance(head, dict) or head.get("battlefield") != FORMAT:
         raise InputError(name, "", n, "not a battlefield game log",
@@ -79,7 +84,12 @@ def read(path: str | Path) -> SavedGame:
     for key in ("ruleset", "seed", "scene"):
         if key not in head:
             raise InputError(name, key, n, f"the header has no '{key}'")
-    actions, prints = [], []
+    if not isinstance(head["seed"], int) or isinstance(head["seed"], bool) \
+            or not 0 <= head["seed"] < 2 ** 64 or not isinstance(head["ruleset"], str) \
+            or not isinstance(head["scene"], str):
+        raise InputError(name, "", items[0][0], "the header's ruleset, seed or scene is not "
+                         "what a log holds", "ruleset and scene as text, seed a whole number")
+    actions, prints, where = [], [], []
     for n, item in items[1:]:
         if not isinstance(item, dict):
             raise InputError(name, "", n, "not a JSON object")
@@ -90,10 +100,17 @@ def read(path: str | Path) -> SavedGame:
         try:
             actions.append(Action.from_dict(item["action"]))
         except ActionFormatError as exc:
-            raise InputError(name, "action", n, str(exc)) from None
-        prints.append(item.get("fingerprint"))
+            raise InputError(name, f"action {len(actions) + 1}", n, str(exc)) from None
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise InputError(name, f"action {len(actions) + 1}", n,
+                             f"not an action ({type(exc).__name__})") from None
+        printed = item.get("fingerprint")
+        prints.append(printed if isinstance(printed, str) else None)
+        where.append(n)
+    scene_name = head.get("scene_name", "")
     return SavedGame(head["ruleset"], int(head["seed"]), head["scene"],
-                     head.get("scene_name", ""), actions, prints)
+                     scene_name if isinstance(scene_name, str) else "", actions, prints,
+                     name, where, items[0][0])
 
 
 def new_game(ruleset: str, seed: int, scene_text: str, scene_name: str = "<log>") -> Game:
@@ -118,11 +135,23 @@ def replay_states(rules: Ruleset, seed: int, scene_text: str, actions: Iterable[
 def replay(saved: SavedGame) -> tuple[State, int | None]:
     """Rebuild the game; returns the final state and the number (1-based) of the first action
     whose state differs from the one saved (None when every state matches)."""
-    game = new_game(saved.ruleset, saved.seed, saved.scene_text, saved.scene_name or "<log>")
-    state = game.new_state()
+    try:
+        game = new_game(saved.ruleset, saved.seed, saved.scene_text,
+                        saved.scene_name or "<log>")
+        state = game.new_state()
+    except BattlefieldError as exc:      # the scene in the header: said at the header's line
+        raise InputError(saved.file, "scene", saved.header_line,
+                         f"the battle this log starts cannot be set up: {exc}") from None
     first_diff = None
     for i, (action, want) in enumerate(zip(saved.actions, saved.fingerprints, strict=True), 1):
-        state.apply(action)
+        try:
+            state.apply(action)
+        except IllegalAction as exc:
+            line = saved.lines[i - 1] if i - 1 < len(saved.lines) else None
+            why = "; ".join(f"{v.code}: {v.message}" for v in exc.violations)
+            raise InputError(saved.file, f"action {i}", line,
+                             f"{action.type!r} is illegal here: {why}",
+                             "the actions the game was played with") from None
         if want is not None and first_diff is None and state.fingerprint() != want:
             first_diff = i
     return state, first_diff

@@ -20,6 +20,7 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from battlefield.errors import InputError
+from battlefield.inputs import plain_problem, shown
 from battlefield.rules import decisions
 from battlefield.rules.actions import ActionFormatError
 from battlefield.rules.summary import plain, summary
@@ -86,6 +87,9 @@ def restore(state: State, start: dict[str, Any]) -> None:
     clock, each side's resources and `extra`, a key the ruleset's own start has must hold the
     same kind of value (a count, text, yes / no, a list, a mapping), as `try --out` writes it;
     a key left out keeps the start's value."""
+    bad = plain_problem(start)          # every number finite, nothing nested too deep
+    if bad:
+        raise _error(state, bad[0], bad[1], "a position as `try --out` writes it")
     clock = _like(state, _mapping(state, start["clock"], ("clock",)), state.clock, ("clock",))
     _clock(state, clock)
     state.clock = clock
@@ -99,10 +103,11 @@ def restore(state: State, start: dict[str, Any]) -> None:
     objectives = _mapping(state, start.get("objectives", {}), ("objectives",))
     for oid, held in objectives.items():
         if oid not in state.objectives:
-            raise _error(state, ("objectives", oid), f"no objective {oid!r}",
-                         f"one of {', '.join(state.objectives)}")
-        if held is not None and held not in state.sides:
-            raise _error(state, ("objectives", oid), f"{held!r} is not a side",
+            raise _error(state, ("objectives", oid), f"no objective {shown(oid)}",
+                         f"one of {', '.join(state.objectives)}" if state.objectives
+                         else "no objectives: the scene has none")
+        if held is not None and (not isinstance(held, str) or held not in state.sides):
+            raise _error(state, ("objectives", oid), f"{shown(held)} is not a side",
                          f"one of {', '.join(state.sides)}, or null")
         state.objectives[oid] = held
     state.extra = _like(state, _mapping(state, start.get("extra", {}), ("extra",)),
@@ -132,7 +137,7 @@ def probe(state: State) -> None:
         state.rules.available(state)
         state.rules.marks(state)
         state.fingerprint()
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+    except Exception as exc:       # whatever a ruleset meets in a position it cannot use
         raise _error(state, (), f"not a position {state.rules.id} can go on from "
                                 f"({type(exc).__name__}: {exc})",
                      "a position as `try --out` writes it") from None
@@ -154,7 +159,8 @@ def _units(state: State, units: dict[str, Any]) -> None:
         if "damage" in item:
             dmg = item["damage"]
             if (not isinstance(dmg, list) or len(dmg) != n
-                    or not all(isinstance(d, int) and d >= 0 for d in dmg)):
+                    or not all(isinstance(d, int) and not isinstance(d, bool)
+                               and 0 <= d < 2 ** 31 for d in dmg)):
                 raise _error(state, (*at, "damage"), f"{dmg!r} is not the unit's damage",
                              f"{n} whole number{'s' if n != 1 else ''}, one per model")
             us.damage[:] = dmg
@@ -168,7 +174,12 @@ def _units(state: State, units: dict[str, Any]) -> None:
             state.slay(u, [first + k - 1 for k in slain])
         us.flags = set(_strings(state, item.get("flags", []), (*at, "flags")))
         us.phase_used = set(_strings(state, item.get("used", []), (*at, "used")))
-        us.counters = dict(_mapping(state, item.get("counters", {}), (*at, "counters")))
+        counters = dict(_mapping(state, item.get("counters", {}), (*at, "counters")))
+        for key, n in counters.items():
+            if isinstance(n, bool) or not isinstance(n, (int, float)):
+                raise _error(state, (*at, "counters", key), f"{shown(n)} is not a count",
+                             "a number")
+        us.counters = counters
 
 
 def _kind(value: Any) -> str:
@@ -198,14 +209,75 @@ def _like(state: State, given: dict[str, Any], fresh: dict[str, Any],
         if want is None:
             ok = value is None or isinstance(value, str)
         elif wanted == "a count":
-            ok = kind == "a count" and value >= 0 and value == value
+            ok = kind == "a count" and value >= 0
         else:
             ok = kind == wanted
         if not ok:
-            raise _error(state, at, f"{value!r} is the wrong kind of value",
+            raise _error(state, at, f"{shown(value)} is the wrong kind of value",
                          "text or null" if want is None else
                          "a count, 0 or more" if wanted == "a count" else wanted)
+        _shaped(state, value, want, at)
     return copy.deepcopy({**fresh, **given})
+
+
+def _template(values: list[Any]) -> tuple[Any, bool] | None:
+    """What the values of a list or mapping at the ruleset's start share: (a sample of their one
+    kind - mappings merged, so every key seen has its sample - and whether null was among
+    them), or None when they are of several kinds or there are none."""
+    kinds = {_kind(v) for v in values if v is not None}
+    if len(kinds) != 1:
+        return None
+    some = [v for v in values if v is not None]
+    if isinstance(some[0], dict):
+        merged: dict[str, Any] = {}
+        for v in some:
+            for k, x in v.items():
+                merged.setdefault(k, x)
+        return merged, len(some) < len(values)
+    if isinstance(some[0], list):
+        return [x for v in some for x in v][:50], len(some) < len(values)
+    return some[0], len(some) < len(values)
+
+
+def _shaped(state: State, value: Any, want: Any, path: tuple[str | int, ...]) -> None:
+    """Inside a clock, resource or extra key: `value` is shaped like `want` (the ruleset's own
+    start) as far as `want` shows a shape - a mapping's known keys hold their kinds, the
+    items of a list or mapping whose items at the start were all of one kind are of that
+    kind - so a ruleset never meets a null where it keeps a mapping, or text where a count."""
+    if isinstance(want, dict) and isinstance(value, dict):
+        shared = _template(list(want.values()))
+        for k, v in value.items():
+            sample, nullable = ((want[k], want[k] is None) if k in want
+                                else shared if shared is not None else (None, True))
+            _one(state, v, sample, nullable, (*path, k))
+    elif isinstance(want, list) and isinstance(value, list):
+        shared = _template(want)
+        if shared is not None:
+            for i, v in enumerate(value):
+                _one(state, v, shared[0], shared[1], (*path, i))
+
+
+def _null_allowed(state: State, path: tuple[str | int, ...]) -> bool:
+    """The ruleset's `position_nulls:` (key paths, * for any one key) allow a null here."""
+    from fnmatch import fnmatchcase
+
+    where = ".".join(str(p) for p in path)
+    return any(fnmatchcase(where, pattern)
+               for pattern in getattr(state.scene.ruleset, "position_nulls", ()))
+
+
+def _one(state: State, value: Any, sample: Any, nullable: bool,
+         path: tuple[str | int, ...]) -> None:
+    if sample is None:
+        return                     # nothing to go by
+    if value is None:
+        if not nullable and not _null_allowed(state, path):
+            raise _error(state, path, "null is the wrong kind of value", _kind(sample))
+        return
+    kind, wanted = _kind(value), _kind(sample)
+    if kind != wanted and not (wanted == "a count" and kind == "a count"):
+        raise _error(state, path, f"{shown(value)} is the wrong kind of value", wanted)
+    _shaped(state, value, sample, path)
 
 
 def _clock(state: State, clock: dict[str, Any]) -> None:

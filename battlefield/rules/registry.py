@@ -85,8 +85,9 @@ def playable() -> list[str]:
 
 def with_ruleset_check(scene: Scene, report: dict[str, Any]) -> dict[str, Any]:
     """A check report with what the scene's ruleset adds to it (its check_additions)."""
+    _assumed(scene, report)
     ruleset = find(scene.ruleset.id)
-    if ruleset is None:
+    if ruleset is None or not scene.units:
         return report
     extra = ruleset.check_additions(scene)
     for pair in report["pairs"]:
@@ -96,15 +97,35 @@ def with_ruleset_check(scene: Scene, report: dict[str, Any]) -> dict[str, Any]:
     return report
 
 
-def checked(scene: Scene) -> Scene:
+def _assumed(scene: Scene, report: dict[str, Any]) -> None:
+    """Each unit's weapon characteristics left out and taken from the ruleset's
+    weapon_defaults, as `assumed` in the check report ("Sword: hit 4, wound 4")."""
+    defaults = getattr(scene.ruleset, "weapon_defaults", ())
+    for u in scene.units if defaults else ():
+        said = []
+        for w in u.weapons:
+            left = [f"{k} {v:g}" for k, v in defaults if k not in w]
+            if left:
+                said.append(f"{w.get('name', 'weapon')}: {', '.join(left)}")
+        if said:
+            report["units"].setdefault(u.id, {})["assumed"] = "; ".join(said)
+
+
+def checked(scene: Scene, battle: bool = False) -> Scene:
     """The scene, after its ruleset's own check of the keys it adds (Ruleset.check_scene)
     and of its `state:` (where a battle starts, or a whole position): a value the loader takes
-    but the ruleset cannot is refused here, by every command alike."""
+    but the ruleset cannot is refused here, by every command alike. battle=True (validate):
+    also the battle set up as try and play set it up (the ruleset's setup: its sides and
+    start), which geometry questions (check, measure) do not need."""
     ruleset = find(scene.ruleset.id)
     if ruleset is not None and scene.units:
         ruleset.check_scene(scene)
-        if scene.extra.get("state") is not None:
-            Game(ruleset, scene).new_state()      # its `state:` read as a battle reads it
+    if ruleset is not None and scene.units and battle:
+        from battlefield.rules.boundary import playable_units
+
+        playable_units(scene)
+    if ruleset is not None and scene.units and (battle or scene.extra.get("state") is not None):
+        Game(ruleset, scene).new_state()      # its `state:` read as a battle reads it
     return scene
 
 

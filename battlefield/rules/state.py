@@ -20,7 +20,7 @@ import numpy as np
 
 from battlefield.errors import InputError
 from battlefield.geometry.table import Table
-from battlefield.rules import decisions, position
+from battlefield.rules import boundary, decisions, position
 from battlefield.rules.actions import Action, IllegalAction, Violation
 from battlefield.rules.decisions import Decision
 from battlefield.rules.dice import Dice
@@ -182,7 +182,10 @@ class State:
         """Why `action` is illegal here (empty: legal). Never changes the state. While
         decisions are pending only their answers are legal; once the battle is over nothing
         is, nor a type the ruleset does not play (Ruleset.actions); the ruleset checks the
-        rest."""
+        rest. First of all, every field must be of its declared type (rules.boundary)."""
+        if bad := boundary.check(self, action):    # fields of their declared types, first
+            self._checked = None
+            return bad
         if self.pending:
             violations = decisions.check(self, action)
         elif self.over:

@@ -10,6 +10,7 @@ from typing import Any
 from battlefield.errors import UsageError
 from battlefield.rules import decisions, position, registry
 from battlefield.rules.actions import Action, Violation
+from battlefield.rules.boundary import Refused, playable_units
 from battlefield.rules.state import Game, State
 from battlefield.scene.model import Scene
 
@@ -18,6 +19,7 @@ def start(scene: Scene, actions: list[Action], seed: int, dice: list[int]) -> St
     """A state at the moment the actions belong to: the scene's own `state:` (a whole
     position) where it gives one, the ruleset's defaults for these actions otherwise."""
     ruleset = registry.get(scene.ruleset.id)
+    playable_units(scene)
     defaults = ruleset.try_start(scene, actions)
     extra = dict(scene.extra)
     st = dict(extra.get("state") or {})
@@ -34,12 +36,19 @@ def advance(state: State, action: Action) -> list[Violation]:
     return state.rules.try_advance(state, action)
 
 
-def run(scene: Scene, actions: list[Action], seed: int = 1, dice: list[int] | None = None
-        ) -> tuple[State, list[dict[str, Any]]]:
-    state = start(scene, actions, seed, dice or [])
+def run(scene: Scene, actions: list[Action | Refused], seed: int = 1,
+        dice: list[int] | None = None) -> tuple[State, list[dict[str, Any]]]:
+    """Each action in turn; one the boundary refused (rules.boundary.Refused: a field not of
+    its type) is reported illegal like any other and changes nothing."""
+    state = start(scene, [a for a in actions if isinstance(a, Action)], seed, dice or [])
     results = []
     given: dict[str, Any] = {}          # answers written on the action that raised decisions
     for i, written in enumerate(actions):
+        if isinstance(written, Refused):
+            results.append({"action": written.to_dict(), "legal": False,
+                            "violations": [x.to_dict() for x in written.violations],
+                            "events": []})
+            continue
         action, shorthand, bad = decisions.shorthand(state, written)
         if not bad and not state.pending:
             bad = advance(state, action)
@@ -54,7 +63,8 @@ def run(scene: Scene, actions: list[Action], seed: int = 1, dice: list[int] | No
         if not state.pending:
             given = shorthand
         events = state.apply(action)
-        answered, more = decisions.settle(state, given, actions[i + 1:])
+        answered, more = decisions.settle(state, given, [a for a in actions[i + 1:]
+                                                         if isinstance(a, Action)])
         results.append({"action": shown, "legal": True, "violations": [],
                         "events": events + more,
                         "rolls": [r.to_dict() for r in state.dice.log[before:]],

@@ -35,12 +35,32 @@ MODEL_KEYS = keys.MODEL.names()
 # Bases that overlap by more than this are an error; bases in contact touch within it.
 OVERLAP_TOLERANCE = 0.01
 EDGE_TOLERANCE = 1e-6
+MAX_BOARD = 100_000.0      # inches a side
 
 
 def load_scene(file: str | Path, require_units: bool = False,
                ruleset: str | None = None) -> Scene:
     """Read a scene or map file. `ruleset` overrides (or supplies) the file's ruleset."""
     return _SceneReader(Reader.open(file)).scene(require_units, ruleset)
+
+
+def _beside(r: Reader, folder: Path, ref: str) -> Path | None:
+    """The file `ref` names in the scene's folder or below it; a reference out of the folder
+    (`../`, an absolute path, a link leading out) is refused without reading it. None: the
+    name is no file there (it may be a bundled map's)."""
+    if "\0" in ref:
+        raise r.error(("map",), "a map name has no NUL character")
+    path = folder / ref
+    try:
+        inside = _where(path).is_relative_to(_where(folder))
+    except (OSError, ValueError):
+        inside = False
+    if not inside:
+        if Path(ref).is_absolute() or ".." in Path(ref).parts or path.exists():
+            raise r.error(("map",), f"map '{ref}' is outside the scene's folder",
+                          "a bundled map's name, or a map file beside the scene or below it")
+        return None
+    return path
 
 
 def _where(file: str | Path) -> Path:
@@ -127,6 +147,17 @@ class _SceneReader:
         self._no_overlaps(scene)
         return scene
 
+    def _name(self, path: tuple, value: Any) -> str:
+        """An id or name people read and the pictures write: printable text with something
+        to see (no NUL, no byte-order mark or zero-width character, not only spaces)."""
+        text = self.r.string(path, value)
+        if not text.strip() or not text.isprintable() or len(text) > 200:
+            shown = text.encode("unicode_escape").decode("ascii")[:60]
+            raise self.r.error(path, f"'{shown}' is not a name people can read",
+                               "1 to 200 printable characters, not only spaces (no NUL, "
+                               "byte-order mark or zero-width character)")
+        return text
+
     def _text(self, path: tuple, value: Any) -> str:
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             raise self.r.error(path, f"must be text, not {_kind(value)}", "a line of text")
@@ -136,10 +167,10 @@ class _SceneReader:
     def _map(self, value: Any) -> dict[str, Any]:
         r = self.r
         ref = r.string(("map",), value)
-        path = Path(r.file).parent / ref
-        if not path.is_file() and not ref.endswith((".yaml", ".yml")):
-            path = Path(r.file).parent / f"{ref}.yaml"     # `map: NAME` for NAME.yaml beside it
-        if not path.is_file():
+        path = _beside(r, Path(r.file).parent, ref)
+        if (path is None or not path.is_file()) and not ref.endswith((".yaml", ".yml")):
+            path = _beside(r, Path(r.file).parent, f"{ref}.yaml")   # `map: NAME`: NAME.yaml
+        if path is None or not path.is_file():
             bundled = find_map(ref)
             if bundled is None:
                 names = map_names()
@@ -161,8 +192,10 @@ class _SceneReader:
     def _board(self, value: Any) -> tuple[float, float]:
         r = self.r
         b = r.mapping(("board",), value, keys.BOARD.required(), keys.BOARD.optional())
-        return (r.number(("board", "width"), b["width"], 0, strict_min=True),
-                r.number(("board", "depth"), b["depth"], 0, strict_min=True))
+        # At most MAX_BOARD inches a side: far past any table, and small enough to draw (a
+        # board of 1e300" crashed pygame drawing its grid).
+        return (r.number(("board", "width"), b["width"], 0, MAX_BOARD, strict_min=True),
+                r.number(("board", "depth"), b["depth"], 0, MAX_BOARD, strict_min=True))
 
     def _outline(self, path: tuple, value: Any, width: float, depth: float
                  ) -> tuple[tuple[float, float], ...]:
@@ -186,7 +219,7 @@ class _SceneReader:
         for i, item in enumerate(r.sequence(("terrain",), value)):
             p = ("terrain", i)
             t = r.mapping(p, item, keys.TERRAIN.required(), keys.TERRAIN.optional())
-            pid = r.string((*p, "id"), t["id"])
+            pid = self._name((*p, "id"), t["id"])
             if pid in ids:
                 raise r.error((*p, "id"), f"duplicate terrain id '{pid}'", "a unique id")
             ids.add(pid)
@@ -208,7 +241,7 @@ class _SceneReader:
         for i, item in enumerate(r.sequence(("objectives",), value)):
             p = ("objectives", i)
             o = r.mapping(p, item, keys.OBJECTIVE.required(), keys.OBJECTIVE.optional())
-            oid = r.string((*p, "id"), o["id"])
+            oid = self._name((*p, "id"), o["id"])
             if oid in ids:
                 raise r.error((*p, "id"), f"duplicate objective id '{oid}'", "a unique id")
             ids.add(oid)
@@ -246,14 +279,14 @@ class _SceneReader:
                     unplayed = ", ".join(k for k, _ in rs.unplayed_unit_keys)
                     raise r.error((*p, key), f"{rs.id} does not play '{key}': {why}",
                                   f"a unit without {unplayed}")
-            uid = r.string((*p, "id"), u["id"])
+            uid = self._name((*p, "id"), u["id"])
             if "/" in uid:
                 raise r.error((*p, "id"), f"unit id '{uid}' contains '/'",
                               "an id without '/' (UNIT/N names one model)")
             if uid in ids:
                 raise r.error((*p, "id"), f"duplicate unit id '{uid}'", "a unique id")
             ids.add(uid)
-            side = r.string((*p, "side"), u["side"])
+            side = self._name((*p, "side"), u["side"])
             default = self._default_base(p, u, rs)
             models = [self._model((*p, "models", k), m, rs, width, depth, layout, default)
                       for k, m in enumerate(r.sequence((*p, "models"), u["models"], 1,
@@ -264,6 +297,7 @@ class _SceneReader:
             stats = self._stats((*p, "stats"), u.get("stats", {}), rs.characteristics)
             weapons = [self._stats((*p, "weapons", k), w, rs.weapon_characteristics, weapon=True)
                        for k, w in enumerate(r.sequence((*p, "weapons"), u.get("weapons", [])))]
+            self._ranges(p, weapons, rs)
             keywords = tuple(k.upper() for k in r.strings((*p, "keywords"),
                                                            u.get("keywords", [])))
             profile = r.string((*p, "profile"), u["profile"]) if "profile" in u else None
@@ -271,10 +305,22 @@ class _SceneReader:
                             for k, item in enumerate(r.sequence((*p, kind), u.get(kind, [])))]
                      for kind in MAGIC_KEYS}
             units.append(UnitSpec(uid, side, models, leader,
-                                  r.string((*p, "name"), u["name"]) if "name" in u else uid,
+                                  self._name((*p, "name"), u["name"]) if "name" in u else uid,
                                   stats, weapons, keywords, profile, r.line(p), magic["spells"],
                                   magic["prayers"], self._extra(p, u, rs.unit_keys), p))
         return units
+
+    def _ranges(self, path: tuple, weapons: list[dict[str, Any]], rs: Any) -> None:
+        """A weapon's range is at least the ruleset's weapon_range_min, or none (melee)."""
+        least = getattr(rs, "weapon_range_min", 0.0)
+        for k, w in enumerate(weapons):
+            rng = w.get("range")
+            if least and isinstance(rng, (int, float)) and 0 < rng < least:
+                raise self.r.error((*path, "weapons", k, "range"),
+                                   f"{w.get('name')}: a range of {rng:g}\" would make it a "
+                                   f"shooting weapon; in {rs.id} a melee weapon has no range",
+                                   f"no range for a melee weapon, or {least:g}\" or more "
+                                   f"for a shooting one")
 
     def _default_base(self, path: tuple, given: dict[str, Any], rs: Any) -> Any:
         """The base a unit's models take when they leave theirs out: from a ruleset key that

@@ -114,8 +114,10 @@ def map_yaml(scene: Scene, header: list[str] | None = None) -> str:
 def save_map(scene: Scene, path: str | Path) -> Path:
     """Write the scene's map to `path` (making its folder); the path written."""
     path = Path(path)
+    from battlefield.files import write_text
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(map_yaml(scene), encoding="utf-8")
+    write_text(path, map_yaml(scene))
     return path
 
 

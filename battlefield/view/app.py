@@ -57,7 +57,7 @@ def open_game(scene_arg: str | None, ruleset: str | None = None, seed: int = 1) 
             ruleset = None
     ruleset = ruleset or default_ruleset()
     text, name = battle_scene(ruleset, scene_arg)
-    scene = load_scene_text(text, name)
+    scene = registry.checked(load_scene_text(text, name), battle=True)   # as validate checks
     return Opened(Game(log.rules_for(ruleset), scene, seed).new_state(), text, name)
 
 
@@ -307,8 +307,9 @@ class PlayScene:
         from battlefield.rules.trial import scene_after
 
         path = path or str(Path(self.save_path).with_suffix("")) + "-position.yaml"
-        Path(path).write_text(yaml.safe_dump(scene_after(self.state), sort_keys=False,
-                                             width=100), encoding="utf-8")
+        from battlefield.files import write_text
+
+        write_text(path, yaml.safe_dump(scene_after(self.state), sort_keys=False, width=100))
         self.say(f"saved the position to {path}")
         return path
 
@@ -330,7 +331,9 @@ class PlayScene:
         surf = pygame.Surface((self.table.rect.width + self.panel.rect.width,
                                self.table.rect.height))
         self.draw(surf)
-        pygame.image.save(surf, path)
+        from battlefield.view.picture import save_image
+
+        save_image(surf, path)
         self.say(f"screenshot {path}")
         return path
 
@@ -450,7 +453,9 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
     if screenshot:
         surf = pygame.Surface(size)
         scene.draw(surf)
-        pygame.image.save(surf, screenshot)
+        from battlefield.view.picture import save_image
+
+        save_image(surf, screenshot)
         return scene
     App(scene, size).run()
     pygame.quit()

@@ -332,7 +332,9 @@ def side_by_side(pictures: Sequence[pygame.Surface], gap: int = 24) -> pygame.Su
 
 
 def save(surface: pygame.Surface, path: str) -> None:
-    pygame.image.save(surface, str(path))
+    from battlefield.view.picture import save_image
+
+    save_image(surface, path)
 
 
 __all__ = ["ramp", "Spot", "Route", "heatmap_picture", "marches_picture", "side_by_side",

@@ -116,14 +116,41 @@ def scene_picture(scene: Scene, report: dict | None = None, measure: dict | None
     return Picture(scene, report, measure, px_per_inch, tuple(marks)).draw()
 
 
+MAX_SIDE_PX = 16_000            # pixels a side of a picture pygame draws safely
+MAX_PIXELS = 100_000_000       # and in all
+
+
 def render_scene(scene: Scene, report: dict, out_path: str, measure: dict | None = None,
                  px_per_inch: float = 20, marks: tuple = ()) -> None:
     """Draw `scene` from above with the rulings of `report` (battlefield check) and optionally a
     `measure` result (battlefield measure), and save it as a PNG at out_path."""
     if px_per_inch <= 0:
         raise ValueError(f"px_per_inch must be positive, not {px_per_inch}")
+    w, h = round(scene.width * px_per_inch), round(scene.depth * px_per_inch)
+    if max(w, h) > MAX_SIDE_PX or w * h > MAX_PIXELS:
+        from battlefield.errors import UsageError
+
+        most = min(MAX_SIDE_PX / max(scene.width, scene.depth),
+                   (MAX_PIXELS / (scene.width * scene.depth)) ** 0.5)
+        raise UsageError(f"the picture of a {scene.width:g}\" x {scene.depth:g}\" board at "
+                         f"{px_per_inch:g} px per inch would be {w:,} x {h:,} px, more than "
+                         f"can be drawn: give --scale {most:.3g} or less")
     surface = scene_picture(scene, report, measure, px_per_inch, marks)
-    pygame.image.save(surface, str(out_path))
+    save_image(surface, out_path)
 
 
-__all__ = ["render_scene", "scene_picture", "Picture", "margins"]
+def save_image(surface: pygame.Surface, path: str | os.PathLike) -> None:
+    """The picture saved whole (encoded in memory, then written atomically: a full disk leaves
+    the old file as it was); the file's suffix picks the format (.png by default)."""
+    import io
+    from pathlib import Path
+
+    from battlefield.files import write_bytes
+
+    buf = io.BytesIO()
+    name = Path(path).name if Path(path).suffix else f"{Path(path).name}.png"
+    pygame.image.save(surface, buf, name)
+    write_bytes(path, buf.getvalue())
+
+
+__all__ = ["render_scene", "scene_picture", "Picture", "margins", "save_image"]

@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 RULES = Path(__file__).parents[2] / "battlefield" / "rules"
-CORE = ("actions", "chance", "damage", "decisions", "dice", "moves", "odds", "position",
+CORE = ("actions", "boundary", "chance", "damage", "decisions", "dice", "moves", "odds", "position",
         "result", "ruleset", "snapshots", "state", "summary")
 
 

@@ -245,8 +245,12 @@ BAD_POSITIONS = [
                                        "(expected yes / no)"),
     ("blocks", ("extra", "orders"), 3, "state.extra.orders: 3 is the wrong kind of value "
                                        "(expected a mapping)"),
-    ("blocks", ("extra", "orders"), {"red-spears": 5}, "state: not a position blocks can go on "
-                                                      "from (TypeError"),
+    ("blocks", ("extra", "orders"), {"red-spears": 5}, "state.extra.orders.red-spears: 5 is "
+                                                      "the wrong kind of value"),
+    ("blocks", ("extra", "start"), {"red-spears": None}, "state.extra.start.red-spears: null "
+                                                        "is the wrong kind of value"),
+    ("blocks", ("sides", "red", "command"), float("inf"), "state.sides.red.command: must be a "
+                                                          "finite number"),
     ("blocks", ("dice",), 2 ** 70, "state.dice: 1180591620717411303424 is not the dice"),
 ]
 

@@ -48,15 +48,19 @@ def _amount(v: Any) -> str:
 
 
 def weapon_from(spec: dict[str, Any]) -> Weapon:
+    """A weapon as a scene writes it; what it leaves out is ruleset.yaml's weapon_defaults."""
+    from battlefield.rulesets import load_ruleset
+
+    d = dict(load_ruleset("aos4").weapon_defaults)
     rng = spec.get("range")
     return Weapon(
         name=str(spec.get("name", "weapon")),
         range=float(rng) if rng not in (None, 0) else None,
-        attacks=_amount(spec.get("attacks", 1)),
-        hit=_plus(spec.get("hit", 4)),
-        wound=_plus(spec.get("wound", 4)),
-        rend=int(float(spec.get("rend", 0))),
-        damage=_amount(spec.get("damage", 1)),
+        attacks=_amount(spec.get("attacks", d["attacks"])),
+        hit=_plus(spec.get("hit", d["hit"])),
+        wound=_plus(spec.get("wound", d["wound"])),
+        rend=int(float(spec.get("rend", d["rend"]))),
+        damage=_amount(spec.get("damage", d["damage"])),
         abilities=tuple(str(a).lower() for a in spec.get("abilities", ())),
     )
 

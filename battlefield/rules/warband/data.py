@@ -116,7 +116,7 @@ def read_ability(r: Any, path: tuple, raw: Any) -> Ability:
     if not isinstance(aid, str) or not aid:
         raise r.error((*path, "id"), "must be a name", "e.g. savage-leap")
     cost = raw["cost"]
-    if cost not in SIZES:
+    if not isinstance(cost, str) or cost not in SIZES:
         raise r.error((*path, "cost"), f"{cost!r} is not a size of ability dice",
                       "double, triple or quad")
     effects = raw["effects"]

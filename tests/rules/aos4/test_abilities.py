@@ -218,7 +218,7 @@ def test_redeploy_in_the_enemy_movement_phase():
 
 
 def test_covering_fire_at_the_closest_target_minus_one():
-    extra = """  - {id: blue-far, side: blue, stats: {save: 4, health: 1},
+    extra = """  - {id: blue-far, side: blue, stats: {move: 5, save: 4, health: 1},
      models: [{base: 32, at: [24, 22]}]}"""
     text = enemy_turn(scene(extra_units=extra))
     _, (far,) = attempt(text, {"type": "covering-fire", "unit": "red", "target": "blue-far"})

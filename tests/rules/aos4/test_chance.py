@@ -28,7 +28,7 @@ units:
     models: [{{base: 32, at: [10, 20]}}]
   - id: blue
     side: blue
-    stats: {{save: {save}, health: 1}}
+    stats: {{move: 5, save: {save}, health: 1}}
     models: [{{base: 32, at: [19, 20]}}]
 """
 

@@ -1,0 +1,140 @@
+"""rules/boundary.py: outside data becomes an Action in one place. A field not of the type its
+action declares (engine fields here, each ruleset's in ruleset.yaml action_fields:) is a
+bad_field violation naming the field's path; try reports it ILLEGAL; nothing raises."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from battlefield.cli.main import main
+from battlefield.inputs import FieldTypeError, dumps, loads, parse_type
+from battlefield.rules import registry
+from battlefield.rules.actions import Action
+from battlefield.rules.boundary import CODE, Refused, read
+from battlefield.rules.state import Game
+from battlefield.rulesets import load_ruleset
+from battlefield.scene.load import load_scene
+
+
+def try_json(capsys, *actions: str, scene: str = "demo") -> list[dict]:
+    argv = ["try", scene, "--json"]
+    for a in actions:
+        argv += ["--action", a]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    json.loads(out, parse_constant=lambda c: pytest.fail(f"{c} in --json output"))
+    return json.loads(out)["results"]
+
+
+@pytest.mark.parametrize("action, field", [
+    ('{"type": "normal-move", "unit": "red-lancers", "path": [[NaN, 1], [2, 3]]}', "path[0][0]"),
+    ('{"type": "normal-move", "unit": "red-lancers", "path": [[1, 2], [Infinity, 3]]}',
+     "path[1][0]"),
+    ('{"type": "normal-move", "unit": "red-lancers", "path": [[1, 1e999]]}', "path[0][1]"),
+    ('{"type": "normal-move", "unit": "red-lancers", "facing": ' + "9" * 5000 + "}", "facing"),
+    ('{"type": "shoot", "unit": "red-archers", "target": {"a": 1}}', "target"),
+    ('{"type": "shoot", "unit": "red-archers", "target": ["blue-drake", 7]}', "target[1]"),
+    ('{"type": "run", "unit": "red-lancers", "command": 1, "path": [[12.5, 8], [12.5, 9]]}',
+     "command"),
+    ('{"type": "shoot", "unit": 5, "target": "blue-drake"}', "unit"),
+    ('{"type": "shoot", "unit": "nobody", "target": "blue-drake"}', "unit"),
+    ('{"type": "decline", "side": "green"}', "side"),
+    ('{"type": "normal-move", "unit": "red-lancers", "paths": {"99": [[1, 2]]}}', "paths.99"),
+    ('{"type": "normal-move", "unit": "red-lancers", "paths": {"1": [[1, 2, 3]]}}',
+     "paths.1[0]"),
+])
+def test_a_bad_field_is_illegal_naming_its_path(capsys, action, field):
+    (r,) = try_json(capsys, action)
+    assert not r["legal"]
+    assert [v["code"] for v in r["violations"]] == [CODE]
+    assert r["violations"][0]["field"] == field
+    assert r["violations"][0]["message"].startswith(f"{field}: ")
+
+
+def test_try_prints_a_bad_field_as_illegal(capsys):
+    assert main(["try", "demo", "--action", '{"type": "normal-move", "unit": "red-lancers", '
+                 '"path": [[NaN, 1], [2, 3]]}']) == 0
+    out = capsys.readouterr().out
+    assert "1. normal-move red-lancers: ILLEGAL" in out
+    assert "bad_field: path[0][0]: nan is not a finite number" in out
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[" * 5000, "nested more than"),
+    ('{"type": "x", "a": "' + "y" * 200_000 + '"}', "characters"),
+    ("{not json", "not JSON"),
+])
+def test_text_that_cannot_be_an_action_is_one_line(capsys, text, words):
+    assert main(["try", "demo", "--action", text]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and words in err and len(err) < 400
+
+
+def test_an_action_of_the_vocabulary_still_plays():
+    (r,) = [read({"type": "shoot", "unit": "red-archers", "target": "blue-drake"},
+                 load_scene("maps/demo.yaml"))]
+    assert r == Action("shoot", "red-archers", target="blue-drake")
+
+
+@pytest.mark.parametrize("action", [
+    Action("shoot", unit=["red-archers"]),                   # type: ignore[arg-type]
+    Action("shoot", "red-archers", target=({"x": 1},)),      # type: ignore[arg-type]
+    Action("run", "red-lancers", options=(("command", math.nan),)),
+    Action("run", "red-lancers", options="junk"),            # type: ignore[arg-type]
+    Action(7),                                               # type: ignore[arg-type]
+    Action("normal-move", "red-lancers", path=((math.inf, 1.0),)),
+    Action("normal-move", "red-lancers", facing=math.nan),
+    "not an action",
+])
+def test_state_check_refuses_any_malformed_action_object_without_raising(action):
+    state = Game(registry.get("aos4").rules, load_scene("maps/demo.yaml"), 1).new_state()
+    before = state.fingerprint()
+    bad = state.check(action)           # type: ignore[arg-type]
+    assert bad and bad[0].code == CODE
+    assert state.fingerprint() == before
+
+
+def test_refused_data_is_shown_as_strict_json():
+    r = read({"type": "run", "unit": "red-lancers", "path": [[math.nan, 1]]},
+             load_scene("maps/demo.yaml"))
+    assert isinstance(r, Refused)
+    dumps(r.to_dict())                   # no NaN left in what is shown
+
+
+def test_every_field_a_vocabulary_names_has_a_type():
+    from battlefield.rules.boundary import ENGINE_FIELDS
+
+    for name in registry.playable():
+        rs = load_ruleset(name) if name in ("aos4", "blocks", "openwg", "skirmish",
+                                            "warband") else None
+        if rs is None:
+            continue
+        declared = set(ENGINE_FIELDS) | {k for k, _ in rs.action_fields}
+        for doc in rs.actions:
+            for f in doc.fields:
+                for one in f.rstrip("?").split(" | "):
+                    assert one in declared, f"{name}: {doc.id}'s field {one!r} has no type"
+
+
+@pytest.mark.parametrize("text", ["whole 1..", "list", "side ->", "frob", "whole 3..1",
+                                  "(text | unit"])
+def test_a_field_type_written_wrongly_is_refused(text):
+    with pytest.raises(FieldTypeError):
+        parse_type(text)
+
+
+def test_json_numbers_are_read_without_conversion_past_the_limits():
+    data = loads('{"a": ' + "1" * 5000 + ', "b": 1e999, "c": NaN}', "--action 1")
+    assert repr(data["a"]) == "<a number of 5000 digits>"
+    assert math.isinf(data["b"]) and math.isnan(data["c"])
+    with pytest.raises(ValueError):
+        dumps({"x": math.nan})
+
+
+def test_an_error_quoting_a_huge_argument_is_cut_short(capsys):
+    assert main(["measure", "demo", "x" * 200_000, "red-archers"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and len(err) < 1200 and "characters" in err
