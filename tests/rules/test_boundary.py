@@ -90,7 +90,7 @@ def test_an_action_of_the_vocabulary_still_plays():
     "not an action",
 ])
 def test_state_check_refuses_any_malformed_action_object_without_raising(action):
-    state = Game(registry.get("aos4").rules, load_scene("maps/demo.yaml"), 1).new_state()
+    state = Game(registry.get("aos4"), load_scene("maps/demo.yaml"), 1).new_state()
     before = state.fingerprint()
     bad = state.check(action)           # type: ignore[arg-type]
     assert bad and bad[0].code == CODE

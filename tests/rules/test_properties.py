@@ -24,7 +24,7 @@ from battlefield.rules.state import Game, State
 from battlefield.rules.trial import scene_after
 from battlefield.scene.load import load_scene_text
 
-PLAYABLE = [n for n in registry.playable() if registry.get(n).ruleset.demo]
+PLAYABLE = [n for n in registry.playable() if registry.get(n).spec.demo]
 PROPERTY = settings(max_examples=40, deadline=None, derandomize=True, database=None,
                     suppress_health_check=list(HealthCheck))
 
@@ -34,7 +34,7 @@ def moments(ruleset: str) -> tuple[str, tuple[State, ...]]:
     """The demo battle's scene text and a few states along a seeded computer battle."""
     package = registry.get(ruleset)
     text, name = battle_scene(ruleset, None)
-    state = Game(package.rules, load_scene_text(text, name), 3).new_state()
+    state = Game(package, load_scene_text(text, name), 3).new_state()
     players = {side: package.player() for side in state.sides}
     out = [state.snapshot()]
     for k in range(80):
@@ -158,7 +158,7 @@ def test_a_mutated_position_is_restored_or_one_line(ruleset, data):
     try:
         scene = load_scene_text(mutated, "position.yaml")
         registry.checked(scene)
-        restored = Game(package.rules, scene, 3).new_state()
+        restored = Game(package, scene, 3).new_state()
     except InputError as exc:
         assert "\n" not in str(exc) and "position.yaml" in str(exc)
         return
