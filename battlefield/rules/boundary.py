@@ -27,7 +27,7 @@ from battlefield.inputs import (
     shown,
 )
 from battlefield.rules.actions import KEYS, Action, ActionFormatError, Violation
-from battlefield.scene.yamlsource import format_path
+from battlefield.yamlsource import format_path
 
 if TYPE_CHECKING:
     from battlefield.rules.state import State
