@@ -1,0 +1,119 @@
+"""Property: whatever a client sends, the server's message handler answers every frame with an
+`event`, a `refused` or an `error`, keeps serving, and a `refused` or an `error` leaves the game
+exactly as it was (its version, its log and the state's fingerprint). Frames are generated for
+every playable ruleset: text that is not JSON, JSON of every shape, and `act` frames whose
+actions are of every type the ruleset's vocabulary declares, with real and made-up ids and
+hostile values (non-finite numbers, huge ones, wrong types, deep nesting)."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from battlefield.rules import registry
+from battlefield.scene.load import load_scene_text
+from battlefield.server.app import Server
+from battlefield.server.games import LiveGame
+
+from ._serve import PLAYABLE, short_battle
+
+EXAMPLES = int(os.environ.get("BATTLEFIELD_PROPERTY_EXAMPLES", "40"))
+
+
+class Listener:
+    """A client as the handler sees it: a seat and the messages sent to it."""
+
+    def __init__(self, seat: str | None) -> None:
+        self.seat = seat
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, msg: dict[str, Any] | str) -> None:
+        self.sent.append(json.loads(msg) if isinstance(msg, str) else msg)
+
+
+HOSTILE_NUMBERS = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**30, 10**30),
+    st.sampled_from([0, -1, 1e308, -1e308, 10**400]))
+SCALARS = st.one_of(st.none(), st.booleans(), HOSTILE_NUMBERS, st.text(max_size=12))
+JSON = st.recursive(SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+    max_leaves=12)
+
+
+def _actions(ruleset: str, ids: list[str], sides: list[str]) -> st.SearchStrategy[dict]:
+    """Action dictionaries of every type the ruleset declares, fields real or hostile."""
+    types = sorted(a.id for a in registry.get(ruleset).ruleset.actions) or ["end-phase"]
+    point = st.tuples(HOSTILE_NUMBERS, HOSTILE_NUMBERS).map(list)
+    fair = st.tuples(st.floats(0, 60), st.floats(0, 44)).map(list)
+    path = st.lists(st.one_of(fair, point, JSON), min_size=0, max_size=4)
+    field = st.fixed_dictionaries({}, optional={
+        "unit": st.one_of(st.sampled_from(ids), st.text(max_size=6), JSON),
+        "target": st.one_of(st.sampled_from(ids), JSON),
+        "side": st.one_of(st.sampled_from(sides), JSON),
+        "path": st.one_of(path, JSON),
+        "facing": st.one_of(HOSTILE_NUMBERS, JSON),
+        "weapon": st.one_of(st.text(max_size=8), JSON),
+        "paths": st.dictionaries(st.sampled_from(["1", "2", "x"]), path, max_size=2),
+    })
+    return st.tuples(st.sampled_from(types + ["nonsense"]), field).map(
+        lambda tf: {"type": tf[0], **tf[1]})
+
+
+def _frames(ruleset: str, ids: list[str], sides: list[str]) -> st.SearchStrategy[str]:
+    act = st.tuples(st.one_of(st.integers(0, 10**6), st.text(min_size=1, max_size=8), JSON),
+                    _actions(ruleset, ids, sides)).map(
+        lambda ia: json.dumps({"type": "act", "id": ia[0], "action": ia[1]}))
+    other = st.one_of(
+        st.text(max_size=40),                                          # not JSON, mostly
+        JSON.map(json.dumps),                                          # any JSON at all
+        st.fixed_dictionaries({"type": st.sampled_from(["act", "resume", "hello", "x"])},
+                              optional={"since": JSON, "id": JSON, "action": JSON}
+                              ).map(json.dumps),
+        st.integers(1, 6000).map(lambda n: "[" * n + "]" * n),         # deep nesting
+    )
+    return st.one_of(act, act, other)
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE)
+def test_every_frame_is_answered_and_only_an_event_changes_the_game(ruleset, tmp_path):
+    text = short_battle(ruleset)
+    scene = load_scene_text(text, "t")
+    sides = list(scene.sides)
+    ids = [u.id for u in scene.units]
+    server = Server(tmp_path / "games.sqlite")
+    seats = LiveGame.new_seats(sides)
+    server.store.create("g1", ruleset, text, "t", 7, seats, 0.0)
+    game = LiveGame("g1", ruleset, text, "t", 7, seats)
+    server.games["g1"] = game
+
+    @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(frame=_frames(ruleset, ids, sides), seat=st.sampled_from([*sides, None]))
+    def one(frame: str, seat: str | None) -> None:
+        client = Listener(seat)
+        version, before = game.version, game.state.fingerprint()
+        server.frame(game, client, frame)
+        assert client.sent, f"no answer to {frame[:80]!r}"
+        kinds = [m["type"] for m in client.sent]
+        assert kinds[0] in ("event", "refused", "error"), kinds
+        if kinds[0] != "event":
+            assert len(client.sent) == 1 and game.version == version
+            assert game.state.fingerprint() == before
+            answer = client.sent[0]
+            if kinds[0] == "refused":
+                assert answer["violations"] and all(
+                    v["code"] and v["message"] for v in answer["violations"])
+            else:
+                assert answer["message"] and "\n" not in answer["message"]
+        else:
+            assert game.version == version + 1
+
+    try:
+        one()
+    finally:
+        server.store.close()
