@@ -47,7 +47,7 @@ JSON = st.recursive(SCALARS, lambda inner: st.one_of(
 
 def _actions(ruleset: str, ids: list[str], sides: list[str]) -> st.SearchStrategy[dict]:
     """Action dictionaries of every type the ruleset declares, fields real or hostile."""
-    types = sorted(a.id for a in registry.get(ruleset).ruleset.actions) or ["end-phase"]
+    types = sorted(a.id for a in registry.get(ruleset).spec.actions) or ["end-phase"]
     point = st.tuples(HOSTILE_NUMBERS, HOSTILE_NUMBERS).map(list)
     fair = st.tuples(st.floats(0, 60), st.floats(0, 44)).map(list)
     path = st.lists(st.one_of(fair, point, JSON), min_size=0, max_size=4)
