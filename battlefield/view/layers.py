@@ -18,7 +18,10 @@ from shapely.ops import polylabel
 from battlefield import palette as pal
 from battlefield.geometry import MM_PER_INCH
 from battlefield.geometry.bases import OVAL, RECT, outline_points
-from battlefield.scene.model import ModelSpec, Scene, UnitSpec
+from battlefield.page.shapes import find_model
+from battlefield.page.svg import main_group
+from battlefield.page.words import fmt_in
+from battlefield.scene.model import ModelSpec, Scene
 from battlefield.view.drawing import (
     boxed_text,
     dashed,
@@ -83,22 +86,9 @@ class Style:
         return max(1.0, self.scale / 12)
 
 
-def fmt_in(v: float, digits: int = 2) -> str:
-    """Inches as players write them: 4", 1.5", 7.42"."""
-    s = f"{v:.{digits}f}".rstrip("0").rstrip(".") if digits else f"{v:.0f}"
-    return f'{s}"'
 
 
 # --- lookups --------------------------------------------------------------------------------------
-def find_model(scene: Scene, name: str) -> tuple[UnitSpec, ModelSpec] | None:
-    """'UNIT/N' (1-based) -> the unit and model, or None."""
-    uid, _, n = name.rpartition("/")
-    if not uid or not n.isdigit():
-        return None
-    for u in scene.units:
-        if u.id == uid and 1 <= int(n) <= len(u.models):
-            return u, u.models[int(n) - 1]
-    return None
 
 
 def model_outline(m: ModelSpec, grow: float = 0.0, n: int = 48) -> Any:
@@ -475,20 +465,6 @@ def _beside(a: pygame.Surface, b: pygame.Surface, gap: int = 3) -> pygame.Surfac
     return out
 
 
-def main_group(u: UnitSpec, gap: float = 2.0) -> list[int]:
-    """The unit's models reachable from its leader in steps of at most `gap` inches between
-    bases (where its label belongs, away from stragglers)."""
-    lead = min(max(u.leader, 0), len(u.models) - 1)
-    group, todo = {lead}, [lead]
-    while todo:
-        i = todo.pop()
-        mi = u.models[i]
-        for j, mj in enumerate(u.models):
-            if j not in group and (math.hypot(mi.x - mj.x, mi.y - mj.y) - mi.base.reach
-                                   - mj.base.reach) <= gap:
-                group.add(j)
-                todo.append(j)
-    return sorted(group)
 
 
 # The overlays and draw_scene live in battlefield.view.overlays, which builds on this module.

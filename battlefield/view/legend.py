@@ -11,6 +11,7 @@ from pathlib import Path
 import pygame
 
 from battlefield import palette as pal
+from battlefield.page.words import measure_caption
 from battlefield.scene.model import Scene
 from battlefield.view.drawing import (
     boxed_text,
@@ -25,7 +26,6 @@ from battlefield.view.drawing import (
     thick_line,
 )
 from battlefield.view.layers import Style, fmt_in, objective_radii
-from battlefield.view.overlays import measure_text
 
 Icon = Callable[[pygame.Surface, pygame.Rect], None]
 
@@ -49,18 +49,6 @@ def legend_sizes(style: Style) -> tuple[int, int]:
     return body, body + 6
 
 
-def measure_caption(measure: dict) -> str:
-    """'red-1 -> blue-2: 7.42" (3-D 7.60"), visible: partial, blocked by ruin'."""
-    text = f"{measure['a']} -> {measure['b']}: {measure_text(measure)}, "
-    text += f"visible: {measure.get('visible', '?')}"
-    blocked = measure.get("blocked_by") or []
-    if blocked:
-        text += ", blocked by " + ", ".join(blocked)
-    if measure.get("in_combat"):
-        text += "; in combat"
-    elif measure.get("within_combat_range"):
-        text += f"; within combat range ({fmt_in(float(measure.get('combat_range', 0)))})"
-    return text
 
 
 def scene_title(scene: Scene) -> str:

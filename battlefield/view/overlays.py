@@ -11,6 +11,7 @@ import pygame
 
 from battlefield import palette as pal
 from battlefield.geometry.bases import RECT
+from battlefield.page.words import measure_text
 from battlefield.scene.model import ModelSpec, Scene
 from battlefield.view.drawing import (
     boxed_text,
@@ -184,13 +185,6 @@ def blocker_ring_grow(style: Style) -> float:
     return max(3.0, style.line * 2.5)
 
 
-def measure_text(measure: dict) -> str:
-    """'7.42"' or '7.42" (3-D 7.6")'."""
-    d, d3 = float(measure["distance"]), float(measure.get("distance_3d", measure["distance"]))
-    text = f'{d:.2f}"'
-    if abs(d3 - d) >= 0.005:
-        text += f' (3-D {d3:.2f}")'
-    return text
 
 
 def draw_measurement(surface: pygame.Surface, view: ViewTransform, scene: Scene, style: Style,
