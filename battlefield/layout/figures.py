@@ -104,6 +104,22 @@ def _cells(xy, standable, impassable, bboxes, heights, edges, edge_start, cleara
 
 
 @njit(cache=True)
+def _sift_down(heap_d, heap_i, j, size):
+    """Restore the min-heap (distances heap_d, cells heap_i) below position j."""
+    while True:
+        c = 2 * j + 1
+        if c >= size:
+            return
+        if c + 1 < size and heap_d[c + 1] < heap_d[c]:
+            c += 1
+        if heap_d[c] >= heap_d[j]:
+            return
+        heap_d[c], heap_d[j] = heap_d[j], heap_d[c]
+        heap_i[c], heap_i[j] = heap_i[j], heap_i[c]
+        j = c
+
+
+@njit(cache=True)
 def _march(nx, ny, step, closed, climb, sources, neighbours):
     """Shortest march from any source cell to every cell (16 neighbours, a binary heap)."""
     n = nx * ny
@@ -121,19 +137,7 @@ def _march(nx, ny, step, closed, climb, sources, neighbours):
         size += 1
     # heapify
     for start in range(size // 2 - 1, -1, -1):
-        j = start
-        while True:
-            c = 2 * j + 1
-            if c >= size:
-                break
-            if c + 1 < size and heap_d[c + 1] < heap_d[c]:
-                c += 1
-            if heap_d[c] < heap_d[j]:
-                heap_d[c], heap_d[j] = heap_d[j], heap_d[c]
-                heap_i[c], heap_i[j] = heap_i[j], heap_i[c]
-                j = c
-            else:
-                break
+        _sift_down(heap_d, heap_i, start, size)
     lengths = np.empty(neighbours.shape[0])
     for k in range(neighbours.shape[0]):
         lengths[k] = step * math.sqrt(neighbours[k, 0] ** 2 + neighbours[k, 1] ** 2)
@@ -143,19 +147,7 @@ def _march(nx, ny, step, closed, climb, sources, neighbours):
         size -= 1
         heap_d[0] = heap_d[size]
         heap_i[0] = heap_i[size]
-        j = 0
-        while True:
-            c = 2 * j + 1
-            if c >= size:
-                break
-            if c + 1 < size and heap_d[c + 1] < heap_d[c]:
-                c += 1
-            if heap_d[c] < heap_d[j]:
-                heap_d[c], heap_d[j] = heap_d[j], heap_d[c]
-                heap_i[c], heap_i[j] = heap_i[j], heap_i[c]
-                j = c
-            else:
-                break
+        _sift_down(heap_d, heap_i, 0, size)
         if done[u]:
             continue
         done[u] = True
