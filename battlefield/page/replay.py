@@ -9,7 +9,9 @@ versions over a WebSocket: {"v", "clock": {"round", "phase", "active", "acting",
 "over"}, "models": {"UNIT/N": [x, y, facing, z] | null (off the table)} (those that changed;
 all at version 0), "objectives": {ID: SIDE | null}, "rulings": {"breaks": [UNIT/N], "combat":
 [[ax, ay, bx, by, gap x, gap y, UNIT, UNIT]]} (scene inches), "marks": [{"kind", "points",
-"label", "side"}] (the ruleset's, when they changed), "action", "rolls", "events" (text),
+"label", "side"}] (the ruleset's, when they changed), "action", "outcome" (what came of the
+action in words, first: damage dealt, models slain, wounds left, morale; rules/outcome.py),
+"rolls", "events" (text),
 "sides" (text), "result" (text, at the end)}."""
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from battlefield.page.shapes import gap_point, hex_colour
 from battlefield.page.svg import Picture
 from battlefield.page.words import action_text, event_text, profile_line, roll_text
 from battlefield.rules.log import SavedGame, new_game
+from battlefield.rules.outcome import failure, outcome
 from battlefield.rules.result import label
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
@@ -73,7 +76,11 @@ class Versions:
         if record is not None:
             out["action"] = action_text(record.get("action", {}))
             out["rolls"] = [roll_text(r) for r in record.get("rolls", [])]
-        out["events"] = [event_text(e) for e in (events or []) if e.get("type") != "action"]
+        caused = [e for e in (events or []) if e.get("type") != "action"]
+        if record is not None:
+            why = failure(caused)
+            out["outcome"] = ([why] if why else []) + outcome(caused, state)
+        out["events"] = [event_text(e) for e in caused]
         if state.over:
             out["result"] = result_text(state)
         return out

@@ -57,6 +57,26 @@ def test_an_action_comes_with_its_dice_and_events(versions):
     assert any(e.startswith("moved: ") for e in moved["events"])
 
 
+def test_an_action_says_what_came_of_it_before_its_dice(saved, versions):
+    """'outcome' is the window's own wording (rules/outcome.py) of the version's events: an
+    action after which fewer models stand names the models slain (or removed), before any dice."""
+    _, vs = versions
+    state = log.new_game(saved.ruleset, saved.seed, saved.scene_text).new_state()
+
+    def standing() -> int:
+        return sum(int(sum(u.alive)) for u in state.units)
+
+    losses = 0
+    for n, v in enumerate(vs[1:], 1):
+        before = standing()
+        state.apply(saved.actions[n - 1])
+        assert isinstance(v["outcome"], list) and all(isinstance(x, str) for x in v["outcome"])
+        if standing() < before:
+            losses += 1
+            assert any("slain" in x or "removed" in x for x in v["outcome"]), (n, v["outcome"])
+    assert losses, "the fixture game slays no model: pick one that does"
+
+
 def test_the_page_holds_every_version_and_nothing_from_the_network(saved):
     page = replay_html(saved, "game.jsonl")
     data = json.loads(re.search(r'<script type="application/json" id="battlefield-data">'

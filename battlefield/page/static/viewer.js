@@ -439,6 +439,7 @@
     var li = html("li", "entry");
     li.setAttribute("data-v", n);
     li.appendChild(html("div", "what", n === 0 ? "start" : n + ". " + (v.action || "")));
+    (v.outcome || []).forEach(function (o) { li.appendChild(html("div", "outcome", o)); });
     (v.rolls || []).forEach(function (r) { li.appendChild(html("div", "roll", r)); });
     (v.events || []).forEach(function (e) { li.appendChild(html("div", "event", e)); });
     li.addEventListener("click", this.go.bind(this, n, false));
@@ -465,6 +466,7 @@
     this.now.textContent = "";
     this.now.appendChild(html("div", "what", n === 0 ? "the start" : n + ". " + (v.action || "")));
     var now = this.now;
+    (v.outcome || []).forEach(function (o) { now.appendChild(html("div", "outcome", o)); });
     (v.rolls || []).forEach(function (r) { now.appendChild(html("div", "roll", r)); });
     (v.events || []).forEach(function (e) { now.appendChild(html("div", "event", e)); });
     for (var k = 0; k < this.items.length; k++) {
