@@ -349,11 +349,19 @@ class Planner:
         self.climbable = [terrain.climbable[j] for j in near]
         polys = [terrain.climb_polygons[j] for j in near]
         self._climb = (*_edge_arrays(polys), terrain.climb_heights[near])
+        # Each node's neighbours along its outline (NaN: no test): a path turning round a
+        # climbable piece at a corner of its way round does so tangent to it (see _tangent).
+        sides = [np.full(4, np.nan)] * len(nodes)
         for j in near:
             # The corners of the way round each piece, to go round it rather than climb it.
-            nodes.extend(_corners(terrain.round_outline(j)))
+            corners = _corners(terrain.round_outline(j))
+            ring = np.asarray(corners, dtype=np.float64).reshape(-1, 2)
+            nodes.extend(corners)
+            sides.extend(np.column_stack([np.roll(ring, 1, axis=0), np.roll(ring, -1, axis=0)]))
         inside = self._inside(np.asarray(nodes, dtype=np.float64).reshape(-1, 2))
         self.nodes = [p for p, bad in zip(nodes, inside, strict=True) if not bad]
+        self._sides = np.asarray([q for q, bad in zip(sides, inside, strict=True) if not bad],
+                                 dtype=np.float64).reshape(-1, 4)
 
     def keep(self, useful: Callable[[np.ndarray], np.ndarray]) -> None:
         """Keep only the nodes (an (n, 2) array) for which useful(...) is True: a caller that
@@ -361,6 +369,7 @@ class Planner:
         if self.nodes:
             mask = useful(np.asarray(self.nodes, dtype=np.float64))
             self.nodes = [p for p, ok in zip(self.nodes, mask, strict=True) if ok]
+            self._sides = self._sides[np.asarray(mask, dtype=bool)]
 
     def _inside(self, pts: np.ndarray) -> np.ndarray:
         if self.tree is None or len(pts) == 0:
@@ -397,9 +406,10 @@ class Planner:
         each point (and the start it was reached from), a (n, G) array of the straight
         distance still to cover to each goal (inf: none) and an (n, G, 2) array of where that
         last leg ends."""
-        pts = np.asarray([*starts, *self.nodes], dtype=np.float64)
+        pts = np.asarray([*starts, *self.nodes], dtype=np.float64).reshape(-1, 2)
         n, k = len(pts), len(starts)
-        ii, jj = np.triu_indices(n, 1)
+        sides = np.vstack([np.full((k, 4), np.nan), self._sides])
+        ii, jj = _tangent_pairs(pts, sides)
         ok = self.free(pts[ii], pts[jj])
         ii, jj = ii[ok], jj[ok]
         w = np.hypot(*(pts[jj] - pts[ii]).T) + self.climb(pts[ii], pts[jj])
@@ -458,6 +468,38 @@ class Planner:
             out.append((float(pts[i, 0]), float(pts[i, 1])))
             i = int(prev[i])
         return out[::-1]
+
+
+@njit(cache=True, inline="always")
+def _tangent_at(vx, vy, px, py, sides, i):
+    """The leg from corner i (at v) to p leaves it tangent to its outline: the corner's
+    neighbours (sides[i]) on the same side of the line; always, for a node with no outline."""
+    if math.isnan(sides[i, 0]):
+        return True
+    dx, dy = px - vx, py - vy
+    oa = dx * (sides[i, 1] - vy) - dy * (sides[i, 0] - vx)
+    ob = dx * (sides[i, 3] - vy) - dy * (sides[i, 2] - vx)
+    return oa * ob >= -1e-12
+
+
+@njit(cache=True)
+def _tangent_pairs(pts, sides):
+    """Every pair (i < j) of points whose leg leaves each end that is a corner of a way round
+    a piece tangent to it. A shortest path turns round an outline only so: a leg that cuts
+    into a corner's angle is always beaten by one that cuts the corner, so it is left out of
+    the search (most legs at the many corners of a rounded outline)."""
+    n = pts.shape[0]
+    ii = np.empty(n * (n - 1) // 2, dtype=np.int64)
+    jj = np.empty(n * (n - 1) // 2, dtype=np.int64)
+    c = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            if (_tangent_at(pts[i, 0], pts[i, 1], pts[j, 0], pts[j, 1], sides, i)
+                    and _tangent_at(pts[j, 0], pts[j, 1], pts[i, 0], pts[i, 1], sides, j)):
+                ii[c] = i
+                jj[c] = j
+                c += 1
+    return ii[:c], jj[:c]
 
 
 def _meets(poly: shapely.Geometry, region: tuple[float, float, float, float] | None) -> bool:
