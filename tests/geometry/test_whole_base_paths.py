@@ -120,3 +120,21 @@ def test_the_reach_field_climbs_and_goes_round_as_play_measures():
     assert 25 <= field.cost_at(35, 15.62) <= 25.5
     path = field.route((35, 15.62))
     assert ter.path_cost(path).vertical == 0.0
+
+
+def test_leaving_out_legs_that_cut_into_a_corner_changes_no_shortest_path(monkeypatch):
+    # The search keeps only legs tangent to the way round a piece at its corners; with every
+    # leg kept it finds the same costs (here from 12 starts round the tower and the long wall).
+    from battlefield.geometry import paths
+
+    ter = terrain()
+    starts = [(10 + 3 * i, 4 + 3.5 * (i % 4)) for i in range(12)]
+    goal = _to_point((47, 21))
+    pruned = [r.cost for s in starts for r in Planner(ter, [], R).shortest([s], goal)]
+
+    def every_pair(pts, sides):
+        return np.triu_indices(len(pts), 1)
+
+    monkeypatch.setattr(paths, "_tangent_pairs", every_pair)
+    full = [r.cost for s in starts for r in Planner(ter, [], R).shortest([s], goal)]
+    assert pruned == pytest.approx(full, abs=1e-9)
