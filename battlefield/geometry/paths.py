@@ -1,9 +1,11 @@
 """Paths across the table: how long a given path is for a moving base (climbing counted), and
 the shortest legal path to a goal around impassable terrain and other models.
 
-A moving base is treated as a disc of `clearance` radius centred on its path. Terrain taller
-than `climb_free` costs its height every time the path climbs onto or off it (area terrain is
-walked through, impassable terrain is an obstacle). FLY movers ignore terrain and models.
+A moving base is treated as a disc of `clearance` radius centred on its path, and paths are for
+whole bases: terrain taller than `climb_free` costs its height every time the base climbs onto
+or off it, and the base is on a piece wherever any part of it is over the piece (its centre
+within the piece's outline grown by the clearance), not only where its centre is. Area terrain
+is walked through, impassable terrain is an obstacle. FLY movers ignore terrain and models.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ _CIRCLE_SIDES = 32
 COSTS_KEPT = 50_000     # path costs a Terrain keeps
 CORNER_CLEARANCE = 0.01  # how far outside a climbable piece's corner a path turns
 _ARC_SEGMENTS = 24     # per quarter circle where an outline is grown round a corner
+GRAZE = 0.001          # a base over a piece's outline by less than this only touches it
+_ROUND_SEGMENTS = 3    # per quarter circle of the outline a path goes round a piece by
 
 
 @dataclass(frozen=True)
@@ -45,24 +49,58 @@ class PathCost:
         return self.total - self.drop_at_end
 
 
+def climbed_outline(poly: shapely.Polygon, clearance: float) -> shapely.Polygon:
+    """Where the centre of a base of radius `clearance` has part of the base over the piece:
+    the outline grown by the clearance, less GRAZE (a base touching a piece is not over it).
+    The outline itself for a point mover (clearance 0)."""
+    r = clearance - GRAZE
+    return poly.buffer(r, quad_segs=_ARC_SEGMENTS) if r > 0 else poly
+
+
+def way_round(poly: shapely.Polygon, clearance: float) -> shapely.Polygon:
+    """The outline a base of radius `clearance` goes round a piece by without climbing it: a
+    polygon enclosing the grown outline (its chords clear the arcs) pushed out by
+    CORNER_CLEARANCE, so that a path through its corners, written to a few decimals, still
+    passes clear. Its corners are where a path turns round the piece."""
+    if clearance > 0:
+        poly = poly.buffer(clearance / math.cos(math.pi / (4 * _ROUND_SEGMENTS)),
+                           quad_segs=_ROUND_SEGMENTS)
+    return poly.buffer(CORNER_CLEARANCE, join_style="mitre")
+
+
 @dataclass
 class Terrain:
-    """What a mover meets: pieces it must climb (height > climb_free), pieces it cannot enter."""
+    """What a mover meets: pieces it must climb (height > climb_free), pieces it cannot enter.
+    `clearance` is the mover's half-width: wherever a base of that radius along the path is
+    over a piece it climbs it (0: a point, measured by its centre alone)."""
 
     layout: Layout
     climb_free: float = 1.0
-    landing: float = 0.0                # how far a base may travel after a jump down (its radius)
+    landing: float = 0.0                # how far a base may travel after a jump down
+    clearance: float = 0.0
     climbable: list[int] = field(init=False)
     impassable: list[int] = field(init=False)
+    climb_polygons: list[shapely.Polygon] = field(init=False)   # climbed_outline of each
 
     def __post_init__(self) -> None:
         self.climbable = [i for i, p in enumerate(self.layout.pieces)
                           if p.kind not in ("area", "impassable") and p.height > self.climb_free]
         self.impassable = [i for i, p in enumerate(self.layout.pieces)
                            if p.kind == "impassable"]
-        self._climb_boxes = self.layout.bboxes[self.climbable].reshape(-1, 4)
-        self._climb_polys = self.layout.polygons[self.climbable]
+        self.climb_polygons = [climbed_outline(self.layout.polygons[i], self.clearance)
+                               for i in self.climbable]
+        self._climb_polys = np.array(self.climb_polygons, dtype=object).reshape(-1)
+        for poly in self._climb_polys:
+            shapely.prepare(poly)
+        self._climb_boxes = (shapely.bounds(self._climb_polys).astype(np.float64).reshape(-1, 4)
+                             if self.climbable else np.zeros((0, 4)))
+        self.climb_heights = np.asarray([self.layout.pieces[i].height for i in self.climbable],
+                                        dtype=np.float64)
         self._costs: dict[tuple[bytes, tuple[int, ...]], PathCost] = {}
+
+    def round_outline(self, j: int) -> shapely.Polygon:
+        """way_round of the j-th climbable piece for this mover."""
+        return way_round(self.layout.polygons[self.climbable[j]], self.clearance)
 
     def climbs_near(self, pts: np.ndarray) -> bool:
         """Some climbable piece's box meets the box of the points (else a path through them
@@ -73,12 +111,10 @@ class Terrain:
                      & (bb[:, 3] >= y0)).any())
 
     def ground(self, x: float, y: float) -> float:
-        """Height of the climbable ground at a point (0 off every climbable piece)."""
-        h = 0.0
+        """Height of the climbable ground under a base centred at a point: the tallest
+        climbable piece any part of the base is over (0 off every one)."""
         on = shapely.intersects_xy(self._climb_polys, x, y)     # the point is on (covered)
-        for i in np.nonzero(on)[0]:
-            h = max(h, self.layout.pieces[self.climbable[i]].height)
-        return h
+        return float(self.climb_heights[on].max()) if on.any() else 0.0
 
     def profile(self, line: shapely.LineString) -> list[tuple[float, float]]:
         """The ground along a path: (distance along it, height) for each stretch between the
@@ -306,19 +342,26 @@ class Planner:
         nodes: list[Point] = []
         for o in hard:
             nodes.extend(_corners(o.polygon.buffer(_EPS * 100, join_style="mitre")))
-        self.climbable = [] if fly else [
-            i for i in terrain.climbable if _meets(terrain.layout.polygons[i], region)]
-        polys = [terrain.layout.polygons[i] for i in self.climbable]
-        self._climb = (*_edge_arrays(polys),
-                       np.asarray([terrain.layout.pieces[i].height for i in self.climbable],
-                                  dtype=np.float64))
-        for i in self.climbable:
-            # Just outside each corner (by CORNER_CLEARANCE, so a path written to a few
-            # decimals still passes outside), to go round a piece rather than climb it.
-            nodes.extend(_corners(terrain.layout.polygons[i].buffer(
-                CORNER_CLEARANCE, join_style="mitre")))
+        # The climbable pieces near the region, each as the outline its mover's centre climbs
+        # it at (grown by the clearance: the whole base counts).
+        near = [] if fly else [j for j, poly in enumerate(terrain.climb_polygons)
+                               if _meets(poly, region)]
+        self.climbable = [terrain.climbable[j] for j in near]
+        polys = [terrain.climb_polygons[j] for j in near]
+        self._climb = (*_edge_arrays(polys), terrain.climb_heights[near])
+        # Each node's neighbours along its outline (NaN: no test): a path turning round a
+        # climbable piece at a corner of its way round does so tangent to it (see _tangent).
+        sides = [np.full(4, np.nan)] * len(nodes)
+        for j in near:
+            # The corners of the way round each piece, to go round it rather than climb it.
+            corners = _corners(terrain.round_outline(j))
+            ring = np.asarray(corners, dtype=np.float64).reshape(-1, 2)
+            nodes.extend(corners)
+            sides.extend(np.column_stack([np.roll(ring, 1, axis=0), np.roll(ring, -1, axis=0)]))
         inside = self._inside(np.asarray(nodes, dtype=np.float64).reshape(-1, 2))
         self.nodes = [p for p, bad in zip(nodes, inside, strict=True) if not bad]
+        self._sides = np.asarray([q for q, bad in zip(sides, inside, strict=True) if not bad],
+                                 dtype=np.float64).reshape(-1, 4)
 
     def keep(self, useful: Callable[[np.ndarray], np.ndarray]) -> None:
         """Keep only the nodes (an (n, 2) array) for which useful(...) is True: a caller that
@@ -326,6 +369,7 @@ class Planner:
         if self.nodes:
             mask = useful(np.asarray(self.nodes, dtype=np.float64))
             self.nodes = [p for p, ok in zip(self.nodes, mask, strict=True) if ok]
+            self._sides = self._sides[np.asarray(mask, dtype=bool)]
 
     def _inside(self, pts: np.ndarray) -> np.ndarray:
         if self.tree is None or len(pts) == 0:
@@ -362,9 +406,10 @@ class Planner:
         each point (and the start it was reached from), a (n, G) array of the straight
         distance still to cover to each goal (inf: none) and an (n, G, 2) array of where that
         last leg ends."""
-        pts = np.asarray([*starts, *self.nodes], dtype=np.float64)
+        pts = np.asarray([*starts, *self.nodes], dtype=np.float64).reshape(-1, 2)
         n, k = len(pts), len(starts)
-        ii, jj = np.triu_indices(n, 1)
+        sides = np.vstack([np.full((k, 4), np.nan), self._sides])
+        ii, jj = _tangent_pairs(pts, sides)
         ok = self.free(pts[ii], pts[jj])
         ii, jj = ii[ok], jj[ok]
         w = np.hypot(*(pts[jj] - pts[ii]).T) + self.climb(pts[ii], pts[jj])
@@ -423,6 +468,38 @@ class Planner:
             out.append((float(pts[i, 0]), float(pts[i, 1])))
             i = int(prev[i])
         return out[::-1]
+
+
+@njit(cache=True, inline="always")
+def _tangent_at(vx, vy, px, py, sides, i):
+    """The leg from corner i (at v) to p leaves it tangent to its outline: the corner's
+    neighbours (sides[i]) on the same side of the line; always, for a node with no outline."""
+    if math.isnan(sides[i, 0]):
+        return True
+    dx, dy = px - vx, py - vy
+    oa = dx * (sides[i, 1] - vy) - dy * (sides[i, 0] - vx)
+    ob = dx * (sides[i, 3] - vy) - dy * (sides[i, 2] - vx)
+    return oa * ob >= -1e-12
+
+
+@njit(cache=True)
+def _tangent_pairs(pts, sides):
+    """Every pair (i < j) of points whose leg leaves each end that is a corner of a way round
+    a piece tangent to it. A shortest path turns round an outline only so: a leg that cuts
+    into a corner's angle is always beaten by one that cuts the corner, so it is left out of
+    the search (most legs at the many corners of a rounded outline)."""
+    n = pts.shape[0]
+    ii = np.empty(n * (n - 1) // 2, dtype=np.int64)
+    jj = np.empty(n * (n - 1) // 2, dtype=np.int64)
+    c = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            if (_tangent_at(pts[i, 0], pts[i, 1], pts[j, 0], pts[j, 1], sides, i)
+                    and _tangent_at(pts[j, 0], pts[j, 1], pts[i, 0], pts[i, 1], sides, j)):
+                ii[c] = i
+                jj[c] = j
+                c += 1
+    return ii[:c], jj[:c]
 
 
 def _meets(poly: shapely.Geometry, region: tuple[float, float, float, float] | None) -> bool:

@@ -4,14 +4,14 @@ climbing counted, and the route there.
 
 The field is a grid (REACH_STEP inches). A cell seen in a straight line from the start gets the
 exact cost of that line (its length plus each climbable piece's height every time the line
-crosses the piece's outline, as `Terrain.path_cost` counts it); the others are reached by an
-any-angle search (Theta*): straight from a neighbour's anchor when that line is free, else
-through the neighbour, so a detour round a corner passes within a cell of it and costs at most
-a cell or two more than the true shortest path. A route is traced back through the anchors and
-pulled straight wherever a straight line is free and no dearer, and its turns slid onto the
-corners they go round. The engine still measures and checks the route exactly: the field only
-proposes paths and shades where they reach; a jump down (free, ending the move) is not counted,
-so the shading errs on the short side.
+crosses the outline where the base goes over the piece, as `Terrain.path_cost` counts it); the
+others are reached by an any-angle search (Theta*): straight from a neighbour's anchor when
+that line is free, else through the neighbour, so a detour round a corner passes within a cell
+of it and costs at most a cell or two more than the true shortest path. A route is traced back
+through the anchors and pulled straight wherever a straight line is free and no dearer, and its
+turns slid onto the corners they go round. The engine still measures and checks the route
+exactly: the field only proposes paths and shades where they reach; a jump down (free, ending
+the move) is not counted, so the shading errs on the short side.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ import shapely
 from numba import njit
 
 from battlefield.geometry.paths import (
-    CORNER_CLEARANCE,
     Terrain,
     _edge_arrays,
     crossings_cost,
@@ -241,11 +240,12 @@ def reach_field(start: tuple[float, float], radius: float, obstacles: Sequence[s
     if near:
         blocked = shapely.intersects_xy(shapely.union_all(near), gx, gy)
     blocked |= (gx < bounds[0]) | (gx > bounds[2]) | (gy < bounds[1]) | (gy > bounds[3])
-    climb_polys, heights = [], []
-    if terrain is not None:
-        for k in terrain.climbable:
-            climb_polys.append(terrain.layout.polygons[k])
-            heights.append(terrain.layout.pieces[k].height)
+    # Each climbable piece as the outline the base's centre climbs it at (the whole base
+    # counts: Terrain's clearance), and the way round it.
+    climb_polys = list(terrain.climb_polygons) if terrain is not None else []
+    heights = list(terrain.climb_heights) if terrain is not None else []
+    round_polys = ([terrain.round_outline(j) for j in range(len(climb_polys))]
+                   if terrain is not None else [])
     edges = _edge_arrays(near)
     climb = (*_edge_arrays(climb_polys), np.asarray(heights, dtype=np.float64))
     pts = np.column_stack([gx.ravel(), gy.ravel()])
@@ -259,7 +259,7 @@ def reach_field(start: tuple[float, float], radius: float, obstacles: Sequence[s
     cost, parent = _spread(cost, parent, blocked, step, _MOVES, gx0, gy0,
                            float(sx), float(sy), float(radius), *edges, *climb)
     outset = [o.buffer(1e-4, join_style="mitre") for o in near]
-    outset += [p.buffer(CORNER_CLEARANCE, join_style="mitre") for p in climb_polys]
+    outset += round_polys
     corners = [np.asarray(g.exterior.coords)[:-1] for o in outset
                for g in getattr(o, "geoms", [o])]
     corners_a = np.concatenate(corners) if corners else np.zeros((0, 2))

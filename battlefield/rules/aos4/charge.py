@@ -1,7 +1,8 @@
 """How far a charge needs to go, and its odds (aos4, RULES-NOTES).
 
 The distance needed is the length of the shortest legal path - around impassable terrain and
-other models, climbing terrain taller than 1" counted - that brings a model of the charging unit
+other models, climbing terrain taller than 1" counted wherever any part of the base goes over
+it, as play measures the path (movement.used) - that brings a model of the charging unit
 within 1/2" of a model of the target unit that it can see from there. The charge succeeds when
 2D6 reaches it; Forward to Victory re-rolls a roll that falls short: 1 - (1 - p)^2. The odds
 enumerate the same procedure play rolls (rolls.charge_roll). FLY ignores terrain and models.
@@ -19,7 +20,7 @@ from battlefield.geometry.paths import Obstacle, Planner, Terrain
 from battlefield.geometry.separation import separations_from
 from battlefield.geometry.sight import SightModel
 from battlefield.rules.aos4.data import core
-from battlefield.rules.aos4.movement import grown_base
+from battlefield.rules.aos4.movement import JUMP_LANDING, grown_base, used
 from battlefield.rules.aos4.rolls import charge_chance
 from battlefield.rulesets import load_ruleset
 
@@ -75,7 +76,7 @@ def shortest_charge(referee, u: int, v: int, within: float | None = None
     obstacles = [table.memo(("aos4-plan-base", int(o), clearance), lambda o=int(o): Obstacle(
                      grown_base(table, o, clearance, PLAN_SIDES), referee.names[o]))
                  for o in np.nonzero(table.on_table)[0] if int(o) not in own]
-    terrain = Terrain(table.layout, CLIMB_FREE, landing=clearance)
+    terrain = Terrain(table.layout, CLIMB_FREE, JUMP_LANDING, clearance)
     planner = Planner(terrain, obstacles, clearance, fly=fly, region=region)
     if within is not None:
         # A path through corner p is at least as long as the way to p from the nearest start
@@ -119,6 +120,9 @@ def shortest_charge(referee, u: int, v: int, within: float | None = None
         end = route.path[-1]
         moved = table.moved(np.array([m]), np.array([end[0]]), np.array([end[1]]))
         if SightModel(moved).model_visibility(m, int(targets[route.goal])).any:
-            return ChargeOdds(round(route.cost, 6), 0.0, 0.0, m, int(targets[route.goal]),
+            # The path as play measures it (movement.used: that model's whole base, a jump
+            # down at the end): the odds are for the roll the check of this path asks.
+            spent = used(table, m, np.asarray(route.path, dtype=np.float64), fly)[0]
+            return ChargeOdds(round(spent, 6), 0.0, 0.0, m, int(targets[route.goal]),
                               route.path)
     return None

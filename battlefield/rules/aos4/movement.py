@@ -4,7 +4,8 @@ charge, combat; RULES-NOTES).
 An action's `path` is where the unit's leader goes; every model follows it with the same
 offsets. `paths` gives each model (1-based number) its own path. A path that does not start
 where the model stands starts there. Each model's path is measured with climbing (terrain
-taller than 1" counts its height, jumping down ends the move); no model moves through another
+taller than 1" counts its height wherever any part of the base goes over it, jumping down ends
+the move); no model moves through another
 model or impassable terrain (FLY ignores both and climbing); no model ends on another; the unit
 ends coherent; and each ability adds its own rule about combat ranges.
 """
@@ -38,6 +39,7 @@ from battlefield.rulings import Referee
 CLIMB_FREE = load_ruleset("aos4").analysis.climb_threshold   # ruleset.yaml analysis.climb_free
 EPS = 1e-6
 SAMPLE = 0.25         # how often a path is checked for moving into combat
+JUMP_LANDING = 0.01   # a jump down may go on this far once the base is wholly off the piece
 
 
 def clearance(t: Table, m: int) -> float:
@@ -45,10 +47,12 @@ def clearance(t: Table, m: int) -> float:
 
 
 def terrain_for(t: Table, m: int) -> Terrain:
-    """What model m climbs (pieces taller than 1") and how far it may land after a jump down."""
-    landing = float(t.reach[m])
-    return t.layout.memo(("aos4-terrain", landing),
-                         lambda: Terrain(t.layout, CLIMB_FREE, landing))
+    """What model m climbs: pieces taller than 1" wherever any part of its base (its short
+    half-width round the path) goes over them; a jump down lands where the base is first
+    wholly off the piece (JUMP_LANDING)."""
+    r = clearance(t, m)
+    return t.layout.memo(("aos4-terrain", r),
+                         lambda: Terrain(t.layout, CLIMB_FREE, JUMP_LANDING, r))
 
 
 def used(t: Table, m: int, path: np.ndarray, fly: bool) -> tuple[float, float]:

@@ -4,10 +4,10 @@ model). Units move through other units but no base may overlap another at the en
 terrain and the board edge stop them.
 
 Terrain heights: pieces under 2" are crossed freely (horizontal distance only); climbing onto a
-piece of 2" or more spends the vertical distance. Moving down is free, but dropping 4" or more that
-way is dangerous terrain (a D6 per model that drops, 1 = 1 damage) - unless the mover climbs
-down, spending the drop from its move (done whenever the move allows, or never with
-"jump": true). Retreats always take the danger.
+piece of 2" or more spends the vertical distance, wherever any part of a base goes over it.
+Moving down is free, but dropping 4" or more that way is dangerous terrain (a D6 per model that
+drops, 1 = 1 damage) - unless the mover climbs down, spending the drop from its move (done
+whenever the move allows, or never with "jump": true). Retreats always take the danger.
 
 Also here: the retreat's path (exactly 5" directly away, or as close to that line as terrain
 allows) and a charge's path (a full move that brings the leaders within 1").
@@ -48,10 +48,14 @@ CHARGE_TURNS = (0, 15, -15, 30, -30, 45, -45, 60, -60, 75, -75, 90, -90, 120, -1
                 180)
 
 
-def terrain(state: State) -> Terrain:
-    """Pieces of 2" or more are climbed (Terrain climbs what is taller than climb_free)."""
-    layout = state.table.layout
-    return layout.memo(("skirmish-terrain",), lambda: Terrain(layout, game().climb_free - 1e-6))
+def terrain(state: State, m: int) -> Terrain:
+    """What model m climbs: pieces of 2" or more (Terrain climbs what is taller than
+    climb_free) wherever any part of its base (its short half-width round the path) goes over
+    them."""
+    t = state.table
+    r = float(min(t.a[m], t.b[m]))
+    return t.layout.memo(("skirmish-terrain", r),
+                         lambda: Terrain(t.layout, game().climb_free - 1e-6, clearance=r))
 
 
 # --- measuring ---------------------------------------------------------------------------------
@@ -99,12 +103,11 @@ def lengths(state: State, moves: Moves, allowed: float | None, jump: bool = Fals
             ) -> tuple[list[Violation], list[int], float]:
     """The length test of check_move (asked first, and alone by a player choosing a move):
     ([move_too_far] or [], the models that jump a dangerous drop, the longest path)."""
-    ter = terrain(state)
     names = state.scene.model_names
     dangerous: list[int] = []
     worst, too_far = 0.0, []
     for m, path in zip(moves.models, moves.paths, strict=True):
-        c = climb(ter, path)
+        c = climb(terrain(state, int(m)), path)
         used = spent(c, allowed, jump)
         if c.big_drop and used < c.cost(climb_down=True) - EPS:      # it jumps the drop
             dangerous.append(int(m))
@@ -210,14 +213,14 @@ def retreat_plan(state: State, u: int, w: int) -> tuple[Moves, Checked, float] |
     terrain or models are in the way - along the line nearest to it that is clear. A retreat
     never climbs onto a piece of 2" or more. None when no line up to 90 degrees off is clear."""
     g = game()
-    ter = terrain(state)
     base = away(state, u, w)
     for turn in retreat_turns():
         a = math.radians(turn)
         d = np.array([base[0] * math.cos(a) - base[1] * math.sin(a),
                       base[0] * math.sin(a) + base[1] * math.cos(a)])
         moves = translated(state, u, np.array([[0.0, 0.0], d * g.retreat_distance]))
-        if any(climb(ter, p).up > EPS for p in moves.paths):
+        if any(climb(terrain(state, int(m)), p).up > EPS
+               for m, p in zip(moves.models, moves.paths, strict=True)):
             continue
         checked = check_move(state, u, moves, None, jump=True)
         if not checked.problems:

@@ -170,13 +170,13 @@ class Skirmish(Ruleset):
 
     def move_cost(self, state: State, u: int, m: int, path) -> tuple[float, float]:
         """(inches model m spends along path, of which climbing), as a move's check counts."""
-        c = movement.climb(movement.terrain(state), path)
+        c = movement.climb(movement.terrain(state, m), path)
         return movement.spent(c, self.move_allowance(state, u, "move")), c.up
 
     def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
                     ) -> tuple[list, Terrain | None]:
         """What model m moves round (impassable terrain only) and what it climbs."""
-        return movement.impassable(state.table, m), movement.terrain(state)
+        return movement.impassable(state.table, m), movement.terrain(state, m)
 
     def _check_end_turn(self, state: State, action: Action) -> list[Violation]:
         return []

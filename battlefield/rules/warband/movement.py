@@ -1,5 +1,6 @@
 """Moving fighters (RULES-NOTES): a move goes up to Move along any path, climbing counted (the
-vertical distance up onto a piece); stepping down under 3" is free. A drop of 3" or more is
+vertical distance up onto a piece, wherever any part of the base goes over it); stepping down
+under 3" is free. A drop of 3" or more is
 climbed down (its height counted) when the move allows it, else the fighter jumps and falls:
 a D6, on 1-2 it takes D3 damage. Fighters pass friends but not enemy bases, nor impassable
 terrain, and end on no other base, on the table.
@@ -35,10 +36,12 @@ from battlefield.rules.state import State
 from battlefield.rules.warband.data import EPS, fighter, game
 
 
-def terrain(state: State) -> Terrain:
-    """Every piece of height is climbed (pieces of kind area are not)."""
-    layout = state.table.layout
-    return layout.memo(("warband-terrain",), lambda: Terrain(layout, 1e-6))
+def terrain(state: State, m: int) -> Terrain:
+    """What fighter m climbs: every piece of height (pieces of kind area are not) wherever any
+    part of its base (its short half-width round the path) goes over it."""
+    t = state.table
+    r = float(min(t.a[m], t.b[m]))
+    return t.layout.memo(("warband-terrain", r), lambda: Terrain(t.layout, 1e-6, clearance=r))
 
 
 def climb(ter: Terrain, path: np.ndarray) -> Climb:
@@ -100,10 +103,10 @@ def _blocking(state: State, u: int, m: int,
 
 
 def check_path(state: State, u: int, moves: Moves, allowed: float, what: str) -> Checked:
-    ter = terrain(state)
     names = state.scene.model_names
     out: list[Violation] = []
     m, path = int(moves.models[0]), moves.paths[0]
+    ter = terrain(state, m)
     c = climb(ter, path)
     used, falls = spent(c, allowed)
     if used > allowed + EPS:

@@ -122,12 +122,12 @@ class Warband(Ruleset):
 
     def move_cost(self, state: State, u: int, m: int, path) -> tuple[float, float]:
         allowed = self.move_allowance(state, u, "move") or 0.0
-        c = movement.climb(movement.terrain(state), np.asarray(path, dtype=np.float64))
+        c = movement.climb(movement.terrain(state, m), np.asarray(path, dtype=np.float64))
         return movement.spent(c, allowed)[0], c.up
 
     def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
                     ) -> tuple[list, Terrain | None]:
-        return [o.shape for o in movement._blocking(state, u, m, box)], movement.terrain(state)
+        return [o.shape for o in movement._blocking(state, u, m, box)], movement.terrain(state, m)
 
     # --- check --------------------------------------------------------------------------------
     def check(self, state: State, action: Action) -> list[Violation]:

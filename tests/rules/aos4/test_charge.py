@@ -76,3 +76,81 @@ def test_already_close_but_hidden_is_not_combat():
            "kind: obstacle}"
     o = charge_odds(referee(tall, blue_at=(14, 22)), 0, 1)
     assert o.needed is not None and o.needed > 2.74
+
+
+# --- whole bases (issue 21) --------------------------------------------------------------------
+# A 5" tower whose wall runs 0.62" beside the straight line from red (10, 22) to blue (20, 22):
+# 0.0099" of a 32 mm base going straight would be over it.
+TOWER = "{id: tower, outline: [[13, 22.62], [16, 22.62], [16, 30], [13, 30]], height: 5, " \
+        "kind: obstacle}"
+PLAY = """
+ruleset: aos4
+board: {{width: 60, depth: 44}}
+terrain: [{terrain}]
+units:
+  - id: red
+    side: red
+    stats: {{move: 5, health: 1, save: 4, control: 1}}
+    weapons: [{{name: blade, attacks: 2, hit: 3, wound: 3, damage: 1}}]
+    models: [{{base: 32, at: [10, 22]}}]
+  - id: blue
+    side: blue
+    stats: {{move: 5, health: 1, save: 4, control: 1}}
+    weapons: [{{name: blade, attacks: 2, hit: 3, wound: 3, damage: 1}}]
+    models: [{{base: 32, at: [20, 22]}}]
+"""
+
+
+def played_charge(path, dice, terrain: str = TOWER) -> dict:
+    from battlefield.rules.actions import Action
+    from battlefield.rules.trial import run
+
+    action = {"type": "charge", "unit": "red", "target": "blue",
+              "path": [list(p) for p in path]}
+    _, (r,) = run(load_scene_text(PLAY.format(terrain=terrain)), [Action.from_dict(action)],
+                  seed=1, dice=list(dice))
+    return r
+
+
+def measured(r: dict) -> float:
+    """The distance play measured the charge's path at: the roll it needed, or the length it
+    refused as longer than 2D6 can roll."""
+    for e in r["events"]:
+        if e["type"] == "charge-roll":
+            return e["needed"]
+    (too_far,) = [v for v in r["violations"] if v["code"] == "move_too_far"]
+    return too_far["moved"]
+
+
+def test_a_base_grazing_a_tower_climbs_it_in_play():
+    # Straight at 0.62" from the tower: 8.240157" of ground, and the base goes over the
+    # tower: 5" up and 5" down: 18.240157", more than 2D6 can roll.
+    end = 20 - 2 * R - 0.5
+    r = played_charge([(10, 22), (end, 22)], [6, 6])
+    assert not r["legal"]
+    assert "moves 18.24\" (climbing 10.00\"), more than 12\"" in r["violations"][0]["message"]
+    assert measured(r) == pytest.approx(end - 10 + 10, abs=1e-6)
+
+
+def test_the_charge_odds_step_round_a_tower_and_play_agrees():
+    # Going round: the path turns 0.01" outside a polygon enclosing the tower's wall grown by
+    # R (15 deg arcs): 0.04" off the straight line, a few ten-thousandths longer than 8.240157".
+    o = charge_odds(referee(TOWER, blue_at=(20, 22)), 0, 1)
+    straight = 10 - 2 * R - 0.5
+    assert straight < o.needed < straight + 1e-3
+    assert min(y for _, y in o.path) < 22 - 0.03
+    assert o.probability == pytest.approx(10 / 36)         # 8.24" needs 9+ on 2D6
+    # Play measures the odds' own path the same: the roll needed is the distance needed.
+    r = played_charge(o.path, [4, 5])
+    assert r["legal"], r["violations"]
+    assert measured(r) == pytest.approx(o.needed, abs=1e-6)
+    assert any(e["type"] == "charged" for e in r["events"])
+
+
+def test_the_charge_odds_climb_when_round_is_dearer_and_play_agrees():
+    # The 2" wall across the table (x 12..12.5): whole bases climb it as centres did, 4" more
+    # (12.24", beyond 2D6: play refuses the path at the same length).
+    o = charge_odds(referee(WALL, blue_at=(20, 22)), 0, 1)
+    r = played_charge(o.path, [6, 6], terrain=WALL)
+    assert measured(r) == pytest.approx(o.needed, abs=1e-6)
+    assert o.needed == pytest.approx(10 - 2 * R - 0.5 + 4, abs=1e-6)

@@ -123,3 +123,21 @@ def test_per_model_paths_keep_the_unit_coherent():
     assert ok["legal"]
     _, (bad,) = attempt(text, {"type": "move", "unit": "a", "paths": {"2": [[6.2, 5], [9, 5]]}})
     assert codes(bad) == ["coherency"]
+
+
+@pytest.mark.parametrize(("height", "beside", "legal", "text"), [
+    (2.0, 0.48, False, "moves 8.00\" (climbing 2.00\")"),   # 0.012" of the base over it
+    (2.0, 0.5, True, ""),                                   # clear of it by 0.008"
+    (1.9, 0.48, True, ""),                                  # under 2": crossed freely
+])
+def test_a_base_climbs_a_piece_any_part_of_it_goes_over(height, beside, legal, text):
+    # Whole bases (issue 21): the leader's centre passes `beside` inches from the piece's
+    # edge on a 6" path; a 25 mm base (R = 0.492") with part of it over a 2" piece climbs
+    # it: 6 + 2 up (the 2" step down is free) = 8" of a Speed of 6.
+    tower = piece("tower", 7, 5 + beside, 9, 10, height)
+    _, (r,) = attempt(lone(terrain=[tower]), move([(5, 5), (11, 5)]))
+    assert r["legal"] == legal
+    if legal:
+        assert r["events"][0]["distance"] == pytest.approx(6)
+    else:
+        assert codes(r) == ["move_too_far"] and text in r["violations"][0]["message"]

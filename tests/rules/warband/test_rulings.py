@@ -83,6 +83,20 @@ def test_a_move_counts_climbing():
     assert codes(r) == ["move_too_far"] and "4.50\" (climbing 1.50\")" in message(r)
 
 
+@pytest.mark.parametrize(("beside", "legal"), [(0.48, False), (0.5, True)])
+def test_a_base_climbs_a_piece_any_part_of_it_goes_over(beside, legal):
+    # Whole bases (issue 21): the centre passes `beside` inches from a 1.5" crate on a 4"
+    # path; at 0.48" 0.012" of the 25 mm base (R = 0.492") goes over it: 4 + 1.5 up = 5.5"
+    # of a Move of 4 (stepping down 1.5" is free); at 0.5" it clears the crate.
+    text = scene(fighter("red-1", "red", 5, 10), fighter("blue-1", "blue", 25, 10),
+                 terrain=(piece("crate", 6, 10 + beside, 7, 14, 1.5),))
+    _, (r,) = attempt(text, {"type": "move", "unit": "red-1", "path": [[5, 10], [9, 10]]})
+    if legal:
+        assert r["legal"], message(r)
+    else:
+        assert codes(r) == ["move_too_far"] and "5.50\" (climbing 1.50\")" in message(r)
+
+
 # --- opportunistic strikes and reaction_used -----------------------------------------------------
 def test_every_engaged_enemy_may_strike_once_at_a_disengage():
     text = scene(fighter("red-1", "red", 10, 10),
