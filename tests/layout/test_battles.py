@@ -22,3 +22,42 @@ def test_battles_from_both_ends_report_win_rates_with_intervals():
     for side in ("red", "blue"):
         lo, hi = out["win_rate_95"][side]
         assert 0 <= lo <= out["win_rate"][side] <= hi <= 1
+
+
+BLOCKS_BOARD = """\
+ruleset: blocks
+name: small blocks
+board: {width: 36, depth: 24}
+deployment:
+  red: [[0, 0], [36, 0], [36, 6], [0, 6]]
+  blue: [[0, 18], [36, 18], [36, 24], [0, 24]]
+"""
+
+COPSES = """\
+pieces:
+  - {id: copse, kind: area, height: 3, min: 2, max: 4,
+     outline: [[-1.5, -1.5], [1.5, -1.5], [1.5, 1.5], [-1.5, 1.5]]}
+"""
+
+
+def test_blocks_battles_on_a_generated_table(tmp_path, capsys):
+    """blocks' demo army files (rulesets/blocks/armies) deploy on a new table: --battles 2 on a
+    small board, one battle from each end, each side's win rate with its interval."""
+    import json
+
+    from battlefield.cli.main import main
+    from battlefield.rules.deploy import armies
+
+    assert [name for name, _ in armies("blocks")] == ["Marcher Host", "Fenwold Warband"]
+    (tmp_path / "board.yaml").write_text(BLOCKS_BOARD)
+    (tmp_path / "pieces.yaml").write_text(COPSES)
+    argv = ["layout", "generate", str(tmp_path / "board.yaml"), "--pieces",
+            str(tmp_path / "pieces.yaml"), "--seed", "1", "--iterations", "8", "-o",
+            str(tmp_path / "t.yaml"), "--battles", "2", "--workers", "1", "--json"]
+    assert main(argv) == 0
+    b = json.loads(capsys.readouterr().out)["battles"]
+    assert b["games"] == 2 and [d["games"] for d in b["deployments"]] == [1, 1]
+    assert sum(b["wins"].values()) + b["draws"] == 2
+    for side in ("red", "blue"):
+        lo, hi = b["win_rate_95"][side]
+        assert 0 <= lo <= b["win_rate"][side] <= hi <= 1
