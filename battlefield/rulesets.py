@@ -3,11 +3,11 @@ mechanics; the numbers (combat range, coherency, objective zones, characteristic
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-from battlefield import scene_keys as keys
 from battlefield.paths import ruleset_dir, ruleset_names
 from battlefield.yamlsource import Reader
 
@@ -101,6 +101,9 @@ class ExtraKey:
     # A text key may name default bases: a model of a unit whose value is listed may leave out
     # its `base` (blocks: `type: infantry` is a 4" x 2" block). Value -> base as a scene writes it.
     bases: tuple[tuple[str, object], ...] = ()
+    # The JSON Schema an editor checks the value with (`battlefield schema`), when the ruleset
+    # gives one (aos4's spells); else the type's. The ruleset's package checks the value itself.
+    schema: dict[str, Any] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -251,12 +254,12 @@ def _layout(r: Reader, folder: Path, raw: object) -> LayoutDefaults | None:
 
 
 def _unplayed(r: Reader, raw: object) -> tuple[tuple[str, str], ...]:
-    """`unplayed_unit_keys: {KEY: why}`: keys of every scene unit (scene_keys.py UNIT) that
-    the ruleset does not play."""
+    """`unplayed_unit_keys: {KEY: why}`: keys of every scene unit (scene_keys.py UNIT), or keys
+    another ruleset adds (aos4's spells), that the ruleset does not play."""
     if raw is None:
         return ()
-    optional = keys.UNIT.optional()
-    given = r.mapping(("unplayed_unit_keys",), raw, [], optional)
+    given = r.mapping(("unplayed_unit_keys",), raw, [], list(raw) if isinstance(raw, dict)
+                      else [])
     return tuple((k, r.string(("unplayed_unit_keys", k), why)) for k, why in given.items())
 
 
@@ -267,12 +270,14 @@ def _extra_keys(r: Reader, where: str, raw: object) -> tuple[ExtraKey, ...]:
     out = []
     for name, spec in items.items():
         p = (where, name)
-        d = r.mapping(p, spec, ["type", "description"], ["bases"])
+        d = r.mapping(p, spec, ["type", "description"], ["bases", "schema"])
+        schema = r.mapping((*p, "schema"), d["schema"], [], list(d["schema"])
+                           if isinstance(d["schema"], dict) else []) if "schema" in d else None
         bases = r.mapping((*p, "bases"), d["bases"], [], list(d["bases"])
                           if isinstance(d["bases"], dict) else []) if "bases" in d else {}
         out.append(ExtraKey(str(name), r.string((*p, "type"), d["type"], EXTRA_TYPES),
                             r.string((*p, "description"), d["description"]),
-                            tuple((str(k), v) for k, v in bases.items())))
+                            tuple((str(k), v) for k, v in bases.items()), schema))
     return tuple(out)
 
 

@@ -19,8 +19,7 @@ from battlefield.yamlsource import Reader
 
 DEFAULT_SCENE = "demo"          # maps/demo.yaml: what commands open without a scene
 GAP = 0.25                    # between neighbouring bases in a block
-ARMY_KEYS = ["id", "name", "stats", "weapons", "keywords", "models", "base", "leader", "spells",
-             "prayers"]
+ARMY_KEYS = ["id", "name", "stats", "weapons", "keywords", "models", "base", "leader"]
 
 
 def armies(ruleset: str) -> list[tuple[str, list[dict[str, Any]]]]:

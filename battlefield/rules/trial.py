@@ -102,10 +102,6 @@ def scene_after(state: State) -> dict[str, Any]:
             item["weapons"] = spec.weapons
         if spec.keywords:
             item["keywords"] = list(spec.keywords)
-        if spec.spells:
-            item["spells"] = spec.spells
-        if spec.prayers:
-            item["prayers"] = spec.prayers
         if spec.leader:
             item["leader"] = spec.leader + 1
         item.update(spec.extra)

@@ -147,13 +147,6 @@ def model_yaml(m: ModelSpec) -> str:
     return out + "}"
 
 
-def _magic(item: dict[str, Any]) -> dict[str, Any]:
-    """A loaded spell or prayer as written: a flat amount ('3') back to a number."""
-    effect = {k: (int(v) if isinstance(v, str) and v.isdigit() else v)
-              for k, v in item.get("effect", {}).items()}
-    return {**item, "effect": effect}
-
-
 def unit_lines(u: UnitSpec) -> list[str]:
     """A unit as block YAML, indented as an item of `units:`."""
     lines = [f"  - id: {text(u.id)}", f"    side: {text(u.side)}"]
@@ -168,10 +161,6 @@ def unit_lines(u: UnitSpec) -> list[str]:
         lines.append(f"    keywords: {flow(list(u.keywords))}")
     if u.profile is not None:
         lines.append(f"    profile: {text(u.profile)}")
-    for kind, items in (("spells", u.spells), ("prayers", u.prayers)):
-        if items:
-            lines.append(f"    {kind}:")
-            lines += [f"      - {flow(_magic(s))}" for s in items]
     if u.leader:
         lines.append(f"    leader: {u.leader + 1}")
     for key, value in u.extra.items():          # the ruleset's own unit keys, as written

@@ -45,8 +45,6 @@ class UnitSpec:
     keywords: tuple[str, ...] = ()
     profile: str | None = None
     line: int | None = None             # where the unit is written, for messages
-    spells: list[dict[str, Any]] = field(default_factory=list)
-    prayers: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)    # the ruleset's unit_keys, as written
     path: tuple = ()                    # ("units", i): where the unit is in its file
 

@@ -38,10 +38,10 @@ def schema(kind: str = "scene", ruleset: str | None = None) -> dict[str, Any]:
     if kind == "scene":
         for rs in rulesets:
             defs.update(_unit_defs(rs))
-        shapes += [keys.BASE, keys.SPELL, keys.PRAYER, keys.EFFECT, keys.BUFF]
+        shapes += [keys.BASE]
     for shape in shapes:
         defs[_def_name(shape)] = _object(shape)
-        if shape in (keys.EFFECT, keys.BASE):          # exactly one of their keys
+        if shape is keys.BASE:                         # exactly one of its keys
             defs[_def_name(shape)].update(minProperties=1, maxProperties=1)
     units = {"anyOf": [{"$ref": f"#/$defs/unit-{rs.id}"} for rs in rulesets]}
     if len(rulesets) == 1:
@@ -94,12 +94,12 @@ def _unit_defs(rs: Any) -> dict[str, Any]:
     r = rs.id
 
     def own(k: Any) -> dict[str, Any]:         # a key naming default bases lists its names
-        out = EXTRA_TYPES[k.type] | {"description": k.description}
+        out = (k.schema or EXTRA_TYPES[k.type]) | {"description": k.description}
         return out | {"enum": [n for n, _ in k.bases]} if k.bases else out
 
     unit = _object(keys.UNIT, {k.name: own(k) for k in rs.unit_keys}, rs)
     for key, _ in rs.unplayed_unit_keys:       # refused by the loader: not offered
-        del unit["properties"][key]
+        unit["properties"].pop(key, None)
     model = _object(keys.MODEL, {k.name: own(k) for k in rs.model_keys}, rs)
     if any(k.bases for k in rs.unit_keys):     # a model may take its base from its unit's key
         model["required"] = [k for k in model.get("required", []) if k != "base"]
@@ -179,15 +179,6 @@ def _kind(kind: str, ruleset: Any = None, names: list[str] | None = None,
             "description": keys.DEPLOYMENT_SIDE}},
         "leader": {"type": "integer", "minimum": 1},
         "keywords": {"type": "array", "items": _WORD},
-        "spells": {"type": "array", "items": {"$ref": "#/$defs/spell"}},
-        "prayers": {"type": "array", "items": {"$ref": "#/$defs/prayer"}},
-        "magic-value": {"type": "integer", "minimum": 1, "maximum": 13},
-        "magic-target": {"enum": ["enemy", "friendly", "self"]},
-        "effect": {"$ref": "#/$defs/effect"},
-        "buff": {"$ref": "#/$defs/buff"},
-        "amount": {"anyOf": [{"type": "integer", "minimum": 0},
-                             {"type": "string", "pattern": DICE}]},
-        "modifier": {"type": "integer", "minimum": -3, "maximum": 3},
         "round-mm": {"type": "number", "exclusiveMinimum": 0},   # written out: any size
         "oval-mm": _pair(),
         "rect-mm": _pair(),
