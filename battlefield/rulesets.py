@@ -39,6 +39,9 @@ class ObjectiveRule:
     range: float
     marker_mm: float
     sticky: bool
+    # The objective key (one of the ruleset's objective_keys) naming the side that holds the
+    # objective on a tie, 0-0 included (skirmish: `home: SIDE`); None: a tie holds nothing.
+    tie_to: str | None = None
 
 
 @dataclass(frozen=True)
@@ -90,9 +93,10 @@ EXTRA_TYPES = ("mapping", "list", "text", "number", "boolean", "any")
 
 @dataclass(frozen=True)
 class ExtraKey:
-    """A key a ruleset adds to scene units (`unit_keys:`) or models (`model_keys:`): its name,
-    the YAML type the scene loader checks (mapping, list, text, number, boolean, any) and what
-    it means. The loader keeps the value as written (UnitSpec.extra, ModelSpec.extra); the
+    """A key a ruleset adds to scene units (`unit_keys:`), models (`model_keys:`) or objectives
+    (`objective_keys:`): its name, the YAML type the scene loader checks (mapping, list, text,
+    number, boolean, any) and what it means. The loader keeps the value as written
+    (UnitSpec.extra, ModelSpec.extra, Objective.extra; a null objective key is left out); the
     ruleset's package reads its meaning and reports errors with Scene.error."""
 
     name: str
@@ -134,6 +138,7 @@ class RulesetData:
     # rather than left unread): key -> why, for people.
     unplayed_unit_keys: tuple[tuple[str, str], ...] = ()
     model_keys: tuple[ExtraKey, ...] = ()        # ... and to models
+    objective_keys: tuple[ExtraKey, ...] = ()    # ... and to objectives
     layout: LayoutDefaults | None = None         # layout generate's pieces and targets
     # The types of the fields the ruleset's actions add to the engine's own (unit, side,
     # target, weapon, path, paths, facing): name -> a type in battlefield.inputs' words.
@@ -179,7 +184,8 @@ def load_ruleset(name: str) -> RulesetData:
     top = r.mapping((), r.data, ["id", "name", "seed", "board", "characteristics",
                                  "weapon_characteristics", "geometry"],
                     ["demo", "analysis", "actions", "action_fields", "resources", "unit_keys",
-                     "model_keys", "unplayed_unit_keys", "position_nulls", "unit_needs",
+                     "model_keys", "objective_keys", "unplayed_unit_keys", "position_nulls",
+                     "unit_needs",
                      "weapon_defaults", "weapon_range_min", "layout"])
     board = r.mapping(("board",), top["board"], ["width", "depth"])
     geo = r.mapping(("geometry",), top["geometry"],
@@ -188,7 +194,8 @@ def load_ruleset(name: str) -> RulesetData:
     coh = r.mapping(("geometry", "coherency"), geo["coherency"],
                     ["distance", "neighbours", "large_unit", "large_neighbours", "one_group"])
     obj = r.mapping(("geometry", "objectives"), geo["objectives"],
-                    ["rule", "range", "marker_mm", "sticky"])
+                    ["rule", "range", "marker_mm", "sticky"], ["tie_to"])
+    objective_keys = _extra_keys(r, "objective_keys", top.get("objective_keys"))
     p = ("geometry", "coherency")
     return RulesetData(
         id=r.string(("id",), top["id"], [name]),
@@ -212,7 +219,10 @@ def load_ruleset(name: str) -> RulesetData:
             r.string(("geometry", "objectives", "rule"), obj["rule"], OBJECTIVE_RULES),
             r.number(("geometry", "objectives", "range"), obj["range"], 0),
             r.number(("geometry", "objectives", "marker_mm"), obj["marker_mm"], 0),
-            _bool(r, ("geometry", "objectives", "sticky"), obj["sticky"])),
+            _bool(r, ("geometry", "objectives", "sticky"), obj["sticky"]),
+            r.string(("geometry", "objectives", "tie_to"), obj["tie_to"],
+                     [k.name for k in objective_keys if k.type == "text"])
+            if "tie_to" in obj else None),
         folder=folder,
         sight=r.string(("geometry", "sight"), geo["sight"], SIGHT_MODES) if "sight" in geo
         else "models",
@@ -237,6 +247,7 @@ def load_ruleset(name: str) -> RulesetData:
         resources=_resources(r, top.get("resources")),
         unit_keys=_extra_keys(r, "unit_keys", top.get("unit_keys")),
         model_keys=_extra_keys(r, "model_keys", top.get("model_keys")),
+        objective_keys=objective_keys,
         unplayed_unit_keys=_unplayed(r, top.get("unplayed_unit_keys")),
         layout=_layout(r, folder, top.get("layout")),
     )

@@ -237,7 +237,7 @@ class Referee:
                        [u.side for u in units],
                        [float(u.stats.get("control", 1)) if not isinstance(
                            u.stats.get("control", 1), str) else 1.0 for u in units],
-                       home=o.home if rule.rule == "model-count" else None,
+                       home=self.scene.tie_side(o),
                        held_by=o.controlled_by if held_by is FROM_SCENE else held_by,
                        sticky=rule.sticky)
 
@@ -264,7 +264,7 @@ class Referee:
                 "controlled_by": c.controlled_by,
                 "totals": {s: _r(v) for s, v in c.totals.items()},
                 "contested_by": [scene.units[u].id for side in c.units for u in c.units[side]],
-                **({"home": o.home} if o.home else {}),
+                **({"home": home} if (home := scene.tie_side(o)) else {}),
             }
         pairs = []
         for u, a in enumerate(scene.units):

@@ -74,7 +74,6 @@ TERRAIN = Shape("terrain piece", "A terrain piece: its outline extruded to its h
 OBJECTIVE = Shape("objective", "An objective marker.", (
     Key("id", "word", "A unique id for the objective.", True),
     Key("at", "point", "The centre of the marker [x, y] in inches.", True),
-    Key("home", "word-or-null", "The side whose home objective it is (skirmish)."),
     Key("controlled_by", "word-or-null", "The side that controls it when the scene starts."),
     Key("name", "word", "The objective's name."),
 ))

@@ -209,8 +209,7 @@ def demo_battle(map_path: Path, ruleset: str | None = None) -> str:
             "board": {"width": m.width, "depth": m.depth},
             "terrain": [{"id": p.id, "outline": [list(pt) for pt in p.outline],
                          "height": p.height, "kind": p.kind} for p in m.terrain],
-            "objectives": [{"id": o.id, "at": [o.x, o.y], **({"home": o.home} if o.home
-                                                            else {})} for o in m.objectives],
+            "objectives": [{"id": o.id, "at": [o.x, o.y], **o.extra} for o in m.objectives],
             "deployment": {s: [list(p) for p in pts] for s, pts in m.deployment.items()}}
     return yaml.safe_dump(deploy(data, m.layout), sort_keys=False, width=100)
 

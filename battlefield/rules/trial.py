@@ -118,8 +118,7 @@ def scene_after(state: State) -> dict[str, Any]:
     out["objectives"] = []
     for o in scene.objectives:
         d = {"id": o.id, "at": [o.x, o.y]}
-        if o.home:
-            d["home"] = o.home
+        d.update(o.extra)
         if o.controlled_by:
             d["controlled_by"] = o.controlled_by
         out["objectives"].append(d)

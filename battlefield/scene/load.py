@@ -121,7 +121,8 @@ class _SceneReader:
                           "board: {width: 60, depth: 44} in inches, or map: NAME")
         terrain = (self._terrain(top["terrain"], width, depth) if "terrain" in top
                    else base_map.get("terrain", ()))
-        objectives = (self._objectives(top["objectives"], width, depth) if "objectives" in top
+        objectives = (self._objectives(top["objectives"], width, depth, rs)
+                      if "objectives" in top
                       else base_map.get("objectives", []))
         deployment = (self._deployment(top["deployment"], width, depth) if "deployment" in top
                       else base_map.get("deployment", {}))
@@ -232,12 +233,14 @@ class _SceneReader:
                                 r.number((*p, "height"), t["height"], 0), kind, fixed))
         return pieces
 
-    def _objectives(self, value: Any, width: float, depth: float) -> list[Objective]:
+    def _objectives(self, value: Any, width: float, depth: float, rs: Any
+                    ) -> list[Objective]:
         r = self.r
         out, ids = [], set()
         for i, item in enumerate(r.sequence(("objectives",), value)):
             p = ("objectives", i)
-            o = r.mapping(p, item, keys.OBJECTIVE.required(), keys.OBJECTIVE.optional())
+            o = r.mapping(p, item, keys.OBJECTIVE.required(),
+                          keys.OBJECTIVE.optional() + [k.name for k in rs.objective_keys])
             oid = self._name((*p, "id"), o["id"])
             if oid in ids:
                 raise r.error((*p, "id"), f"duplicate objective id '{oid}'", "a unique id")
@@ -246,10 +249,10 @@ class _SceneReader:
             if not (0 <= x <= width and 0 <= y <= depth):
                 raise r.error((*p, "at"), f"({x:g}, {y:g}) is off the {width:g}\" x {depth:g}\" "
                                           "board", "a point on the board")
-            home = r.string((*p, "home"), o["home"]) if o.get("home") is not None else None
             held = o.get("controlled_by")
             held = r.string((*p, "controlled_by"), held) if held is not None else None
-            out.append(Objective(oid, x, y, home, held))
+            given = {k: v for k, v in o.items() if v is not None}   # null: as if left out
+            out.append(Objective(oid, x, y, held, self._extra(p, given, rs.objective_keys)))
         return out
 
     def _deployment(self, value: Any, width: float, depth: float

@@ -89,8 +89,8 @@ def _map_lines(scene: Scene, scene_state: bool) -> list[str]:
         lines.append("objectives:")
         for o in scene.objectives:
             item = f"  - {{id: {text(o.id)}, at: [{number(o.x)}, {number(o.y)}]"
-            if o.home:
-                item += f", home: {text(o.home)}"
+            for key, value in o.extra.items():      # the ruleset's own objective keys
+                item += f", {text(key)}: {flow(value)}"
             if scene_state and o.controlled_by:
                 item += f", controlled_by: {text(o.controlled_by)}"
             lines.append(item + "}")

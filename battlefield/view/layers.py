@@ -54,7 +54,7 @@ class Style:
     @classmethod
     def for_scene(cls, scene: Scene, report: dict | None = None, scale: float = 20.0) -> Style:
         sides = list(scene.sides) + list(scene.deployment)
-        sides += [o.home for o in scene.objectives if o.home]
+        sides += [scene.tie_side(o) for o in scene.objectives]
         if report:
             sides += [u.get("side") for u in report.get("units", {}).values()]
             for o in report.get("objectives", {}).values():
@@ -328,7 +328,7 @@ def draw_objectives(surface: pygame.Surface, view: ViewTransform, scene: Scene, 
     for o in scene.objectives:
         r = info.get(o.id, {})
         held = r.get("controlled_by", o.controlled_by) if r else o.controlled_by
-        home = r.get("home", o.home) if r else o.home
+        home = r.get("home", scene.tie_side(o)) if r else scene.tie_side(o)
         c = style.side(held) if held else pal.NEUTRAL
         centre = view.px(o.x, o.y)
         zr = view.length(zone)

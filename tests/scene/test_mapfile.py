@@ -112,7 +112,7 @@ def test_every_model_and_unit_key_survives(tmp_path: Path) -> None:
         terrain:
           - {id: hill, outline: [[2, 2], [8, 2], [8, 8], [2, 8]], height: 1.5}
         objectives:
-          - {id: mid, at: [15.125, 11], home: red, controlled_by: blue}
+          - {id: mid, at: [15.125, 11], controlled_by: blue}
         state: {active: blue, round: 2}
         units:
           - id: block
