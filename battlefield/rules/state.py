@@ -331,13 +331,15 @@ class State:
                 if spec.side == side and w != u and len(self.models_of(w))]
 
     def enemies_within(self, u: int, reach: float, three_d: bool = False,
-                       table: Table | None = None) -> list[tuple[int, float]]:
+                       table: Table | None = None, models: np.ndarray | None = None
+                       ) -> list[tuple[int, float]]:
         """The enemy units with a model within `reach` of a model of unit u (base edge to base
         edge; horizontal, or in 3-D at the bases' elevations), each with that closest distance,
         in scene order: the one measure of "within X of an enemy". `table`: another layout of
-        the same models (a move tried out) instead of the state's."""
+        the same models (a move tried out) instead of the state's; `models`: only these of
+        u's models (the ones a move moved)."""
         t = self.table if table is None else table
-        mine = t.unit_models[u]
+        mine = t.unit_models[u] if models is None else models
         if not len(mine):
             return []
         measure = t.distances_3d if three_d else t.distances
