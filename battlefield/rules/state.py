@@ -191,8 +191,7 @@ class State:
         elif self.over:
             violations = [Violation("battle_over", "the battle is over")]
         elif self.rules.actions and action.type not in self.rules.actions:
-            violations = [Violation("unknown_action", f"no action '{action.type}' (valid: "
-                                                      f"{', '.join(self.rules.actions)})")]
+            violations = self.rules.unknown_action(action.type, self.rules.actions)
         else:
             violations = self.rules.check(self, action)
         self._checked = None if violations else action

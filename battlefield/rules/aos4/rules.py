@@ -170,8 +170,8 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
         if a is None and action.type in magic.known(state):
             return self._check_magic(state, action)
         if a is None:
-            valid = ", ".join([END_PHASE, *abilities(), *sorted(magic.known(state))])
-            return [v("unknown_action", f"no ability '{action.type}' (valid: {valid})")]
+            return self.unknown_action(action.type, [END_PHASE, *abilities(),
+                                                     *sorted(magic.known(state))], "ability")
         if a.id == "magical-intervention":
             return [v("use_as_option", "give it as \"command\": \"magical-intervention\" on "
                                        "the spell or prayer it lets a unit use")]

@@ -146,17 +146,15 @@ class Warband(Ruleset):
             u, _ = find_unit(state, action)
             ability = ability_of(state, u, kind) if u >= 0 else None
             if ability is None:
-                known = ", ".join([*FIELDS, *(a.id for a in game().abilities)])
-                return [v("unknown_action", f"no action or ability '{kind}' (valid: {known}, "
-                                            f"or a fighter's own ability)")]
+                return self.unknown_action(kind, [*FIELDS, *(a.id for a in game().abilities)],
+                                           "action or ability", ", or a fighter's own ability")
         fields = ABILITY_FIELDS if ability is not None else FIELDS[kind]
         odd = [k for k, _ in action.options if k not in fields]
         odd += [k for k in ("unit", "path", "paths", "target", "weapon", "facing")
                 if getattr(action, k) is not None and k not in fields]
         if action.side is not None and "side" not in fields:
-            if action.side != self.acting_side(state):
-                return [v("not_your_turn", f"it is {self.acting_side(state)}'s turn, not "
-                                           f"{action.side}'s")]
+            if bad := self.not_your_turn(state, action):
+                return bad
         if odd:
             valid = ", ".join(["type", *fields])
             return [v("unknown_key", f"unknown key '{odd[0]}' in a {kind} action (valid: "
