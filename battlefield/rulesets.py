@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from battlefield.inputs import FieldTypeError, parse_type
 from battlefield.paths import ruleset_dir, ruleset_names
 from battlefield.yamlsource import Reader
 
@@ -319,7 +320,6 @@ def _action_fields(r: Reader, raw: object) -> tuple[tuple[str, str], ...]:
     (battlefield.inputs.parse_type), checked here so a typo is an error at its line."""
     if raw is None:
         return ()
-    from battlefield.inputs import FieldTypeError, parse_type
 
     items = r.mapping(("action_fields",), raw, [], list(raw) if isinstance(raw, dict) else [])
     out = []

@@ -13,10 +13,13 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
+import shapely
 
 from battlefield.errors import UsageError
+from battlefield.geometry import MM_PER_INCH
 from battlefield.geometry.coherency import CoherencyResult, coherency
 from battlefield.geometry.objectives import Control, control
+from battlefield.geometry.separation import point_distances
 from battlefield.geometry.sight import STATUS, Sight, SightModel
 from battlefield.geometry.table import Closest, Table
 from battlefield.scene.model import Scene
@@ -170,8 +173,6 @@ class Referee:
     def pieces_near(self, u: int, reach: float = NEAR_TERRAIN_REACH) -> list[int]:
         """Pieces within `reach` of a model of unit u (worked out once while its models stand
         where they are)."""
-        import shapely
-
         def near() -> list[int]:
             t = self.table
             feet = [t.footprint(int(m), 64) for m in t.unit_models[u]]
@@ -359,8 +360,6 @@ def live_check(referee: Referee, u: int) -> LiveCheck:
             start += n
     rng = referee.rules.combat_range
     rule = referee.rules.objectives
-    from battlefield.geometry import MM_PER_INCH
-    from battlefield.geometry.separation import point_distances
 
     zone = rule.range + rule.marker_mm / MM_PER_INCH / 2
     objectives = {}

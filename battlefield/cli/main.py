@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")     # no banner on the command line
 
+from battlefield.cli import commands
 from battlefield.errors import BattlefieldError
 from battlefield.paths import map_names
 
@@ -74,8 +75,6 @@ examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from battlefield.cli import commands
-
     bundled = textwrap.fill(", ".join(map_names()), width=92, subsequent_indent="  ")
     parser = argparse.ArgumentParser(
         prog="battlefield", description=DESCRIPTION.format(bundled=bundled), epilog=SCENE_FORMAT,

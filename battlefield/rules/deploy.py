@@ -10,11 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import shapely
+import yaml
 
-from battlefield.errors import UsageError
+from battlefield.errors import InputError, UsageError
 from battlefield.geometry.bases import Base, footprint
-from battlefield.paths import ruleset_dir
+from battlefield.paths import find_map, map_names, ruleset_dir
 from battlefield.rulesets import load_ruleset
+from battlefield.scene.load import load_scene, resolve_scene_path
 from battlefield.yamlsource import Reader
 
 DEFAULT_SCENE = "demo"          # maps/demo.yaml: what commands open without a scene
@@ -200,10 +202,6 @@ def _find(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre, eac
 def demo_battle(map_path: Path, ruleset: str | None = None) -> str:
     """A scene (YAML text) with the ruleset's demo armies (default: the map's ruleset)
     deployed on the map."""
-    import yaml
-
-    from battlefield.scene.load import load_scene
-
     m = load_scene(map_path, ruleset=ruleset)
     data = {"ruleset": m.ruleset.id, "name": f"{m.name or map_path.stem}: demo armies",
             "board": {"width": m.width, "depth": m.depth},
@@ -216,9 +214,6 @@ def demo_battle(map_path: Path, ruleset: str | None = None) -> str:
 
 def default_ruleset() -> str:
     """The ruleset of the bundled default scene (maps/demo.yaml)."""
-    from battlefield.paths import find_map
-    from battlefield.scene.load import load_scene
-
     path = find_map(DEFAULT_SCENE)
     if path is None:
         raise UsageError(f"the bundled default scene maps/{DEFAULT_SCENE}.yaml is missing")
@@ -229,11 +224,6 @@ def battle_scene(ruleset: str, map_arg: str | None) -> tuple[str, str]:
     """(scene text, name) of a battle to play: the ruleset's bundled demo battle (its
     ruleset.yaml `demo:`), a scene file with units, or a map with the ruleset's demo armies
     deployed on it."""
-    from battlefield.errors import InputError
-    from battlefield.paths import find_map, map_names
-    from battlefield.rulesets import load_ruleset
-    from battlefield.scene.load import load_scene, resolve_scene_path
-
     if map_arg is None:
         demo = load_ruleset(ruleset).demo
         path = find_map(demo) if demo else None

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from battlefield.errors import UsageError
+from battlefield.geometry.bases import OVAL, ROUND
 from battlefield.rules import decisions, position, registry
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.boundary import Refused, playable_units
@@ -130,8 +131,6 @@ def scene_after(state: State) -> dict[str, Any]:
 
 
 def _base(base) -> Any:
-    from battlefield.geometry.bases import OVAL, ROUND
-
     if base.shape == ROUND:
         return base.mm[0]
     if base.shape == OVAL:

@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from battlefield.files import write_text
 from battlefield.geometry.bases import OVAL, ROUND, Base
 from battlefield.scene.model import ModelSpec, Scene, UnitSpec
 
@@ -114,7 +115,6 @@ def map_yaml(scene: Scene, header: list[str] | None = None) -> str:
 def save_map(scene: Scene, path: str | Path) -> Path:
     """Write the scene's map to `path` (making its folder); the path written."""
     path = Path(path)
-    from battlefield.files import write_text
 
     path.parent.mkdir(parents=True, exist_ok=True)
     write_text(path, map_yaml(scene))

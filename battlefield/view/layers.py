@@ -22,6 +22,7 @@ from battlefield.page.shapes import find_model
 from battlefield.page.svg import main_group
 from battlefield.page.words import fmt_in
 from battlefield.scene.model import ModelSpec, Scene
+from battlefield.view.damage_marks import draw_wound_bars, wounds_left
 from battlefield.view.drawing import (
     boxed_text,
     dashed,
@@ -381,8 +382,6 @@ def draw_models(surface: pygame.Surface, view: ViewTransform, scene: Scene, styl
     models with a shadow and their height above the table; unit ids. `wounds` (unit id ->
     (damage, health) per model, outcome.unit_wounds): a bar on each damaged model and the
     health left beside a damaged unit's id."""
-    from battlefield.view.damage_marks import draw_wound_bars, wounds_left
-
     lw = style.line
     for u in scene.units:
         colour = style.side(u.side)
