@@ -35,7 +35,7 @@ scene files (YAML; inches on the table, millimetres for bases):
     - {id: ruin, outline: [[20, 10], [26, 10], [26, 14], [20, 14]], height: 4, kind: obscuring}
   objectives:
     - {id: centre, at: [30, 22]}
-    - {id: home-red, at: [18, 32], home: red}       # home side (skirmish)
+    # skirmish adds  home: SIDE  to an objective: that side holds it on a tie
   deployment: {red: [[0, 0], [60, 0], [60, 12], [0, 12]]}
   units:
     - id: red-1
