@@ -4,8 +4,11 @@ the package as battlefield/maps and battlefield/rulesets."""
 from __future__ import annotations
 
 from functools import cache
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
+
+from battlefield.errors import UsageError
 
 _PACKAGE = Path(__file__).resolve().parent
 _CHECKOUT = _PACKAGE.parent
@@ -37,10 +40,6 @@ def add_ruleset_dir(name: str, folder: Path) -> None:
 def entry_point_rulesets() -> dict[str, Any]:
     """Rulesets installed as their own distributions: the objects their entry points in the
     group `battlefield.rulesets` name (each with an `id` and its data folder `data`)."""
-    from importlib.metadata import entry_points
-
-    from battlefield.errors import UsageError
-
     out: dict[str, Any] = {}
     for ep in entry_points(group=ENTRY_POINTS):
         try:
@@ -71,8 +70,6 @@ def ruleset_dir(name: str) -> Path:
     if not (folder / "ruleset.yaml").is_file():
         folder = _external_dirs().get(name, folder)
     if not (folder / "ruleset.yaml").is_file():
-        from battlefield.errors import UsageError
-
         raise UsageError(f"unknown ruleset '{name}' (expected one of {', '.join(ruleset_names())})")
     return folder
 

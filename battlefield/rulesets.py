@@ -3,11 +3,12 @@ mechanics; the numbers (combat range, coherency, objective zones, characteristic
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-from battlefield import scene_keys as keys
+from battlefield.inputs import FieldTypeError, parse_type
 from battlefield.paths import ruleset_dir, ruleset_names
 from battlefield.yamlsource import Reader
 
@@ -39,6 +40,9 @@ class ObjectiveRule:
     range: float
     marker_mm: float
     sticky: bool
+    # The objective key (one of the ruleset's objective_keys) naming the side that holds the
+    # objective on a tie, 0-0 included (skirmish: `home: SIDE`); None: a tie holds nothing.
+    tie_to: str | None = None
 
 
 @dataclass(frozen=True)
@@ -90,9 +94,10 @@ EXTRA_TYPES = ("mapping", "list", "text", "number", "boolean", "any")
 
 @dataclass(frozen=True)
 class ExtraKey:
-    """A key a ruleset adds to scene units (`unit_keys:`) or models (`model_keys:`): its name,
-    the YAML type the scene loader checks (mapping, list, text, number, boolean, any) and what
-    it means. The loader keeps the value as written (UnitSpec.extra, ModelSpec.extra); the
+    """A key a ruleset adds to scene units (`unit_keys:`), models (`model_keys:`) or objectives
+    (`objective_keys:`): its name, the YAML type the scene loader checks (mapping, list, text,
+    number, boolean, any) and what it means. The loader keeps the value as written
+    (UnitSpec.extra, ModelSpec.extra, Objective.extra; a null objective key is left out); the
     ruleset's package reads its meaning and reports errors with Scene.error."""
 
     name: str
@@ -101,6 +106,9 @@ class ExtraKey:
     # A text key may name default bases: a model of a unit whose value is listed may leave out
     # its `base` (blocks: `type: infantry` is a 4" x 2" block). Value -> base as a scene writes it.
     bases: tuple[tuple[str, object], ...] = ()
+    # The JSON Schema an editor checks the value with (`battlefield schema`), when the ruleset
+    # gives one (aos4's spells); else the type's. The ruleset's package checks the value itself.
+    schema: dict[str, Any] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -131,6 +139,7 @@ class RulesetData:
     # rather than left unread): key -> why, for people.
     unplayed_unit_keys: tuple[tuple[str, str], ...] = ()
     model_keys: tuple[ExtraKey, ...] = ()        # ... and to models
+    objective_keys: tuple[ExtraKey, ...] = ()    # ... and to objectives
     layout: LayoutDefaults | None = None         # layout generate's pieces and targets
     # The types of the fields the ruleset's actions add to the engine's own (unit, side,
     # target, weapon, path, paths, facing): name -> a type in battlefield.inputs' words.
@@ -176,7 +185,8 @@ def load_ruleset(name: str) -> RulesetData:
     top = r.mapping((), r.data, ["id", "name", "seed", "board", "characteristics",
                                  "weapon_characteristics", "geometry"],
                     ["demo", "analysis", "actions", "action_fields", "resources", "unit_keys",
-                     "model_keys", "unplayed_unit_keys", "position_nulls", "unit_needs",
+                     "model_keys", "objective_keys", "unplayed_unit_keys", "position_nulls",
+                     "unit_needs",
                      "weapon_defaults", "weapon_range_min", "layout"])
     board = r.mapping(("board",), top["board"], ["width", "depth"])
     geo = r.mapping(("geometry",), top["geometry"],
@@ -185,7 +195,8 @@ def load_ruleset(name: str) -> RulesetData:
     coh = r.mapping(("geometry", "coherency"), geo["coherency"],
                     ["distance", "neighbours", "large_unit", "large_neighbours", "one_group"])
     obj = r.mapping(("geometry", "objectives"), geo["objectives"],
-                    ["rule", "range", "marker_mm", "sticky"])
+                    ["rule", "range", "marker_mm", "sticky"], ["tie_to"])
+    objective_keys = _extra_keys(r, "objective_keys", top.get("objective_keys"))
     p = ("geometry", "coherency")
     return RulesetData(
         id=r.string(("id",), top["id"], [name]),
@@ -209,7 +220,10 @@ def load_ruleset(name: str) -> RulesetData:
             r.string(("geometry", "objectives", "rule"), obj["rule"], OBJECTIVE_RULES),
             r.number(("geometry", "objectives", "range"), obj["range"], 0),
             r.number(("geometry", "objectives", "marker_mm"), obj["marker_mm"], 0),
-            _bool(r, ("geometry", "objectives", "sticky"), obj["sticky"])),
+            _bool(r, ("geometry", "objectives", "sticky"), obj["sticky"]),
+            r.string(("geometry", "objectives", "tie_to"), obj["tie_to"],
+                     [k.name for k in objective_keys if k.type == "text"])
+            if "tie_to" in obj else None),
         folder=folder,
         sight=r.string(("geometry", "sight"), geo["sight"], SIGHT_MODES) if "sight" in geo
         else "models",
@@ -234,6 +248,7 @@ def load_ruleset(name: str) -> RulesetData:
         resources=_resources(r, top.get("resources")),
         unit_keys=_extra_keys(r, "unit_keys", top.get("unit_keys")),
         model_keys=_extra_keys(r, "model_keys", top.get("model_keys")),
+        objective_keys=objective_keys,
         unplayed_unit_keys=_unplayed(r, top.get("unplayed_unit_keys")),
         layout=_layout(r, folder, top.get("layout")),
     )
@@ -251,12 +266,12 @@ def _layout(r: Reader, folder: Path, raw: object) -> LayoutDefaults | None:
 
 
 def _unplayed(r: Reader, raw: object) -> tuple[tuple[str, str], ...]:
-    """`unplayed_unit_keys: {KEY: why}`: keys of every scene unit (scene_keys.py UNIT) that
-    the ruleset does not play."""
+    """`unplayed_unit_keys: {KEY: why}`: keys of every scene unit (scene_keys.py UNIT), or keys
+    another ruleset adds (aos4's spells), that the ruleset does not play."""
     if raw is None:
         return ()
-    optional = keys.UNIT.optional()
-    given = r.mapping(("unplayed_unit_keys",), raw, [], optional)
+    given = r.mapping(("unplayed_unit_keys",), raw, [], list(raw) if isinstance(raw, dict)
+                      else [])
     return tuple((k, r.string(("unplayed_unit_keys", k), why)) for k, why in given.items())
 
 
@@ -267,12 +282,14 @@ def _extra_keys(r: Reader, where: str, raw: object) -> tuple[ExtraKey, ...]:
     out = []
     for name, spec in items.items():
         p = (where, name)
-        d = r.mapping(p, spec, ["type", "description"], ["bases"])
+        d = r.mapping(p, spec, ["type", "description"], ["bases", "schema"])
+        schema = r.mapping((*p, "schema"), d["schema"], [], list(d["schema"])
+                           if isinstance(d["schema"], dict) else []) if "schema" in d else None
         bases = r.mapping((*p, "bases"), d["bases"], [], list(d["bases"])
                           if isinstance(d["bases"], dict) else []) if "bases" in d else {}
         out.append(ExtraKey(str(name), r.string((*p, "type"), d["type"], EXTRA_TYPES),
                             r.string((*p, "description"), d["description"]),
-                            tuple((str(k), v) for k, v in bases.items())))
+                            tuple((str(k), v) for k, v in bases.items()), schema))
     return tuple(out)
 
 
@@ -303,7 +320,6 @@ def _action_fields(r: Reader, raw: object) -> tuple[tuple[str, str], ...]:
     (battlefield.inputs.parse_type), checked here so a typo is an error at its line."""
     if raw is None:
         return ()
-    from battlefield.inputs import FieldTypeError, parse_type
 
     items = r.mapping(("action_fields",), raw, [], list(raw) if isinstance(raw, dict) else [])
     out = []

@@ -13,10 +13,13 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
+import shapely
 
 from battlefield.errors import UsageError
+from battlefield.geometry import MM_PER_INCH
 from battlefield.geometry.coherency import CoherencyResult, coherency
 from battlefield.geometry.objectives import Control, control
+from battlefield.geometry.separation import point_distances
 from battlefield.geometry.sight import STATUS, Sight, SightModel
 from battlefield.geometry.table import Closest, Table
 from battlefield.scene.model import Scene
@@ -170,8 +173,6 @@ class Referee:
     def pieces_near(self, u: int, reach: float = NEAR_TERRAIN_REACH) -> list[int]:
         """Pieces within `reach` of a model of unit u (worked out once while its models stand
         where they are)."""
-        import shapely
-
         def near() -> list[int]:
             t = self.table
             feet = [t.footprint(int(m), 64) for m in t.unit_models[u]]
@@ -237,7 +238,7 @@ class Referee:
                        [u.side for u in units],
                        [float(u.stats.get("control", 1)) if not isinstance(
                            u.stats.get("control", 1), str) else 1.0 for u in units],
-                       home=o.home if rule.rule == "model-count" else None,
+                       home=self.scene.tie_side(o),
                        held_by=o.controlled_by if held_by is FROM_SCENE else held_by,
                        sticky=rule.sticky)
 
@@ -264,7 +265,7 @@ class Referee:
                 "controlled_by": c.controlled_by,
                 "totals": {s: _r(v) for s, v in c.totals.items()},
                 "contested_by": [scene.units[u].id for side in c.units for u in c.units[side]],
-                **({"home": o.home} if o.home else {}),
+                **({"home": home} if (home := scene.tie_side(o)) else {}),
             }
         pairs = []
         for u, a in enumerate(scene.units):
@@ -359,8 +360,6 @@ def live_check(referee: Referee, u: int) -> LiveCheck:
             start += n
     rng = referee.rules.combat_range
     rule = referee.rules.objectives
-    from battlefield.geometry import MM_PER_INCH
-    from battlefield.geometry.separation import point_distances
 
     zone = rule.range + rule.marker_mm / MM_PER_INCH / 2
     objectives = {}

@@ -74,7 +74,6 @@ TERRAIN = Shape("terrain piece", "A terrain piece: its outline extruded to its h
 OBJECTIVE = Shape("objective", "An objective marker.", (
     Key("id", "word", "A unique id for the objective.", True),
     Key("at", "point", "The centre of the marker [x, y] in inches.", True),
-    Key("home", "word-or-null", "The side whose home objective it is (skirmish)."),
     Key("controlled_by", "word-or-null", "The side that controls it when the scene starts."),
     Key("name", "word", "The objective's name."),
 ))
@@ -91,8 +90,6 @@ UNIT = Shape("unit", "A unit: its id and side, its models, and its profile.", (
     Key("weapons", "weapons", "The unit's weapons: every model has each of them."),
     Key("keywords", "keywords", "The unit's keywords (HERO, INFANTRY, WIZARD ...)."),
     Key("profile", "word", "A profile of the ruleset the unit takes its stats from."),
-    Key("spells", "spells", "The spells the unit knows (a WIZARD casts them)."),
-    Key("prayers", "prayers", "The prayers the unit knows (a PRIEST chants them)."),
 ))
 
 MODEL = Shape("model", "A model: its base and where it stands.", (
@@ -113,35 +110,6 @@ BASE = Shape("base", "A base by shape: exactly one of round, oval, rect.", (
     Key("rect", "rect-mm", "A rectangular base [frontage, depth] in mm."),
 ))
 
-
-def magic(value_key: str, what: str, roll: str) -> Shape:
-    return Shape(what, f"A {what} the unit knows: its {roll}, range, target and one effect.", (
-        Key("id", "word", f"The {what}'s id: the action names it.", True),
-        Key(value_key, "magic-value", f"The {roll} roll needed, 1 to 13.", True),
-        Key("effect", "effect", "What it does: exactly one of mortal: DICE on an enemy unit, "
-            "heal: DICE or buff: {hit|wound|save: N} on a friendly one.", True),
-        Key("name", "word", f"The {what}'s name."),
-        Key("range", "nonnegative", "Range in inches (default 12)."),
-        Key("target", "magic-target", "Who it targets: enemy (default), friendly or self."),
-        Key("unlimited", "boolean", f"True for an unlimited {what} (more than one a turn)."),
-    ))
-
-
-SPELL = magic("casting_value", "spell", "casting value")
-PRAYER = magic("chanting_value", "prayer", "chanting value")
-MAGIC = {"spells": SPELL, "prayers": PRAYER}
-
-EFFECT = Shape("effect", "Exactly one effect.", (
-    Key("mortal", "amount", "Mortal damage inflicted on the target: a number or dice."),
-    Key("heal", "amount", "Health healed on the target: a number or dice."),
-    Key("buff", "buff", "Modifiers the target gets until your next turn."),
-))
-
-BUFF = Shape("buff", "Modifiers, -3 to 3.", (
-    Key("hit", "modifier", "Added to hit rolls."),
-    Key("wound", "modifier", "Added to wound rolls."),
-    Key("save", "modifier", "Added to save rolls."),
-))
 
 DEPLOYMENT_SIDE = "The outline of this side's territory: [x, y] points in inches."
 STAT = "A characteristic: a number, dice like D6 or 2D3+1, or a roll like 3+."

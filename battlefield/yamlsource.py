@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import math
+import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -308,7 +309,6 @@ def _readable(path: Path, name: str) -> None:
         raise InputError(name, "", None, "no such file") from None
     except OSError as exc:
         raise InputError(name, "", None, f"cannot be read ({exc.strerror})") from None
-    import stat
 
     if stat.S_ISDIR(st.st_mode):
         raise InputError(name, "", None, "is a folder, not a file")

@@ -109,6 +109,7 @@ def run_battles(ruleset: str, scene_text: str, scene_name: str, games: int, seed
 
 def _on_dask(jobs: list[Job], address: str, progress) -> list[dict[str, Any]]:
     try:                     # here, not at the top: distributed is optional (the cluster extra)
+        # here, not at the top: an optional dependency (the cluster extra)
         from distributed import Client
         from distributed import as_completed as dask_completed
     except ImportError:

@@ -19,11 +19,13 @@ from battlefield.army.convert import ImportProblem, convert
 from battlefield.army.entries import Entry
 from battlefield.army.roster import Roster, read_roster
 from battlefield.errors import InputError, UsageError
+from battlefield.files import write_text
 from battlefield.geometry import MM_PER_INCH
 from battlefield.geometry.bases import footprint
 from battlefield.paths import find_map
 from battlefield.rules.deploy import set_up
-from battlefield.scene.load import load_scene, resolve_scene_path
+from battlefield.rulings import Referee
+from battlefield.scene.load import load_scene, load_scene_text, resolve_scene_path
 from battlefield.yamlsource import Reader
 
 # Why the aos4 mapping stays here and not in battlefield/rules/aos4: the importer reads
@@ -241,10 +243,6 @@ def write_scene(imported: Imported, out: str | Path, side: str, deploy: bool) ->
     """Read the scene back with the loader, then write it whole (files.write_text); with
     --deploy, the new units not in coherency by the ruleset's rule (models on different bases in
     a big unit) are named."""
-    from battlefield.files import write_text
-    from battlefield.rulings import Referee
-    from battlefield.scene.load import load_scene_text
-
     out = Path(out)
     scene = load_scene_text(imported.text, str(out))   # read back before anything is written
     write_text(out, imported.text)

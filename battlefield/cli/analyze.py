@@ -8,8 +8,21 @@ import math
 import sys
 from pathlib import Path
 
+from battlefield.analysis.budget import (
+    BUDGET_MB,
+    BUDGET_SECONDS,
+    duration,
+    estimate,
+    fitting_grid,
+    refusal,
+    size,
+)
 from battlefield.analysis.coverage import DEFAULT_HEIGHT, DEFAULT_SPACING
+from battlefield.cli.common import emit_json
+from battlefield.errors import UsageError
+from battlefield.paths import map_names
 from battlefield.scene.load import open_map
+from battlefield.text import table
 
 HELP = "sight coverage, reach and fairness of a map, with heat maps and a report"
 
@@ -52,9 +65,6 @@ examples:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `analyze` subcommand."""
-    from battlefield.analysis.budget import BUDGET_MB, BUDGET_SECONDS, duration, size
-    from battlefield.paths import map_names
-
     budget = f"{duration(BUDGET_SECONDS)} and {size(BUDGET_MB)}"
     p = sub.add_parser("analyze", help=HELP, description=DESCRIPTION.format(budget=budget),
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -79,8 +89,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _positive(name: str, value: float | None, most: float | None = None) -> None:
-    from battlefield.errors import UsageError
-
     if value is None:
         return
     if not math.isfinite(value) or value <= 0:
@@ -90,6 +98,7 @@ def _positive(name: str, value: float | None, most: float | None = None) -> None
 
 
 def run_analyze(args: argparse.Namespace) -> int:
+    # here, not at the top: start-up time of the CLI
     from battlefield.analysis import report
     from battlefield.view.survey_pictures import side_by_side, survey_pictures
 
@@ -119,8 +128,6 @@ def run_analyze(args: argparse.Namespace) -> int:
             raise
         raise _out_of_memory(cost, scenes, args.grid) from None
     if args.json:
-        from battlefield.cli.common import emit_json
-
         emit_json(data)
         return 0
     for s in surveys:
@@ -136,9 +143,6 @@ def run_analyze(args: argparse.Namespace) -> int:
 def check_budget(scenes: list, grid: float, force: bool):
     """The estimated cost of the sight maps; a one-line UsageError (exit status 2) when it is
     over the budget, unless forced."""
-    from battlefield.analysis.budget import estimate, fitting_grid, refusal
-    from battlefield.errors import UsageError
-
     widest = max(scenes, key=lambda s: s.width * s.depth)
     cost = estimate(widest.width, widest.depth, grid, boards=len(scenes))
     if not force and not cost.within():
@@ -149,6 +153,7 @@ def check_budget(scenes: list, grid: float, force: bool):
 
 def _survey(scene, args: argparse.Namespace):
     """One map's survey, with a progress bar of its sight lines on a terminal."""
+    # here, not at the top: start-up time of the CLI
     from battlefield.analysis.progress import ProgressBar
     from battlefield.analysis.survey import survey
 
@@ -160,9 +165,6 @@ def _survey(scene, args: argparse.Namespace):
 
 
 def _out_of_memory(cost, scenes: list, grid: float):
-    from battlefield.analysis.budget import fitting_grid, size
-    from battlefield.errors import UsageError
-
     widest = max(scenes, key=lambda s: s.width * s.depth)
     fits = fitting_grid(widest.width, widest.depth, grid, boards=len(scenes))
     return UsageError(f"ran out of memory on a {grid:g}\" grid ({cost.cells:,} cells, estimated "
@@ -170,8 +172,6 @@ def _out_of_memory(cost, scenes: list, grid: float):
 
 
 def summary_text(f: dict) -> str:
-    from battlefield.text import table
-
     g = f["grid"]
     lines = [f"{f['map']} ({_shown(f['file'])}; {f['ruleset']}, {f['board']['width']:g}\" x "
              f"{f['board']['depth']:g}\")",
@@ -211,8 +211,6 @@ def summary_text(f: dict) -> str:
 
 
 def comparison_text(c: dict) -> str:
-    from battlefield.text import table
-
     a, b = c["maps"]
     rows = [[r["words"], _fmt(r["a"], r["unit"]), _fmt(r["b"], r["unit"]),
              _fmt(r["difference"], r["unit"], signed=True)] for r in c["rows"]]

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from battlefield.cli.common import emit_json
 from battlefield.text import table
 
 
@@ -113,6 +114,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    # here, not at the top: start-up time of the CLI
     from battlefield.army.writer import import_army, write_scene
 
     got = import_army(args.roster, args.out, args.side, args.into, args.catalogues,
@@ -137,8 +139,8 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_catalogues(args: argparse.Namespace) -> int:
+    # here, not at the top: start-up time of the CLI
     from battlefield.army import store
-    from battlefield.cli.common import emit_json
 
     got = store.cached()
     if args.json:
@@ -159,6 +161,7 @@ def run_catalogues(args: argparse.Namespace) -> int:
 
 
 def run_catalogues_update(args: argparse.Namespace) -> int:
+    # here, not at the top: start-up time of the CLI
     from battlefield.army import store
 
     got = store.update(args.source)
@@ -167,6 +170,7 @@ def run_catalogues_update(args: argparse.Namespace) -> int:
 
 
 def catalogue_units(path: str) -> list[dict[str, Any]]:
+    # here, not at the top: start-up time of the CLI
     from battlefield.army.catalogue import Catalogues
     from battlefield.army.convert import ImportProblem, convert
 
@@ -204,8 +208,6 @@ def _mm(b: Any) -> str:
 
 
 def run_units(args: argparse.Namespace) -> int:
-    from battlefield.cli.common import emit_json
-
     rows = catalogue_units(args.catalogue)
     if args.json:
         emit_json(rows)

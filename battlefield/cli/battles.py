@@ -8,9 +8,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from battlefield.cli.common import emit_json, open_scene
-from battlefield.rules.deploy import battle_scene
-from battlefield.rulesets import BOARD_ID
+from battlefield.errors import UsageError
+from battlefield.inputs import loads
+from battlefield.rules import boundary, registry
+from battlefield.rules.deploy import battle_scene, default_ruleset
+from battlefield.rules.result import label
+from battlefield.rules.state import Game
+from battlefield.rules.summary import summary, summary_line
+from battlefield.rulesets import BOARD_ID, load_ruleset
+from battlefield.scene.load import load_scene_text
 from battlefield.text import table
 
 
@@ -107,9 +116,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _vocabulary() -> str:
     """Every playable ruleset's actions, from its ruleset.yaml `actions:`."""
-    from battlefield.rules import registry
-    from battlefield.rulesets import load_ruleset
-
     out = []
     for name in registry.playable():
         docs = load_ruleset(name).actions
@@ -123,13 +129,8 @@ def _vocabulary() -> str:
 
 
 def run_try(args: argparse.Namespace) -> int:
-    import yaml
-
-    from battlefield.errors import UsageError
+    # here, not at the top: start-up time of the CLI
     from battlefield.files import write_text
-    from battlefield.inputs import loads
-    from battlefield.rules import boundary
-    from battlefield.rules.summary import summary, summary_line
     from battlefield.rules.trial import parse_dice, run, scene_after
 
     scene = open_scene(args.scene)
@@ -173,12 +174,9 @@ def run_try(args: argparse.Namespace) -> int:
 
 # --- simulate and replay -------------------------------------------------------------------------
 def run_simulate(args: argparse.Namespace) -> int:
-    from battlefield.errors import UsageError
+    # here, not at the top: start-up time of the CLI
     from battlefield.rules import log, registry
     from battlefield.rules.battle import play
-    from battlefield.rules.deploy import default_ruleset
-    from battlefield.rules.state import Game
-    from battlefield.scene.load import load_scene_text
 
     args.ruleset = args.ruleset or default_ruleset()
     registry.get(args.ruleset)            # a clear message for a ruleset that cannot be played
@@ -206,8 +204,8 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def _many_battles(args, text: str, name: str, scene) -> int:
+    # here, not at the top: start-up time of the CLI
     from battlefield.analysis.battles import progress_bar, run_battles, summarise
-    from battlefield.errors import UsageError
 
     if args.games < 1:
         raise UsageError(f"--games {args.games}: play at least one battle")
@@ -232,8 +230,6 @@ def _many_battles(args, text: str, name: str, scene) -> int:
 
 
 def result_text(d: dict[str, Any]) -> str:
-    from battlefield.rules.result import label
-
     what, points = label(d["score"]), d[d["score"]]
     tally = ", ".join(f"{s} {v}" for s, v in points.items())
     who = f"{d['winner']} wins ({d['by']})" if d["winner"] else "a draw"
@@ -245,6 +241,7 @@ def result_text(d: dict[str, Any]) -> str:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    # here, not at the top: start-up time of the CLI
     from battlefield.rules import log
 
     saved = log.read(args.log)
@@ -276,7 +273,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def _write_page(saved, path: str, source: str) -> None:
-    from battlefield.errors import UsageError
+    # here, not at the top: start-up time of the CLI
     from battlefield.page.replay import write_replay
 
     folder = Path(path).parent

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from battlefield.errors import UsageError
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -29,9 +31,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_bot(args: argparse.Namespace) -> int:
+    # here, not at the top: start-up time of the CLI
     import asyncio
 
-    from battlefield.errors import UsageError
     from battlefield.server.bot import BotFailed, result_line
     from battlefield.server.bot import run_bot as play
     from battlefield.server.link import GaveUp, check_url

@@ -8,6 +8,8 @@ from typing import Any
 
 from battlefield.cli.common import emit_json, open_scene
 from battlefield.rules.deploy import DEFAULT_SCENE
+from battlefield.rules.registry import with_ruleset_check
+from battlefield.rulings import Referee
 from battlefield.text import inches, table
 
 
@@ -34,9 +36,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from battlefield.rules.registry import with_ruleset_check
-    from battlefield.rulings import Referee
-
     scene = open_scene(args.scene)
     report = with_ruleset_check(scene, Referee(scene).check_report())
     if args.json:

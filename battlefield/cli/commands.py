@@ -5,12 +5,28 @@ from __future__ import annotations
 
 import argparse
 
+from battlefield.cli import (
+    analyze,
+    army,
+    battles,
+    bot,
+    check,
+    layout,
+    measure,
+    odds,
+    play,
+    points,
+    render,
+    rulesets,
+    schema,
+    serve,
+    validate,
+)
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     # Imported here as before the split, so that a branch adding a subcommand (its name on the
     # import line, its register call at the end) still merges line for line.
-    from battlefield.cli import analyze, army, bot, layout, play, rulesets, schema, serve  # noqa: I001
-    from battlefield.cli import battles, check, measure, odds, points, render, validate
 
     check.register(sub)
     measure.register(sub)

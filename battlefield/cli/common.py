@@ -5,15 +5,16 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from battlefield.errors import BattlefieldError, InputError
+from battlefield.inputs import dumps, plain_problem
+from battlefield.paths import map_names
+from battlefield.rules.registry import checked
+from battlefield.scene.load import load_scene, resolve_scene_path
+
 
 def open_scene(arg: str, battle: bool = False):
     """The scene a command is given (a file, or a bundled scene's name), read and checked by
     its ruleset too (registry.checked; battle=True: set up as a battle too, as validate asks)."""
-    from battlefield.errors import InputError
-    from battlefield.paths import map_names
-    from battlefield.rules.registry import checked
-    from battlefield.scene.load import load_scene, resolve_scene_path
-
     path = resolve_scene_path(arg)
     if not path.exists():
         raise InputError(arg, "", None, "no such scene file",
@@ -24,9 +25,6 @@ def open_scene(arg: str, battle: bool = False):
 def emit_json(data: Any) -> None:
     """Print `data` as strict JSON: a NaN or infinity anywhere in it (which JSON has no word
     for) is one line naming where, never `NaN` in the output."""
-    from battlefield.errors import BattlefieldError
-    from battlefield.inputs import dumps, plain_problem
-
     try:
         text = dumps(data, indent=2)
     except ValueError:

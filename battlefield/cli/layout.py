@@ -11,6 +11,13 @@ import sys
 import time
 from pathlib import Path
 
+from battlefield.errors import UsageError
+from battlefield.rules import registry
+from battlefield.rules.deploy import armies
+from battlefield.rulesets import BOARD_ID
+from battlefield.scene.load import open_map
+from battlefield.text import table
+
 HELP = "generate a table that meets sight and reach targets, or score a map against them"
 
 DESCRIPTION = """\
@@ -104,7 +111,7 @@ def _command(args: argparse.Namespace, iterations: int) -> str:
 
 
 def run_generate(args: argparse.Namespace) -> int:
-    from battlefield.errors import UsageError
+    # here, not at the top: start-up time of the CLI
     from battlefield.files import write_text
     from battlefield.layout import generate as gen
     from battlefield.layout import targets as tg
@@ -134,8 +141,6 @@ def run_generate(args: argparse.Namespace) -> int:
         raise UsageError(f"{scene.name or args.ruleset}: no objectives, so no objective or "
                          "reach targets")
     if args.battles:                      # can it be played? said before the search, not after
-        from battlefield.rules import registry
-        from battlefield.rules.deploy import armies
 
         registry.get(args.ruleset)
         armies(args.ruleset)
@@ -179,6 +184,7 @@ def run_generate(args: argparse.Namespace) -> int:
             "rounds": result.rounds, "search_grid": result.search_spacing,
             "depends_on_machine": result.timed_out, "interrupted": result.interrupted}
     if args.battles:
+        # here, not at the top: start-up time of the CLI
         from battlefield.layout.battles import play_both_ways
 
         data["battles"] = play_both_ways(out, scene.ruleset.id, args.battles, args.seed,
@@ -233,12 +239,10 @@ def _clock(seconds: float) -> str:
 
 
 def run_score(args: argparse.Namespace) -> int:
+    # here, not at the top: start-up time of the CLI
     from battlefield.analysis.survey import survey
-    from battlefield.errors import UsageError
     from battlefield.layout import generate as gen
     from battlefield.layout import targets as tg
-    from battlefield.rulesets import BOARD_ID
-    from battlefield.scene.load import open_map
 
     scene = open_map(args.map, args.ruleset)
     if scene.ruleset.id == BOARD_ID and not args.target:
@@ -263,8 +267,8 @@ def run_score(args: argparse.Namespace) -> int:
 
 
 def rows_text(rows: list[dict], score: float, met: bool) -> str:
+    # here, not at the top: start-up time of the CLI
     from battlefield.layout.targets import TOLERANCE, WORDS
-    from battlefield.text import table
 
     body = []
     for r in rows:
@@ -280,8 +284,6 @@ def rows_text(rows: list[dict], score: float, met: bool) -> str:
 
 
 def battles_text(b: dict) -> str:
-    from battlefield.text import table
-
     rows = [[s, b["wins"][s], f"{b['win_rate'][s]:.1%}",
              f"{b['win_rate_95'][s][0]:.1%} - {b['win_rate_95'][s][1]:.1%}"] for s in b["wins"]]
     rows.append(["draws", b["draws"], f"{b['draw_rate']:.1%}", ""])

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")     # no banner on the command line
 
+from battlefield.cli import commands
 from battlefield.errors import BattlefieldError
 from battlefield.paths import map_names
 
@@ -34,7 +35,7 @@ scene files (YAML; inches on the table, millimetres for bases):
     - {id: ruin, outline: [[20, 10], [26, 10], [26, 14], [20, 14]], height: 4, kind: obscuring}
   objectives:
     - {id: centre, at: [30, 22]}
-    - {id: home-red, at: [18, 32], home: red}       # home side (skirmish)
+    # skirmish adds  home: SIDE  to an objective: that side holds it on a tie
   deployment: {red: [[0, 0], [60, 0], [60, 12], [0, 12]]}
   units:
     - id: red-1
@@ -74,8 +75,6 @@ examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from battlefield.cli import commands
-
     bundled = textwrap.fill(", ".join(map_names()), width=92, subsequent_indent="  ")
     parser = argparse.ArgumentParser(
         prog="battlefield", description=DESCRIPTION.format(bundled=bundled), epilog=SCENE_FORMAT,

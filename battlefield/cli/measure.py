@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from battlefield.cli.common import emit_json, open_scene
+from battlefield.rulings import Referee
 from battlefield.text import inches
 
 
@@ -30,8 +31,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_measure(args: argparse.Namespace) -> int:
-    from battlefield.rulings import Referee
-
     scene = open_scene(args.scene)
     report = Referee(scene).measure_report(args.a, args.b)
     if args.json:

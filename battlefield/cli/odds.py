@@ -6,13 +6,14 @@ import argparse
 from typing import Any
 
 from battlefield.cli.common import emit_json, open_scene
+from battlefield.errors import UsageError
+from battlefield.rules import registry
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """`odds`: one flag for every question a playable ruleset answers (rulesets that ask the
     same question share its flag)."""
     fmt = argparse.RawDescriptionHelpFormatter
-    from battlefield.rules import registry
 
     questions: dict[str, list[tuple[str, Any]]] = {}
     for name in registry.playable():
@@ -51,9 +52,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_odds(args: argparse.Namespace) -> int:
-    from battlefield.errors import UsageError
-    from battlefield.rules import registry
-
     scene = open_scene(args.scene)
     ruleset = registry.get(scene.ruleset.id)
     flag = next(f for f in args.questions if getattr(args, f.replace("-", "_")) is not None)

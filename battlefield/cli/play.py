@@ -7,6 +7,7 @@ import os
 import sys
 from pathlib import Path
 
+import battlefield.geometry.sight as sight
 from battlefield.errors import UsageError
 
 MIN_SIZE = (640, 400)
@@ -90,8 +91,6 @@ def display_missing() -> str | None:
 def kernels_cached() -> bool:
     """Whether numba's cache holds the sight kernels (else the first frame waits for them to
     compile): their index files beside the module, or under NUMBA_CACHE_DIR."""
-    import battlefield.geometry.sight as sight
-
     root = os.environ.get("NUMBA_CACHE_DIR")
     where = Path(root) if root else Path(sight.__file__).parent / "__pycache__"
     return where.is_dir() and any(where.rglob("kernel.lines_blocked-*.nbi"))
@@ -101,6 +100,7 @@ def run_play(args: argparse.Namespace) -> int:
     if not args.screenshot and (why := display_missing()):
         raise UsageError(f"{why}: the window cannot open here; draw the table to a picture "
                          "with --screenshot FILE.png instead")
+    # here, not at the top: start-up time of the CLI
     from battlefield.view.app import play  # pygame is imported only once a window may open
 
     try:
@@ -117,6 +117,7 @@ def run_play(args: argparse.Namespace) -> int:
         print("first launch: compiling the geometry kernels once (a minute or two; later "
               "launches take seconds)...", file=sys.stderr, flush=True)
     if args.join:
+        # here, not at the top: start-up time of the CLI
         from battlefield.server.link import check_url
         from battlefield.view.joined import play_joined
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 
 from battlefield.cli.common import emit_json, open_scene
+from battlefield.errors import UsageError
+from battlefield.rules import registry
 from battlefield.text import table
 
 
@@ -26,9 +28,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_points(args: argparse.Namespace) -> int:
-    from battlefield.errors import UsageError
-    from battlefield.rules import registry
-
     scene = open_scene(args.scene)
     ruleset = registry.get(scene.ruleset.id)
     if not ruleset.provides("points"):

@@ -6,7 +6,12 @@ import argparse
 from pathlib import Path
 
 from battlefield.cli.common import open_scene
+from battlefield.errors import UsageError
+from battlefield.rules import registry
 from battlefield.rules.deploy import DEFAULT_SCENE
+from battlefield.rules.registry import with_ruleset_check
+from battlefield.rules.state import Game
+from battlefield.rulings import Referee
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -43,11 +48,7 @@ def _scale(text: str) -> float:
 
 
 def run_render(args: argparse.Namespace) -> int:
-    from battlefield.errors import UsageError
-    from battlefield.rulings import Referee
-
     scene = open_scene(args.scene)
-    from battlefield.rules.registry import with_ruleset_check
 
     referee = Referee(scene)
     report = with_ruleset_check(scene, referee.check_report())
@@ -56,10 +57,12 @@ def run_render(args: argparse.Namespace) -> int:
     if out.parent and not out.parent.exists():
         raise UsageError(f"{args.out}: folder {out.parent} does not exist")
     if out.suffix.lower() in (".svg", ".html", ".htm"):
+        # here, not at the top: start-up time of the CLI
         from battlefield.page.ruling import write_ruling
 
         write_ruling(scene, report, measure, out, marks=tuple(_marks(scene)))
     else:
+        # here, not at the top: start-up time of the CLI
         from battlefield.view.picture import render_scene
 
         render_scene(scene, report, str(out), measure=measure, px_per_inch=args.scale,
@@ -70,9 +73,6 @@ def run_render(args: argparse.Namespace) -> int:
 
 def _marks(scene) -> list:
     """What the scene's ruleset draws on it (orders, routes, engaged sides; ruleset.Mark)."""
-    from battlefield.rules import registry
-    from battlefield.rules.state import Game
-
     ruleset = registry.find(scene.ruleset.id)
     if ruleset is None or not ruleset.provides("marks") or not scene.units:
         return []

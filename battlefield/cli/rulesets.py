@@ -8,7 +8,11 @@ import argparse
 import json
 from typing import Any
 
+from battlefield.cli.common import emit_json
 from battlefield.errors import UsageError
+from battlefield.paths import ruleset_names
+from battlefield.rules import registry
+from battlefield.rulesets import load_ruleset
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,9 +32,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def describe(name: str) -> dict[str, Any]:
-    from battlefield.rules import registry
-    from battlefield.rulesets import load_ruleset
-
     rs = load_ruleset(name)
     ruleset = registry.find(name)
     return {"name": rs.name, "playable": ruleset is not None, "demo": rs.demo,
@@ -56,16 +57,12 @@ def text(name: str, d: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from battlefield.paths import ruleset_names
-
     names = ruleset_names()
     if args.name is not None and args.name not in names:
         raise UsageError(f"unknown ruleset '{args.name}' (expected one of {', '.join(names)})")
     chosen = [args.name] if args.name else names
     data = {n: describe(n) for n in chosen}
     if args.json:
-        from battlefield.cli.common import emit_json
-
         emit_json(data)
     else:
         print("\n\n".join(text(n, d) for n, d in data.items()))

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import argparse
 
+from battlefield.cli.common import emit_json
+from battlefield.errors import UsageError
+from battlefield.paths import ruleset_names
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -29,9 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from battlefield.cli.common import emit_json
-    from battlefield.errors import UsageError
-    from battlefield.paths import ruleset_names
+    # here, not at the top: start-up time of the CLI
     from battlefield.scene.schema import schema
 
     if args.ruleset is not None and args.ruleset not in ruleset_names():

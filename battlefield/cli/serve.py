@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from battlefield.errors import UsageError
+
 EPILOG = """\
 routes:
   POST /games {"scene": NAME_OR_YAML, "seed": N}   -> 201 {game, ruleset, seats, watch}
@@ -37,9 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    # here, not at the top: start-up time of the CLI
     import asyncio
 
-    from battlefield.errors import UsageError
     from battlefield.server.app import serve
 
     if not 0 <= args.port <= 65535:

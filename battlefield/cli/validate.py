@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from battlefield.cli.common import open_scene
+from battlefield.errors import BattlefieldError
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `validate` to the subcommands."""
@@ -23,9 +26,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    from battlefield.cli.common import open_scene
-    from battlefield.errors import BattlefieldError
-
     bad = 0
     for f in args.files:
         try:

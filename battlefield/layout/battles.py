@@ -12,7 +12,11 @@ from typing import Any
 
 import yaml
 
+from battlefield.analysis.battles import progress_bar, run_battles, summarise
 from battlefield.errors import UsageError
+from battlefield.rules import registry
+from battlefield.rules.deploy import demo_battle
+from battlefield.scene.load import load_scene_text
 
 
 def swapped(text: str) -> str:
@@ -29,11 +33,6 @@ def swapped(text: str) -> str:
 def play_both_ways(map_path: str | Path, ruleset: str, games: int, seed: int,
                    workers: int | None = None, cluster: str | None = None) -> dict[str, Any]:
     """`games` battles: the first half as the map deploys, the rest with the zones swapped."""
-    from battlefield.analysis.battles import progress_bar, run_battles, summarise
-    from battlefield.rules import registry
-    from battlefield.rules.deploy import demo_battle
-    from battlefield.scene.load import load_scene_text
-
     registry.get(ruleset)                 # a clear line for a ruleset that cannot be played
     text = Path(map_path).read_text(encoding="utf-8")
     halves = [(games + 1) // 2, games // 2]

@@ -19,12 +19,21 @@ grid (layout/check.py) and the search corrects its targets by the difference.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numba
 import numpy as np
+import shapely
 from numba import njit
 
-from battlefield.analysis.reach import MOVER_BASE_MM, climb_free_of, contest_range, marches
+from battlefield.analysis.coverage import Grid
+from battlefield.analysis.reach import (
+    MOVER_BASE_MM,
+    climb_free_of,
+    contest_range,
+    default_move,
+    marches,
+)
 from battlefield.analysis.reach import turns as turns_of
 from battlefield.geometry import MM_PER_INCH
 from battlefield.geometry.sight.grid import BINS, blind_points, grid_sight_rows
@@ -178,8 +187,6 @@ def _march(nx, ny, step, closed, climb, sources, neighbours):
 
 
 def _inside_zone(xy: np.ndarray, outline) -> np.ndarray:
-    import shapely
-
     return shapely.intersects_xy(shapely.Polygon(outline), xy[:, 0], xy[:, 1])
 
 
@@ -188,9 +195,6 @@ class Evaluator:
 
     def __init__(self, setting: Setting, spacing: float | None = None,
                  move: float | None = None) -> None:
-        from battlefield.analysis.coverage import Grid
-        from battlefield.analysis.reach import default_move
-
         scene = setting.scene
         self.setting = setting
         self.sides = list(scene.deployment)
@@ -216,7 +220,6 @@ class Evaluator:
         self.fixed_heights = [p.height for p in fixed]
         self.fixed_kinds = [p.kind for p in fixed]
         # the exact march on the base (fixed terrain only), and the grid's own on it
-        from dataclasses import replace
 
         base = replace(scene, terrain=tuple(fixed), units=[])
         base.__dict__.pop("layout", None)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from battlefield.analysis.survey import survey
 from battlefield.errors import UsageError
 from battlefield.layout import targets as tg
 from battlefield.layout.catalogue import Catalogue, load_catalogue
@@ -30,6 +31,10 @@ from battlefield.layout.table import (
     marker_radius,
     mirror_axis,
 )
+from battlefield.paths import find_map
+from battlefield.rulesets import BOARD_ID, load_ruleset
+from battlefield.scene.load import load_scene, load_scene_text, open_map
+from battlefield.scene.mapfile import map_yaml
 from battlefield.scene.model import Scene
 
 ROUNDS = 4                       # fine checks at most
@@ -42,13 +47,7 @@ DEFAULT_ITERATIONS = 1500        # sweeps of the tempered chains, all rounds tog
 def base_scene(arg: str | None, ruleset: str | None) -> Scene:
     """The base map: a map or scene file (its terrain marked fixed: true kept), or the
     ruleset's bundled map (else its demo battle's) without its terrain."""
-    from battlefield.paths import find_map
-    from battlefield.rulesets import BOARD_ID, load_ruleset
-    from battlefield.scene.load import load_scene
-
     if arg is not None:
-        from battlefield.scene.load import open_map
-
         scene = open_map(arg, ruleset)
         if scene.ruleset.id == BOARD_ID:
             raise UsageError(f"{arg} names no ruleset: give --ruleset R")
@@ -122,9 +121,6 @@ class Result:
 def check(scene_text: str, name: str, targets: tg.Targets) -> tuple[dict, list[dict]]:
     """analyze's figures of a map text (default grid and height) and the rows against the
     targets."""
-    from battlefield.analysis.survey import survey
-    from battlefield.scene.load import load_scene_text
-
     figs = survey(load_scene_text(scene_text, name)).figures
     return figs, tg.rows(tg.figures_of(figs), targets)
 
@@ -191,8 +187,6 @@ def _minus(a: float | None, b: float | None) -> float:
 def map_text(scene: Scene, setting: Setting, placements: tuple[Placement, ...],
              header: list[str]) -> str:
     """The map file of a candidate: the header's comment lines, then the map as maps/*.yaml."""
-    from battlefield.scene.mapfile import map_yaml
-
     pieces = setting.pieces(placements)
     table = replace(scene, terrain=tuple(pieces), units=[], file=scene.file,
                     name=f"Generated {scene.ruleset.id} table",

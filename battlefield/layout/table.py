@@ -23,6 +23,9 @@ import shapely
 from battlefield.geometry import MM_PER_INCH
 from battlefield.geometry.terrain import Piece
 from battlefield.layout.catalogue import Catalogue, PieceType
+from battlefield.paths import find_map
+from battlefield.rulesets import load_ruleset
+from battlefield.scene.load import load_scene
 from battlefield.scene.model import Scene
 
 LATTICE = 0.5                    # inches between lattice points
@@ -170,10 +173,6 @@ class Setting:
 def largest_base(ruleset: str) -> float:
     """The longest side of the largest base in the ruleset's demo battle, in inches (1.26", a
     32 mm base, when there is none to look at)."""
-    from battlefield.paths import find_map
-    from battlefield.rulesets import load_ruleset
-    from battlefield.scene.load import load_scene
-
     rs = load_ruleset(ruleset)
     path = find_map(rs.demo) if rs.demo else None
     best = 32.0 / MM_PER_INCH

@@ -43,7 +43,7 @@ from battlefield.scene.model import ModelSpec, Scene, UnitSpec
 def side_colours(scene: Scene, report: dict | None = None) -> dict[str, pal.RGB]:
     """Each side's colour, as the PNG picks them (palette.side_colours, same order)."""
     sides = list(scene.sides) + list(scene.deployment)
-    sides += [o.home for o in scene.objectives if o.home]
+    sides += [scene.tie_side(o) for o in scene.objectives]
     sides += [o.controlled_by for o in scene.objectives if o.controlled_by]
     if report:
         sides += [u.get("side") for u in report.get("units", {}).values()]
@@ -229,7 +229,8 @@ class Picture:
         info = (self.report or {}).get("objectives", {}).get(oid, {})
         o = next(o for o in self.scene.objectives if o.id == oid)
         held = info.get("controlled_by", default) if info else default
-        return held, info.get("home", o.home) if info else o.home
+        home = self.scene.tie_side(o)
+        return held, info.get("home", home) if info else home
 
     def objectives(self) -> str:
         """Each objective's zone (dashed circle, tinted by its controller), its marker and home

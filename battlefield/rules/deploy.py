@@ -10,17 +10,18 @@ from pathlib import Path
 from typing import Any
 
 import shapely
+import yaml
 
-from battlefield.errors import UsageError
+from battlefield.errors import InputError, UsageError
 from battlefield.geometry.bases import Base, footprint
-from battlefield.paths import ruleset_dir
+from battlefield.paths import find_map, map_names, ruleset_dir
 from battlefield.rulesets import load_ruleset
+from battlefield.scene.load import load_scene, resolve_scene_path
 from battlefield.yamlsource import Reader
 
 DEFAULT_SCENE = "demo"          # maps/demo.yaml: what commands open without a scene
 GAP = 0.25                    # between neighbouring bases in a block
-ARMY_KEYS = ["id", "name", "stats", "weapons", "keywords", "models", "base", "leader", "spells",
-             "prayers"]
+ARMY_KEYS = ["id", "name", "stats", "weapons", "keywords", "models", "base", "leader"]
 
 
 def armies(ruleset: str) -> list[tuple[str, list[dict[str, Any]]]]:
@@ -201,26 +202,18 @@ def _find(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre, eac
 def demo_battle(map_path: Path, ruleset: str | None = None) -> str:
     """A scene (YAML text) with the ruleset's demo armies (default: the map's ruleset)
     deployed on the map."""
-    import yaml
-
-    from battlefield.scene.load import load_scene
-
     m = load_scene(map_path, ruleset=ruleset)
     data = {"ruleset": m.ruleset.id, "name": f"{m.name or map_path.stem}: demo armies",
             "board": {"width": m.width, "depth": m.depth},
             "terrain": [{"id": p.id, "outline": [list(pt) for pt in p.outline],
                          "height": p.height, "kind": p.kind} for p in m.terrain],
-            "objectives": [{"id": o.id, "at": [o.x, o.y], **({"home": o.home} if o.home
-                                                            else {})} for o in m.objectives],
+            "objectives": [{"id": o.id, "at": [o.x, o.y], **o.extra} for o in m.objectives],
             "deployment": {s: [list(p) for p in pts] for s, pts in m.deployment.items()}}
     return yaml.safe_dump(deploy(data, m.layout), sort_keys=False, width=100)
 
 
 def default_ruleset() -> str:
     """The ruleset of the bundled default scene (maps/demo.yaml)."""
-    from battlefield.paths import find_map
-    from battlefield.scene.load import load_scene
-
     path = find_map(DEFAULT_SCENE)
     if path is None:
         raise UsageError(f"the bundled default scene maps/{DEFAULT_SCENE}.yaml is missing")
@@ -231,11 +224,6 @@ def battle_scene(ruleset: str, map_arg: str | None) -> tuple[str, str]:
     """(scene text, name) of a battle to play: the ruleset's bundled demo battle (its
     ruleset.yaml `demo:`), a scene file with units, or a map with the ruleset's demo armies
     deployed on it."""
-    from battlefield.errors import InputError
-    from battlefield.paths import find_map, map_names
-    from battlefield.rulesets import load_ruleset
-    from battlefield.scene.load import load_scene, resolve_scene_path
-
     if map_arg is None:
         demo = load_ruleset(ruleset).demo
         path = find_map(demo) if demo else None

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from battlefield.errors import BattlefieldError, InputError, UsageError
-from battlefield.inputs import loads
+from battlefield.files import write_text
+from battlefield.inputs import dumps, loads
 from battlefield.rules import registry
 from battlefield.rules.actions import Action, ActionFormatError, IllegalAction
 from battlefield.rules.ruleset import Ruleset
@@ -45,9 +46,6 @@ def header(state: State, scene_text: str) -> dict[str, Any]:
 
 def write(path: str | Path, state: State, scene_text: str) -> None:
     """Save a game: the header, then every action with the fingerprint after it."""
-    from battlefield.files import write_text
-    from battlefield.inputs import dumps
-
     replayed = replay_states(state.rules, state.game.seed, scene_text, state.actions)
     lines = [dumps(header(state, scene_text))]
     for action, s in zip(state.actions, replayed, strict=True):

@@ -17,6 +17,7 @@ reads of a position is in rules/summary.py.
 from __future__ import annotations
 
 import copy
+from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Any
 
 from battlefield.errors import InputError
@@ -259,8 +260,6 @@ def _shaped(state: State, value: Any, want: Any, path: tuple[str | int, ...]) ->
 
 def _null_allowed(state: State, path: tuple[str | int, ...]) -> bool:
     """The ruleset's `position_nulls:` (key paths, * for any one key) allow a null here."""
-    from fnmatch import fnmatchcase
-
     where = ".".join(str(p) for p in path)
     return any(fnmatchcase(where, pattern)
                for pattern in getattr(state.scene.ruleset, "position_nulls", ()))

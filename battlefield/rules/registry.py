@@ -19,6 +19,7 @@ from typing import Any
 import battlefield.rules
 from battlefield.errors import UsageError
 from battlefield.paths import add_ruleset_dir, entry_point_rulesets, ruleset_names
+from battlefield.rules.boundary import playable_units
 from battlefield.rules.ruleset import Ruleset
 from battlefield.rules.state import Game
 from battlefield.scene.model import Scene
@@ -121,8 +122,6 @@ def checked(scene: Scene, battle: bool = False) -> Scene:
     if ruleset is not None and scene.units:
         ruleset.check_scene(scene)
     if ruleset is not None and scene.units and battle:
-        from battlefield.rules.boundary import playable_units
-
         playable_units(scene)
     if ruleset is not None and scene.units and (battle or scene.extra.get("state") is not None):
         Game(ruleset, scene).new_state()      # its `state:` read as a battle reads it

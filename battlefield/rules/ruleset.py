@@ -166,6 +166,10 @@ class Ruleset(ABC):
     """The questions `battlefield odds` asks of a scene in this ruleset (--attack, --charge
     ...)."""
 
+    turn_word: str = "turn"
+    """The acting side's moment as `not_your_turn` names it: "it is red's turn, not blue's"
+    (openwg: "action", blocks: "to act")."""
+
     @property
     def spec(self) -> RulesetData:
         """Its data: rulesets/ID/ruleset.yaml as read and checked (vocabulary, demo, ranges)."""
@@ -179,6 +183,25 @@ class Ruleset(ABC):
         """Whether this ruleset writes its own `hook` rather than taking the default (a command
         lists the rulesets that answer it, e.g. `points`)."""
         return getattr(type(self), hook) is not getattr(Ruleset, hook)
+
+    # --- the common refusals: the same code and words in every ruleset -------------------------
+    def unknown_action(self, kind: str, valid: Sequence[str], what: str = "action",
+                       tail: str = "") -> list[Violation]:
+        """`unknown_action`: no `what` (action, ability ...) of type `kind`; `valid` lists the
+        types there are (State.check asks it with `actions`; a ruleset whose types depend on
+        the unit, as aos4's spells, asks it from `check`), `tail` adds to that list."""
+        return [Violation("unknown_action", f"no {what} '{kind}' (valid: {', '.join(valid)}"
+                                            f"{tail})")]
+
+    def not_your_turn(self, state: State, action: Action) -> list[Violation]:
+        """`not_your_turn` when the action names a `side` that is not the acting side
+        (`acting_side`), else nothing. Each ruleset asks it where its check has it (after the
+        refusals that come first in that ruleset), with the words of `turn_word`."""
+        acting = self.acting_side(state)
+        if action.side is None or action.side == acting:
+            return []
+        return [Violation("not_your_turn", f"it is {acting}'s {self.turn_word}, not "
+                                           f"{action.side}'s")]
 
     # --- the game: asked by State ---------------------------------------------------------------
     @abstractmethod

@@ -191,8 +191,7 @@ class State:
         elif self.over:
             violations = [Violation("battle_over", "the battle is over")]
         elif self.rules.actions and action.type not in self.rules.actions:
-            violations = [Violation("unknown_action", f"no action '{action.type}' (valid: "
-                                                      f"{', '.join(self.rules.actions)})")]
+            violations = self.rules.unknown_action(action.type, self.rules.actions)
         else:
             violations = self.rules.check(self, action)
         self._checked = None if violations else action
@@ -331,13 +330,15 @@ class State:
                 if spec.side == side and w != u and len(self.models_of(w))]
 
     def enemies_within(self, u: int, reach: float, three_d: bool = False,
-                       table: Table | None = None) -> list[tuple[int, float]]:
+                       table: Table | None = None, models: np.ndarray | None = None
+                       ) -> list[tuple[int, float]]:
         """The enemy units with a model within `reach` of a model of unit u (base edge to base
         edge; horizontal, or in 3-D at the bases' elevations), each with that closest distance,
         in scene order: the one measure of "within X of an enemy". `table`: another layout of
-        the same models (a move tried out) instead of the state's."""
+        the same models (a move tried out) instead of the state's; `models`: only these of
+        u's models (the ones a move moved)."""
         t = self.table if table is None else table
-        mine = t.unit_models[u]
+        mine = t.unit_models[u] if models is None else models
         if not len(mine):
             return []
         measure = t.distances_3d if three_d else t.distances

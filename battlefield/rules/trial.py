@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from battlefield.errors import UsageError
+from battlefield.geometry.bases import OVAL, ROUND
 from battlefield.rules import decisions, position, registry
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.boundary import Refused, playable_units
@@ -102,10 +103,6 @@ def scene_after(state: State) -> dict[str, Any]:
             item["weapons"] = spec.weapons
         if spec.keywords:
             item["keywords"] = list(spec.keywords)
-        if spec.spells:
-            item["spells"] = spec.spells
-        if spec.prayers:
-            item["prayers"] = spec.prayers
         if spec.leader:
             item["leader"] = spec.leader + 1
         item.update(spec.extra)
@@ -122,8 +119,7 @@ def scene_after(state: State) -> dict[str, Any]:
     out["objectives"] = []
     for o in scene.objectives:
         d = {"id": o.id, "at": [o.x, o.y]}
-        if o.home:
-            d["home"] = o.home
+        d.update(o.extra)
         if o.controlled_by:
             d["controlled_by"] = o.controlled_by
         out["objectives"].append(d)
@@ -135,8 +131,6 @@ def scene_after(state: State) -> dict[str, Any]:
 
 
 def _base(base) -> Any:
-    from battlefield.geometry.bases import OVAL, ROUND
-
     if base.shape == ROUND:
         return base.mm[0]
     if base.shape == OVAL:

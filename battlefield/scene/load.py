@@ -28,9 +28,6 @@ from battlefield.yamlsource import Reader, _kind, format_path, load_yaml
 # The keys of each mapping (battlefield/scene_keys.py, which the JSON Schema is also written from).
 SCENE_KEYS = keys.SCENE.names()
 UNIT_KEYS = keys.UNIT.names()
-MAGIC_KEYS = {"spells": ("casting_value", "cast"), "prayers": ("chanting_value", "chant")}
-EFFECTS = tuple(keys.EFFECT.names())
-BUFFS = tuple(keys.BUFF.names())
 MODEL_KEYS = keys.MODEL.names()
 # Bases that overlap by more than this are an error; bases in contact touch within it.
 OVERLAP_TOLERANCE = 0.01
@@ -124,7 +121,8 @@ class _SceneReader:
                           "board: {width: 60, depth: 44} in inches, or map: NAME")
         terrain = (self._terrain(top["terrain"], width, depth) if "terrain" in top
                    else base_map.get("terrain", ()))
-        objectives = (self._objectives(top["objectives"], width, depth) if "objectives" in top
+        objectives = (self._objectives(top["objectives"], width, depth, rs)
+                      if "objectives" in top
                       else base_map.get("objectives", []))
         deployment = (self._deployment(top["deployment"], width, depth) if "deployment" in top
                       else base_map.get("deployment", {}))
@@ -235,12 +233,14 @@ class _SceneReader:
                                 r.number((*p, "height"), t["height"], 0), kind, fixed))
         return pieces
 
-    def _objectives(self, value: Any, width: float, depth: float) -> list[Objective]:
+    def _objectives(self, value: Any, width: float, depth: float, rs: Any
+                    ) -> list[Objective]:
         r = self.r
         out, ids = [], set()
         for i, item in enumerate(r.sequence(("objectives",), value)):
             p = ("objectives", i)
-            o = r.mapping(p, item, keys.OBJECTIVE.required(), keys.OBJECTIVE.optional())
+            o = r.mapping(p, item, keys.OBJECTIVE.required(),
+                          keys.OBJECTIVE.optional() + [k.name for k in rs.objective_keys])
             oid = self._name((*p, "id"), o["id"])
             if oid in ids:
                 raise r.error((*p, "id"), f"duplicate objective id '{oid}'", "a unique id")
@@ -249,10 +249,10 @@ class _SceneReader:
             if not (0 <= x <= width and 0 <= y <= depth):
                 raise r.error((*p, "at"), f"({x:g}, {y:g}) is off the {width:g}\" x {depth:g}\" "
                                           "board", "a point on the board")
-            home = r.string((*p, "home"), o["home"]) if o.get("home") is not None else None
             held = o.get("controlled_by")
             held = r.string((*p, "controlled_by"), held) if held is not None else None
-            out.append(Objective(oid, x, y, home, held))
+            given = {k: v for k, v in o.items() if v is not None}   # null: as if left out
+            out.append(Objective(oid, x, y, held, self._extra(p, given, rs.objective_keys)))
         return out
 
     def _deployment(self, value: Any, width: float, depth: float
@@ -272,13 +272,13 @@ class _SceneReader:
         units, ids = [], set()
         for i, item in enumerate(items):
             p = ("units", i)
-            u = r.mapping(p, item, keys.UNIT.required(),
-                          keys.UNIT.optional() + [k.name for k in rs.unit_keys])
-            for key, why in rs.unplayed_unit_keys:
-                if key in u:
+            for key, why in rs.unplayed_unit_keys if isinstance(item, dict) else ():
+                if key in item:
                     unplayed = ", ".join(k for k, _ in rs.unplayed_unit_keys)
                     raise r.error((*p, key), f"{rs.id} does not play '{key}': {why}",
                                   f"a unit without {unplayed}")
+            u = r.mapping(p, item, keys.UNIT.required(),
+                          keys.UNIT.optional() + [k.name for k in rs.unit_keys])
             uid = self._name((*p, "id"), u["id"])
             if "/" in uid:
                 raise r.error((*p, "id"), f"unit id '{uid}' contains '/'",
@@ -301,13 +301,10 @@ class _SceneReader:
             keywords = tuple(k.upper() for k in r.strings((*p, "keywords"),
                                                            u.get("keywords", [])))
             profile = r.string((*p, "profile"), u["profile"]) if "profile" in u else None
-            magic = {kind: [self._magic((*p, kind, k), item, kind)
-                            for k, item in enumerate(r.sequence((*p, kind), u.get(kind, [])))]
-                     for kind in MAGIC_KEYS}
             units.append(UnitSpec(uid, side, models, leader,
                                   self._name((*p, "name"), u["name"]) if "name" in u else uid,
-                                  stats, weapons, keywords, profile, r.line(p), magic["spells"],
-                                  magic["prayers"], self._extra(p, u, rs.unit_keys), p))
+                                  stats, weapons, keywords, profile, r.line(p),
+                                  self._extra(p, u, rs.unit_keys), p))
         return units
 
     def _ranges(self, path: tuple, weapons: list[dict[str, Any]], rs: Any) -> None:
@@ -360,40 +357,6 @@ class _SceneReader:
         if value > n:
             raise r.error(path, f"is {value:g}, but the unit has {n} model{'s' * (n != 1)}", want)
         return int(value) - 1
-
-    def _magic(self, path: tuple, value: Any, kind: str) -> dict[str, Any]:
-        """A spell or prayer: id, casting (chanting) value, range, target and one effect:
-        {mortal: D3} on an enemy unit, {heal: D3} or {buff: {save: 1}} on a friendly one."""
-        r = self.r
-        value_key, _ = MAGIC_KEYS[kind]
-        shape = keys.MAGIC[kind]
-        m = r.mapping(path, value, shape.required(), shape.optional())
-        out: dict[str, Any] = {"id": r.string((*path, "id"), m["id"]),
-                               value_key: r.number((*path, value_key), m[value_key], 1, 13,
-                                                   integer=True)}
-        if "name" in m:
-            out["name"] = r.string((*path, "name"), m["name"])
-        out["range"] = r.number((*path, "range"), m.get("range", 12), 0)
-        out["target"] = r.string((*path, "target"), m.get("target", "enemy"),
-                                 ["enemy", "friendly", "self"])
-        if "unlimited" in m and not isinstance(m["unlimited"], bool):
-            raise r.error((*path, "unlimited"), "must be true or false")
-        out["unlimited"] = bool(m.get("unlimited", False))
-        effect = r.mapping((*path, "effect"), m["effect"], [], EFFECTS)
-        if len(effect) != 1:
-            raise r.error((*path, "effect"), "give exactly one effect",
-                          "mortal: D3, heal: D3 or buff: {save: 1}")
-        (name, amount), = effect.items()
-        if name == "buff":
-            buff = r.mapping((*path, "effect", "buff"), amount, [], BUFFS)
-            out["effect"] = {"buff": {k: int(r.number((*path, "effect", "buff", k), x, -3, 3,
-                                                      integer=True)) for k, x in buff.items()}}
-        elif isinstance(amount, str) and _dice_or_bonus(amount):
-            out["effect"] = {name: amount.upper()}
-        else:
-            out["effect"] = {name: str(int(r.number((*path, "effect", name), amount, 0,
-                                                    integer=True)))}
-        return out
 
     def _stats(self, path: tuple, value: Any, valid: tuple[str, ...], weapon: bool = False
                ) -> dict[str, Any]:

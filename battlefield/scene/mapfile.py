@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from battlefield.files import write_text
 from battlefield.geometry.bases import OVAL, ROUND, Base
 from battlefield.scene.model import ModelSpec, Scene, UnitSpec
 
@@ -89,8 +90,8 @@ def _map_lines(scene: Scene, scene_state: bool) -> list[str]:
         lines.append("objectives:")
         for o in scene.objectives:
             item = f"  - {{id: {text(o.id)}, at: [{number(o.x)}, {number(o.y)}]"
-            if o.home:
-                item += f", home: {text(o.home)}"
+            for key, value in o.extra.items():      # the ruleset's own objective keys
+                item += f", {text(key)}: {flow(value)}"
             if scene_state and o.controlled_by:
                 item += f", controlled_by: {text(o.controlled_by)}"
             lines.append(item + "}")
@@ -114,7 +115,6 @@ def map_yaml(scene: Scene, header: list[str] | None = None) -> str:
 def save_map(scene: Scene, path: str | Path) -> Path:
     """Write the scene's map to `path` (making its folder); the path written."""
     path = Path(path)
-    from battlefield.files import write_text
 
     path.parent.mkdir(parents=True, exist_ok=True)
     write_text(path, map_yaml(scene))
@@ -147,13 +147,6 @@ def model_yaml(m: ModelSpec) -> str:
     return out + "}"
 
 
-def _magic(item: dict[str, Any]) -> dict[str, Any]:
-    """A loaded spell or prayer as written: a flat amount ('3') back to a number."""
-    effect = {k: (int(v) if isinstance(v, str) and v.isdigit() else v)
-              for k, v in item.get("effect", {}).items()}
-    return {**item, "effect": effect}
-
-
 def unit_lines(u: UnitSpec) -> list[str]:
     """A unit as block YAML, indented as an item of `units:`."""
     lines = [f"  - id: {text(u.id)}", f"    side: {text(u.side)}"]
@@ -168,10 +161,6 @@ def unit_lines(u: UnitSpec) -> list[str]:
         lines.append(f"    keywords: {flow(list(u.keywords))}")
     if u.profile is not None:
         lines.append(f"    profile: {text(u.profile)}")
-    for kind, items in (("spells", u.spells), ("prayers", u.prayers)):
-        if items:
-            lines.append(f"    {kind}:")
-            lines += [f"      - {flow(_magic(s))}" for s in items]
     if u.leader:
         lines.append(f"    leader: {u.leader + 1}")
     for key, value in u.extra.items():          # the ruleset's own unit keys, as written

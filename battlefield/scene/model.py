@@ -45,8 +45,6 @@ class UnitSpec:
     keywords: tuple[str, ...] = ()
     profile: str | None = None
     line: int | None = None             # where the unit is written, for messages
-    spells: list[dict[str, Any]] = field(default_factory=list)
-    prayers: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)    # the ruleset's unit_keys, as written
     path: tuple = ()                    # ("units", i): where the unit is in its file
 
@@ -59,8 +57,8 @@ class Objective:
     id: str
     x: float
     y: float
-    home: str | None = None             # the side whose home objective this is (skirmish)
     controlled_by: str | None = None    # who held it before this moment (sticky control)
+    extra: dict[str, Any] = field(default_factory=dict)    # the ruleset's objective_keys
 
 
 @dataclass
@@ -101,6 +99,12 @@ class Scene:
             if u.side not in seen:
                 seen.append(u.side)
         return seen
+
+    def tie_side(self, o: Objective) -> str | None:
+        """The side that holds objective o on a tie (its ruleset's geometry.objectives.tie_to
+        key, e.g. skirmish's `home:`), or None."""
+        key = self.ruleset.objectives.tie_to
+        return o.extra.get(key) if key else None
 
     def unit_index(self, unit_id: str) -> int:
         for i, u in enumerate(self.units):

@@ -38,11 +38,13 @@ def schema(kind: str = "scene", ruleset: str | None = None) -> dict[str, Any]:
     if kind == "scene":
         for rs in rulesets:
             defs.update(_unit_defs(rs))
-        shapes += [keys.BASE, keys.SPELL, keys.PRAYER, keys.EFFECT, keys.BUFF]
+        shapes += [keys.BASE]
     for shape in shapes:
         defs[_def_name(shape)] = _object(shape)
-        if shape in (keys.EFFECT, keys.BASE):          # exactly one of their keys
+        if shape is keys.BASE:                         # exactly one of its keys
             defs[_def_name(shape)].update(minProperties=1, maxProperties=1)
+    defs[_def_name(keys.OBJECTIVE)]["properties"].update(      # the rulesets' own keys
+        {k.name: _own(k) for rs in rulesets for k in rs.objective_keys})
     units = {"anyOf": [{"$ref": f"#/$defs/unit-{rs.id}"} for rs in rulesets]}
     if len(rulesets) == 1:
         units = {"$ref": f"#/$defs/unit-{rulesets[0].id}"}
@@ -89,18 +91,21 @@ def _object(shape: Shape, extra: dict[str, Any] | None = None, ruleset: Any = No
     return out
 
 
+def _own(k: Any) -> dict[str, Any]:
+    """A ruleset's own key (ExtraKey): its schema, or its type's; a key naming default bases
+    lists its names."""
+    out = (k.schema or EXTRA_TYPES[k.type]) | {"description": k.description}
+    return out | {"enum": [n for n, _ in k.bases]} if k.bases else out
+
+
 def _unit_defs(rs: Any) -> dict[str, Any]:
     """A ruleset's unit, model, stats and weapon: its characteristics and its own keys."""
     r = rs.id
 
-    def own(k: Any) -> dict[str, Any]:         # a key naming default bases lists its names
-        out = EXTRA_TYPES[k.type] | {"description": k.description}
-        return out | {"enum": [n for n, _ in k.bases]} if k.bases else out
-
-    unit = _object(keys.UNIT, {k.name: own(k) for k in rs.unit_keys}, rs)
+    unit = _object(keys.UNIT, {k.name: _own(k) for k in rs.unit_keys}, rs)
     for key, _ in rs.unplayed_unit_keys:       # refused by the loader: not offered
-        del unit["properties"][key]
-    model = _object(keys.MODEL, {k.name: own(k) for k in rs.model_keys}, rs)
+        unit["properties"].pop(key, None)
+    model = _object(keys.MODEL, {k.name: _own(k) for k in rs.model_keys}, rs)
     if any(k.bases for k in rs.unit_keys):     # a model may take its base from its unit's key
         model["required"] = [k for k in model.get("required", []) if k != "base"]
     stats = {"type": "object", "description": f"The unit's characteristics ({r}).",
@@ -179,15 +184,6 @@ def _kind(kind: str, ruleset: Any = None, names: list[str] | None = None,
             "description": keys.DEPLOYMENT_SIDE}},
         "leader": {"type": "integer", "minimum": 1},
         "keywords": {"type": "array", "items": _WORD},
-        "spells": {"type": "array", "items": {"$ref": "#/$defs/spell"}},
-        "prayers": {"type": "array", "items": {"$ref": "#/$defs/prayer"}},
-        "magic-value": {"type": "integer", "minimum": 1, "maximum": 13},
-        "magic-target": {"enum": ["enemy", "friendly", "self"]},
-        "effect": {"$ref": "#/$defs/effect"},
-        "buff": {"$ref": "#/$defs/buff"},
-        "amount": {"anyOf": [{"type": "integer", "minimum": 0},
-                             {"type": "string", "pattern": DICE}]},
-        "modifier": {"type": "integer", "minimum": -3, "maximum": 3},
         "round-mm": {"type": "number", "exclusiveMinimum": 0},   # written out: any size
         "oval-mm": _pair(),
         "rect-mm": _pair(),

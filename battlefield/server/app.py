@@ -10,15 +10,23 @@ slow client never holds up a game."""
 from __future__ import annotations
 
 import asyncio
+import secrets
 import signal
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+import yaml
 from aiohttp import WSMsgType, web
 
 from battlefield.errors import BattlefieldError, InputError, UsageError
+from battlefield.paths import find_map, map_names
+from battlefield.rules import registry
+from battlefield.rules.deploy import battle_scene
+from battlefield.rules.state import Game
+from battlefield.rulesets import BOARD_ID
+from battlefield.scene.load import load_scene, load_scene_text
 from battlefield.server import messages
 from battlefield.server.games import LiveGame, Record, Refused, replayed
 from battlefield.server.messages import Act, FrameError, Resume
@@ -35,11 +43,6 @@ HEARTBEAT = 30.0
 def scene_source(arg: str) -> tuple[str, str]:
     """(scene text, name) of POST /games's "scene": a bundled scene's name (a map without
     units gets the ruleset's demo armies, as simulate --map does) or a scene file's text."""
-    from battlefield.paths import find_map, map_names
-    from battlefield.rules.deploy import battle_scene
-    from battlefield.rulesets import BOARD_ID
-    from battlefield.scene.load import load_scene
-
     if "\n" not in arg and ":" not in arg:
         name = arg.strip()
         path = find_map(name)
@@ -60,10 +63,6 @@ def scene_source(arg: str) -> tuple[str, str]:
 def _no_files(text: str) -> None:
     """A scene sent to the server may take a bundled map (`map: NAME`) but no file of the
     server's: a path there would be read from the server's disk."""
-    import yaml
-
-    from battlefield.paths import find_map, map_names
-
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError:
@@ -80,13 +79,6 @@ def _no_files(text: str) -> None:
 def new_game(arg: str, seed: int | None) -> tuple[str, str, str, int, list[str]]:
     """(ruleset, scene text, name, seed, sides) of a new game; BattlefieldError with the line
     the command line prints when the scene cannot be played."""
-    import secrets
-
-    from battlefield.rules import registry
-    from battlefield.rules.state import Game
-    from battlefield.rulesets import BOARD_ID
-    from battlefield.scene.load import load_scene_text
-
     text, name = scene_source(arg)
     scene = load_scene_text(text, name)
     if scene.ruleset.id == BOARD_ID:
@@ -346,8 +338,6 @@ def _error(status: int, line: str) -> web.Response:
 
 
 def _new_id(store: Store) -> str:
-    import secrets
-
     while True:
         game_id = secrets.token_hex(6)
         if store.load(game_id) is None:

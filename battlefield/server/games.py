@@ -6,14 +6,18 @@ seat may send it (`not_your_seat`) and which answers stay secret until their bat
 
 from __future__ import annotations
 
+import json
 import secrets
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from battlefield.errors import BattlefieldError, UnknownUnit
-from battlefield.rules import decisions, registry
+from battlefield.rules import decisions, log, registry
 from battlefield.rules.actions import Action, Violation
+from battlefield.rules.position import plain
 from battlefield.rules.state import Game, State
 from battlefield.rules.trial import scene_after
 from battlefield.scene.load import load_scene_text
@@ -35,8 +39,6 @@ class Record:
 
     def message(self, viewer: str | None) -> dict[str, Any]:
         """The event as `viewer` (a side; None: a spectator) hears of it."""
-        import json
-
         own = viewer == self.by
         msg: dict[str, Any] = {"type": "event", "version": self.version, "by": self.by,
                                "action": self.action if own or self.shown is None
@@ -202,11 +204,6 @@ class LiveGame:
 
     def log(self) -> str:
         """The game's log exactly as `simulate --log` writes it (the game is over)."""
-        import tempfile
-        from pathlib import Path
-
-        from battlefield.rules import log
-
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "game.jsonl"
             log.write(path, self.state, self.scene_text)
@@ -228,6 +225,4 @@ def replayed(game_id: str, ruleset: str, scene_text: str, scene_name: str, seed:
 
 
 def _plain(value: Any) -> Any:
-    from battlefield.rules.position import plain
-
     return plain(value)

@@ -377,8 +377,8 @@ class Editor:
             return f"{p.id}: {p.kind}, {fmt_in(p.height)} high, {len(p.outline)} corners"
         if kind == "objective":
             o = edits.find_objective(self.scene, key)
-            return f"objective {o.id} at ({o.x:g}, {o.y:g})" + (f", {o.home} home"
-                                                                 if o.home else "")
+            home = self.scene.tie_side(o)
+            return f"objective {o.id} at ({o.x:g}, {o.y:g})" + (f", {home} home" if home else "")
         return f"deployment zone {key}: {len(self.scene.deployment[key])} corners"
 
     # --- drawing ------------------------------------------------------------------------------

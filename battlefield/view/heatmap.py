@@ -41,7 +41,7 @@ from battlefield.view.layers import (  # noqa: E402
     fmt_in,
 )
 from battlefield.view.legend import wrap_text
-from battlefield.view.picture import margins  # noqa: E402
+from battlefield.view.picture import margins, save_image  # noqa: E402
 from battlefield.view.transform import ViewTransform  # noqa: E402
 
 # viridis (perceptually uniform, readable with every common colour blindness and in grey).
@@ -332,8 +332,6 @@ def side_by_side(pictures: Sequence[pygame.Surface], gap: int = 24) -> pygame.Su
 
 
 def save(surface: pygame.Surface, path: str) -> None:
-    from battlefield.view.picture import save_image
-
     save_image(surface, path)
 
 

@@ -22,6 +22,7 @@ from battlefield.page.shapes import find_model
 from battlefield.page.svg import main_group
 from battlefield.page.words import fmt_in
 from battlefield.scene.model import ModelSpec, Scene
+from battlefield.view.damage_marks import draw_wound_bars, wounds_left
 from battlefield.view.drawing import (
     boxed_text,
     dashed,
@@ -54,7 +55,7 @@ class Style:
     @classmethod
     def for_scene(cls, scene: Scene, report: dict | None = None, scale: float = 20.0) -> Style:
         sides = list(scene.sides) + list(scene.deployment)
-        sides += [o.home for o in scene.objectives if o.home]
+        sides += [scene.tie_side(o) for o in scene.objectives]
         if report:
             sides += [u.get("side") for u in report.get("units", {}).values()]
             for o in report.get("objectives", {}).values():
@@ -328,7 +329,7 @@ def draw_objectives(surface: pygame.Surface, view: ViewTransform, scene: Scene, 
     for o in scene.objectives:
         r = info.get(o.id, {})
         held = r.get("controlled_by", o.controlled_by) if r else o.controlled_by
-        home = r.get("home", o.home) if r else o.home
+        home = r.get("home", scene.tie_side(o)) if r else scene.tie_side(o)
         c = style.side(held) if held else pal.NEUTRAL
         centre = view.px(o.x, o.y)
         zr = view.length(zone)
@@ -381,8 +382,6 @@ def draw_models(surface: pygame.Surface, view: ViewTransform, scene: Scene, styl
     models with a shadow and their height above the table; unit ids. `wounds` (unit id ->
     (damage, health) per model, outcome.unit_wounds): a bar on each damaged model and the
     health left beside a damaged unit's id."""
-    from battlefield.view.damage_marks import draw_wound_bars, wounds_left
-
     lw = style.line
     for u in scene.units:
         colour = style.side(u.side)

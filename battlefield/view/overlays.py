@@ -13,6 +13,7 @@ from battlefield import palette as pal
 from battlefield.geometry.bases import RECT
 from battlefield.page.words import measure_text
 from battlefield.scene.model import ModelSpec, Scene
+from battlefield.view.damage_marks import draw_losses
 from battlefield.view.drawing import (
     boxed_text,
     disc,
@@ -227,8 +228,6 @@ def draw_scene(surface: pygame.Surface, view: ViewTransform, scene: Scene,
     """All layers in order, then the labels (kept off the models and off each other). Returns
     the label placer, whose `placed` rectangles say where the labels went. `wounds` and `lost`:
     damage on the models and where models were taken off (view.damage_marks)."""
-    from battlefield.view.damage_marks import draw_losses
-
     style = style or Style.for_scene(scene, report, view.scale)
     labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth)).inflate(-2, -2))
     draw_board(surface, view, scene, style, labels, rulers)

@@ -9,8 +9,10 @@ which defaults SDL to the dummy video driver.)
 
 from __future__ import annotations
 
+import io
 import math
 import os
+from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -18,7 +20,16 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from battlefield import palette as pal  # noqa: E402
+from battlefield.errors import UsageError
+from battlefield.files import write_bytes
+from battlefield.rules import registry
+from battlefield.rules.outcome import unit_wounds
+from battlefield.rules.position import is_position
+from battlefield.rules.standing import scene_now
+from battlefield.rules.state import Game
+from battlefield.rulings import Referee
 from battlefield.scene.model import Scene  # noqa: E402
+from battlefield.view.damage_marks import Loss
 from battlefield.view.drawing import font  # noqa: E402
 from battlefield.view.layers import Style  # noqa: E402
 from battlefield.view.legend import draw_legend, legend_height  # noqa: E402
@@ -84,14 +95,6 @@ def position_now(scene: Scene) -> tuple[Scene, dict, tuple, dict] | None:
     """A scene whose `state:` is a whole position (as `try --out` and Ctrl+P write it), as it
     stands: (the scene without its slain models, the damage on each model left, where the slain
     stood, the rulings of what stands); None for any other scene or a ruleset not playable."""
-    from battlefield.rules import registry
-    from battlefield.rules.outcome import unit_wounds
-    from battlefield.rules.position import is_position
-    from battlefield.rules.standing import scene_now
-    from battlefield.rules.state import Game
-    from battlefield.rulings import Referee
-    from battlefield.view.damage_marks import Loss
-
     start = scene.extra.get("state")
     ruleset = registry.find(scene.ruleset.id)
     if not isinstance(start, dict) or not is_position(start) or ruleset is None:
@@ -128,8 +131,6 @@ def render_scene(scene: Scene, report: dict, out_path: str, measure: dict | None
         raise ValueError(f"px_per_inch must be positive, not {px_per_inch}")
     w, h = round(scene.width * px_per_inch), round(scene.depth * px_per_inch)
     if max(w, h) > MAX_SIDE_PX or w * h > MAX_PIXELS:
-        from battlefield.errors import UsageError
-
         most = min(MAX_SIDE_PX / max(scene.width, scene.depth),
                    (MAX_PIXELS / (scene.width * scene.depth)) ** 0.5)
         raise UsageError(f"the picture of a {scene.width:g}\" x {scene.depth:g}\" board at "
@@ -142,11 +143,6 @@ def render_scene(scene: Scene, report: dict, out_path: str, measure: dict | None
 def save_image(surface: pygame.Surface, path: str | os.PathLike) -> None:
     """The picture saved whole (encoded in memory, then written atomically: a full disk leaves
     the old file as it was); the file's suffix picks the format (.png by default)."""
-    import io
-    from pathlib import Path
-
-    from battlefield.files import write_bytes
-
     buf = io.BytesIO()
     name = Path(path).name if Path(path).suffix else f"{Path(path).name}.png"
     pygame.image.save(surface, buf, name)

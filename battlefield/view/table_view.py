@@ -4,6 +4,7 @@ frames is cached: the board and terrain per view, the models and rulings per gam
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import replace
 
 import numpy as np
@@ -24,6 +25,7 @@ from battlefield.view.layers import (
     draw_board,
     draw_models,
     draw_objectives,
+    draw_rulers,
     draw_terrain,
     label_terrain,
 )
@@ -241,9 +243,6 @@ class TableView:
         """Zoomed in, the board's own rulers (left and below it) leave the window: the inch
         rulers are then drawn along the view's left and bottom edges, on a paper strip (on the
         units layer, `v` its own view)."""
-        from battlefield.view.layers import draw_rulers
-        from battlefield.view.picture import margins
-
         scene, r = self.state.scene, surface.get_rect()
         style = Style.for_scene(scene, None, v.scale)
         left, _, _, bottom = margins(style, scene)
@@ -264,8 +263,6 @@ class TableView:
 
     def losses(self) -> list[Loss]:
         """The models taken off this phase, where they stood (outcome.losses)."""
-        from bisect import bisect_right
-
         t, st = self.state.table, self.state
         off = st.scene.model_offsets()
         return [Loss(float(t.x[m]), float(t.y[m]), float(t.reach[m]),

@@ -10,6 +10,7 @@ import pytest
 import shapely
 
 from battlefield.cli.main import main
+from battlefield.rules.aos4 import spellbook
 from battlefield.rules.aos4.weapons import weapon_from
 from battlefield.scene.load import load_scene
 
@@ -111,9 +112,9 @@ def test_models_counts_mixed_weapons_and_prayers(battle):
     assert [w["name"] for w in by["red-liberators"].weapons] == ["Warhammer"]
     ionus = by["red-ionus-cryptborn-warden-of-lost-souls"]
     assert ionus.stats["power"] == 2 and "PRIEST" in ionus.keywords
-    assert ionus.prayers == [{"id": "lightning-tempest", "name": "Lightning Tempest",
-                              "chanting_value": 5, "range": 12.0, "target": "enemy",
-                              "unlimited": False, "effect": {"mortal": "D3"}}]
+    assert spellbook.of(ionus, "prayers") == [
+        {"id": "lightning-tempest", "name": "Lightning Tempest", "chanting_value": 5,
+         "range": 12.0, "target": "enemy", "unlimited": False, "effect": {"mortal": "D3"}}]
     # Prosecutors: every model has the javelin to throw and the one to stab with
     assert sorted(bool(w.get("range")) for w in by["red-prosecutors"].weapons) == [False, True]
 

@@ -79,13 +79,13 @@ def test_skirmish_map_layout():
     assert (s.width, s.depth) == (36, 36)
     assert shapely.Polygon(s.deployment["red"]).bounds == (0, 0, 36, 8)
     assert shapely.Polygon(s.deployment["blue"]).bounds == (0, 28, 36, 36)
-    homes = {o.home: o for o in s.objectives if o.home}
+    homes = {s.tie_side(o): o for o in s.objectives if s.tie_side(o)}
     assert set(homes) == {"red", "blue"}
     assert shapely.Polygon(s.deployment["red"]).contains(shapely.Point(homes["red"].x,
                                                                        homes["red"].y))
     assert shapely.Polygon(s.deployment["blue"]).contains(shapely.Point(homes["blue"].x,
                                                                         homes["blue"].y))
-    field = [o for o in s.objectives if not o.home]
+    field = [o for o in s.objectives if not s.tie_side(o)]
     assert len(field) == 3 and all(8 < o.y < 28 for o in field)
     assert 6 <= len(s.terrain) <= 8
     heights = {p.height for p in s.terrain}

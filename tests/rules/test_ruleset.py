@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from battlefield.paths import find_map
 from battlefield.rules import registry
+from battlefield.rules.actions import Action
 from battlefield.rules.ruleset import CheckAdditions, DragNotes, Ruleset
-from battlefield.scene.load import load_scene_text
+from battlefield.rules.state import Game
+from battlefield.scene.load import load_scene, load_scene_text
 
 ROOT = Path(__file__).parents[2] / "battlefield"
 GAME = ("setup", "check", "resolve", "available", "acting_side", "over", "result")
@@ -109,3 +112,34 @@ def test_no_hook_is_read_around_the_class() -> None:
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
              if hooks.search(line)]
     assert found == []
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    ("skirmish", "it is red's turn, not blue's"),
+    ("openwg", "it is red's action, not blue's"),
+    ("warband", "it is red's turn, not blue's"),
+    ("blocks", "it is red's to act, not blue's"),
+])
+def test_not_your_turn_is_one_refusal_in_each_rulesets_words(name: str, said: str) -> None:
+    """Ruleset.not_your_turn: the acting side (acting_side) against the action's `side`, in
+    the words players have always read (turn_word); aos4 says not_your_decision instead."""
+    ruleset = registry.get(name)
+    state = Game(ruleset, load_scene(find_map(ruleset.spec.demo)), seed=1).new_state()
+    assert ruleset.acting_side(state) == "red"
+    for kind in state.available():
+        if kind == "initiative" or name != "warband":      # warband's other types carry no side
+            got = state.check(Action(kind, side="blue"))
+            assert [(v.code, v.message) for v in got] == [("not_your_turn", said)], kind
+            assert ruleset.not_your_turn(state, Action(kind, side="red")) == []
+
+
+def test_unknown_action_lists_the_types_in_each_rulesets_words() -> None:
+    blocks = registry.get("blocks")
+    assert [v.message for v in blocks.unknown_action("fly", ["move", "attack"])] == [
+        "no action 'fly' (valid: move, attack)"]
+    assert [v.message for v in blocks.unknown_action("fly", ["move"], "ability", ", or x")] == [
+        "no ability 'fly' (valid: move, or x)"]
+    s = Game(registry.get("skirmish"), load_scene_text(SCENE), seed=1).new_state()
+    assert [(v.code, v.message) for v in s.check(Action("fly"))] == [
+        ("unknown_action", "no action 'fly' (valid: move, skirmish, bombard, fortify, end-turn, "
+                           "retreat, commit, decline)")]

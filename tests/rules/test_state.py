@@ -286,3 +286,22 @@ def test_a_whole_position_may_leave_out_keys_that_keep_the_starts_values(tmp_pat
                  1).new_state()
     assert state.clock["underdog"] is None and state.sides["red"]["vp"] == 3
     assert state.sides["red"]["cp"] == 4                         # the demo's start: 4 CP
+
+
+def test_enemies_within_measures_base_edge_to_base_edge_of_the_models_asked():
+    scene = load_scene_text("""
+ruleset: aos4
+board: {width: 30, depth: 20}
+units:
+  - {id: red, side: red, models: [{base: 32, at: [5, 5]}, {base: 32, at: [5, 15]}]}
+  - {id: blue, side: blue, models: [{base: 32, at: [10, 5]}]}
+""")
+    state = Game(Step(), scene, seed=1).new_state()
+    gap = 5 - 32 / 25.4                  # centres 5" apart, two 32 mm bases
+    (w, d), = state.enemies_within(0, 3.8)
+    assert w == 1 and d == pytest.approx(gap)
+    assert state.enemies_within(0, gap - 0.01) == []
+    far = np.array([state.table.unit_models[0][1]])      # only the model 10" away
+    assert state.enemies_within(0, 3.8, models=far) == []
+    moved = state.table.moved(far, np.array([9.0]), np.array([8.0]))
+    assert [w for w, _ in state.enemies_within(0, 3.8, table=moved, models=far)] == [1]

@@ -46,7 +46,9 @@ def toy(tmp_path, monkeypatch):
     text = (ruleset_dir("aos4") / "ruleset.yaml").read_text(encoding="utf-8")
     text = text.replace("id: aos4", "id: toy").replace("\ndemo:", "\n_demo:")
     text = "\n".join(line for line in text.splitlines() if not line.startswith("_demo:"))
-    (folder / "ruleset.yaml").write_text(text + KEYS, encoding="utf-8")
+    own, models = KEYS.split("model_keys:")           # beside aos4's own unit keys
+    text = text.replace("\nunit_keys:\n", own.rstrip() + "\n", 1)
+    (folder / "ruleset.yaml").write_text(text + "\nmodel_keys:" + models, encoding="utf-8")
     real_dir, real_names = rulesets.ruleset_dir, load.ruleset_names
     monkeypatch.setattr(rulesets, "ruleset_dir",
                         lambda name: folder if name == "toy" else real_dir(name))
@@ -133,3 +135,53 @@ def test_the_schema_does_not_offer_a_key_the_ruleset_does_not_play():
     aos4 = schema("scene", "aos4")["$defs"]["unit-aos4"]["properties"]
     assert "weapons" not in blocks and "traits" in blocks
     assert {"weapons", "spells", "prayers"} <= set(aos4)
+
+
+# --- a ruleset's own objective keys (ruleset.yaml objective_keys; skirmish's `home:`) ---------
+SKIRMISH_MAP = """ruleset: RULESET
+board: {width: 36, depth: 36}
+terrain: []
+objectives:
+  - {id: home-red, at: [18, 4], home: red}
+  - {id: field, at: [18, 18], home: null, controlled_by: blue}
+"""
+
+
+def test_an_objective_key_is_kept_and_written_back_byte_for_byte():
+    from battlefield.scene.mapfile import map_yaml, scene_yaml
+
+    scene = load.load_scene_text(SKIRMISH_MAP.replace("RULESET", "skirmish"), "m.yaml")
+    home, field = scene.objectives
+    assert home.extra == {"home": "red"} and field.extra == {}      # null: as if left out
+    assert scene.tie_side(home) == "red" and scene.tie_side(field) is None
+    text = scene_yaml(scene)
+    assert "  - {id: home-red, at: [18, 4], home: red}" in text
+    assert "  - {id: field, at: [18, 18], controlled_by: blue}" in text
+    assert scene_yaml(load.load_scene_text(text, "m.yaml")) == text
+    assert "home: red" in map_yaml(scene)
+
+
+def test_an_objective_key_another_ruleset_does_not_declare_is_refused():
+    with pytest.raises(InputError) as err:
+        load.load_scene_text(SKIRMISH_MAP.replace("RULESET", "aos4"), "m.yaml")
+    assert str(err.value).startswith("m.yaml:5: objectives[0].home: unknown key 'home'")
+
+
+def test_a_tie_goes_to_the_side_the_declared_key_names():
+    from battlefield.rulings import Referee
+
+    text = SKIRMISH_MAP.replace("RULESET", "skirmish")
+    scene = load.load_scene_text(text, "m.yaml")
+    assert Referee(scene).objective(0).controlled_by == "red"       # 0-0: its home side
+    plain = load.load_scene_text(text.replace(", home: red", ""), "m.yaml")
+    assert Referee(plain).objective(0).controlled_by is None
+
+
+def test_tie_to_must_name_a_declared_text_objective_key(toy: Path):
+    path = toy / "ruleset.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("    sticky: true\n", "    sticky: true\n    tie_to: home\n"),
+                    encoding="utf-8")
+    rulesets.load_ruleset.cache_clear()
+    with pytest.raises(InputError, match=r"geometry\.objectives\.tie_to: unknown value 'home'"):
+        rulesets.load_ruleset("toy")

@@ -112,7 +112,7 @@ def test_every_model_and_unit_key_survives(tmp_path: Path) -> None:
         terrain:
           - {id: hill, outline: [[2, 2], [8, 2], [8, 8], [2, 8]], height: 1.5}
         objectives:
-          - {id: mid, at: [15.125, 11], home: red, controlled_by: blue}
+          - {id: mid, at: [15.125, 11], controlled_by: blue}
         state: {active: blue, round: 2}
         units:
           - id: block
@@ -138,7 +138,9 @@ def test_every_model_and_unit_key_survives(tmp_path: Path) -> None:
     again = load_scene_text(out, "again.yaml")
     assert whole(again) == whole(scene)
     u = again.units[0]
-    assert u.leader == 1 and u.profile == "militia" and u.prayers[0]["effect"] == {"heal": "2"}
+    assert u.leader == 1 and u.profile == "militia"
+    assert u.extra["prayers"] == [{"id": "mend", "chanting_value": 3, "effect": {"heal": 2},
+                                   "unlimited": True}]        # aos4's own key, as written
     rect, small, _ = u.models
     assert rect.base.mm == (100.0, 40.0) and rect.facing == pytest.approx(33.3333)
     assert small.z_given and small.z == 0.5 and small.height_given and small.height == 2

@@ -142,7 +142,9 @@ def toy(tmp_path, monkeypatch):
     text = (ruleset_dir("aos4") / "ruleset.yaml").read_text(encoding="utf-8")
     text = text.replace("id: aos4", "id: toy")
     text = "\n".join(line for line in text.splitlines() if not line.startswith("demo:"))
-    (folder / "ruleset.yaml").write_text(text + KEYS, encoding="utf-8")
+    own, models = KEYS.split("model_keys:")           # beside aos4's own unit keys
+    text = text.replace("\nunit_keys:\n", own.rstrip() + "\n", 1)
+    (folder / "ruleset.yaml").write_text(text + "\nmodel_keys:" + models, encoding="utf-8")
     real_dir = rulesets.ruleset_dir
     monkeypatch.setattr(rulesets, "ruleset_dir",
                         lambda name: folder if name == "toy" else real_dir(name))

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from battlefield.geometry.sight import SightModel
 from battlefield.rules.actions import Violation
 from battlefield.rules.aos4 import movement, rolls, turns
 from battlefield.rules.aos4.data import abilities, core
@@ -49,8 +50,6 @@ class Fighting:
         return []
 
     def _reaches(self, state, after, u, targets) -> bool:
-        from battlefield.geometry.sight import SightModel
-
         sight = SightModel(after)
         mine = after.unit_models[u]
         for w in targets:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import shapely
 
+from battlefield.geometry.separation import signed_distance_matrix
 from battlefield.rules.actions import Violation
 from battlefield.rules.aos4 import allocation, movement
 from battlefield.rules.aos4.data import core
@@ -93,7 +95,6 @@ class Heroics:
         if not spec.has("HERO"):
             return [v("not_a_hero", f"{action.unit} is not a HERO")]
         pieces = state.table.layout.pieces_with("place-of-power")
-        import shapely
 
         feet = shapely.union_all([state.table.footprint(int(m), 32)
                                   for m in state.models_of(u)])
@@ -117,8 +118,6 @@ class Heroics:
                            f"turn"}]
 
 def _free_spot(t, m: int) -> bool:
-    from battlefield.geometry.separation import signed_distance_matrix
-
     on = np.nonzero(t.on_table)[0].astype(np.int64)
     on = on[on != m]
     if not len(on):

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import allocation
+from battlefield.rules.aos4 import allocation, spellbook
 from battlefield.rules.aos4.data import core
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.state import State
@@ -38,10 +38,10 @@ def lookup(state: State, u: int, kind_id: str) -> tuple[str, dict[str, Any]] | N
     if kind_id == SACRED_RITES and spec.has("PRIEST"):
         return "prayer", {"id": SACRED_RITES, "chanting_value": 1, "range": 0,
                           "target": "self", "unlimited": True, "effect": {}}
-    for s in spec.spells:
+    for s in spellbook.of(spec, "spells"):
         if s["id"] == kind_id:
             return "spell", s
-    for p in spec.prayers:
+    for p in spellbook.of(spec, "prayers"):
         if p["id"] == kind_id:
             return "prayer", p
     return None
@@ -50,8 +50,8 @@ def lookup(state: State, u: int, kind_id: str) -> tuple[str, dict[str, Any]] | N
 def known(state: State) -> set[str]:
     ids = {SACRED_RITES}
     for spec in state.scene.units:
-        ids.update(s["id"] for s in spec.spells)
-        ids.update(p["id"] for p in spec.prayers)
+        ids.update(s["id"] for s in spellbook.of(spec, "spells"))
+        ids.update(p["id"] for p in spellbook.of(spec, "prayers"))
     return ids
 
 

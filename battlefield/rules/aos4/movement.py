@@ -182,11 +182,5 @@ def _samples(path: np.ndarray):
             yield tuple(a + f * (b - a))
 
 
-def within(after: Table, models: np.ndarray, others: np.ndarray, rng: float) -> bool:
-    if len(models) == 0 or len(others) == 0:
-        return False
-    return bool(after.distances(models, others).min() <= rng + EPS)
-
-
 def shapes_at(t: Table, m: int, x: float, y: float) -> shapely.Polygon:
     return footprint(int(t.shape[m]), t.a[m], t.b[m], x, y, t.facing[m], 64)

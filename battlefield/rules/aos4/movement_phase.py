@@ -38,8 +38,6 @@ class Moving:
             return out
         rng = state.game.scene.ruleset.combat_range
         foes = state.enemies(u)
-        foe_models = (np.concatenate([state.models_of(w) for w in foes]) if foes
-                      else np.zeros(0, dtype=np.int64))
         if kind in ("normal", "run"):
             if fly:
                 ref = Referee(state.scene, after)
@@ -48,7 +46,7 @@ class Moving:
             else:
                 out.extend(movement.into_combat(state, u, moves, rng))
         elif kind in ("retreat", "redeploy"):
-            if movement.within(after, moves.models, foe_models, rng):
+            if state.enemies_within(u, rng + movement.EPS, table=after, models=moves.models):
                 out.append(v("ends_in_combat_range", f"the unit ends within {rng:g}\" of an "
                                                      f"enemy model"))
         return out

@@ -4,17 +4,25 @@ dragged, each model's health, and where in the turn an action of `battlefield tr
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Action, Violation
+from battlefield.rules.aos4 import rolls
+from battlefield.rules.aos4.allocation import stat
+from battlefield.rules.chance import mean, outcomes
 from battlefield.rules.ruleset import DragContext, DragNotes, OddsQuestion, Player, Ruleset
 from battlefield.rules.state import State
+from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
+from battlefield.text import distribution, inches, table
 
 
 def player() -> Player:
+    # here, not at the top: start-up time of the CLI
     from battlefield.rules.aos4.player import Aos4Player
 
     return Aos4Player()
@@ -23,8 +31,8 @@ def player() -> Player:
 # --- odds ----------------------------------------------------------------------------------------
 def _charge(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
             ) -> dict[str, Any]:
+    # here, not at the top: start-up time of the CLI
     from battlefield.rules.aos4.charge import charge_odds
-    from battlefield.rulings import Referee
 
     referee = Referee(scene)
     a, b = args
@@ -40,8 +48,6 @@ def _charge(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[s
 
 
 def _charge_text(d: dict[str, Any]) -> str:
-    from battlefield.text import inches
-
     if d["needed"] is None:
         return f"{d['charger']} charging {d['target']}: cannot charge ({d.get('reason', '')})"
     path = " -> ".join(f"({x:.3f}, {y:.3f})" for x, y in d["path"])
@@ -57,8 +63,8 @@ def _charge_text(d: dict[str, Any]) -> str:
 
 def _attack(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
             ) -> dict[str, Any]:
+    # here, not at the top: start-up time of the CLI
     from battlefield.rules.aos4.odds import attack_odds
-    from battlefield.rulings import Referee
 
     referee = Referee(scene)
     a, b = args
@@ -73,8 +79,6 @@ def _attack(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[s
 
 
 def _attack_text(d: dict[str, Any]) -> str:
-    from battlefield.text import distribution
-
     lines = [f"{d['attacker']} attacking {d['target']} ({d['kind']})"]
     if d.get("reason"):
         lines.append(f"  {d['reason']}")
@@ -92,12 +96,6 @@ def _move(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str
           ) -> dict[str, Any]:
     """How far unit A can move: its Move (a dice Move as the exact chance of each inches) and
     with a run roll added."""
-    from fractions import Fraction
-
-    from battlefield.rules.aos4 import rolls
-    from battlefield.rules.chance import mean, outcomes
-    from battlefield.rulings import Referee
-
     referee = Referee(scene)
     (a,) = args
     move = scene.units[referee.unit(a)].stats.get("move", 0)
@@ -117,8 +115,6 @@ def _move(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str
 
 
 def _move_text(d: dict[str, Any]) -> str:
-    from battlefield.text import table
-
     def rows(dist: dict[str, float]) -> list[list[str]]:
         at_least, out = 1.0, []
         for k, p in dist.items():
@@ -158,7 +154,6 @@ def drag_abilities(state: State, u: int, offered: list[str]) -> list[str]:
     """A unit in combat retreats in the movement phase; one out of combat cannot."""
     if "retreat" not in offered:
         return offered
-    from battlefield.rulings import Referee
 
     in_combat = bool(Referee(state.scene, state.table).combat[u])
     if in_combat:
@@ -175,8 +170,8 @@ def drag_notes(ctx: DragContext) -> DragNotes:
         notes.lines.append(_dice_move_note(ctx, move))
     if ctx.target is None or ctx.ability not in ("charge", "counter-charge"):
         return notes
+    # here, not at the top: start-up time of the CLI
     from battlefield.rules.aos4.charge import charge_odds
-    from battlefield.rulings import Referee
 
     key = ("charge", ctx.target)
     if key not in ctx.cache:
@@ -203,11 +198,6 @@ def drop_in_place(state: State, u: int, ability: str, target: int | None) -> Act
 def _dice_move_note(ctx: DragContext, move: str) -> str:
     """A dice Move while dragging: the chance the roll reaches the drag, from its distribution
     (a run adds the run roll's)."""
-    import math
-
-    from battlefield.rules.aos4 import rolls
-    from battlefield.rules.chance import outcomes
-
     paths = [ctx.action.path] if ctx.action.path else [p for _, p in ctx.action.paths or ()]
     far = max((sum(math.dist(p, q) for p, q in zip(path, path[1:], strict=False))
                for path in paths), default=0.0)
@@ -224,12 +214,14 @@ def _dice_move_note(ctx: DragContext, move: str) -> str:
 
 # --- battlefield try -----------------------------------------------------------------------------
 def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
+    # here, not at the top: start-up time of the CLI
     from battlefield.rules.aos4 import turnfinder
 
     return turnfinder.start(scene, actions)
 
 
 def try_advance(state: State, action: Action) -> list[Violation]:
+    # here, not at the top: start-up time of the CLI
     from battlefield.rules.aos4 import turnfinder
 
     return turnfinder.advance(state, action)
@@ -237,6 +229,4 @@ def try_advance(state: State, action: Action) -> list[Violation]:
 
 def health(state: State, u: int) -> list[int]:
     """Each model's Health (1 when the warscroll gives none)."""
-    from battlefield.rules.aos4.allocation import stat
-
     return [stat(state, u, "health", 1) or 1] * len(state.scene.units[u].models)

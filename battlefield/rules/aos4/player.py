@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from battlefield.rules.actions import Action
-from battlefield.rules.aos4 import movement, rolls
+from battlefield.rules.aos4 import movement, rolls, spellbook
 from battlefield.rules.aos4.charge import CHARGE_REACH, charge_odds
 from battlefield.rules.aos4.data import used_core
 from battlefield.rules.aos4.movement import EPS
@@ -99,7 +99,7 @@ class Aos4Player:
             spec = state.scene.units[u]
             foes = sorted(state.enemies(u), key=lambda w: state.table.unit_distance(u, w))
             friends = [w for w in self._mine(state) if w != u]
-            for item in [*spec.spells, *spec.prayers]:
+            for item in [*spellbook.of(spec, "spells"), *spellbook.of(spec, "prayers")]:
                 kind = next(iter(item["effect"]))
                 if kind == "mortal":
                     for w in foes:

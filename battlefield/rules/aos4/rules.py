@@ -15,7 +15,7 @@ from typing import Any
 
 from battlefield.errors import InputError, UsageError
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import defence, magic, package, turns
+from battlefield.rules.aos4 import defence, magic, package, spellbook, turns
 from battlefield.rules.aos4.data import Ability, abilities, used_core
 from battlefield.rules.aos4.fighting import Fighting
 from battlefield.rules.aos4.heroics import Heroics
@@ -107,6 +107,7 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
         if len(state.scene.sides) != 2:
             raise UsageError(f"an aos4 battle needs two sides; the scene has "
                              f"{len(state.scene.sides)}: {', '.join(state.scene.sides)}")
+        spellbook.check_scene(state.scene)
         return turns.begin(state)
 
     def acting_side(self, state: State) -> str:
@@ -169,8 +170,8 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
         if a is None and action.type in magic.known(state):
             return self._check_magic(state, action)
         if a is None:
-            valid = ", ".join([END_PHASE, *abilities(), *sorted(magic.known(state))])
-            return [v("unknown_action", f"no ability '{action.type}' (valid: {valid})")]
+            return self.unknown_action(action.type, [END_PHASE, *abilities(),
+                                                     *sorted(magic.known(state))], "ability")
         if a.id == "magical-intervention":
             return [v("use_as_option", "give it as \"command\": \"magical-intervention\" on "
                                        "the spell or prayer it lets a unit use")]
@@ -385,6 +386,9 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
     def drop_in_place(self, state: State, u: int, ability: str, target: int | None
                       ) -> Action | str:
         return package.drop_in_place(state, u, ability, target)
+
+    def check_scene(self, scene: Scene) -> None:
+        spellbook.check_scene(scene)
 
     def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
         return package.try_start(scene, actions)

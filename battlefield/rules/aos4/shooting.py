@@ -75,6 +75,7 @@ class Shooting:
         return out
 
     def _able(self, state, ref, u, w, weapon) -> int:
+        # here, not at the top: start-up time of the CLI
         from battlefield.rules.aos4.odds import _able
 
         n, _ = _able(ref, u, w, weapon)

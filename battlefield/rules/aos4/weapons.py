@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from battlefield.errors import UsageError
+from battlefield.rulesets import load_ruleset
 
 CRIT_ABILITIES = ("crit-2-hits", "crit-auto-wound", "crit-mortal")
 KNOWN_ABILITIES = (*CRIT_ABILITIES, "companion", "shoot-in-combat", "charge-damage")
@@ -49,8 +50,6 @@ def _amount(v: Any) -> str:
 
 def weapon_from(spec: dict[str, Any]) -> Weapon:
     """A weapon as a scene writes it; what it leaves out is ruleset.yaml's weapon_defaults."""
-    from battlefield.rulesets import load_ruleset
-
     d = dict(load_ruleset("aos4").weapon_defaults)
     rng = spec.get("range")
     return Weapon(

@@ -16,9 +16,11 @@ from battlefield.rules.chance import mean
 from battlefield.rules.ruleset import CheckAdditions, OddsQuestion, Player, Ruleset, first_side
 from battlefield.rules.state import Game, State
 from battlefield.scene.model import Scene
+from battlefield.text import distribution
 
 
 def player() -> Player:
+    # here, not at the top: start-up time of the CLI
     from battlefield.rules.blocks.player import BlocksPlayer
 
     return BlocksPlayer()
@@ -53,8 +55,6 @@ def attack_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: 
 
 
 def _attack_text(d: dict[str, Any]) -> str:
-    from battlefield.text import distribution
-
     lines = [f"{d['attacker']} attacking {d['target']} ({d['kind']}, on its {d['side']})"]
     if d.get("reason"):
         lines.append(f"  not allowed now: {d['reason']}")

@@ -41,6 +41,7 @@ class Blocks(Ruleset):
     package.py (odds, check, try) and marks.py (what the table shows) answer for the tools."""
 
     id = "blocks"
+    turn_word = "to act"
     actions = tuple(FIELDS)
     phases = PHASES
     odds = package.ODDS
@@ -113,9 +114,9 @@ class Blocks(Ruleset):
                                *(["facing"] if action.type == "move" else [])])
             return [v("unknown_key", f"unknown key '{odd[0]}' in a {action.type} action "
                                      f"(valid: {valid})")]
+        if bad := self.not_your_turn(state, action):
+            return bad
         acting = self.acting_side(state)
-        if action.side is not None and action.side != acting:
-            return [v("not_your_turn", f"it is {acting}'s to act, not {action.side}'s")]
         phase = state.clock["phase"]
         if action.type in COMMAND and phase != "command":
             return [v("wrong_phase", f"{action.type} belongs to the Movement & Command phase; "

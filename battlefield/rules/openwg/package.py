@@ -5,12 +5,17 @@ builder's points, `try`'s starting moment and what the window shows while a unit
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Action
+from battlefield.rules.chance import mean
+from battlefield.rules.openwg import attacks
 from battlefield.rules.openwg.data import PHASE_OF
+from battlefield.rules.openwg.odds import morale_distribution
+from battlefield.rules.openwg.profiles import profiles
 from battlefield.rules.ruleset import (
     DragContext,
     DragNotes,
@@ -22,9 +27,11 @@ from battlefield.rules.ruleset import (
 )
 from battlefield.rules.state import Game, State
 from battlefield.scene.model import Scene
+from battlefield.text import distribution, table
 
 
 def player() -> Player:
+    # here, not at the top: start-up time of the CLI
     from battlefield.rules.openwg.player import OpenWGPlayer
 
     return OpenWGPlayer()
@@ -41,10 +48,6 @@ def _dist(dist: dict[int, Fraction]) -> dict[str, float]:
 def attack_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
                   ) -> dict[str, Any]:
     """A's attack on B: the exact distribution of the WOUNDS B suffers."""
-    from battlefield.rules.chance import mean
-    from battlefield.rules.openwg import attacks
-    from battlefield.rules.openwg.profiles import profiles
-
     a, b = args
     state = _state(ruleset, scene)
     u, w = scene.unit_index(a), scene.unit_index(b)
@@ -81,8 +84,6 @@ def _refused_now(ruleset: Ruleset, scene: Scene, a: str, b: str, kind: str, weap
     """What the game would refuse of this attack in its own phase, its side acting, with the
     units as they stand (in combat, already shot or fought this round, ...): the odds are the
     dice's all the same."""
-    from dataclasses import replace
-
     action = Action("shoot" if kind == "ranged" else "fight", unit=a, target=b, weapon=weapon)
     moment = {"phase": PHASE_OF[action.type], "active": scene.units[scene.unit_index(a)].side}
     st = dict(scene.extra.get("state") or {})
@@ -96,8 +97,6 @@ def _refused_now(ruleset: Ruleset, scene: Scene, a: str, b: str, kind: str, weap
 
 
 def _attack_text(d: dict[str, Any]) -> str:
-    from battlefield.text import distribution
-
     lines = [f"{d['attacker']} attacks {d['target']} ({d['kind']}; armor {d['armor']})"]
     for x in d["refused_now"]:
         lines.append(f"  the game would refuse this attack now: {x['code']}: {x['message']}")
@@ -118,9 +117,6 @@ def _attack_text(d: dict[str, Any]) -> str:
 def morale_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
                   ) -> dict[str, Any]:
     """How many models of UNIT flee after N were slain this round."""
-    from battlefield.rules.openwg.odds import morale_distribution
-    from battlefield.rules.openwg.profiles import profiles
-
     (name,) = args
     slain = options.get("slain")
     if slain is None or slain < 0:
@@ -140,8 +136,6 @@ def morale_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: 
 
 
 def _morale_text(d: dict[str, Any]) -> str:
-    from battlefield.text import table
-
     rows = [[k, f"{p:.1%}", "#" * round(p * 40)] for k, p in d["distribution"].items()]
     return "\n".join([f"{d['unit']}: D6 + {d['slain']} slain over bravery {d['bravery']} "
                       f"flee (at most the {d['models_left']} left)",
@@ -152,8 +146,6 @@ def _morale_text(d: dict[str, Any]) -> str:
 
 def points(scene: Scene) -> dict[str, Any]:
     """The points of every unit given by `build:`, and each side's total."""
-    from battlefield.rules.openwg.profiles import profiles
-
     units: dict[str, Any] = {}
     sides: dict[str, int] = {}
     for spec, prof in zip(scene.units, profiles(scene), strict=True):
@@ -225,14 +217,10 @@ ODDS = (
 
 def check_scene(scene: Scene) -> None:
     """Every unit's profile, build and specials (InputError at the key path)."""
-    from battlefield.rules.openwg.profiles import profiles
-
     profiles(scene)
 
 
 def health(state: State, u: int) -> list[int]:
     """Each model's Health from its profile (models of a unit may differ)."""
-    from battlefield.rules.openwg.profiles import profiles
-
     prof = profiles(state.scene)[u]
     return [int(prof.stat("health", k)) for k in range(len(state.scene.units[u].models))]

@@ -41,6 +41,7 @@ class OpenWG(Ruleset):
     package.py answers for the tools."""
 
     id = "openwg"
+    turn_word = "action"
     actions = tuple(FIELDS)
     phases = PHASES
     odds = package.ODDS
@@ -136,8 +137,8 @@ class OpenWG(Ruleset):
             return [v("unknown_key", f"unknown key '{odd[0]}' in a {action.type} action "
                                      f"(valid: {valid})")]
         c = state.clock
-        if action.side is not None and action.side != c["active"]:
-            return [v("not_your_turn", f"it is {c['active']}'s action, not {action.side}'s")]
+        if bad := self.not_your_turn(state, action):
+            return bad
         if action.type == "stop":
             return []
         phase = PHASE_OF[action.type]

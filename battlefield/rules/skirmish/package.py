@@ -10,6 +10,7 @@ from typing import Any
 
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Violation
+from battlefield.rules.moves import planned
 from battlefield.rules.ruleset import (
     DragContext,
     DragNotes,
@@ -19,11 +20,15 @@ from battlefield.rules.ruleset import (
     Ring,
     Ruleset,
 )
+from battlefield.rules.skirmish import movement, potshots
+from battlefield.rules.skirmish.data import istat
 from battlefield.rules.state import Game
 from battlefield.scene.model import Scene
+from battlefield.text import distribution
 
 
 def player() -> Player:
+    # here, not at the top: start-up time of the CLI
     from battlefield.rules.skirmish.player import SkirmishPlayer
 
     return SkirmishPlayer()
@@ -31,6 +36,7 @@ def player() -> Player:
 
 def _attack(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
             ) -> dict[str, Any]:
+    # here, not at the top: start-up time of the CLI
     from battlefield.rules.skirmish.odds import attack_odds
 
     a, b = args
@@ -42,8 +48,6 @@ def _attack(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[s
 
 
 def _attack_text(d: dict[str, Any]) -> str:
-    from battlefield.text import distribution
-
     lines = [f"{d['attacker']} attacking {d['target']}"]
     if d.get("reason"):
         lines.append(f"  {d['reason']}")
@@ -70,8 +74,6 @@ def drag_notes(ctx: DragContext) -> DragNotes:
     notes = DragNotes()
     if not ctx.rests or ctx.target is None:
         return notes
-    from battlefield.rules.moves import planned
-    from battlefield.rules.skirmish import movement, potshots
 
     state = ctx.state
     moves = planned(state, ctx.unit, ctx.action)
@@ -91,6 +93,4 @@ def drag_notes(ctx: DragContext) -> DragNotes:
 
 def health(state: Any, u: int) -> list[int]:
     """Each model's Toughness: the damage that slays it."""
-    from battlefield.rules.skirmish.data import istat
-
     return [max(1, istat(state, u, "toughness"))] * len(state.scene.units[u].models)

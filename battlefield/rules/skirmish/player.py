@@ -162,8 +162,8 @@ class SkirmishPlayer:
                 return None, 0.0                  # shooters with targets stay and shoot
         wanted = [o for o in state.scene.objectives if held.get(o.id) != side]
         if wanted:
-            o = min(wanted, key=lambda o: (math.dist((o.x, o.y), here) + (4 if o.home else 0),
-                                           o.id))
+            o = min(wanted, key=lambda o: (math.dist((o.x, o.y), here)
+                                           + (4 if o.extra.get("home") else 0), o.id))
             d = math.dist((o.x, o.y), here)
             value = 1.5 + 3.0 / (1.0 + d / 6)
             return (o.x, o.y), value
@@ -285,7 +285,7 @@ def _contests(state: State, u: int) -> bool:
     rng = state.scene.ruleset.objectives.range
     side = state.scene.units[u].side
     return any(_in_zone(t, o.x, o.y, rng)[t.unit_models[u]].any()
-               for o in state.scene.objectives if o.home != side)
+               for o in state.scene.objectives if o.extra.get("home") != side)
 
 
 __all__ = ["SkirmishPlayer", "commitment", "expected_slain"]

@@ -119,9 +119,8 @@ class Skirmish(Ruleset):
                                         f"\"tokens\"}}, {{\"type\": \"retreat\", \"side\", "
                                         f"\"unit\", \"from\"}} or {{\"type\": \"decline\", "
                                         f"\"side\"}}); try also takes it on the skirmish")]
-        active = state.clock["active"]
-        if action.side is not None and action.side != active and action.type != "retreat":
-            return [v("not_your_turn", f"it is {active}'s turn, not {action.side}'s")]
+        if action.type != "retreat" and (bad := self.not_your_turn(state, action)):
+            return bad
         odd = [k for k, _ in action.options if k not in OPTIONS[action.type]]
         odd += [k for k in ("unit", "path", "paths", "target", "weapon")
                 if getattr(action, k) is not None and k not in FIELDS[action.type]]

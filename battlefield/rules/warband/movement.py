@@ -33,6 +33,7 @@ from battlefield.rules.moves import (
 )
 from battlefield.rules.moves import climb as moves_climb
 from battlefield.rules.state import State
+from battlefield.rules.warband.attacks import engaged_with
 from battlefield.rules.warband.data import EPS, fighter, game
 
 
@@ -157,8 +158,6 @@ def check_move(state: State, u: int, action: Action) -> Checked | Violation:
 
 
 def check_disengage(state: State, u: int, action: Action) -> Checked | Violation:
-    from battlefield.rules.warband.attacks import engaged_with
-
     moves = plan(state, u, action)
     if isinstance(moves, Violation):
         return moves

@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from battlefield.errors import UsageError
 from battlefield.rules.chance import mean
 from battlefield.rules.state import State
 from battlefield.rules.warband import attacks
@@ -24,8 +25,6 @@ def attack_odds(state: State, u: int, w: int, weapon_name: str | None) -> dict[s
     candidates: list[Weapon] = ([x for x in f.weapons if x.name == weapon_name]
                                 if weapon_name else list(f.weapons))
     if weapon_name and not candidates:
-        from battlefield.errors import UsageError
-
         raise UsageError(f"{names[u].id} has no weapon {weapon_name!r} (weapons: "
                          f"{', '.join(x.name for x in f.weapons)})")
     best: tuple[Fraction, Weapon, dict[int, Fraction]] | None = None

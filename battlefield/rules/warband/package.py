@@ -13,10 +13,15 @@ from battlefield.errors import UsageError
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.ruleset import DragContext, DragNotes, OddsQuestion, Player, Ring, Ruleset
 from battlefield.rules.state import Game, State
+from battlefield.rules.warband import attacks, initiative
+from battlefield.rules.warband.data import fighter, fighters, game
+from battlefield.rules.warband.turns import given_roll
 from battlefield.scene.model import Scene
+from battlefield.text import distribution
 
 
 def player() -> Player:
+    # here, not at the top: start-up time of the CLI
     from battlefield.rules.warband.player import WarbandPlayer
 
     return WarbandPlayer()
@@ -24,6 +29,7 @@ def player() -> Player:
 
 def _attack(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
             ) -> dict[str, Any]:
+    # here, not at the top: start-up time of the CLI
     from battlefield.rules.warband.odds import attack_odds
 
     a, b = args
@@ -35,8 +41,6 @@ def _attack(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[s
 
 
 def _attack_text(d: dict[str, Any]) -> str:
-    from battlefield.text import distribution
-
     lines = [f"{d['attacker']} attacking {d['target']} ({d['distance_3d']:.2f}\" in 3-D)"]
     if d.get("reason"):
         lines.append(f"  cannot attack: {d['reason']}")
@@ -64,9 +68,6 @@ ODDS = (
 def drag_notes(ctx: DragContext) -> DragNotes:
     """The dragged fighter's Move (climbing counted) or disengage's 3", the enemies within 1"
     of where it would end (engaged), and its side's dice."""
-    from battlefield.rules.warband import attacks, initiative
-    from battlefield.rules.warband.data import game
-
     state = ctx.state
     notes = DragNotes()
     u = ctx.unit
@@ -85,8 +86,6 @@ def drag_notes(ctx: DragContext) -> DragNotes:
 
 
 def drag_abilities(state: State, u: int, offered: list[str]) -> list[str]:
-    from battlefield.rules.warband import attacks
-
     engaged = bool(attacks.engaged_with(state, u))
     return [a for a in offered if a == ("disengage" if engaged else "move")] or offered
 
@@ -122,15 +121,10 @@ def try_advance(state: State, action: Action) -> list[Violation]:
 def check_scene(scene: Scene) -> None:
     """Every unit a fighter (one model, its weapons and abilities as warband reads them) and
     the scene's initiative roll, if it gives one (InputError at the key path)."""
-    from battlefield.rules.warband.data import fighters
-    from battlefield.rules.warband.turns import given_roll
-
     fighters(scene)
     given_roll(scene, (scene.extra.get("state") or {}).get("initiative"))
 
 
 def health(state: State, u: int) -> list[int]:
     """A fighter's Wounds."""
-    from battlefield.rules.warband.data import fighter
-
     return [fighter(state, u).wounds]

@@ -1,0 +1,91 @@
+"""The spells and prayers a unit knows: aos4's unit keys `spells:` and `prayers:` (ruleset.yaml
+unit_keys), read and checked here rather than by the scene loader, which keeps them as written.
+
+A spell or prayer: id, casting (chanting) value, range, target and one effect: {mortal: D3} on
+an enemy unit, {heal: D3} or {buff: {save: 1}} on a friendly one. `of(spec, kind)` gives
+them as the hero phase reads them: every default filled in, a flat amount as text ("3").
+`check_scene` refuses a bad one at its key path and line, as the loader refuses its own keys.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from battlefield.scene.model import Scene, UnitSpec
+from battlefield.yamlsource import Reader
+
+# kind -> (the roll's key, what it is called), as the scene writes them.
+KINDS = {"spells": ("casting_value", "spell"), "prayers": ("chanting_value", "prayer")}
+EFFECTS = ("mortal", "heal", "buff")
+BUFFS = ("hit", "wound", "save")
+TARGETS = ["enemy", "friendly", "self"]
+DEFAULT_RANGE = 12.0
+
+# id(list as written) -> (that list, its items read): a scene's lists are read once.
+_read: dict[int, tuple[list[Any], list[dict[str, Any]]]] = {}
+
+
+def of(spec: UnitSpec, kind: str) -> list[dict[str, Any]]:
+    """The spells (kind "spells") or prayers ("prayers") unit `spec` knows, read: every key
+    given, defaults filled in (range 12, target enemy, not unlimited)."""
+    items = spec.extra.get(kind)
+    if not items:
+        return []
+    hit = _read.get(id(items))
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    out = read(Reader("<scene>", None, {}), (*spec.path, kind), items, kind)
+    if len(_read) > 4096:
+        _read.clear()
+    _read[id(items)] = (items, out)
+    return out
+
+
+def check_scene(scene: Scene) -> None:
+    """Every unit's spells and prayers, checked (an InputError at the first bad key)."""
+    r = Reader(scene.file, None, scene.lines)
+    for spec in scene.units:
+        for kind in KINDS:
+            if kind in spec.extra:
+                read(r, (*spec.path, kind), spec.extra[kind], kind)
+
+
+def read(r: Reader, path: tuple, value: Any, kind: str) -> list[dict[str, Any]]:
+    """A list of spells or prayers as written, checked and read."""
+    return [_one(r, (*path, k), item, kind) for k, item in enumerate(r.sequence(path, value))]
+
+
+def _one(r: Reader, path: tuple, value: Any, kind: str) -> dict[str, Any]:
+    value_key, _ = KINDS[kind]
+    m = r.mapping(path, value, ["id", value_key, "effect"],
+                  ["name", "range", "target", "unlimited"])
+    out: dict[str, Any] = {"id": r.string((*path, "id"), m["id"]),
+                           value_key: r.number((*path, value_key), m[value_key], 1, 13,
+                                               integer=True)}
+    if "name" in m:
+        out["name"] = r.string((*path, "name"), m["name"])
+    out["range"] = r.number((*path, "range"), m.get("range", DEFAULT_RANGE), 0)
+    out["target"] = r.string((*path, "target"), m.get("target", "enemy"), TARGETS)
+    if "unlimited" in m and not isinstance(m["unlimited"], bool):
+        raise r.error((*path, "unlimited"), "must be true or false")
+    out["unlimited"] = bool(m.get("unlimited", False))
+    effect = r.mapping((*path, "effect"), m["effect"], [], EFFECTS)
+    if len(effect) != 1:
+        raise r.error((*path, "effect"), "give exactly one effect",
+                      "mortal: D3, heal: D3 or buff: {save: 1}")
+    (name, amount), = effect.items()
+    if name == "buff":
+        buff = r.mapping((*path, "effect", "buff"), amount, [], BUFFS)
+        out["effect"] = {"buff": {k: int(r.number((*path, "effect", "buff", k), x, -3, 3,
+                                                  integer=True)) for k, x in buff.items()}}
+    elif isinstance(amount, str) and _dice(amount):
+        out["effect"] = {name: amount.upper()}
+    else:
+        out["effect"] = {name: str(int(r.number((*path, "effect", name), amount, 0,
+                                                integer=True)))}
+    return out
+
+
+def _dice(text: str) -> bool:
+    return re.fullmatch(r"\s*(\d*[dD][36](\s*\+\s*\d+)?|\d+\+)\s*", text) is not None
