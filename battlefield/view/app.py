@@ -23,12 +23,11 @@ from battlefield.scene.model import Scene
 from battlefield.view import live
 from battlefield.view.drag import DragTool
 from battlefield.view.editor import Editor
-from battlefield.view.frames import Frames, busy, look
 from battlefield.view.measure_tool import MeasureTool
+from battlefield.view.opening import Setup
 from battlefield.view.panels import WIDTH, HelpOverlay, Panel
+from battlefield.view.stack import SIZE, App  # noqa: F401  (App: as before, from here)
 from battlefield.view.table_view import TableView
-
-SIZE = (1600, 1000)
 
 
 @dataclass
@@ -42,22 +41,22 @@ class Opened:
 
 
 def open_game(scene_arg: str | None, ruleset: str | None = None, seed: int = 1) -> Opened:
-    """The bundled demo battle (no argument), a scene file or a map (the ruleset's demo armies
-    deployed on it), as a new game."""
+    """The battle (battle_text) as a new game."""
     from battlefield.rules import registry
-    from battlefield.rules.deploy import battle_scene, default_ruleset
-    from battlefield.rulesets import BOARD_ID
-    from battlefield.scene.load import load_scene, load_scene_text, resolve_scene_path
+    from battlefield.view.opening import battle_text
 
     if ruleset is not None:
         registry.get(ruleset)          # names the playable rulesets when it is not one
-    if scene_arg is not None and ruleset is None:
-        ruleset = load_scene(resolve_scene_path(scene_arg)).ruleset.id
-        if ruleset == BOARD_ID:      # a plain board: the default ruleset's demo armies on it
-            ruleset = None
-    ruleset = ruleset or default_ruleset()
-    text, name = battle_scene(ruleset, scene_arg)
-    scene = registry.checked(load_scene_text(text, name), battle=True)   # as validate checks
+    return open_text(*battle_text(scene_arg, ruleset), seed)
+
+
+def open_text(ruleset: str, text: str, name: str, seed: int = 1) -> Opened:
+    """A battle's scene text as a new game, checked as `validate` checks it."""
+    from battlefield.rules import registry
+    from battlefield.scene.load import load_scene_text
+
+    registry.get(ruleset)
+    scene = registry.checked(load_scene_text(text, name), battle=True)
     return Opened(Game(log.rules_for(ruleset), scene, seed).new_state(), text, name)
 
 
@@ -361,104 +360,52 @@ class PlayScene:
         self.panel.draw(surface, self.state)
 
 
-class App:
-    """The scene stack and the main loop."""
-
-    def __init__(self, first: Any, size: tuple[int, int] = SIZE) -> None:
-        self.stack = [first]
-        self.size = size
-
-    def handle_event(self, e: pygame.event.Event) -> None:
-        top = self.stack[-1]
-        top.handle_event(e)
-        pushed = getattr(top, "push", None)
-        if pushed is not None:
-            top.push = None
-            self.stack.append(pushed)
-        if getattr(top, "done", False) and len(self.stack) > 1:
-            self.stack.pop()
-
-    def update(self, dt: float) -> None:
-        self.stack[-1].update(dt)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        for s in self.stack:
-            s.draw(surface)
-
-    def run(self, frames: Frames | None = None) -> None:
-        """The main loop: it draws only when something changed (view.frames), so an idle
-        window sleeps between looks at the event queue."""
-        screen = pygame.display.set_mode(self.size, pygame.RESIZABLE)
-        pygame.display.set_caption("battlefield play")
-        self.frames = frames = frames or Frames()
-        while True:
-            events = frames.events()
-            for e in events:
-                if e.type == pygame.QUIT:
-                    return
-                self.handle_event(e)
-            self.update(frames.dt)
-            top = self.stack[-1]
-            if frames.due(events, any(busy(s) for s in self.stack), (len(self.stack), look(top))):
-                self.draw(screen)
-                pygame.display.flip()
+def before_play(setup: Setup, state: State) -> None:
+    """What is done to the new game before the table shows it: passing to the phase."""
+    if setup.phase:
+        to_phase(state, setup.phase)
 
 
-def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1,
-         computer: tuple[str, ...] = (), screenshot: str | None = None,
-         drag: str | None = None, to: tuple[float, float] | None = None,
-         target: str | None = None, phase: str | None = None, measure: tuple[str, str] | None
-         = None, size: tuple[int, int] = SIZE, save_path: str = "battlefield-game.jsonl",
-         heat: bool = False, edit: str | None = None, load: str | None = None,
-         ability: str | None = None, facing: float | None = None) -> PlayScene:
-    """Open the window (or, with `screenshot`, draw the first frame to a PNG and return).
-    `drag UNIT to X,Y [target]` shows the live-check overlay mid-drag; `phase` passes until it;
-    `heat` shows the sight heat map; `edit` opens the map editor (with that piece selected);
-    `load` continues a saved action log; `ability` is the dragged unit's (as its button);
-    `facing` turns the dragged unit."""
-    if screenshot:
-        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    pygame.display.init()
-    pygame.font.init()
-    opened = open_game(scene_arg, ruleset, seed)
-    sides = opened.state.scene.sides
-    for side in computer:
-        if side not in sides:
-            raise UsageError(f"--computer {side}: no such side (sides: {', '.join(sides)})")
-    if phase:
-        to_phase(opened.state, phase)
-    scene = PlayScene(opened, size, computer, save_path)
-    if load:
-        if not Path(load).is_file():
-            raise UsageError(f"--load {load}: no such file")
-        scene.load(load)
-    if measure:
+def table_scene(setup: Setup, opened: Opened, size: tuple[int, int]) -> PlayScene:
+    """The play scene for the opened game, set up as asked."""
+    scene = PlayScene(opened, size, setup.computer, setup.save_path)
+    scene.auto_pass = setup.auto_pass
+    if setup.load:
+        scene.load(setup.load)
+    if setup.measure:
         scene.measuring = True
-        scene.measure.first = measure[0]
+        scene.measure.first = setup.measure[0]
         st = scene.state
         from battlefield.rulings import Referee
 
-        scene.measure.result = Referee(st.scene, st.table).measure_report(*measure)
-    if drag:
-        scene.drag.wanted = ability         # as if chosen with the phase bar's button
-        hold(scene, drag, to, target, facing)
-    scene.table.heat = heat
-    if edit is not None:
+        scene.measure.result = Referee(st.scene, st.table).measure_report(*setup.measure)
+    if setup.drag:
+        scene.drag.wanted = setup.ability     # as if chosen with the phase bar's button
+        hold(scene, setup.drag, setup.to, setup.target, setup.facing)
+    scene.table.heat = setup.heat
+    if setup.edit is not None:
         scene.toggle_edit()
-        if edit:
-            if edit not in {p.id for p in scene.state.scene.terrain}:
-                raise UsageError(f"--edit {edit!r}: no such terrain piece (pieces: "
-                                 + ", ".join(p.id for p in scene.state.scene.terrain) + ")")
-            scene.editor.selected = ("piece", edit)
-    if screenshot:
-        surf = pygame.Surface(size)
-        scene.draw(surf)
-        from battlefield.view.picture import save_image
+        if setup.edit:
+            scene.editor.selected = ("piece", setup.edit)
+    return scene
 
-        save_image(surf, screenshot)
-        return scene
-    App(scene, size).run()
-    pygame.quit()
+
+def screenshot_of(scene_arg: str | None, ruleset: str | None, seed: int,
+                  size: tuple[int, int], setup: Setup, path: str) -> PlayScene:
+    """The table as the window would first show it, set up as asked, drawn to a PNG (no
+    display needed: SDL's dummy driver unless the user chose one)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    pygame.display.init()
+    pygame.font.init()
+    opened = open_game(scene_arg, ruleset, seed)
+    setup.check(opened.state.scene)
+    before_play(setup, opened.state)
+    scene = table_scene(setup, opened, size)
+    surf = pygame.Surface(size)
+    scene.draw(surf)
+    from battlefield.view.picture import save_image
+
+    save_image(surf, path)
     return scene
 
 

@@ -13,7 +13,8 @@ import pytest  # noqa: E402
 
 from battlefield.rules.actions import Action  # noqa: E402
 from battlefield.view import live  # noqa: E402
-from battlefield.view.app import PlayScene, open_game, play, to_phase  # noqa: E402
+from battlefield.view.app import PlayScene, open_game, to_phase  # noqa: E402
+from battlefield.view.launch import play  # noqa: E402
 
 
 @pytest.fixture()
