@@ -20,7 +20,7 @@ from battlefield.rules.state import Game, State
 from battlefield.scene.load import load_scene_text
 from battlefield.scene.mapfile import scene_yaml
 from battlefield.scene.model import Scene
-from battlefield.view import live
+from battlefield.view import auto, live
 from battlefield.view.drag import DragTool
 from battlefield.view.editor import Editor
 from battlefield.view.measure_tool import MeasureTool
@@ -109,6 +109,9 @@ class PlayScene:
         self.shots = 0
         self.editor: Editor | None = None
         self.edited = False
+        self.auto_pass = True          # a step with nothing to decide passes by itself
+        self.glide: auto.Glide | None = None       # a computer move on its way
+        self._forced: tuple[tuple, Action | None] | None = None
 
     @property
     def state(self) -> State:
@@ -188,6 +191,9 @@ class PlayScene:
             self.say("sight heat map: what share of the board a model at each point sees"
                      if self.table.heat else "sight heat map off")
             return True
+        if self.glide is not None and e.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+            self.glide.finish()        # a key or a click: the computer's move at its end
+            return True
         help_or_shot = e.type == pygame.KEYDOWN and e.key in (pygame.K_h, pygame.K_F12)
         if self.editor is not None and not help_or_shot:
             return self.editor.handle_event(e) or self.table.handle_event(e)
@@ -213,6 +219,11 @@ class PlayScene:
                 return True
             if e.key == pygame.K_F12:
                 self.screenshot()
+                return True
+            if e.key == pygame.K_a and not self.drag.pickup:
+                self.auto_pass = not self.auto_pass
+                self.say("auto-pass on: a step with nothing to do but pass passes by itself"
+                         if self.auto_pass else "auto-pass off: every step waits for you")
                 return True
             if e.key == pygame.K_m:
                 self.measuring = not self.measuring
@@ -277,9 +288,13 @@ class PlayScene:
 
     # --- the game -----------------------------------------------------------------------------
     def undo(self) -> None:
+        """Take back the player's last action, and with it what followed by itself (the
+        computer's actions, the passes auto-pass gave)."""
         if self.state.undo():
-            while self.computer and self.state.acting_side in self.computer and self.state.undo():
+            while ((self.computer and self.state.acting_side in self.computer)
+                   or self.forced() is not None) and self.state.undo():
                 pass
+            self.glide = None
             self.table.changed()
             self.say("undone")
         else:
@@ -324,6 +339,22 @@ class PlayScene:
         self.table.changed()
         self.say(f"loaded {path}: {len(state.actions)} actions")
 
+    def draw_glide(self, surface: pygame.Surface) -> None:
+        """The table with the gliding models left out, and their bases where they are now."""
+        from battlefield import palette as pal
+        from battlefield.view.drag import base_points
+
+        g, tv, t = self.glide, self.table, self.state.table
+        surface.blit(tv.units_layer(hidden=g.unit), tv.rect.topleft)
+        colour = tv.style.side(self.state.side_of(g.unit))
+        clip = surface.get_clip()
+        surface.set_clip(tv.rect)
+        for m, (x, y) in zip(g.models, g.at(g.fraction()), strict=True):
+            pts = base_points(tv.view, t, int(m), float(x), float(y))
+            pygame.draw.polygon(surface, colour, pts)
+            pygame.draw.polygon(surface, pal.darker(colour, 0.6), pts, 2)
+        surface.set_clip(clip)
+
     def screenshot(self) -> str:
         self.shots += 1
         path = f"battlefield-{self.shots:03d}.png"
@@ -336,18 +367,58 @@ class PlayScene:
         self.say(f"screenshot {path}")
         return path
 
-    def update(self, dt: float) -> None:
-        self.drag.update(dt)
+    def forced(self) -> Action | None:
+        """The step the acting (human) side would click though it decides nothing (auto.forced)
+        while auto-pass is on; None otherwise. Kept while the game stands still."""
         st = self.state
-        if self.computer and not st.over and st.acting_side in self.computer \
-                and self.drag.pickup is None:
+        if not self.auto_pass or st.acting_side in self.computer:
+            return None
+        key = (id(st), len(st.actions), len(st.pending), self.table.version)
+        if self._forced is None or self._forced[0] != key:
+            self._forced = (key, auto.forced(st))
+        return self._forced[1]
 
-            side = st.acting_side
+    @property
+    def animating(self) -> bool:
+        """Something goes on by itself (view.frames draws at the frame rate): a computer move
+        on its way, or a step to pass by itself."""
+        return self.glide is not None or (self.editor is None and self.drag.pickup is None
+                                          and self.forced() is not None)
+
+    def update(self, dt: float) -> None:
+        """The computer's actions one after another, each move shown gliding along its path;
+        the human side's steps with nothing to decide passed by themselves."""
+        self.drag.update(dt)
+        if self.glide is not None:
+            if not self.glide.done:
+                return
+            self.glide = None
+            self.table.changed()
+        st = self.state
+        if st.over or self.drag.pickup is not None or self.editor is not None:
+            return
+        side = st.acting_side
+        if side in self.computer:
             player = self.players.setdefault(side, st.rules.player())
-            self.apply(player.choose(st))
+            before = auto.positions(st)
+            action = player.choose(st)
+            if self.apply(action):
+                self.glide = auto.Glide.of(st, action, before)
+            return
+        step = self.forced()
+        if step is not None:
+            if self.apply(step):
+                self.say(f"{side} passed by itself ({step.type}: nothing else to do; A turns "
+                         "auto-pass off)" if step.type in auto.passes(st) else
+                         f"{side}'s only answer given by itself ({step.type})")
+            else:
+                self._forced = (self._forced[0], None)    # refused: leave it to the player
 
     def draw(self, surface: pygame.Surface) -> None:
-        self.drag.draw(surface)
+        if self.glide is not None:
+            self.draw_glide(surface)
+        else:
+            self.drag.draw(surface)
         if self.measuring:
             self.measure.draw(surface)
         if self.editor is not None:
