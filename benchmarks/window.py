@@ -75,7 +75,8 @@ def first_frame() -> tuple[float, float]:
     import pygame
 
     from battlefield.view.frames import Frames
-    from battlefield.view.launch import Launch, Setup, window
+    from battlefield.view.launch import Launch, window
+    from battlefield.view.opening import Setup
     from battlefield.view.stack import SIZE
 
     class First(Frames):

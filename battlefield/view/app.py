@@ -6,6 +6,7 @@ against the computer player, undo/redo, save/load of the action log, F12 screens
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -410,7 +411,7 @@ class PlayScene:
             if self.apply(step):
                 self.say(f"{side} passed by itself ({step.type}: nothing else to do; A turns "
                          "auto-pass off)" if step.type in auto.passes(st) else
-                         f"{side}'s only answer given by itself ({step.type})")
+                         f"{side}: {step.type} by itself (nothing else to decide)")
             else:
                 self._forced = (self._forced[0], None)    # refused: leave it to the player
 
@@ -461,6 +462,28 @@ def table_scene(setup: Setup, opened: Opened, size: tuple[int, int]) -> PlayScen
     return scene
 
 
+def computer_turn(scene: PlayScene, limit: int = 200) -> None:
+    """Play on as the window would until the human side is to decide (or the battle ends):
+    the computer's actions and the steps that pass by themselves, each move's glide at its
+    end - but when the last action of all was a move, its glide is shown half way (a
+    screenshot of the computer's turn)."""
+    for _ in range(limit):
+        before = len(scene.state.actions)
+        scene.update(0.0)
+        if scene.glide is None and len(scene.state.actions) == before:
+            return
+        if scene.glide is not None:
+            glide = scene.glide
+            glide.finish()
+            scene.update(0.0)              # the glide ends; the next action, if any
+            if len(scene.state.actions) == before + 1 and scene.glide is None:
+                glide.t0 = time.perf_counter() - glide.seconds / 2
+                glide.seconds = 3600.0      # held half way for the picture
+                glide.t0 = time.perf_counter() - glide.seconds / 2
+                scene.glide = glide
+                return
+
+
 def screenshot_of(scene_arg: str | None, ruleset: str | None, seed: int,
                   size: tuple[int, int], setup: Setup, path: str) -> PlayScene:
     """The table as the window would first show it, set up as asked, drawn to a PNG (no
@@ -472,6 +495,8 @@ def screenshot_of(scene_arg: str | None, ruleset: str | None, seed: int,
     setup.check(opened.state.scene)
     before_play(setup, opened.state)
     scene = table_scene(setup, opened, size)
+    if setup.computer and not (setup.drag or setup.measure or setup.edit is not None):
+        computer_turn(scene)
     surf = pygame.Surface(size)
     scene.draw(surf)
     from battlefield.view.picture import save_image

@@ -3,7 +3,8 @@ as moves.
 
 `forced(state)`: the action the acting side would have to click although it decides nothing -
 the ruleset's own pass (its vocabulary's `passes` action) when every action `available` offers
-is a pass, or a pending decision's only answer. The window applies it by itself (auto-pass, on
+is a pass, the one action offered when it needs nothing (warband's initiative roll), or a
+pending decision's only answer. The window applies it by itself (auto-pass, on
 unless `--no-auto-pass` or the A key turns it off).
 
 `Glide`: a computer action's moved models sliding from where they stood to where they ended,
@@ -28,18 +29,28 @@ def passes(state: State) -> set[str]:
     return {a.id for a in state.scene.ruleset.actions if a.passes}
 
 
+def empty(state: State, offered: list[str]) -> bool:
+    """Whether the actions offered leave nothing to decide: all of them the ruleset's pass, or
+    only one, which needs nothing (warband's initiative roll)."""
+    passing = passes(state)
+    if offered and all(a in passing for a in offered):
+        return True
+    bare = {a.id for a in state.scene.ruleset.actions if not a.fields}
+    return len(offered) == 1 and offered[0] in bare
+
+
 def forced(state: State) -> Action | None:
     """The action the acting side takes when it has nothing to decide, else None: the only
-    answer of a pending decision, or the ruleset's pass when `available` offers nothing
-    else (or nothing at all, and the engine takes the pass)."""
+    answer of a pending decision, the ruleset's pass when `available` offers nothing else (or
+    nothing at all, and the engine takes the pass), or the one action offered when it needs
+    nothing."""
     if state.over:
         return None
     if state.pending:
         choices = state.pending[0].choices
         return choices[0] if len(choices) == 1 else None
     offered = state.available()
-    passing = passes(state)
-    if offered and all(a in passing for a in offered):
+    if empty(state, offered):
         return Action(offered[0])
     if not offered:                    # nothing offered at all: the pass the engine takes
         for a in state.scene.ruleset.actions:
@@ -138,4 +149,4 @@ class Glide:
         return point + drift + offset0 * (1 - f) + offset1 * f
 
 
-__all__ = ["MOVE_S", "Glide", "forced", "passes", "positions"]
+__all__ = ["MOVE_S", "Glide", "empty", "forced", "passes", "positions"]

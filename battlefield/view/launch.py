@@ -250,3 +250,29 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
 
 
 __all__ = ["Launch", "PREPARING", "fit_view", "play", "warm_up", "window"]
+
+
+def first_frame(scene_arg: str | None, path: str, size: tuple[int, int] = (1600, 1000)) -> None:
+    """The window's first frame (the board, the game being prepared) drawn to a PNG, headless:
+    `python -m battlefield.view.launch [SCENE] PNG`."""
+    from battlefield.scene.load import load_scene_text
+    from battlefield.view.opening import battle_text
+    from battlefield.view.picture import save_image
+
+    jit.defer()
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    pygame.display.init()
+    pygame.font.init()
+    rid, text, name = battle_text(scene_arg)
+    launch = Launch(load_scene_text(text, name), name, size, lambda: None, lambda r, s: None)
+    surface = pygame.Surface(size)
+    launch.draw(surface)
+    save_image(surface, path)
+
+
+if __name__ == "__main__":
+    import sys
+
+    *scene, out = sys.argv[1:] or ["battlefield-launch.png"]
+    first_frame(scene[0] if scene else None, out)
+    print(f"wrote {out}")
