@@ -495,8 +495,9 @@ def screenshot_of(scene_arg: str | None, ruleset: str | None, seed: int,
     setup.check(opened.state.scene)
     before_play(setup, opened.state)
     scene = table_scene(setup, opened, size)
-    if setup.computer and not (setup.drag or setup.measure or setup.edit is not None):
-        computer_turn(scene)
+    if setup.computer and not (setup.drag or setup.measure or setup.load or setup.phase
+                               or setup.edit is not None):
+        computer_turn(scene)           # a new game: the computer's turn as the window plays it
     surf = pygame.Surface(size)
     scene.draw(surf)
     from battlefield.view.picture import save_image

@@ -22,9 +22,27 @@ def battle_text(scene_arg: str | None, ruleset: str | None = None) -> tuple[str,
         ruleset = load_scene(resolve_scene_path(scene_arg)).ruleset.id
         if ruleset == BOARD_ID:      # a plain board: the default ruleset's demo armies on it
             ruleset = None
-    ruleset = ruleset or default_ruleset()
+    ruleset = ruleset or (scene_arg is None and _default_named()) or default_ruleset()
     text, name = battle_scene(ruleset, scene_arg)
     return ruleset, text, name
+
+
+def _default_named() -> str | None:
+    """The `ruleset:` the bundled default scene names, read from its YAML alone (loading the
+    whole scene, as deploy.default_ruleset does, costs a tenth of the first frame); None when
+    it is not a plain name, and default_ruleset decides."""
+    import yaml
+
+    from battlefield.paths import find_map
+    from battlefield.rules.deploy import DEFAULT_SCENE
+
+    path = find_map(DEFAULT_SCENE)
+    if path is None:
+        return None
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    top = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
+    named = top.get("ruleset") if isinstance(top, dict) else None
+    return named if isinstance(named, str) else None
 
 
 @dataclass
