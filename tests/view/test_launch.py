@@ -63,3 +63,24 @@ def test_bad_input_is_refused_before_the_window_opens(tmp_path):
                          env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
     assert out.returncode == 2
     assert "--computer green: no such side" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_an_error_while_preparing_is_raised_in_the_main_loop():
+    """What the thread met (a scene the ruleset refuses, say) ends the window as one line."""
+    import time
+
+    from battlefield.errors import UsageError
+    from battlefield.scene.load import load_scene, resolve_scene_path
+    from battlefield.view.launch import Launch
+
+    def refuse():
+        raise UsageError("demo: refused")
+
+    launch = Launch(load_scene(resolve_scene_path("demo")), "demo", (1000, 700), refuse,
+                    lambda result, size: None)
+    launch.drawn = True
+    launch.update(0.0)                  # starts the thread
+    launch.thread.join(30)
+    with pytest.raises(UsageError, match="demo: refused"):
+        launch.update(0.0)
+    assert launch.replace is None and time.perf_counter() >= launch.started
