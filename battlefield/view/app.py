@@ -112,6 +112,7 @@ class PlayScene:
         self.edited = False
         self.auto_pass = True          # a step with nothing to decide passes by itself
         self.glide: auto.Glide | None = None       # a computer move on its way
+        self.glide_s = auto.MOVE_S     # how long a computer move takes on the screen (0: none)
         self._forced: tuple[tuple, Action | None] | None = None
 
     @property
@@ -403,8 +404,8 @@ class PlayScene:
             player = self.players.setdefault(side, st.rules.player())
             before = auto.positions(st)
             action = player.choose(st)
-            if self.apply(action):
-                self.glide = auto.Glide.of(st, action, before)
+            if self.apply(action) and self.glide_s > 0:
+                self.glide = auto.Glide.of(st, action, before, self.glide_s)
             return
         step = self.forced()
         if step is not None:
