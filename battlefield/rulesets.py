@@ -78,7 +78,9 @@ class ActionDoc:
     """One entry of a ruleset's action vocabulary: its id, fields, what it does, an example.
     `drag`: the window gives it by dragging a unit (it has a path); `targeted`: the drop needs
     an enemy (the one under the cursor); `straight`: the move goes in a straight line, so the
-    drag does not route it round what is in the way (openwg's charge)."""
+    drag does not route it round what is in the way (openwg's charge); `passes`: the acting side
+    gives up its turn to act with it and does nothing else (end-phase, stop, pass) - the window
+    gives it by itself when nothing else is available (auto-pass)."""
 
     id: str
     fields: tuple[str, ...]
@@ -87,6 +89,7 @@ class ActionDoc:
     drag: bool = False
     targeted: bool = False
     straight: bool = False
+    passes: bool = False
 
 
 EXTRA_TYPES = ("mapping", "list", "text", "number", "boolean", "any")
@@ -342,7 +345,7 @@ def _actions(r: Reader, raw: object) -> tuple[ActionDoc, ...]:
     out = []
     for i, item in enumerate(r.sequence(("actions",), raw)):
         p = ("actions", i)
-        a = r.mapping(p, item, ACTION_KEYS, ["drag", "targeted", "straight"])
+        a = r.mapping(p, item, ACTION_KEYS, ["drag", "targeted", "straight", "passes"])
         ident = r.string((*p, "id"), a["id"])
         example = a["example"]
         if not isinstance(example, dict) or "type" not in example:
@@ -355,7 +358,8 @@ def _actions(r: Reader, raw: object) -> tuple[ActionDoc, ...]:
                              r.string((*p, "does"), a["does"]), dict(example),
                              _bool(r, (*p, "drag"), a.get("drag", False)),
                              _bool(r, (*p, "targeted"), a.get("targeted", False)),
-                             _bool(r, (*p, "straight"), a.get("straight", False))))
+                             _bool(r, (*p, "straight"), a.get("straight", False)),
+                             _bool(r, (*p, "passes"), a.get("passes", False))))
     return tuple(out)
 
 

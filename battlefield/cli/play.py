@@ -7,7 +7,6 @@ import os
 import sys
 from pathlib import Path
 
-import battlefield.geometry.sight as sight
 from battlefield.errors import UsageError
 
 MIN_SIZE = (640, 400)
@@ -61,6 +60,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="start with the sight heat map of the layout shown (V in the window)")
     p.add_argument("--edit", metavar="PIECE", nargs="?", const="",
                    help="start in the map editor (E in the window), PIECE selected")
+    p.add_argument("--no-auto-pass", action="store_true",
+                   help="every step is yours: a phase or reaction in which your side has "
+                        "nothing to do but pass waits for your click (A in the window "
+                        "toggles it); by default such steps pass by themselves")
     p.add_argument("--size", default="1600x1000", help="window size WxH (default 1600x1000)")
     p.add_argument("--join", metavar="URL",
                    help="play a seat of a `battlefield serve` game (ws://HOST:PORT/games/ID/"
@@ -91,8 +94,12 @@ def display_missing() -> str | None:
 def kernels_cached() -> bool:
     """Whether numba's cache holds the sight kernels (else the first frame waits for them to
     compile): their index files beside the module, or under NUMBA_CACHE_DIR."""
+    # here, not at the top: start-up time of the CLI (not .sight: that would import numba)
+    import battlefield.geometry
+
     root = os.environ.get("NUMBA_CACHE_DIR")
-    where = Path(root) if root else Path(sight.__file__).parent / "__pycache__"
+    where = (Path(root) if root
+             else Path(battlefield.geometry.__file__).parent / "sight" / "__pycache__")
     return where.is_dir() and any(where.rglob("kernel.lines_blocked-*.nbi"))
 
 
@@ -100,8 +107,6 @@ def run_play(args: argparse.Namespace) -> int:
     if not args.screenshot and (why := display_missing()):
         raise UsageError(f"{why}: the window cannot open here; draw the table to a picture "
                          "with --screenshot FILE.png instead")
-    # here, not at the top: start-up time of the CLI
-    from battlefield.view.app import play  # pygame is imported only once a window may open
 
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
@@ -114,8 +119,13 @@ def run_play(args: argparse.Namespace) -> int:
         raise UsageError(f"--screenshot {args.screenshot}: no such folder "
                          f"{Path(args.screenshot).resolve().parent}")
     if not kernels_cached():
-        print("first launch: compiling the geometry kernels once (a minute or two; later "
-              "launches take seconds)...", file=sys.stderr, flush=True)
+        if args.screenshot or args.join:
+            print("first launch: compiling the geometry kernels once (a minute or two; later "
+                  "launches take seconds)...", file=sys.stderr, flush=True)
+        else:
+            print("first launch: the window opens now and prepares sight and reach behind "
+                  "the board, once (a minute or two; later launches take seconds)",
+                  file=sys.stderr, flush=True)
     if args.join:
         # here, not at the top: start-up time of the CLI
         from battlefield.server.link import check_url
@@ -132,11 +142,22 @@ def run_play(args: argparse.Namespace) -> int:
         if args.screenshot:
             print(f"wrote {args.screenshot}")
         return 0
-    play(args.scene, args.ruleset, args.seed, tuple(args.computer), args.screenshot,
-         args.drag, _point(args.to), args.target, args.phase,
-         tuple(args.measure) if args.measure else None, (w, h), args.save,
-         heat=args.heat, edit=args.edit, load=args.load, ability=args.ability,
-         facing=args.facing)
+    # pygame is imported only once a window may open; the window's start-up module stays
+    # clear of numba (view.launch), the screenshot's draws the whole table at once
+    from battlefield.view.opening import Setup
+
+    setup = Setup(tuple(args.computer), args.save, args.phase, args.load,
+                  tuple(args.measure) if args.measure else None, args.drag, _point(args.to),
+                  args.target, args.ability, args.facing, args.heat, args.edit,
+                  not args.no_auto_pass)
+    if args.screenshot:
+        from battlefield.view.app import screenshot_of
+
+        screenshot_of(args.scene, args.ruleset, args.seed, (w, h), setup, args.screenshot)
+    else:
+        from battlefield.view.launch import window
+
+        window(args.scene, args.ruleset, args.seed, (w, h), setup)
     if args.screenshot:
         print(f"wrote {args.screenshot}")
     return 0

@@ -4,7 +4,8 @@ Every base is a centrally symmetric convex shape, so the signed distance between
 the largest separation over directions u:  sep(u) = u.(cB - cA) - w_A(u) - w_B(u), where w is the
 shape's half-width along u (its support function). sep is concave over the unit disc, so a coarse
 scan followed by a golden-section search finds the global maximum. Negative = overlap depth.
-Compiled with numba; used in vectorised form for whole units and boards.
+Compiled with numba (deferred: battlefield.geometry.jit, plain Python until the kernels are
+ready); used in vectorised form for whole units and boards.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ import math
 
 import numpy as np
 import shapely.ops
-from numba import njit
 
 from battlefield.geometry.bases import OVAL, RECT, ROUND, footprint
+from battlefield.geometry.jit import njit
 
 _SCAN = 48
 _GOLDEN_STEPS = 48

@@ -475,9 +475,17 @@ class _SceneReader:
         if not scene.units:
             return
         t = scene.table()
-        idx = np.arange(len(t), dtype=np.int64)
-        d = signed_distance_matrix(t.x, t.y, t.shape, t.a, t.b, t.cos, t.sin, idx, idx)
-        np.fill_diagonal(d, np.inf)
+        # Only bases whose bounding circles overlap by more than the tolerance can: the exact
+        # distance is asked for those pairs alone (it is never less than the circles' gap).
+        gap = (np.hypot(t.x[:, None] - t.x[None, :], t.y[:, None] - t.y[None, :])
+               - t.reach[:, None] - t.reach[None, :])
+        d = np.full((len(t), len(t)), np.inf)
+        for i in range(len(t)):
+            near = np.nonzero(gap[i, i + 1:] < -OVERLAP_TOLERANCE)[0] + i + 1
+            if len(near):
+                d[i, near] = signed_distance_matrix(t.x, t.y, t.shape, t.a, t.b, t.cos, t.sin,
+                                                    np.array([i], dtype=np.int64),
+                                                    near.astype(np.int64))[0]
         bad = np.argwhere(np.triu(d < -OVERLAP_TOLERANCE))
         slain = _slain(scene)
         # Models at different heights (one on a piece of terrain) do not collide.

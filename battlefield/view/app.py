@@ -6,6 +6,7 @@ against the computer player, undo/redo, save/load of the action log, F12 screens
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,15 +21,14 @@ from battlefield.rules.state import Game, State
 from battlefield.scene.load import load_scene_text
 from battlefield.scene.mapfile import scene_yaml
 from battlefield.scene.model import Scene
-from battlefield.view import live
+from battlefield.view import auto, live
 from battlefield.view.drag import DragTool
 from battlefield.view.editor import Editor
-from battlefield.view.frames import Frames, busy, look
 from battlefield.view.measure_tool import MeasureTool
+from battlefield.view.opening import Setup
 from battlefield.view.panels import WIDTH, HelpOverlay, Panel
+from battlefield.view.stack import SIZE, App  # noqa: F401  (App: as before, from here)
 from battlefield.view.table_view import TableView
-
-SIZE = (1600, 1000)
 
 
 @dataclass
@@ -42,22 +42,22 @@ class Opened:
 
 
 def open_game(scene_arg: str | None, ruleset: str | None = None, seed: int = 1) -> Opened:
-    """The bundled demo battle (no argument), a scene file or a map (the ruleset's demo armies
-    deployed on it), as a new game."""
+    """The battle (battle_text) as a new game."""
     from battlefield.rules import registry
-    from battlefield.rules.deploy import battle_scene, default_ruleset
-    from battlefield.rulesets import BOARD_ID
-    from battlefield.scene.load import load_scene, load_scene_text, resolve_scene_path
+    from battlefield.view.opening import battle_text
 
     if ruleset is not None:
         registry.get(ruleset)          # names the playable rulesets when it is not one
-    if scene_arg is not None and ruleset is None:
-        ruleset = load_scene(resolve_scene_path(scene_arg)).ruleset.id
-        if ruleset == BOARD_ID:      # a plain board: the default ruleset's demo armies on it
-            ruleset = None
-    ruleset = ruleset or default_ruleset()
-    text, name = battle_scene(ruleset, scene_arg)
-    scene = registry.checked(load_scene_text(text, name), battle=True)   # as validate checks
+    return open_text(*battle_text(scene_arg, ruleset), seed)
+
+
+def open_text(ruleset: str, text: str, name: str, seed: int = 1) -> Opened:
+    """A battle's scene text as a new game, checked as `validate` checks it."""
+    from battlefield.rules import registry
+    from battlefield.scene.load import load_scene_text
+
+    registry.get(ruleset)
+    scene = registry.checked(load_scene_text(text, name), battle=True)
     return Opened(Game(log.rules_for(ruleset), scene, seed).new_state(), text, name)
 
 
@@ -110,6 +110,10 @@ class PlayScene:
         self.shots = 0
         self.editor: Editor | None = None
         self.edited = False
+        self.auto_pass = True          # a step with nothing to decide passes by itself
+        self.glide: auto.Glide | None = None       # a computer move on its way
+        self.glide_s = auto.MOVE_S     # how long a computer move takes on the screen (0: none)
+        self._forced: tuple[tuple, Action | None] | None = None
 
     @property
     def state(self) -> State:
@@ -189,6 +193,9 @@ class PlayScene:
             self.say("sight heat map: what share of the board a model at each point sees"
                      if self.table.heat else "sight heat map off")
             return True
+        if self.glide is not None and e.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+            self.glide.finish()        # a key or a click: the computer's move at its end
+            return True
         help_or_shot = e.type == pygame.KEYDOWN and e.key in (pygame.K_h, pygame.K_F12)
         if self.editor is not None and not help_or_shot:
             return self.editor.handle_event(e) or self.table.handle_event(e)
@@ -214,6 +221,11 @@ class PlayScene:
                 return True
             if e.key == pygame.K_F12:
                 self.screenshot()
+                return True
+            if e.key == pygame.K_a and not self.drag.pickup:
+                self.auto_pass = not self.auto_pass
+                self.say("auto-pass on: a step with nothing to do but pass passes by itself"
+                         if self.auto_pass else "auto-pass off: every step waits for you")
                 return True
             if e.key == pygame.K_m:
                 self.measuring = not self.measuring
@@ -278,9 +290,13 @@ class PlayScene:
 
     # --- the game -----------------------------------------------------------------------------
     def undo(self) -> None:
+        """Take back the player's last action, and with it what followed by itself (the
+        computer's actions, the passes auto-pass gave)."""
         if self.state.undo():
-            while self.computer and self.state.acting_side in self.computer and self.state.undo():
+            while ((self.computer and self.state.acting_side in self.computer)
+                   or self.forced() is not None) and self.state.undo():
                 pass
+            self.glide = None
             self.table.changed()
             self.say("undone")
         else:
@@ -325,6 +341,22 @@ class PlayScene:
         self.table.changed()
         self.say(f"loaded {path}: {len(state.actions)} actions")
 
+    def draw_glide(self, surface: pygame.Surface) -> None:
+        """The table with the gliding models left out, and their bases where they are now."""
+        from battlefield import palette as pal
+        from battlefield.view.drag import base_points
+
+        g, tv, t = self.glide, self.table, self.state.table
+        surface.blit(tv.units_layer(hidden=g.unit), tv.rect.topleft)
+        colour = tv.style.side(self.state.side_of(g.unit))
+        clip = surface.get_clip()
+        surface.set_clip(tv.rect)
+        for m, (x, y) in zip(g.models, g.at(g.fraction()), strict=True):
+            pts = base_points(tv.view, t, int(m), float(x), float(y))
+            pygame.draw.polygon(surface, colour, pts)
+            pygame.draw.polygon(surface, pal.darker(colour, 0.6), pts, 2)
+        surface.set_clip(clip)
+
     def screenshot(self) -> str:
         self.shots += 1
         path = f"battlefield-{self.shots:03d}.png"
@@ -337,18 +369,58 @@ class PlayScene:
         self.say(f"screenshot {path}")
         return path
 
-    def update(self, dt: float) -> None:
-        self.drag.update(dt)
+    def forced(self) -> Action | None:
+        """The step the acting (human) side would click though it decides nothing (auto.forced)
+        while auto-pass is on; None otherwise. Kept while the game stands still."""
         st = self.state
-        if self.computer and not st.over and st.acting_side in self.computer \
-                and self.drag.pickup is None:
+        if not self.auto_pass or st.acting_side in self.computer:
+            return None
+        key = (id(st), len(st.actions), len(st.pending), self.table.version)
+        if self._forced is None or self._forced[0] != key:
+            self._forced = (key, auto.forced(st))
+        return self._forced[1]
 
-            side = st.acting_side
+    @property
+    def animating(self) -> bool:
+        """Something goes on by itself (view.frames draws at the frame rate): a computer move
+        on its way, or a step to pass by itself."""
+        return self.glide is not None or (self.editor is None and self.drag.pickup is None
+                                          and self.forced() is not None)
+
+    def update(self, dt: float) -> None:
+        """The computer's actions one after another, each move shown gliding along its path;
+        the human side's steps with nothing to decide passed by themselves."""
+        self.drag.update(dt)
+        if self.glide is not None:
+            if not self.glide.done:
+                return
+            self.glide = None
+            self.table.changed()
+        st = self.state
+        if st.over or self.drag.pickup is not None or self.editor is not None:
+            return
+        side = st.acting_side
+        if side in self.computer:
             player = self.players.setdefault(side, st.rules.player())
-            self.apply(player.choose(st))
+            before = auto.positions(st)
+            action = player.choose(st)
+            if self.apply(action) and self.glide_s > 0:
+                self.glide = auto.Glide.of(st, action, before, self.glide_s)
+            return
+        step = self.forced()
+        if step is not None:
+            if self.apply(step):
+                self.say(f"{side} passed by itself ({step.type}: nothing else to do; A turns "
+                         "auto-pass off)" if step.type in auto.passes(st) else
+                         f"{side}: {step.type} by itself (nothing else to decide)")
+            else:
+                self._forced = (self._forced[0], None)    # refused: leave it to the player
 
     def draw(self, surface: pygame.Surface) -> None:
-        self.drag.draw(surface)
+        if self.glide is not None:
+            self.draw_glide(surface)
+        else:
+            self.drag.draw(surface)
         if self.measuring:
             self.measure.draw(surface)
         if self.editor is not None:
@@ -361,104 +433,77 @@ class PlayScene:
         self.panel.draw(surface, self.state)
 
 
-class App:
-    """The scene stack and the main loop."""
-
-    def __init__(self, first: Any, size: tuple[int, int] = SIZE) -> None:
-        self.stack = [first]
-        self.size = size
-
-    def handle_event(self, e: pygame.event.Event) -> None:
-        top = self.stack[-1]
-        top.handle_event(e)
-        pushed = getattr(top, "push", None)
-        if pushed is not None:
-            top.push = None
-            self.stack.append(pushed)
-        if getattr(top, "done", False) and len(self.stack) > 1:
-            self.stack.pop()
-
-    def update(self, dt: float) -> None:
-        self.stack[-1].update(dt)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        for s in self.stack:
-            s.draw(surface)
-
-    def run(self, frames: Frames | None = None) -> None:
-        """The main loop: it draws only when something changed (view.frames), so an idle
-        window sleeps between looks at the event queue."""
-        screen = pygame.display.set_mode(self.size, pygame.RESIZABLE)
-        pygame.display.set_caption("battlefield play")
-        self.frames = frames = frames or Frames()
-        while True:
-            events = frames.events()
-            for e in events:
-                if e.type == pygame.QUIT:
-                    return
-                self.handle_event(e)
-            self.update(frames.dt)
-            top = self.stack[-1]
-            if frames.due(events, any(busy(s) for s in self.stack), (len(self.stack), look(top))):
-                self.draw(screen)
-                pygame.display.flip()
+def before_play(setup: Setup, state: State) -> None:
+    """What is done to the new game before the table shows it: passing to the phase."""
+    if setup.phase:
+        to_phase(state, setup.phase)
 
 
-def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1,
-         computer: tuple[str, ...] = (), screenshot: str | None = None,
-         drag: str | None = None, to: tuple[float, float] | None = None,
-         target: str | None = None, phase: str | None = None, measure: tuple[str, str] | None
-         = None, size: tuple[int, int] = SIZE, save_path: str = "battlefield-game.jsonl",
-         heat: bool = False, edit: str | None = None, load: str | None = None,
-         ability: str | None = None, facing: float | None = None) -> PlayScene:
-    """Open the window (or, with `screenshot`, draw the first frame to a PNG and return).
-    `drag UNIT to X,Y [target]` shows the live-check overlay mid-drag; `phase` passes until it;
-    `heat` shows the sight heat map; `edit` opens the map editor (with that piece selected);
-    `load` continues a saved action log; `ability` is the dragged unit's (as its button);
-    `facing` turns the dragged unit."""
-    if screenshot:
-        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    pygame.display.init()
-    pygame.font.init()
-    opened = open_game(scene_arg, ruleset, seed)
-    sides = opened.state.scene.sides
-    for side in computer:
-        if side not in sides:
-            raise UsageError(f"--computer {side}: no such side (sides: {', '.join(sides)})")
-    if phase:
-        to_phase(opened.state, phase)
-    scene = PlayScene(opened, size, computer, save_path)
-    if load:
-        if not Path(load).is_file():
-            raise UsageError(f"--load {load}: no such file")
-        scene.load(load)
-    if measure:
+def table_scene(setup: Setup, opened: Opened, size: tuple[int, int]) -> PlayScene:
+    """The play scene for the opened game, set up as asked."""
+    scene = PlayScene(opened, size, setup.computer, setup.save_path)
+    scene.auto_pass = setup.auto_pass
+    if setup.load:
+        scene.load(setup.load)
+    if setup.measure:
         scene.measuring = True
-        scene.measure.first = measure[0]
+        scene.measure.first = setup.measure[0]
         st = scene.state
         from battlefield.rulings import Referee
 
-        scene.measure.result = Referee(st.scene, st.table).measure_report(*measure)
-    if drag:
-        scene.drag.wanted = ability         # as if chosen with the phase bar's button
-        hold(scene, drag, to, target, facing)
-    scene.table.heat = heat
-    if edit is not None:
+        scene.measure.result = Referee(st.scene, st.table).measure_report(*setup.measure)
+    if setup.drag:
+        scene.drag.wanted = setup.ability     # as if chosen with the phase bar's button
+        hold(scene, setup.drag, setup.to, setup.target, setup.facing)
+    scene.table.heat = setup.heat
+    if setup.edit is not None:
         scene.toggle_edit()
-        if edit:
-            if edit not in {p.id for p in scene.state.scene.terrain}:
-                raise UsageError(f"--edit {edit!r}: no such terrain piece (pieces: "
-                                 + ", ".join(p.id for p in scene.state.scene.terrain) + ")")
-            scene.editor.selected = ("piece", edit)
-    if screenshot:
-        surf = pygame.Surface(size)
-        scene.draw(surf)
-        from battlefield.view.picture import save_image
+        if setup.edit:
+            scene.editor.selected = ("piece", setup.edit)
+    return scene
 
-        save_image(surf, screenshot)
-        return scene
-    App(scene, size).run()
-    pygame.quit()
+
+def computer_turn(scene: PlayScene, limit: int = 200) -> None:
+    """Play on as the window would until the human side is to decide (or the battle ends):
+    the computer's actions and the steps that pass by themselves, each move's glide at its
+    end - but when the last action of all was a move, its glide is shown half way (a
+    screenshot of the computer's turn)."""
+    for _ in range(limit):
+        before = len(scene.state.actions)
+        scene.update(0.0)
+        if scene.glide is None and len(scene.state.actions) == before:
+            return
+        if scene.glide is not None:
+            glide = scene.glide
+            glide.finish()
+            scene.update(0.0)              # the glide ends; the next action, if any
+            if len(scene.state.actions) == before + 1 and scene.glide is None:
+                glide.t0 = time.perf_counter() - glide.seconds / 2
+                glide.seconds = 3600.0      # held half way for the picture
+                glide.t0 = time.perf_counter() - glide.seconds / 2
+                scene.glide = glide
+                return
+
+
+def screenshot_of(scene_arg: str | None, ruleset: str | None, seed: int,
+                  size: tuple[int, int], setup: Setup, path: str) -> PlayScene:
+    """The table as the window would first show it, set up as asked, drawn to a PNG (no
+    display needed: SDL's dummy driver unless the user chose one)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    pygame.display.init()
+    pygame.font.init()
+    opened = open_game(scene_arg, ruleset, seed)
+    setup.check(opened.state.scene)
+    before_play(setup, opened.state)
+    scene = table_scene(setup, opened, size)
+    if setup.computer and not (setup.drag or setup.measure or setup.load or setup.phase
+                               or setup.edit is not None):
+        computer_turn(scene)           # a new game: the computer's turn as the window plays it
+    surf = pygame.Surface(size)
+    scene.draw(surf)
+    from battlefield.view.picture import save_image
+
+    save_image(surf, path)
     return scene
 
 

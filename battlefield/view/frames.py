@@ -39,7 +39,9 @@ def look(scene: Any) -> Hashable:
     table = getattr(scene, "table", None)
     panel = getattr(scene, "panel", None)
     state = getattr(scene, "state", None)
-    return (getattr(table, "version", None), getattr(table, "view", None),
+    shown = getattr(scene, "shown", None)            # a scene's own key (view.launch)
+    return (shown() if callable(shown) else None,
+            getattr(table, "version", None), getattr(table, "view", None),
             getattr(table, "heat", None),
             getattr(panel, "message", None), getattr(panel, "scroll", None),
             len(state.events) if state is not None else None,
@@ -58,6 +60,7 @@ class Frames:
         self.last: Hashable = None
         self.drawn = 0
         self.dt = 0.0
+        self.app: Any = None           # the App whose loop asks (set by App.run)
 
     def events(self) -> list[pygame.event.Event]:
         """The events since the last call: at the frame rate while busy, else those queued

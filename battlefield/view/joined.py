@@ -34,6 +34,7 @@ class JoinedScene(PlayScene):
         super().__init__(Opened(seat.mirror.state, "", f"game {seat.mirror.game_id}"), size)
         self.link, self.seat = link, seat
         self.drag.submit = self.submit
+        self.auto_pass = False         # the server's game: every step is the seat's own
         seat.fresh = False
         who = f"you play {seat.seat}" if seat.seat else "watching (no seat)"
         self.say(f"joined game {seat.mirror.game_id}: {who}")

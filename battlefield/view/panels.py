@@ -25,6 +25,8 @@ SHORTCUTS = (
     ("right drag / arrows", "pan"),
     ("wheel / + -", "zoom"),
     ("F", "fit the board"),
+    ("A", "auto-pass on / off (steps with nothing to do but pass pass by themselves)"),
+    ("any key / click", "during a computer move: show it at its end"),
     ("M", "measure tool: click two models"),
     ("V", "sight heat map of the layout on / off"),
     ("E", "map editor on / off (its keys show in the panel)"),

@@ -13,7 +13,8 @@ import pytest  # noqa: E402
 
 from battlefield.rules.actions import Action  # noqa: E402
 from battlefield.view import live  # noqa: E402
-from battlefield.view.app import PlayScene, open_game, play, to_phase  # noqa: E402
+from battlefield.view.app import PlayScene, open_game, to_phase  # noqa: E402
+from battlefield.view.launch import play  # noqa: E402
 
 
 @pytest.fixture()
@@ -146,6 +147,7 @@ def test_measure_tool(scene: PlayScene) -> None:
 
 def test_computer_opponent_plays_its_turn(scene: PlayScene) -> None:
     st = scene.state
+    scene.glide_s = 0.0                               # each update one action (no glide)
     scene.computer = {"red", "blue"}                  # the rest of red's turn, played for red
     for _ in range(300):
         if st.clock.get("active") == "blue":

@@ -11,7 +11,8 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from battlefield.scene.load import load_scene  # noqa: E402
-from battlefield.view.app import PlayScene, open_game, play  # noqa: E402
+from battlefield.view.app import PlayScene, open_game  # noqa: E402
+from battlefield.view.launch import play  # noqa: E402
 
 
 @pytest.fixture()

@@ -22,7 +22,9 @@ SIZE = (1200, 760)
 def scene():
     pygame.display.init()
     pygame.font.init()
-    yield PlayScene(open_game("demo-warband"), SIZE, computer=("blue",))
+    scene = PlayScene(open_game("demo-warband"), SIZE, computer=("blue",))
+    scene.glide_s = 0.0                # each update one action (no glide)
+    yield scene
     pygame.display.quit()
 
 

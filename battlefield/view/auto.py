@@ -1,0 +1,152 @@
+"""What the window does by itself: the steps a side cannot avoid, and the computer's moves shown
+as moves.
+
+`forced(state)`: the action the acting side would have to click although it decides nothing -
+the ruleset's own pass (its vocabulary's `passes` action) when every action `available` offers
+is a pass, the one action offered when it needs nothing (warband's initiative roll), or a
+pending decision's only answer. The window applies it by itself (auto-pass, on
+unless `--no-auto-pass` or the A key turns it off).
+
+`Glide`: a computer action's moved models sliding from where they stood to where they ended,
+along the action's path (the others keep their place in formation), in MOVE_S; any key or
+click ends it. No pygame here beyond drawing the bases."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from battlefield.rules.actions import Action
+from battlefield.rules.state import State
+
+MOVE_S = 0.3          # seconds a computer move takes on the screen
+
+
+def passes(state: State) -> set[str]:
+    """The ruleset's passing actions (ruleset.yaml `passes: true`: end-phase, stop, pass)."""
+    return {a.id for a in state.scene.ruleset.actions if a.passes}
+
+
+def empty(state: State, offered: list[str]) -> bool:
+    """Whether the actions offered leave nothing to decide: all of them the ruleset's pass, or
+    only one, which needs nothing (warband's initiative roll)."""
+    passing = passes(state)
+    if offered and all(a in passing for a in offered):
+        return True
+    bare = {a.id for a in state.scene.ruleset.actions if not a.fields}
+    return len(offered) == 1 and offered[0] in bare
+
+
+def forced(state: State) -> Action | None:
+    """The action the acting side takes when it has nothing to decide, else None: the only
+    answer of a pending decision, the ruleset's pass when `available` offers nothing else (or
+    nothing at all, and the engine takes the pass), or the one action offered when it needs
+    nothing."""
+    if state.over:
+        return None
+    if state.pending:
+        choices = state.pending[0].choices
+        return choices[0] if len(choices) == 1 else None
+    offered = state.available()
+    if empty(state, offered):
+        return Action(offered[0])
+    if not offered:                    # nothing offered at all: the pass the engine takes
+        for a in state.scene.ruleset.actions:
+            if a.passes and not state.check(Action(a.id)):
+                return Action(a.id)
+    return None
+
+
+def positions(state: State) -> np.ndarray:
+    """(n, 2) where every model of the table stands now."""
+    t = state.table
+    return np.column_stack([np.asarray(t.x, dtype=float), np.asarray(t.y, dtype=float)])
+
+
+@dataclass
+class Glide:
+    """The standing models of one unit moving from `start` to `end` (rows of `models`; those
+    that stay have both equal), the reference model `ref` (a row) along `path`; begun at
+    `t0`."""
+
+    unit: int
+    models: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    path: np.ndarray                  # (k, 2) the reference model's path, start to end
+    ref: int
+    t0: float
+    seconds: float = MOVE_S
+
+    @classmethod
+    def of(cls, state: State, action: Action, before: np.ndarray, seconds: float = MOVE_S
+           ) -> Glide | None:
+        """The glide of what `action` (just applied) moved, from the places `before`; None
+        when nothing moved or models of more than one unit did."""
+        t = state.table
+        now = positions(state)
+        on = np.asarray(t.on_table, dtype=bool)
+        moved = np.nonzero(on & (np.hypot(*(now - before).T) > 1e-6))[0]
+        if not len(moved):
+            return None
+        units = {int(t.unit[m]) for m in moved}
+        if len(units) != 1:
+            return None
+        u = units.pop()
+        moved = np.array(sorted(int(m) for m in state.models_of(u)), dtype=np.int64)
+        path = None
+        ref = 0
+        if action.path:
+            from battlefield.rules.moves import leader
+
+            lead = leader(state, u)
+            if lead in moved:
+                ref = int(np.nonzero(moved == lead)[0][0])
+                path = np.asarray(action.path, dtype=float)
+        elif action.paths and len(action.paths) == 1:
+            n, p = action.paths[0]
+            m = state.scene.model_offsets()[u] + int(n) - 1
+            if m in moved:
+                ref = int(np.nonzero(moved == m)[0][0])
+                path = np.asarray(p, dtype=float)
+        start, end = before[moved], now[moved]
+        if path is None or len(path) < 2:
+            path = np.array([start[ref], end[ref]])
+        return cls(u, moved, start, end, path, ref, time.perf_counter(), seconds)
+
+    def fraction(self, now: float | None = None) -> float:
+        now = time.perf_counter() if now is None else now
+        return min(1.0, max(0.0, (now - self.t0) / self.seconds)) if self.seconds > 0 else 1.0
+
+    @property
+    def done(self) -> bool:
+        return self.fraction() >= 1.0
+
+    def finish(self) -> None:
+        self.t0 = -1e9
+
+    def at(self, f: float) -> np.ndarray:
+        """(n, 2) where the models are at fraction f of the move: the reference model at f of
+        its path's length, the others at its offset blended from where they stood to where
+        they end (so they land exactly where the engine put them)."""
+        seg = np.hypot(*np.diff(self.path, axis=0).T)
+        total = float(seg.sum())
+        if total <= 1e-9:
+            point = self.path[-1]
+        else:
+            want = f * total
+            k = int(np.searchsorted(np.cumsum(seg), want, side="left"))
+            k = min(k, len(seg) - 1)
+            before = float(np.cumsum(seg)[k - 1]) if k else 0.0
+            w = (want - before) / seg[k] if seg[k] > 0 else 1.0
+            point = self.path[k] + w * (self.path[k + 1] - self.path[k])
+        offset0 = self.start - self.start[self.ref]
+        offset1 = self.end - self.end[self.ref]
+        drift = (self.end[self.ref] - self.path[-1]) * f + (self.start[self.ref] - self.path[0]
+                                                            ) * (1 - f)
+        return point + drift + offset0 * (1 - f) + offset1 * f
+
+
+__all__ = ["MOVE_S", "Glide", "empty", "forced", "passes", "positions"]

@@ -1,0 +1,81 @@
+"""What the window opens, worked out before anything heavy is imported (view.launch draws the
+board from it at once): the battle's scene text, and what the command line asks of the table
+beside it (`Setup`), checked against the scene alone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from battlefield.errors import UsageError
+from battlefield.scene.model import Scene
+
+
+def battle_text(scene_arg: str | None, ruleset: str | None = None) -> tuple[str, str, str]:
+    """(ruleset, scene text, name) of the battle to open: the bundled demo battle (no
+    argument), a scene file or a map (the ruleset's demo armies deployed on it)."""
+    from battlefield.rules.deploy import battle_scene, default_ruleset
+    from battlefield.rulesets import BOARD_ID
+    from battlefield.scene.load import load_scene, resolve_scene_path
+
+    if scene_arg is not None and ruleset is None:
+        ruleset = load_scene(resolve_scene_path(scene_arg)).ruleset.id
+        if ruleset == BOARD_ID:      # a plain board: the default ruleset's demo armies on it
+            ruleset = None
+    ruleset = ruleset or (scene_arg is None and _default_named()) or default_ruleset()
+    text, name = battle_scene(ruleset, scene_arg)
+    return ruleset, text, name
+
+
+def _default_named() -> str | None:
+    """The `ruleset:` the bundled default scene names, read from its YAML alone (loading the
+    whole scene, as deploy.default_ruleset does, costs a tenth of the first frame); None when
+    it is not a plain name, and default_ruleset decides."""
+    import yaml
+
+    from battlefield.paths import find_map
+    from battlefield.rules.deploy import DEFAULT_SCENE
+
+    path = find_map(DEFAULT_SCENE)
+    if path is None:
+        return None
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    top = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
+    named = top.get("ruleset") if isinstance(top, dict) else None
+    return named if isinstance(named, str) else None
+
+
+@dataclass
+class Setup:
+    """What the command line asks of the table beside the battle: who the computer plays,
+    where to save, the phase to pass to, a log to load, a measurement, a unit held mid-drag,
+    the heat map, the editor, auto-passing."""
+
+    computer: tuple[str, ...] = ()
+    save_path: str = "battlefield-game.jsonl"
+    phase: str | None = None
+    load: str | None = None
+    measure: tuple[str, str] | None = None
+    drag: str | None = None
+    to: tuple[float, float] | None = None
+    target: str | None = None
+    ability: str | None = None
+    facing: float | None = None
+    heat: bool = False
+    edit: str | None = None
+    auto_pass: bool = True
+
+    def check(self, scene: Scene) -> None:
+        """Refuse, before anything opens, what the scene alone shows is wrong."""
+        for side in self.computer:
+            if side not in scene.sides:
+                raise UsageError(f"--computer {side}: no such side (sides: "
+                                 f"{', '.join(scene.sides)})")
+        if self.load and not Path(self.load).is_file():
+            raise UsageError(f"--load {self.load}: no such file")
+        if self.edit and self.edit not in {p.id for p in scene.terrain}:
+            raise UsageError(f"--edit {self.edit!r}: no such terrain piece (pieces: "
+                             + ", ".join(p.id for p in scene.terrain) + ")")
+
+
+__all__ = ["Setup", "battle_text"]

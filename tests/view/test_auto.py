@@ -1,0 +1,139 @@
+"""What the window does by itself (view/auto.py, PlayScene.update): against the computer a
+whole game needs no click that decides nothing - the computer's turns run by themselves and a
+step in which the human side may only pass passes by itself (the ruleset's own `passes` action
+from `available`); with auto-pass off those steps wait for the player; the computer's moves
+glide along their paths and land where the engine put them."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import numpy as np  # noqa: E402
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from battlefield.rules.actions import Action  # noqa: E402
+from battlefield.view import auto  # noqa: E402
+from battlefield.view.app import PlayScene, open_game  # noqa: E402
+
+RULESETS = ["aos4", "skirmish", "openwg", "warband", "blocks"]
+
+
+@pytest.fixture(autouse=True)
+def display():
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.display.quit()
+
+
+def play_against_the_computer(ruleset: str, auto_pass: bool = True, limit: int = 600,
+                              human: int = 0) -> tuple[PlayScene, dict]:
+    """A game through the play scene: the computer plays the second side, the human's
+    decisions come from a computer player standing in for them (as clicks: scene.apply).
+    Counts the human's clicks, those that were passes with nothing else available (clicks that
+    decide nothing), the steps passed by themselves and the computer moves that glided."""
+    opened = open_game(None, ruleset)
+    human, other = opened.state.scene.sides[human], opened.state.scene.sides[1 - human]
+    scene = PlayScene(opened, (1000, 700), computer=(other,))
+    scene.auto_pass = auto_pass
+    st = scene.state
+    stand_in = st.rules.player()
+    n = {"clicks": 0, "empty_clicks": 0, "auto": 0, "glides": 0}
+    for _ in range(limit):
+        if st.over:
+            break
+        before = len(st.actions)
+        waiting = st.acting_side == human
+        scene.update(0.016)
+        if scene.glide is not None:
+            n["glides"] += 1
+            scene.glide.finish()
+            continue
+        if waiting and len(st.actions) > before:
+            n["auto"] += 1
+            continue
+        if st.acting_side != human or st.over or scene.forced() is not None:
+            continue                    # the next update acts: nobody clicks
+        action = stand_in.choose(st)
+        n["clicks"] += 1
+        if (len(st.pending[0].choices) == 1 if st.pending
+                else auto.empty(st, st.available())):
+            n["empty_clicks"] += 1
+        assert scene.apply(action)
+    return scene, n
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("human", [0, 1])
+def test_a_game_against_the_computer_needs_no_click_that_decides_nothing(ruleset, human):
+    scene, n = play_against_the_computer(ruleset, human=human)
+    assert scene.state.over, n
+    assert n["empty_clicks"] == 0, n
+    assert n["clicks"] > 0 and n["glides"] > 0, n
+    computer_side = scene.state.scene.sides[1 - human]
+    assert any(e.side == computer_side for e in scene.panel.entries(scene.state))
+
+
+def test_steps_with_nothing_to_decide_pass_by_themselves_and_are_logged():
+    # openwg: once the human's units have all acted, each phase's `stop` is all it may do
+    scene, n = play_against_the_computer("openwg")
+    assert n["auto"] > 0
+    human = scene.state.scene.sides[0]
+    stops = [e for e in scene.panel.entries(scene.state) if e.side == human
+             and e.action.startswith("stop")]
+    assert len(stops) >= n["auto"]       # each is in the game log as the side's stop
+
+
+def test_with_auto_pass_off_they_wait_for_the_player():
+    scene, n = play_against_the_computer("openwg", auto_pass=False)
+    assert n["auto"] == 0 and n["empty_clicks"] > 0, n
+
+
+def test_the_a_key_toggles_auto_pass():
+    scene = PlayScene(open_game(None, "aos4"), (1000, 700))
+    assert scene.auto_pass
+    scene.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=0))
+    assert not scene.auto_pass and "auto-pass off" in scene.panel.message
+    assert scene.forced() is None
+
+
+def test_forced_is_the_rulesets_pass_from_available():
+    st = open_game(None, "aos4").state
+    offered = st.available()
+    step = auto.forced(st)
+    if step is None:
+        assert any(a not in auto.passes(st) for a in offered)
+    else:
+        assert step == Action(step.type) and step.type in auto.passes(st)
+    assert auto.passes(st) == {"end-phase"}
+
+
+def test_a_glide_follows_the_path_and_lands_where_the_engine_put_the_models():
+    scene, _ = play_against_the_computer("warband", limit=40)
+    st = scene.state
+    path = np.array([[0.0, 0.0], [3.0, 0.0], [3.0, 4.0]])
+    g = auto.Glide(0, np.array([0, 1]), np.array([[0.0, 0.0], [1.0, 1.0]]),
+                   np.array([[3.0, 4.0], [4.0, 5.0]]), path, 0, 0.0)
+    assert np.allclose(g.at(0.0), g.start) and np.allclose(g.at(1.0), g.end)
+    assert np.allclose(g.at(3 / 7)[0], [3.0, 0.0])          # at the corner, 3 of 7 inches
+    assert st.actions                                        # the game went on meanwhile
+
+
+def test_a_key_or_a_click_ends_a_glide_and_then_the_window_rests():
+    opened = open_game(None, "warband")
+    scene = PlayScene(opened, (1000, 700), computer=tuple(opened.state.scene.sides))
+    for _ in range(200):
+        scene.update(0.016)
+        if scene.glide is not None:
+            break
+    assert scene.glide is not None and scene.animating
+    surf = pygame.Surface((1000, 700))
+    scene.draw(surf)                                  # drawn mid-glide
+    scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(10, 10)))
+    assert scene.glide.done
+    scene.computer = set()                            # nobody acts by itself any more
+    scene.update(0.016)
+    assert scene.glide is None
