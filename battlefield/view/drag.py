@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import pygame
@@ -42,6 +43,15 @@ def base_points(view, t, m: int, x: float, y: float, facing: float | None = None
     with its centre at x, y."""
     f = t.facing[m] if facing is None else facing
     return view.points(outline_points(int(t.shape[m]), t.a[m], t.b[m], x, y, f, 32))
+
+
+@dataclass
+class Shown:
+    """What the drag overlay tells in words and colour for one ruling."""
+
+    caption: list[str]
+    ruler: pal.RGB
+    in_combat: list[str]
 
 
 TURN_STEP = 15.0          # degrees a wheel notch or Q / E turns the unit in the hand
@@ -248,8 +258,29 @@ class DragTool:
         draw_cells(surf, np.array(RULER_OK, dtype=np.uint8), np.where(mask, 60, 0),
                    pygame.Rect(round(left), round(top), w, h))
 
+    def shown(self) -> Shown:
+        """What the overlay tells of the ruling in hand, as values (the tests compare them with
+        State.check and apply): the caption, the ruler's colour, who it would be in combat with.
+        The ruler is red whenever the drop is illegal (whichever model or rule is at fault),
+        else green or amber by how much of the allowance the path uses."""
+        st, r = self.state, self.ruling
+        near = [st.scene.units[v].id for v in r.check.in_combat_range]
+        rules = st.scene.ruleset
+        # how Referee.in_combat measures: closest points of the bases, in 3-D for warband
+        short = " in 3-D" if rules.distance == "3d" else ""
+        lines = live.describe(r)
+        if near:
+            lines.append(f'in combat (within {rules.combat_range:g}"{short}) with: '
+                         + ", ".join(near))
+        if r.legal is False:
+            ruler = RULER_OVER
+        else:
+            ruler = ruler_colour(r.fraction) if r.allowed else pal.MEASURE
+        return Shown(lines, ruler, near)
+
     def _overlay(self, surface: pygame.Surface) -> None:
         st, p, r = self.state, self.pickup, self.ruling
+        shown = self.shown()
         tv = self.table
         view = tv.view
         t = st.table
@@ -325,7 +356,7 @@ class DragTool:
         path = r.action.paths[0][1] if p.single else r.action.path
         pts = view.points(path)
         a, b = pts[-2], pts[-1]
-        rc = ruler_colour(r.fraction) if r.allowed else pal.MEASURE
+        rc = shown.ruler
         pygame.draw.lines(surface, (255, 255, 255), False, pts, 7)
         pygame.draw.lines(surface, rc, False, pts, 4)
         for q0, q1 in zip(pts, pts[1:], strict=False):
@@ -339,13 +370,7 @@ class DragTool:
                        (mid[0], mid[1] + 8 + s.get_height() / 2)], priority=5,
                    anchor=(mid[0] - 2, mid[1] - 2, 4, 4))
         # The caption: every ruling in words, beside the cursor clear of the bases.
-        lines = live.describe(r)
-        near = ", ".join(st.scene.units[v].id for v in r.check.in_combat_range)
-        rules = st.scene.ruleset
-        short = {"3d": " in 3-D", "leader": " leader to leader"}.get(rules.distance, "")
-        # the ruleset's own measure of combat (warband: engaged, within 1" in 3-D)
-        lines += [f'in combat (within {rules.combat_range:g}"{short}) with: {near}'] \
-            if near else []
+        lines = shown.caption
         rows = [text_surface(text[:140], style.small_size,
                              RULER_OVER if text.startswith("illegal") else pal.INK)
                 for text in lines[:8]]
