@@ -4,6 +4,7 @@ why. The rulings come from battlefield.view.live (the engine); this module only 
 
 from __future__ import annotations
 
+import textwrap
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -346,7 +347,11 @@ class DragTool:
                 continue
             k = np.nonzero(p.models == m)[0]
             x, y = (r.ends[k[0]] if len(k) else (t.x[m], t.y[m]))
-            s = boxed_text(why[0], style.small_size, (255, 255, 255), FAULT, pal.INK, 2)
+            # every reason this model is at fault (a charge through an outcrop: moves
+            # through it and ends in it), not only the first
+            tag = "; ".join(dict.fromkeys(why))
+            s = boxed_text(tag if len(tag) <= 90 else tag[:88] + "...", style.small_size,
+                           (255, 255, 255), FAULT, pal.INK, 2)
             c = view.px(x, y)
             rr = view.length(t.reach[m])
             labels.add(s, [(c[0] + rr + 8 + s.get_width() / 2, c[1] - rr - 12)], priority=4,
@@ -371,9 +376,10 @@ class DragTool:
                    anchor=(mid[0] - 2, mid[1] - 2, 4, 4))
         # The caption: every ruling in words, beside the cursor clear of the bases.
         lines = shown.caption
-        rows = [text_surface(text[:140], style.small_size,
+        # long lines (every reason of an illegal drop) wrap instead of being cut short
+        rows = [text_surface(part, style.small_size,
                              RULER_OVER if text.startswith("illegal") else pal.INK)
-                for text in lines[:8]]
+                for text in lines for part in textwrap.wrap(text, 90)][:14]
         if rows:
             box = pygame.Surface((max(s.get_width() for s in rows) + 20,
                                   sum(s.get_height() for s in rows) + 12), pygame.SRCALPHA)

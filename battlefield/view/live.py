@@ -254,6 +254,30 @@ def nearest_enemy(state: State, p: Pickup, to: tuple[float, float], within: floa
     return unit
 
 
+def reasons(violations: list[Violation]) -> list[str]:
+    """Every violation's message, those that say the same of several models said once with
+    the models listed ("blue-hunters/1, /2, /3 moves through impassable terrain outcrop"), in
+    the engine's order: nothing left out, nothing repeated ten times."""
+    groups: dict[str, list[str]] = {}
+    for v in violations:
+        who = v.models[0] if v.models else ""
+        if who and v.message.startswith(who + " "):
+            groups.setdefault(v.message[len(who):], []).append(who)
+        else:
+            groups.setdefault(v.message, [])
+    out = []
+    for rest, who in groups.items():
+        if not who:
+            out.append(rest)
+            continue
+        names = [who[0]]
+        for w in who[1:]:
+            unit, _, n = w.rpartition("/")
+            names.append(f"/{n}" if n and unit == who[0].rpartition("/")[0] else w)
+        out.append(", ".join(names) + rest)
+    return out
+
+
 def describe(r: Ruling) -> list[str]:
     """The ruling in words, one line each (the overlay's caption; the tests read it)."""
     out = []
@@ -263,8 +287,7 @@ def describe(r: Ruling) -> list[str]:
     if r.legal is None:
         out.append("checking...")
     else:
-        out.append("legal" if r.legal else "illegal: "
-                   + "; ".join(v.message for v in r.violations))
+        out.append("legal" if r.legal else "illegal: " + "; ".join(reasons(r.violations)))
     out.extend(r.notes.lines)
     if r.sight is not None:
         b = ", ".join(r.sight.blocked_by) if r.sight.blocked_by else ""

@@ -131,8 +131,13 @@ def test_the_drag_shows_what_check_and_apply_do(ruleset: str) -> None:
         tagged = {w_ for ws in r.faults.values() for w_ in ws} | set(r.general)
         if bad:
             seen["illegal"] += 1
-            assert shown.caption[1 if r.allowed else 0] == "illegal: " + "; ".join(
-                v.message for v in bad)
+            said = shown.caption[1 if r.allowed else 0]
+            assert said == "illegal: " + "; ".join(live.reasons(bad))
+            for v in bad:       # every reason, its model named (listed once per reason)
+                rest = v.message[len(v.models[0]):] if v.models and v.message.startswith(
+                    v.models[0] + " ") else v.message
+                assert rest in said and (not v.models or v.models[0].rpartition("/")[2]
+                                         in said), (v.message, said)
             assert why <= tagged, (r.action, why - tagged)
             assert shown.ruler == dragview.RULER_OVER, (r.action, why)
             after = st.snapshot()
