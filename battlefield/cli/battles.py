@@ -11,7 +11,7 @@ from typing import Any
 from battlefield.cli.common import emit_json, open_scene
 from battlefield.rules.deploy import battle_scene
 from battlefield.rulesets import BOARD_ID
-from battlefield.text import table
+from battlefield.text import plural, table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -260,7 +260,7 @@ def run_replay(args: argparse.Namespace) -> int:
     else:
         same = ("every state identical to the saved one" if diff is None
                 else f"state differs from the saved one from action {diff}")
-        print(f"{args.log}: replayed {len(saved.actions)} actions ({saved.ruleset}, seed "
+        print(f"{args.log}: replayed {plural(len(saved.actions), 'action')} ({saved.ruleset}, seed "
               f"{saved.seed}): {same}")
         if not state.over:
             where = (f"{state.active}'s {state.phase} phase" if state.phase

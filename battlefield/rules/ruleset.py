@@ -56,6 +56,7 @@ class OddsQuestion:
     answer: Callable[[Ruleset, Scene, Sequence[str], dict[str, Any]], Answer]
     text: Callable[[Answer], str]
     json_keys: str = ""                        # for --help: what the JSON holds
+    options: tuple[str, ...] = ()              # the odds flags it reads ("weapon", "slain")
 
 
 @dataclass
