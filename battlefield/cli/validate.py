@@ -19,7 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "checks, and a scene with units set up as a battle as try and play set it "
                     "up (its sides, its state:), so a file validate passes no command refuses. "
                     "Exit status 0 when all are valid, 2 otherwise.",
-        epilog="examples:\n  battlefield validate battle.yaml\n  battlefield validate demo demo-skirmish")
+        epilog="examples:\n  battlefield validate battle.yaml\n"
+               "  battlefield validate demo demo-skirmish")
     p.add_argument("files", nargs="+", help="scene or map files")
     p.set_defaults(run=run_validate)
 
