@@ -110,6 +110,9 @@ class PlayScene:
         self.shots = 0
         self.editor: Editor | None = None
         self.edited = False
+        self.saved_actions = len(opened.state.actions)   # the game as opened, saved or loaded
+        self.confirm: tuple[str, Any] | None = None      # (question, what Y does): asked first
+        self.chosen_at: tuple[Any, ...] | None = None     # the turn an ability was chosen in
 
     @property
     def state(self) -> State:
@@ -123,6 +126,10 @@ class PlayScene:
         entry (which words the outcome and the dice: outcome.game_log)."""
         self.table.changed()
         self.panel.scroll = 0
+        if self.chosen_at is not None and self.chosen_at != self.turn():
+            # the turn (or phase) passed: the ability chosen for it is no longer meant
+            self.drag.wanted = self.panel.chosen = self.chosen_at = None
+            self.picking = None
         what = text.partition(": ")[0]
         self.say(f"{what}: {outcome.headline(outcome.last_events(self.state), self.state)}")
 
@@ -136,6 +143,32 @@ class PlayScene:
         what = f"{action.type}" + (f" {action.unit}" if action.unit else "")
         what += f" -> {action.target}" if action.target else ""
         self.applied(self.state.dice.log[before:], f"{what}: {live.outcome(events)}")
+        return True
+
+    def turn(self) -> tuple[Any, ...]:
+        """Whose turn and which phase it is (an ability chosen lasts as long as this)."""
+        st = self.state
+        return st.round, st.active, st.phase
+
+    def unsaved(self) -> int:
+        """Actions played since the game was opened, saved or loaded (lost if discarded)."""
+        return max(0, len(self.state.actions) - self.saved_actions)
+
+    def ask(self, question: str, then: Any) -> None:
+        """Ask before discarding: Y does `then`, N (or Escape) keeps the game."""
+        self.confirm = (question, then)
+        self.say(f"{question} Y: yes, N: keep this game")
+
+    def answer(self, e: pygame.event.Event) -> bool:
+        """A key while a question is asked: Y goes on, N / Escape / anything else keeps."""
+        if e.type not in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+            return False
+        question, then = self.confirm
+        self.confirm = None
+        if e.type == pygame.KEYDOWN and e.key == pygame.K_y:
+            then()
+        else:
+            self.say("kept the game in progress")
         return True
 
     # --- edit mode ----------------------------------------------------------------------------
@@ -168,6 +201,7 @@ class PlayScene:
             self.table.fit()               # the whole new board in view
         self.table.changed()
         self.edited = True
+        self.saved_actions = len(state.actions)
         return None
 
     def resize(self, size: tuple[int, int]) -> None:
@@ -181,7 +215,14 @@ class PlayScene:
         if e.type == pygame.VIDEORESIZE:
             self.resize((e.w, e.h))
             return True
+        if self.confirm is not None:
+            return self.answer(e)
         if e.type == pygame.KEYDOWN and e.key == pygame.K_e and not self.drag.pickup:
+            if self.editor is None and self.unsaved():
+                self.ask(f"Edit the map? The first edit starts a new game: the "
+                         f"{self.unsaved()} unsaved actions of this one are lost.",
+                         self.toggle_edit)
+                return True
             self.toggle_edit()
             return True
         if e.type == pygame.KEYDOWN and e.key == pygame.K_v:
@@ -204,13 +245,17 @@ class PlayScene:
                 self.save()
                 return True
             if ctrl and e.key == pygame.K_o:
+                if self.unsaved() and Path(self.save_path).exists():
+                    self.ask(f"Load {self.save_path}? The {self.unsaved()} unsaved actions of "
+                             f"this game are lost.", lambda: self.load(self.save_path))
+                    return True
                 self.load(self.save_path)
                 return True
             if ctrl and e.key == pygame.K_p:
                 self.save_position()
                 return True
             if e.key == pygame.K_h:
-                self.push = HelpOverlay()
+                self.push = HelpOverlay(self.state.scene.ruleset.actions)
                 return True
             if e.key == pygame.K_F12:
                 self.screenshot()
@@ -247,6 +292,7 @@ class PlayScene:
         if live.needs_nothing(self.state, name):
             self.apply(Action(name))
             return
+        self.chosen_at = self.turn()
         if name in live.drag_abilities(self.state):
             self.drag.wanted = self.panel.chosen = name
             self.say(f"{name}: drag a unit")
@@ -296,6 +342,7 @@ class PlayScene:
     def save(self, path: str | None = None) -> str:
         path = path or self.save_path
         log.write(path, self.state, self.opened.scene_text)
+        self.saved_actions = len(self.state.actions)
         self.say(f"saved {len(self.state.actions)} actions to {path}")
         return path
 
@@ -323,6 +370,7 @@ class PlayScene:
         self.table.state = state
         self.table.fit()                   # its board, which may not be the one shown before
         self.table.changed()
+        self.saved_actions = len(state.actions)
         self.say(f"loaded {path}: {len(state.actions)} actions")
 
     def screenshot(self) -> str:
