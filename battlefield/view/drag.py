@@ -117,6 +117,8 @@ class DragTool:
             return False
         x, y = self.table.table_at(pos)
         hit = live.unit_at(self.state, x, y)
+        if hit is None and not one_model:       # between a unit's bases: the whole unit
+            hit = live.unit_between(self.state, x, y)
         if hit is None:
             return False
         u, m = hit

@@ -234,6 +234,29 @@ def unit_at(state: State, x: float, y: float, slack: float = 0.0) -> tuple[int, 
     return int(t.unit[m]), m
 
 
+def unit_between(state: State, x: float, y: float) -> tuple[int, int] | None:
+    """(unit, its model nearest the point) of the unit whose bases surround the table point -
+    a press between a unit's bases picks the unit up - or None. The unit's area is the hull of
+    its bases; where two overlap, the one with a model nearest the point."""
+    import shapely
+
+    t = state.table
+    best: tuple[float, int, int] | None = None
+    point = shapely.Point(x, y)
+    for u in range(len(state.scene.units)):
+        ms = np.asarray(state.models_of(u))
+        if len(ms) < 2:
+            continue
+        hull = shapely.MultiPoint(np.column_stack([t.x[ms], t.y[ms]])).convex_hull
+        if not hull.buffer(float(t.reach[ms].max())).contains(point):
+            continue
+        d = np.hypot(t.x[ms] - x, t.y[ms] - y) - t.reach[ms]
+        k = int(np.argmin(d))
+        if best is None or d[k] < best[0]:
+            best = (float(d[k]), u, int(ms[k]))
+    return None if best is None else (best[1], best[2])
+
+
 def nearest_enemy(state: State, p: Pickup, to: tuple[float, float], within: float = 3.0
                   ) -> int | None:
     """The enemy unit with the model nearest the dropped unit's models (base to base, within
