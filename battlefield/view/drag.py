@@ -4,6 +4,7 @@ why. The rulings come from battlefield.view.live (the engine); this module only 
 
 from __future__ import annotations
 
+import math
 import textwrap
 import time
 from collections.abc import Callable
@@ -168,9 +169,32 @@ class DragTool:
         if engine and detail is False:
             # what a frame's ruling costs with the engine's check: asked every frame if cheap
             self.check_cost = time.perf_counter() - start
+        if engine and detail is not False:
+            self.snap()
+
+    def snap(self) -> None:
+        """An illegal targeted drop (a charge a hair onto its target's base, or just short of
+        contact) is shown - and dropped - at the nearest legal place within an inch, and says
+        so; the ruling is the snapped place's, so what is shown is what the drop does."""
+        r = self.ruling
+        if r is None or r.legal is not False or self.target is None:
+            return
+        to = live.snap(self.state, self.pickup, self.to, self.target, self.facing)
+        if to is None:
+            return
+        moved = math.dist(to, self.to)
+        self.ruling = live.rule(self.state, self.pickup, to, self.target, engine=True,
+                                detail=True, facing=self.facing)
+        why = "; ".join(live.reasons(r.violations))
+        self.ruling.notes.lines.insert(0, f'snapped {moved:.2f}" to the nearest legal place '
+                                          f'(where dropped: {why})')
 
     def drop(self, pos: tuple[int, int]) -> None:
         self.move(pos)
+        if not self.ruling.checked:
+            self.update_ruling(engine=True, detail=False)
+        if self.ruling.legal is False:
+            self.snap()                 # the nearest legal place, as the resting cursor shows
         p, action = self.pickup, self.ruling.action
         if abs(self.ruling.used) < 1e-9 and self.facing is None:
             # A click, nothing moved: what the ruleset makes of it (aos4: fight where it

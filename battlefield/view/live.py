@@ -234,6 +234,38 @@ def unit_at(state: State, x: float, y: float, slack: float = 0.0) -> tuple[int, 
     return int(t.unit[m]), m
 
 
+# How far (inches, ring by ring) a targeted drop may be moved to the nearest legal place
+SNAP_RINGS = (0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0)
+SNAP_DIRECTIONS = 12
+
+
+def snap(state: State, p: Pickup, to: tuple[float, float], target: int | None,
+         facing: float | None = None) -> tuple[float, float] | None:
+    """The legal place nearest `to` (within an inch: SNAP_RINGS) for a targeted drop - a
+    charge dropped a hair onto the target's base or just short of contact - or None. Rings of
+    places round `to`, nearest first; on each ring first the places towards or away from the
+    target's nearest model (contact is made or an overlap undone along that line)."""
+    if target is None or not targeted(state, p.ability):
+        return None
+    t = state.table
+    foes = state.models_of(target)
+    if not len(foes):
+        return None
+    x, y = to
+    k = int(np.argmin(np.hypot(t.x[foes] - x, t.y[foes] - y)))
+    toward = math.atan2(float(t.y[foes[k]]) - y, float(t.x[foes[k]]) - x)
+    turns = sorted((2 * math.pi * i / SNAP_DIRECTIONS for i in range(SNAP_DIRECTIONS)),
+                   key=lambda a: min(abs(math.remainder(a, math.pi)), math.pi))
+    for d in SNAP_RINGS:
+        for a in turns:
+            q = (x + d * math.cos(toward + a), y + d * math.sin(toward + a))
+            if not (0 <= q[0] <= t.width and 0 <= q[1] <= t.depth):
+                continue
+            if not state.check(drop_action(state, p, q, target, facing)):
+                return q
+    return None
+
+
 def unit_between(state: State, x: float, y: float) -> tuple[int, int] | None:
     """(unit, its model nearest the point) of the unit whose bases surround the table point -
     a press between a unit's bases picks the unit up - or None. The unit's area is the hull of
@@ -339,5 +371,5 @@ def finite(x: float | None) -> bool:
     return x is not None and math.isfinite(x)
 
 
-__all__ = ["Pickup", "Ruling", "pick_up", "rule", "drag_ability", "drag_abilities",
+__all__ = ["Pickup", "Ruling", "pick_up", "rule", "drag_ability", "drag_abilities", "snap",
            "targeted", "needs_nothing", "unit_at", "describe", "drop_action", "outcome"]
