@@ -55,6 +55,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "the first the engine offers)")
     p.add_argument("--facing", type=float, metavar="DEG",
                    help="the dragged unit turned to face DEG degrees (as the wheel or Q / E)")
+    p.add_argument("--hover", metavar="BUTTON",
+                   help="with --screenshot: the cursor over that panel button (its tooltip)")
     p.add_argument("--measure", nargs=2, metavar=("A", "B"), help="show a measurement")
     p.add_argument("--heat", action="store_true",
                    help="start with the sight heat map of the layout shown (V in the window)")
@@ -135,7 +137,7 @@ def run_play(args: argparse.Namespace) -> int:
          args.drag, _point(args.to), args.target, args.phase,
          tuple(args.measure) if args.measure else None, (w, h), args.save,
          heat=args.heat, edit=args.edit, load=args.load, ability=args.ability,
-         facing=args.facing)
+         facing=args.facing, hover=args.hover)
     if args.screenshot:
         print(f"wrote {args.screenshot}")
     return 0

@@ -458,7 +458,8 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
          target: str | None = None, phase: str | None = None, measure: tuple[str, str] | None
          = None, size: tuple[int, int] = SIZE, save_path: str = "battlefield-game.jsonl",
          heat: bool = False, edit: str | None = None, load: str | None = None,
-         ability: str | None = None, facing: float | None = None) -> PlayScene:
+         ability: str | None = None, facing: float | None = None,
+         hover: str | None = None) -> PlayScene:
     """Open the window (or, with `screenshot`, draw the first frame to a PNG and return).
     `drag UNIT to X,Y [target]` shows the live-check overlay mid-drag; `phase` passes until it;
     `heat` shows the sight heat map; `edit` opens the map editor (with that piece selected);
@@ -501,6 +502,13 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
     if screenshot:
         surf = pygame.Surface(size)
         scene.draw(surf)
+        if hover is not None:          # the cursor over a button: its tooltip
+            rect = next((r for r, n in scene.panel.buttons if n == hover), None)
+            if rect is None:
+                raise UsageError(f"--hover {hover}: no such button now (buttons: "
+                                 + ", ".join(n for _, n in scene.panel.buttons) + ")")
+            scene.panel.hover = rect.center
+            scene.draw(surf)
         from battlefield.view.picture import save_image
 
         save_image(surf, screenshot)

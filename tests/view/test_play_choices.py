@@ -142,3 +142,16 @@ def test_an_ability_button_asks_for_its_fighter() -> None:
     click_button(scene, "rush")
     assert len(scene.state.actions) == before                  # nothing applied yet
     assert scene.picking == ("rush", None) and "click" in scene.panel.message
+
+
+def test_hover_draws_a_buttons_tooltip_in_a_screenshot(tmp_path) -> None:
+    from battlefield.errors import UsageError
+    from battlefield.view.app import play
+
+    scene = play(None, "openwg", screenshot=str(tmp_path / "tip.png"), phase="movement",
+                 size=(1200, 760), hover="stop")
+    assert (tmp_path / "tip.png").stat().st_size > 0
+    assert scene.panel.button_at(scene.panel.hover) == "stop"
+    with pytest.raises(UsageError, match="--hover nosuch: no such button now"):
+        play(None, "openwg", screenshot=str(tmp_path / "x.png"), size=(1200, 760),
+             hover="nosuch")
