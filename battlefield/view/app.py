@@ -113,6 +113,7 @@ class PlayScene:
         self.saved_actions = len(opened.state.actions)   # the game as opened, saved or loaded
         self.confirm: tuple[str, Any] | None = None      # (question, what Y does): asked first
         self.chosen_at: tuple[Any, ...] | None = None     # the turn an ability was chosen in
+        self.aim_cache: dict[Any, str] = {}              # target previews (view/aim.py)
 
     @property
     def state(self) -> State:
@@ -269,6 +270,8 @@ class PlayScene:
                 self.measuring, self.picking = False, None
                 self.say("")
                 return True
+        if e.type == pygame.MOUSEMOTION and self.picking is not None and self.picking[1]:
+            self.aim(e.pos)         # the target under the cursor, before the click
         if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1:
             name = self.panel.button_at(e.pos)
             if name is not None:
@@ -300,6 +303,21 @@ class PlayScene:
         self.panel.chosen = name
         self.picking = (name, None)
         self.say(f"{name}: click your unit")
+
+    def aim(self, pos: tuple[int, int]) -> None:
+        """While a target is picked: range, sight, legality and odds for the enemy unit under
+        the cursor (view/aim.py), said in the panel before the click."""
+        from battlefield.view.aim import aim_text
+
+        if not self.table.rect.collidepoint(pos):
+            return
+        hit = live.unit_at(self.state, *self.table.table_at(pos), slack=0.3)
+        ability, unit = self.picking
+        if hit is None or self.state.side_of(hit[0]) == self.state.side_of(
+                self.state.scene.unit_index(unit)):
+            self.say(f"{ability} {unit}: click the target")
+            return
+        self.say(aim_text(self.state, ability, unit, hit[0], self.aim_cache))
 
     def pick(self, pos) -> bool:
         """Targeted abilities: first click your unit, then (when it needs one) the target."""
