@@ -301,6 +301,13 @@ class Ruleset(ABC):
         ghosts). Default: nothing."""
         return DragNotes()
 
+    def drop_pose(self, state: State, u: int, action: Action) -> tuple[Any, Any] | None:
+        """While unit u is dragged: where its moving models would really end, (x, y) rows and
+        facings, when that is not where the path puts them (blocks: a move stops touching what
+        it meets), so the drag's rulings are the result's; asked of legal actions only. Default:
+        None (where dropped)."""
+        return None
+
     def drop_in_place(self, state: State, u: int, ability: str, target: int | None
                       ) -> Action | str:
         """When a picked-up unit u is dropped where it stood (a click: nothing moved), on the

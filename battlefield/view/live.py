@@ -181,6 +181,10 @@ def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = 
     path = np.asarray(action.paths[0][1] if p.single else action.path, dtype=np.float64)
     used, climbed = state.rules.move_cost(state, p.unit, p.ref, path)
     turned = None if facing is None or len(p.models) != 1 else [facing]
+    pose = (state.rules.drop_pose(state, p.unit, action)
+            if engine and not violations and not p.single else None)
+    if pose is not None:                # where the models really end (a block stopped short)
+        ends, turned = np.asarray(pose[0], dtype=np.float64), pose[1]
     moved = t.moved(p.models, ends[:, 0], ends[:, 1], facing=turned)
     referee = Referee(state.scene, moved)
     check = live_check(referee, p.unit)
