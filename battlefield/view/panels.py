@@ -20,7 +20,7 @@ from battlefield.view.editor_marks import SHORTCUTS as EDIT_KEYS
 WIDTH = 340
 SHORTCUTS = (
     ("left drag", "move a unit (Shift: one model) for the ability chosen"),
-    ("drop", "apply through the engine; illegal snaps back"),
+    ("drop", "apply it; illegal snaps back; a charge a hair off snaps legal"),
     ("buttons", "choose the ability; end-phase / end-turn pass; answer a decision"),
     ("click, click", "targeted ability: your unit, then the enemy"),
     ("right drag / arrows", "pan"),
@@ -30,7 +30,7 @@ SHORTCUTS = (
     ("V", "sight heat map of the layout on / off"),
     ("E", "map editor on / off (its keys show in the panel)"),
     ("Ctrl+Z / Ctrl+Y", "undo / redo"),
-    ("Ctrl+S / Ctrl+O", "save / load the action log"),
+    ("Ctrl+S / Ctrl+O", "save / load the action log (asks before losing moves)"),
     ("Ctrl+P", "save the position (a scene file that goes on from here)"),
     ("panel wheel, PgUp PgDn", "scroll the game log (Home: the newest)"),
     ("F12", "screenshot"),
