@@ -207,9 +207,9 @@ class Panel:
         if not text:
             return
         small = font(16)
-        rect = next(r for r, n in self.buttons if n == name)
+        below = max(r.bottom for r, _ in self.buttons)       # under every row of buttons
         lines = _wrap(text, small, self.rect.width - 40)[:4]
-        box = pygame.Rect(self.rect.left + 8, rect.bottom + 4, self.rect.width - 16,
+        box = pygame.Rect(self.rect.left + 8, below + 4, self.rect.width - 16,
                           10 + 18 * len(lines))
         pygame.draw.rect(surface, (255, 255, 225), box, border_radius=4)
         pygame.draw.rect(surface, pal.INK_SOFT, box, 1, border_radius=4)
