@@ -30,6 +30,7 @@ RULER_OVER = pal.VERMILLION
 FAULT = pal.COHERENCY
 SETTLE_S = 0.15          # the costly rulings (and a slow engine check) when the cursor rests
 FAST_CHECK_S = 0.010     # an engine check quicker than this is asked every frame
+SNAP_BUDGET_S = 0.4      # the longest the search for a charge's nearest legal place may take
 
 
 def ruler_colour(fraction: float) -> pal.RGB:
@@ -78,6 +79,7 @@ class DragTool:
         self.ruling: live.Ruling | None = None
         self.moved_at = 0.0
         self.check_cost = 0.0                   # seconds the last engine check took
+        self.snaps: dict[tuple, tuple[float, float] | None] = {}   # this pick-up's snaps
         self._layer_key = None
 
     @property
@@ -131,6 +133,7 @@ class DragTool:
             return True
         t = self.state.table
         self.pickup = p
+        self.snaps = {}
         self.grab = np.array([x - t.x[p.ref], y - t.y[p.ref]])
         self.to = (float(t.x[p.ref]), float(t.y[p.ref]))
         self.target = None
@@ -179,7 +182,11 @@ class DragTool:
         r = self.ruling
         if r is None or r.legal is not False or self.target is None:
             return
-        to = live.snap(self.state, self.pickup, self.to, self.target, self.facing)
+        key = (self.to, self.target, self.facing)
+        if key not in self.snaps:       # the drop finds what the resting cursor found
+            self.snaps[key] = live.snap(self.state, self.pickup, self.to, self.target,
+                                        self.facing, budget=SNAP_BUDGET_S)
+        to = self.snaps[key]
         if to is None:
             return
         moved = math.dist(to, self.to)

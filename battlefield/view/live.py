@@ -7,6 +7,7 @@ the tests read these values directly."""
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -244,11 +245,13 @@ SNAP_DIRECTIONS = 12
 
 
 def snap(state: State, p: Pickup, to: tuple[float, float], target: int | None,
-         facing: float | None = None) -> tuple[float, float] | None:
+         facing: float | None = None, budget: float | None = None
+         ) -> tuple[float, float] | None:
     """The legal place nearest `to` (within an inch: SNAP_RINGS) for a targeted drop - a
     charge dropped a hair onto the target's base or just short of contact - or None. Rings of
     places round `to`, nearest first; on each ring first the places towards or away from the
-    target's nearest model (contact is made or an overlap undone along that line)."""
+    target's nearest model (contact is made or an overlap undone along that line). `budget`:
+    the seconds the search may take (a unit of many models checks slowly), then None."""
     if target is None or not targeted(state, p.ability):
         return None
     t = state.table
@@ -260,7 +263,10 @@ def snap(state: State, p: Pickup, to: tuple[float, float], target: int | None,
     toward = math.atan2(float(t.y[foes[k]]) - y, float(t.x[foes[k]]) - x)
     turns = sorted((2 * math.pi * i / SNAP_DIRECTIONS for i in range(SNAP_DIRECTIONS)),
                    key=lambda a: min(abs(math.remainder(a, math.pi)), math.pi))
+    stop = None if budget is None else time.perf_counter() + budget
     for d in SNAP_RINGS:
+        if stop is not None and time.perf_counter() > stop:
+            return None
         for a in turns:
             q = (x + d * math.cos(toward + a), y + d * math.sin(toward + a))
             if not (0 <= q[0] <= t.width and 0 <= q[1] <= t.depth):
