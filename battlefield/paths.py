@@ -3,6 +3,7 @@ the package as battlefield/maps and battlefield/rulesets."""
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -76,6 +77,26 @@ def ruleset_dir(name: str) -> Path:
 
 def map_names() -> list[str]:
     return sorted(p.stem for p in maps_dir().glob("*.yaml"))
+
+
+def shown_file(file: str | Path) -> str:
+    """A scene file as the person named it: a bundled map or scene by its name (`demo`), not
+    by where the package is installed (site-packages/.../maps/demo.yaml); others as given."""
+    path = Path(file)
+    try:
+        bundled = path.suffix == ".yaml" and path.resolve().parent == maps_dir().resolve()
+    except (OSError, RuntimeError, ValueError):
+        bundled = False
+    return path.stem if bundled else str(file)
+
+
+def as_typed(message: str) -> str:
+    """A message with every bundled map's installed path written as its name (`demo`)."""
+    import re
+
+    for where in {str(maps_dir()), str(maps_dir().resolve())}:
+        message = re.sub(re.escape(where + os.sep) + r"([\w.-]+?)\.yaml\b", r"\1", message)
+    return message
 
 
 def find_map(name: str) -> Path | None:

@@ -90,6 +90,12 @@ class ActionDoc:
     targeted: bool = False
     straight: bool = False
     passes: bool = False
+    explain: str = ""         # one line for a button's tooltip: what choosing it costs or means
+
+    @property
+    def tip(self) -> str:
+        """What a button for this action says on hover: `explain:`, else `does:`."""
+        return self.explain or self.does
 
 
 EXTRA_TYPES = ("mapping", "list", "text", "number", "boolean", "any")
@@ -345,7 +351,7 @@ def _actions(r: Reader, raw: object) -> tuple[ActionDoc, ...]:
     out = []
     for i, item in enumerate(r.sequence(("actions",), raw)):
         p = ("actions", i)
-        a = r.mapping(p, item, ACTION_KEYS, ["drag", "targeted", "straight", "passes"])
+        a = r.mapping(p, item, ACTION_KEYS, ["drag", "targeted", "straight", "passes", "explain"])
         ident = r.string((*p, "id"), a["id"])
         example = a["example"]
         if not isinstance(example, dict) or "type" not in example:
@@ -359,7 +365,8 @@ def _actions(r: Reader, raw: object) -> tuple[ActionDoc, ...]:
                              _bool(r, (*p, "drag"), a.get("drag", False)),
                              _bool(r, (*p, "targeted"), a.get("targeted", False)),
                              _bool(r, (*p, "straight"), a.get("straight", False)),
-                             _bool(r, (*p, "passes"), a.get("passes", False))))
+                             _bool(r, (*p, "passes"), a.get("passes", False)),
+                             r.string((*p, "explain"), a["explain"]) if "explain" in a else ""))
     return tuple(out)
 
 

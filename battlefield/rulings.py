@@ -38,7 +38,7 @@ NEAR_TERRAIN_REACH = 1.0
 def combat_rule(rules: Any) -> dict[str, Any]:
     """What a pair's `in_combat` means in this ruleset: the range and how it is measured."""
     how = {"3d": "in 3-D (closest points of the bases at their elevations)",
-           "leader": "leader base to leader base (3-D when the elevations differ)",
+           "leader": "horizontally (closest base edges; other ranges leader to leader)",
            "horizontal": "horizontally (closest base edges)"}[rules.distance]
     return {"range": rules.combat_range, "distance": rules.distance,
             "means": f"within {rules.combat_range:g}\" {how}"
@@ -366,6 +366,9 @@ def live_check(referee: Referee, u: int) -> LiveCheck:
     for k, o in enumerate(referee.scene.objectives):
         pd = point_distances(t.x, t.y, t.shape, t.a, t.b, t.cos, t.sin, mine, o.x, o.y)
         objectives[k] = bool((pd <= zone + EPS).any())
-    return LiveCheck(u, dist, [v for v in enemies if dist[v] <= rng + EPS],
+    # in combat as Referee.in_combat rules it (3-D, sight where the ruleset wants them); the
+    # horizontal distance, never more than the 3-D one, is the cheap first sieve
+    near = [v for v in enemies if dist[v] <= rng + EPS and referee.in_combat(u, v)]
+    return LiveCheck(u, dist, near,
                      referee.coherency(u), objectives,
                      {v: referee.sight.unit_sees(u, v) for v in enemies})

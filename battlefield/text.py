@@ -18,6 +18,11 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], indent: str 
     return "\n".join(lines)
 
 
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """"1 objective", "2 objectives" (`many` where adding s is wrong)."""
+    return f"{n} {noun if n == 1 else (many or noun + 's')}"
+
+
 def _cell(v: object) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"

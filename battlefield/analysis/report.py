@@ -13,6 +13,7 @@ from battlefield.analysis.survey import Survey
 from battlefield.analysis.symmetry import breaks_text
 from battlefield.files import write_text
 from battlefield.inputs import dumps
+from battlefield.text import plural
 
 # The pictures are drawn by the caller's painter (battlefield.view.survey_pictures, with pygame):
 # analysis computes and writes text, it never imports the view.
@@ -83,7 +84,8 @@ def markdown(s: Survey, files: dict[str, str]) -> str:
     out = [f"# {s.name}: map analysis ({f['ruleset']})", "",
            f"**Verdict: {f['verdict']['text']}**", "",
            f"{f['board']['width']:g}\" x {f['board']['depth']:g}\" board, "
-           f"{len(s.scene.terrain)} terrain pieces, {len(s.scene.objectives)} objectives. "
+           f"{plural(len(s.scene.terrain), 'terrain piece')}, "
+           f"{plural(len(s.scene.objectives), 'objective')}. "
            f"Sight on a {g['spacing']:g}\" grid ({g['standing']:,} standing cells of "
            f"{g['cells']:,}; {g['standing'] * (g['standing'] - 1):,} sight lines) for a "
            f"{f['model_height']:g}\" tall model, terrain only; marches for a 32 mm base with a "

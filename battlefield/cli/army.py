@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from battlefield.cli.common import emit_json
-from battlefield.text import table
+from battlefield.text import plural, table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -128,7 +128,8 @@ def run_import(args: argparse.Namespace) -> int:
         print(f"catalogues: {got.catalogues}")
     terrain = (f", {len(got.terrain)} faction terrain piece"
                f"{'s' if len(got.terrain) != 1 else ''}" if got.terrain else "")
-    print(f"wrote {args.out}: {len(got.units)} units ({models} models) of {args.side}"
+    print(f"wrote {args.out}: {plural(len(got.units), 'unit')} ({plural(models, 'model')}) "
+          f"of {args.side}"
           + terrain + (", deployed" if args.deploy else "")
           + (f"; {len(got.skipped)} unit{'s' if len(got.skipped) != 1 else ''} left out "
              "(see the warnings)" if got.skipped else ""))

@@ -20,7 +20,7 @@ from battlefield.rules.state import Game
 from battlefield.rules.summary import summary, summary_line
 from battlefield.rulesets import BOARD_ID, load_ruleset
 from battlefield.scene.load import load_scene_text
-from battlefield.text import table
+from battlefield.text import plural, table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -257,7 +257,7 @@ def run_replay(args: argparse.Namespace) -> int:
     else:
         same = ("every state identical to the saved one" if diff is None
                 else f"state differs from the saved one from action {diff}")
-        print(f"{args.log}: replayed {len(saved.actions)} actions ({saved.ruleset}, seed "
+        print(f"{args.log}: replayed {plural(len(saved.actions), 'action')} ({saved.ruleset}, seed "
               f"{saved.seed}): {same}")
         if not state.over:
             where = (f"{state.active}'s {state.phase} phase" if state.phase

@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                "objectives.ID.{controlled_by, totals, contested_by}, "
                "combat.{range, distance, means} (what in_combat means), pairs[].{a, b, distance, "
                "distance_3d, visible, in_combat, closest_models, blocked_by}.\n\n"
-               "examples:\n  battlefield check\n  battlefield check maps/demo.yaml --json")
+               "examples:\n  battlefield check\n  battlefield check demo --json")
     p.add_argument("scene", nargs="?", default=DEFAULT_SCENE,
                    help="scene file, or a bundled scene/map name (default: demo)")
     p.add_argument("--json", action="store_true", help="print JSON instead of tables")
@@ -47,8 +47,12 @@ def run_check(args: argparse.Namespace) -> int:
 
 def check_text(scene, report: dict[str, Any]) -> str:
     rs = scene.ruleset
-    out = [f"{scene.name or Path(scene.file).stem}  ({scene.file}; {rs.id}, "
-           f"{scene.width:g}\" x {scene.depth:g}\" board, {len(scene.terrain)} terrain pieces)",
+    from battlefield.paths import shown_file
+    from battlefield.text import plural
+
+    out = [f"{scene.name or Path(scene.file).stem}  ({shown_file(scene.file)}; {rs.id}, "
+           f"{scene.width:g}\" x {scene.depth:g}\" board, "
+           f"{plural(len(scene.terrain), 'terrain piece')})",
            ""]
     c = rs.coherency
     if c.neighbours or c.one_group:

@@ -45,7 +45,7 @@ JSON keys (score): map, ruleset, targets, figures, rows, score, met, symmetric.
 
 examples:
   battlefield layout generate --ruleset aos4 --seed 1 -o table.yaml
-  battlefield layout generate maps/skirmish.yaml --ruleset skirmish --symmetry mirror -o t.yaml
+  battlefield layout generate skirmish --ruleset skirmish --symmetry mirror -o t.yaml
   battlefield layout generate --ruleset aos4 --target visible=0.4,hidden=0.15 --time 30 -o t.yaml
   battlefield layout generate --ruleset aos4 -o t.yaml --battles 20 --workers 2
   battlefield layout score table.yaml --json

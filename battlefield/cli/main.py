@@ -101,7 +101,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except BattlefieldError as exc:
-        print(f"battlefield {args.command}: {_short(str(exc))}", file=sys.stderr)
+        from battlefield.paths import as_typed
+
+        print(f"battlefield {args.command}: {_short(as_typed(str(exc)))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

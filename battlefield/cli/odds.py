@@ -63,6 +63,11 @@ def run_odds(args: argparse.Namespace) -> int:
     options = {k: v for k, v in vars(args).items()
                if k not in ("scene", "json", "run", "questions", "command")
                and k not in [f.replace("-", "_") for f in args.questions]}
+    unused = [k for k, v in options.items() if v not in (None, False) and k not in q.options]
+    if unused:     # said, never silently ignored (--slain with --charge)
+        takes = ", ".join("--" + o.replace("_", "-") for o in q.options) or "no options"
+        raise UsageError(f"{', '.join('--' + k.replace('_', '-') for k in unused)}: not used "
+                         f"by {scene.ruleset.id}'s --{flag} (it takes {takes})")
     data = q.answer(ruleset, scene, getattr(args, flag.replace("-", "_")), options)
     if args.json:
         emit_json(data)

@@ -55,6 +55,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "the first the engine offers)")
     p.add_argument("--facing", type=float, metavar="DEG",
                    help="the dragged unit turned to face DEG degrees (as the wheel or Q / E)")
+    p.add_argument("--hover", metavar="BUTTON",
+                   help="with --screenshot: the cursor over that panel button (its tooltip)")
     p.add_argument("--measure", nargs=2, metavar=("A", "B"), help="show a measurement")
     p.add_argument("--heat", action="store_true",
                    help="start with the sight heat map of the layout shown (V in the window)")
@@ -149,7 +151,7 @@ def run_play(args: argparse.Namespace) -> int:
     setup = Setup(tuple(args.computer), args.save, args.phase, args.load,
                   tuple(args.measure) if args.measure else None, args.drag, _point(args.to),
                   args.target, args.ability, args.facing, args.heat, args.edit,
-                  not args.no_auto_pass)
+                  not args.no_auto_pass, args.hover)
     if args.screenshot:
         from battlefield.view.app import screenshot_of
 

@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "and each side's total.",
         epilog="JSON keys: units.ID.{points, stats}, sides.SIDE.\n\n"
                "examples:\n  battlefield points demo-openwg\n"
-               "  battlefield points maps/demo-openwg.yaml --json")
+               "  battlefield points demo-openwg --json")
     p.add_argument("scene", help="scene file, or a bundled scene name")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=run_points)

@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "objectives and their zones and controllers, coherency breaks, combat "
                     "pairs; with --measure the closest-point line and what blocks the sight.",
         epilog="examples:\n  battlefield render demo -o demo.png\n"
-               "  battlefield render maps/demo.yaml -o m.png --measure red-archers blue-drake\n"
+               "  battlefield render demo -o m.png --measure red-archers blue-drake\n"
                "  battlefield render demo -o ruling.html --measure red-archers blue-drake")
     p.add_argument("scene", nargs="?", default=DEFAULT_SCENE,
                    help="scene file, or a bundled scene name (default: demo)")

@@ -56,6 +56,7 @@ class OddsQuestion:
     answer: Callable[[Ruleset, Scene, Sequence[str], dict[str, Any]], Answer]
     text: Callable[[Answer], str]
     json_keys: str = ""                        # for --help: what the JSON holds
+    options: tuple[str, ...] = ()              # the odds flags it reads ("weapon", "slain")
 
 
 @dataclass
@@ -322,6 +323,13 @@ class Ruleset(ABC):
         """While a unit is dragged, at each place: what the overlay adds (odds, rings,
         ghosts). Default: nothing."""
         return DragNotes()
+
+    def drop_pose(self, state: State, u: int, action: Action) -> tuple[Any, Any] | None:
+        """While unit u is dragged: where its moving models would really end, (x, y) rows and
+        facings, when that is not where the path puts them (blocks: a move stops touching what
+        it meets), so the drag's rulings are the result's; asked of legal actions only. Default:
+        None (where dropped)."""
+        return None
 
     def drop_in_place(self, state: State, u: int, ability: str, target: int | None
                       ) -> Action | str:

@@ -114,6 +114,10 @@ class PlayScene:
         self.glide: auto.Glide | None = None       # a computer move on its way
         self.glide_s = auto.MOVE_S     # how long a computer move takes on the screen (0: none)
         self._forced: tuple[tuple, Action | None] | None = None
+        self.saved_actions = len(opened.state.actions)   # the game as opened, saved or loaded
+        self.confirm: tuple[str, Any] | None = None      # (question, what Y does): asked first
+        self.chosen_at: tuple[Any, ...] | None = None     # the turn an ability was chosen in
+        self.aim_cache: dict[Any, str] = {}              # target previews (view/aim.py)
 
     @property
     def state(self) -> State:
@@ -127,6 +131,10 @@ class PlayScene:
         entry (which words the outcome and the dice: outcome.game_log)."""
         self.table.changed()
         self.panel.scroll = 0
+        if self.chosen_at is not None and self.chosen_at != self.turn():
+            # the turn (or phase) passed: the ability chosen for it is no longer meant
+            self.drag.wanted = self.panel.chosen = self.chosen_at = None
+            self.picking = None
         what = text.partition(": ")[0]
         self.say(f"{what}: {outcome.headline(outcome.last_events(self.state), self.state)}")
 
@@ -140,6 +148,32 @@ class PlayScene:
         what = f"{action.type}" + (f" {action.unit}" if action.unit else "")
         what += f" -> {action.target}" if action.target else ""
         self.applied(self.state.dice.log[before:], f"{what}: {live.outcome(events)}")
+        return True
+
+    def turn(self) -> tuple[Any, ...]:
+        """Whose turn and which phase it is (an ability chosen lasts as long as this)."""
+        st = self.state
+        return st.round, st.active, st.phase
+
+    def unsaved(self) -> int:
+        """Actions played since the game was opened, saved or loaded (lost if discarded)."""
+        return max(0, len(self.state.actions) - self.saved_actions)
+
+    def ask(self, question: str, then: Any) -> None:
+        """Ask before discarding: Y does `then`, N (or Escape) keeps the game."""
+        self.confirm = (question, then)
+        self.say(f"{question} Y: yes, N: keep this game")
+
+    def answer(self, e: pygame.event.Event) -> bool:
+        """A key while a question is asked: Y goes on, N / Escape / anything else keeps."""
+        if e.type not in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+            return False
+        question, then = self.confirm
+        self.confirm = None
+        if e.type == pygame.KEYDOWN and e.key == pygame.K_y:
+            then()
+        else:
+            self.say("kept the game in progress")
         return True
 
     # --- edit mode ----------------------------------------------------------------------------
@@ -172,6 +206,7 @@ class PlayScene:
             self.table.fit()               # the whole new board in view
         self.table.changed()
         self.edited = True
+        self.saved_actions = len(state.actions)
         return None
 
     def resize(self, size: tuple[int, int]) -> None:
@@ -185,7 +220,14 @@ class PlayScene:
         if e.type == pygame.VIDEORESIZE:
             self.resize((e.w, e.h))
             return True
+        if self.confirm is not None:
+            return self.answer(e)
         if e.type == pygame.KEYDOWN and e.key == pygame.K_e and not self.drag.pickup:
+            if self.editor is None and self.unsaved():
+                self.ask(f"Edit the map? The first edit starts a new game: the "
+                         f"{self.unsaved()} unsaved actions of this one are lost.",
+                         self.toggle_edit)
+                return True
             self.toggle_edit()
             return True
         if e.type == pygame.KEYDOWN and e.key == pygame.K_v:
@@ -211,13 +253,17 @@ class PlayScene:
                 self.save()
                 return True
             if ctrl and e.key == pygame.K_o:
+                if self.unsaved() and Path(self.save_path).exists():
+                    self.ask(f"Load {self.save_path}? The {self.unsaved()} unsaved actions of "
+                             f"this game are lost.", lambda: self.load(self.save_path))
+                    return True
                 self.load(self.save_path)
                 return True
             if ctrl and e.key == pygame.K_p:
                 self.save_position()
                 return True
             if e.key == pygame.K_h:
-                self.push = HelpOverlay()
+                self.push = HelpOverlay(self.state.scene.ruleset.actions)
                 return True
             if e.key == pygame.K_F12:
                 self.screenshot()
@@ -236,6 +282,8 @@ class PlayScene:
                 self.measuring, self.picking = False, None
                 self.say("")
                 return True
+        if e.type == pygame.MOUSEMOTION and self.picking is not None and self.picking[1]:
+            self.aim(e.pos)         # the target under the cursor, before the click
         if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1:
             name = self.panel.button_at(e.pos)
             if name is not None:
@@ -259,6 +307,7 @@ class PlayScene:
         if live.needs_nothing(self.state, name):
             self.apply(Action(name))
             return
+        self.chosen_at = self.turn()
         if name in live.drag_abilities(self.state):
             self.drag.wanted = self.panel.chosen = name
             self.say(f"{name}: drag a unit")
@@ -266,6 +315,21 @@ class PlayScene:
         self.panel.chosen = name
         self.picking = (name, None)
         self.say(f"{name}: click your unit")
+
+    def aim(self, pos: tuple[int, int]) -> None:
+        """While a target is picked: range, sight, legality and odds for the enemy unit under
+        the cursor (view/aim.py), said in the panel before the click."""
+        from battlefield.view.aim import aim_text
+
+        if not self.table.rect.collidepoint(pos):
+            return
+        hit = live.unit_at(self.state, *self.table.table_at(pos), slack=0.3)
+        ability, unit = self.picking
+        if hit is None or self.state.side_of(hit[0]) == self.state.side_of(
+                self.state.scene.unit_index(unit)):
+            self.say(f"{ability} {unit}: click the target")
+            return
+        self.say(aim_text(self.state, ability, unit, hit[0], self.aim_cache))
 
     def pick(self, pos) -> bool:
         """Targeted abilities: first click your unit, then (when it needs one) the target."""
@@ -312,6 +376,7 @@ class PlayScene:
     def save(self, path: str | None = None) -> str:
         path = path or self.save_path
         log.write(path, self.state, self.opened.scene_text)
+        self.saved_actions = len(self.state.actions)
         self.say(f"saved {len(self.state.actions)} actions to {path}")
         return path
 
@@ -339,6 +404,7 @@ class PlayScene:
         self.table.state = state
         self.table.fit()                   # its board, which may not be the one shown before
         self.table.changed()
+        self.saved_actions = len(state.actions)
         self.say(f"loaded {path}: {len(state.actions)} actions")
 
     def draw_glide(self, surface: pygame.Surface) -> None:
@@ -501,6 +567,13 @@ def screenshot_of(scene_arg: str | None, ruleset: str | None, seed: int,
         computer_turn(scene)           # a new game: the computer's turn as the window plays it
     surf = pygame.Surface(size)
     scene.draw(surf)
+    if setup.hover is not None:        # the cursor over a button: its tooltip
+        rect = next((r for r, n in scene.panel.buttons if n == setup.hover), None)
+        if rect is None:
+            raise UsageError(f"--hover {setup.hover}: no such button now (buttons: "
+                             + ", ".join(n for _, n in scene.panel.buttons) + ")")
+        scene.panel.hover = rect.center
+        scene.draw(surf)
     from battlefield.view.picture import save_image
 
     save_image(surf, path)

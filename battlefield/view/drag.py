@@ -4,8 +4,11 @@ why. The rulings come from battlefield.view.live (the engine); this module only 
 
 from __future__ import annotations
 
+import math
+import textwrap
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import pygame
@@ -27,6 +30,7 @@ RULER_OVER = pal.VERMILLION
 FAULT = pal.COHERENCY
 SETTLE_S = 0.15          # the costly rulings (and a slow engine check) when the cursor rests
 FAST_CHECK_S = 0.010     # an engine check quicker than this is asked every frame
+SNAP_BUDGET_S = 0.4      # the longest the search for a charge's nearest legal place may take
 
 
 def ruler_colour(fraction: float) -> pal.RGB:
@@ -42,6 +46,15 @@ def base_points(view, t, m: int, x: float, y: float, facing: float | None = None
     with its centre at x, y."""
     f = t.facing[m] if facing is None else facing
     return view.points(outline_points(int(t.shape[m]), t.a[m], t.b[m], x, y, f, 32))
+
+
+@dataclass
+class Shown:
+    """What the drag overlay tells in words and colour for one ruling."""
+
+    caption: list[str]
+    ruler: pal.RGB
+    in_combat: list[str]
 
 
 TURN_STEP = 15.0          # degrees a wheel notch or Q / E turns the unit in the hand
@@ -66,6 +79,7 @@ class DragTool:
         self.ruling: live.Ruling | None = None
         self.moved_at = 0.0
         self.check_cost = 0.0                   # seconds the last engine check took
+        self.snaps: dict[tuple, tuple[float, float] | None] = {}   # this pick-up's snaps
         self._layer_key = None
 
     @property
@@ -106,6 +120,8 @@ class DragTool:
             return False
         x, y = self.table.table_at(pos)
         hit = live.unit_at(self.state, x, y)
+        if hit is None and not one_model:       # between a unit's bases: the whole unit
+            hit = live.unit_between(self.state, x, y)
         if hit is None:
             return False
         u, m = hit
@@ -117,6 +133,7 @@ class DragTool:
             return True
         t = self.state.table
         self.pickup = p
+        self.snaps = {}
         self.grab = np.array([x - t.x[p.ref], y - t.y[p.ref]])
         self.to = (float(t.x[p.ref]), float(t.y[p.ref]))
         self.target = None
@@ -155,9 +172,36 @@ class DragTool:
         if engine and detail is False:
             # what a frame's ruling costs with the engine's check: asked every frame if cheap
             self.check_cost = time.perf_counter() - start
+        if engine and detail is not False:
+            self.snap()
+
+    def snap(self) -> None:
+        """An illegal targeted drop (a charge a hair onto its target's base, or just short of
+        contact) is shown - and dropped - at the nearest legal place within an inch, and says
+        so; the ruling is the snapped place's, so what is shown is what the drop does."""
+        r = self.ruling
+        if r is None or r.legal is not False or self.target is None:
+            return
+        key = (self.to, self.target, self.facing)
+        if key not in self.snaps:       # the drop finds what the resting cursor found
+            self.snaps[key] = live.snap(self.state, self.pickup, self.to, self.target,
+                                        self.facing, budget=SNAP_BUDGET_S)
+        to = self.snaps[key]
+        if to is None:
+            return
+        moved = math.dist(to, self.to)
+        self.ruling = live.rule(self.state, self.pickup, to, self.target, engine=True,
+                                detail=True, facing=self.facing)
+        why = "; ".join(live.reasons(r.violations))
+        self.ruling.notes.lines.insert(0, f'snapped {moved:.2f}" to the nearest legal place '
+                                          f'(where dropped: {why})')
 
     def drop(self, pos: tuple[int, int]) -> None:
         self.move(pos)
+        if not self.ruling.checked:
+            self.update_ruling(engine=True, detail=False)
+        if self.ruling.legal is False:
+            self.snap()                 # the nearest legal place, as the resting cursor shows
         p, action = self.pickup, self.ruling.action
         if abs(self.ruling.used) < 1e-9 and self.facing is None:
             # A click, nothing moved: what the ruleset makes of it (aos4: fight where it
@@ -248,8 +292,29 @@ class DragTool:
         draw_cells(surf, np.array(RULER_OK, dtype=np.uint8), np.where(mask, 60, 0),
                    pygame.Rect(round(left), round(top), w, h))
 
+    def shown(self) -> Shown:
+        """What the overlay tells of the ruling in hand, as values (the tests compare them with
+        State.check and apply): the caption, the ruler's colour, who it would be in combat with.
+        The ruler is red whenever the drop is illegal (whichever model or rule is at fault),
+        else green or amber by how much of the allowance the path uses."""
+        st, r = self.state, self.ruling
+        near = [st.scene.units[v].id for v in r.check.in_combat_range]
+        rules = st.scene.ruleset
+        # how Referee.in_combat measures: closest points of the bases, in 3-D for warband
+        short = " in 3-D" if rules.distance == "3d" else ""
+        lines = live.describe(r)
+        if near:
+            lines.append(f'in combat (within {rules.combat_range:g}"{short}) with: '
+                         + ", ".join(near))
+        if r.legal is False:
+            ruler = RULER_OVER
+        else:
+            ruler = ruler_colour(r.fraction) if r.allowed else pal.MEASURE
+        return Shown(lines, ruler, near)
+
     def _overlay(self, surface: pygame.Surface) -> None:
         st, p, r = self.state, self.pickup, self.ruling
+        shown = self.shown()
         tv = self.table
         view = tv.view
         t = st.table
@@ -315,7 +380,11 @@ class DragTool:
                 continue
             k = np.nonzero(p.models == m)[0]
             x, y = (r.ends[k[0]] if len(k) else (t.x[m], t.y[m]))
-            s = boxed_text(why[0], style.small_size, (255, 255, 255), FAULT, pal.INK, 2)
+            # every reason this model is at fault (a charge through an outcrop: moves
+            # through it and ends in it), not only the first
+            tag = "; ".join(dict.fromkeys(why))
+            s = boxed_text(tag if len(tag) <= 90 else tag[:88] + "...", style.small_size,
+                           (255, 255, 255), FAULT, pal.INK, 2)
             c = view.px(x, y)
             rr = view.length(t.reach[m])
             labels.add(s, [(c[0] + rr + 8 + s.get_width() / 2, c[1] - rr - 12)], priority=4,
@@ -325,7 +394,7 @@ class DragTool:
         path = r.action.paths[0][1] if p.single else r.action.path
         pts = view.points(path)
         a, b = pts[-2], pts[-1]
-        rc = ruler_colour(r.fraction) if r.allowed else pal.MEASURE
+        rc = shown.ruler
         pygame.draw.lines(surface, (255, 255, 255), False, pts, 7)
         pygame.draw.lines(surface, rc, False, pts, 4)
         for q0, q1 in zip(pts, pts[1:], strict=False):
@@ -339,16 +408,11 @@ class DragTool:
                        (mid[0], mid[1] + 8 + s.get_height() / 2)], priority=5,
                    anchor=(mid[0] - 2, mid[1] - 2, 4, 4))
         # The caption: every ruling in words, beside the cursor clear of the bases.
-        lines = live.describe(r)
-        near = ", ".join(st.scene.units[v].id for v in r.check.in_combat_range)
-        rules = st.scene.ruleset
-        short = {"3d": " in 3-D", "leader": " leader to leader"}.get(rules.distance, "")
-        # the ruleset's own measure of combat (warband: engaged, within 1" in 3-D)
-        lines += [f'in combat (within {rules.combat_range:g}"{short}) with: {near}'] \
-            if near else []
-        rows = [text_surface(text[:140], style.small_size,
+        lines = shown.caption
+        # long lines (every reason of an illegal drop) wrap instead of being cut short
+        rows = [text_surface(part, style.small_size,
                              RULER_OVER if text.startswith("illegal") else pal.INK)
-                for text in lines[:8]]
+                for text in lines for part in textwrap.wrap(text, 90)][:14]
         if rows:
             box = pygame.Surface((max(s.get_width() for s in rows) + 20,
                                   sum(s.get_height() for s in rows) + 12), pygame.SRCALPHA)

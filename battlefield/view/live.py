@@ -7,6 +7,7 @@ the tests read these values directly."""
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -181,6 +182,10 @@ def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = 
     path = np.asarray(action.paths[0][1] if p.single else action.path, dtype=np.float64)
     used, climbed = state.rules.move_cost(state, p.unit, p.ref, path)
     turned = None if facing is None or len(p.models) != 1 else [facing]
+    pose = (state.rules.drop_pose(state, p.unit, action)
+            if engine and not violations and not p.single else None)
+    if pose is not None:                # where the models really end (a block stopped short)
+        ends, turned = np.asarray(pose[0], dtype=np.float64), pose[1]
     moved = t.moved(p.models, ends[:, 0], ends[:, 1], facing=turned)
     referee = Referee(state.scene, moved)
     check = live_check(referee, p.unit)
@@ -234,6 +239,66 @@ def unit_at(state: State, x: float, y: float, slack: float = 0.0) -> tuple[int, 
     return int(t.unit[m]), m
 
 
+# How far (inches, ring by ring) a targeted drop may be moved to the nearest legal place
+SNAP_RINGS = (0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0)
+SNAP_DIRECTIONS = 12
+
+
+def snap(state: State, p: Pickup, to: tuple[float, float], target: int | None,
+         facing: float | None = None, budget: float | None = None
+         ) -> tuple[float, float] | None:
+    """The legal place nearest `to` (within an inch: SNAP_RINGS) for a targeted drop - a
+    charge dropped a hair onto the target's base or just short of contact - or None. Rings of
+    places round `to`, nearest first; on each ring first the places towards or away from the
+    target's nearest model (contact is made or an overlap undone along that line). `budget`:
+    the seconds the search may take (a unit of many models checks slowly), then None."""
+    if target is None or not targeted(state, p.ability):
+        return None
+    t = state.table
+    foes = state.models_of(target)
+    if not len(foes):
+        return None
+    x, y = to
+    k = int(np.argmin(np.hypot(t.x[foes] - x, t.y[foes] - y)))
+    toward = math.atan2(float(t.y[foes[k]]) - y, float(t.x[foes[k]]) - x)
+    turns = sorted((2 * math.pi * i / SNAP_DIRECTIONS for i in range(SNAP_DIRECTIONS)),
+                   key=lambda a: min(abs(math.remainder(a, math.pi)), math.pi))
+    stop = None if budget is None else time.perf_counter() + budget
+    for d in SNAP_RINGS:
+        if stop is not None and time.perf_counter() > stop:
+            return None
+        for a in turns:
+            q = (x + d * math.cos(toward + a), y + d * math.sin(toward + a))
+            if not (0 <= q[0] <= t.width and 0 <= q[1] <= t.depth):
+                continue
+            if not state.check(drop_action(state, p, q, target, facing)):
+                return q
+    return None
+
+
+def unit_between(state: State, x: float, y: float) -> tuple[int, int] | None:
+    """(unit, its model nearest the point) of the unit whose bases surround the table point -
+    a press between a unit's bases picks the unit up - or None. The unit's area is the hull of
+    its bases; where two overlap, the one with a model nearest the point."""
+    import shapely
+
+    t = state.table
+    best: tuple[float, int, int] | None = None
+    point = shapely.Point(x, y)
+    for u in range(len(state.scene.units)):
+        ms = np.asarray(state.models_of(u))
+        if len(ms) < 2:
+            continue
+        hull = shapely.MultiPoint(np.column_stack([t.x[ms], t.y[ms]])).convex_hull
+        if not hull.buffer(float(t.reach[ms].max())).contains(point):
+            continue
+        d = np.hypot(t.x[ms] - x, t.y[ms] - y) - t.reach[ms]
+        k = int(np.argmin(d))
+        if best is None or d[k] < best[0]:
+            best = (float(d[k]), u, int(ms[k]))
+    return None if best is None else (best[1], best[2])
+
+
 def nearest_enemy(state: State, p: Pickup, to: tuple[float, float], within: float = 3.0
                   ) -> int | None:
     """The enemy unit with the model nearest the dropped unit's models (base to base, within
@@ -254,6 +319,30 @@ def nearest_enemy(state: State, p: Pickup, to: tuple[float, float], within: floa
     return unit
 
 
+def reasons(violations: list[Violation]) -> list[str]:
+    """Every violation's message, those that say the same of several models said once with
+    the models listed ("blue-hunters/1, /2, /3 moves through impassable terrain outcrop"), in
+    the engine's order: nothing left out, nothing repeated ten times."""
+    groups: dict[str, list[str]] = {}
+    for v in violations:
+        who = v.models[0] if v.models else ""
+        if who and v.message.startswith(who + " "):
+            groups.setdefault(v.message[len(who):], []).append(who)
+        else:
+            groups.setdefault(v.message, [])
+    out = []
+    for rest, who in groups.items():
+        if not who:
+            out.append(rest)
+            continue
+        names = [who[0]]
+        for w in who[1:]:
+            unit, _, n = w.rpartition("/")
+            names.append(f"/{n}" if n and unit == who[0].rpartition("/")[0] else w)
+        out.append(", ".join(names) + rest)
+    return out
+
+
 def describe(r: Ruling) -> list[str]:
     """The ruling in words, one line each (the overlay's caption; the tests read it)."""
     out = []
@@ -263,8 +352,7 @@ def describe(r: Ruling) -> list[str]:
     if r.legal is None:
         out.append("checking...")
     else:
-        out.append("legal" if r.legal else "illegal: "
-                   + "; ".join(v.message for v in r.violations))
+        out.append("legal" if r.legal else "illegal: " + "; ".join(reasons(r.violations)))
     out.extend(r.notes.lines)
     if r.sight is not None:
         b = ", ".join(r.sight.blocked_by) if r.sight.blocked_by else ""
@@ -293,5 +381,5 @@ def finite(x: float | None) -> bool:
     return x is not None and math.isfinite(x)
 
 
-__all__ = ["Pickup", "Ruling", "pick_up", "rule", "drag_ability", "drag_abilities",
+__all__ = ["Pickup", "Ruling", "pick_up", "rule", "drag_ability", "drag_abilities", "snap",
            "targeted", "needs_nothing", "unit_at", "describe", "drop_action", "outcome"]

@@ -64,6 +64,7 @@ class Setup:
     heat: bool = False
     edit: str | None = None
     auto_pass: bool = True
+    hover: str | None = None          # a screenshot with the cursor over this button
 
     def check(self, scene: Scene) -> None:
         """Refuse, before anything opens, what the scene alone shows is wrong."""

@@ -5,6 +5,7 @@ listing every shortcut."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pygame
@@ -19,7 +20,7 @@ from battlefield.view.editor_marks import SHORTCUTS as EDIT_KEYS
 WIDTH = 340
 SHORTCUTS = (
     ("left drag", "move a unit (Shift: one model) for the ability chosen"),
-    ("drop", "apply through the engine; illegal snaps back"),
+    ("drop", "apply it; illegal snaps back; a charge a hair off snaps legal"),
     ("buttons", "choose the ability; end-phase / end-turn pass; answer a decision"),
     ("click, click", "targeted ability: your unit, then the enemy"),
     ("right drag / arrows", "pan"),
@@ -31,7 +32,7 @@ SHORTCUTS = (
     ("V", "sight heat map of the layout on / off"),
     ("E", "map editor on / off (its keys show in the panel)"),
     ("Ctrl+Z / Ctrl+Y", "undo / redo"),
-    ("Ctrl+S / Ctrl+O", "save / load the action log"),
+    ("Ctrl+S / Ctrl+O", "save / load the action log (asks before losing moves)"),
     ("Ctrl+P", "save the position (a scene file that goes on from here)"),
     ("panel wheel, PgUp PgDn", "scroll the game log (Home: the newest)"),
     ("F12", "screenshot"),
@@ -53,9 +54,15 @@ class Panel:
         self.computer: set[str] = set()          # the sides the computer plays
         self.scroll = 0                          # log lines scrolled back from the newest
         self._entries: tuple[tuple[int, int, int], list[outcome.Entry]] | None = None
+        self.hover: tuple[int, int] | None = None   # the cursor over the panel (tooltips)
+        self.buttons_top = 0         # the button row never moves up under the cursor
+        self._top_key: tuple[Any, ...] = ()
 
     def handle_event(self, e: pygame.event.Event) -> bool:
-        """The game log scrolls: the wheel over the panel, Page Up / Page Down, Home."""
+        """The game log scrolls: the wheel over the panel, Page Up / Page Down, Home. The
+        cursor's place is kept for the buttons' tooltips."""
+        if e.type == pygame.MOUSEMOTION:
+            self.hover = e.pos if self.rect.collidepoint(e.pos) else None
         if e.type == pygame.MOUSEWHEEL and self.rect.collidepoint(pygame.mouse.get_pos()):
             self.scroll = max(0, self.scroll + 3 * e.y)
             return True
@@ -164,6 +171,12 @@ class Panel:
             d = state.pending[0]
             self.answers = {d.label(c): c for c in d.choices}
             names = list(self.answers)
+        # The buttons stay where they were when the text above them gets shorter (a resource
+        # line that wrapped, a decision box that went): they only ever move down.
+        key = (self.rect.size, id(state.game))      # a new window size or game: measured anew
+        if key != self._top_key:
+            self._top_key, self.buttons_top = key, 0
+        self.buttons_top = y = max(y, self.buttons_top)
         bx = x
         for name in names:
             w = small.size(name)[0] + 14
@@ -186,6 +199,24 @@ class Panel:
         if self.computer:
             y = self._computer(surface, state, x, y)
         self._log(surface, state, x, y)
+        self._tooltip(surface, state)
+
+    def _tooltip(self, surface: pygame.Surface, state: State) -> None:
+        """Under the button the cursor is on: what choosing it costs or means, from the
+        ruleset's data (its vocabulary's `explain:`, else `does:`)."""
+        name = self.button_at(self.hover) if self.hover is not None else None
+        text = button_tip(state, name, self.answers) if name is not None else ""
+        if not text:
+            return
+        small = font(16)
+        below = max(r.bottom for r, _ in self.buttons)       # under every row of buttons
+        lines = _wrap(text, small, self.rect.width - 40)[:4]
+        box = pygame.Rect(self.rect.left + 8, below + 4, self.rect.width - 16,
+                          10 + 18 * len(lines))
+        pygame.draw.rect(surface, (255, 255, 225), box, border_radius=4)
+        pygame.draw.rect(surface, pal.INK_SOFT, box, 1, border_radius=4)
+        for k, line in enumerate(lines):
+            surface.blit(small.render(line, True, pal.INK), (box.left + 8, box.top + 5 + 18 * k))
 
     def _unit_notes(self, surface: pygame.Surface, state: State, x: int, y: int) -> int:
         """What the ruleset says about units now (Ruleset.unit_notes), one line each."""
@@ -240,6 +271,14 @@ class Panel:
             y += 18
 
 
+def button_tip(state: State, name: str, answers: dict[str, Action] | None = None) -> str:
+    """A button's one-line explanation from the ruleset's vocabulary: the action it gives (a
+    decision's answer, "commit 3", is the action it stands for)."""
+    kind = answers[name].type if answers and name in answers else name
+    doc = next((a for a in state.scene.ruleset.actions if a.id == kind), None)
+    return f"{name}: {doc.tip}" if doc is not None else ""
+
+
 def _shown(value: object) -> str:
     """A resource as people read it: a list as its items ("[double] 4, [quad] 5"; "-" empty)."""
     if isinstance(value, (list, tuple)):
@@ -262,9 +301,13 @@ def _wrap(text: str, f: pygame.font.Font, width: int) -> list[str]:
 
 
 class HelpOverlay:
-    """Every shortcut, over the table; any key or click closes it."""
+    """Every shortcut and what each of the ruleset's buttons costs or means (its vocabulary's
+    `explain:` lines), over the table; any key or click closes it."""
 
     done = False
+
+    def __init__(self, actions: Sequence[Any] = ()) -> None:
+        self.tips = [(a.id, a.explain) for a in actions if getattr(a, "explain", "")]
 
     def handle_event(self, e: pygame.event.Event) -> bool:
         if e.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
@@ -280,8 +323,10 @@ class HelpOverlay:
         shade = pygame.Surface((w, h), pygame.SRCALPHA)
         shade.fill((0, 0, 0, 140))
         surface.blit(shade, (0, 0))
-        f, g = font(20), font(26)
-        box = pygame.Rect(0, 0, 640, 60 + 28 * len(SHORTCUTS))
+        f, g, small = font(20), font(26), font(16)
+        tips = [(name, _wrap(text, small, 560)) for name, text in self.tips]
+        extra = (40 + sum(18 * len(lines) + 4 for _, lines in tips)) if tips else 0
+        box = pygame.Rect(0, 0, 820, min(h - 10, 60 + 28 * len(SHORTCUTS) + extra))
         box.center = (w // 2, h // 2)
         pygame.draw.rect(surface, pal.PAPER, box, border_radius=8)
         pygame.draw.rect(surface, pal.INK, box, 2, border_radius=8)
@@ -292,3 +337,16 @@ class HelpOverlay:
             surface.blit(f.render(key, True, pal.BLUE), (box.left + 20, y))
             surface.blit(f.render(what, True, pal.INK), (box.left + 220, y))
             y += 28
+        if tips:
+            y += 8
+            surface.blit(f.render("the buttons: what each costs or means", True, pal.INK),
+                         (box.left + 20, y))
+            y += 30
+            for name, lines in tips:
+                if y + 18 * len(lines) > box.bottom:
+                    break
+                surface.blit(small.render(name, True, pal.BLUE), (box.left + 20, y))
+                for line in lines:
+                    surface.blit(small.render(line, True, pal.INK), (box.left + 220, y))
+                    y += 18
+                y += 4

@@ -42,6 +42,8 @@ def test_editing_a_piece_starts_a_new_game_on_the_edited_map(scene: PlayScene) -
     st = scene.state
     scene.apply(__import__("battlefield.rules.actions", fromlist=["Action"]).Action("end-phase"))
     key(scene, pygame.K_e)
+    assert scene.editor is None and "unsaved" in scene.panel.message   # asked first
+    key(scene, pygame.K_y)
     assert scene.editor is not None
     # wall-e runs (33, 17)-(39, 17.5); drag it 2" up by a point on it.
     mouse(scene, pygame.MOUSEBUTTONDOWN, (36, 17.25))

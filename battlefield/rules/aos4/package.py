@@ -140,7 +140,7 @@ ODDS = (
                  "(options: --weapon, --all-out-attack, --all-out-defence, --charged)",
                  _attack, _attack_text,
                  "expected_damage, distribution {\"0\": p, ...}, models_slain, attackers, "
-                 "modifiers"),
+                 "modifiers", ("weapon", "all_out_attack", "all_out_defence", "charged")),
     OddsQuestion("move", ("A",),
                  "how far unit A moves: its Move, or the exact distribution of a dice Move "
                  "(2D6), and with a run roll added",

@@ -453,6 +453,16 @@ class Blocks(Ruleset):
     def marks(self, state: State) -> list[Mark]:
         return drawn.marks(state)
 
+    def drop_pose(self, state: State, u: int, action: Action) -> tuple[Any, Any] | None:
+        """A (legal) move that meets something stops touching it: the block's pose there."""
+        if action.type != "move" or not action.path:
+            return None
+        trip, _ = self.trip(state, u, action)
+        if not trip.stopped_by:
+            return None
+        x, y, f = trip.end
+        return np.array([[x, y]]), [f]
+
     def drag_notes(self, ctx: DragContext) -> DragNotes:
         return drawn.drag_notes(ctx)
 

@@ -207,11 +207,13 @@ ODDS = (
                  "unit A attacks unit B: the exact distribution of the WOUNDS B suffers "
                  "(melee unless --weapon names a ranged one)",
                  attack_answer, _attack_text,
-                 "expected_damage, distribution {\"0\": p, ...}, attackers {WEAPON: [models]}"),
+                 "expected_damage, distribution {\"0\": p, ...}, attackers {WEAPON: [models]}",
+                 ("weapon",)),
     OddsQuestion("morale", ("UNIT",),
                  "UNIT's morale test after --slain N models were slain this round: how many "
                  "flee", morale_answer, _morale_text,
-                 "distribution {\"0\": p, ...}, expected_fled, bravery, models_left"),
+                 "distribution {\"0\": p, ...}, expected_fled, bravery, models_left",
+                 ("slain",)),
 )
 
 

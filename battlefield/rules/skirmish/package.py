@@ -69,10 +69,11 @@ ODDS = (
 
 
 def drag_notes(ctx: DragContext) -> DragNotes:
-    """When the cursor rests: the pot shots the move's path triggers, and where the enemy
-    under the cursor would retreat to if the dropped unit attacked it."""
+    """When the cursor rests: the pot shots the move's path triggers (wherever it is dropped:
+    next to an enemy is where they come from), and where the enemy under the cursor would
+    retreat to if the dropped unit attacked it."""
     notes = DragNotes()
-    if not ctx.rests or ctx.target is None:
+    if not ctx.rests:
         return notes
 
     state = ctx.state
@@ -83,6 +84,8 @@ def drag_notes(ctx: DragContext) -> DragNotes:
             notes.rings.append(Ring(trig.by, f"pot shots: {trig.reason}"))
             notes.lines.append(f"pot shots from {state.scene.units[trig.by].id} "
                                f"({trig.reason})")
+    if ctx.target is None:
+        return notes
     after = copy.copy(state)        # a shallow view with the unit dropped: read, never applied
     after.table = ctx.moved
     plan = movement.retreat_plan(after, ctx.target, ctx.unit)

@@ -61,7 +61,7 @@ ODDS = (
                  "fighter A attacks fighter B: the exact distribution of the damage B takes",
                  _attack, _attack_text,
                  "expected_damage, distribution {\"0\": p, ...}, hit_on, attackers {WEAPON: "
-                 "[A's model]}, defense, if_dodged"),
+                 "[A's model]}, defense, if_dodged", ("weapon",)),
 )
 
 

@@ -1,0 +1,157 @@
+"""What the window asks and explains: a button's tooltip from the ruleset's data, a question
+before a game in progress is discarded (Ctrl+O, E), the chosen ability cleared when the turn
+passes, buttons that stay put when the text above them gets shorter."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from battlefield.rules.actions import Action  # noqa: E402
+from battlefield.rulesets import load_ruleset  # noqa: E402
+from battlefield.view import live  # noqa: E402
+from battlefield.view.app import PlayScene, open_game, to_phase  # noqa: E402
+from battlefield.view.panels import button_tip  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def display():
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.display.quit()
+
+
+def key(k: int, mod: int = 0) -> pygame.event.Event:
+    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod)
+
+
+def click_button(scene: PlayScene, name: str) -> None:
+    scene.draw(pygame.Surface((1200, 760)))
+    rect = next(r for r, n in scene.panel.buttons if n == name)
+    scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
+
+
+@pytest.mark.parametrize("ruleset", ["aos4", "skirmish", "openwg", "warband", "blocks"])
+def test_every_button_only_action_says_what_it_costs(ruleset: str) -> None:
+    data = load_ruleset(ruleset)
+    bare = [a for a in data.actions if all(f.endswith("?") for f in a.fields)]
+    assert bare and all(a.explain for a in bare), [a.id for a in bare if not a.explain]
+
+
+def test_a_decision_answer_is_explained_by_its_action() -> None:
+    st = open_game(None, "skirmish").state
+    answers = {"commit 3": Action("commit", side="red", options=(("tokens", 3),))}
+    tip = button_tip(st, "commit 3", answers)
+    assert tip.startswith("commit 3: ") and "morale tokens" in tip
+
+
+def test_hovering_a_button_shows_its_tooltip() -> None:
+    opened = open_game(None, "openwg")
+    scene = PlayScene(opened, (1200, 760))
+    surf = pygame.Surface((1200, 760))
+    scene.draw(surf)
+    rect = next(r for r, n in scene.panel.buttons if n == "stop")
+    before = surf.copy()
+    scene.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=rect.center, rel=(0, 0),
+                                          buttons=(0, 0, 0)))
+    scene.draw(surf)
+    assert scene.panel.hover == rect.center
+    below = pygame.Rect(scene.panel.rect.left, rect.bottom + 4, scene.panel.rect.width, 30)
+    changed = sum(before.get_at((x, y)) != surf.get_at((x, y))
+                  for x in range(below.left, below.right, 4) for y in range(below.top,
+                                                                            below.bottom, 3))
+    assert changed > 20          # the tooltip box drawn under the button
+
+
+def test_ctrl_o_asks_before_discarding_the_game(tmp_path) -> None:
+    opened = open_game(None, "aos4")
+    to_phase(opened.state, "movement")
+    scene = PlayScene(opened, (1200, 760), save_path=str(tmp_path / "game.jsonl"))
+    scene.save()
+    saved = len(scene.state.actions)
+    assert scene.apply(Action("end-phase"))
+    played = len(scene.state.actions)
+    scene.handle_event(key(pygame.K_o, pygame.KMOD_CTRL))
+    assert scene.confirm is not None and "1 unsaved" in scene.panel.message
+    assert len(scene.state.actions) == played                   # nothing discarded yet
+    scene.handle_event(key(pygame.K_n))
+    assert scene.confirm is None and len(scene.state.actions) == played
+    scene.handle_event(key(pygame.K_o, pygame.KMOD_CTRL))
+    scene.handle_event(key(pygame.K_y))
+    assert len(scene.state.actions) == saved                    # the saved game, loaded
+    scene.handle_event(key(pygame.K_o, pygame.KMOD_CTRL))      # nothing to lose: no question
+    assert scene.confirm is None
+
+
+def test_editing_the_map_asks_when_the_game_has_unsaved_actions() -> None:
+    opened = open_game(None, "aos4")
+    scene = PlayScene(opened, (1200, 760))
+    scene.handle_event(key(pygame.K_e))
+    assert scene.editor is not None                              # nothing played: no question
+    scene.handle_event(key(pygame.K_e))
+    assert scene.apply(Action("end-phase"))
+    scene.handle_event(key(pygame.K_e))
+    assert scene.editor is None and scene.confirm is not None
+    scene.handle_event(key(pygame.K_y))
+    assert scene.editor is not None
+
+
+def test_the_chosen_ability_is_cleared_when_the_turn_passes() -> None:
+    opened = open_game(None, "aos4")
+    to_phase(opened.state, "movement")
+    scene = PlayScene(opened, (1200, 760))
+    click_button(scene, "run")
+    assert scene.drag.wanted == "run" and scene.panel.chosen == "run"
+    for _ in range(4):
+        if scene.state.phase != "movement":
+            break
+        assert scene.apply(Action("end-phase"))
+    assert scene.state.phase != "movement"
+    assert scene.drag.wanted is None and scene.panel.chosen is None
+
+
+def test_buttons_do_not_move_up_when_the_text_above_gets_shorter() -> None:
+    opened = open_game(None, "aos4")
+    scene = PlayScene(opened, (1200, 760))
+    surf = pygame.Surface((1200, 760))
+    scene.panel.network = "seat red; connected; " * 6          # wraps to two lines
+    scene.panel.draw(surf, scene.state)
+    first = [r.topleft for r, _ in scene.panel.buttons]
+    scene.panel.network = ""
+    scene.panel.draw(surf, scene.state)
+    assert [r.topleft for r, _ in scene.panel.buttons] == first
+
+
+def test_an_ability_button_asks_for_its_fighter() -> None:
+    opened = open_game(None, "warband")
+    st = opened.state
+    for _ in range(4):
+        if "rush" in st.available():
+            break
+        passing = next(a for a in st.available() if live.needs_nothing(st, a))
+        st.apply(Action(passing))
+    if "rush" not in st.available():
+        pytest.skip("no rush offered in the demo's first activation")
+    scene = PlayScene(opened, (1200, 760))
+    before = len(st.actions)
+    click_button(scene, "rush")
+    assert len(scene.state.actions) == before                  # nothing applied yet
+    assert scene.picking == ("rush", None) and "click" in scene.panel.message
+
+
+def test_hover_draws_a_buttons_tooltip_in_a_screenshot(tmp_path) -> None:
+    from battlefield.errors import UsageError
+    from battlefield.view.launch import play
+
+    scene = play(None, "openwg", screenshot=str(tmp_path / "tip.png"), phase="movement",
+                 size=(1200, 760), hover="stop")
+    assert (tmp_path / "tip.png").stat().st_size > 0
+    assert scene.panel.button_at(scene.panel.hover) == "stop"
+    with pytest.raises(UsageError, match="--hover nosuch: no such button now"):
+        play(None, "openwg", screenshot=str(tmp_path / "x.png"), size=(1200, 760),
+             hover="nosuch")
