@@ -140,9 +140,11 @@ class Scene:
 
     def leader_model(self, u: int, table: Table) -> int:
         """Unit u's leader on `table` (its table index): the unit's `leader` model, or its first
-        model still on the table when the leader has fallen (skirmish: it never falls first)."""
+        model still on the table when the leader has fallen (skirmish: it never falls first).
+        A unit with no model left: where its leader was (which no model of it matches) - the
+        index may then be past the table's end, when the table is a scene of those standing."""
         lead = self.model_offsets()[u] + self.units[u].leader
-        if table.unit[lead] == u:
+        if lead < len(table.unit) and table.unit[lead] == u:
             return lead
         on = table.unit_models[u]
         return int(on.min()) if len(on) else lead
