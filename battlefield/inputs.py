@@ -83,14 +83,15 @@ def nesting(text: str) -> int:
     return deepest
 
 
-def loads(text: str, what: str) -> Any:
+def loads(text: str, what: str, limit: int | None = MAX_TEXT) -> Any:
     """A JSON text from outside (an --action, a log line, a network frame): refused in one line
-    naming `what` when it is too long, nested too deep or not JSON. NaN, Infinity and numbers too
-    big for a float are read as the non-finite floats they are (HugeNumber past MAX_DIGITS
-    digits), for the check of the field that holds them to name."""
-    if len(text) > MAX_TEXT:
-        raise UsageError(f"{what}: {len(text):,} characters, more than the {MAX_TEXT:,} an "
-                         f"action or line may have")
+    naming `what` when it is longer than `limit` characters (None: any length), nested too deep
+    or not JSON. NaN, Infinity and numbers too big for a float are read as the non-finite floats
+    they are (HugeNumber past MAX_DIGITS digits), for the check of the field that holds them to
+    name."""
+    if limit is not None and len(text) > limit:
+        raise UsageError(f"{what}: {len(text):,} characters, more than the {limit:,} it may "
+                         f"have")
     if nesting(text) > MAX_DEPTH:
         raise UsageError(f"{what}: nested more than {MAX_DEPTH} deep (lists and objects)")
     try:

@@ -4,15 +4,22 @@ line as a user calls it (battlefield.cli.main.main, in-process): `python benchma
 
 Families (N cases each, 2,000 by default):
 - scenes: bundled scenes with a value, key or list item mutated (hostile numbers, wrong types,
-  NUL and zero-width text ...) -> `check --json` and `validate`; also counts files validate
-  passes that check refuses (they must agree) and --json output that is not strict JSON.
-- scenes-then-play: mutated scenes that check accepts -> `render -o` and `try` with an example
-  action of the ruleset's vocabulary.
+  NUL and zero-width text ...) -> `check --json` and `validate`; a file validate passes that
+  check refuses is a failure (they must agree), and so is --json output that is not strict
+  JSON (in every family that asks for --json).
+- scenes-then-play: mutated scenes that check accepts -> `render -o` (every 5th) and
+  `try --json` with an example action of the ruleset's vocabulary.
 - positions: the `state:` of positions written by `try --out` mutated -> `try`.
 - actions: vocabulary examples with fields mutated, or their JSON text mangled -> `try --json`.
 - hostile-files: huge, binary, non-UTF-8, deeply nested, devices, folders, traversal `map:`.
 - logs: saved battles (`simulate --log`) with lines mutated -> `replay`; also counts refusals
   whose message names no line of the file.
+- server-frames: WebSocket frames (mutated act frames of every action type, mangled text, any
+  JSON, resumes, deep nesting, frames past 64 KiB) to the game server's message handler, one
+  live game per ruleset that the computer players move on now and then. A failure is also an
+  unanswered frame, an answer that is not event / refused / error or not strict JSON, an
+  `error` for a well-formed act (its action is the engine's to refuse), or a refused / error
+  that changed the game.
 
 A failure is a Python exception escaping main (a traceback), an exit status other than 0 or
 2 (replay's 1 - "the log replays differently" - is counted as an answer), an error of more than
@@ -58,7 +65,8 @@ HOSTILE: list[Any] = [
     [[1, 2], [3, 4]], "red", "blue", "../../etc/passwd", [[[[[[[[[[1]]]]]]]]]], 3.75, 1000000,
 ]
 PROGRESS = "--progress" in sys.argv
-FAMILIES = ("scenes", "scenes-then-play", "positions", "actions", "hostile-files", "logs")
+FAMILIES = ("scenes", "scenes-then-play", "positions", "actions", "hostile-files", "logs",
+            "server-frames")
 
 
 class Run:
@@ -174,6 +182,9 @@ class Tally:
             self.failed += 1
             if len(self.examples) < 5:
                 self.examples.append(f"{why} ({case}): {run.err.strip()[:160]}")
+            if PROGRESS:                      # at once: a run that dies later still shows it
+                print(f"    {self.name} FAILED: {why} ({case}): {run.err.strip()[:300]}",
+                      file=sys.stderr, flush=True)
 
     def note(self, key: str) -> None:
         self.notes[key] = self.notes.get(key, 0) + 1
@@ -202,8 +213,12 @@ def fuzz_scenes(rng: random.Random, n: int, tmp: Path, play: bool) -> Tally:
                 t.note("--json not strict")
             valid = call(["validate", str(file)])
             t.add(valid, f"validate {name}")
-            if valid.code == 0 and checked.code != 0:
+            if valid.code == 0 and checked.code != 0:   # validate must say what check says
+                t.failed += 1
                 t.note("validate ok, check refuses")
+                if len(t.examples) < 5:
+                    t.examples.append(f"validate ok, check refuses ({name}): "
+                                      f"{checked.err.strip()[:160]}")
             done += 1
             continue
         checked = call(["check", str(file), "--json"])
@@ -213,8 +228,11 @@ def fuzz_scenes(rng: random.Random, n: int, tmp: Path, play: bool) -> Tally:
             t.add(call(["render", str(file), "-o", str(tmp / "r.png")]), f"render {name}")
         rs = data.get("ruleset") if isinstance(data, dict) else None
         actions = _examples(rs if rs in RULESETS else "aos4")
-        t.add(call(["try", str(file), "--action", json.dumps(rng.choice(actions))]),
-              f"try {name}")
+        tried = call(["try", str(file), "--action", json.dumps(rng.choice(actions)), "--json"])
+        t.add(tried, f"try {name}")
+        if tried.code == 0 and not strict_json(tried.out):
+            t.failed += 1
+            t.note("--json not strict")
         done += 1
     return t
 
@@ -401,6 +419,133 @@ def fuzz_logs(rng: random.Random, n: int, tmp: Path) -> Tally:
     return t
 
 
+class Listener:
+    """A client as the server's handler sees it: a seat, and what it is sent."""
+
+    def __init__(self, seat: str | None) -> None:
+        self.seat = seat
+        self.sent: list[str] = []
+
+    def send(self, msg: dict[str, Any] | str) -> None:
+        from battlefield.server import messages
+
+        self.sent.append(msg if isinstance(msg, str) else messages.dumps(msg))
+
+
+def frame_text(rng: random.Random, ruleset: str, ids: list[str]) -> str:
+    """One frame a client might send."""
+    roll = rng.random()
+    if roll < 0.6:
+        action: Any = rng.choice(_examples(ruleset))
+        if rng.random() < 0.3:
+            action = {**action, "unit": rng.choice(ids)}
+        if rng.random() < 0.85:
+            action = mutate(rng, action, rng.choice([1, 2]))
+        cid: Any = rng.choice([rng.randrange(10 ** 6), f"c{rng.randrange(100)}",
+                               rng.choice(HOSTILE)])
+        text = json.dumps({"type": "act", "id": cid, "action": action}, allow_nan=True)
+        return mangle(rng, text) if rng.random() < 0.15 else text
+    if roll < 0.75:
+        since = rng.choice([0, 1, 5, 10 ** 6, -1, rng.choice(HOSTILE)])
+        extra = {"action": rng.choice(HOSTILE)} if rng.random() < 0.3 else {}
+        return json.dumps({"type": "resume", "since": since, **extra}, allow_nan=True)
+    if roll < 0.9:
+        return json.dumps(mutate(rng, {"type": rng.choice(["act", "resume", "hello", "x"]),
+                                       "id": 1, "action": {"type": "x"}, "since": 0}),
+                          allow_nan=True)
+    if roll < 0.95:
+        return mangle(rng, '{"type": "act", "id": 1, "action": {"type": "x"}}')
+    return rng.choice(["", "null", "[]", "\ud800", "x" * 70_000,
+                       json.dumps({"type": "act", "id": 1, "action": {"pad": "y" * 70_000}})])
+
+
+def fuzz_frames(rng: random.Random, n: int, tmp: Path) -> Tally:
+    from battlefield.errors import UsageError
+    from battlefield.inputs import loads
+    from battlefield.rules import registry
+    from battlefield.rules.deploy import battle_scene
+    from battlefield.scene.load import load_scene_text
+    from battlefield.server.app import Server
+    from battlefield.server.games import LiveGame
+
+    t = Tally("server-frames", "server frames to the message handler")
+    server = Server(tmp / "games.sqlite")
+    games = {}
+    for ruleset in RULESETS:
+        text, name = battle_scene(ruleset, None)   # as POST /games makes a game
+        seats = LiveGame.new_seats(list(load_scene_text(text, name).sides))
+        game = LiveGame(ruleset, ruleset, text, name, 7, seats)
+        server.store.create(ruleset, ruleset, text, name, 7, seats, 0.0)
+        server.games[ruleset] = game
+        games[ruleset] = (game, registry.get(ruleset).player(),
+                          [u.id for u in game.state.scene.units])
+    for k in range(n):
+        ruleset = rng.choice(RULESETS)
+        game, player, ids = games[ruleset]
+        if k % 25 == 0 and not game.over:           # the game moves on: resumes have events
+            action = player.choose(game.state)
+            side = sorted(game.sides_of(action))[0]
+            game.act(side, action, json.dumps(f"bot-{k}"))
+        seat = rng.choice([*game.state.sides, None])
+        frame = frame_text(rng, ruleset, ids)
+        client = Listener(seat)
+        version, before = game.version, game.state.fingerprint()
+        crash = None
+        game.clients.add(client)
+        try:
+            server.frame(game, client, frame)
+        except BaseException as exc:               # noqa: BLE001 - a traceback is the finding
+            tb = traceback.extract_tb(exc.__traceback__)[-1]
+            crash = f"{type(exc).__name__} at {Path(tb.filename).name}:{tb.lineno}"
+        finally:
+            game.clients.discard(client)
+        why = crash or _frame_answer_problem(frame, client.sent, game, version, before,
+                                             loads, UsageError)
+        t.add(Run(-1 if why else 0, "", "", why), f"{ruleset} {frame[:60]!r}")
+        first = json.loads(client.sent[0])["type"] if client.sent and not crash else "nothing"
+        t.note(first)
+    server.store.close()
+    return t
+
+
+def _frame_answer_problem(frame: str, sent: list[str], game: Any, version: int, before: Any,
+                          loads: Callable[..., Any], usage: type) -> str | None:
+    answers = []
+    for text in sent:
+        if not strict_json(text):
+            return "an answer that is not strict JSON"
+        answers.append(json.loads(text))
+    try:
+        msg = loads(frame, "frame") if len(frame.encode("utf-8", "surrogatepass")) <= 65536 \
+            else None
+    except usage:
+        msg = None
+    since = msg.get("since") if isinstance(msg, dict) and msg.get("type") == "resume" else None
+    if isinstance(since, int) and not isinstance(since, bool) and since >= 0:
+        kinds = [a.get("type") for a in answers]       # the events missed, none when none were
+        missed = ["event"] * max(0, version - since) + (["over"] if game.over else [])
+        if kinds != missed or game.version != version or game.state.fingerprint() != before:
+            return f"resume since {since} at version {version} answered {kinds[:3]}"
+        return None
+    if not answers:
+        return "no answer"
+    kind = answers[0].get("type")
+    well_formed_act = (isinstance(msg, dict) and msg.get("type") == "act" and "action" in msg
+                       and ((isinstance(msg.get("id"), int)
+                             and not isinstance(msg.get("id"), bool))
+                            or (isinstance(msg.get("id"), str) and 0 < len(msg["id"]) <= 128)))
+    if kind not in ("event", "refused", "error"):
+        return f"answered {kind!r}"
+    if kind == "error" and well_formed_act:
+        return "a well-formed act answered with an error"
+    if kind != "event":
+        if len(answers) != 1 or game.version != version or game.state.fingerprint() != before:
+            return f"a {kind} changed the game"
+        if kind == "error" and "\n" in answers[0].get("message", "\n"):
+            return "an error of more than one line"
+    return None
+
+
 def run_all(cases: int, seed: int, only: list[str] | None) -> list[Tally]:
     out = []
     with tempfile.TemporaryDirectory(prefix="battlefield-fuzz-") as folder:
@@ -423,8 +568,10 @@ def run_all(cases: int, seed: int, only: list[str] | None) -> list[Tally]:
                 t = fuzz_actions(rng, cases)
             elif family == "hostile-files":
                 t = fuzz_hostile(rng, cases, tmp)
-            else:
+            elif family == "logs":
                 t = fuzz_logs(rng, cases, tmp)
+            else:
+                t = fuzz_frames(rng, cases, tmp)
             t.notes["seconds"] = round(time.perf_counter() - started)
             out.append(t)
             print(f"  {family}: {t.runs} runs, {t.failed} failed "

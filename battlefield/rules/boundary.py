@@ -198,11 +198,14 @@ def _is_number(v: Any) -> bool:
 
 
 def _pairs(value: Any) -> list[tuple[Any, Any]] | None:
-    """A mapping's items, whether it came as JSON (a dict) or frozen (tuple of pairs)."""
+    """A mapping's items, whether it came as JSON (a dict), frozen in an Action (a tuple of
+    pairs) or as Action.to_dict writes a frozen one ([key, value] pairs: what logs, the bot and
+    the joined window send, which Action.from_dict freezes to the same action)."""
     if isinstance(value, Mapping):
         return list(value.items())
-    if isinstance(value, tuple) and all(isinstance(p, tuple) and len(p) == 2 for p in value):
-        return list(value)
+    if isinstance(value, (tuple, list)) and all(
+            isinstance(p, (tuple, list)) and len(p) == 2 for p in value):
+        return [(p[0], p[1]) for p in value]
     return None
 
 

@@ -20,6 +20,7 @@ from battlefield.errors import InputError, UsageError
 from battlefield.geometry.bases import OVAL_SIZES_MM, RECT, ROUND_SIZES_MM, Base, outline_points
 from battlefield.geometry.separation import half_width, signed_distance_matrix
 from battlefield.geometry.terrain import KINDS, Layout, Piece, normalise_kind
+from battlefield.inputs import MAX_NUMBER
 from battlefield.paths import find_map, map_names, ruleset_names
 from battlefield.rulesets import BOARD_ID, ExtraKey, load_ruleset
 from battlefield.scene.model import ModelSpec, Objective, Scene, UnitSpec
@@ -376,6 +377,10 @@ class _SceneReader:
                               "a number, dice like D6 or 2D3+1, or a roll like 3+")
             else:
                 out[key] = r.number((*path, key), v)
+                if abs(out[key]) > MAX_NUMBER:      # 1e308 is finite, and no table's measure
+                    raise r.error((*path, key), f"is {out[key]:g}, far too large a number",
+                                  f"a number of sensible size (at most {MAX_NUMBER:g} either "
+                                  f"way)")
         return out
 
     def _base(self, path: tuple, value: Any, rs: Any) -> Base:

@@ -22,7 +22,7 @@ from aiohttp import WSMsgType, web
 
 from battlefield.errors import BattlefieldError, InputError, UsageError
 from battlefield.paths import find_map, map_names
-from battlefield.rules import registry
+from battlefield.rules import boundary, registry
 from battlefield.rules.deploy import battle_scene
 from battlefield.rules.state import Game
 from battlefield.rulesets import BOARD_ID
@@ -302,13 +302,17 @@ class Server:
                     over: bool) -> None:
             self.store.add_action(game.id, version, side, key, action, over)
 
+        action = boundary.read(msg.raw, game.state.scene)
+        if isinstance(action, boundary.Refused):  # a field not of its type: as try says ILLEGAL
+            client.send(messages.refused(msg.id, [v.to_dict() for v in action.violations]))
+            return
         try:
-            record = game.act(client.seat, msg.action, msg.key, persist)
+            record = game.act(client.seat, action, msg.key, persist)
         except Refused as exc:
             client.send(messages.refused(msg.id, exc.violations))
             return
         except Exception as exc:          # the engine failed on this action: the game is as before
-            print(f"game {game.id}: {msg.action!r} failed: {type(exc).__name__}: {exc}",
+            print(f"game {game.id}: {action!r} failed: {type(exc).__name__}: {exc}",
                   file=sys.stderr, flush=True)
             client.send(messages.refused(msg.id, [{
                 "code": "engine_error",

@@ -1,8 +1,11 @@
-"""The server's input boundary: every WebSocket frame and HTTP body from outside becomes a
-checked message here (its size, its JSON, its types, finite numbers of a sane size, the
-action read by Action.from_dict) or a one-line error for the sender. Past this module the
-server trusts its values. The messages the server writes are built here too, so the protocol
-is in one place (README "Play over the network" lists every one with an example)."""
+"""The server's input boundary: every WebSocket frame and HTTP body from outside is read by
+the one boundary for outside data (battlefield.inputs.loads: its size, its nesting, JSON) and
+its envelope checked here (the type, an act's id, a resume's version) or it is an `error` for
+the sender. The action inside an act is the engine's to read: rules.boundary.read makes it an
+Action or refuses it with `bad_field` violations naming the field (a NaN, a huge number, a
+wrong type), which the server sends as `refused`, as `try --action` prints ILLEGAL. The
+messages the server writes are built here too, so the protocol is in one place (README "Play
+over the network" lists every one with an example)."""
 
 from __future__ import annotations
 
@@ -12,12 +15,12 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from battlefield.rules.actions import Action
+from battlefield import inputs
+from battlefield.errors import UsageError
+from battlefield.inputs import HugeNumber, shown
 
 MAX_FRAME = 64 * 1024            # bytes in one WebSocket frame (larger: an error message)
 MAX_BODY = 2 * 1024 * 1024       # bytes in a POST /games body (a scene's text)
-MAX_DEPTH = 32                   # nesting of JSON arrays and objects
-MAX_NUMBER = 1e12                # |number| anywhere in a message (inches, ids, versions)
 MAX_ID = 128                     # characters of a client's act id
 MAX_SEED = 2 ** 64 - 1
 
@@ -30,11 +33,11 @@ class FrameError(ValueError):
 
 @dataclass(frozen=True)
 class Act:
-    """`{"type": "act", "id": CLIENT_ID, "action": ACTION}`."""
+    """`{"type": "act", "id": CLIENT_ID, "action": ACTION}`: the action as sent, for
+    rules.boundary.read to make an Action of against the game's scene."""
 
     id: str | int
-    action: Action
-    raw: dict[str, Any]          # the action as sent (answered back in a refusal)
+    raw: Any
 
     @property
     def key(self) -> str:
@@ -49,46 +52,27 @@ class Resume:
     since: int
 
 
-def _loads(text: str | bytes, what: str) -> Any:
-    def constant(name: str) -> Any:
-        raise FrameError(f"{what}: {name} is not a number JSON allows")
-
+def _loads(data: str | bytes, what: str, limit: int | None) -> Any:
+    """JSON from outside through the one boundary: FrameError with its line when it is too
+    long, nested too deep or not JSON (non-finite numbers are read, for the fields' checks)."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise FrameError(f"{what}: not JSON (not UTF-8 text)") from None
     try:
-        value = json.loads(text, parse_constant=constant)
-    except FrameError:
-        raise
-    except RecursionError:
-        raise FrameError(f"{what}: nested too deeply (at most {MAX_DEPTH} levels)") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8 text"
-        raise FrameError(f"{what}: not JSON ({msg})") from None
-    _check_values(value, what, 0)
-    return value
-
-
-def _check_values(value: Any, what: str, depth: int) -> None:
-    """Nesting depth, and every number finite and of a sane size."""
-    if depth > MAX_DEPTH:
-        raise FrameError(f"{what}: nested too deeply (at most {MAX_DEPTH} levels)")
-    if isinstance(value, dict):
-        for v in value.values():
-            _check_values(v, what, depth + 1)
-    elif isinstance(value, list):
-        for v in value:
-            _check_values(v, what, depth + 1)
-    elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        if isinstance(value, float) and not math.isfinite(value):
-            raise FrameError(f"{what}: {value} is not a finite number")
-        if abs(value) > MAX_NUMBER:
-            raise FrameError(f"{what}: {value} is out of range (at most {MAX_NUMBER:g})")
+        return inputs.loads(data, what, limit)
+    except UsageError as exc:
+        raise FrameError(str(exc)) from None
 
 
 def read_frame(data: str | bytes) -> Act | Resume:
-    """A client's WebSocket frame as a message, or FrameError with one line."""
+    """A client's WebSocket frame as a message, or FrameError with one line. The action of an
+    act is not read here: a bad field of it is the engine's refusal, not a frame error."""
     size = len(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
     if size > MAX_FRAME:
         raise FrameError(f"frame of {size} bytes is too large (at most {MAX_FRAME})")
-    msg = _loads(data, "frame")
+    msg = _loads(data, "frame", None)
     if not isinstance(msg, dict):
         raise FrameError(f"frame: expected a JSON object with a \"type\" "
                          f"({' or '.join(CLIENT_TYPES)}), not {type(msg).__name__}")
@@ -102,17 +86,8 @@ def read_frame(data: str | bytes) -> Act | Resume:
         if isinstance(cid, bool) or not isinstance(cid, (str, int)) or (
                 isinstance(cid, str) and not 0 < len(cid) <= MAX_ID):
             raise FrameError(f"act: \"id\" must be a whole number or text of 1 to {MAX_ID} "
-                             f"characters, not {json.dumps(cid)[:40]}")
-        raw = msg["action"]
-        if not isinstance(raw, dict):
-            raise FrameError(f"act {json.dumps(cid)}: \"action\" must be a JSON object as "
-                             f"`battlefield try --action` takes")
-        try:
-            action = Action.from_dict(raw)
-        except Exception as exc:     # ActionFormatError, and whatever a reader may raise
-            raise FrameError(f"act {json.dumps(cid)}: the action cannot be read: "
-                             f"{_one_line(str(exc))}") from None
-        return Act(cid, action, raw)
+                             f"characters, not {_quoted(cid)}")
+        return Act(cid, msg["action"])
     if kind == "resume":
         since = msg.get("since")
         if isinstance(since, bool) or not isinstance(since, int) or since < 0:
@@ -121,15 +96,14 @@ def read_frame(data: str | bytes) -> Act | Resume:
         return Resume(since)
     if kind is None:
         raise FrameError(f"frame: missing \"type\" (one of {', '.join(CLIENT_TYPES)})")
-    raise FrameError(f"frame: unknown type {json.dumps(kind)[:40]} "
-                     f"(one of {', '.join(CLIENT_TYPES)})")
+    raise FrameError(f"frame: unknown type {_quoted(kind)} (one of {', '.join(CLIENT_TYPES)})")
 
 
 def read_new_game(body: bytes) -> tuple[str, int | None]:
     """POST /games: (the scene's name or text, the seed or None)."""
     if len(body) > MAX_BODY:
         raise FrameError(f"body of {len(body)} bytes is too large (at most {MAX_BODY})")
-    data = _loads(body, "body") if body.strip() else None
+    data = _loads(body, "body", None) if body.strip() else None
     if not isinstance(data, dict) or "scene" not in data:
         raise FrameError("body: expected {\"scene\": NAME_OR_YAML, \"seed\": N} "
                          "(seed optional)")
@@ -138,16 +112,37 @@ def read_new_game(body: bytes) -> tuple[str, int | None]:
         raise FrameError("scene: expected a bundled scene's name or a scene file's text")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
                              or not 0 <= seed <= MAX_SEED):
-        raise FrameError(f"seed: expected a whole number 0 .. 2**64 - 1, not {seed!r}")
+        raise FrameError(f"seed: expected a whole number 0 .. 2**64 - 1, not {shown(seed, 40)}")
     return scene, seed
 
 
 def read_server(data: str | bytes) -> dict[str, Any]:
-    """A server's frame, for the clients (bot, window): a JSON object with a type."""
-    msg = _loads(data, "server frame")
+    """A server's frame, for the clients (bot, window): a JSON object with a type, every
+    number in it finite (any size: a server's hello holds a whole position)."""
+    msg = _loads(data, "server frame", None)
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         raise FrameError("server frame: expected a JSON object with a \"type\"")
+    if not _finite(msg):
+        raise FrameError("server frame: a number in it is not finite")
     return msg
+
+
+def _finite(value: Any) -> bool:
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_finite(v) for v in value)
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return not isinstance(value, HugeNumber)
+
+
+def _quoted(value: Any) -> str:
+    """A value of a frame quoted in an error: as JSON when it is plain, cut to 40 characters."""
+    try:
+        return inputs.dumps(value)[:40]
+    except (TypeError, ValueError):
+        return shown(value, 40)
 
 
 def _one_line(text: str) -> str:
@@ -169,4 +164,5 @@ def refused(cid: str | int, violations: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def dumps(msg: dict[str, Any]) -> str:
-    return json.dumps(msg, separators=(",", ":"))
+    """A message as strict JSON (a NaN or infinity is an error here, never sent)."""
+    return inputs.dumps(msg, separators=(",", ":"))

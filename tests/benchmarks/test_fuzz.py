@@ -26,3 +26,21 @@ def test_a_traceback_is_counted_as_a_failure(monkeypatch):
     monkeypatch.setattr(fuzz, "main", broken)
     run = fuzz.call(["check", "demo"])
     assert run.failed and "ZeroDivisionError" in run.failed
+
+
+def test_the_server_frames_family_answers_every_frame(capsys):
+    assert fuzz.main_fuzz(["--cases", "30", "--seed", "2", "--only", "server-frames"]) == 0
+    assert "| server frames to the message handler | 30 | 0 |" in capsys.readouterr().out
+
+
+def test_an_error_for_a_well_formed_act_is_a_failure_of_the_server_family(monkeypatch,
+                                                                          tmp_path):
+    from battlefield.server import app, messages
+
+    def only_errors(self, game, client, data):
+        client.send(messages.error("no"))
+
+    monkeypatch.setattr(app.Server, "frame", only_errors)
+    t = fuzz.fuzz_frames(__import__("random").Random(1), 40, tmp_path)
+    assert t.failed and any("well-formed act answered with an error" in e
+                            for e in t.examples)

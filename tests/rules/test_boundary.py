@@ -138,3 +138,25 @@ def test_an_error_quoting_a_huge_argument_is_cut_short(capsys):
     assert main(["measure", "demo", "x" * 200_000, "red-archers"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and len(err) < 1200 and "characters" in err
+
+
+@pytest.mark.parametrize("ruleset", [n for n in registry.playable()
+                                     if registry.get(n).spec.demo])
+def test_every_action_the_engines_players_send_passes_the_boundary(ruleset):
+    """What a log, the bot and the joined window send is Action.to_dict as JSON (a mapping
+    field such as blocks' `order: {charge: ...}` written as [key, value] pairs): read back, it
+    is the same action, never a bad_field."""
+    from battlefield.rules.deploy import battle_scene
+    from battlefield.scene.load import load_scene_text
+
+    package = registry.get(ruleset)
+    text, name = battle_scene(ruleset, None)
+    scene = load_scene_text(text, name)
+    state = Game(package, scene, 5).new_state(keep_undo=False)
+    players = {side: package.player() for side in state.sides}
+    for _ in range(120):
+        if state.over:
+            break
+        action = players[state.acting_side].choose(state)
+        assert read(loads(dumps(action.to_dict()), "sent"), scene) == action
+        state.apply(action)

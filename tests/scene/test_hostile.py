@@ -185,3 +185,26 @@ def test_a_board_too_big_to_draw_is_refused(capsys, tmp_path):
                                               str(tmp_path / "x.png")])
     scene.write_text("ruleset: aos4\nboard: {width: 100000, depth: 44}\n")
     assert "--scale" in one_line(capsys, ["render", str(scene), "-o", str(tmp_path / "x.png")])
+
+
+@pytest.mark.parametrize("change, where", [
+    ("order: {march: [1.0e+20, 5]}", "order.march"),
+    ("order: {march: [10000000000000000000000000000000000000000, 5]}", "order.march"),
+    ("stats: {move: 4, offence: 7, defence: 4, power: 7, toughness: 3, courage: 11, dice: 6, "
+     "range: 1.0e+308, points: 150}", "stats.range"),
+])
+def test_a_number_far_off_any_table_is_refused_before_render(capsys, tmp_path, change, where):
+    """Found by benchmarks/fuzz.py (scenes then render): a blocks march order to 1e20" or a
+    range of 1e308 passed check and crashed render (OverflowError, GEOSException)."""
+    from battlefield.paths import find_map
+
+    text = find_map("demo-blocks").read_text(encoding="utf-8")
+    key = change.split(":")[0]
+    lines = text.splitlines()
+    i = next(k for k, line in enumerate(lines) if line.strip().startswith(f"{key}:"))
+    lines[i] = lines[i][:len(lines[i]) - len(lines[i].lstrip())] + change
+    scene = tmp_path / "s.yaml"
+    scene.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for argv in (["check", str(scene)], ["validate", str(scene)],
+                 ["render", str(scene), "-o", str(tmp_path / "x.png")]):
+        assert where in one_line(capsys, argv)

@@ -1,14 +1,22 @@
 """Property: whatever a client sends, the server's message handler answers every frame with an
 `event`, a `refused` or an `error` (a well-formed `resume`: the events missed, none when none
-were), keeps serving, and a `refused` or an `error` leaves the game
-exactly as it was (its version, its log and the state's fingerprint). Frames are generated for
-every playable ruleset: text that is not JSON, JSON of every shape, and `act` frames whose
-actions are of every type the ruleset's vocabulary declares, with real and made-up ids and
-hostile values (non-finite numbers, huge ones, wrong types, deep nesting)."""
+were), keeps serving, and a `refused` or an `error` leaves the game exactly as it was (its
+version, its log and the state's fingerprint). Which one is decided here apart from the server,
+as README "Play over the network" says: a frame that is not a message (not JSON, nested too
+deep, no known type, an act without a usable id or an action) is an `error`; an act from a seat
+is never an `error` - its action is the engine's to take or refuse, and one holding a number
+that is not finite or too big for any field is `refused` with `bad_field` violations only.
+Frames are generated for every playable ruleset: text that is not JSON, JSON of every shape,
+and `act` frames whose actions are of every type the ruleset's vocabulary declares, with real
+and made-up ids and hostile values (non-finite numbers, huge ones, the boundary's own limits
+and one past them, wrong types, deep nesting). The examples are the same alone and in the
+whole suite (derandomize, no database; tests/conftest.py keeps Hypothesis from mixing in
+constants of whichever modules happen to be imported)."""
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from typing import Any
 
@@ -16,6 +24,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from battlefield.errors import UsageError
+from battlefield.inputs import MAX_COORD, MAX_DIGITS, MAX_NUMBER, HugeNumber, loads
 from battlefield.rules import registry
 from battlefield.scene.load import load_scene_text
 from battlefield.server.app import Server
@@ -39,7 +49,8 @@ class Listener:
 
 HOSTILE_NUMBERS = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**30, 10**30),
-    st.sampled_from([0, -1, 1e308, -1e308, 10**400]))
+    st.sampled_from([0, -1, 1e308, -1e308, 10**400, MAX_COORD, MAX_COORD + 1e-6, MAX_NUMBER,
+                     MAX_NUMBER + 1, 1e12 + 1, 10 ** MAX_DIGITS - 1, 10 ** MAX_DIGITS]))
 SCALARS = st.one_of(st.none(), st.booleans(), HOSTILE_NUMBERS, st.text(max_size=12))
 JSON = st.recursive(SCALARS, lambda inner: st.one_of(
     st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
@@ -80,15 +91,46 @@ def _frames(ruleset: str, ids: list[str], sides: list[str]) -> st.SearchStrategy
     return st.one_of(act, act, other)
 
 
+def _read(frame: str) -> Any:
+    """The frame as JSON the way the boundary reads outside text, or UsageError."""
+    return loads(frame, "frame")
+
+
 def _resume(frame: str) -> dict[str, Any] | None:
     """The frame as a well-formed resume, else None."""
     try:
-        msg = json.loads(frame)
-    except (ValueError, RecursionError):
+        msg = _read(frame)
+    except UsageError:
         return None
     since = msg.get("since") if isinstance(msg, dict) and msg.get("type") == "resume" else None
     ok = isinstance(since, int) and not isinstance(since, bool) and since >= 0
     return msg if ok else None
+
+
+def _act(frame: str) -> dict[str, Any] | None:
+    """The frame as a well-formed act (an id of whole number or 1..128 characters of text, and
+    an action of any shape), else None."""
+    try:
+        msg = _read(frame)
+    except UsageError:
+        return None
+    if not (isinstance(msg, dict) and msg.get("type") == "act" and "action" in msg):
+        return None
+    cid = msg.get("id")
+    ok = (isinstance(cid, int) and not isinstance(cid, bool)) or (
+        isinstance(cid, str) and 0 < len(cid) <= 128)
+    return msg if ok else None
+
+
+def _hostile(value: Any) -> bool:
+    """A number anywhere in `value` that no field of any action may hold."""
+    if isinstance(value, dict):
+        return any(_hostile(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_hostile(v) for v in value)
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    return isinstance(value, HugeNumber)
 
 
 @pytest.mark.parametrize("ruleset", PLAYABLE)
@@ -109,6 +151,9 @@ def test_every_frame_is_answered_and_only_an_event_changes_the_game(ruleset, tmp
     def one(frame: str, seat: str | None) -> None:
         client = Listener(seat)
         version, before = game.version, game.state.fingerprint()
+        act = _act(frame)
+        resend = act is not None and seat is not None and game.answered(
+            seat, json.dumps(act["id"])) is not None
         game.clients.add(client)          # as a connected client: events are broadcast to it
         try:
             server.frame(game, client, frame)
@@ -121,6 +166,14 @@ def test_every_frame_is_answered_and_only_an_event_changes_the_game(ruleset, tmp
             return
         assert client.sent, f"no answer to {frame[:80]!r}"
         assert kinds[0] in ("event", "refused", "error"), kinds
+        if act is None:
+            assert kinds == ["error"], (frame[:200], client.sent)
+        else:
+            assert kinds[0] in ("event", "refused"), (frame[:200], client.sent)
+            if seat is not None and not resend and _hostile(act["action"]):
+                assert kinds == ["refused"], (frame[:200], client.sent)
+                assert {v["code"] for v in client.sent[0]["violations"]} == {"bad_field"}
+                assert all("field" in v for v in client.sent[0]["violations"])
         if kinds[0] != "event":
             assert len(client.sent) == 1 and game.version == version
             assert game.state.fingerprint() == before

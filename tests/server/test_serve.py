@@ -279,45 +279,69 @@ def test_secret_commitments_reach_no_one_else_before_the_reveal(server):
 
 
 def test_malformed_frames_leave_the_server_serving(server):
+    """A frame that is not a message (not JSON, too big, too deep, no type, no id) is an
+    `error`; a well-formed act whose action has a bad field is `refused` with `bad_field`
+    naming it, as `try --action` prints it ILLEGAL; the connection goes on playing."""
     game = server.new_game("demo-skirmish", 1)
     gid = game["game"]
     red = game["seats"]["red"]
-    bad: list = [
+    errors: list = [
         "not json", "{", "[]", "42", "null", '"text"', "{}", '{"type": 7}',
         '{"type": "dance"}', '{"type": "act"}', '{"type": "act", "id": 1}',
         '{"type": "act", "action": {"type": "end-turn"}}',
         '{"type": "act", "id": true, "action": {"type": "end-turn"}}',
         '{"type": "act", "id": [1], "action": {"type": "end-turn"}}',
-        '{"type": "act", "id": 1, "action": "end-turn"}',
-        '{"type": "act", "id": 1, "action": {"unit": "red-spears"}}',
-        '{"type": "act", "id": 1, "action": {"type": "move", "path": [[1, NaN]]}}',
-        '{"type": "act", "id": 1, "action": {"type": "move", "path": [[1, 1e999]]}}',
-        '{"type": "act", "id": 1, "action": {"type": "move", "path": "here"}}',
-        '{"type": "act", "id": 1, "action": {"type": "move", "paths": {"x": [[1, 2]]}}}',
-        '{"type": "act", "id": 1, "action": {"type": "move", "facing": "north"}}',
+        '{"type": "act", "id": 1.5, "action": {"type": "end-turn"}}',
+        '{"type": "act", "id": 1' + "0" * 40 + ', "action": {"type": "end-turn"}}',
         '{"type": "resume"}', '{"type": "resume", "since": -1}',
-        '{"type": "resume", "since": "0"}',
+        '{"type": "resume", "since": "0"}', '{"type": "resume", "since": NaN}',
         "[" * 5000 + "]" * 5000,
         json.dumps({"type": "act", "id": 1, "action": {"type": "x", "pad": "x" * MAX_FRAME}}),
         b"\x00\x01binary",
+    ]
+    refusals: list[tuple[str, str]] = [     # (frame, the field its bad_field names)
+        ('{"type": "act", "id": 1, "action": "end-turn"}', ""),
+        ('{"type": "act", "id": 1, "action": {"unit": "red-spears"}}', "type"),
+        ('{"type": "act", "id": 1, "action": {"type": "move", "path": [[1, NaN]]}}',
+         "path[0][1]"),
+        ('{"type": "act", "id": 1, "action": {"type": "move", "path": [[1, 1e999]]}}',
+         "path[0][1]"),
+        ('{"type": "act", "id": 1, "action": {"type": "move", "path": [[1, 1e12]]}}',
+         "path[0][1]"),
+        ('{"type": "act", "id": 1, "action": {"type": "move", "path": [[1, 1' + "0" * 50
+         + ']]}}', "path[0][1]"),
+        ('{"type": "act", "id": 1, "action": {"type": "move", "path": "here"}}', "path"),
+        ('{"type": "act", "id": 1, "action": {"type": "move", "paths": {"x": [[1, 2]]}}}',
+         "paths.x"),
+        ('{"type": "act", "id": 1, "action": {"type": "move", "facing": "north"}}', "facing"),
+        ('{"type": "act", "id": 1, "action": {"type": "end-turn", "note": Infinity}}', "note"),
     ]
 
     async def run():
         async with aiohttp.ClientSession() as s:
             ws, hello = await _join(s, server.ws(gid, red))
             for i in range(200):
-                frame = bad[i % len(bad)]
+                frame = errors[i % len(errors)]
                 if isinstance(frame, bytes):
                     await ws.send_bytes(frame)
                 else:
                     await ws.send_str(frame)
                 msg = await ws.receive_json(timeout=30)
                 assert msg["type"] == "error" and msg["message"] and "\n" not in msg["message"]
+            for frame, field in refusals:
+                await ws.send_str(frame)
+                msg = await ws.receive_json(timeout=30)
+                assert msg["type"] == "refused" and msg["id"] == 1, (frame, msg)
+                (v,) = msg["violations"]
+                assert v["code"] == "bad_field" and v["field"] == field, (frame, v)
+                assert v["message"] and "\n" not in v["message"]
+            # A resume's other keys are nobody's business: it is answered (nothing missed).
+            await ws.send_str('{"type": "resume", "since": 0, "action": 1000000000001.0}')
             # The same connection still plays, and the server serves others.
             mirror = Mirror(hello)
             action = registry.get("skirmish").player().choose(mirror.state)
             await ws.send_json({"type": "act", "id": "ok", "action": action.to_dict()})
-            assert (await _until(ws, "event"))["version"] == 1
+            assert (await ws.receive_json(timeout=30))["version"] == 1
             await ws.close()
 
     asyncio.run(run())
@@ -341,9 +365,13 @@ def test_http_answers(server):
         "scene": "ruleset: skirmish\nmap: /etc/passwd\nunits: []\n"})
     assert status == 400 and "reads no files" in body["error"]
     for wrong in ({"seed": 1}, {"scene": 3}, {"scene": "demo", "seed": -1},
-                  {"scene": "demo", "seed": "x"}):
+                  {"scene": "demo", "seed": "x"}, {"scene": "demo", "seed": 2 ** 64},
+                  {"scene": "demo", "seed": 1.5}, {"scene": "demo", "seed": 10 ** 40}):
         status, body = server.request("POST", "/games", wrong)
         assert status == 400 and body["error"]
+    status, body = server.request("POST", "/games", {"scene": "demo-skirmish",
+                                                     "seed": 2 ** 64 - 1})
+    assert status == 201 and body["game"]
     status, body = server.request("GET", "/games/nope/log")
     assert status == 404 and body["error"]
     game = server.new_game("demo-skirmish")

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from battlefield.inputs import MAX_COORD
 from battlefield.paths import ruleset_dir
 from battlefield.rules.state import State
 from battlefield.scene.model import Scene, UnitSpec
@@ -172,6 +173,9 @@ def check_scene(scene: Scene) -> None:
             if o is None:
                 raise scene.error((*p, "order"), f"{spec.extra['order']!r} is not an order",
                                   "hold | advance | withdraw | {charge: UNIT} | {march: [x, y]}")
+            if o["order"] == "march" and not all(abs(c) <= MAX_COORD for c in o["to"]):
+                raise scene.error((*p, "order", "march"), f"{o['to']!r} is off any table",
+                                  f"[x, y] in inches, each within {MAX_COORD:g} either way")
             if o["order"] == "charge" and o["target"] not in ids:
                 raise scene.error((*p, "order", "charge"), f"no unit {o['target']!r}",
                                   "the id of an enemy unit")
