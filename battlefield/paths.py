@@ -4,6 +4,7 @@ the package as battlefield/maps and battlefield/rulesets."""
 from __future__ import annotations
 
 import os
+import re
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -92,7 +93,6 @@ def shown_file(file: str | Path) -> str:
 
 def as_typed(message: str) -> str:
     """A message with every bundled map's installed path written as its name (`demo`)."""
-    import re
 
     for where in {str(maps_dir()), str(maps_dir().resolve())}:
         message = re.sub(re.escape(where + os.sep) + r"([\w.-]+?)\.yaml\b", r"\1", message)

@@ -7,10 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from battlefield.cli.common import emit_json, open_scene
+from battlefield.paths import shown_file
 from battlefield.rules.deploy import DEFAULT_SCENE
 from battlefield.rules.registry import with_ruleset_check
 from battlefield.rulings import Referee
-from battlefield.text import inches, table
+from battlefield.text import inches, plural, table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,9 +48,6 @@ def run_check(args: argparse.Namespace) -> int:
 
 def check_text(scene, report: dict[str, Any]) -> str:
     rs = scene.ruleset
-    from battlefield.paths import shown_file
-    from battlefield.text import plural
-
     out = [f"{scene.name or Path(scene.file).stem}  ({shown_file(scene.file)}; {rs.id}, "
            f"{scene.width:g}\" x {scene.depth:g}\" board, "
            f"{plural(len(scene.terrain), 'terrain piece')})",

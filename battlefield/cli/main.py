@@ -16,7 +16,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")     # no banner on the 
 
 from battlefield.cli import commands
 from battlefield.errors import BattlefieldError
-from battlefield.paths import map_names
+from battlefield.paths import as_typed, map_names
 
 DESCRIPTION = """\
 battlefield - exact rulings for tabletop miniature wargames.
@@ -101,8 +101,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except BattlefieldError as exc:
-        from battlefield.paths import as_typed
-
         print(f"battlefield {args.command}: {_short(as_typed(str(exc)))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

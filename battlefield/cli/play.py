@@ -144,8 +144,9 @@ def run_play(args: argparse.Namespace) -> int:
         if args.screenshot:
             print(f"wrote {args.screenshot}")
         return 0
-    # pygame is imported only once a window may open; the window's start-up module stays
-    # clear of numba (view.launch), the screenshot's draws the whole table at once
+    # here, not at the top: pygame is imported only once a window may open; the window's
+    # start-up module stays clear of numba (view.launch), the screenshot's draws the whole
+    # table at once
     from battlefield.view.opening import Setup
 
     setup = Setup(tuple(args.computer), args.save, args.phase, args.load,
@@ -153,11 +154,11 @@ def run_play(args: argparse.Namespace) -> int:
                   args.target, args.ability, args.facing, args.heat, args.edit,
                   not args.no_auto_pass, args.hover)
     if args.screenshot:
-        from battlefield.view.app import screenshot_of
+        from battlefield.view.app import screenshot_of  # here, not at the top: as above
 
         screenshot_of(args.scene, args.ruleset, args.seed, (w, h), setup, args.screenshot)
     else:
-        from battlefield.view.launch import window
+        from battlefield.view.launch import window  # here, not at the top: as above
 
         window(args.scene, args.ruleset, args.seed, (w, h), setup)
     if args.screenshot:

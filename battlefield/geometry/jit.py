@@ -85,6 +85,8 @@ def compiled() -> bool:
 def build() -> None:
     """Import numba and build (not yet compile: numba compiles on the first call of each type)
     the compiled copy of every kernel defined so far, unpublished."""
+    # here, not at the top: numba is imported only when the kernels are built (the window's
+    # first frame draws before it)
     import numba
 
     with _lock:

@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from battlefield.errors import BattlefieldError
+from battlefield.rules import registry
 from battlefield.rules.actions import Action
+from battlefield.rules.standing import scene_now
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 from battlefield.view import live
@@ -39,9 +41,6 @@ def aim_text(state: State, ability: str, unit_id: str, target: int,
 
 def _odds(state: State, unit_id: str, tid: str) -> str | None:
     """The expected damage the ruleset's attack odds give, from where the models stand."""
-    from battlefield.rules import registry
-    from battlefield.rules.standing import scene_now
-
     ruleset = registry.get(state.rules.id)
     q = ruleset.question("attack")
     if q is None:

@@ -12,20 +12,26 @@ from pathlib import Path
 from typing import Any
 
 import pygame
+import yaml
 
+from battlefield import palette as pal
 from battlefield.errors import InputError, UsageError
-from battlefield.rules import log, outcome
+from battlefield.files import write_text
+from battlefield.rules import log, outcome, registry
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.standing import scene_now
 from battlefield.rules.state import Game, State
+from battlefield.rules.trial import scene_after
+from battlefield.rulings import Referee
 from battlefield.scene.load import load_scene_text
 from battlefield.scene.mapfile import scene_yaml
 from battlefield.scene.model import Scene
 from battlefield.view import auto, live
-from battlefield.view.drag import DragTool
+from battlefield.view.aim import aim_text
+from battlefield.view.drag import DragTool, base_points
 from battlefield.view.editor import Editor
 from battlefield.view.measure_tool import MeasureTool
-from battlefield.view.opening import Setup
+from battlefield.view.opening import Setup, battle_text
 from battlefield.view.panels import WIDTH, HelpOverlay, Panel
 from battlefield.view.stack import SIZE, App  # noqa: F401  (App: as before, from here)
 from battlefield.view.table_view import TableView
@@ -43,9 +49,6 @@ class Opened:
 
 def open_game(scene_arg: str | None, ruleset: str | None = None, seed: int = 1) -> Opened:
     """The battle (battle_text) as a new game."""
-    from battlefield.rules import registry
-    from battlefield.view.opening import battle_text
-
     if ruleset is not None:
         registry.get(ruleset)          # names the playable rulesets when it is not one
     return open_text(*battle_text(scene_arg, ruleset), seed)
@@ -53,9 +56,6 @@ def open_game(scene_arg: str | None, ruleset: str | None = None, seed: int = 1) 
 
 def open_text(ruleset: str, text: str, name: str, seed: int = 1) -> Opened:
     """A battle's scene text as a new game, checked as `validate` checks it."""
-    from battlefield.rules import registry
-    from battlefield.scene.load import load_scene_text
-
     registry.get(ruleset)
     scene = registry.checked(load_scene_text(text, name), battle=True)
     return Opened(Game(log.rules_for(ruleset), scene, seed).new_state(), text, name)
@@ -319,7 +319,6 @@ class PlayScene:
     def aim(self, pos: tuple[int, int]) -> None:
         """While a target is picked: range, sight, legality and odds for the enemy unit under
         the cursor (view/aim.py), said in the panel before the click."""
-        from battlefield.view.aim import aim_text
 
         if not self.table.rect.collidepoint(pos):
             return
@@ -383,12 +382,9 @@ class PlayScene:
     def save_position(self, path: str | None = None) -> str:
         """The game as it stands, a scene file with the whole position in its `state:` key
         (as `battlefield try --out` writes it): `battlefield play FILE` goes on from there."""
-        import yaml
 
-        from battlefield.rules.trial import scene_after
 
         path = path or str(Path(self.save_path).with_suffix("")) + "-position.yaml"
-        from battlefield.files import write_text
 
         write_text(path, yaml.safe_dump(scene_after(self.state), sort_keys=False, width=100))
         self.say(f"saved the position to {path}")
@@ -409,9 +405,6 @@ class PlayScene:
 
     def draw_glide(self, surface: pygame.Surface) -> None:
         """The table with the gliding models left out, and their bases where they are now."""
-        from battlefield import palette as pal
-        from battlefield.view.drag import base_points
-
         g, tv, t = self.glide, self.table, self.state.table
         surface.blit(tv.units_layer(hidden=g.unit), tv.rect.topleft)
         colour = tv.style.side(self.state.side_of(g.unit))
@@ -429,6 +422,7 @@ class PlayScene:
         surf = pygame.Surface((self.table.rect.width + self.panel.rect.width,
                                self.table.rect.height))
         self.draw(surf)
+        # here, not at the top: the headless picture module sets SDL's dummy driver on import
         from battlefield.view.picture import save_image
 
         save_image(surf, path)
@@ -515,7 +509,6 @@ def table_scene(setup: Setup, opened: Opened, size: tuple[int, int]) -> PlayScen
         scene.measuring = True
         scene.measure.first = setup.measure[0]
         st = scene.state
-        from battlefield.rulings import Referee
 
         scene.measure.result = Referee(st.scene, st.table).measure_report(*setup.measure)
     if setup.drag:
@@ -574,6 +567,7 @@ def screenshot_of(scene_arg: str | None, ruleset: str | None, seed: int,
                              + ", ".join(n for _, n in scene.panel.buttons) + ")")
         scene.panel.hover = rect.center
         scene.draw(surf)
+    # here, not at the top: the headless picture module sets SDL's dummy driver on import
     from battlefield.view.picture import save_image
 
     save_image(surf, path)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from battlefield.rules.actions import Action
+from battlefield.rules.moves import leader
 from battlefield.rules.state import State
 
 MOVE_S = 0.3          # seconds a computer move takes on the screen
@@ -99,8 +100,6 @@ class Glide:
         path = None
         ref = 0
         if action.path:
-            from battlefield.rules.moves import leader
-
             lead = leader(state, u)
             if lead in moved:
                 ref = int(np.nonzero(moved == lead)[0][0])

@@ -38,6 +38,7 @@ WARM_S = 4.0                   # and no longer than this once the kernels are co
 
 def fit_view(scene: Scene, rect: pygame.Rect) -> ViewTransform:
     """The whole board in `rect` with room for the rulers (as TableView.fit_view)."""
+    # here, not at the top: the first frame draws before numba is imported
     from battlefield.view.picture import margins
 
     scale = ViewTransform.fit(scene.width, scene.depth, tuple(rect.inflate(-40, -40))).scale
@@ -145,6 +146,7 @@ def warm_up(state: Any, computer: bool = True) -> None:
     them from its cache) before the player can ask: the rulings drawn on the board, the
     actions offered, a drag of each of the acting side's units an inch and onto an enemy, and
     (`computer`) the computer player's moves for a few actions on a copy of the game."""
+    # here, not at the top: the first frame draws before numba is imported
     from battlefield.rules.standing import scene_now
     from battlefield.rulings import Referee
     from battlefield.view import live
@@ -182,6 +184,7 @@ def window(scene_arg: str | None, ruleset: str | None, seed: int, size: tuple[in
            setup: Any, frames: Any = None) -> Any:
     """Open the window: the battle's board at once, the game in its place once the kernels
     are ready. Bad input is refused before the window opens (one line, as everywhere)."""
+    # here, not at the top: the first frame draws before numba is imported
     from battlefield.scene.load import load_scene_text
     from battlefield.view import USER_VIDEO_DRIVER
     from battlefield.view.opening import battle_text
@@ -197,6 +200,7 @@ def window(scene_arg: str | None, ruleset: str | None, seed: int, size: tuple[in
     pygame.font.init()
 
     def prepare() -> Any:
+        # here, not at the top: the first frame draws before numba is imported
         from battlefield.view import app
 
         opened: list[Any] = []
@@ -211,6 +215,7 @@ def window(scene_arg: str | None, ruleset: str | None, seed: int, size: tuple[in
         return opened[0]
 
     def ready(opened: Any, now: tuple[int, int]) -> Any:
+        # here, not at the top: the first frame draws before numba is imported
         from battlefield.view import app
 
         return app.table_scene(setup, opened, now)
@@ -239,12 +244,14 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
     log; `ability` is the dragged unit's (as its button); `facing` turns the dragged unit;
     `auto_pass` off: every step is the player's, even one with nothing to do but pass;
     `hover`: a screenshot with the cursor over that button (its tooltip)."""
+    # here, not at the top: the first frame draws before numba is imported
     from battlefield.view.opening import Setup
 
     setup = Setup(computer, save_path, phase, load, measure, drag, to, target, ability, facing,
                   heat, edit, auto_pass, hover)
     if not screenshot:
         return window(scene_arg, ruleset, seed, size, setup)
+    # here, not at the top: the first frame draws before numba is imported
     from battlefield.view.app import screenshot_of
 
     return screenshot_of(scene_arg, ruleset, seed, size, setup, screenshot)
@@ -256,6 +263,7 @@ __all__ = ["Launch", "PREPARING", "fit_view", "play", "warm_up", "window"]
 def first_frame(scene_arg: str | None, path: str, size: tuple[int, int] = (1600, 1000)) -> None:
     """The window's first frame (the board, the game being prepared) drawn to a PNG, headless:
     `python -m battlefield.view.launch [SCENE] PNG`."""
+    # here, not at the top: the first frame draws before numba is imported
     from battlefield.scene.load import load_scene_text
     from battlefield.view.opening import battle_text
     from battlefield.view.picture import save_image

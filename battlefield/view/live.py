@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import shapely
 
 from battlefield.geometry.reach import ReachField, reach_field
 from battlefield.rules.actions import Action, Violation
+from battlefield.rules.moves import leader
 from battlefield.rules.ruleset import DragContext, DragNotes
 from battlefield.rules.state import State
 from battlefield.rulings import LiveCheck, Referee, live_check
@@ -93,7 +95,6 @@ def pick_up(state: State, u: int, model: int | None = None, wanted: str | None =
     if ability is None:
         return None
     t = state.table
-    from battlefield.rules.moves import leader
 
     if model is not None:
         models = np.array([model], dtype=np.int64)
@@ -280,7 +281,6 @@ def unit_between(state: State, x: float, y: float) -> tuple[int, int] | None:
     """(unit, its model nearest the point) of the unit whose bases surround the table point -
     a press between a unit's bases picks the unit up - or None. The unit's area is the hull of
     its bases; where two overlap, the one with a model nearest the point."""
-    import shapely
 
     t = state.table
     best: tuple[float, int, int] | None = None

@@ -14,6 +14,7 @@ from battlefield.scene.model import Scene
 def battle_text(scene_arg: str | None, ruleset: str | None = None) -> tuple[str, str, str]:
     """(ruleset, scene text, name) of the battle to open: the bundled demo battle (no
     argument), a scene file or a map (the ruleset's demo armies deployed on it)."""
+    # here, not at the top: the first frame draws before numba is imported (view.launch)
     from battlefield.rules.deploy import battle_scene, default_ruleset
     from battlefield.rulesets import BOARD_ID
     from battlefield.scene.load import load_scene, resolve_scene_path
@@ -31,6 +32,7 @@ def _default_named() -> str | None:
     """The `ruleset:` the bundled default scene names, read from its YAML alone (loading the
     whole scene, as deploy.default_ruleset does, costs a tenth of the first frame); None when
     it is not a plain name, and default_ruleset decides."""
+    # here, not at the top: the first frame draws before numba is imported (view.launch)
     import yaml
 
     from battlefield.paths import find_map
