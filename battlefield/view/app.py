@@ -319,7 +319,6 @@ class PlayScene:
     def aim(self, pos: tuple[int, int]) -> None:
         """While a target is picked: range, sight, legality and odds for the enemy unit under
         the cursor (view/aim.py), said in the panel before the click."""
-
         if not self.table.rect.collidepoint(pos):
             return
         hit = live.unit_at(self.state, *self.table.table_at(pos), slack=0.3)
