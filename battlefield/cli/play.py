@@ -55,6 +55,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "the first the engine offers)")
     p.add_argument("--facing", type=float, metavar="DEG",
                    help="the dragged unit turned to face DEG degrees (as the wheel or Q / E)")
+    p.add_argument("--aim", nargs=3, metavar=("ABILITY", "UNIT", "TARGET"),
+                   help="with --screenshot: ABILITY chosen with its button, UNIT clicked and the "
+                        "cursor over the enemy TARGET - the panel's verdict before the click "
+                        "(legal or why not, distance, sight, expected damage)")
     p.add_argument("--hover", metavar="BUTTON",
                    help="with --screenshot: the cursor over that panel button (its tooltip)")
     p.add_argument("--measure", nargs=2, metavar=("A", "B"), help="show a measurement")
@@ -152,7 +156,8 @@ def run_play(args: argparse.Namespace) -> int:
     setup = Setup(tuple(args.computer), args.save, args.phase, args.load,
                   tuple(args.measure) if args.measure else None, args.drag, _point(args.to),
                   args.target, args.ability, args.facing, args.heat, args.edit,
-                  not args.no_auto_pass, args.hover)
+                  not args.no_auto_pass, args.hover,
+                  tuple(args.aim) if args.aim else None)
     if args.screenshot:
         from battlefield.view.app import screenshot_of  # here, not at the top: as above
 

@@ -559,6 +559,14 @@ def screenshot_of(scene_arg: str | None, ruleset: str | None, seed: int,
         computer_turn(scene)           # a new game: the computer's turn as the window plays it
     surf = pygame.Surface(size)
     scene.draw(surf)
+    if setup.aim is not None:          # a target picked with the cursor, before the click
+        ability, unit, target = setup.aim
+        st = scene.state
+        scene.panel.chosen, scene.picking = ability, (ability, unit)
+        lead = st.scene.leader_model(st.scene.unit_index(target), st.table)
+        scene.aim(tuple(round(c) for c in scene.table.view.px(st.table.x[lead],
+                                                               st.table.y[lead])))
+        scene.draw(surf)
     if setup.hover is not None:        # the cursor over a button: its tooltip
         rect = next((r for r, n in scene.panel.buttons if n == setup.hover), None)
         if rect is None:

@@ -67,6 +67,7 @@ class Setup:
     edit: str | None = None
     auto_pass: bool = True
     hover: str | None = None          # a screenshot with the cursor over this button
+    aim: tuple[str, str, str] | None = None   # (ability, unit, target): the cursor on target
 
     def check(self, scene: Scene) -> None:
         """Refuse, before anything opens, what the scene alone shows is wrong."""
@@ -76,6 +77,9 @@ class Setup:
                                  f"{', '.join(scene.sides)})")
         if self.load and not Path(self.load).is_file():
             raise UsageError(f"--load {self.load}: no such file")
+        if self.aim:
+            for uid in self.aim[1:]:
+                scene.unit_index(uid)
         if self.edit and self.edit not in {p.id for p in scene.terrain}:
             raise UsageError(f"--edit {self.edit!r}: no such terrain piece (pieces: "
                              + ", ".join(p.id for p in scene.terrain) + ")")

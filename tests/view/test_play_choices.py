@@ -155,3 +155,22 @@ def test_hover_draws_a_buttons_tooltip_in_a_screenshot(tmp_path) -> None:
     with pytest.raises(UsageError, match="--hover nosuch: no such button now"):
         play(None, "openwg", screenshot=str(tmp_path / "x.png"), size=(1200, 760),
              hover="nosuch")
+
+
+def test_aim_shows_the_verdict_on_the_target_under_the_cursor_in_a_screenshot(tmp_path) -> None:
+    """--aim: the engine's check of that very shot, its distance, sight and odds, before the
+    click - and an illegal one says why."""
+    from battlefield.errors import BattlefieldError
+    from battlefield.view.launch import play
+
+    scene = play(None, None, screenshot=str(tmp_path / "aim.png"), phase="shooting",
+                 size=(1200, 760), aim=("shoot", "red-archers", "blue-drake"))
+    assert (tmp_path / "aim.png").stat().st_size > 0
+    said = scene.panel.message
+    assert said.startswith("shoot red-archers -> blue-drake: ") and "legal; expected damage" in said
+    far = play(None, None, screenshot=str(tmp_path / "far.png"), phase="shooting",
+               size=(1200, 760), aim=("shoot", "red-archers", "blue-riders"))
+    assert "illegal: " in far.panel.message
+    with pytest.raises(BattlefieldError, match="no unit 'nobody'"):
+        play(None, None, screenshot=str(tmp_path / "x.png"), size=(1200, 760),
+             aim=("shoot", "red-archers", "nobody"))
