@@ -23,6 +23,7 @@ from typing import Any
 import pygame
 
 from battlefield import palette as pal
+from battlefield.errors import UsageError
 from battlefield.geometry import jit
 from battlefield.scene.model import Scene
 from battlefield.view.drawing import font
@@ -196,7 +197,13 @@ def window(scene_arg: str | None, ruleset: str | None, seed: int, size: tuple[in
     rid, text, name = battle_text(scene_arg, ruleset)
     scene = load_scene_text(text, name)
     setup.check(scene)
-    pygame.display.init()
+    try:
+        pygame.display.init()
+    except pygame.error as exc:       # no video driver SDL can use here (a wrong SDL_VIDEODRIVER)
+        driver = os.environ.get("SDL_VIDEODRIVER")
+        chose = f" (SDL_VIDEODRIVER={driver!r})" if driver is not None else ""
+        raise UsageError(f"no window can open here{chose}: {exc}; draw the table to a picture "
+                         "with --screenshot FILE.png instead") from None
     pygame.font.init()
 
     def prepare() -> Any:

@@ -40,6 +40,22 @@ def test_without_a_display_play_says_so_in_one_line(monkeypatch, capsys) -> None
     assert err.count("\n") == 1 and "no display found" in err and "--screenshot" in err
 
 
+def test_a_video_driver_sdl_cannot_use_is_one_line() -> None:
+    """SDL_VIDEODRIVER naming no driver SDL has: one line and exit 2, not pygame's traceback
+    (its own process: a display already open in this one would not be opened again)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SDL_VIDEODRIVER": "nosuchdriver", "DISPLAY": ":0"}
+    out = subprocess.run([sys.executable, "-m", "battlefield", "play"], capture_output=True,
+                         text=True, env=env, timeout=120)
+    assert out.returncode == 2, out.stderr
+    err = [line for line in out.stderr.strip().splitlines() if not line.startswith("first launch")]
+    assert len(err) == 1 and "no window can open here (SDL_VIDEODRIVER='nosuchdriver')" in err[0]
+    assert "--screenshot" in err[0] and "Traceback" not in out.stderr
+
+
 def test_screenshot_into_a_missing_folder(tmp_path, capsys) -> None:
     assert main(["play", "--screenshot", str(tmp_path / "no" / "x.png")]) == 2
     assert "no such folder" in capsys.readouterr().err
