@@ -312,19 +312,27 @@ def _left(state: State, uid: str) -> str | None:
     return f"{models}{w[0]}/{w[1]} wounds left"
 
 
+def failed(e: Event) -> str | None:
+    """What one event says failed and why (a charge roll too short, a run shorter than the
+    path, a spell failed, miscast or unbound), or None."""
+    kind = str(e.get("type", ""))
+    if kind.endswith("-failed") or kind.endswith("-short"):
+        why = e.get("reason")
+        return kind.replace("-", " ") + (f": {why}" if why else "")
+    if e.get("result") in ("failed", "miscast"):
+        return f"{kind} {e['result']}"
+    if e.get("unbound"):
+        return f"unbound by {e.get('unit')}"
+    return None
+
+
 def failure(events: Sequence[Event]) -> str | None:
-    """What failed and why (a charge roll too short, a run shorter than the path, a spell
-    failed, miscast or unbound), or None."""
+    """What failed and why (as `failed` says, or a charge not made), or None."""
     for e in events:
-        kind = str(e.get("type", ""))
-        if kind.endswith("-failed") or kind.endswith("-short"):
-            why = e.get("reason")
-            return kind.replace("-", " ") + (f": {why}" if why else "")
-        if e.get("result") in ("failed", "miscast"):
-            return f"{kind} {e['result']}"
-        if e.get("unbound"):
-            return f"unbound by {e.get('unit')}"
-        if kind == "no-charge":
+        why = failed(e)
+        if why:
+            return why
+        if e.get("type") == "no-charge":
             return "no charge" + (f": {e['reason']}" if e.get("reason") else "")
     return None
 

@@ -17,6 +17,7 @@ import shapely
 from battlefield.geometry.reach import ReachField, reach_field
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.moves import leader
+from battlefield.rules.outcome import failed
 from battlefield.rules.ruleset import DragContext, DragNotes
 from battlefield.rules.state import State
 from battlefield.rulings import LiveCheck, Referee, live_check
@@ -365,16 +366,7 @@ def describe(r: Ruling) -> list[str]:
 def outcome(events: list[dict]) -> str:
     """What an applied action came to, in words: 'done', or what failed and why (a charge
     roll too short, a run shorter than the path, a spell failed, miscast or unbound)."""
-    for e in events:
-        kind = str(e.get("type", ""))
-        if kind.endswith("-failed") or kind.endswith("-short"):
-            why = e.get("reason")
-            return kind.replace("-", " ") + (f": {why}" if why else "")
-        if e.get("result") in ("failed", "miscast"):
-            return f"{kind} {e['result']}"
-        if e.get("unbound"):
-            return f"unbound by {e.get('unit')}"
-    return "done"
+    return next((why for e in events if (why := failed(e))), "done")
 
 
 def finite(x: float | None) -> bool:
