@@ -159,7 +159,7 @@ def run_play(args: argparse.Namespace) -> int:
                   not args.no_auto_pass, args.hover,
                   tuple(args.aim) if args.aim else None)
     if args.screenshot:
-        from battlefield.view.app import screenshot_of  # here, not at the top: as above
+        from battlefield.view.screenshot import screenshot_of  # here, not at the top: as above
 
         screenshot_of(args.scene, args.ruleset, args.seed, (w, h), setup, args.screenshot)
     else:

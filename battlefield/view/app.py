@@ -5,8 +5,6 @@ against the computer player, undo/redo, save/load of the action log, F12 screens
 
 from __future__ import annotations
 
-import os
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -518,66 +516,6 @@ def table_scene(setup: Setup, opened: Opened, size: tuple[int, int]) -> PlayScen
         scene.toggle_edit()
         if setup.edit:
             scene.editor.selected = ("piece", setup.edit)
-    return scene
-
-
-def computer_turn(scene: PlayScene, limit: int = 200) -> None:
-    """Play on as the window would until the human side is to decide (or the battle ends):
-    the computer's actions and the steps that pass by themselves, each move's glide at its
-    end - but when the last action of all was a move, its glide is shown half way (a
-    screenshot of the computer's turn)."""
-    for _ in range(limit):
-        before = len(scene.state.actions)
-        scene.update(0.0)
-        if scene.glide is None and len(scene.state.actions) == before:
-            return
-        if scene.glide is not None:
-            glide = scene.glide
-            glide.finish()
-            scene.update(0.0)              # the glide ends; the next action, if any
-            if len(scene.state.actions) == before + 1 and scene.glide is None:
-                glide.t0 = time.perf_counter() - glide.seconds / 2
-                glide.seconds = 3600.0      # held half way for the picture
-                glide.t0 = time.perf_counter() - glide.seconds / 2
-                scene.glide = glide
-                return
-
-
-def screenshot_of(scene_arg: str | None, ruleset: str | None, seed: int,
-                  size: tuple[int, int], setup: Setup, path: str) -> PlayScene:
-    """The table as the window would first show it, set up as asked, drawn to a PNG (no
-    display needed: SDL's dummy driver unless the user chose one)."""
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    pygame.display.init()
-    pygame.font.init()
-    opened = open_game(scene_arg, ruleset, seed)
-    setup.check(opened.state.scene)
-    before_play(setup, opened.state)
-    scene = table_scene(setup, opened, size)
-    if setup.computer and not (setup.drag or setup.measure or setup.load or setup.phase
-                               or setup.edit is not None):
-        computer_turn(scene)           # a new game: the computer's turn as the window plays it
-    surf = pygame.Surface(size)
-    scene.draw(surf)
-    if setup.aim is not None:          # a target picked with the cursor, before the click
-        ability, unit, target = setup.aim
-        st = scene.state
-        scene.panel.chosen, scene.picking = ability, (ability, unit)
-        lead = st.scene.leader_model(st.scene.unit_index(target), st.table)
-        scene.aim(tuple(round(c) for c in scene.table.view.px(st.table.x[lead],
-                                                               st.table.y[lead])))
-        scene.draw(surf)
-    if setup.hover is not None:        # the cursor over a button: its tooltip
-        rect = next((r for r, n in scene.panel.buttons if n == setup.hover), None)
-        if rect is None:
-            raise UsageError(f"--hover {setup.hover}: no such button now (buttons: "
-                             + ", ".join(n for _, n in scene.panel.buttons) + ")")
-        scene.panel.hover = rect.center
-        scene.draw(surf)
-    # here, not at the top: the headless picture module sets SDL's dummy driver on import
-    from battlefield.view.picture import save_image
-
-    save_image(surf, path)
     return scene
 
 

@@ -261,7 +261,7 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
     if not screenshot:
         return window(scene_arg, ruleset, seed, size, setup)
     # here, not at the top: the first frame draws before numba is imported
-    from battlefield.view.app import screenshot_of
+    from battlefield.view.screenshot import screenshot_of
 
     return screenshot_of(scene_arg, ruleset, seed, size, setup, screenshot)
 
