@@ -21,12 +21,7 @@ from battlefield.view.app import PlayScene, open_game  # noqa: E402
 RULESETS = ["aos4", "skirmish", "openwg", "warband", "blocks"]
 
 
-@pytest.fixture(autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("display")
 
 
 def play_against_the_computer(ruleset: str, auto_pass: bool = True, limit: int = 600,

@@ -17,13 +17,7 @@ from battlefield.view import live  # noqa: E402
 from battlefield.view.app import PlayScene, open_game, to_phase  # noqa: E402
 from battlefield.view.panels import button_tip  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("display")
 
 
 def key(k: int, mod: int = 0) -> pygame.event.Event:
