@@ -216,7 +216,10 @@ class Ruleset(ABC):
         """When an action is checked (State.check, and before State.apply): why it is illegal
         now, empty when it is legal. Changes nothing. State.check has already refused it when
         the battle is over or its type is not one of `actions`; while decisions are pending it
-        is asked only about an action that addresses one (rules.decisions.check)."""
+        is asked only about an action that addresses one (rules.decisions.check). Build each
+        violation with rules.moves.v, naming the units and models it is about (`about`), so the
+        window marks them without reading the message; an action that needs a "target" and has
+        none is refused with the code `no_target` (the window then asks for a click on one)."""
 
     @abstractmethod
     def resolve(self, state: State, action: Action) -> list[Event]:

@@ -337,7 +337,7 @@ class PlayScene:
         if unit is None:
             action = Action(ability, uid)
             bad = self.state.check(action)
-            if bad and any("target" in v.code or "target" in v.message for v in bad):
+            if any(v.code == "no_target" for v in bad):     # Ruleset.check: no target given
                 self.picking = (ability, uid)
                 self.say(f"{ability} {uid}: click the target")
                 return True
