@@ -5,7 +5,14 @@ after the action (the ruleset's `health` hook). No pygame: the window's panel, i
 the tests read these lines.
 
 `entry(record, events, state)` words one action of the log (the `action` record State.apply
-writes and the events after it); `game_log(state)` every action of the game so far."""
+writes and the events after it); `game_log(state)` every action of the game so far.
+
+The events any ruleset's resolve may return and have worded, beside the bundled rulesets' own
+shapes read below: {"type": "damage", "unit": ID, "amount": N}; {"type": "slain" | "removed",
+"unit": ID, "models": [UNIT/N ...], "reason": ...} (the models taken off, which the window marks
+as losses); {"type": "destroyed", "unit": ID}; a type ending in "-failed" or "-short" with a
+"reason" (the headline: what failed); and the clock the log follows, {"type": "turn" | "phase" |
+"battle-round", "round": N, "active": SIDE, "phase": NAME} (the keys that changed)."""
 
 from __future__ import annotations
 
@@ -165,7 +172,7 @@ def _dice_only(e: Event) -> str | None:
         return (f"{e.get('kind', '')} attack on its {e.get('side', '')}: {e['dice']} dice, "
                 f"hit on {e['hit_on']}+, damage on {e['damage_on']}+"
                 + (f" ({mods})" if mods else "")).replace("  ", " ")
-    if kind in ("shoot", "fight", "charge-attack", "charge-dice"):  # openwg
+    if kind in ("shoot", "fight", "charge-attack", "charge-dice") and "attackers" in e:  # openwg
         n = sum(len(v) for v in (e.get("attackers") or {}).values())
         return f"{e.get('with', kind)}: {n} model{_s(n)} attacking, {e.get('wounds', 0)} wounds"
     if kind == "opportunistic-strike":
@@ -208,8 +215,8 @@ def effects(events: Iterable[Event]) -> tuple[dict[str, Hurt], list[str], list[s
         elif kind == "damage" and "boxes" in e:                     # blocks
             h = of(e["unit"])
             h.damage += int(e["boxes"])
-        elif kind in ("shoot", "fight", "charge-attack", "charge-dice"):   # openwg
-            h = of(e["target"])
+        elif kind in ("shoot", "fight", "charge-attack", "charge-dice") and "attackers" in e:
+            h = of(e["target"])                                     # openwg
             h.pooled += int(e.get("wounds", 0))
         elif kind == "wounds" and "shrug" in e:                     # openwg, end of phase
             h = of(e["unit"])

@@ -82,6 +82,11 @@ TABLE = [
                 {"type": "routs", "unit": "blue-axes", "facing": 90.0}],
      ["blue-axes: 2 damage, routs",
       "red-bows at blue-axes, ranged attack on its front: 5 dice, hit on 3+, damage on 3+"]),
+    # A new ruleset's own "fight" (not openwg's: no "attackers") with the common events only.
+    ("any", [{"type": "fight", "unit": "red-1", "target": "blue-1", "roll": 5},
+             {"type": "damage", "unit": "blue-1", "amount": 1},
+             {"type": "slain", "unit": "blue-1", "models": ["blue-1/1"]}],
+     ["blue-1: 1 damage, 1 slain (blue-1/1)"]),
 ]
 
 
