@@ -54,11 +54,11 @@ def summary_line(state: State) -> str:
     def value(v: Any) -> str:
         return json.dumps(v) if isinstance(v, (dict, list)) else str(v)
 
-    res = "; ".join(f"{side} " + ", ".join(f"{k} {value(v)}" for k, v in r.items()
-                                           if v not in ([], {}))
-                    for side, r in s["sides"].items())
+    shown = {side: ", ".join(f"{k} {value(v)}" for k, v in r.items() if v not in ([], {}))
+             for side, r in s["sides"].items()}
+    res = "; ".join(f"{side} {text}" for side, text in shown.items() if text)
     acting = "the battle is over" if s.get("over") else f"{s['acting']} to act"
     if s.get("pending"):
         d = s["pending"][0]
         acting = f"{d['side']} to decide {d['kind']} ({' or '.join(d['answers'])})"
-    return f"position: {when}, {acting}; {res}"
+    return f"position: {when}, {acting}" + (f"; {res}" if res else "")

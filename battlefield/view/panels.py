@@ -154,6 +154,8 @@ class Panel:
         for side, res in state.sides.items():
             bits = ([f"{name} {_shown(res[k])}" for k, name in named if k in res] if named else
                     [f"{k.upper()} {v}" for k, v in res.items() if isinstance(v, (int, float))])
+            if not bits:                              # a ruleset whose sides keep nothing
+                continue
             text = f"{side}: " + "; ".join(bits)
             for line in _wrap(text, small, r.width - 24)[:3]:   # wrapped, not cut off
                 surface.blit(small.render(line, True, pal.INK), (x, y))
