@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from battlefield.inputs import FieldTypeError, parse_type
-from battlefield.paths import ruleset_dir, ruleset_names
+from battlefield.paths import find_map, ruleset_dir, ruleset_names
 from battlefield.yamlsource import Reader
 
 OBJECTIVE_RULES = ("control-sum", "model-count", "fighters-within")
@@ -139,7 +139,7 @@ class RulesetData:
     folder: Path
     sight: str = "models"                        # one of SIGHT_MODES
     rect_bases: bool = False                     # a [frontage, depth] base is a rectangle
-    demo: str | None = None                      # the bundled battle scene (maps/NAME.yaml)
+    demo: str | None = None                      # its battle: FOLDER/NAME.yaml or maps/
     analysis: Analysis | None = None             # None: map analysis uses its defaults
     actions: tuple[ActionDoc, ...] = ()
     resources: tuple[tuple[str, str], ...] = ()  # each side's resources: (key, name for people)
@@ -164,6 +164,15 @@ class RulesetData:
     # (aos4: a melee weapon has no range; a `range: 1` is refused, not taken as a 1" gun).
     weapon_defaults: tuple[tuple[str, float], ...] = ()
     weapon_range_min: float = 0.0
+
+    @property
+    def demo_path(self) -> Path | None:
+        """The scene of its demo battle: a file of its own folder by that name (a ruleset
+        installed apart ships its demo with its data), else a bundled map or scene, or None."""
+        if not self.demo:
+            return None
+        own = self.folder / (self.demo if self.demo.endswith(".yaml") else f"{self.demo}.yaml")
+        return own if own.is_file() else find_map(self.demo)
 
 
 BOARD_ID = "board"

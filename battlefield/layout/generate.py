@@ -55,7 +55,7 @@ def base_scene(arg: str | None, ruleset: str | None) -> Scene:
     if ruleset is None:
         raise UsageError("give --ruleset R (or a base map that names its ruleset)")
     rs = load_ruleset(ruleset)
-    path = find_map(rs.id) or (find_map(rs.demo) if rs.demo else None)
+    path = find_map(rs.id) or rs.demo_path
     if path is None:
         raise UsageError(f"{ruleset} has no bundled map: give a base map")
     return replace(load_scene(path), terrain=(), units=[])

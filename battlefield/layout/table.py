@@ -23,7 +23,6 @@ import shapely
 from battlefield.geometry import MM_PER_INCH
 from battlefield.geometry.terrain import Piece
 from battlefield.layout.catalogue import Catalogue, PieceType
-from battlefield.paths import find_map
 from battlefield.rulesets import load_ruleset
 from battlefield.scene.load import load_scene
 from battlefield.scene.model import Scene
@@ -174,7 +173,7 @@ def largest_base(ruleset: str) -> float:
     """The longest side of the largest base in the ruleset's demo battle, in inches (1.26", a
     32 mm base, when there is none to look at)."""
     rs = load_ruleset(ruleset)
-    path = find_map(rs.demo) if rs.demo else None
+    path = rs.demo_path
     best = 32.0 / MM_PER_INCH
     if path is None:
         return best

@@ -225,8 +225,7 @@ def battle_scene(ruleset: str, map_arg: str | None) -> tuple[str, str]:
     ruleset.yaml `demo:`), a scene file with units, or a map with the ruleset's demo armies
     deployed on it."""
     if map_arg is None:
-        demo = load_ruleset(ruleset).demo
-        path = find_map(demo) if demo else None
+        path = load_ruleset(ruleset).demo_path
         if path is None:
             raise UsageError(f"no bundled demo battle for {ruleset}; give a map or scene")
         scene = load_scene(path)

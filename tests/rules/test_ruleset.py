@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from battlefield.paths import find_map
 from battlefield.rules import registry
 from battlefield.rules.actions import Action
 from battlefield.rules.ruleset import CheckAdditions, DragNotes, Ruleset
@@ -124,7 +123,7 @@ def test_not_your_turn_is_one_refusal_in_each_rulesets_words(name: str, said: st
     """Ruleset.not_your_turn: the acting side (acting_side) against the action's `side`, in
     the words players have always read (turn_word); aos4 says not_your_decision instead."""
     ruleset = registry.get(name)
-    state = Game(ruleset, load_scene(find_map(ruleset.spec.demo)), seed=1).new_state()
+    state = Game(ruleset, load_scene(ruleset.spec.demo_path), seed=1).new_state()
     assert ruleset.acting_side(state) == "red"
     for kind in state.available():
         if kind == "initiative" or name != "warband":      # warband's other types carry no side

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).parent
-RACE = HERE / "race.yaml"
+RACE = HERE / "homebrew_ruleset" / "data" / "race.yaml"     # its demo battle
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +44,14 @@ def test_a_homebrew_ruleset_simulates_a_battle_through_the_cli(installed):
     # blue's 2" move never allows its player's 2.7" step, so blue stays put.
     assert result["winner"] == "red"
     assert result["victory_points"] == {"red": 2, "blue": 0}
+
+
+def test_its_demo_battle_ships_with_its_data(installed):
+    # `demo: race` in its ruleset.yaml names race.yaml in its own data folder: simulate plays
+    # it without --map (and the conformance suite would find it, as a bundled ruleset's).
+    out = cli(installed, "simulate", "--ruleset", "homebrew", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["winner"] == "red"
 
 
 def test_try_rules_on_a_homebrew_action_with_its_numbers(installed):
