@@ -54,6 +54,19 @@ def test_its_demo_battle_ships_with_its_data(installed):
     assert json.loads(out.stdout)["winner"] == "red"
 
 
+def test_the_conformance_suite_plays_it(installed):
+    # Installed, the homebrew ruleset is one more playable ruleset with a demo: the suite every
+    # bundled ruleset runs (seeded battle, replay, undo, positions, hostile positions and
+    # actions) runs on it too, in a process that has the distribution.
+    suites = [str(HERE.parent / f) for f in ("test_conformance.py", "test_properties.py",
+                                             "test_boundary.py")]
+    out = subprocess.run([sys.executable, "-m", "pytest", "-n", "0", "-p", "no:cacheprovider",
+                          "-k", "homebrew", *suites], env=installed, capture_output=True,
+                         text=True, timeout=600, cwd=HERE.parent.parent.parent)
+    # 0: tests were chosen and passed (pytest says 5 when -k chooses none)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
+
+
 def test_try_rules_on_a_homebrew_action_with_its_numbers(installed):
     step = {"type": "step", "unit": "blue-1", "path": [[20, 20], [17, 17]]}
     out = cli(installed, "try", str(RACE), "--action", json.dumps(step), "--json")

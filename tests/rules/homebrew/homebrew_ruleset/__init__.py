@@ -18,7 +18,7 @@ from battlefield.rules.actions import Action, Violation
 from battlefield.rules.moves import about, end_problems, find_unit, planned, v
 from battlefield.rules.result import Result
 from battlefield.rules.ruleset import Player, Ruleset
-from battlefield.rules.state import State, scene_start
+from battlefield.rules.state import State, scene_start, start_round
 
 ROUNDS = 3
 STEP = 3.0
@@ -32,8 +32,8 @@ class FlagRace(Ruleset):
     def setup(self, state: State) -> list[dict[str, Any]]:
         start, active = scene_start(state, ("round", "active"))
         state.sides = {s: {"steps": 0} for s in state.scene.sides}
-        state.clock = {"round": int(start.get("round", 1)), "active": active, "turn": 1,
-                       "over": False}
+        state.clock = {"round": start_round(state, start, ROUNDS), "active": active,
+                       "turn": 1, "over": False}
         state.objectives = {o.id: None for o in state.scene.objectives}
         return [{"type": "round", "round": state.clock["round"]}]
 
