@@ -86,7 +86,7 @@ def _types(ruleset_fields: tuple[tuple[str, str], ...]) -> dict[str, FieldType]:
 
 def field_types(scene: Scene) -> dict[str, FieldType]:
     """The type of every field an action may have in this scene's ruleset."""
-    return _types(tuple(getattr(scene.ruleset, "action_fields", ()) or ()))
+    return _types(scene.ruleset.action_fields)
 
 
 # --- scenes played as battles --------------------------------------------------------------------
@@ -94,7 +94,7 @@ def playable_units(scene: Scene) -> None:
     """Every unit gives the characteristics its ruleset needs to play (ruleset.yaml's
     `unit_needs:`); one left out is an InputError at the unit's stats, naming what is missing
     - not a battle played with a Move of 0 nobody stated."""
-    needs = getattr(scene.ruleset, "unit_needs", ())
+    needs = scene.ruleset.unit_needs
     for i, u in enumerate(scene.units):
         missing = [k for k in needs if u.stats.get(k) is None]
         if missing:

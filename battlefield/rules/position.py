@@ -262,7 +262,7 @@ def _null_allowed(state: State, path: tuple[str | int, ...]) -> bool:
     """The ruleset's `position_nulls:` (key paths, * for any one key) allow a null here."""
     where = ".".join(str(p) for p in path)
     return any(fnmatchcase(where, pattern)
-               for pattern in getattr(state.scene.ruleset, "position_nulls", ()))
+               for pattern in state.scene.ruleset.position_nulls)
 
 
 def _one(state: State, value: Any, sample: Any, nullable: bool,

@@ -101,7 +101,7 @@ def with_ruleset_check(scene: Scene, report: dict[str, Any]) -> dict[str, Any]:
 def _assumed(scene: Scene, report: dict[str, Any]) -> None:
     """Each unit's weapon characteristics left out and taken from the ruleset's
     weapon_defaults, as `assumed` in the check report ("Sword: hit 4, wound 4")."""
-    defaults = getattr(scene.ruleset, "weapon_defaults", ())
+    defaults = scene.ruleset.weapon_defaults
     for u in scene.units if defaults else ():
         said = []
         for w in u.weapons:

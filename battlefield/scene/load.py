@@ -310,7 +310,7 @@ class _SceneReader:
 
     def _ranges(self, path: tuple, weapons: list[dict[str, Any]], rs: Any) -> None:
         """A weapon's range is at least the ruleset's weapon_range_min, or none (melee)."""
-        least = getattr(rs, "weapon_range_min", 0.0)
+        least = rs.weapon_range_min
         for k, w in enumerate(weapons):
             rng = w.get("range")
             if least and isinstance(rng, (int, float)) and 0 < rng < least:

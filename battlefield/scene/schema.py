@@ -111,14 +111,14 @@ def _unit_defs(rs: Any) -> dict[str, Any]:
     stats = {"type": "object", "description": f"The unit's characteristics ({r}).",
              "properties": {c: _stat(c) for c in rs.characteristics},
              "additionalProperties": False}
-    assumed = dict(getattr(rs, "weapon_defaults", ()))
+    assumed = dict(rs.weapon_defaults)
 
     def weapon_stat(c: str) -> dict[str, Any]:
         out = _stat(c)
         if c in assumed:
             out = out | {"default": assumed[c], "description": f"{out['description']} "
                          f"Left out: {assumed[c]:g} is assumed (battlefield check shows it)."}
-        if c == "range" and getattr(rs, "weapon_range_min", 0):
+        if c == "range" and rs.weapon_range_min:
             out = out | {"description": f"{out['description']} A melee weapon has no range; "
                          f"a shooting weapon's is {rs.weapon_range_min:g}\" or more."}
         return out
