@@ -7,12 +7,13 @@ the tests read these lines.
 `entry(record, events, state)` words one action of the log (the `action` record State.apply
 writes and the events after it); `game_log(state)` every action of the game so far.
 
-The events any ruleset's resolve may return and have worded, beside the bundled rulesets' own
-shapes read below: {"type": "damage", "unit": ID, "amount": N}; {"type": "slain" | "removed",
-"unit": ID, "models": [UNIT/N ...], "reason": ...} (the models taken off, which the window marks
-as losses); {"type": "destroyed", "unit": ID}; a type ending in "-failed" or "-short" with a
-"reason" (the headline: what failed); and the clock the log follows, {"type": "turn" | "phase" |
-"battle-round", "round": N, "active": SIDE, "phase": NAME} (the keys that changed)."""
+Each event is worded by its ruleset (Ruleset.effect: aos4's attacks, openwg's pooled wounds
+...), else in the words common to every ruleset (`common`): {"type": "damage", "unit": ID,
+"amount": N}; {"type": "slain" | "removed", "unit": ID, "models": [UNIT/N ...], "reason": ...}
+(the models taken off, which the window marks as losses); {"type": "destroyed" | "healed",
+"unit": ID}; a type ending in "-failed" or "-short" with a "reason" (the headline: what failed);
+and the clock the log follows, {"type": "turn" | "phase" | "battle-round", "round": N, "active":
+SIDE, "phase": NAME} (the keys that changed)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from battlefield.rules.ruleset import Effect, Ruleset
 from battlefield.rules.state import State
 
 Event = dict[str, Any]
@@ -140,159 +142,72 @@ def _models(names: Sequence[str]) -> str:
     return ", ".join(names)
 
 
-def _dice(e: Event) -> str | None:
-    """An attack event's dice in a line (after the outcome), with who attacked whom."""
-    line = _dice_only(e)
-    if line is None:
-        return None
+def _dice(e: Event, line: str) -> str:
+    """An attack's dice in a line (after the outcome), with who attacked whom."""
     who = e.get("attacker") or e.get("by") or e.get("unit")
     whom = e.get("target") or e.get("defender")
     return f"{who} at {whom}, {line}" if who and whom else line
 
 
-def _dice_only(e: Event) -> str | None:
+def common(e: Event) -> Effect | None:
+    """What the events any ruleset may return did (Ruleset.effect's default; ruleset.py lists
+    them), or None."""
     kind = e.get("type")
-    if kind == "attack" and "unsaved" in e:                         # aos4
-        crit = f" ({e['critical']} critical)" if e.get("critical") else ""
-        return (f"{e.get('weapon', 'attack')}: {e['attacks']} attacks, {e['hits']} hit"
-                f"{_s(e['hits'])}{crit}, {e['wounds']} wound{_s(e['wounds'])}, "
-                f"{e['unsaved']} unsaved")
-    if kind in ("attack", "pot-shots") and "hit_on" in e and "saved" in e:   # skirmish
-        cover = f", cover +{e['cover_bonus']}" if e.get("cover_bonus") else ""
-        support = f" (+{e['support']} support)" if e.get("support") else ""
-        what = "pot shots" if kind == "pot-shots" else "attack"
-        return (f"{what}: {e['dice']} dice{support} hitting on {e['hit_on']}+: {e['hits']} "
-                f"hit{_s(e['hits'])}, {e['saved']} saved{cover}")
-    if kind == "attack" and "criticals" in e:                       # warband
-        return (f"{e.get('weapon', 'attack')}: {e['attacks']} dice hitting on "
-                f"{e['hit_on']}+: {e['hits']} hit{_s(e['hits'])}, {e['criticals']} critical, "
-                f"defence {e.get('defense', '-')}")
-    if kind == "attack" and "damage_on" in e:                       # blocks
-        mods = ", ".join(str(m) for m in e.get("modifiers") or ())
-        return (f"{e.get('kind', '')} attack on its {e.get('side', '')}: {e['dice']} dice, "
-                f"hit on {e['hit_on']}+, damage on {e['damage_on']}+"
-                + (f" ({mods})" if mods else "")).replace("  ", " ")
-    if kind in ("shoot", "fight", "charge-attack", "charge-dice") and "attackers" in e:  # openwg
-        n = sum(len(v) for v in (e.get("attackers") or {}).values())
-        return f"{e.get('with', kind)}: {n} model{_s(n)} attacking, {e.get('wounds', 0)} wounds"
-    if kind == "opportunistic-strike":
-        return f"opportunistic strike: rolled {e['roll']}, needed {e['needed']}"
+    if kind == "damage" and "amount" in e:
+        return Effect(str(e["unit"]), damage=int(e["amount"]))
+    if kind == "slain":
+        if e.get("models"):
+            return Effect(str(e["unit"]), slain=list(e["models"]))
+        return Effect(str(e["unit"]), notes=["slain"])                  # a warband fighter
+    if kind == "removed":
+        if e.get("models"):
+            return Effect(str(e["unit"]), removed=list(e["models"]),
+                          removed_why=str(e.get("reason") or ""))
+        return Effect(str(e["unit"]), notes=[f"removed ({e.get('why') or e.get('reason') or ''})"
+                                             .replace(" ()", "")])
+    if kind == "destroyed":
+        return Effect(str(e["unit"]), notes=["destroyed"])
+    if kind == "healed":
+        return Effect(str(e["unit"]), notes=[f"healed {e.get('points', '')}".rstrip()])
     return None
 
 
-def effects(events: Iterable[Event]) -> tuple[dict[str, Hurt], list[str], list[str]]:
+def effects(events: Iterable[Event], ruleset: Ruleset | None = None
+            ) -> tuple[dict[str, Hurt], list[str], list[str]]:
     """(what happened to each unit, by id in the order first touched; side-wide lines such as
-    morale spent; the dice lines)."""
+    morale spent; the dice lines): each event as its ruleset words it (Ruleset.effect), else
+    in the common words; no ruleset: the common words only."""
     hurt: dict[str, Hurt] = {}
     sides: list[str] = []
     dice: list[str] = []
-
-    def of(uid: Any) -> Hurt:
-        return hurt.setdefault(str(uid), Hurt())
-
     for e in events:
-        kind = e.get("type")
-        line = _dice(e)
-        if line:
-            dice.append(line)
-        if kind == "attack" and "unsaved" in e:                     # aos4: slain follow
-            h = of(e["target"])
-            h.damage += int(e.get("damage", 0))
-            h.hit = True
-        elif kind in ("attack", "pot-shots") and "saved" in e:      # skirmish
-            h = of(e.get("defender") or e.get("target"))
-            h.damage += int(e.get("damage", 0))
-            h.slain += list(e.get("slain") or ())
-            h.hit = True
-        elif kind == "attack" and "criticals" in e:                 # warband: damage follows
-            of(e["target"]).hit = True
-        elif kind == "damage" and "amount" in e:                    # warband
-            h = of(e["unit"])
-            h.damage += int(e["amount"])
-        elif kind == "attack" and "damage_on" in e:                 # blocks: damage follows
-            h = of(e["target"])
-            h.hit = True
-        elif kind == "damage" and "boxes" in e:                     # blocks
-            h = of(e["unit"])
-            h.damage += int(e["boxes"])
-        elif kind in ("shoot", "fight", "charge-attack", "charge-dice") and "attackers" in e:
-            h = of(e["target"])                                     # openwg
-            h.pooled += int(e.get("wounds", 0))
-        elif kind == "wounds" and "shrug" in e:                     # openwg, end of phase
-            h = of(e["unit"])
-            taken = int(e.get("wounds", 0))
-            h.damage += taken
-            h.slain += list(e.get("slain") or ())
-            if e.get("shrug"):
-                h.notes.append(f"{e['shrug']} shrugged off")
-        elif kind == "morale" and "fled" in e:                      # openwg
-            h = of(e["unit"])
-            h.removed += list(e.get("fled") or ())
-            if e.get("fled"):
-                h.notes.append(f"morale: {len(e['fled'])} fled (Bravery {e.get('bravery')})")
-        elif kind == "morale" and "commit" in e:                    # skirmish
-            spent = ", ".join(f"{s} {n}" for s, n in e["commit"].items())
-            adv = e.get("advantage")
-            left = ", ".join(f"{s} {n}" for s, n in (e.get("tokens") or {}).items())
-            sides.append(f"morale spent: {spent}" + (f" - {adv} has the advantage" if adv
-                                                     else " - no advantage")
-                         + (f"; morale left: {left}" if left else ""))
-        elif kind == "fortify":
-            lost = ", ".join(f"{s} {n}" for s, n in (e.get("lost") or {}).items() if n)
-            if lost:
-                sides.append(f"morale lost: {lost}")
-        elif kind == "mortal-damage":
-            h = of(e["unit"])
-            h.damage += int(e.get("damage", 0))
-            h.notes.append(f"mortal damage ({e.get('for')})")
-        elif kind == "dangerous-terrain":
-            h = of(e["unit"])
-            h.damage += int(e.get("damage", 0))
-            h.slain += list(e.get("slain") or ())
-            h.notes.append("dangerous terrain")
-        elif kind == "opportunistic-strike":
-            h = of(e["target"])
-            h.damage += int(e.get("damage", 0))
-            h.hit = True
-        elif kind == "slain":
-            h = of(e["unit"])
-            if e.get("models"):
-                h.slain += list(e["models"])
-            else:                                                   # a warband fighter
-                h.notes.append("slain")
-        elif kind == "removed":
-            h = of(e["unit"])
-            if e.get("models"):
-                h.removed += list(e["models"])
-                h.removed_why = str(e.get("reason") or "")
-            else:
-                h.notes.append(f"removed ({e.get('why') or e.get('reason') or ''})"
-                               .replace(" ()", ""))
-        elif kind == "destroyed":
-            of(e["unit"]).notes.append("destroyed")
-        elif kind == "routs":
-            of(e["unit"]).notes.append("routs")
-        elif kind == "courage" and not e.get("passed", True):
-            of(e["unit"]).notes.append(f"failed its courage ({e.get('why')})")
-        elif kind == "healed":
-            of(e["unit"]).notes.append(f"healed {e.get('points', '')}".rstrip())
-        elif kind == "rally":
-            h = of(e["unit"])
-            back = list(e.get("returned") or ())
-            h.notes.append(f"rallied: healed {e.get('healed', 0)}"
-                           + (f", {len(back)} returned" if back else ""))
-        elif kind == "retreat" and (e.get("healed") or e.get("returned")):
-            h = of(e["unit"])
-            h.notes.append("returned " + str(e["returned"]) if e.get("returned")
-                           else "healed " + str(e["healed"]))
+        done = (ruleset.effect(e) if ruleset is not None else None) or common(e)
+        if done is None:
+            continue
+        if done.dice:
+            dice.append(_dice(e, done.dice))
+        if done.unit is not None:
+            h = hurt.setdefault(str(done.unit), Hurt())
+            h.damage += done.damage
+            h.slain += done.slain
+            h.removed += done.removed
+            if done.removed_why is not None:
+                h.removed_why = done.removed_why
+            h.pooled += done.pooled
+            h.notes += done.notes
+            h.hit = h.hit or done.hit
+        if done.sides:
+            sides.append(done.sides)
     return hurt, sides, dice
 
 
-def outcome(events: Sequence[Event], state: State | None = None) -> list[str]:
+def outcome(events: Sequence[Event], state: State | None = None,
+            ruleset: Ruleset | None = None) -> list[str]:
     """The outcome lines: one per unit hurt ('blue-drake: 3 damage, 1 slain (blue-drake/1);
     9 wounds left'), side-wide ones (morale), then the dice. Empty when nothing was hurt and no
-    dice were rolled for an attack."""
-    hurt, sides, dice = effects(events)
+    dice were rolled for an attack. The events are worded by `ruleset` (the state's when not
+    given; neither: the common words only)."""
+    hurt, sides, dice = effects(events, ruleset or (state.rules if state is not None else None))
     out = []
     for uid, h in hurt.items():
         bits = h.words()
@@ -384,14 +299,16 @@ class Entry:
 
 
 def entry(record: Event, events: Sequence[Event], state: State | None = None,
-          side: str | None = None, phase: tuple[Any, ...] = ()) -> Entry:
-    """An action record of the state's events (type 'action') and the events it caused."""
+          side: str | None = None, phase: tuple[Any, ...] = (),
+          ruleset: Ruleset | None = None) -> Entry:
+    """An action record of the state's events (type 'action') and the events it caused,
+    worded by `ruleset` (the state's when not given); `state`: the wounds left now."""
     shown = record.get("action") or {}
     lines = []
     why = failure(events)
     if why:
         lines.append(why)
-    lines += outcome(events, state)
+    lines += outcome(events, state, ruleset)
     rolls = [f"{r.get('for', '')}: {r['total'] if r.get('summed') else r.get('values')}"
              for r in record.get("rolls") or ()]
     return Entry(side, action_words(shown), lines, rolls, phase)
@@ -439,7 +356,8 @@ def game_log(state: State) -> list[Entry]:
         shown = e.get("action") or {}
         side = side_of(state, shown) or _passer(caused) or clock.get("active")
         out.append(entry(e, caused, state if j == len(events) else None, side,
-                         (clock.get("round"), clock.get("active"), clock.get("phase"))))
+                         (clock.get("round"), clock.get("active"), clock.get("phase")),
+                         state.rules))
         for c in caused:
             _tick(clock, c)
         i = j

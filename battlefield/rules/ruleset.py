@@ -33,8 +33,9 @@ engine's core, and nothing else needs reading:
 - The events `resolve` returns are the ruleset's own dicts; the game log and the window word
   the common ones for any ruleset (rules/outcome.py): {"type": "damage", "unit", "amount"},
   {"type": "slain" | "removed", "unit", "models": [UNIT/N ...]}, {"type": "destroyed",
-  "unit"}, a type ending in "-failed" with a "reason", and the clock's {"type": "turn" |
-  "phase" | "battle-round", "round", "active", "phase"}.
+  "unit"}, {"type": "healed", "unit", "points"}, a type ending in "-failed" with a "reason",
+  and the clock's {"type": "turn" | "phase" | "battle-round", "round", "active", "phase"}.
+  Its own events it words with the `effect` hook.
 """
 
 from __future__ import annotations
@@ -140,6 +141,25 @@ class DragContext:
     target: int | None
     rests: bool
     cache: dict[Any, Any]
+
+
+@dataclass
+class Effect:
+    """What one event of an action did, as the game log, the window's panel and a replay page
+    word it (rules/outcome.py): to one unit (damage, models slain or removed, wounds pooled,
+    notes, hit by an attack), a line for the sides (morale spent), and the dice in a line
+    (the outcome's "who at whom, " is put before it)."""
+
+    unit: str | None = None
+    damage: int = 0
+    slain: list[str] = field(default_factory=list)     # model names (UNIT/N)
+    removed: list[str] = field(default_factory=list)
+    removed_why: str | None = None                      # None: as it was
+    pooled: int = 0                                     # wounds waiting on the unit
+    notes: list[str] = field(default_factory=list)
+    hit: bool = False
+    sides: str | None = None
+    dice: str | None = None
 
 
 @dataclass
@@ -365,6 +385,12 @@ class Ruleset(ABC):
         enemy unit `target` or on none: the action the click stands for, or why the unit is
         put back. Default: "put back"."""
         return "put back"
+
+    def effect(self, event: Event) -> Effect | None:
+        """When an action's events are worded (the game log, the window's panel, a replay
+        page: rules/outcome.py): what one of this ruleset's own events did. Default: None, the
+        common words of the events at the top of this module (damage, slain, removed ...)."""
+        return None
 
     def unit_notes(self, state: State) -> dict[int, str]:
         """When the window's panel is drawn: a line per unit the ruleset has something to say

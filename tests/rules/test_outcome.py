@@ -93,7 +93,15 @@ TABLE = [
 @pytest.mark.parametrize("ruleset, events, expected", TABLE,
                          ids=[f"{r}-{k}" for k, (r, _, _) in enumerate(TABLE)])
 def test_outcome_first_then_dice(ruleset, events, expected):
-    assert outcome.outcome(events) == expected
+    words = registry.get(ruleset) if ruleset != "any" else None     # Ruleset.effect
+    assert outcome.outcome(events, ruleset=words) == expected
+
+
+def test_a_rulesets_own_events_are_worded_only_by_it():
+    # aos4's attack read by the common words alone (or by another ruleset): nothing of it.
+    aos4_attack = TABLE[0][1]
+    assert outcome.outcome(aos4_attack) == []
+    assert outcome.outcome(aos4_attack, ruleset=registry.get("warband")) == []
 
 
 def test_failure_is_the_headline():
@@ -127,7 +135,7 @@ def battle(request):
         if state.over:
             break
         events = state.apply(players[state.acting_side].choose(state))
-        found, _, _ = outcome.effects(events)
+        found, _, _ = outcome.effects(events, ruleset)
         if hurt is None and any(h.damage for h in found.values()):
             hurt = (state.snapshot(), events)
     return request.param, state, hurt
@@ -138,7 +146,7 @@ def test_wounds_left_are_the_states(battle):
     assert hurt is not None, f"{ruleset}: no unit was hurt in a whole battle"
     state, events = hurt
     lines = outcome.outcome(events, state)
-    found, _, _ = outcome.effects(events)
+    found, _, _ = outcome.effects(events, state.rules)
     uid = next(u for u, h in found.items() if h.damage)
     line = next(x for x in lines if x.startswith(uid + ":"))
     u = state.scene.unit_index(uid)

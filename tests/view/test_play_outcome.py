@@ -37,7 +37,7 @@ def play_until_hurt(scene: PlayScene) -> list:
         else:
             assert scene.apply(red.choose(st))
         events = outcome.last_events(scene.state)
-        found, _, _ = outcome.effects(events)
+        found, _, _ = outcome.effects(events, scene.state.rules)
         if any(h.damage for h in found.values()):
             return events
     raise AssertionError("nothing was hurt in 300 actions")

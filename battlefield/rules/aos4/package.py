@@ -1,6 +1,7 @@
 """What aos4 answers beyond the game itself, for its Ruleset hooks (rules.Aos4): the computer
 player, the odds questions (charge, attack, move), what the window shows while a unit is
-dragged, each model's health, and where in the turn an action of `battlefield try` belongs."""
+dragged, each model's health, where in the turn an action of `battlefield try` belongs, and
+the game log's words for its events."""
 
 from __future__ import annotations
 
@@ -14,11 +15,11 @@ from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import rolls
 from battlefield.rules.aos4.allocation import stat
 from battlefield.rules.chance import mean, outcomes
-from battlefield.rules.ruleset import DragContext, DragNotes, OddsQuestion, Player, Ruleset
+from battlefield.rules.ruleset import DragContext, DragNotes, Effect, OddsQuestion, Player, Ruleset
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
-from battlefield.text import distribution, inches, table
+from battlefield.text import distribution, inches, plural, table
 
 
 def player() -> Player:
@@ -230,3 +231,23 @@ def try_advance(state: State, action: Action) -> list[Violation]:
 def health(state: State, u: int) -> list[int]:
     """Each model's Health (1 when the warscroll gives none)."""
     return [stat(state, u, "health", 1) or 1] * len(state.scene.units[u].models)
+
+
+# --- the game log's words for aos4's own events (Ruleset.effect) --------------------------------
+def effect(e: dict[str, Any]) -> Effect | None:
+    """An attack's hits, wounds and damage; mortal damage; a rally."""
+    kind = e.get("type")
+    if kind == "attack" and "unsaved" in e:                         # the slain follow
+        crit = f" ({e['critical']} critical)" if e.get("critical") else ""
+        return Effect(str(e["target"]), damage=int(e.get("damage", 0)), hit=True,
+                      dice=f"{e.get('weapon', 'attack')}: {e['attacks']} attacks, "
+                           f"{plural(e['hits'], 'hit')}{crit}, {plural(e['wounds'], 'wound')}, "
+                           f"{e['unsaved']} unsaved")
+    if kind == "mortal-damage":
+        return Effect(str(e["unit"]), damage=int(e.get("damage", 0)),
+                      notes=[f"mortal damage ({e.get('for')})"])
+    if kind == "rally":
+        back = list(e.get("returned") or ())
+        return Effect(str(e["unit"]), notes=[f"rallied: healed {e.get('healed', 0)}"
+                                             + (f", {len(back)} returned" if back else "")])
+    return None

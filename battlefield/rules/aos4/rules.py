@@ -25,7 +25,7 @@ from battlefield.rules.aos4.shooting import Shooting
 from battlefield.rules.decisions import DECLINE, Decision, answer_of
 from battlefield.rules.moves import find_unit
 from battlefield.rules.result import Result
-from battlefield.rules.ruleset import DragContext, DragNotes, Player, Ruleset
+from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Player, Ruleset
 from battlefield.rules.state import State
 from battlefield.scene.model import Scene
 
@@ -398,6 +398,9 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
 
     def health(self, state: State, u: int) -> list[int]:
         return package.health(state, u)
+
+    def effect(self, event: Event) -> Effect | None:
+        return package.effect(event)
 
 
 RULESET = Aos4()

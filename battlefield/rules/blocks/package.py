@@ -1,7 +1,7 @@
 """What blocks answers beyond the game itself, for its Ruleset hooks (rules.Blocks): the
 computer player, the attack and courage odds, where `try` starts, and what `battlefield check`
 adds for blocks (the side of b that a's centre lies on, front arcs, shooting distances, engaged
-sides, rout routes)."""
+sides, rout routes), and the game log's words for its events."""
 
 from __future__ import annotations
 
@@ -13,7 +13,14 @@ from battlefield.rules.actions import Action
 from battlefield.rules.blocks import attacks, movement, turns
 from battlefield.rules.blocks.data import boxes
 from battlefield.rules.chance import mean
-from battlefield.rules.ruleset import CheckAdditions, OddsQuestion, Player, Ruleset, first_side
+from battlefield.rules.ruleset import (
+    CheckAdditions,
+    Effect,
+    OddsQuestion,
+    Player,
+    Ruleset,
+    first_side,
+)
 from battlefield.rules.state import Game, State
 from battlefield.scene.model import Scene
 from battlefield.text import distribution
@@ -146,3 +153,24 @@ def try_advance(state: State, action: Action) -> list:
 def health(state: State, u: int) -> list[int]:
     """A block's damage boxes (green, yellow and red together)."""
     return [boxes(state.scene.units[u])]
+
+
+# --- the game log's words for blocks' own events (Ruleset.effect) -------------------------------
+def effect(e: dict[str, Any]) -> Effect | None:
+    """An attack's dice (its damage follows), damage boxes marked, a rout, a failed courage
+    test."""
+    kind = e.get("type")
+    if kind == "attack" and "damage_on" in e:
+        mods = ", ".join(str(m) for m in e.get("modifiers") or ())
+        return Effect(str(e["target"]), hit=True,
+                      dice=(f"{e.get('kind', '')} attack on its {e.get('side', '')}: "
+                            f"{e['dice']} dice, hit on {e['hit_on']}+, damage on "
+                            f"{e['damage_on']}+" + (f" ({mods})" if mods else ""))
+                      .replace("  ", " "))
+    if kind == "damage" and "boxes" in e:
+        return Effect(str(e["unit"]), damage=int(e["boxes"]))
+    if kind == "routs":
+        return Effect(str(e["unit"]), notes=["routs"])
+    if kind == "courage" and not e.get("passed", True):
+        return Effect(str(e["unit"]), notes=[f"failed its courage ({e.get('why')})"])
+    return None

@@ -23,7 +23,15 @@ from battlefield.rules.chance import Throw
 from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.moves import find_unit, starting_at, v
 from battlefield.rules.result import Result, decide
-from battlefield.rules.ruleset import CheckAdditions, DragContext, DragNotes, Mark, Player, Ruleset
+from battlefield.rules.ruleset import (
+    CheckAdditions,
+    DragContext,
+    DragNotes,
+    Effect,
+    Mark,
+    Player,
+    Ruleset,
+)
 from battlefield.rules.state import State
 from battlefield.scene.model import Scene
 
@@ -468,6 +476,9 @@ class Blocks(Ruleset):
 
     def health(self, state: State, u: int) -> list[int]:
         return package.health(state, u)
+
+    def effect(self, event: Event) -> Effect | None:
+        return package.effect(event)
 
 
 def _colour(cid: str) -> str | None:

@@ -1,6 +1,7 @@
 """What openwg answers beyond the game itself, for its Ruleset hooks (rules.OpenWG): the computer
 player, the odds it answers (an attack's WOUNDS, a morale test's fleeing models), the unit
-builder's points, `try`'s starting moment and what the window shows while a unit is dragged."""
+builder's points, `try`'s starting moment, what the window shows while a unit is dragged, and
+the game log's words for its events."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from battlefield.rules.openwg.profiles import profiles
 from battlefield.rules.ruleset import (
     DragContext,
     DragNotes,
+    Effect,
     OddsQuestion,
     Player,
     Ring,
@@ -27,7 +29,7 @@ from battlefield.rules.ruleset import (
 )
 from battlefield.rules.state import Game, State
 from battlefield.scene.model import Scene
-from battlefield.text import distribution, table
+from battlefield.text import distribution, plural, table
 
 
 def player() -> Player:
@@ -226,3 +228,24 @@ def health(state: State, u: int) -> list[int]:
     """Each model's Health from its profile (models of a unit may differ)."""
     prof = profiles(state.scene)[u]
     return [int(prof.stat("health", k)) for k in range(len(state.scene.units[u].models))]
+
+
+# --- the game log's words for openwg's own events (Ruleset.effect) ------------------------------
+def effect(e: dict[str, Any]) -> Effect | None:
+    """An attack's wounds pooled on its target, the wounds taken at the end of the phase,
+    models that flee a morale test."""
+    kind = e.get("type")
+    if kind in ("shoot", "fight", "charge-attack", "charge-dice") and "attackers" in e:
+        n = sum(len(v) for v in (e.get("attackers") or {}).values())
+        return Effect(str(e["target"]), pooled=int(e.get("wounds", 0)),
+                      dice=f"{e.get('with', kind)}: {plural(n, 'model')} attacking, "
+                           f"{e.get('wounds', 0)} wounds")
+    if kind == "wounds" and "shrug" in e:                           # the end of the phase
+        return Effect(str(e["unit"]), damage=int(e.get("wounds", 0)),
+                      slain=list(e.get("slain") or ()),
+                      notes=[f"{e['shrug']} shrugged off"] if e.get("shrug") else [])
+    if kind == "morale" and "fled" in e:
+        return Effect(str(e["unit"]), removed=list(e.get("fled") or ()),
+                      notes=[f"morale: {len(e['fled'])} fled (Bravery {e.get('bravery')})"]
+                      if e.get("fled") else [])
+    return None

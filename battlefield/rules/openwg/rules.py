@@ -23,7 +23,7 @@ from battlefield.rules.openwg.data import EPS, PHASE_OF, PHASES, game
 from battlefield.rules.openwg.profiles import Weapon, profiles
 from battlefield.rules.openwg.reach import enemies_in_combat, unit_gap
 from battlefield.rules.result import Result, decide
-from battlefield.rules.ruleset import DragContext, DragNotes, Player, Ruleset
+from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Player, Ruleset
 from battlefield.rules.state import State
 from battlefield.scene.model import Scene
 
@@ -532,6 +532,9 @@ class OpenWG(Ruleset):
 
     def health(self, state: State, u: int) -> list[int]:
         return package.health(state, u)
+
+    def effect(self, event: Event) -> Effect | None:
+        return package.effect(event)
 
 
 def _cast(need: int, spell: str):

@@ -1,6 +1,7 @@
 """What skirmish answers beyond the game itself, for its Ruleset hooks (rules.Skirmish): the
 computer player, the attack odds, and what the window shows while a unit is dragged (the pot
-shots its path would trigger, where the enemy under the cursor would retreat to)."""
+shots its path would trigger, where the enemy under the cursor would retreat to), and the
+game log's words for its events."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from battlefield.rules.moves import planned
 from battlefield.rules.ruleset import (
     DragContext,
     DragNotes,
+    Effect,
     Ghost,
     OddsQuestion,
     Player,
@@ -24,7 +26,7 @@ from battlefield.rules.skirmish import movement, potshots
 from battlefield.rules.skirmish.data import istat
 from battlefield.rules.state import Game
 from battlefield.scene.model import Scene
-from battlefield.text import distribution
+from battlefield.text import distribution, plural
 
 
 def player() -> Player:
@@ -97,3 +99,37 @@ def drag_notes(ctx: DragContext) -> DragNotes:
 def health(state: Any, u: int) -> list[int]:
     """Each model's Toughness: the damage that slays it."""
     return [max(1, istat(state, u, "toughness"))] * len(state.scene.units[u].models)
+
+
+# --- the game log's words for skirmish's own events (Ruleset.effect) ----------------------------
+def effect(e: dict[str, Any]) -> Effect | None:
+    """An attack or pot shots, morale committed or lost, dangerous terrain, a retreat that
+    heals."""
+    kind = e.get("type")
+    if kind in ("attack", "pot-shots") and "saved" in e:
+        line = None
+        if "hit_on" in e:
+            cover = f", cover +{e['cover_bonus']}" if e.get("cover_bonus") else ""
+            support = f" (+{e['support']} support)" if e.get("support") else ""
+            what = "pot shots" if kind == "pot-shots" else "attack"
+            line = (f"{what}: {e['dice']} dice{support} hitting on {e['hit_on']}+: "
+                    f"{plural(e['hits'], 'hit')}, {e['saved']} saved{cover}")
+        return Effect(str(e.get("defender") or e.get("target")), damage=int(e.get("damage", 0)),
+                      slain=list(e.get("slain") or ()), hit=True, dice=line)
+    if kind == "morale" and "commit" in e:
+        spent = ", ".join(f"{s} {n}" for s, n in e["commit"].items())
+        adv = e.get("advantage")
+        left = ", ".join(f"{s} {n}" for s, n in (e.get("tokens") or {}).items())
+        return Effect(sides=f"morale spent: {spent}"
+                      + (f" - {adv} has the advantage" if adv else " - no advantage")
+                      + (f"; morale left: {left}" if left else ""))
+    if kind == "fortify":
+        lost = ", ".join(f"{s} {n}" for s, n in (e.get("lost") or {}).items() if n)
+        return Effect(sides=f"morale lost: {lost}") if lost else None
+    if kind == "dangerous-terrain":
+        return Effect(str(e["unit"]), damage=int(e.get("damage", 0)),
+                      slain=list(e.get("slain") or ()), notes=["dangerous terrain"])
+    if kind == "retreat" and (e.get("healed") or e.get("returned")):
+        return Effect(str(e["unit"]), notes=["returned " + str(e["returned"]) if e.get("returned")
+                                             else "healed " + str(e["healed"])])
+    return None

@@ -22,7 +22,7 @@ from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.moves import find_unit
 from battlefield.rules.result import Result
-from battlefield.rules.ruleset import DragContext, DragNotes, Player, Ruleset
+from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Player, Ruleset
 from battlefield.rules.skirmish import (
     attacks,
     bombardment,
@@ -363,6 +363,9 @@ class Skirmish(Ruleset):
 
     def health(self, state: State, u: int) -> list[int]:
         return package.health(state, u)
+
+    def effect(self, event: Event) -> Effect | None:
+        return package.effect(event)
 
 
 RULESET = Skirmish()

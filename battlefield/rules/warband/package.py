@@ -1,8 +1,8 @@
 """What warband answers beyond the game itself, for its Ruleset hooks (rules.Warband): the
 computer player, the attack odds, what the window shows while a fighter is dragged (its Move
 with climbing, the 1" engagement of the enemies it ends near, disengage's 3" limit, the side's
-dice) and how `try` brings a scene to the moment of an action (the initiative rolled, who
-activates first)."""
+dice), how `try` brings a scene to the moment of an action (the initiative rolled, who
+activates first) and the game log's words for its events."""
 
 from __future__ import annotations
 
@@ -11,13 +11,21 @@ from typing import Any
 
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.ruleset import DragContext, DragNotes, OddsQuestion, Player, Ring, Ruleset
+from battlefield.rules.ruleset import (
+    DragContext,
+    DragNotes,
+    Effect,
+    OddsQuestion,
+    Player,
+    Ring,
+    Ruleset,
+)
 from battlefield.rules.state import Game, State
 from battlefield.rules.warband import attacks, initiative
 from battlefield.rules.warband.data import fighter, fighters, game
 from battlefield.rules.warband.turns import given_roll
 from battlefield.scene.model import Scene
-from battlefield.text import distribution
+from battlefield.text import distribution, plural
 
 
 def player() -> Player:
@@ -128,3 +136,19 @@ def check_scene(scene: Scene) -> None:
 def health(state: State, u: int) -> list[int]:
     """A fighter's Wounds."""
     return [fighter(state, u).wounds]
+
+
+# --- the game log's words for warband's own events (Ruleset.effect) -----------------------------
+def effect(e: dict[str, Any]) -> Effect | None:
+    """An attack's dice (its damage follows as the common "damage"), an opportunistic
+    strike."""
+    kind = e.get("type")
+    if kind == "attack" and "criticals" in e:
+        return Effect(str(e["target"]), hit=True,
+                      dice=f"{e.get('weapon', 'attack')}: {e['attacks']} dice hitting on "
+                           f"{e['hit_on']}+: {plural(e['hits'], 'hit')}, {e['criticals']} "
+                           f"critical, defence {e.get('defense', '-')}")
+    if kind == "opportunistic-strike":
+        return Effect(str(e["target"]), damage=int(e.get("damage", 0)), hit=True,
+                      dice=f"opportunistic strike: rolled {e['roll']}, needed {e['needed']}")
+    return None

@@ -23,7 +23,7 @@ from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import Decision, ask
 from battlefield.rules.moves import find_unit, v
 from battlefield.rules.result import Result, decide
-from battlefield.rules.ruleset import DragContext, DragNotes, Player, Ruleset
+from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Player, Ruleset
 from battlefield.rules.state import State
 from battlefield.rules.warband import (
     abilities,
@@ -435,6 +435,9 @@ class Warband(Activations, Ruleset):
 
     def health(self, state: State, u: int) -> list[int]:
         return package.health(state, u)
+
+    def effect(self, event: Event) -> Effect | None:
+        return package.effect(event)
 
 
 RULESET = Warband()
