@@ -4,6 +4,7 @@ here as the metadata pip would write) and found by name."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -34,6 +35,22 @@ def installed(tmp_path_factory) -> dict[str, str]:
 def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "battlefield", *args], env=env,
                           capture_output=True, text=True, timeout=120)
+
+
+# What a ruleset written against the Ruleset class may import of battlefield: the class and the
+# engine's core it lists (rules/ruleset.py's top), and the geometry under them.
+CORE = ("battlefield.rules.ruleset", "battlefield.rules.state", "battlefield.rules.actions",
+        "battlefield.rules.moves", "battlefield.rules.result", "battlefield.rules.damage",
+        "battlefield.rules.chance", "battlefield.rules.decisions", "battlefield.rules.dice",
+        "battlefield.geometry")
+
+
+def test_it_imports_only_the_ruleset_class_and_the_core():
+    source = (HERE / "homebrew_ruleset" / "__init__.py").read_text(encoding="utf-8")
+    found = {n.module for n in ast.walk(ast.parse(source))
+             if isinstance(n, ast.ImportFrom) and n.module and n.module.startswith("battlefield")}
+    assert "battlefield.rules.ruleset" in found
+    assert {m for m in found if not any(m == c or m.startswith(c + ".") for c in CORE)} == set()
 
 
 def test_a_homebrew_ruleset_simulates_a_battle_through_the_cli(installed):
