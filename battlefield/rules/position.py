@@ -79,8 +79,7 @@ def is_position(start: dict[str, Any]) -> bool:
 
 
 # Clock keys that name a side when they are set; a list of sides.
-SIDE_KEYS = ("active", "acting", "first", "initiative", "underdog")
-SIDE_LISTS = ("stopped",)
+SIDE_KEYS = ("active", "acting")      # every ruleset's; its own are Ruleset.clock_sides
 
 
 def restore(state: State, start: dict[str, Any]) -> None:
@@ -282,11 +281,11 @@ def _one(state: State, value: Any, sample: Any, nullable: bool,
 def _clock(state: State, clock: dict[str, Any]) -> None:
     """The clock's sides are the scene's sides, its phase one of the ruleset's."""
     sides = list(state.sides)
-    for key in SIDE_KEYS:
+    for key in (*SIDE_KEYS, *state.rules.clock_sides):
         if isinstance(clock.get(key), str) and clock[key] not in sides:
             raise _error(state, ("clock", key), f"no side {clock[key]!r}",
                          f"one of {', '.join(sides)}")
-    for key in SIDE_LISTS:
+    for key in state.rules.clock_side_lists:
         if isinstance(clock.get(key), list) and any(s not in sides for s in clock[key]):
             raise _error(state, ("clock", key), f"{clock[key]!r} is not a list of sides",
                          f"sides from {', '.join(sides)}")

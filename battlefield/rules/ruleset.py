@@ -215,6 +215,14 @@ class Ruleset(ABC):
     """The acting side's moment as `not_your_turn` names it: "it is red's turn, not blue's"
     (openwg: "action", blocks: "to act")."""
 
+    clock_sides: tuple[str, ...] = ()
+    """The keys of its clock, besides `active` and `acting`, that hold a side (aos4's `first`
+    and `underdog`, warband's `initiative`): a position's must name one of the scene's sides."""
+
+    clock_side_lists: tuple[str, ...] = ()
+    """The keys of its clock that hold a list of sides (openwg's `stopped`), checked the same
+    way."""
+
     @property
     def spec(self) -> RulesetData:
         """Its data: rulesets/ID/ruleset.yaml as read and checked (vocabulary, demo, ranges)."""

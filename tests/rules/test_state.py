@@ -239,6 +239,11 @@ BAD_POSITIONS = [
     ("skirmish", ("sides", "red", "morale"), None, "state.sides.red.morale: None is the wrong"),
     ("openwg", ("clock", "stopped"), ["green"], "state.clock.stopped: ['green'] is not a list of"),
     ("warband", ("clock", "active"), "green", "state.clock.active: no side 'green'"),
+    # each ruleset's own clock sides (Ruleset.clock_sides)
+    ("aos4", ("clock", "underdog"), "green", "state.clock.underdog: no side 'green'"),
+    ("skirmish", ("clock", "first"), "green", "state.clock.first: no side 'green'"),
+    ("warband", ("clock", "initiative"), "green", "state.clock.initiative: no side 'green'"),
+    ("blocks", ("clock", "first"), "green", "state.clock.first: no side 'green'"),
     ("warband", ("sides", "red", "ability_dice"), "x", "state.sides.red.ability_dice: 'x' is "
                                                        "the wrong kind of value (expected a list)"),
     ("blocks", ("clock", "over"), "x", "state.clock.over: 'x' is the wrong kind of value "

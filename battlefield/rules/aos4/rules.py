@@ -58,6 +58,7 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
 
     id = "aos4"
     phases = turns.PHASES
+    clock_sides = ("first", "underdog")
     odds = package.ODDS
 
     def __init__(self, data: dict[str, Ability] | None = None) -> None:

@@ -52,6 +52,7 @@ class Blocks(Ruleset):
     turn_word = "to act"
     actions = tuple(FIELDS)
     phases = PHASES
+    clock_sides = ("first",)
     odds = package.ODDS
 
     # --- the engine's questions ---------------------------------------------------------------

@@ -44,6 +44,7 @@ class OpenWG(Ruleset):
     turn_word = "action"
     actions = tuple(FIELDS)
     phases = PHASES
+    clock_side_lists = ("stopped",)
     odds = package.ODDS
 
     # --- the engine's questions ---------------------------------------------------------------

@@ -53,6 +53,7 @@ class Skirmish(Ruleset):
 
     id = "skirmish"
     actions = tuple(OPTIONS)
+    clock_sides = ("first",)
     odds = package.ODDS
 
     # --- the engine's questions ---------------------------------------------------------------

@@ -56,6 +56,7 @@ class Warband(Activations, Ruleset):
 
     id = "warband"
     phases = ("initiative", "first", "combat")    # the roll, who goes first, the activations
+    clock_sides = ("initiative",)
     odds = package.ODDS
 
     # --- the engine's questions ---------------------------------------------------------------
