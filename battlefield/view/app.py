@@ -285,6 +285,7 @@ class PlayScene:
         if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1:
             name = self.panel.button_at(e.pos)
             if name is not None:
+                self.panel.tip_off = name
                 self.button(name)
                 return True
             if self.picking is not None:

@@ -55,6 +55,7 @@ class Panel:
         self.scroll = 0                          # log lines scrolled back from the newest
         self._entries: tuple[tuple[int, int, int], list[outcome.Entry]] | None = None
         self.hover: tuple[int, int] | None = None   # the cursor over the panel (tooltips)
+        self.tip_off: str | None = None   # the button just clicked: no tooltip over its verdict
         self.buttons_top = 0         # the button row never moves up under the cursor
         self._top_key: tuple[Any, ...] = ()
 
@@ -63,6 +64,8 @@ class Panel:
         cursor's place is kept for the buttons' tooltips."""
         if e.type == pygame.MOUSEMOTION:
             self.hover = e.pos if self.rect.collidepoint(e.pos) else None
+            if self.tip_off is not None and self.button_at(e.pos) != self.tip_off:
+                self.tip_off = None           # off the clicked button: tooltips again
         if e.type == pygame.MOUSEWHEEL and self.rect.collidepoint(pygame.mouse.get_pos()):
             self.scroll = max(0, self.scroll + 3 * e.y)
             return True
@@ -205,6 +208,8 @@ class Panel:
         """Under the button the cursor is on: what choosing it costs or means, from the
         ruleset's data (its vocabulary's `explain:`, else `does:`)."""
         name = self.button_at(self.hover) if self.hover is not None else None
+        if name is not None and name == self.tip_off:
+            return          # clicked: the message it covers says what came of the click
         text = button_tip(state, name, self.answers) if name is not None else ""
         if not text:
             return

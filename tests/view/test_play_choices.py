@@ -62,6 +62,33 @@ def test_hovering_a_button_shows_its_tooltip() -> None:
     assert changed > 20          # the tooltip box drawn under the button
 
 
+def test_a_clicked_buttons_tooltip_leaves_its_verdict_in_view() -> None:
+    # the tooltip sits where the panel's message is: after a click the message is what counts
+    scene = PlayScene(open_game(None, "openwg"), (1200, 760))
+    surf = pygame.Surface((1200, 760))
+    scene.draw(surf)
+    rect = next(r for r, n in scene.panel.buttons if n == "stop")
+    move = pygame.event.Event(pygame.MOUSEMOTION, pos=rect.center, rel=(0, 0), buttons=(0, 0, 0))
+    scene.handle_event(move)
+    assert scene.panel.tip_off is None
+    click_button(scene, "stop")
+    assert scene.panel.tip_off == "stop"
+    tip = pygame.Surface((1200, 760))
+    scene.panel.tip_off = None
+    scene.draw(tip)
+    scene.panel.tip_off = "stop"
+    clear = pygame.Surface((1200, 760))
+    scene.draw(clear)
+    below = pygame.Rect(scene.panel.rect.left + 8, rect.bottom + 4, 200, 24)
+    assert any(tip.get_at(p) == (255, 255, 225, 255) for p in
+               [(x, below.centery) for x in range(below.left + 2, below.right, 4)])
+    assert not any(clear.get_at(p) == (255, 255, 225, 255) for p in
+                   [(x, below.centery) for x in range(below.left + 2, below.right, 4)])
+    scene.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=(rect.left - 40, rect.top),
+                                          rel=(0, 0), buttons=(0, 0, 0)))
+    assert scene.panel.tip_off is None       # off the button: its tooltip shows again later
+
+
 def test_ctrl_o_asks_before_discarding_the_game(tmp_path) -> None:
     opened = open_game(None, "aos4")
     to_phase(opened.state, "movement")
