@@ -168,7 +168,14 @@ class Panel:
         y += 6
         self.buttons = []
         self.answers = {}
-        names = state.available()
+        names = []
+        for name in state.available():
+            if picks_a_side(state, name):       # warband's first: who goes first
+                for side in state.sides:
+                    self.answers[f"{name} {side}"] = Action(name, side=side)
+                    names.append(f"{name} {side}")
+            else:
+                names.append(name)
         if state.pending:
             y = self._decision(surface, state, x, y)
             d = state.pending[0]
@@ -274,6 +281,13 @@ class Panel:
             bad = "refused" in self.message
             surface.blit(small.render(line, True, pal.VERMILLION if bad else pal.INK), (x, y))
             y += 18
+
+
+def picks_a_side(state: State, ability: str) -> bool:
+    """Whether the action's one field is a side to choose (warband's `first`: who activates
+    first, fields ["side?"]): a button for each side, so the choice is the player's."""
+    return any(a.id == ability and [f.rstrip("?") for f in a.fields] == ["side"]
+               for a in state.scene.ruleset.actions)
 
 
 def button_tip(state: State, name: str, answers: dict[str, Action] | None = None) -> str:

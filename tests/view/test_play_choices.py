@@ -195,3 +195,19 @@ def test_aim_shows_the_verdict_on_the_target_under_the_cursor_in_a_screenshot(tm
     with pytest.raises(BattlefieldError, match="no unit 'nobody'"):
         play(None, None, screenshot=str(tmp_path / "x.png"), size=(1200, 760),
              aim=("shoot", "red-archers", "nobody"))
+
+
+def test_who_goes_first_is_a_choice_between_the_sides() -> None:
+    # warband's `first` (fields ["side?"]): one button for each side, not one that picks itself
+    scene = PlayScene(open_game(None, "warband"), (1200, 760))
+    click_button(scene, "initiative")
+    st = scene.state
+    assert st.phase == "first"
+    chooser = st.acting_side
+    other = next(s for s in st.sides if s != chooser)
+    scene.draw(pygame.Surface((1200, 760)))
+    assert [n for _, n in scene.panel.buttons] == [f"first {s}" for s in st.sides]
+    assert "first" in button_tip(st, f"first {other}", scene.panel.answers)
+    click_button(scene, f"first {other}")
+    assert scene.state.actions[-1] == Action("first", side=other)
+    assert scene.state.phase == "combat" and scene.state.acting_side == other
