@@ -342,10 +342,10 @@ class PlayScene:
                 self.picking = (ability, uid)
                 self.say(f"{ability} {uid}: click the target")
                 return True
-            self.picking = None
+            self.picking = self.panel.chosen = None      # used: no longer the chosen one
             self.apply(action)
             return True
-        self.picking = None
+        self.picking = self.panel.chosen = None
         self.apply(Action(ability, unit, target=uid))
         return True
 

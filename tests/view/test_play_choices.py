@@ -163,6 +163,16 @@ def test_an_ability_button_asks_for_its_fighter() -> None:
     click_button(scene, "rush")
     assert len(scene.state.actions) == before                  # nothing applied yet
     assert scene.picking == ("rush", None) and "click" in scene.panel.message
+    assert scene.panel.chosen == "rush"
+    side = st.acting_side
+    u = next(i for i, spec in enumerate(st.scene.units) if spec.side == side
+             and not st.check(Action("rush", unit=spec.id)))
+    m = st.models_of(u)[0]
+    pos = scene.table.view.px(float(st.table.x[m]), float(st.table.y[m]))
+    scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1,
+                                          pos=(round(pos[0]), round(pos[1]))))
+    assert scene.state.actions[-1] == Action("rush", unit=st.scene.units[u].id)
+    assert scene.picking is None and scene.panel.chosen is None   # used: not still lit
 
 
 def test_hover_draws_a_buttons_tooltip_in_a_screenshot(tmp_path) -> None:
