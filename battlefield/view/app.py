@@ -200,6 +200,7 @@ class PlayScene:
                                                      self.state.scene.depth)
         self.opened = Opened(state, text, self.opened.name)
         self.table.state = state
+        self.panel.by_itself.clear()
         if resized:
             self.table.fit()               # the whole new board in view
         self.table.changed()
@@ -357,6 +358,8 @@ class PlayScene:
             while ((self.computer and self.state.acting_side in self.computer)
                    or self.forced() is not None) and self.state.undo():
                 pass
+            done = len(self.state.actions)
+            self.panel.by_itself = {k: p for k, p in self.panel.by_itself.items() if k < done}
             self.glide = None
             self.table.changed()
             self.say("undone")
@@ -396,6 +399,7 @@ class PlayScene:
         state, _ = log.replay(saved)
         self.opened = Opened(state, saved.scene_text, saved.scene_name)
         self.table.state = state
+        self.panel.by_itself.clear()
         self.table.fit()                   # its board, which may not be the one shown before
         self.table.changed()
         self.saved_actions = len(state.actions)
@@ -467,7 +471,9 @@ class PlayScene:
             return
         step = self.forced()
         if step is not None:
+            phase = st.phase
             if self.apply(step):
+                self.panel.by_itself[len(st.actions) - 1] = phase
                 self.say(f"{side} passed by itself ({step.type}: nothing else to do; A turns "
                          "auto-pass off)" if step.type in auto.passes(st) else
                          f"{side}: {step.type} by itself (nothing else to decide)")

@@ -56,6 +56,7 @@ class Panel:
         self._entries: tuple[tuple[int, int, int], list[outcome.Entry]] | None = None
         self.hover: tuple[int, int] | None = None   # the cursor over the panel (tooltips)
         self.tip_off: str | None = None   # the button just clicked: no tooltip over its verdict
+        self.by_itself: dict[int, str | None] = {}   # action number -> phase: auto-pass took it
         self.buttons_top = 0         # the button row never moves up under the cursor
         self._top_key: tuple[Any, ...] = ()
 
@@ -99,36 +100,48 @@ class Panel:
                 y += 17
         return y + 8
 
+    def log_lines(self, state: State, most: int = 200) -> list[tuple[str, pal.RGB, int]]:
+        """The game log's lines, the newest action first (text, ink, indent): each action
+        (a step auto-pass took says so, with its phase), what came of it, its dice."""
+        small = font(16)
+        width = self.rect.width
+        colours = pal.side_colours(state.sides)
+        lines: list[tuple[str, pal.RGB, int]] = []
+        for n, en in reversed(list(enumerate(self.entries(state)))):
+            ink = pal.darker(colours.get(en.side, pal.INK), 0.5) if en.side else pal.INK
+            said = en.action
+            if n in self.by_itself:
+                phase = self.by_itself[n]
+                said += (f" by itself ({phase} phase: nothing to decide)" if phase else
+                         " by itself (nothing to decide)")
+            for k, line in enumerate(_wrap(said, small, width - 30)):
+                lines.append((line, ink, 8 if k else 0))
+            for text in en.lines:
+                for k, line in enumerate(_wrap(text, small, width - 44)):
+                    lines.append((line, pal.INK, 22 if k else 12))
+            if en.rolls:
+                for k, line in enumerate(_wrap("dice: " + "; ".join(en.rolls), small,
+                                               width - 44)):
+                    lines.append((line, pal.INK_SOFT, 22 if k else 12))
+            if len(lines) > most:
+                break
+        return lines
+
     def _log(self, surface: pygame.Surface, state: State, x: int, y: int) -> None:
-        """The game's actions, the newest first: each action, what came of it, its dice;
-        scrolled back by `scroll` lines."""
+        """The game's actions, the newest first (log_lines); scrolled back by `scroll`
+        lines."""
         r = self.rect
         small = font(16)
-        colours = pal.side_colours(state.sides)
         head = "game log" + (f"  (scrolled back {self.scroll})" if self.scroll else
                              "  (wheel / PgUp PgDn)")
         surface.blit(font(20).render(head, True, pal.INK), (x, y))
         y += 24
-        lines: list[tuple[str, pal.RGB, int]] = []
-        for en in reversed(self.entries(state)):
-            ink = pal.darker(colours.get(en.side, pal.INK), 0.5) if en.side else pal.INK
-            for k, line in enumerate(_wrap(en.action, small, r.width - 30)):
-                lines.append((line, ink, 8 if k else 0))
-            for text in en.lines:
-                for k, line in enumerate(_wrap(text, small, r.width - 44)):
-                    lines.append((line, pal.INK, 22 if k else 12))
-            if en.rolls:
-                for k, line in enumerate(_wrap("dice: " + "; ".join(en.rolls), small,
-                                               r.width - 44)):
-                    lines.append((line, pal.INK_SOFT, 22 if k else 12))
-            if len(lines) > self.scroll + 200:
-                break
+        lines = self.log_lines(state, self.scroll + 200)
         self.scroll = min(self.scroll, max(0, len(lines) - 1))
         room = max(0, (r.bottom - y - 6) // 17)
         for text, ink, indent in lines[self.scroll:self.scroll + room]:
             surface.blit(small.render(text, True, ink), (x + indent, y))
             y += 17
-
 
     def button_at(self, pos: tuple[int, int]) -> str | None:
         for r, name in self.buttons:

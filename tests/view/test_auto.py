@@ -144,3 +144,16 @@ def test_a_phase_whose_offered_types_no_unit_may_take_passes_by_itself():
     assert scene.forced() == Action("end-phase")
     scene.update(0.016)
     assert st.actions[0].type == "end-phase" and "passed by itself" in scene.panel.message
+    scene.update(0.016)                  # the computer's own end-phase
+    log = " ".join(text for text, _, _ in scene.panel.log_lines(st))     # wrapped lines
+    assert log == "end-phase end-phase by itself (start phase: nothing to decide)"
+    assert len(scene.panel.entries(st)) == len(st.actions)    # an entry is an action
+
+
+def test_undo_forgets_which_steps_passed_by_themselves():
+    scene = PlayScene(open_game(None, "aos4"), (1000, 700), computer=("blue",))
+    for _ in range(3):
+        scene.update(0.016)                  # red's start passed, blue's, into the hero phase
+    assert scene.state.phase == "hero" and scene.panel.by_itself == {0: "start"}
+    scene.undo()                             # back to the start: nothing left to take back
+    assert len(scene.state.actions) == 0 and scene.panel.by_itself == {}
