@@ -60,8 +60,8 @@ def open_text(ruleset: str, text: str, name: str, seed: int = 1) -> Opened:
 
 
 def to_phase(state: State, phase: str) -> None:
-    """Pass (the vocabulary's action that needs nothing: end-phase, stop) until the named phase
-    of the acting side comes up."""
+    """Pass (the vocabulary's action that needs nothing: end-phase, stop; warband's first, the
+    initiative side itself) until the named phase of the acting side comes up."""
     if state.phase is None:
         raise UsageError(f"--phase {phase}: {state.rules.id} has no phases (sides take turns)")
     phases = state.rules.phases
@@ -71,8 +71,9 @@ def to_phase(state: State, phase: str) -> None:
         now = state.phase
         if now == phase and state.acting_side == state.active:
             return
-        passing = next((a.id for a in state.scene.ruleset.actions
-                        if not a.fields and a.id in state.available()), None)
+        passing = next((a.id for a in state.scene.ruleset.actions    # all its fields optional
+                        if all(f.endswith("?") for f in a.fields)
+                        and a.id in state.available()), None)
         if passing is None:
             raise UsageError(f"--phase {phase}: the game cannot pass the {now} phase (no "
                              f"action that needs nothing is available: "

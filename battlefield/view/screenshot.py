@@ -36,6 +36,17 @@ def computer_turn(scene: PlayScene, limit: int = 200) -> None:
                 return
 
 
+def click(scene: PlayScene, name: str, surf: pygame.Surface) -> None:
+    """The panel button `name` clicked with the mouse (the panel as drawn on `surf` now)."""
+    scene.draw(surf)
+    rect = next((r for r, n in scene.panel.buttons if n == name), None)
+    if rect is None:
+        raise UsageError(f"--click {name}: no such button now (buttons: "
+                         + ", ".join(n for _, n in scene.panel.buttons) + ")")
+    scene.panel.hover = rect.center
+    scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
+
+
 def screenshot_of(scene_arg: str | None, ruleset: str | None, seed: int,
                   size: tuple[int, int], setup: Setup, path: str) -> PlayScene:
     """The table as the window would first show it, set up as asked, drawn to a PNG (no
@@ -59,6 +70,15 @@ def screenshot_of(scene_arg: str | None, ruleset: str | None, seed: int,
         lead = st.scene.leader_model(st.scene.unit_index(target), st.table)
         scene.aim(tuple(round(c) for c in scene.table.view.px(st.table.x[lead],
                                                                st.table.y[lead])))
+        scene.draw(surf)
+    for name in setup.clicks:          # buttons clicked as with the mouse, one after another
+        click(scene, name, surf)
+        if setup.computer:
+            computer_turn(scene)       # what follows by itself, as the window plays it
+        scene.draw(surf)
+    if setup.zoom is not None:         # zoomed about the board's centre (the wheel, + / -)
+        rect = scene.table.rect
+        scene.table.zoom(setup.zoom, rect.center)
         scene.draw(surf)
     if setup.hover is not None:        # the cursor over a button: its tooltip
         rect = next((r for r, n in scene.panel.buttons if n == setup.hover), None)
