@@ -70,6 +70,7 @@ class Setup:
     aim: tuple[str, str, str] | None = None   # (ability, unit, target): the cursor on target
     clicks: tuple[str, ...] = ()      # a screenshot after these panel buttons were clicked
     zoom: float | None = None         # a screenshot zoomed in this much about the board's centre
+    keys: tuple[str, ...] = ()        # a screenshot after these keys were pressed (e, ctrl+o)
 
     def check(self, scene: Scene) -> None:
         """Refuse, before anything opens, what the scene alone shows is wrong."""

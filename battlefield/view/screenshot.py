@@ -47,6 +47,27 @@ def click(scene: PlayScene, name: str, surf: pygame.Surface) -> None:
     scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
 
 
+MODS = {"ctrl": pygame.KMOD_CTRL, "shift": pygame.KMOD_SHIFT, "alt": pygame.KMOD_ALT}
+
+
+def key_event(name: str) -> pygame.event.Event:
+    """A key press from its name as `--key` takes it: a pygame key name, after ctrl+, shift+
+    or alt+ (e, ctrl+o, shift+r, f12)."""
+    *mods, key = name.lower().split("+")
+    try:
+        code = pygame.key.key_code(key)
+    except ValueError:
+        raise UsageError(f"--key {name}: no key {key!r} (a key's name: e, h, ctrl+o, "
+                         "escape, f12)") from None
+    odd = [m for m in mods if m not in MODS]
+    if odd:
+        raise UsageError(f"--key {name}: {odd[0]!r} is not ctrl, shift or alt")
+    mod = 0
+    for m in mods:
+        mod |= MODS[m]
+    return pygame.event.Event(pygame.KEYDOWN, key=code, mod=mod, unicode="")
+
+
 def screenshot_of(scene_arg: str | None, ruleset: str | None, seed: int,
                   size: tuple[int, int], setup: Setup, path: str) -> PlayScene:
     """The table as the window would first show it, set up as asked, drawn to a PNG (no
@@ -75,6 +96,9 @@ def screenshot_of(scene_arg: str | None, ruleset: str | None, seed: int,
         click(scene, name, surf)
         if setup.computer:
             computer_turn(scene)       # what follows by itself, as the window plays it
+        scene.draw(surf)
+    for name in setup.keys:            # keys pressed, one after another
+        scene.handle_event(key_event(name))
         scene.draw(surf)
     if setup.zoom is not None:         # zoomed about the board's centre (the wheel, + / -)
         rect = scene.table.rect
