@@ -13,6 +13,7 @@ import pygame
 from battlefield import palette as pal
 from battlefield.rules import outcome
 from battlefield.rules.actions import Action
+from battlefield.rules.choices import passes, usable
 from battlefield.rules.state import State
 from battlefield.view.drawing import font
 from battlefield.view.editor_marks import SHORTCUTS as EDIT_KEYS
@@ -57,6 +58,7 @@ class Panel:
         self.hover: tuple[int, int] | None = None   # the cursor over the panel (tooltips)
         self.tip_off: str | None = None   # the button just clicked: no tooltip over its verdict
         self.by_itself: dict[int, str | None] = {}   # action number -> phase: auto-pass took it
+        self._idle: tuple[tuple[Any, ...], frozenset[str]] | None = None
         self.buttons_top = 0         # the button row never moves up under the cursor
         self._top_key: tuple[Any, ...] = ()
 
@@ -143,6 +145,20 @@ class Panel:
             surface.blit(small.render(text, True, ink), (x + indent, y))
             y += 17
 
+    def idle(self, state: State) -> frozenset[str]:
+        """The buttons drawn pale: action types `available` offers that no unit of the acting
+        side may take now (rules.choices.usable; a click on one still says why). Kept while the
+        game stands still."""
+        key = (id(state), len(state.actions), len(state.pending), state.acting_side)
+        if self._idle is None or self._idle[0] != key:
+            out: frozenset[str] = frozenset()
+            if not state.pending and not state.over:
+                passing = passes(state)
+                out = frozenset(a for a in state.available()
+                                if a not in passing and not usable(state, a))
+            self._idle = (key, out)
+        return self._idle[1]
+
     def button_at(self, pos: tuple[int, int]) -> str | None:
         for r, name in self.buttons:
             if r.collidepoint(pos):
@@ -201,15 +217,18 @@ class Panel:
             self._top_key, self.buttons_top = key, 0
         self.buttons_top = y = max(y, self.buttons_top)
         bx = x
+        idle = self.idle(state)
         for name in names:
             w = small.size(name)[0] + 14
             if bx + w > r.right - 8:
                 bx, y = x, y + 28
             b = pygame.Rect(bx, y, w, 24)
             on = name == self.chosen
-            pygame.draw.rect(surface, pal.SKY if on else (255, 255, 255), b, border_radius=4)
+            back = pal.SKY if on else (244, 244, 240) if name in idle else (255, 255, 255)
+            pygame.draw.rect(surface, back, b, border_radius=4)
             pygame.draw.rect(surface, pal.INK_SOFT, b, 1, border_radius=4)
-            surface.blit(small.render(name, True, pal.INK), (bx + 7, y + 4))
+            surface.blit(small.render(name, True, pal.INK_SOFT if name in idle else pal.INK),
+                         (bx + 7, y + 4))
             self.buttons.append((b, name))
             bx += w + 6
         y += 36

@@ -221,3 +221,21 @@ def test_who_goes_first_is_a_choice_between_the_sides() -> None:
     click_button(scene, f"first {other}")
     assert scene.state.actions[-1] == Action("first", side=other)
     assert scene.state.phase == "combat" and scene.state.acting_side == other
+
+
+def test_a_button_no_unit_may_use_now_is_drawn_pale() -> None:
+    opened = open_game(None, "warband")
+    to_phase(opened.state, "combat")
+    scene = PlayScene(opened, (1200, 760))
+    st = scene.state
+    surf = pygame.Surface((1200, 760))
+    scene.draw(surf)
+    idle = scene.panel.idle(st)
+    assert {"command", "rampage"} <= idle          # red holds one [double]: no triple, no quad
+    assert "move" not in idle and "rush" not in idle
+    rects = dict((n, r) for r, n in scene.panel.buttons)
+    pale, plain = surf.get_at(rects["rampage"].move(3, 3).topleft), \
+        surf.get_at(rects["move"].move(3, 3).topleft)
+    assert pale != plain
+    click_button(scene, "rampage")           # still a button: a fighter clicked hears why not
+    assert scene.picking == ("rampage", None)
