@@ -10,6 +10,7 @@ import time
 import pygame
 
 from battlefield.errors import UsageError
+from battlefield.view import auto
 from battlefield.view.app import PlayScene, before_play, open_game, table_scene
 from battlefield.view.opening import Setup
 
@@ -19,21 +20,20 @@ def computer_turn(scene: PlayScene, limit: int = 200) -> None:
     the computer's actions and the steps that pass by themselves, each move's glide at its
     end - but when the last action of all was a move, its glide is shown half way (a
     screenshot of the computer's turn)."""
+    last: auto.Glide | None = None        # the glide of the last action applied, if it moved
     for _ in range(limit):
-        before = len(scene.state.actions)
-        scene.update(0.0)
-        if scene.glide is None and len(scene.state.actions) == before:
-            return
         if scene.glide is not None:
-            glide = scene.glide
-            glide.finish()
-            scene.update(0.0)              # the glide ends; the next action, if any
-            if len(scene.state.actions) == before + 1 and scene.glide is None:
-                glide.t0 = time.perf_counter() - glide.seconds / 2
-                glide.seconds = 3600.0      # held half way for the picture
-                glide.t0 = time.perf_counter() - glide.seconds / 2
-                scene.glide = glide
-                return
+            scene.glide.finish()
+        before = len(scene.state.actions)
+        scene.update(0.0)                  # a finished glide ends; the next action, if any
+        if len(scene.state.actions) > before:
+            last = scene.glide
+            continue
+        if last is not None:               # the last action moved: held half way
+            last.seconds = 3600.0
+            last.t0 = time.perf_counter() - last.seconds / 2
+            scene.glide = last
+        return
 
 
 def click(scene: PlayScene, name: str, surf: pygame.Surface) -> None:

@@ -157,3 +157,19 @@ def test_undo_forgets_which_steps_passed_by_themselves():
     assert scene.state.phase == "hero" and scene.panel.by_itself == {0: "start"}
     scene.undo()                             # back to the start: nothing left to take back
     assert len(scene.state.actions) == 0 and scene.panel.by_itself == {}
+
+
+def test_a_screenshot_of_the_computers_turn_holds_only_a_last_move_half_way(tmp_path):
+    from battlefield.view.launch import play
+
+    moved = play("openwg", None, computer=("red",), screenshot=str(tmp_path / "a.png"),
+                 size=(1000, 700))
+    assert moved.state.actions[-1].type == "move" and moved.glide is not None
+    assert abs(moved.glide.fraction() - 0.5) < 0.01
+    # blue's moves, then its stop and the steps red passes by itself: played on to red's
+    # decision, nothing held (the last action is no move)
+    on = play("demo-openwg", None, computer=("blue",), screenshot=str(tmp_path / "b.png"),
+              size=(1000, 700), clicks=("stop",))
+    st = on.state
+    assert on.glide is None and st.acting_side == "red" and on.forced() is None
+    assert st.actions[-1].type != "move" and st.round == 2
