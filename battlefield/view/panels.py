@@ -104,7 +104,7 @@ class Panel:
 
     def log_lines(self, state: State, most: int = 200) -> list[tuple[str, pal.RGB, int]]:
         """The game log's lines, the newest action first (text, ink, indent): each action
-        (a step auto-pass took says so, with its phase), what came of it, its dice."""
+        (a pass says its phase; one auto-pass took says so), what came of it, its dice."""
         small = font(16)
         width = self.rect.width
         colours = pal.side_colours(state.sides)
@@ -116,6 +116,8 @@ class Panel:
                 phase = self.by_itself[n]
                 said += (f" by itself ({phase} phase: nothing to decide)" if phase else
                          " by itself (nothing to decide)")
+            elif en.action in outcome.PASSES and len(en.phase) > 2 and en.phase[2]:
+                said += f" ({en.phase[2]} phase)"       # which of the many end-phases
             for k, line in enumerate(_wrap(said, small, width - 30)):
                 lines.append((line, ink, 8 if k else 0))
             for text in en.lines:
