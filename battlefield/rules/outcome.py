@@ -416,6 +416,7 @@ def game_log(state: State) -> list[Entry]:
     clock events, as far as they tell."""
     out: list[Entry] = []
     clock: dict[str, Any] = {}
+    asked: dict[str, str] = {}        # side -> the decision it was asked and has not answered
     events = state.events
     i = 0
     while i < len(events):
@@ -431,10 +432,16 @@ def game_log(state: State) -> list[Entry]:
         caused = events[i + 1:j]
         shown = e.get("action") or {}
         side = side_of(state, shown) or _passer(caused) or clock.get("active")
-        out.append(entry(e, caused, state if j == len(events) else None, side,
-                         (clock.get("round"), clock.get("active"), clock.get("phase"))))
+        said = entry(e, caused, state if j == len(events) else None, side,
+                     (clock.get("round"), clock.get("active"), clock.get("phase")))
+        question = asked.pop(side, None) if side else None
+        if question and question not in said.action:     # 'blue decline (all-out-defence)'
+            said.action += f" ({question})"
+        out.append(said)
         for c in caused:
             _tick(clock, c)
+            if c.get("type") == "decision" and c.get("side"):
+                asked[str(c["side"])] = str(c.get("kind"))
         i = j
     return out
 

@@ -176,3 +176,18 @@ def test_a_pass_is_the_side_that_passed():
     state.apply(Action("end-phase"))
     sides = [en.side for en in outcome.game_log(state)]
     assert sides == ["red", "blue"]
+
+
+def test_an_answer_names_the_decision_it_answers():
+    # 'blue decline' alone does not say what was declined
+    from battlefield.rules.actions import Action
+
+    text, name = battle_scene("aos4", None)
+    state = Game(registry.get("aos4"), load_scene_text(text, name), 1).new_state()
+    while state.phase != "combat":
+        state.apply(Action("end-phase"))
+    state.apply(Action("fight", unit="red-blades", target="blue-drake"))
+    assert state.pending and state.pending[0].kind == "all-out-defence"
+    state.apply(Action("decline", side="blue"))
+    last = outcome.game_log(state)[-1]
+    assert last.action == "blue decline (all-out-defence)" and "1 damage" in last.lines[0]
