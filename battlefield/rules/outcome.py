@@ -435,8 +435,9 @@ def game_log(state: State) -> list[Entry]:
         said = entry(e, caused, state if j == len(events) else None, side,
                      (clock.get("round"), clock.get("active"), clock.get("phase")))
         question = asked.pop(side, None) if side else None
-        if question and question not in said.action:     # 'blue decline (all-out-defence)'
-            said.action += f" ({question})"
+        words = str(shown.get("type", "")).split("-")
+        if question and not any(len(w) >= 4 and w in question for w in words):
+            said.action += f" ({question})"     # 'blue decline (all-out-defence)', not 'react
         out.append(said)
         for c in caused:
             _tick(clock, c)

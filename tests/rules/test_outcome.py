@@ -191,3 +191,16 @@ def test_an_answer_names_the_decision_it_answers():
     state.apply(Action("decline", side="blue"))
     last = outcome.game_log(state)[-1]
     assert last.action == "blue decline (all-out-defence)" and "1 damage" in last.lines[0]
+
+
+def test_an_answer_that_names_its_decision_is_left_as_it_is():
+    text, name = battle_scene("warband", None)
+    state = Game(registry.get("warband"), load_scene_text(text, name), 9).new_state()
+    players = {side: state.rules.player() for side in state.sides}
+    for _ in range(400):
+        if state.over:
+            break
+        state.apply(players[state.acting_side].choose(state))
+    said = [e.action for e in outcome.game_log(state)]
+    assert any(a.endswith(" react") for a in said)                 # not 'react (reaction)'
+    assert not any("(reaction)" in a and ("react" in a.split("(")[0]) for a in said)
