@@ -36,6 +36,9 @@ class Fighting:
         targets, bad = self._targets(state, action)
         if bad:
             return bad
+        far = self._out_of_reach(state, u, targets, action)
+        if far:
+            return [far]
         moves = movement.planned(state, u, action)
         if isinstance(moves, Violation):
             return [moves]
@@ -48,6 +51,22 @@ class Fighting:
             return [v("charge_not_reached", f"the path does not end within {reach}\" of a "
                                             f"visible model of {', '.join(action.targets)}")]
         return []
+
+    def _out_of_reach(self, state, u, targets, action) -> Violation | None:
+        """Before any path: every target further than the longest charge can close (the most
+        the roll gives, the reach at its end, and a base's turning as slack), so no path can
+        end within reach - said whether or not a path was given (the window asks this of a
+        charge with no path yet: a charge phase with none in reach passes by itself)."""
+        t = state.table
+        mine = t.unit_models[u]
+        most = MAX_CHARGE + CHARGE_REACH + float(t.reach[mine].max()) + movement.EPS
+        gaps = [t.unit_distance(u, w) for w in targets]
+        if min(gaps) <= most:
+            return None
+        return v("out_of_charge_range", f"{', '.join(action.targets)} is {min(gaps):.2f}\" "
+                                        f"from {action.unit}: no charge roll reaches it (at "
+                                        f"most {MAX_CHARGE}\")", distance=min(gaps),
+                 most=MAX_CHARGE)
 
     def _reaches(self, state, after, u, targets) -> bool:
         sight = SightModel(after)
