@@ -11,8 +11,9 @@ again with that cache warm; targets <= 2 s and <= 1 s. `window_ready_s` / `windo
 the same launches to the first frame of the game ready to play (kernels compiled or loaded
 behind the board). Quick mode measures only the warm ones, with the kernel cache the tests use.
 
-`python -m benchmarks.window [SECONDS]` prints the idle figures as JSON, `python -m
-benchmarks.window first` the launch time of the first frame (run.py starts them so)."""
+`python benchmarks/window.py` prints every figure as JSON (cold launch, warm launch, idle);
+`python -m benchmarks.window SECONDS` the idle figures only, `python -m benchmarks.window
+first` the launch time of the first frame (run.py starts them so); --help says so."""
 
 from __future__ import annotations
 
@@ -140,10 +141,34 @@ def measure(seconds: float) -> dict:
             "window_idle_frames": frames.drawn}
 
 
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    p = argparse.ArgumentParser(
+        prog="python benchmarks/window.py",
+        description="The play window's figures (targets: window_first_frame_s <= 2, "
+                    "window_first_frame_warm_s <= 1, window_idle_cpu <= 0.02).")
+    p.add_argument("what", nargs="?", default="all",
+                   help="all (default): launch to first frame and to ready, cold (an empty "
+                        "kernel cache) and warm, then the idle share over 5 s, as JSON; "
+                        "SECONDS: the idle share over that many seconds only; first: one "
+                        "launch in this process, the time.time() of its first frame and of "
+                        "the game ready")
+    args = p.parse_args(argv)
+    if args.what == "first":
+        print(*(repr(t) for t in first_frame()))
+    elif args.what == "all":
+        print(json.dumps({**bench_window_first_frame(), **bench_window_idle()}))
+    else:
+        try:
+            seconds = float(args.what)
+        except ValueError:
+            p.error(f"{args.what!r}: all, first or a number of seconds")
+        print(json.dumps(measure(seconds)))
+    return 0
+
+
 if __name__ == "__main__":
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    if sys.argv[1:2] == ["first"]:
-        print(*(repr(t) for t in first_frame()))
-    else:
-        print(json.dumps(measure(float(sys.argv[1]) if len(sys.argv) > 1 else IDLE_S)))
+    sys.exit(main())

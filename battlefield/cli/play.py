@@ -61,6 +61,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(legal or why not, distance, sight, expected damage)")
     p.add_argument("--hover", metavar="BUTTON",
                    help="with --screenshot: the cursor over that panel button (its tooltip)")
+    p.add_argument("--click", action="append", default=[], metavar="BUTTON",
+                   help="with --screenshot: that panel button clicked, as with the mouse "
+                        "(repeatable, in order; an ability's button then asks for its unit)")
+    p.add_argument("--key", action="append", default=[], metavar="KEY",
+                   help="with --screenshot: that key pressed, after any --click (repeatable; "
+                        "e.g. e, h, ctrl+o)")
+    p.add_argument("--zoom", type=float, metavar="FACTOR",
+                   help="with --screenshot: zoomed in FACTOR times about the board's centre "
+                        "(the wheel in the window)")
     p.add_argument("--measure", nargs=2, metavar=("A", "B"), help="show a measurement")
     p.add_argument("--heat", action="store_true",
                    help="start with the sight heat map of the layout shown (V in the window)")
@@ -110,6 +119,13 @@ def kernels_cached() -> bool:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    only = [flag for flag, v in (("--hover", args.hover), ("--aim", args.aim),
+                                 ("--click", args.click), ("--zoom", args.zoom),
+                                 ("--key", args.key))
+            if v not in (None, [])]
+    if only and not args.screenshot:
+        raise UsageError(f"{', '.join(only)}: only with --screenshot FILE.png (in the window, "
+                         "use the mouse)")
     if not args.screenshot and (why := display_missing()):
         raise UsageError(f"{why}: the window cannot open here; draw the table to a picture "
                          "with --screenshot FILE.png instead")
@@ -157,7 +173,8 @@ def run_play(args: argparse.Namespace) -> int:
                   tuple(args.measure) if args.measure else None, args.drag, _point(args.to),
                   args.target, args.ability, args.facing, args.heat, args.edit,
                   not args.no_auto_pass, args.hover,
-                  tuple(args.aim) if args.aim else None)
+                  tuple(args.aim) if args.aim else None, tuple(args.click), args.zoom,
+                  tuple(args.key))
     if args.screenshot:
         from battlefield.view.screenshot import screenshot_of  # here, not at the top: as above
 

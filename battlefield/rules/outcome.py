@@ -340,6 +340,7 @@ def game_log(state: State) -> list[Entry]:
     clock events, as far as they tell."""
     out: list[Entry] = []
     clock: dict[str, Any] = {}
+    asked: dict[str, str] = {}        # side -> the decision it was asked and has not answered
     events = state.events
     i = 0
     while i < len(events):
@@ -355,11 +356,18 @@ def game_log(state: State) -> list[Entry]:
         caused = events[i + 1:j]
         shown = e.get("action") or {}
         side = side_of(state, shown) or _passer(caused) or clock.get("active")
-        out.append(entry(e, caused, state if j == len(events) else None, side,
-                         (clock.get("round"), clock.get("active"), clock.get("phase")),
-                         state.rules))
+        said = entry(e, caused, state if j == len(events) else None, side,
+                     (clock.get("round"), clock.get("active"), clock.get("phase")),
+                     state.rules)
+        question = asked.pop(side, None) if side else None
+        words = str(shown.get("type", "")).split("-")
+        if question and not any(len(w) >= 4 and w in question for w in words):
+            said.action += f" ({question})"     # 'blue decline (all-out-defence)', not 'react
+        out.append(said)
         for c in caused:
             _tick(clock, c)
+            if c.get("type") == "decision" and c.get("side"):
+                asked[str(c["side"])] = str(c.get("kind"))
         i = j
     return out
 

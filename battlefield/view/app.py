@@ -60,8 +60,8 @@ def open_text(ruleset: str, text: str, name: str, seed: int = 1) -> Opened:
 
 
 def to_phase(state: State, phase: str) -> None:
-    """Pass (the vocabulary's action that needs nothing: end-phase, stop) until the named phase
-    of the acting side comes up."""
+    """Pass (the vocabulary's action that needs nothing: end-phase, stop; warband's first, the
+    initiative side itself) until the named phase of the acting side comes up."""
     if state.phase is None:
         raise UsageError(f"--phase {phase}: {state.rules.id} has no phases (sides take turns)")
     phases = state.rules.phases
@@ -71,8 +71,9 @@ def to_phase(state: State, phase: str) -> None:
         now = state.phase
         if now == phase and state.acting_side == state.active:
             return
-        passing = next((a.id for a in state.scene.ruleset.actions
-                        if not a.fields and a.id in state.available()), None)
+        passing = next((a.id for a in state.scene.ruleset.actions    # all its fields optional
+                        if all(f.endswith("?") for f in a.fields)
+                        and a.id in state.available()), None)
         if passing is None:
             raise UsageError(f"--phase {phase}: the game cannot pass the {now} phase (no "
                              f"action that needs nothing is available: "
@@ -200,6 +201,7 @@ class PlayScene:
                                                      self.state.scene.depth)
         self.opened = Opened(state, text, self.opened.name)
         self.table.state = state
+        self.panel.by_itself.clear()
         if resized:
             self.table.fit()               # the whole new board in view
         self.table.changed()
@@ -285,6 +287,7 @@ class PlayScene:
         if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1:
             name = self.panel.button_at(e.pos)
             if name is not None:
+                self.panel.tip_off = name
                 self.button(name)
                 return True
             if self.picking is not None:
@@ -341,10 +344,10 @@ class PlayScene:
                 self.picking = (ability, uid)
                 self.say(f"{ability} {uid}: click the target")
                 return True
-            self.picking = None
+            self.picking = self.panel.chosen = None      # used: no longer the chosen one
             self.apply(action)
             return True
-        self.picking = None
+        self.picking = self.panel.chosen = None
         self.apply(Action(ability, unit, target=uid))
         return True
 
@@ -356,6 +359,8 @@ class PlayScene:
             while ((self.computer and self.state.acting_side in self.computer)
                    or self.forced() is not None) and self.state.undo():
                 pass
+            done = len(self.state.actions)
+            self.panel.by_itself = {k: p for k, p in self.panel.by_itself.items() if k < done}
             self.glide = None
             self.table.changed()
             self.say("undone")
@@ -395,6 +400,7 @@ class PlayScene:
         state, _ = log.replay(saved)
         self.opened = Opened(state, saved.scene_text, saved.scene_name)
         self.table.state = state
+        self.panel.by_itself.clear()
         self.table.fit()                   # its board, which may not be the one shown before
         self.table.changed()
         self.saved_actions = len(state.actions)
@@ -466,7 +472,9 @@ class PlayScene:
             return
         step = self.forced()
         if step is not None:
+            phase = st.phase
             if self.apply(step):
+                self.panel.by_itself[len(st.actions) - 1] = phase
                 self.say(f"{side} passed by itself ({step.type}: nothing else to do; A turns "
                          "auto-pass off)" if step.type in auto.passes(st) else
                          f"{side}: {step.type} by itself (nothing else to decide)")

@@ -2,10 +2,10 @@
 as moves.
 
 `forced(state)`: the action the acting side would have to click although it decides nothing -
-the ruleset's own pass (its vocabulary's `passes` action) when every action `available` offers
-is a pass, the one action offered when it needs nothing (warband's initiative roll), or a
-pending decision's only answer. The window applies it by itself (auto-pass, on
-unless `--no-auto-pass` or the A key turns it off).
+the ruleset's own pass (its vocabulary's `passes` action) when every other action `available`
+offers is one no unit may take now (rules.choices.usable), the one action offered when it
+needs nothing (warband's initiative roll), or a pending decision's only answer. The window
+applies it by itself (auto-pass, on unless `--no-auto-pass` or the A key turns it off).
 
 `Glide`: a computer action's moved models sliding from where they stood to where they ended,
 along the action's path (the others keep their place in formation), in MOVE_S; any key or
@@ -19,15 +19,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from battlefield.rules.actions import Action
+from battlefield.rules.choices import passes, usable
 from battlefield.rules.moves import leader
 from battlefield.rules.state import State
 
 MOVE_S = 0.3          # seconds a computer move takes on the screen
-
-
-def passes(state: State) -> set[str]:
-    """The ruleset's passing actions (ruleset.yaml `passes: true`: end-phase, stop, pass)."""
-    return {a.id for a in state.scene.ruleset.actions if a.passes}
 
 
 def empty(state: State, offered: list[str]) -> bool:
@@ -42,9 +38,9 @@ def empty(state: State, offered: list[str]) -> bool:
 
 def forced(state: State) -> Action | None:
     """The action the acting side takes when it has nothing to decide, else None: the only
-    answer of a pending decision, the ruleset's pass when `available` offers nothing else (or
-    nothing at all, and the engine takes the pass), or the one action offered when it needs
-    nothing."""
+    answer of a pending decision, the ruleset's pass when `available` offers nothing else that
+    a unit may take now (or nothing at all, and the engine takes the pass), or the one action
+    offered when it needs nothing."""
     if state.over:
         return None
     if state.pending:
@@ -53,6 +49,9 @@ def forced(state: State) -> Action | None:
     offered = state.available()
     if empty(state, offered):
         return Action(offered[0])
+    passing = [a for a in offered if a in passes(state)]
+    if passing and not any(usable(state, a) for a in offered if a not in passing):
+        return Action(passing[0])      # the other types offered: no unit may take one now
     if not offered:                    # nothing offered at all: the pass the engine takes
         for a in state.scene.ruleset.actions:
             if a.passes and not state.check(Action(a.id)):

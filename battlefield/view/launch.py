@@ -244,7 +244,8 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
          heat: bool = False, edit: str | None = None, load: str | None = None,
          ability: str | None = None, facing: float | None = None,
          auto_pass: bool = True, hover: str | None = None,
-         aim: tuple[str, str, str] | None = None) -> Any:
+         aim: tuple[str, str, str] | None = None, clicks: tuple[str, ...] = (),
+         zoom: float | None = None, keys: tuple[str, ...] = ()) -> Any:
     """Open the window (view.launch: the board at once, the game once ready) or, with
     `screenshot`, draw the first frame to a PNG and return. `drag UNIT to X,Y [target]` shows
     the live-check overlay mid-drag; `phase` passes until it; `heat` shows the sight heat map;
@@ -252,12 +253,14 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
     log; `ability` is the dragged unit's (as its button); `facing` turns the dragged unit;
     `auto_pass` off: every step is the player's, even one with nothing to do but pass;
     `hover`: a screenshot with the cursor over that button (its tooltip); `aim` (ability,
-    unit, target): the cursor over the target while the ability picks it."""
+    unit, target): the cursor over the target while the ability picks it; `clicks`: those
+    panel buttons clicked before the screenshot, then `keys` pressed; `zoom`: it zoomed in
+    about the board."""
     # here, not at the top: the first frame draws before numba is imported
     from battlefield.view.opening import Setup
 
     setup = Setup(computer, save_path, phase, load, measure, drag, to, target, ability, facing,
-                  heat, edit, auto_pass, hover, aim)
+                  heat, edit, auto_pass, hover, aim, clicks, zoom, keys)
     if not screenshot:
         return window(scene_arg, ruleset, seed, size, setup)
     # here, not at the top: the first frame draws before numba is imported

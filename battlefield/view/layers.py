@@ -414,8 +414,8 @@ def draw_models(surface: pygame.Surface, view: ViewTransform, scene: Scene, styl
                 labels.avoid(box)
         if labels is None or not boxes:
             continue
-        # Elevation: one badge on the unit's label when its raised models stand at one height,
-        # else a badge beside each raised model.
+        # Elevation: one badge on the unit's label ("+2"" when all stand at one height, else
+        # "+2" x3"); a badge beside the model when only one of several is raised.
         heights = {round(m.z, 2) for m in u.models if m.z > 0}
         left = wounds_left((wounds or {}).get(u.id) or ())
         name = text_surface(u.id + (f" {left[0]}/{left[1]}" if left else ""), style.label_size,
@@ -423,9 +423,9 @@ def draw_models(surface: pygame.Surface, view: ViewTransform, scene: Scene, styl
         raised = [k for k, m in enumerate(u.models) if m.z > 0]
         if len(heights) == 1 and len(raised) == len(u.models):
             name = _beside(name, _elevation_badge(style, heights.pop(), edge))
-        elif len(raised) > 2:
-            # Many raised models (a unit part way up a climb): one badge on its label, not a
-            # stack of them among the bases (the raised bases show by their shadows).
+        elif len(raised) > 1:
+            # Raised models (a unit part way up a climb): one badge on its label, not a badge
+            # by each of them among the bases (the raised bases show by their shadows).
             lo, hi = min(heights), max(heights)
             span = f"+{fmt_in(lo)}" + (f"-{fmt_in(hi)}" if hi > lo else "")
             name = _beside(name, boxed_text(f"{span} x{len(raised)}", style.small_size,

@@ -68,6 +68,9 @@ class Setup:
     auto_pass: bool = True
     hover: str | None = None          # a screenshot with the cursor over this button
     aim: tuple[str, str, str] | None = None   # (ability, unit, target): the cursor on target
+    clicks: tuple[str, ...] = ()      # a screenshot after these panel buttons were clicked
+    zoom: float | None = None         # a screenshot zoomed in this much about the board's centre
+    keys: tuple[str, ...] = ()        # a screenshot after these keys were pressed (e, ctrl+o)
 
     def check(self, scene: Scene) -> None:
         """Refuse, before anything opens, what the scene alone shows is wrong."""
@@ -80,6 +83,8 @@ class Setup:
         if self.aim:
             for uid in self.aim[1:]:
                 scene.unit_index(uid)
+        if self.zoom is not None and not 1 <= self.zoom <= 20:
+            raise UsageError(f"--zoom {self.zoom:g}: from 1 (the whole board) to 20")
         if self.edit and self.edit not in {p.id for p in scene.terrain}:
             raise UsageError(f"--edit {self.edit!r}: no such terrain piece (pieces: "
                              + ", ".join(p.id for p in scene.terrain) + ")")

@@ -13,6 +13,7 @@ import pygame
 from battlefield import palette as pal
 from battlefield.rules import outcome
 from battlefield.rules.actions import Action
+from battlefield.rules.choices import passes, usable
 from battlefield.rules.state import State
 from battlefield.view.drawing import font
 from battlefield.view.editor_marks import SHORTCUTS as EDIT_KEYS
@@ -55,6 +56,9 @@ class Panel:
         self.scroll = 0                          # log lines scrolled back from the newest
         self._entries: tuple[tuple[int, int, int], list[outcome.Entry]] | None = None
         self.hover: tuple[int, int] | None = None   # the cursor over the panel (tooltips)
+        self.tip_off: str | None = None   # the button just clicked: no tooltip over its verdict
+        self.by_itself: dict[int, str | None] = {}   # action number -> phase: auto-pass took it
+        self._idle: tuple[tuple[Any, ...], frozenset[str]] | None = None
         self.buttons_top = 0         # the button row never moves up under the cursor
         self._top_key: tuple[Any, ...] = ()
 
@@ -63,6 +67,8 @@ class Panel:
         cursor's place is kept for the buttons' tooltips."""
         if e.type == pygame.MOUSEMOTION:
             self.hover = e.pos if self.rect.collidepoint(e.pos) else None
+            if self.tip_off is not None and self.button_at(e.pos) != self.tip_off:
+                self.tip_off = None           # off the clicked button: tooltips again
         if e.type == pygame.MOUSEWHEEL and self.rect.collidepoint(pygame.mouse.get_pos()):
             self.scroll = max(0, self.scroll + 3 * e.y)
             return True
@@ -96,36 +102,64 @@ class Panel:
                 y += 17
         return y + 8
 
+    def log_lines(self, state: State, most: int = 200) -> list[tuple[str, pal.RGB, int]]:
+        """The game log's lines, the newest action first (text, ink, indent): each action
+        (a pass says its phase; one auto-pass took says so), what came of it, its dice."""
+        small = font(16)
+        width = self.rect.width
+        colours = pal.side_colours(state.sides)
+        lines: list[tuple[str, pal.RGB, int]] = []
+        for n, en in reversed(list(enumerate(self.entries(state)))):
+            ink = pal.darker(colours.get(en.side, pal.INK), 0.5) if en.side else pal.INK
+            said = en.action
+            if n in self.by_itself:
+                phase = self.by_itself[n]
+                said += (f" by itself ({phase} phase: nothing to decide)" if phase else
+                         " by itself (nothing to decide)")
+            elif en.action in outcome.PASSES and len(en.phase) > 2 and en.phase[2]:
+                said += f" ({en.phase[2]} phase)"       # which of the many end-phases
+            for k, line in enumerate(_wrap(said, small, width - 30)):
+                lines.append((line, ink, 8 if k else 0))
+            for text in en.lines:
+                for k, line in enumerate(_wrap(text, small, width - 44)):
+                    lines.append((line, pal.INK, 22 if k else 12))
+            if en.rolls:
+                for k, line in enumerate(_wrap("dice: " + "; ".join(en.rolls), small,
+                                               width - 44)):
+                    lines.append((line, pal.INK_SOFT, 22 if k else 12))
+            if len(lines) > most:
+                break
+        return lines
+
     def _log(self, surface: pygame.Surface, state: State, x: int, y: int) -> None:
-        """The game's actions, the newest first: each action, what came of it, its dice;
-        scrolled back by `scroll` lines."""
+        """The game's actions, the newest first (log_lines); scrolled back by `scroll`
+        lines."""
         r = self.rect
         small = font(16)
-        colours = pal.side_colours(state.sides)
         head = "game log" + (f"  (scrolled back {self.scroll})" if self.scroll else
                              "  (wheel / PgUp PgDn)")
         surface.blit(font(20).render(head, True, pal.INK), (x, y))
         y += 24
-        lines: list[tuple[str, pal.RGB, int]] = []
-        for en in reversed(self.entries(state)):
-            ink = pal.darker(colours.get(en.side, pal.INK), 0.5) if en.side else pal.INK
-            for k, line in enumerate(_wrap(en.action, small, r.width - 30)):
-                lines.append((line, ink, 8 if k else 0))
-            for text in en.lines:
-                for k, line in enumerate(_wrap(text, small, r.width - 44)):
-                    lines.append((line, pal.INK, 22 if k else 12))
-            if en.rolls:
-                for k, line in enumerate(_wrap("dice: " + "; ".join(en.rolls), small,
-                                               r.width - 44)):
-                    lines.append((line, pal.INK_SOFT, 22 if k else 12))
-            if len(lines) > self.scroll + 200:
-                break
+        lines = self.log_lines(state, self.scroll + 200)
         self.scroll = min(self.scroll, max(0, len(lines) - 1))
         room = max(0, (r.bottom - y - 6) // 17)
         for text, ink, indent in lines[self.scroll:self.scroll + room]:
             surface.blit(small.render(text, True, ink), (x + indent, y))
             y += 17
 
+    def idle(self, state: State) -> frozenset[str]:
+        """The buttons drawn pale: action types `available` offers that no unit of the acting
+        side may take now (rules.choices.usable; a click on one still says why). Kept while the
+        game stands still."""
+        key = (id(state), len(state.actions), len(state.pending), state.acting_side)
+        if self._idle is None or self._idle[0] != key:
+            out: frozenset[str] = frozenset()
+            if not state.pending and not state.over:
+                passing = passes(state)
+                out = frozenset(a for a in state.available()
+                                if a not in passing and not usable(state, a))
+            self._idle = (key, out)
+        return self._idle[1]
 
     def button_at(self, pos: tuple[int, int]) -> str | None:
         for r, name in self.buttons:
@@ -167,7 +201,14 @@ class Panel:
         y += 6
         self.buttons = []
         self.answers = {}
-        names = state.available()
+        names = []
+        for name in state.available():
+            if picks_a_side(state, name):       # warband's first: who goes first
+                for side in state.sides:
+                    self.answers[f"{name} {side}"] = Action(name, side=side)
+                    names.append(f"{name} {side}")
+            else:
+                names.append(name)
         if state.pending:
             y = self._decision(surface, state, x, y)
             d = state.pending[0]
@@ -180,15 +221,18 @@ class Panel:
             self._top_key, self.buttons_top = key, 0
         self.buttons_top = y = max(y, self.buttons_top)
         bx = x
+        idle = self.idle(state)
         for name in names:
             w = small.size(name)[0] + 14
             if bx + w > r.right - 8:
                 bx, y = x, y + 28
             b = pygame.Rect(bx, y, w, 24)
             on = name == self.chosen
-            pygame.draw.rect(surface, pal.SKY if on else (255, 255, 255), b, border_radius=4)
+            back = pal.SKY if on else (244, 244, 240) if name in idle else (255, 255, 255)
+            pygame.draw.rect(surface, back, b, border_radius=4)
             pygame.draw.rect(surface, pal.INK_SOFT, b, 1, border_radius=4)
-            surface.blit(small.render(name, True, pal.INK), (bx + 7, y + 4))
+            surface.blit(small.render(name, True, pal.INK_SOFT if name in idle else pal.INK),
+                         (bx + 7, y + 4))
             self.buttons.append((b, name))
             bx += w + 6
         y += 36
@@ -207,6 +251,8 @@ class Panel:
         """Under the button the cursor is on: what choosing it costs or means, from the
         ruleset's data (its vocabulary's `explain:`, else `does:`)."""
         name = self.button_at(self.hover) if self.hover is not None else None
+        if name is not None and name == self.tip_off:
+            return          # clicked: the message it covers says what came of the click
         text = button_tip(state, name, self.answers) if name is not None else ""
         if not text:
             return
@@ -271,6 +317,13 @@ class Panel:
             bad = "refused" in self.message
             surface.blit(small.render(line, True, pal.VERMILLION if bad else pal.INK), (x, y))
             y += 18
+
+
+def picks_a_side(state: State, ability: str) -> bool:
+    """Whether the action's one field is a side to choose (warband's `first`: who activates
+    first, fields ["side?"]): a button for each side, so the choice is the player's."""
+    return any(a.id == ability and [f.rstrip("?") for f in a.fields] == ["side"]
+               for a in state.scene.ruleset.actions)
 
 
 def button_tip(state: State, name: str, answers: dict[str, Action] | None = None) -> str:

@@ -23,6 +23,9 @@ from battlefield.cli.main import main  # noqa: E402
     (["--edit", "nope"], "no such terrain piece"),
     (["--ruleset", "nosuch"], "unknown ruleset 'nosuch' (playable: aos4"),
     (["--load", "no-such-game.jsonl"], "no such file"),
+    (["--click", "nosuch"], "--click nosuch: no such button now (buttons: end-phase"),
+    (["--zoom", "0.5"], "--zoom 0.5: from 1"),
+    (["--key", "nokey"], "--key nokey: no key 'nokey'"),
 ])
 def test_bad_arguments(args, said, tmp_path, capsys) -> None:
     code = main(["play", *args, "--screenshot", str(tmp_path / "x.png")])
@@ -77,3 +80,43 @@ def test_load_shows_a_saved_game_where_it_stands(tmp_path, capsys) -> None:
     shot = tmp_path / "x.png"
     assert main(["play", "--load", str(tmp_path / "game.jsonl"), "--screenshot", str(shot)]) == 0
     assert shot.stat().st_size > 0
+
+
+@pytest.mark.parametrize("args", [["--hover", "stop"], ["--click", "rush"], ["--zoom", "2"],
+                                  ["--key", "e"], ["--aim", "shoot", "red-archers", "blue-drake"]])
+def test_a_screenshot_only_option_without_screenshot_is_refused(args, capsys) -> None:
+    assert main(["play", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "only with --screenshot" in err and args[0] in err
+
+
+def test_click_and_phase_reach_warbands_combat(tmp_path) -> None:
+    # --phase passes warband's first (the initiative side itself); --click rush asks its fighter
+    from battlefield.view.launch import play
+
+    scene = play("demo-warband", None, screenshot=str(tmp_path / "rush.png"), phase="combat",
+                 size=(1200, 760), clicks=("rush",))
+    assert scene.state.phase == "combat" and scene.picking == ("rush", None)
+    assert scene.panel.chosen == "rush" and "click your unit" in scene.panel.message
+    assert (tmp_path / "rush.png").stat().st_size > 0
+
+
+def test_zoom_draws_the_board_zoomed_in(tmp_path) -> None:
+    from battlefield.view.launch import play
+
+    scene = play(None, None, screenshot=str(tmp_path / "zoom.png"), size=(1200, 760), zoom=3.0)
+    table = scene.table
+    assert table.view != table.fit_view()
+    assert abs(table.view.scale / table.fit_view().scale - 3.0) < 1e-6
+
+
+def test_key_presses_a_key_before_the_screenshot(tmp_path, capsys) -> None:
+    # E with the computer's turn (and a pass by itself) unsaved: the window asks first
+    from battlefield.view.launch import play
+
+    scene = play(None, None, computer=("blue",), screenshot=str(tmp_path / "ask.png"),
+                 size=(1200, 760), keys=("e",))
+    assert scene.confirm is not None and scene.editor is None
+    assert "unsaved actions of this one are lost. Y: yes, N: keep" in scene.panel.message
+    assert main(["play", "--key", "meta+o", "--screenshot", str(tmp_path / "x.png")]) == 2
+    assert "'meta' is not ctrl, shift or alt" in capsys.readouterr().err

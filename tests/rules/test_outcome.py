@@ -192,3 +192,31 @@ def test_a_pass_is_the_side_that_passed():
     state.apply(Action("end-phase"))
     sides = [en.side for en in outcome.game_log(state)]
     assert sides == ["red", "blue"]
+
+
+def test_an_answer_names_the_decision_it_answers():
+    # 'blue decline' alone does not say what was declined
+    from battlefield.rules.actions import Action
+
+    text, name = battle_scene("aos4", None)
+    state = Game(registry.get("aos4"), load_scene_text(text, name), 1).new_state()
+    while state.phase != "combat":
+        state.apply(Action("end-phase"))
+    state.apply(Action("fight", unit="red-blades", target="blue-drake"))
+    assert state.pending and state.pending[0].kind == "all-out-defence"
+    state.apply(Action("decline", side="blue"))
+    last = outcome.game_log(state)[-1]
+    assert last.action == "blue decline (all-out-defence)" and "1 damage" in last.lines[0]
+
+
+def test_an_answer_that_names_its_decision_is_left_as_it_is():
+    text, name = battle_scene("warband", None)
+    state = Game(registry.get("warband"), load_scene_text(text, name), 9).new_state()
+    players = {side: state.rules.player() for side in state.sides}
+    for _ in range(400):
+        if state.over:
+            break
+        state.apply(players[state.acting_side].choose(state))
+    said = [e.action for e in outcome.game_log(state)]
+    assert any(a.endswith(" react") for a in said)                 # not 'react (reaction)'
+    assert not any("(reaction)" in a and ("react" in a.split("(")[0]) for a in said)

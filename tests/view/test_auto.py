@@ -15,6 +15,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from battlefield.rules.actions import Action  # noqa: E402
+from battlefield.rules.choices import open_choices  # noqa: E402
 from battlefield.view import auto  # noqa: E402
 from battlefield.view.app import PlayScene, open_game  # noqa: E402
 
@@ -28,8 +29,9 @@ def play_against_the_computer(ruleset: str, auto_pass: bool = True, limit: int =
                               human: int = 0) -> tuple[PlayScene, dict]:
     """A game through the play scene: the computer plays the second side, the human's
     decisions come from a computer player standing in for them (as clicks: scene.apply).
-    Counts the human's clicks, those that were passes with nothing else available (clicks that
-    decide nothing), the steps passed by themselves and the computer moves that glided."""
+    Counts the human's clicks, those made when the pass was the one legal choice (everything
+    else offered was a type no unit of theirs may take now: clicks that decide nothing), the
+    steps passed by themselves and the computer moves that glided."""
     opened = open_game(None, ruleset)
     human, other = opened.state.scene.sides[human], opened.state.scene.sides[1 - human]
     scene = PlayScene(opened, (1000, 700), computer=(other,))
@@ -55,8 +57,8 @@ def play_against_the_computer(ruleset: str, auto_pass: bool = True, limit: int =
         action = stand_in.choose(st)
         n["clicks"] += 1
         if (len(st.pending[0].choices) == 1 if st.pending
-                else auto.empty(st, st.available())):
-            n["empty_clicks"] += 1
+                else auto.empty(st, st.available()) or not open_choices(st)):
+            n["empty_clicks"] += 1      # the pass, or types no unit may take, all it had
         assert scene.apply(action)
     return scene, n
 
@@ -132,3 +134,44 @@ def test_a_key_or_a_click_ends_a_glide_and_then_the_window_rests():
     scene.computer = set()                            # nobody acts by itself any more
     scene.update(0.016)
     assert scene.glide is None
+
+
+def test_a_phase_whose_offered_types_no_unit_may_take_passes_by_itself():
+    # aos4's start phase offers activate-place-of-power; no red HERO stands within 3" of one
+    scene = PlayScene(open_game(None, "aos4"), (1000, 700), computer=("blue",))
+    st = scene.state
+    assert st.phase == "start" and "activate-place-of-power" in st.available()
+    assert scene.forced() == Action("end-phase")
+    scene.update(0.016)
+    assert st.actions[0].type == "end-phase" and "passed by itself" in scene.panel.message
+    scene.update(0.016)                  # the computer's own end-phase
+    log = " ".join(text for text, _, _ in scene.panel.log_lines(st))     # wrapped lines
+    assert log == "end-phase end-phase by itself (start phase: nothing to decide)"
+    assert len(scene.panel.entries(st)) == len(st.actions)    # an entry is an action
+    scene.apply(Action("end-phase"))                           # red leaves the hero phase
+    assert scene.panel.log_lines(st)[0][0] == "end-phase (hero phase)"
+
+
+def test_undo_forgets_which_steps_passed_by_themselves():
+    scene = PlayScene(open_game(None, "aos4"), (1000, 700), computer=("blue",))
+    for _ in range(3):
+        scene.update(0.016)                  # red's start passed, blue's, into the hero phase
+    assert scene.state.phase == "hero" and scene.panel.by_itself == {0: "start"}
+    scene.undo()                             # back to the start: nothing left to take back
+    assert len(scene.state.actions) == 0 and scene.panel.by_itself == {}
+
+
+def test_a_screenshot_of_the_computers_turn_holds_only_a_last_move_half_way(tmp_path):
+    from battlefield.view.launch import play
+
+    moved = play("openwg", None, computer=("red",), screenshot=str(tmp_path / "a.png"),
+                 size=(1000, 700))
+    assert moved.state.actions[-1].type == "move" and moved.glide is not None
+    assert abs(moved.glide.fraction() - 0.5) < 0.01
+    # blue's moves, then its stop and the steps red passes by itself: played on to red's
+    # decision, nothing held (the last action is no move)
+    on = play("demo-openwg", None, computer=("blue",), screenshot=str(tmp_path / "b.png"),
+              size=(1000, 700), clicks=("stop",))
+    st = on.state
+    assert on.glide is None and st.acting_side == "red" and on.forced() is None
+    assert st.actions[-1].type != "move" and st.round == 2

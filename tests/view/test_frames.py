@@ -21,9 +21,14 @@ SIZE = (1000, 700)
 
 @pytest.fixture()
 def scene():
+    """The demo at rest: its start phase, which passes by itself (no red HERO near a place of
+    power), passed."""
     pygame.display.init()
     pygame.font.init()
-    yield PlayScene(open_game(None), SIZE)
+    scene = PlayScene(open_game(None), SIZE)
+    while scene.forced() is not None:
+        scene.update(0.016)
+    yield scene
     pygame.display.quit()
 
 

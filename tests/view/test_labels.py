@@ -15,6 +15,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from battlefield.army.writer import import_army, write_scene  # noqa: E402
+from battlefield.rules.actions import Action  # noqa: E402
 from battlefield.rulings import Referee  # noqa: E402
 from battlefield.scene.load import load_scene  # noqa: E402
 from battlefield.view.labels import Labels  # noqa: E402
@@ -114,4 +115,29 @@ def test_zoomed_in_the_rulers_stay_and_a_resize_refits():
     table.fit()
     scene.resize((1200, 800))
     assert table.view == table.fit_view()                  # refitted
+    pygame.display.quit()
+
+
+def test_two_raised_models_of_a_unit_share_one_height_badge(monkeypatch):
+    """openwg: blue-hunters end their move with two of ten models on the 2" hill - one badge
+    "+2" x2" on the unit's label, not a "+2"" beside each of the two."""
+    from battlefield.view import layers
+    from battlefield.view.app import PlayScene, open_game
+
+    pygame.display.init()
+    pygame.font.init()
+    opened = open_game(None, "openwg")
+    st = opened.state
+    path = [[12.9803, 40.2451], [13.84127624, 29.27884631]]
+    st.apply(Action("stop"))
+    st.apply(Action("move", unit="blue-hunters", path=path))
+    hunters = st.scene.unit_index("blue-hunters")
+    raised = [m for m in st.models_of(hunters) if st.table.z[m] > 0]
+    assert len(raised) == 2
+    said: list[str] = []
+    real = layers.boxed_text
+    monkeypatch.setattr(layers, "boxed_text", lambda text, *a, **k: said.append(text)
+                        or real(text, *a, **k))
+    PlayScene(opened, (1400, 900)).table.units_layer()
+    assert '+2" x2' in said and said.count('+2"') == 0
     pygame.display.quit()

@@ -62,6 +62,33 @@ def test_hovering_a_button_shows_its_tooltip() -> None:
     assert changed > 20          # the tooltip box drawn under the button
 
 
+def test_a_clicked_buttons_tooltip_leaves_its_verdict_in_view() -> None:
+    # the tooltip sits where the panel's message is: after a click the message is what counts
+    scene = PlayScene(open_game(None, "openwg"), (1200, 760))
+    surf = pygame.Surface((1200, 760))
+    scene.draw(surf)
+    rect = next(r for r, n in scene.panel.buttons if n == "stop")
+    move = pygame.event.Event(pygame.MOUSEMOTION, pos=rect.center, rel=(0, 0), buttons=(0, 0, 0))
+    scene.handle_event(move)
+    assert scene.panel.tip_off is None
+    click_button(scene, "stop")
+    assert scene.panel.tip_off == "stop"
+    tip = pygame.Surface((1200, 760))
+    scene.panel.tip_off = None
+    scene.draw(tip)
+    scene.panel.tip_off = "stop"
+    clear = pygame.Surface((1200, 760))
+    scene.draw(clear)
+    below = pygame.Rect(scene.panel.rect.left + 8, rect.bottom + 4, 200, 24)
+    assert any(tip.get_at(p) == (255, 255, 225, 255) for p in
+               [(x, below.centery) for x in range(below.left + 2, below.right, 4)])
+    assert not any(clear.get_at(p) == (255, 255, 225, 255) for p in
+                   [(x, below.centery) for x in range(below.left + 2, below.right, 4)])
+    scene.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=(rect.left - 40, rect.top),
+                                          rel=(0, 0), buttons=(0, 0, 0)))
+    assert scene.panel.tip_off is None       # off the button: its tooltip shows again later
+
+
 def test_ctrl_o_asks_before_discarding_the_game(tmp_path) -> None:
     opened = open_game(None, "aos4")
     to_phase(opened.state, "movement")
@@ -136,6 +163,16 @@ def test_an_ability_button_asks_for_its_fighter() -> None:
     click_button(scene, "rush")
     assert len(scene.state.actions) == before                  # nothing applied yet
     assert scene.picking == ("rush", None) and "click" in scene.panel.message
+    assert scene.panel.chosen == "rush"
+    side = st.acting_side
+    u = next(i for i, spec in enumerate(st.scene.units) if spec.side == side
+             and not st.check(Action("rush", unit=spec.id)))
+    m = st.models_of(u)[0]
+    pos = scene.table.view.px(float(st.table.x[m]), float(st.table.y[m]))
+    scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1,
+                                          pos=(round(pos[0]), round(pos[1]))))
+    assert scene.state.actions[-1] == Action("rush", unit=st.scene.units[u].id)
+    assert scene.picking is None and scene.panel.chosen is None   # used: not still lit
 
 
 def test_hover_draws_a_buttons_tooltip_in_a_screenshot(tmp_path) -> None:
@@ -168,3 +205,37 @@ def test_aim_shows_the_verdict_on_the_target_under_the_cursor_in_a_screenshot(tm
     with pytest.raises(BattlefieldError, match="no unit 'nobody'"):
         play(None, None, screenshot=str(tmp_path / "x.png"), size=(1200, 760),
              aim=("shoot", "red-archers", "nobody"))
+
+
+def test_who_goes_first_is_a_choice_between_the_sides() -> None:
+    # warband's `first` (fields ["side?"]): one button for each side, not one that picks itself
+    scene = PlayScene(open_game(None, "warband"), (1200, 760))
+    click_button(scene, "initiative")
+    st = scene.state
+    assert st.phase == "first"
+    chooser = st.acting_side
+    other = next(s for s in st.sides if s != chooser)
+    scene.draw(pygame.Surface((1200, 760)))
+    assert [n for _, n in scene.panel.buttons] == [f"first {s}" for s in st.sides]
+    assert "first" in button_tip(st, f"first {other}", scene.panel.answers)
+    click_button(scene, f"first {other}")
+    assert scene.state.actions[-1] == Action("first", side=other)
+    assert scene.state.phase == "combat" and scene.state.acting_side == other
+
+
+def test_a_button_no_unit_may_use_now_is_drawn_pale() -> None:
+    opened = open_game(None, "warband")
+    to_phase(opened.state, "combat")
+    scene = PlayScene(opened, (1200, 760))
+    st = scene.state
+    surf = pygame.Surface((1200, 760))
+    scene.draw(surf)
+    idle = scene.panel.idle(st)
+    assert {"command", "rampage"} <= idle          # red holds one [double]: no triple, no quad
+    assert "move" not in idle and "rush" not in idle
+    rects = dict((n, r) for r, n in scene.panel.buttons)
+    pale, plain = surf.get_at(rects["rampage"].move(3, 3).topleft), \
+        surf.get_at(rects["move"].move(3, 3).topleft)
+    assert pale != plain
+    click_button(scene, "rampage")           # still a button: a fighter clicked hears why not
+    assert scene.picking == ("rampage", None)

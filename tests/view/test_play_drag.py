@@ -161,7 +161,11 @@ def test_computer_opponent_plays_its_turn(scene: PlayScene) -> None:
             break
         if st.acting_side == "red":                  # red's reactions: the human's call
             before = len(st.actions)
+            by_itself = scene.forced()               # unless red has nothing to decide
             scene.update(0.016)
+            if by_itself is not None:
+                assert len(st.actions) == before + 1 and st.actions[-1] == by_itself
+                continue
             assert len(st.actions) == before         # the computer waits for the human
             waited += 1
             must = st.check(Action("end-phase")) if not st.pending else []

@@ -60,7 +60,7 @@ def test_a_round_in_the_window(scene: PlayScene) -> None:
         if scene.state.clock["phase"] == "combat":
             break
         if scene.state.acting_side == "red":
-            click(scene, "first")
+            click(scene, "first red")
         else:
             scene.update(0.016)
     dragged = False

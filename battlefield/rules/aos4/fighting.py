@@ -36,6 +36,13 @@ class Fighting:
         targets, bad = self._targets(state, action)
         if bad:
             return bad
+        if not (action.path or action.paths):
+            # no path yet: say whether any path could reach (the window asks this to know a
+            # charge phase with every enemy out of reach has nothing to decide); a path given
+            # is ruled as before, by its length and where it ends
+            far = self._out_of_reach(state, u, targets, action)
+            if far:
+                return [far]
         moves = movement.planned(state, u, action)
         if isinstance(moves, Violation):
             return [moves]
@@ -48,6 +55,21 @@ class Fighting:
             return [v("charge_not_reached", f"the path does not end within {reach}\" of a "
                                             f"visible model of {', '.join(action.targets)}")]
         return []
+
+    def _out_of_reach(self, state, u, targets, action) -> Violation | None:
+        """Before any path: every target further than the longest charge can close (the most
+        the roll gives, the reach at its end, and a base's turning as slack), so no path can
+        end within reach (asked of a charge given no path)."""
+        t = state.table
+        mine = t.unit_models[u]
+        most = MAX_CHARGE + CHARGE_REACH + float(t.reach[mine].max()) + movement.EPS
+        gaps = [t.unit_distance(u, w) for w in targets]
+        if min(gaps) <= most:
+            return None
+        return v("out_of_charge_range", f"{', '.join(action.targets)} is {min(gaps):.2f}\" "
+                                        f"from {action.unit}: no charge roll reaches it (at "
+                                        f"most {MAX_CHARGE}\")", distance=min(gaps),
+                 most=MAX_CHARGE)
 
     def _reaches(self, state, after, u, targets) -> bool:
         sight = SightModel(after)

@@ -90,7 +90,9 @@ class Blocks(Ruleset):
             return []
         phase = state.clock["phase"]
         if phase == "command":
-            return ["end-phase", *COMMAND]
+            hand = state.sides[self.acting_side(state)]["cards"]
+            green = any(c.id in hand and c.colour == "green" for c in game().cards)
+            return ["end-phase", *(a for a in COMMAND if a != "card" or green)]
         return ["end-phase", "attack"]
 
     def move_allowance(self, state: State, u: int, ability: str) -> float | None:

@@ -154,3 +154,30 @@ def test_the_charge_odds_climb_when_round_is_dearer_and_play_agrees():
     r = played_charge(o.path, [6, 6], terrain=WALL)
     assert measured(r) == pytest.approx(o.needed, abs=1e-6)
     assert o.needed == pytest.approx(10 - 2 * R - 0.5 + 4, abs=1e-6)
+
+
+def test_a_target_no_charge_roll_reaches_is_refused_before_any_path():
+    """The demo's charge phase: red-lancers (about 25" from blue-riders) cannot charge them
+    whatever the path - said of a charge given no path yet, so rules.choices knows a charge
+    phase with every enemy out of reach has nothing to decide; a target in reach still asks
+    for the path."""
+    from battlefield.rules import registry
+    from battlefield.rules.actions import Action
+    from battlefield.rules.choices import usable
+    from battlefield.rules.deploy import battle_scene
+    from battlefield.rules.state import Game
+
+    text, name = battle_scene("aos4", None)
+    state = Game(registry.get("aos4"), load_scene_text(text, name), 1).new_state()
+    while state.phase != "charge":
+        state.apply(Action("end-phase"))
+    far = state.check(Action("charge", unit="red-lancers", target="blue-riders"))
+    assert [x.code for x in far] == ["out_of_charge_range"]
+    assert "no charge roll reaches it (at most 12\")" in far[0].message
+    long_path = [[12.5, 8.5], [12.5, 20.5]]
+    assert [x.code for x in state.check(Action("charge", unit="red-lancers",
+                                               target="blue-riders", path=long_path))] \
+        == ["move_too_far"] * 5          # a path given is ruled by its length, as before
+    near = state.check(Action("charge", unit="red-archers", target="blue-drake"))
+    assert [x.code for x in near] == ["no_path"]
+    assert usable(state, "charge")

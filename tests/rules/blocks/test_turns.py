@@ -9,6 +9,7 @@ import pytest
 
 from battlefield.rules.actions import Action
 from battlefield.rules.blocks import RULESET
+from battlefield.rules.blocks.data import game as blocks_data
 from battlefield.rules.state import Game, State
 from battlefield.scene.load import load_scene_text
 
@@ -265,3 +266,19 @@ def test_a_rallied_block_stays_rallied_in_a_written_position():
     again = game(yaml.safe_dump(scene_after(s), sort_keys=False))
     assert "routing" not in again.units[0].flags
     assert again.fingerprint() == s.fingerprint()
+
+
+def test_card_is_offered_only_with_a_green_card_in_hand():
+    """available() offers `card` in the Movement & Command phase only while the side holds a
+    green card to play (with an empty hand it was offered, and the window waited for an
+    end-phase click though nothing could be played)."""
+    s = game(scene(block("red-1", "red", 5, 5, 90), block("blue-1", "blue", 25, 28, 270),
+                   state=ROUND2), dice=[1] * 40)
+    assert s.phase == "command" and not s.sides["red"]["cards"]
+    assert "card" not in s.available() and "draw-card" in s.available()
+    act(s, type="draw-card")
+    assert s.sides["red"]["cards"] == ["fury"]          # a red card: played on an attack
+    assert "card" not in s.available()
+    green = next(c.id for c in blocks_data().cards if c.colour == "green")
+    s.sides["red"]["cards"].append(green)
+    assert "card" in s.available()
