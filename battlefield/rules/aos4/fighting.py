@@ -10,6 +10,7 @@ import numpy as np
 from battlefield.geometry.sight import SightModel
 from battlefield.rules.actions import Violation
 from battlefield.rules.aos4 import movement, rolls, turns
+from battlefield.rules.aos4.charge import shortest_charge
 from battlefield.rules.aos4.data import abilities, core
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.chance import play
@@ -57,18 +58,37 @@ class Fighting:
         return []
 
     def _out_of_reach(self, state, u, targets, action) -> Violation | None:
-        """Before any path: every target further than the longest charge can close (the most
-        the roll gives, the reach at its end, and a base's turning as slack), so no path can
-        end within reach (asked of a charge given no path)."""
+        """Asked of a charge given no path yet: whether no charge roll can reach any target.
+        First the gap (every target further than the most the roll gives, the reach at its end
+        and a base's turning as slack), then for the targets nearer than that the shortest
+        legal charge path that odds --charge measures (charge.shortest_charge, exact up to the
+        most the roll gives): none of them within it means no path can end within reach."""
         t = state.table
         mine = t.unit_models[u]
         most = MAX_CHARGE + CHARGE_REACH + float(t.reach[mine].max()) + movement.EPS
         gaps = [t.unit_distance(u, w) for w in targets]
-        if min(gaps) <= most:
-            return None
-        return v("out_of_charge_range", f"{', '.join(action.targets)} is {min(gaps):.2f}\" "
-                                        f"from {action.unit}: no charge roll reaches it (at "
-                                        f"most {MAX_CHARGE}\")", distance=min(gaps),
+        names = ", ".join(action.targets)
+        if min(gaps) > most:
+            return v("out_of_charge_range", f"{names} is {min(gaps):.2f}\" from {action.unit}: "
+                                            f"no charge roll reaches it (at most "
+                                            f"{MAX_CHARGE}\")", distance=min(gaps),
+                     most=MAX_CHARGE)
+        ref = Referee(state.scene, t)
+        needed = []
+        for w, gap in zip(targets, gaps, strict=True):
+            if gap > most:
+                continue
+            best = shortest_charge(ref, u, w, within=MAX_CHARGE)
+            if best is not None and best.needed <= MAX_CHARGE + movement.EPS:
+                return None
+            if best is not None:
+                needed.append(best.needed)
+        reach = Fraction(CHARGE_REACH).limit_denominator(16)
+        shortest = (f"the shortest legal path needs {min(needed):.2f}\"" if needed else
+                    f"no legal path of {MAX_CHARGE}\" or less ends within {reach}\" of a "
+                    f"visible model")
+        return v("out_of_charge_range", f"no charge roll brings {action.unit} within reach of "
+                                        f"{names}: {shortest} (at most {MAX_CHARGE}\")",
                  most=MAX_CHARGE)
 
     def _reaches(self, state, after, u, targets) -> bool:

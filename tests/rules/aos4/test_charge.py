@@ -4,7 +4,11 @@ import math
 
 import pytest
 
+from battlefield.rules import registry
+from battlefield.rules.actions import Action
 from battlefield.rules.aos4.charge import charge_odds
+from battlefield.rules.choices import usable
+from battlefield.rules.state import Game
 from battlefield.rulings import Referee
 from battlefield.scene.load import load_scene_text
 
@@ -156,28 +160,48 @@ def test_the_charge_odds_climb_when_round_is_dearer_and_play_agrees():
     assert o.needed == pytest.approx(10 - 2 * R - 0.5 + 4, abs=1e-6)
 
 
-def test_a_target_no_charge_roll_reaches_is_refused_before_any_path():
-    """The demo's charge phase: red-lancers (about 25" from blue-riders) cannot charge them
-    whatever the path - said of a charge given no path yet, so rules.choices knows a charge
-    phase with every enemy out of reach has nothing to decide; a target in reach still asks
-    for the path."""
-    from battlefield.rules import registry
-    from battlefield.rules.actions import Action
-    from battlefield.rules.choices import usable
-    from battlefield.rules.deploy import battle_scene
-    from battlefield.rules.state import Game
-
-    text, name = battle_scene("aos4", None)
-    state = Game(registry.get("aos4"), load_scene_text(text, name), 1).new_state()
+def _charge_phase(scene_text: str):
+    state = Game(registry.get("aos4"), load_scene_text(scene_text), 1).new_state()
     while state.phase != "charge":
         state.apply(Action("end-phase"))
-    far = state.check(Action("charge", unit="red-lancers", target="blue-riders"))
-    assert [x.code for x in far] == ["out_of_charge_range"]
-    assert "no charge roll reaches it (at most 12\")" in far[0].message
-    long_path = [[12.5, 8.5], [12.5, 20.5]]
-    assert [x.code for x in state.check(Action("charge", unit="red-lancers",
-                                               target="blue-riders", path=long_path))] \
-        == ["move_too_far"] * 5          # a path given is ruled by its length, as before
-    near = state.check(Action("charge", unit="red-archers", target="blue-drake"))
-    assert [x.code for x in near] == ["no_path"]
-    assert usable(state, "charge")
+    return state
+
+
+def _two(terrain: str = "", blue_at=(16, 22)) -> str:
+    return f"""
+ruleset: aos4
+board: {{width: 60, depth: 44}}
+terrain: [{terrain}]
+units:
+  - {{id: red, side: red, stats: {{move: 5, health: 1, save: 4, control: 1}},
+     weapons: [{{name: blade, attacks: 1, hit: 4, wound: 4, damage: 1}}],
+     models: [{{base: 32, at: [10, 22]}}]}}
+  - {{id: blue, side: blue, stats: {{move: 5, health: 1, save: 4, control: 1}},
+     weapons: [{{name: blade, attacks: 1, hit: 4, wound: 4, damage: 1}}],
+     models: [{{base: 32, at: [{blue_at[0]}, {blue_at[1]}]}}]}}
+"""
+
+
+def test_a_charge_given_no_path_says_whether_any_roll_can_reach():
+    """Asked with no path (the window asks so, to know a charge phase has nothing to decide):
+    6" apart in the open needs 4.24" (test_open_ground): a path is still to be chosen; 30"
+    apart no roll reaches (the gap); round the rock of test_round_an_impassable_rock the
+    straight gap is 10 - 2r = 8.74" but the shortest legal path needs 15.96": no path of 12"
+    or less ends in reach. A path given is ruled by the path, as always."""
+    near = _charge_phase(_two())
+    assert [x.code for x in near.check(Action("charge", unit="red", target="blue"))] \
+        == ["no_path"]
+    assert usable(near, "charge")
+    far = _charge_phase(_two(blue_at=(40, 22)))
+    [bad] = far.check(Action("charge", unit="red", target="blue"))
+    assert bad.code == "out_of_charge_range" and "no charge roll reaches it" in bad.message
+    assert not usable(far, "charge")
+    rock = "{id: rock, outline: [[14, 16], [16, 16], [16, 28], [14, 28]], height: 4, " \
+           "kind: impassable}"
+    round_it = _charge_phase(_two(rock, blue_at=(20, 22)))
+    [bad] = round_it.check(Action("charge", unit="red", target="blue"))
+    assert bad.code == "out_of_charge_range"
+    assert "no legal path of 12\" or less ends within 1/2\" of a visible model" in bad.message
+    assert not usable(round_it, "charge")
+    given = far.check(Action("charge", unit="red", target="blue", path=[[10, 22], [22, 22]]))
+    assert "out_of_charge_range" not in {x.code for x in given}
