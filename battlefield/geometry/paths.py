@@ -296,7 +296,10 @@ def crossings_cost(starts, ends, edges, estart, bbox, heights):
     return out
 
 
-def _edge_arrays(polys: Sequence[shapely.Polygon]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def edge_arrays(polys: Sequence[shapely.Polygon]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The polygons' outlines (every part's exterior) as the path kernels read them: (edges
+    as rows x0, y0, x1, y1; where each polygon's edges start in them, and the end; each
+    polygon's bounding box)."""
     edges, start = [], [0]
     for poly in polys:
         for g in getattr(poly, "geoms", [poly]):
@@ -338,7 +341,7 @@ class Planner:
         self.hard = hard
         self._blockers = [o.polygon.buffer(-_EPS * 10) for o in hard]
         self.tree = shapely.STRtree(self._blockers) if hard else None
-        self._hard = _edge_arrays(self._blockers)
+        self._hard = edge_arrays(self._blockers)
         nodes: list[Point] = []
         for o in hard:
             nodes.extend(_corners(o.polygon.buffer(_EPS * 100, join_style="mitre")))
@@ -348,7 +351,7 @@ class Planner:
                                if _meets(poly, region)]
         self.climbable = [terrain.climbable[j] for j in near]
         polys = [terrain.climb_polygons[j] for j in near]
-        self._climb = (*_edge_arrays(polys), terrain.climb_heights[near])
+        self._climb = (*edge_arrays(polys), terrain.climb_heights[near])
         # Each node's neighbours along its outline (NaN: no test): a path turning round a
         # climbable piece at a corner of its way round does so tangent to it (see _tangent).
         sides = [np.full(4, np.nan)] * len(nodes)

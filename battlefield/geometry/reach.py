@@ -27,8 +27,8 @@ from numba import njit
 
 from battlefield.geometry.paths import (
     Terrain,
-    _edge_arrays,
     crossings_cost,
+    edge_arrays,
     segment_climb,
     segment_free,
     segments_free,
@@ -246,8 +246,8 @@ def reach_field(start: tuple[float, float], radius: float, obstacles: Sequence[s
     heights = list(terrain.climb_heights) if terrain is not None else []
     round_polys = ([terrain.round_outline(j) for j in range(len(climb_polys))]
                    if terrain is not None else [])
-    edges = _edge_arrays(near)
-    climb = (*_edge_arrays(climb_polys), np.asarray(heights, dtype=np.float64))
+    edges = edge_arrays(near)
+    climb = (*edge_arrays(climb_polys), np.asarray(heights, dtype=np.float64))
     pts = np.column_stack([gx.ravel(), gy.ravel()])
     origin = np.broadcast_to(np.asarray(start, dtype=np.float64), pts.shape).copy()
     free = (segments_free(origin, pts, *edges) if near else np.ones(len(pts), dtype=bool))

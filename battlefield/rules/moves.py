@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import shapely
 
-from battlefield.geometry.paths import Terrain, _edge_arrays, segments_free
+from battlefield.geometry.paths import Terrain, edge_arrays, segments_free
 from battlefield.geometry.separation import signed_distance_matrix
 from battlefield.geometry.table import Table
 from battlefield.rules.actions import Action, Violation
@@ -200,11 +200,11 @@ class Obstacle:
 
 
 def obstacle(shape: shapely.Polygon, name: str, kind: str) -> Obstacle:
-    return Obstacle(shape, name, kind, _edge_arrays([shape]))
+    return Obstacle(shape, name, kind, edge_arrays([shape]))
 
 
 def _joined(found: Sequence[Obstacle]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The edge arrays of several obstacles, as _edge_arrays gives them for all at once."""
+    """The edge arrays of several obstacles, as edge_arrays gives them for all at once."""
     edges = [o.edges[0] for o in found]
     start = np.zeros(len(found) + 1, dtype=np.int64)
     start[1:] = np.cumsum([len(e) for e in edges])
