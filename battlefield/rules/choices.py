@@ -4,7 +4,8 @@ allows (aos4's start phase always offers activate-place-of-power, blocks' combat
 
 A type is usable when `State.check` of it - with each of the side's units, and each unit as
 target for a type that has one - refuses it for nothing but a field still to be chosen (where
-the models go, which spell, which order: FIELD_CODES). It errs towards usable: a refusal it
+the models go, which spell, which order: FIELD_CODES), and the ruleset does not call it futile
+(Ruleset.futile: aos4's rally of an unhurt unit). It errs towards usable: a refusal it
 cannot read as final counts as a choice, so a step is never passed on a player's behalf while
 something was open to them."""
 
@@ -38,9 +39,12 @@ def usable(state: State, kind: str) -> bool:
         units = [u.id for i, u in enumerate(state.scene.units) if state.side_of(i) == side]
     targets = [u.id for u in state.scene.units] if "target" in fields else []
     for unit in units:
-        codes = {v.code for v in state.check(Action(kind, unit=unit))}
+        action = Action(kind, unit=unit)
+        codes = {v.code for v in state.check(action)}
         if not _open(codes):
             continue
+        if not codes and state.rules.futile(state, action):
+            continue                   # legal, but it would change nothing (Ruleset.futile)
         if "no_target" not in codes or not targets:
             return True
         for target in targets:

@@ -400,6 +400,14 @@ class Ruleset(ABC):
         common words of the events at the top of this module (damage, slain, removed ...)."""
         return None
 
+    def futile(self, state: State, action: Action) -> bool:
+        """When the play window asks whether the acting side has anything to decide
+        (rules/choices.usable): whether `action`, which `check` allows now, can change nothing
+        on the table (aos4: a rally of a unit with no damage and no model slain). A step whose
+        only legal actions are futile passes by itself. Default: False, every legal action is
+        a choice."""
+        return False
+
     def unit_notes(self, state: State) -> dict[int, str]:
         """When the window's panel is drawn: a line per unit the ruleset has something to say
         about now (openwg: the wounds pooled on it). Default: none."""

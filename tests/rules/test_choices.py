@@ -48,4 +48,24 @@ def test_a_type_no_unit_may_take_is_not_a_choice():
     state.apply(Action("end-phase"))
     state.apply(Action("end-phase"))
     assert state.phase == "hero" and "rally" in state.available()
-    assert usable(state, "rally")
+    assert not usable(state, "rally")       # legal, but no red unit has damage or a model slain
+
+
+def test_a_rally_that_heals_nothing_is_no_choice():
+    """aos4's rally is legal for any unit out of combat, but its points heal damage and bring
+    back slain models: with neither, it changes nothing (Ruleset.futile), so the hero phase
+    passes by itself; one wound on a unit out of combat makes it a choice again, and so does a
+    model slain."""
+    state = new_state("aos4")
+    while state.phase != "hero":
+        state.apply(Action("end-phase"))
+    lancers = state.scene.unit_index("red-lancers")
+    rally = Action("rally", unit="red-lancers")
+    assert state.check(rally) == [] and state.rules.futile(state, rally)
+    assert not usable(state, "rally") and open_choices(state) == []
+    state.units[lancers].damage[0] = 1
+    assert not state.rules.futile(state, rally) and usable(state, "rally")
+    state.units[lancers].damage[0] = 0
+    state.units[lancers].alive[4] = False
+    assert not state.rules.futile(state, rally) and usable(state, "rally")
+    assert not state.rules.futile(state, Action("end-phase"))

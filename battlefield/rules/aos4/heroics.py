@@ -27,6 +27,14 @@ class Heroics:
             return [v("in_combat", f"{action.unit} is in combat and cannot rally")]
         return []
 
+    def futile(self, state, action) -> bool:
+        """A rally of a unit with no damage and no model slain: its rally points heal nothing
+        and bring nobody back (Ruleset.futile)."""
+        if action.type != "rally" or action.unit is None:
+            return False
+        us = state.units[state.scene.unit_index(action.unit)]
+        return not us.damage.any() and bool(us.alive.all())
+
     def _do_rally(self, state, a, u, action):
         h = core().hero
         rolls = state.dice.roll(f"{h.rally_rolls}D6", f"rally rolls {action.unit}").values
