@@ -154,9 +154,9 @@ def test_a_phase_whose_offered_types_no_unit_may_take_passes_by_itself():
 
 def test_undo_forgets_which_steps_passed_by_themselves():
     scene = PlayScene(open_game(None, "aos4"), (1000, 700), computer=("blue",))
-    for _ in range(4):
-        scene.update(0.016)        # red's start passed, blue's, red's hero (no rally heals), blue's
-    assert scene.state.phase == "movement" and scene.panel.by_itself == {0: "start", 2: "hero"}
+    for _ in range(3):
+        scene.update(0.016)                  # red's start passed, blue's, into the hero phase
+    assert scene.state.phase == "hero" and scene.panel.by_itself == {0: "start"}
     scene.undo()                             # back to the start: nothing left to take back
     assert len(scene.state.actions) == 0 and scene.panel.by_itself == {}
 

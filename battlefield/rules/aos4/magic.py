@@ -47,6 +47,21 @@ def lookup(state: State, u: int, kind_id: str) -> tuple[str, dict[str, Any]] | N
     return None
 
 
+def cast_by(state: State, side: str) -> list[str]:
+    """The spells and prayers the side's units on the table know, in the units' order (a
+    WIZARD's spells, a PRIEST's prayers and sacred-rites): what its hero phase offers besides
+    the abilities."""
+    out: list[str] = []
+    for u, spec in enumerate(state.scene.units):
+        if spec.side != side or not len(state.models_of(u)):
+            continue
+        ids = [s["id"] for s in spellbook.of(spec, "spells")] if spec.has("WIZARD") else []
+        if spec.has("PRIEST"):
+            ids += [p["id"] for p in spellbook.of(spec, "prayers")] + [SACRED_RITES]
+        out += [i for i in ids if i not in out]
+    return out
+
+
 def known(state: State) -> set[str]:
     ids = {SACRED_RITES}
     for spec in state.scene.units:

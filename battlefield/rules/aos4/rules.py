@@ -145,6 +145,9 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
                 continue
             if self._phase_problem(state, a) is None:
                 out.append(a.id)
+        c = state.clock
+        if c["phase"] == "hero" and c["acting"] == c["active"]:
+            out += magic.cast_by(state, c["acting"])    # its own hero phase: cast and chant
         return out
 
     # --- check ----------------------------------------------------------------------------------
