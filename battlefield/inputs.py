@@ -151,7 +151,8 @@ def plain_problem(value: Any, depth: int = 0) -> tuple[tuple[str | int, ...], st
 # A field's type is alternatives joined by " | ", each one of:
 #   text  unit  side  yes-no  point  path  paths  mapping
 #   whole [MIN..MAX]   number [MIN..MAX]
-#   list of T          (T: any one type, in parentheses when it has alternatives)
+#   list of T          (T: any one type, in parentheses when it has alternatives; one item
+#                       or more: [] names nothing, and is refused)
 #   side -> T  /  unit -> T   (a mapping from the scene's sides / unit ids to T)
 SIMPLE = ("text", "unit", "side", "yes-no", "point", "path", "paths", "mapping")
 

@@ -220,7 +220,12 @@ def _problem(value: Any, t: FieldType, scene: Scene, path: tuple[str | int, ...]
                 return None
             failures.append(p)
         deeper = [f for f in failures if len(f[0]) > len(path)]
-        return deeper[0] if len(deeper) == 1 else (path, f"{shown(value)} is not {t.text}")
+        if len(deeper) == 1:
+            return deeper[0]
+        lists = [f for o, f in zip(t.options, failures, strict=True) if o.kind == "list"]
+        if isinstance(value, (list, tuple)) and len(lists) == 1:
+            return lists[0]            # a list for the list option: why that list is not it
+        return path, f"{shown(value)} is not {t.text}"
     if k in ("text", "unit", "side"):
         if not isinstance(value, str):
             return path, f"{shown(value)} is not {_article(k)}"
@@ -260,6 +265,9 @@ def _problem(value: Any, t: FieldType, scene: Scene, path: tuple[str | int, ...]
     if k == "list":
         if not isinstance(value, (list, tuple)):
             return path, f"{shown(value)} is not {t.text}"
+        if not value:          # [] names nothing: not "no target" made good by a rule
+            return path, f"[] is an empty list (expected {t.text}: at least one, or leave " \
+                         f"the field out)"
         if len(value) > MAX_ITEMS:
             return path, f"{len(value):,} items, more than {MAX_ITEMS}"
         for i, v in enumerate(value):

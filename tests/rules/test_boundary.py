@@ -45,6 +45,11 @@ def try_json(capsys, *actions: str, scene: str = "demo") -> list[dict]:
     ('{"type": "normal-move", "unit": "red-lancers", "paths": {"99": [[1, 2]]}}', "paths.99"),
     ('{"type": "normal-move", "unit": "red-lancers", "paths": {"1": [[1, 2, 3]]}}',
      "paths.1[0]"),
+    # an empty list names nothing (emberskin's target [] was an IndexError in aos4/magic.py)
+    ('{"type": "emberskin", "unit": "red-pyromancer", "target": []}', "target"),
+    ('{"type": "shoot", "unit": "red-archers", "target": []}', "target"),
+    ('{"type": "run", "unit": "red-lancers", "command": [], "path": [[12.5, 8], [12.5, 9]]}',
+     "command"),
 ])
 def test_a_bad_field_is_illegal_naming_its_path(capsys, action, field):
     (r,) = try_json(capsys, action)
@@ -52,6 +57,14 @@ def test_a_bad_field_is_illegal_naming_its_path(capsys, action, field):
     assert [v["code"] for v in r["violations"]] == [CODE]
     assert r["violations"][0]["field"] == field
     assert r["violations"][0]["message"].startswith(f"{field}: ")
+
+
+def test_an_empty_list_says_so(capsys):
+    (r,) = try_json(capsys, '{"type": "skirmish", "unit": "red-scouts", "target": '
+                            '"blue-scouts", "retreat": []}', scene="demo-skirmish")
+    assert r["violations"][0]["message"] == (
+        "retreat: [] is an empty list (expected list of unit: at least one, or leave the "
+        "field out)")
 
 
 def test_try_prints_a_bad_field_as_illegal(capsys):
