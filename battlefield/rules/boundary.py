@@ -10,7 +10,7 @@ and an action object however malformed is refused, never raised on.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -90,13 +90,16 @@ def field_types(scene: Scene) -> dict[str, FieldType]:
 
 
 # --- scenes played as battles --------------------------------------------------------------------
-def playable_units(scene: Scene) -> None:
+def playable_units(scene: Scene,
+                   stats_of: Callable[[Scene, int], Mapping[str, Any]] | None = None) -> None:
     """Every unit gives the characteristics its ruleset needs to play (ruleset.yaml's
     `unit_needs:`); one left out is an InputError at the unit's stats, naming what is missing
-    - not a battle played with a Move of 0 nobody stated."""
+    - not a battle played with a Move of 0 nobody stated. `stats_of` (Ruleset.given_stats):
+    a unit's characteristics as its ruleset reads them (openwg: its `build:` gives them too)."""
     needs = getattr(scene.ruleset, "unit_needs", ())
     for i, u in enumerate(scene.units):
-        missing = [k for k in needs if u.stats.get(k) is None]
+        given = stats_of(scene, i) if stats_of is not None else u.stats
+        missing = [k for k in needs if given.get(k) is None]
         if missing:
             path = (*(getattr(u, "path", None) or ("units", i)), "stats")
             raise scene.error(path, f"{u.id} has no {', '.join(missing)}: {scene.ruleset.id} "

@@ -20,7 +20,7 @@ def start(scene: Scene, actions: list[Action], seed: int, dice: list[int]) -> St
     """A state at the moment the actions belong to: the scene's own `state:` (a whole
     position) where it gives one, the ruleset's defaults for these actions otherwise."""
     ruleset = registry.get(scene.ruleset.id)
-    playable_units(scene)
+    playable_units(scene, ruleset.given_stats)
     defaults = ruleset.try_start(scene, actions)
     extra = dict(scene.extra)
     st = dict(extra.get("state") or {})

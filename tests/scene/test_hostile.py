@@ -115,14 +115,35 @@ def test_try_refuses_a_bundled_map_without_units(capsys, name):
     assert "no units" in one_line(capsys, ["try", name, "--action", '{"type": "end-phase"}'])
 
 
-def test_a_unit_without_the_stats_its_ruleset_needs_is_named(capsys, tmp_path):
-    data = yaml.safe_load(open("maps/demo.yaml"))
+@pytest.mark.parametrize("demo, needs, odds", [
+    ("demo", "move, health, save", ["--move", "red-pyromancer"]),
+    ("demo-blocks", "move, offence, defence, power, toughness, courage, dice, points",
+     ["--courage", "red-spears"]),
+    ("demo-openwg", "move, bravery, armor, health", ["--attack", "red-vulkites", "blue-spearhead"]),
+    ("demo-skirmish", "speed, range, strike, hit, damage, toughness, cover, initiative",
+     ["--attack", "red-spears", "blue-pikes"]),
+])
+def test_a_unit_without_the_stats_its_ruleset_needs_is_named(capsys, tmp_path, demo, needs,
+                                                             odds):
+    """Not a Move (blocks: a Courage, skirmish: a Speed) of 0 nobody stated: validate, try and
+    odds name what the unit leaves out (ruleset.yaml's unit_needs:)."""
+    data = yaml.safe_load(open(f"maps/{demo}.yaml"))
+    unit = data["units"][0]["id"]
     del data["units"][0]["stats"]
     scene = tmp_path / "s.yaml"
     scene.write_text(yaml.safe_dump(data))
-    for command in (["validate"], ["try", "--action", '{"type": "end-phase"}']):
+    end = json.dumps({"type": _ENDS[demo]})
+    for command in (["validate"], ["try", "--action", end], ["odds", *odds]):
         err = one_line(capsys, [command[0], str(scene), *command[1:]])
-        assert "red-pyromancer has no move, health, save" in err
+        assert f"{unit} has no {needs}" in err
+
+
+_ENDS = {"demo": "end-phase", "demo-blocks": "end-phase", "demo-openwg": "stop",
+         "demo-skirmish": "end-turn"}
+
+
+def test_an_openwg_unit_built_with_build_needs_no_stats(capsys):
+    assert main(["validate", "demo-openwg"]) == 0       # blue-spearhead: build:, no stats:
 
 
 def test_a_tampered_log_names_the_file_line_and_action(capsys, tmp_path):

@@ -16,12 +16,15 @@ import sys
 
 import aiohttp
 import pytest
+import yaml
 
 from battlefield.cli.main import main
+from battlefield.errors import InputError
 from battlefield.rules import log, registry
 from battlefield.rules.battle import play
 from battlefield.rules.state import Game
 from battlefield.scene.load import load_scene_text
+from battlefield.server.app import new_game
 from battlefield.server.bot import run_bot
 from battlefield.server.messages import MAX_FRAME, seed_sha256
 from battlefield.server.mirror import Mirror
@@ -385,6 +388,15 @@ def test_http_answers(server):
             return exc.value.status
 
     assert asyncio.run(wrong_seat()) == 403
+
+
+def test_a_game_is_not_made_of_a_scene_validate_refuses():
+    """A unit without the stats its ruleset needs is refused as validate refuses it, not
+    played with a Speed of 0 nobody stated."""
+    data = yaml.safe_load(open("maps/demo-skirmish.yaml"))
+    del data["units"][0]["stats"]
+    with pytest.raises(InputError, match="red-spears has no speed"):
+        new_game(yaml.safe_dump(data), 1)
 
 
 def test_sigterm_stops_the_server_cleanly(tmp_path):
