@@ -280,6 +280,9 @@ class Server:
             client.send(messages.error(str(exc)))
             return
         if isinstance(msg, Resume):
+            if msg.since > game.version:      # a version it cannot have seen: not "in step"
+                client.send(messages.error(messages.resume_past(msg.since, game.version)))
+                return
             for record in game.records[msg.since:]:
                 client.send(record.message(client.seat))
             if game.over:

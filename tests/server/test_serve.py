@@ -298,6 +298,7 @@ def test_malformed_frames_leave_the_server_serving(server):
         '{"type": "act", "id": 1' + "0" * 40 + ', "action": {"type": "end-turn"}}',
         '{"type": "resume"}', '{"type": "resume", "since": -1}',
         '{"type": "resume", "since": "0"}', '{"type": "resume", "since": NaN}',
+        '{"type": "resume", "since": 5}',         # the game is at version 0: not "in step"
         "[" * 5000 + "]" * 5000,
         json.dumps({"type": "act", "id": 1, "action": {"type": "x", "pad": "x" * MAX_FRAME}}),
         b"\x00\x01binary",
