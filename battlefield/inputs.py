@@ -50,6 +50,14 @@ class HugeNumber:
         return hash(("HugeNumber", self.digits))
 
 
+def model_number(text: str) -> int | None:
+    """The N of a model written 'UNIT/N' (measure, play --drag, a ruling's closest models):
+    plain digits 0-9, at most MAX_DIGITS of them, else None - never int() of 5,000 digits
+    (a ValueError) or of another script's digits."""
+    ok = text.isascii() and text.isdecimal() and len(text) <= MAX_DIGITS
+    return int(text) if ok else None
+
+
 def _int(text: str) -> int | HugeNumber:
     digits = len(text.lstrip("-"))
     return HugeNumber(digits) if digits > MAX_DIGITS else int(text)

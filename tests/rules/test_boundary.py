@@ -153,6 +153,27 @@ def test_an_error_quoting_a_huge_argument_is_cut_short(capsys):
     assert len(err.strip().splitlines()) == 1 and len(err) < 1200 and "characters" in err
 
 
+@pytest.mark.parametrize("model", ["9" * 5000, "\u0661", "0", "", "1.0"])
+def test_a_model_number_is_plain_digits(capsys, model):
+    """UNIT/N with 5,000 digits was a ValueError from int(); another script's digit 1 (U+0661)
+    was read as model 1."""
+    assert main(["measure", "demo", f"red-archers/{model}", "blue-drake"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and len(err) < 1200
+    assert "unit red-archers has models 1..8" in err
+
+
+@pytest.mark.parametrize("argv", [["try", "demo", "--action", "{}", "--seed", "9" * 200_000],
+                                  ["odds", "demo-openwg", "--morale", "red-vulkites", "--slain",
+                                   "9" * 200_000]])
+def test_an_option_argparse_refuses_is_quoted_cut_short(capsys, argv):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    *usage, line = capsys.readouterr().err.strip().splitlines()
+    assert "invalid int value" in line and "characters" in line and len(line) < 1200
+
+
 @pytest.mark.parametrize("ruleset", [n for n in registry.playable()
                                      if registry.get(n).spec.demo])
 def test_every_action_the_engines_players_send_passes_the_boundary(ruleset):
