@@ -69,6 +69,23 @@ def _float(text: str) -> float | HugeNumber:
     return float(text)          # 1e999 is inf: the field's check refuses it as not finite
 
 
+class _TwiceGiven(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each given once: {"type": "end-phase", "type": "run"} is
+    no action (json.loads would take the last one silently; YAML files refuse it too)."""
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _TwiceGiven(k)
+        out[k] = v
+    return out
+
+
 def nesting(text: str) -> int:
     """How deep the brackets of a JSON text nest (outside strings), without parsing it."""
     depth = deepest = 0
@@ -93,17 +110,20 @@ def nesting(text: str) -> int:
 
 def loads(text: str, what: str, limit: int | None = MAX_TEXT) -> Any:
     """A JSON text from outside (an --action, a log line, a network frame): refused in one line
-    naming `what` when it is longer than `limit` characters (None: any length), nested too deep
-    or not JSON. NaN, Infinity and numbers too big for a float are read as the non-finite floats
-    they are (HugeNumber past MAX_DIGITS digits), for the check of the field that holds them to
-    name."""
+    naming `what` when it is longer than `limit` characters (None: any length), nested too deep,
+    not JSON or an object in it gives a key twice. NaN, Infinity and numbers too big for a float
+    are read as the non-finite floats they are (HugeNumber past MAX_DIGITS digits), for the
+    check of the field that holds them to name."""
     if limit is not None and len(text) > limit:
         raise UsageError(f"{what}: {len(text):,} characters, more than the {limit:,} it may "
                          f"have")
     if nesting(text) > MAX_DEPTH:
         raise UsageError(f"{what}: nested more than {MAX_DEPTH} deep (lists and objects)")
     try:
-        return json.loads(text, parse_int=_int, parse_float=_float)
+        return json.loads(text, parse_int=_int, parse_float=_float, object_pairs_hook=_object)
+    except _TwiceGiven as exc:
+        raise UsageError(f"{what}: key {shown(exc.key, 40)} is given twice (expected each key "
+                         f"once in an object)") from None
     except json.JSONDecodeError as exc:
         raise UsageError(f"{what}: not JSON ({exc.msg} at column {exc.colno}): "
                          f"{shown(text)}") from None

@@ -79,6 +79,8 @@ def test_try_prints_a_bad_field_as_illegal(capsys):
     ("[" * 5000, "nested more than"),
     ('{"type": "x", "a": "' + "y" * 200_000 + '"}', "characters"),
     ("{not json", "not JSON"),
+    ('{"type": "end-phase", "type": "normal-move", "unit": "red-lancers", "path": [[1, 2]]}',
+     "key 'type' is given twice"),              # was the last one, taken silently
 ])
 def test_text_that_cannot_be_an_action_is_one_line(capsys, text, words):
     assert main(["try", "demo", "--action", text]) == 2
