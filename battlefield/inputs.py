@@ -50,10 +50,10 @@ class HugeNumber:
         return hash(("HugeNumber", self.digits))
 
 
-def model_number(text: str) -> int | None:
-    """The N of a model written 'UNIT/N' (measure, play --drag, a ruling's closest models):
-    plain digits 0-9, at most MAX_DIGITS of them, else None - never int() of 5,000 digits
-    (a ValueError) or of another script's digits."""
+def plain_whole(text: str) -> int | None:
+    """A whole number written in plain digits 0-9, at most MAX_DIGITS of them (the N of
+    'UNIT/N' in measure, play --drag and pages; a version in a URL), else None - never int() of
+    5,000 digits (a ValueError), of another script's digits, of "1_000" or of " 5 "."""
     ok = text.isascii() and text.isdecimal() and len(text) <= MAX_DIGITS
     return int(text) if ok else None
 

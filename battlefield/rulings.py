@@ -22,7 +22,7 @@ from battlefield.geometry.objectives import Control, control
 from battlefield.geometry.separation import point_distances
 from battlefield.geometry.sight import STATUS, Sight, SightModel
 from battlefield.geometry.table import Closest, Table
-from battlefield.inputs import model_number
+from battlefield.inputs import plain_whole
 from battlefield.scene.model import Scene
 
 
@@ -99,7 +99,7 @@ class Referee:
             uid, _, n = ref.rpartition("/")
             u = self.unit(uid)
             count = len(self.scene.units[u].models)
-            k = model_number(n)
+            k = plain_whole(n)
             if k is None or not 1 <= k <= count:
                 raise UsageError(f"{self.scene.file}: '{ref}': unit {uid} has models 1..{count}")
             return u, self.offsets[u] + k - 1

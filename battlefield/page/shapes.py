@@ -11,7 +11,7 @@ from typing import Any
 
 from battlefield import palette as pal
 from battlefield.geometry.bases import RECT
-from battlefield.inputs import model_number
+from battlefield.inputs import plain_whole
 from battlefield.page.labels import text_width
 from battlefield.scene.model import ModelSpec, Scene, UnitSpec
 
@@ -41,7 +41,7 @@ def attr(**values: Any) -> str:
 def find_model(scene: Scene, name: str) -> tuple[UnitSpec, ModelSpec] | None:
     """'UNIT/N' (1-based) -> the unit and model, or None."""
     uid, _, n = name.rpartition("/")
-    k = model_number(n)
+    k = plain_whole(n)
     if not uid or k is None:
         return None
     for u in scene.units:

@@ -15,7 +15,7 @@ import yaml
 from battlefield import palette as pal
 from battlefield.errors import InputError, UsageError
 from battlefield.files import write_text
-from battlefield.inputs import model_number
+from battlefield.inputs import plain_whole
 from battlefield.rules import log, outcome, registry
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.standing import scene_now
@@ -528,7 +528,7 @@ def hold(scene: PlayScene, unit: str, to: tuple[float, float] | None,
     uid, _, n = unit.partition("/")
     u = _unit(st, uid, "--drag")
     size = len(st.scene.units[u].models)
-    k = model_number(n) if n else None
+    k = plain_whole(n) if n else None
     if n and not (k is not None and 1 <= k <= size):
         raise UsageError(f"--drag {unit}: {uid} has models 1 to {size}")
     model = st.scene.model_offsets()[u] + k - 1 if k is not None else None
