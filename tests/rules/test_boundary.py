@@ -156,7 +156,7 @@ def test_an_error_quoting_a_huge_argument_is_cut_short(capsys):
 
 
 @pytest.mark.parametrize("model", ["9" * 5000, "\u0661", "0", "", "1.0"])
-def test_a_plain_whole_is_plain_digits(capsys, model):
+def test_a_model_number_is_plain_digits(capsys, model):
     """UNIT/N with 5,000 digits was a ValueError from int(); another script's digit 1 (U+0661)
     was read as model 1."""
     assert main(["measure", "demo", f"red-archers/{model}", "blue-drake"]) == 2
