@@ -431,6 +431,9 @@ def test_serve_says_what_is_wrong_in_one_line(tmp_path, capsys):
     assert err.startswith(f"battlefield serve: cannot listen on 127.0.0.1:{port}")
     assert main(["bot", "http://nowhere"]) == 2
     assert "not a game's address" in capsys.readouterr().err
+    for patience in ("nan", "inf", "30"):      # nan was never giving up, silently
+        assert main(["bot", "ws://127.0.0.1:1/games/g/play?seat=s", "--patience", patience]) == 2
+        assert "60 seconds or more" in capsys.readouterr().err
 
 
 def test_an_act_resent_after_a_restart_is_answered_not_applied_again(tmp_path):
