@@ -89,6 +89,14 @@ def field_types(scene: Scene) -> dict[str, FieldType]:
     return _types(tuple(getattr(scene.ruleset, "action_fields", ()) or ()))
 
 
+def option_problem(field: str, value: Any) -> str | None:
+    """Why a command-line option that stands for an action's field (play --to: a "point",
+    --facing: the engine's "facing") is not of its type, as bad_field says it; None: it is."""
+    t = parse_type("point") if field == "point" else _types(())[field]
+    problem = _point(value, ()) if t.kind == "point" else _number(value, t, ())
+    return None if problem is None else problem[1]
+
+
 # --- scenes played as battles --------------------------------------------------------------------
 def playable_units(scene: Scene,
                    stats_of: Callable[[Scene, int], Mapping[str, Any]] | None = None) -> None:

@@ -23,6 +23,14 @@ from battlefield.cli.main import main  # noqa: E402
     (["--edit", "nope"], "no such terrain piece"),
     (["--ruleset", "nosuch"], "unknown ruleset 'nosuch' (playable: aos4"),
     (["--load", "no-such-game.jsonl"], "no such file"),
+    (["--phase", "movement", "--drag", "red-lancers/9999999999999999999999999999999999"],
+     "has models 1 to 5"),
+    # read by the engine's boundary as the point and facing they stand for (nan,1 was a
+    # ValueError traceback, 1e999 an OverflowError; --facing nan was taken)
+    (["--phase", "movement", "--drag", "red-lancers", "--to", "nan,1"], "not a finite number"),
+    (["--phase", "movement", "--drag", "red-lancers", "--to", "1e300,1"], "off any table"),
+    (["--phase", "movement", "--drag", "red-lancers", "--to", "12,12", "--facing", "nan"],
+     "--facing nan is not a finite number"),
 ])
 def test_bad_arguments(args, said, tmp_path, capsys) -> None:
     code = main(["play", *args, "--screenshot", str(tmp_path / "x.png")])
