@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 import math
 import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from battlefield.errors import UsageError
+from battlefield.errors import InputError, UsageError
 
 MAX_TEXT = 64 * 1024          # characters of one action, frame or log line
 MAX_DEPTH = 32                # nested lists and mappings in one value
@@ -22,6 +24,27 @@ MAX_NAME = 200                # characters of one id or name
 MAX_COORD = 10_000.0          # inches from the table's corner, either way
 MAX_NUMBER = 1e9              # any other number, either way
 SHOWN = 80                    # characters of a bad value quoted in a message
+
+
+MAX_FILE_BYTES = 16 * 1024 * 1024   # a scene, map, ruleset file or game log: far past any real one
+
+
+def readable_file(path: Path, name: str, what: str, expected: str) -> None:
+    """Refuse before reading what is no file of a sane size (/dev/zero, a FIFO, 50 MB): an
+    InputError in one line naming the file. `what`: "a scene or map" ... for the message."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        raise InputError(name, "", None, "no such file") from None
+    except OSError as exc:
+        raise InputError(name, "", None, f"cannot be read ({exc.strerror})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise InputError(name, "", None, "is a folder, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(name, "", None, "is not a regular file (a device or a pipe)", expected)
+    if st.st_size > MAX_FILE_BYTES:
+        raise InputError(name, "", None, f"is {st.st_size / 1e6:.1f} MB, more than the "
+                         f"{MAX_FILE_BYTES // (1024 * 1024)} MB {what} may be", "a smaller file")
 
 
 def shown(value: Any, limit: int = SHOWN) -> str:

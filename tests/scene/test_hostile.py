@@ -41,6 +41,18 @@ def test_a_fifo_is_refused(capsys, tmp_path):
     assert "not a regular file" in one_line(capsys, ["validate", str(fifo)])
 
 
+def test_a_log_that_is_no_file_of_a_sane_size_is_refused_unread(capsys, tmp_path):
+    """`replay /dev/zero` was a MemoryError (the kernel's killer without a limit): a log is
+    refused by its kind and size before reading, as a scene is (a FIFO; 17 MB, sparse)."""
+    fifo = tmp_path / "f.jsonl"
+    os.mkfifo(fifo)
+    assert "not a regular file" in one_line(capsys, ["replay", str(fifo)])
+    big = tmp_path / "big.jsonl"
+    with open(big, "wb") as f:
+        f.truncate(17 * 1024 * 1024)
+    assert "more than the 16 MB a game log may be" in one_line(capsys, ["replay", str(big)])
+
+
 @pytest.mark.parametrize("ref", ["../../../../etc/passwd", "/etc/passwd", "../outside.yaml"])
 def test_a_map_outside_the_scene_folder_is_refused_unread(capsys, tmp_path, ref):
     (tmp_path / "outside.yaml").write_text("root:x:0:0:secret\n")
