@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
 
+from battlefield.cli.common import emit_json
 from battlefield.errors import UsageError
 
 
@@ -47,7 +47,7 @@ def run_bot(args: argparse.Namespace) -> int:
     except GaveUp as exc:
         raise BotFailed(str(exc)) from None
     if args.json:
-        print(json.dumps(over, indent=2))
+        emit_json(over)
     else:
         print(result_line(over))
     return 0
