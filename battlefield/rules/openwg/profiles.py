@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from battlefield.inputs import shown
 from battlefield.rules.openwg.builder import Built, build
 from battlefield.scene.model import Scene, UnitSpec
 
@@ -137,8 +138,9 @@ def _specials(scene: Scene, path: tuple, raw: Any) -> list[dict[str, Any]]:
     out = []
     for i, s in enumerate(raw or []):
         p = (*path, i)
-        if not isinstance(s, dict) or s.get("effect") not in EFFECTS:
-            raise scene.error(p, f"unknown special {s!r}",
+        if not isinstance(s, dict) or not isinstance(s.get("effect"), str) \
+                or s["effect"] not in EFFECTS:          # [a list] is unhashable: a TypeError
+            raise scene.error(p, f"unknown special {shown(s)}",
                               f"{{effect: ...}} with an effect among {', '.join(EFFECTS)}")
         odd = [k for k in s if k != "effect" and k not in EFFECTS[s["effect"]]]
         if odd:

@@ -143,3 +143,11 @@ def test_a_specials_weapon_is_checked_when_the_scene_is_read(weapon):
     special = {"effect": "attack_on_charge", "once": "battle", "weapon": weapon}
     with pytest.raises(InputError, match="specials"):
         package.check_scene(load(scene(unit("a", "red", row(10, 10), specials=[special]))))
+
+
+@pytest.mark.parametrize("effect", [["armor"], {"armor": 1}, None, 7])
+def test_a_special_whose_effect_is_no_name_is_one_line(effect):
+    """{effect: [armor]} was a TypeError (an unhashable list looked up among the effects)."""
+    with pytest.raises(InputError, match="unknown special"):
+        package.check_scene(load(scene(unit("a", "red", row(10, 10),
+                                            specials=[{"effect": effect}]))))
