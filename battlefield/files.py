@@ -26,16 +26,22 @@ def _why(exc: OSError) -> str:
 def replacing(target: str | Path) -> Iterator[Path]:
     """A temporary path beside `target` (same suffix, so writers that go by the name pick the
     same format) to write the new file to; on leaving without an error it is flushed to the
-    disk and renamed over `target`; on any error it is removed and `target` is untouched."""
-    target = Path(target)
+    disk and renamed over `target`; on any error it is removed and `target` is untouched. A
+    symbolic link is written through (the file it points to is replaced, the link stays); a
+    device, pipe or socket is refused, never replaced by a file."""
+    named = Path(target)
+    target = Path(os.path.realpath(named)) if named.is_symlink() else named  # written through
     folder = target.parent
     if not folder.is_dir():
-        raise WriteError(f"{target}: cannot write: no folder {folder}")
+        raise WriteError(f"{named}: cannot write: no folder {folder}")
     if target.is_dir():
-        raise WriteError(f"{target}: cannot write: it is a folder")
+        raise WriteError(f"{named}: cannot write: it is a folder")
+    if target.exists() and not target.is_file():      # renamed over, /dev/full would be a file
+        raise WriteError(f"{named}: cannot write: it is not a regular file (a device, pipe or "
+                         f"socket); give a file's name")
     try:
         fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.",
-                                        suffix=f".tmp{target.suffix}")
+                                        suffix=f".tmp{named.suffix}")
     except OSError as exc:
         raise WriteError(f"{target}: cannot write ({_why(exc)})") from None
     os.close(fd)

@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 import math
 import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from battlefield.errors import UsageError
+from battlefield.errors import InputError, UsageError
 
 MAX_TEXT = 64 * 1024          # characters of one action, frame or log line
 MAX_DEPTH = 32                # nested lists and mappings in one value
@@ -22,6 +24,27 @@ MAX_NAME = 200                # characters of one id or name
 MAX_COORD = 10_000.0          # inches from the table's corner, either way
 MAX_NUMBER = 1e9              # any other number, either way
 SHOWN = 80                    # characters of a bad value quoted in a message
+
+
+MAX_FILE_BYTES = 16 * 1024 * 1024   # a scene, map, ruleset file or game log: far past any real one
+
+
+def readable_file(path: Path, name: str, what: str, expected: str) -> None:
+    """Refuse before reading what is no file of a sane size (/dev/zero, a FIFO, 50 MB): an
+    InputError in one line naming the file. `what`: "a scene or map" ... for the message."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        raise InputError(name, "", None, "no such file") from None
+    except OSError as exc:
+        raise InputError(name, "", None, f"cannot be read ({exc.strerror})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise InputError(name, "", None, "is a folder, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(name, "", None, "is not a regular file (a device or a pipe)", expected)
+    if st.st_size > MAX_FILE_BYTES:
+        raise InputError(name, "", None, f"is {st.st_size / 1e6:.1f} MB, more than the "
+                         f"{MAX_FILE_BYTES // (1024 * 1024)} MB {what} may be", "a smaller file")
 
 
 def shown(value: Any, limit: int = SHOWN) -> str:
@@ -50,6 +73,14 @@ class HugeNumber:
         return hash(("HugeNumber", self.digits))
 
 
+def plain_whole(text: str) -> int | None:
+    """A whole number written in plain digits 0-9, at most MAX_DIGITS of them (the N of
+    'UNIT/N' in measure, play --drag and pages; a version in a URL), else None - never int() of
+    5,000 digits (a ValueError), of another script's digits, of "1_000" or of " 5 "."""
+    ok = text.isascii() and text.isdecimal() and len(text) <= MAX_DIGITS
+    return int(text) if ok else None
+
+
 def _int(text: str) -> int | HugeNumber:
     digits = len(text.lstrip("-"))
     return HugeNumber(digits) if digits > MAX_DIGITS else int(text)
@@ -59,6 +90,23 @@ def _float(text: str) -> float | HugeNumber:
     if len(text) > 4 * MAX_DIGITS:
         return HugeNumber(len(text))
     return float(text)          # 1e999 is inf: the field's check refuses it as not finite
+
+
+class _TwiceGiven(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each given once: {"type": "end-phase", "type": "run"} is
+    no action (json.loads would take the last one silently; YAML files refuse it too)."""
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _TwiceGiven(k)
+        out[k] = v
+    return out
 
 
 def nesting(text: str) -> int:
@@ -85,17 +133,20 @@ def nesting(text: str) -> int:
 
 def loads(text: str, what: str, limit: int | None = MAX_TEXT) -> Any:
     """A JSON text from outside (an --action, a log line, a network frame): refused in one line
-    naming `what` when it is longer than `limit` characters (None: any length), nested too deep
-    or not JSON. NaN, Infinity and numbers too big for a float are read as the non-finite floats
-    they are (HugeNumber past MAX_DIGITS digits), for the check of the field that holds them to
-    name."""
+    naming `what` when it is longer than `limit` characters (None: any length), nested too deep,
+    not JSON or an object in it gives a key twice. NaN, Infinity and numbers too big for a float
+    are read as the non-finite floats they are (HugeNumber past MAX_DIGITS digits), for the
+    check of the field that holds them to name."""
     if limit is not None and len(text) > limit:
         raise UsageError(f"{what}: {len(text):,} characters, more than the {limit:,} it may "
                          f"have")
     if nesting(text) > MAX_DEPTH:
         raise UsageError(f"{what}: nested more than {MAX_DEPTH} deep (lists and objects)")
     try:
-        return json.loads(text, parse_int=_int, parse_float=_float)
+        return json.loads(text, parse_int=_int, parse_float=_float, object_pairs_hook=_object)
+    except _TwiceGiven as exc:
+        raise UsageError(f"{what}: key {shown(exc.key, 40)} is given twice (expected each key "
+                         f"once in an object)") from None
     except json.JSONDecodeError as exc:
         raise UsageError(f"{what}: not JSON ({exc.msg} at column {exc.colno}): "
                          f"{shown(text)}") from None
@@ -151,7 +202,8 @@ def plain_problem(value: Any, depth: int = 0) -> tuple[tuple[str | int, ...], st
 # A field's type is alternatives joined by " | ", each one of:
 #   text  unit  side  yes-no  point  path  paths  mapping
 #   whole [MIN..MAX]   number [MIN..MAX]
-#   list of T          (T: any one type, in parentheses when it has alternatives)
+#   list of T          (T: any one type, in parentheses when it has alternatives; one item
+#                       or more: [] names nothing, and is refused)
 #   side -> T  /  unit -> T   (a mapping from the scene's sides / unit ids to T)
 SIMPLE = ("text", "unit", "side", "yes-no", "point", "path", "paths", "mapping")
 

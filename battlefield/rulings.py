@@ -22,6 +22,7 @@ from battlefield.geometry.objectives import Control, control
 from battlefield.geometry.separation import point_distances
 from battlefield.geometry.sight import STATUS, Sight, SightModel
 from battlefield.geometry.table import Closest, Table
+from battlefield.inputs import plain_whole
 from battlefield.scene.model import Scene
 
 
@@ -98,9 +99,10 @@ class Referee:
             uid, _, n = ref.rpartition("/")
             u = self.unit(uid)
             count = len(self.scene.units[u].models)
-            if not n.isdigit() or not 1 <= int(n) <= count:
+            k = plain_whole(n)
+            if k is None or not 1 <= k <= count:
                 raise UsageError(f"{self.scene.file}: '{ref}': unit {uid} has models 1..{count}")
-            return u, self.offsets[u] + int(n) - 1
+            return u, self.offsets[u] + k - 1
         return self.unit(ref), None
 
     def leader(self, u: int) -> int:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gc
 import math
-import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from typing import Any
 import yaml
 
 from battlefield.errors import InputError
+from battlefield.inputs import readable_file
 
 Path_ = tuple[Any, ...]
 
@@ -298,27 +298,9 @@ class _Walk:
                             "plain mappings, lists, words and numbers, without tags")
 
 
-MAX_FILE_BYTES = 16 * 1024 * 1024     # a scene, map or ruleset file: far past any real one
-
-
 def _readable(path: Path, name: str) -> None:
     """Refuse before reading what is no file of a sane size (/dev/zero, a FIFO, 50 MB)."""
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        raise InputError(name, "", None, "no such file") from None
-    except OSError as exc:
-        raise InputError(name, "", None, f"cannot be read ({exc.strerror})") from None
-
-    if stat.S_ISDIR(st.st_mode):
-        raise InputError(name, "", None, "is a folder, not a file")
-    if not stat.S_ISREG(st.st_mode):
-        raise InputError(name, "", None, "is not a regular file (a device or a pipe)",
-                         "a YAML file")
-    if st.st_size > MAX_FILE_BYTES:
-        raise InputError(name, "", None, f"is {st.st_size / 1e6:.1f} MB, more than the "
-                         f"{MAX_FILE_BYTES // (1024 * 1024)} MB a scene or map may be",
-                         "a smaller file")
+    readable_file(path, name, "a scene or map", "a YAML file")
 
 
 def load_yaml(file: str | Path, text: str | None = None) -> tuple[Any, dict[Path_, int]]:

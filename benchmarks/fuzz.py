@@ -523,7 +523,8 @@ def _frame_answer_problem(frame: str, sent: list[str], game: Any, version: int, 
     since = msg.get("since") if isinstance(msg, dict) and msg.get("type") == "resume" else None
     if isinstance(since, int) and not isinstance(since, bool) and since >= 0:
         kinds = [a.get("type") for a in answers]       # the events missed, none when none were
-        missed = ["event"] * max(0, version - since) + (["over"] if game.over else [])
+        missed = ["event"] * (version - since) + (["over"] if game.over else []) \
+            if since <= version else ["error"]             # a version the game has not reached
         if kinds != missed or game.version != version or game.state.fingerprint() != before:
             return f"resume since {since} at version {version} answered {kinds[:3]}"
         return None

@@ -18,6 +18,7 @@ from battlefield.files import WriteError, write_text
 
 OLD = "the old file, whole\n" * 20
 END = '{"type": "end-phase"}'
+NAMES = {"try --out": "x.yaml", "simulate --log": "x.jsonl", "render -o": "x.png"}
 
 
 def commands(out: Path) -> dict[str, list[str]]:
@@ -37,7 +38,7 @@ def one_line_error(capsys) -> str:
 
 @pytest.mark.parametrize("name", ["try --out", "simulate --log", "render -o"])
 def test_a_missing_folder_is_one_line(tmp_path, capsys, name):
-    argv = commands(tmp_path / "nodir" / "x.out")[name]
+    argv = commands(tmp_path / "nodir" / NAMES[name])[name]
     assert main(argv) == 2
     assert "nodir" in one_line_error(capsys)
 
@@ -46,7 +47,7 @@ def test_a_missing_folder_is_one_line(tmp_path, capsys, name):
 def test_a_full_disk_leaves_the_old_file_whole(tmp_path, capsys, monkeypatch, name):
     """ENOSPC injected in the middle of the write: the disk takes a part of the new file, then
     is full. The old file keeps every byte and no temporary file is left beside it."""
-    out = tmp_path / "x.out"
+    out = tmp_path / NAMES[name]
     out.write_text(OLD, encoding="utf-8")
     real_write = os.write
 
@@ -61,7 +62,7 @@ def test_a_full_disk_leaves_the_old_file_whole(tmp_path, capsys, monkeypatch, na
     err = one_line_error(capsys)
     assert "No space left on device" in err and str(out) in err
     assert out.read_text(encoding="utf-8") == OLD
-    assert [p.name for p in tmp_path.iterdir()] == ["x.out"]
+    assert [p.name for p in tmp_path.iterdir()] == [NAMES[name]]
 
 
 def test_written_files_keep_the_old_permissions(tmp_path):
@@ -75,6 +76,34 @@ def test_written_files_keep_the_old_permissions(tmp_path):
 def test_a_folder_is_not_overwritten(tmp_path):
     with pytest.raises(WriteError, match="folder"):
         write_text(tmp_path, "x")
+
+
+def test_a_pipe_is_refused_not_replaced_by_a_file(tmp_path):
+    """`render -o /dev/full` (as root) renamed a PNG over the device; any file that is not a
+    regular one is refused (a FIFO here: a test must not touch /dev)."""
+    fifo = tmp_path / "pipe.png"
+    os.mkfifo(fifo)
+    with pytest.raises(WriteError, match="not a regular file"):
+        write_text(fifo, "x")
+    assert fifo.is_fifo() and [p.name for p in tmp_path.iterdir()] == ["pipe.png"]
+
+
+def test_a_symbolic_link_is_written_through(tmp_path):
+    real = tmp_path / "real.yaml"
+    real.write_text("old")
+    link = tmp_path / "link.yaml"
+    link.symlink_to(real.name)
+    write_text(link, "new")
+    assert link.is_symlink() and real.read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.yaml", "real.yaml"]
+
+
+@pytest.mark.parametrize("name", ["x.txt", "x", "x.out"])
+def test_render_refuses_a_name_that_is_no_picture(tmp_path, capsys, name):
+    """Not a TGA written under any other name (pygame's choice for a suffix it does not know)."""
+    assert main(["render", "demo", "-o", str(tmp_path / name)]) == 2
+    assert "expected a picture's or page's name" in one_line_error(capsys)
+    assert not list(tmp_path.iterdir())
 
 
 @contextlib.contextmanager
@@ -98,7 +127,7 @@ def small_disk(tmp_path: Path, size: str = "48k"):
 @pytest.mark.parametrize("name", ["try --out", "render -o"])
 def test_a_really_full_disk_leaves_the_old_file_whole(tmp_path, capsys, name):
     with small_disk(tmp_path) as disk:
-        out = disk / "x.out"
+        out = disk / NAMES[name]
         out.write_text(OLD, encoding="utf-8")
         filler = disk / "filler"
         with contextlib.suppress(OSError), open(filler, "wb") as f:
@@ -109,4 +138,4 @@ def test_a_really_full_disk_leaves_the_old_file_whole(tmp_path, capsys, name):
         err = one_line_error(capsys)
         assert "No space left on device" in err
         assert out.read_text(encoding="utf-8") == OLD
-        assert sorted(p.name for p in disk.iterdir()) == ["filler", "x.out"]
+        assert sorted(p.name for p in disk.iterdir()) == ["filler", NAMES[name]]

@@ -24,6 +24,9 @@ BUDGET_MB = 2048.0
 PAIRS_PER_SECOND = 6e6
 BASE_MB = 350.0                 # Python with numpy, numba's kernels, shapely and pygame loaded
 BYTES_PER_CELL = 600            # grid, points, counters per thread and group, pictures
+# The finest grid analyze takes: a quarter of a millimetre, finer than anything a base or a
+# piece of terrain is measured in (a finer one's cells do not fit in a number).
+FINEST = 0.01
 # Grid spacings offered when the asked one does not fit, finest first.
 NICE = (0.05, 0.1, 0.2, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0,
         12.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 60.0, 80.0, 100.0, 150.0, 200.0, 250.0,

@@ -63,9 +63,10 @@ class Catalogues:
         what they link to (reading the 130-odd files of the dataset takes seconds)."""
         out = cls()
         wanted = set(catalogue_ids)
-        files = sorted(f for f in folder.iterdir() if f.suffix.lower() in SUFFIXES)
+        files = sorted(f for f in folder.iterdir()
+                       if f.suffix.lower() in SUFFIXES and f.is_file())
         for f in files:
-            head = f.read_bytes()[:2000].decode("utf-8", "replace")
+            head = _head(f)
             if f.suffix.lower().startswith(".gst") or any(f' id="{i}"' in head for i in wanted):
                 out.add(f)
         if wanted - set(out.ids):        # a catalogue not found by its id: read them all
@@ -114,8 +115,8 @@ class Catalogues:
                 return
             found = False
             for f in sorted(folder.iterdir()):
-                if f.suffix.lower() in SUFFIXES and str(f) not in self.files:
-                    head = f.read_bytes()[:2000].decode("utf-8", "replace")
+                if f.suffix.lower() in SUFFIXES and f.is_file() and str(f) not in self.files:
+                    head = _head(f)
                     if any(f' id="{i}"' in head for i in wanted):
                         self.add(f)
                         found = True
@@ -269,3 +270,9 @@ def merge(roster: Entry, cats: Catalogues | None) -> Entry:
     for c in roster.children:
         merge(c, cats)
     return roster
+
+
+def _head(f: Path) -> str:
+    """The first 2,000 bytes of a catalogue, where its id stands (not the whole file read)."""
+    with f.open("rb") as fh:
+        return fh.read(2000).decode("utf-8", "replace")

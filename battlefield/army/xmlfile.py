@@ -4,6 +4,7 @@ byte of it is unpacked."""
 
 from __future__ import annotations
 
+import stat
 import zipfile
 import zlib
 from pathlib import Path
@@ -25,10 +26,15 @@ def read_xml(path: str | Path) -> Element:
     .gstz), with the namespaces taken off the tags."""
     path = Path(path)
     try:
-        size = path.stat().st_size
+        st = path.stat()
     except OSError as exc:
         raise InputError(str(path), "", None, f"cannot read the file ({exc.strerror})",
                          "a roster .ros/.rosz or a catalogue .cat/.gst") from None
+    if not stat.S_ISREG(st.st_mode):     # /dev/zero has no size to refuse: it is read forever
+        what = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file (a device or a pipe)"
+        raise InputError(str(path), "", None, f"is {what}",
+                         "a roster .ros/.rosz or a catalogue .cat/.gst")
+    size = st.st_size
     with path.open("rb") as f:
         zipped = f.read(4) == b"PK\x03\x04"
     if zipped or path.suffix.lower().endswith("z"):   # .rosz, or a zip by another name

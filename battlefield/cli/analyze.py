@@ -11,6 +11,7 @@ from pathlib import Path
 from battlefield.analysis.budget import (
     BUDGET_MB,
     BUDGET_SECONDS,
+    FINEST,
     duration,
     estimate,
     fitting_grid,
@@ -88,11 +89,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_analyze)
 
 
-def _positive(name: str, value: float | None, most: float | None = None) -> None:
+def _positive(name: str, value: float | None, most: float | None = None,
+              least: float | None = None) -> None:
     if value is None:
         return
     if not math.isfinite(value) or value <= 0:
         raise UsageError(f"--{name} must be a positive number of inches, not {value:g}")
+    if least is not None and value < least:
+        raise UsageError(f"--{name} {value:g} is finer than analyze measures (at least "
+                         f"{least:g}\")")
     if most is not None and value > most:
         raise UsageError(f"--{name} {value:g} is larger than the board ({most:g}\")")
 
@@ -102,7 +107,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     from battlefield.analysis import report
     from battlefield.view.survey_pictures import side_by_side, survey_pictures
 
-    _positive("grid", args.grid)
+    _positive("grid", args.grid, least=FINEST)
     _positive("height", args.height)
     _positive("move", args.move)
     scenes = [open_map(a, args.ruleset) for a in [args.map, args.map2] if a is not None]

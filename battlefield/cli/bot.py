@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
 
+from battlefield.cli.common import emit_json
 from battlefield.errors import UsageError
 
 
@@ -25,7 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the bot's own seed (its back-off jitter and any random choice; "
                         "default 0)")
     p.add_argument("--patience", type=float, default=120.0,
-                   help="seconds to keep trying to reach the server (default 120, at least 60)")
+                   help="seconds to keep trying to reach the server (default 120, at least 60, "
+                        "at most a year)")
     p.add_argument("--json", action="store_true", help="print the `over` message as JSON")
     p.set_defaults(run=run_bot)
 
@@ -39,14 +40,14 @@ def run_bot(args: argparse.Namespace) -> int:
     from battlefield.server.link import GaveUp, check_url
 
     check_url(args.url)
-    if args.patience < 60:
-        raise UsageError(f"--patience {args.patience:g}: at least 60 seconds")
+    if not 60 <= args.patience <= 86400 * 365:       # also refuses nan (never given up)
+        raise UsageError(f"--patience {args.patience:g}: 60 seconds or more (at most a year)")
     try:
         over = asyncio.run(play(args.url, args.seed, args.patience))
     except GaveUp as exc:
         raise BotFailed(str(exc)) from None
     if args.json:
-        print(json.dumps(over, indent=2))
+        emit_json(over)
     else:
         print(result_line(over))
     return 0

@@ -5,12 +5,12 @@ and the score of any map against those targets."""
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import time
 from pathlib import Path
 
+from battlefield.cli.common import emit_json
 from battlefield.errors import UsageError
 from battlefield.rules import registry
 from battlefield.rules.deploy import armies
@@ -190,8 +190,7 @@ def run_generate(args: argparse.Namespace) -> int:
         data["battles"] = play_both_ways(out, scene.ruleset.id, args.battles, args.seed,
                                          args.workers, args.cluster)
     if args.json:
-        json.dump(_finite(data), sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        emit_json(_finite(data))       # strict: a missing figure's inf is null
         return 0
     print(f"wrote {out} ({len(setting.pieces(best.placements))} pieces, {args.symmetry} "
           f"symmetry; {result.sweeps} sweeps, {result.evaluations} tables tried on a "
@@ -257,8 +256,7 @@ def run_score(args: argparse.Namespace) -> int:
             "figures": tg.figures_of(figs), "rows": rows, "score": round(tg.score(rows), 6),
             "met": tg.met(rows), "symmetric": figs["symmetry"]["symmetric_under"]}
     if args.json:
-        json.dump(_finite(data), sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        emit_json(_finite(data))       # strict: a missing figure's inf is null
         return 0
     print(f"{args.map} ({scene.ruleset.id}): score {data['score']:.4f}")
     print(rows_text(rows, tg.score(rows), data["met"]))

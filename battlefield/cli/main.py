@@ -11,6 +11,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Sequence
+from typing import NoReturn
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")     # no banner on the command line
 
@@ -74,9 +75,17 @@ examples:
 """
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose errors (`--seed x`) quote a huge argument cut short, as every
+    other error line does (its subcommands' parsers are of this class too)."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(_short(message))
+
+
 def build_parser() -> argparse.ArgumentParser:
     bundled = textwrap.fill(", ".join(map_names()), width=92, subsequent_indent="  ")
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="battlefield", description=DESCRIPTION.format(bundled=bundled), epilog=SCENE_FORMAT,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version="battlefield 0.1.0")

@@ -8,6 +8,7 @@ from typing import Any
 from battlefield.cli.common import emit_json, open_scene
 from battlefield.errors import UsageError
 from battlefield.rules import registry
+from battlefield.rules.boundary import playable_units
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -68,6 +69,7 @@ def run_odds(args: argparse.Namespace) -> int:
         takes = ", ".join("--" + o.replace("_", "-") for o in q.options) or "no options"
         raise UsageError(f"{', '.join('--' + k.replace('_', '-') for k in unused)}: not used "
                          f"by {scene.ruleset.id}'s --{flag} (it takes {takes})")
+    playable_units(scene, ruleset.given_stats)     # odds play the rules: no Move of 0 unsaid
     data = q.answer(ruleset, scene, getattr(args, flag.replace("-", "_")), options)
     if args.json:
         emit_json(data)

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 from battlefield.errors import UsageError
+from battlefield.inputs import shown
+from battlefield.rules.boundary import option_problem
 
 MIN_SIZE = (640, 400)
 EPILOG = """\
@@ -92,8 +94,18 @@ def _point(text: str | None) -> tuple[float, float] | None:
     try:
         x, y = (float(v) for v in text.split(","))
     except ValueError:
-        raise UsageError(f"--to {text!r}: expected X,Y in inches, e.g. 12.5,16") from None
+        raise UsageError(f"--to {shown(text)}: expected X,Y in inches, e.g. 12.5,16") from None
+    problem = option_problem("point", (x, y))
+    if problem:
+        raise UsageError(f"--to {shown(text)}: {problem}")
     return x, y
+
+
+def _facing(value: float | None) -> float | None:
+    problem = None if value is None else option_problem("facing", value)
+    if problem:
+        raise UsageError(f"--facing {problem}")
+    return value
 
 
 def display_missing() -> str | None:
@@ -171,7 +183,7 @@ def run_play(args: argparse.Namespace) -> int:
 
     setup = Setup(tuple(args.computer), args.save, args.phase, args.load,
                   tuple(args.measure) if args.measure else None, args.drag, _point(args.to),
-                  args.target, args.ability, args.facing, args.heat, args.edit,
+                  args.target, args.ability, _facing(args.facing), args.heat, args.edit,
                   not args.no_auto_pass, args.hover,
                   tuple(args.aim) if args.aim else None, tuple(args.click), args.zoom,
                   tuple(args.key))

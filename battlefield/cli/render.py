@@ -30,11 +30,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="scene file, or a bundled scene name (default: demo)")
     p.add_argument("-o", "--out", required=True,
                    help="file to write: .png, .svg (inches as its units) or .html (one "
-                        "self-contained page with a legend and hover details)")
+                        "self-contained page with a legend and hover details); also .jpg, "
+                        ".bmp, .tga")
     p.add_argument("--measure", nargs=2, metavar=("A", "B"), help="draw the measurement A -> B")
     p.add_argument("--scale", type=_scale, default=20.0,
                    help="pixels per inch, 2 to 200 (default 20)")
     p.set_defaults(run=run_render)
+
+
+PAGES = (".svg", ".html", ".htm")
+PICTURES = (".png", ".jpg", ".jpeg", ".bmp", ".tga")   # pygame writes these by their name
 
 
 def _scale(text: str) -> float:
@@ -56,7 +61,10 @@ def run_render(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.parent and not out.parent.exists():
         raise UsageError(f"{args.out}: folder {out.parent} does not exist")
-    if out.suffix.lower() in (".svg", ".html", ".htm"):
+    if out.suffix.lower() not in PAGES + PICTURES:     # not a TGA under any other name
+        raise UsageError(f"{args.out}: expected a picture's or page's name: "
+                         f"{', '.join(PAGES + PICTURES)}")
+    if out.suffix.lower() in PAGES:
         # here, not at the top: start-up time of the CLI
         from battlefield.page.ruling import write_ruling
 

@@ -47,6 +47,7 @@ class Targets:
 def parse(text: str | None, defaults: Targets | None = None) -> Targets:
     """`visible=0.45,hidden=0.1` over the defaults (a key given replaces the default's)."""
     out = dict(defaults.values) if defaults else {}
+    given: set[str] = set()
     for part in (text or "").split(","):
         part = part.strip()
         if not part:
@@ -56,6 +57,9 @@ def parse(text: str | None, defaults: Targets | None = None) -> Targets:
         if not eq or key not in LAYOUT_TARGETS:
             raise UsageError(f"--target {part!r}: expected KEY=VALUE with KEY one of "
                              + ", ".join(LAYOUT_TARGETS))
+        if key in given:                # not the last one silently
+            raise UsageError(f"--target {key} is given twice: give each key once")
+        given.add(key)
         try:
             v = float(value)
         except ValueError:

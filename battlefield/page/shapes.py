@@ -11,6 +11,7 @@ from typing import Any
 
 from battlefield import palette as pal
 from battlefield.geometry.bases import RECT
+from battlefield.inputs import plain_whole
 from battlefield.page.labels import text_width
 from battlefield.scene.model import ModelSpec, Scene, UnitSpec
 
@@ -40,11 +41,12 @@ def attr(**values: Any) -> str:
 def find_model(scene: Scene, name: str) -> tuple[UnitSpec, ModelSpec] | None:
     """'UNIT/N' (1-based) -> the unit and model, or None."""
     uid, _, n = name.rpartition("/")
-    if not uid or not n.isdigit():
+    k = plain_whole(n)
+    if not uid or k is None:
         return None
     for u in scene.units:
-        if u.id == uid and 1 <= int(n) <= len(u.models):
-            return u, u.models[int(n) - 1]
+        if u.id == uid and 1 <= k <= len(u.models):
+            return u, u.models[k - 1]
     return None
 
 

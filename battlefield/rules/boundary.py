@@ -10,7 +10,7 @@ and an action object however malformed is refused, never raised on.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -89,14 +89,25 @@ def field_types(scene: Scene) -> dict[str, FieldType]:
     return _types(scene.ruleset.action_fields)
 
 
+def option_problem(field: str, value: Any) -> str | None:
+    """Why a command-line option that stands for an action's field (play --to: a "point",
+    --facing: the engine's "facing") is not of its type, as bad_field says it; None: it is."""
+    t = parse_type("point") if field == "point" else _types(())[field]
+    problem = _point(value, ()) if t.kind == "point" else _number(value, t, ())
+    return None if problem is None else problem[1]
+
+
 # --- scenes played as battles --------------------------------------------------------------------
-def playable_units(scene: Scene) -> None:
+def playable_units(scene: Scene,
+                   stats_of: Callable[[Scene, int], Mapping[str, Any]] | None = None) -> None:
     """Every unit gives the characteristics its ruleset needs to play (ruleset.yaml's
     `unit_needs:`); one left out is an InputError at the unit's stats, naming what is missing
-    - not a battle played with a Move of 0 nobody stated."""
+    - not a battle played with a Move of 0 nobody stated. `stats_of` (Ruleset.given_stats):
+    a unit's characteristics as its ruleset reads them (openwg: its `build:` gives them too)."""
     needs = scene.ruleset.unit_needs
     for i, u in enumerate(scene.units):
-        missing = [k for k in needs if u.stats.get(k) is None]
+        given = stats_of(scene, i) if stats_of is not None else u.stats
+        missing = [k for k in needs if given.get(k) is None]
         if missing:
             path = (*(getattr(u, "path", None) or ("units", i)), "stats")
             raise scene.error(path, f"{u.id} has no {', '.join(missing)}: {scene.ruleset.id} "
@@ -220,7 +231,12 @@ def _problem(value: Any, t: FieldType, scene: Scene, path: tuple[str | int, ...]
                 return None
             failures.append(p)
         deeper = [f for f in failures if len(f[0]) > len(path)]
-        return deeper[0] if len(deeper) == 1 else (path, f"{shown(value)} is not {t.text}")
+        if len(deeper) == 1:
+            return deeper[0]
+        lists = [f for o, f in zip(t.options, failures, strict=True) if o.kind == "list"]
+        if isinstance(value, (list, tuple)) and len(lists) == 1:
+            return lists[0]            # a list for the list option: why that list is not it
+        return path, f"{shown(value)} is not {t.text}"
     if k in ("text", "unit", "side"):
         if not isinstance(value, str):
             return path, f"{shown(value)} is not {_article(k)}"
@@ -260,6 +276,9 @@ def _problem(value: Any, t: FieldType, scene: Scene, path: tuple[str | int, ...]
     if k == "list":
         if not isinstance(value, (list, tuple)):
             return path, f"{shown(value)} is not {t.text}"
+        if not value:          # [] names nothing: not "no target" made good by a rule
+            return path, f"[] is an empty list (expected {t.text}: at least one, or leave " \
+                         f"the field out)"
         if len(value) > MAX_ITEMS:
             return path, f"{len(value):,} items, more than {MAX_ITEMS}"
         for i, v in enumerate(value):

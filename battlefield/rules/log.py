@@ -11,7 +11,7 @@ from typing import Any
 
 from battlefield.errors import BattlefieldError, InputError, UsageError
 from battlefield.files import write_text
-from battlefield.inputs import dumps, loads
+from battlefield.inputs import dumps, loads, readable_file
 from battlefield.rules import registry
 from battlefield.rules.actions import Action, ActionFormatError, IllegalAction
 from battlefield.rules.ruleset import Ruleset
@@ -57,6 +57,7 @@ def write(path: str | Path, state: State, scene_text: str) -> None:
 
 def read(path: str | Path) -> SavedGame:
     name = str(path)
+    readable_file(Path(path), name, "a game log", "a log as simulate --log writes it")
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:

@@ -122,7 +122,7 @@ def checked(scene: Scene, battle: bool = False) -> Scene:
     if ruleset is not None and scene.units:
         ruleset.check_scene(scene)
     if ruleset is not None and scene.units and battle:
-        playable_units(scene)
+        playable_units(scene, ruleset.given_stats)
     if ruleset is not None and scene.units and (battle or scene.extra.get("state") is not None):
         Game(ruleset, scene).new_state()      # its `state:` read as a battle reads it
     return scene

@@ -41,7 +41,7 @@ engine's core, and nothing else needs reading:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -358,6 +358,11 @@ class Ruleset(ABC):
     def check_scene(self, scene: Scene) -> None:  # noqa: B027 - a default that does nothing
         """When any command reads a scene of this ruleset: check the keys the ruleset adds
         (raise InputError at the key path). Default: the loader's checks suffice."""
+
+    def given_stats(self, scene: Scene, u: int) -> Mapping[str, Any]:
+        """Unit u's characteristics as the scene gives them, for `unit_needs:` (every command
+        that plays checks them). Default: its `stats:`."""
+        return scene.units[u].stats
 
     def check_additions(self, scene: Scene) -> CheckAdditions:
         """When `battlefield check` reports on a scene: the ruleset's own rulings per pair of

@@ -9,6 +9,7 @@ from typing import Any
 
 from battlefield.errors import UsageError
 from battlefield.geometry.bases import OVAL, ROUND
+from battlefield.inputs import plain_whole, shown
 from battlefield.rules import decisions, position, registry
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.boundary import Refused, playable_units
@@ -20,7 +21,7 @@ def start(scene: Scene, actions: list[Action], seed: int, dice: list[int]) -> St
     """A state at the moment the actions belong to: the scene's own `state:` (a whole
     position) where it gives one, the ruleset's defaults for these actions otherwise."""
     ruleset = registry.get(scene.ruleset.id)
-    playable_units(scene)
+    playable_units(scene, ruleset.given_stats)
     defaults = ruleset.try_start(scene, actions)
     extra = dict(scene.extra)
     st = dict(extra.get("state") or {})
@@ -139,11 +140,12 @@ def _base(base) -> Any:
 
 
 def parse_dice(text: str) -> list[int]:
-    try:
-        values = [int(x) for x in text.replace(" ", "").split(",") if x]
-    except ValueError:
-        raise UsageError(f"--dice {text!r}: expected numbers separated by commas, "
-                         f"e.g. 4,4,6") from None
+    """`4,4,6` as dice: plain digits between commas (not "4,,6", "+4" or another script's 4)."""
+    read = [plain_whole(x.strip()) for x in text.split(",")]
+    if any(x is None for x in read):
+        raise UsageError(f"--dice {shown(text)}: expected numbers separated by commas, "
+                         f"e.g. 4,4,6")
+    values = [x for x in read if x is not None]
     if any(not 1 <= x <= 6 for x in values):
-        raise UsageError(f"--dice {text!r}: every die is 1 to 6")
+        raise UsageError(f"--dice {shown(text)}: every die is 1 to 6")
     return values

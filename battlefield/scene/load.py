@@ -136,7 +136,7 @@ class _SceneReader:
         scene = Scene(
             file=r.file, ruleset=rs, width=width, depth=depth, terrain=tuple(terrain),
             objectives=objectives, units=units, deployment=deployment,
-            name=(r.string(("name",), top["name"]) if "name" in top
+            name=(self._name(("name",), top["name"]) if "name" in top
                   else base_map.get("name", "")),
             description=self._text(("description",), top.get("description", "")),
             extra={"state": top["state"]} if "state" in top else {},
@@ -160,7 +160,11 @@ class _SceneReader:
     def _text(self, path: tuple, value: Any) -> str:
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             raise self.r.error(path, f"must be text, not {_kind(value)}", "a line of text")
-        return str(value)
+        text = str(value)
+        if not all(c.isprintable() or c in "\n\t" for c in text):  # no NUL to draw
+            raise self.r.error(path, "holds a character that is not printable (a NUL, a "
+                                     "byte-order mark or a zero-width character)", "text")
+        return text
 
     # --- map reference -------------------------------------------------------------------------
     def _map(self, value: Any) -> dict[str, Any]:
@@ -251,7 +255,7 @@ class _SceneReader:
                 raise r.error((*p, "at"), f"({x:g}, {y:g}) is off the {width:g}\" x {depth:g}\" "
                                           "board", "a point on the board")
             held = o.get("controlled_by")
-            held = r.string((*p, "controlled_by"), held) if held is not None else None
+            held = self._name((*p, "controlled_by"), held) if held is not None else None
             given = {k: v for k, v in o.items() if v is not None}   # null: as if left out
             out.append(Objective(oid, x, y, held, self._extra(p, given, rs.objective_keys)))
         return out
@@ -366,7 +370,9 @@ class _SceneReader:
                       [k for k in valid if not (weapon and k == "name")])
         out: dict[str, Any] = {}
         for key, v in d.items():
-            if key == "name" or (weapon and key == "type"):   # a weapon's kind: melee ...
+            if key == "name":                     # drawn and printed: a name people read
+                out[key] = self._name((*path, key), v)
+            elif weapon and key == "type":          # a weapon's kind: melee ...
                 out[key] = r.string((*path, key), v)
             elif key == "abilities":
                 out[key] = r.strings((*path, key), v)

@@ -87,7 +87,7 @@ def new_game(arg: str, seed: int | None) -> tuple[str, str, str, int, list[str]]
     if not scene.units:
         raise InputError(name, "units", None, "a game needs units", "units for two sides")
     ruleset = registry.get(scene.ruleset.id)
-    registry.checked(scene)
+    registry.checked(scene, battle=True)     # as validate: units without their stats refused
     seed = secrets.randbits(63) if seed is None else seed
     Game(ruleset, scene, seed).new_state(keep_undo=False)
     return scene.ruleset.id, text, name, seed, list(scene.sides)
@@ -280,6 +280,9 @@ class Server:
             client.send(messages.error(str(exc)))
             return
         if isinstance(msg, Resume):
+            if msg.since > game.version:      # a version it cannot have seen: not "in step"
+                client.send(messages.error(messages.resume_past(msg.since, game.version)))
+                return
             for record in game.records[msg.since:]:
                 client.send(record.message(client.seat))
             if game.over:

@@ -127,6 +127,12 @@ def read_server(data: str | bytes) -> dict[str, Any]:
     return msg
 
 
+def resume_past(since: int, version: int) -> str:
+    """The error for a resume since a version the game has not reached."""
+    return (f"resume: since {shown(since, 40)} is past this game's version {version} (a "
+            f"client has seen at most the game's version: resume since {version} or less)")
+
+
 def _finite(value: Any) -> bool:
     if isinstance(value, dict):
         return all(_finite(v) for v in value.values())

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from battlefield.inputs import plain_whole
 from battlefield.page.html import static_text
 from battlefield.page.replay import Versions, game_page
 from battlefield.rules.actions import Action
@@ -152,11 +153,8 @@ class Pages:
     async def versions(self, request: web.Request) -> web.Response:
         """GET /games/ID/versions?since=N: the versions from N on that a spectator may see."""
         game_id = request.match_info["id"]
-        try:
-            since = int(request.query.get("since", "0"))
-            if since < 0:
-                raise ValueError
-        except ValueError:
+        since = plain_whole(request.query.get("since", "0"))
+        if since is None:
             return _error(400, "since: expected a version, a whole number 0 or more "
                                "(/games/ID/versions?since=N)")
         game = await self.server.game(game_id)

@@ -15,6 +15,7 @@ import yaml
 from battlefield import palette as pal
 from battlefield.errors import InputError, UsageError
 from battlefield.files import write_text
+from battlefield.inputs import plain_whole
 from battlefield.rules import log, outcome, registry
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.standing import scene_now
@@ -535,9 +536,10 @@ def hold(scene: PlayScene, unit: str, to: tuple[float, float] | None,
     uid, _, n = unit.partition("/")
     u = _unit(st, uid, "--drag")
     size = len(st.scene.units[u].models)
-    if n and not (n.isdigit() and 1 <= int(n) <= size):
+    k = plain_whole(n) if n else None
+    if n and not (k is not None and 1 <= k <= size):
         raise UsageError(f"--drag {unit}: {uid} has models 1 to {size}")
-    model = st.scene.model_offsets()[u] + int(n) - 1 if n else None
+    model = st.scene.model_offsets()[u] + k - 1 if k is not None else None
     if model is not None and st.table.unit[model] < 0:
         raise UsageError(f"--drag {unit}: that model has been slain")
     p = live.pick_up(st, u, model, scene.drag.wanted)

@@ -22,6 +22,7 @@ from battlefield.server.link import ThreadedLink
 from battlefield.server.seat import Seat
 from battlefield.view import live
 from battlefield.view.app import SIZE, App, Opened, PlayScene
+from battlefield.view.picture import save_image
 
 JOIN_WAIT = 30.0            # seconds to wait for the server's hello before giving up
 
@@ -178,7 +179,7 @@ def play_joined(url: str, size: tuple[int, int] = SIZE, screenshot: str | None =
             scene.poll()
             surf = pygame.Surface(size)
             scene.draw(surf)
-            pygame.image.save(surf, screenshot)
+            save_image(surf, screenshot)     # whole or not at all, as every file written
             return scene
         App(scene, size).run()
     finally:

@@ -92,6 +92,14 @@ def test_the_refusal_names_the_figures_and_a_grid_that_fits(capsys, tmp_path):
     assert "26,400,000 cells and 696,959,973,600,000 sight lines" in err
 
 
+@pytest.mark.parametrize("grid", ["1e-300", "0.001"])
+def test_a_grid_finer_than_a_quarter_millimetre_is_refused(capsys, tmp_path, grid):
+    """1e-300 was an OverflowError in the estimate (its cells do not fit in a float)."""
+    assert main(["analyze", "aos4", "--grid", grid, "--force", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "finer than analyze measures (at least 0.01\")" in err
+
+
 def test_force_runs_beyond_the_budget(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(budget, "BUDGET_SECONDS", 1e-9)
     argv = ["analyze", "skirmish", "--grid", "4", "--out", str(tmp_path / "o")]

@@ -154,3 +154,17 @@ def test_a_zip_is_read_by_its_content_not_its_name(tmp_path):
     a, b = read_roster(DATA / "stormcast.ros"), read_roster(z)
     assert [u.name for u in a.units] == [u.name for u in b.units]
     assert [u.profiles for u in a.units] == [u.profiles for u in b.units]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_a_roster_that_is_no_regular_file_is_refused_before_reading(tmp_path, capsys, kind):
+    """`army import /dev/zero` read forever (23 GB before the kernel killed it): what is not a
+    regular file is refused by its kind (a FIFO here: it would block a read the same way)."""
+    import os
+
+    roster = tmp_path / "list.ros"
+    os.mkfifo(roster) if kind == "fifo" else roster.mkdir()
+    assert main(["army", "import", str(roster), "-o", str(tmp_path / "out.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    assert ("not a regular file" if kind == "fifo" else "is a folder") in err

@@ -26,6 +26,14 @@ from battlefield.cli.main import main  # noqa: E402
     (["--click", "nosuch"], "--click nosuch: no such button now (buttons: end-phase"),
     (["--zoom", "0.5"], "--zoom 0.5: from 1"),
     (["--key", "nokey"], "--key nokey: no key 'nokey'"),
+    (["--phase", "movement", "--drag", "red-lancers/9999999999999999999999999999999999"],
+     "has models 1 to 5"),
+    # read by the engine's boundary as the point and facing they stand for (nan,1 was a
+    # ValueError traceback, 1e999 an OverflowError; --facing nan was taken)
+    (["--phase", "movement", "--drag", "red-lancers", "--to", "nan,1"], "not a finite number"),
+    (["--phase", "movement", "--drag", "red-lancers", "--to", "1e300,1"], "off any table"),
+    (["--phase", "movement", "--drag", "red-lancers", "--to", "12,12", "--facing", "nan"],
+     "--facing nan is not a finite number"),
 ])
 def test_bad_arguments(args, said, tmp_path, capsys) -> None:
     code = main(["play", *args, "--screenshot", str(tmp_path / "x.png")])

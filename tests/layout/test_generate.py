@@ -153,7 +153,8 @@ def test_targets_parse_over_the_defaults():
     d = tg.Targets((("visible", 0.5), ("hidden", 0.1)))
     t = tg.parse("hidden=0.2, reach=3", d)
     assert t.to_dict() == {"visible": 0.5, "hidden": 0.2, "reach": 3.0}
-    for bad in ("foo=1", "visible", "visible=x", "hidden=1.5", "reach=-1", "visible=nan"):
+    for bad in ("foo=1", "visible", "visible=x", "hidden=1.5", "reach=-1", "visible=nan",
+                "visible=0.5,visible=0.6"):          # twice: not the last one silently
         with pytest.raises(UsageError):
             tg.parse(bad, d)
 

@@ -45,6 +45,11 @@ def try_json(capsys, *actions: str, scene: str = "demo") -> list[dict]:
     ('{"type": "normal-move", "unit": "red-lancers", "paths": {"99": [[1, 2]]}}', "paths.99"),
     ('{"type": "normal-move", "unit": "red-lancers", "paths": {"1": [[1, 2, 3]]}}',
      "paths.1[0]"),
+    # an empty list names nothing (emberskin's target [] was an IndexError in aos4/magic.py)
+    ('{"type": "emberskin", "unit": "red-pyromancer", "target": []}', "target"),
+    ('{"type": "shoot", "unit": "red-archers", "target": []}', "target"),
+    ('{"type": "run", "unit": "red-lancers", "command": [], "path": [[12.5, 8], [12.5, 9]]}',
+     "command"),
 ])
 def test_a_bad_field_is_illegal_naming_its_path(capsys, action, field):
     (r,) = try_json(capsys, action)
@@ -52,6 +57,14 @@ def test_a_bad_field_is_illegal_naming_its_path(capsys, action, field):
     assert [v["code"] for v in r["violations"]] == [CODE]
     assert r["violations"][0]["field"] == field
     assert r["violations"][0]["message"].startswith(f"{field}: ")
+
+
+def test_an_empty_list_says_so(capsys):
+    (r,) = try_json(capsys, '{"type": "skirmish", "unit": "red-scouts", "target": '
+                            '"blue-scouts", "retreat": []}', scene="demo-skirmish")
+    assert r["violations"][0]["message"] == (
+        "retreat: [] is an empty list (expected list of unit: at least one, or leave the "
+        "field out)")
 
 
 def test_try_prints_a_bad_field_as_illegal(capsys):
@@ -66,6 +79,8 @@ def test_try_prints_a_bad_field_as_illegal(capsys):
     ("[" * 5000, "nested more than"),
     ('{"type": "x", "a": "' + "y" * 200_000 + '"}', "characters"),
     ("{not json", "not JSON"),
+    ('{"type": "end-phase", "type": "normal-move", "unit": "red-lancers", "path": [[1, 2]]}',
+     "key 'type' is given twice"),              # was the last one, taken silently
 ])
 def test_text_that_cannot_be_an_action_is_one_line(capsys, text, words):
     assert main(["try", "demo", "--action", text]) == 2
@@ -138,6 +153,27 @@ def test_an_error_quoting_a_huge_argument_is_cut_short(capsys):
     assert main(["measure", "demo", "x" * 200_000, "red-archers"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and len(err) < 1200 and "characters" in err
+
+
+@pytest.mark.parametrize("model", ["9" * 5000, "\u0661", "0", "", "1.0"])
+def test_a_model_number_is_plain_digits(capsys, model):
+    """UNIT/N with 5,000 digits was a ValueError from int(); another script's digit 1 (U+0661)
+    was read as model 1."""
+    assert main(["measure", "demo", f"red-archers/{model}", "blue-drake"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and len(err) < 1200
+    assert "unit red-archers has models 1..8" in err
+
+
+@pytest.mark.parametrize("argv", [["try", "demo", "--action", "{}", "--seed", "9" * 200_000],
+                                  ["odds", "demo-openwg", "--morale", "red-vulkites", "--slain",
+                                   "9" * 200_000]])
+def test_an_option_argparse_refuses_is_quoted_cut_short(capsys, argv):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    *usage, line = capsys.readouterr().err.strip().splitlines()
+    assert "invalid int value" in line and "characters" in line and len(line) < 1200
 
 
 @pytest.mark.parametrize("ruleset", [n for n in registry.playable()

@@ -55,3 +55,16 @@ def test_a_die_that_cannot_come_up_is_one_line_for_the_command_line():
     from battlefield.rules.dice import DiceError
 
     assert issubclass(DiceError, BattlefieldError) and issubclass(DiceError, ValueError)
+
+
+@pytest.mark.parametrize("text", ["4,,6", "4,", "+4", "\u0664", "4.0", "9" * 5000])
+def test_try_dice_are_plain_digits_between_commas(text):
+    """--dice read each item with int(): an Arabic-Indic 4 was a 4, "4,,6" lost its gap and
+    5,000 digits were quoted whole."""
+    from battlefield.errors import UsageError
+    from battlefield.rules.trial import parse_dice
+
+    with pytest.raises(UsageError, match="expected numbers separated by commas") as exc:
+        parse_dice(text)
+    assert len(str(exc.value)) < 200
+    assert parse_dice(" 4, 4 ,6") == [4, 4, 6]

@@ -41,6 +41,18 @@ def test_a_fifo_is_refused(capsys, tmp_path):
     assert "not a regular file" in one_line(capsys, ["validate", str(fifo)])
 
 
+def test_a_log_that_is_no_file_of_a_sane_size_is_refused_unread(capsys, tmp_path):
+    """`replay /dev/zero` was a MemoryError (the kernel's killer without a limit): a log is
+    refused by its kind and size before reading, as a scene is (a FIFO; 17 MB, sparse)."""
+    fifo = tmp_path / "f.jsonl"
+    os.mkfifo(fifo)
+    assert "not a regular file" in one_line(capsys, ["replay", str(fifo)])
+    big = tmp_path / "big.jsonl"
+    with open(big, "wb") as f:
+        f.truncate(17 * 1024 * 1024)
+    assert "more than the 16 MB a game log may be" in one_line(capsys, ["replay", str(big)])
+
+
 @pytest.mark.parametrize("ref", ["../../../../etc/passwd", "/etc/passwd", "../outside.yaml"])
 def test_a_map_outside_the_scene_folder_is_refused_unread(capsys, tmp_path, ref):
     (tmp_path / "outside.yaml").write_text("root:x:0:0:secret\n")
@@ -76,6 +88,30 @@ def test_names_people_cannot_read_are_refused(capsys, tmp_path, key, value):
     for command in (["validate"], ["render", "-o", str(tmp_path / "x.png")]):
         assert "not a name people can read" in one_line(capsys, [command[0], str(scene),
                                                                  *command[1:]])
+
+
+@pytest.mark.parametrize("where, said", [
+    (("name",), "not a name people can read"),            # the scene's: the picture's title
+    (("description",), "not printable"),
+    (("units", 0, "weapons", 0, "name"), "not a name people can read"),
+    (("objectives", 0, "controlled_by"), "not a name people can read"),
+])
+def test_every_text_the_pictures_write_is_printable(capsys, tmp_path, where, said):
+    """A scene name with a NUL passed validate and crashed render (ValueError in the legend):
+    found by the scenes-then-play fuzz at 2,000 cases."""
+    data = yaml.safe_load(open("maps/demo-blocks.yaml" if where[0] != "units"
+                               else "maps/demo.yaml"))
+    if where[0] == "objectives":
+        data = yaml.safe_load(open("maps/demo.yaml"))
+        data["objectives"] = [{"id": "o", "at": [30, 22]}]
+    node = data
+    for k in where[:-1]:
+        node = node[k]
+    node[where[-1]] = "a\x00b"
+    scene = tmp_path / "s.yaml"
+    scene.write_text(yaml.safe_dump(data, allow_unicode=True))
+    for command in (["validate"], ["render", "-o", str(tmp_path / "x.png")]):
+        assert said in one_line(capsys, [command[0], str(scene), *command[1:]])
 
 
 @pytest.mark.parametrize("value", [float("nan"), float("inf")])
@@ -115,14 +151,35 @@ def test_try_refuses_a_bundled_map_without_units(capsys, name):
     assert "no units" in one_line(capsys, ["try", name, "--action", '{"type": "end-phase"}'])
 
 
-def test_a_unit_without_the_stats_its_ruleset_needs_is_named(capsys, tmp_path):
-    data = yaml.safe_load(open("maps/demo.yaml"))
+@pytest.mark.parametrize("demo, needs, odds", [
+    ("demo", "move, health, save", ["--move", "red-pyromancer"]),
+    ("demo-blocks", "move, offence, defence, power, toughness, courage, dice, points",
+     ["--courage", "red-spears"]),
+    ("demo-openwg", "move, bravery, armor, health", ["--attack", "red-vulkites", "blue-spearhead"]),
+    ("demo-skirmish", "speed, range, strike, hit, damage, toughness, cover, initiative",
+     ["--attack", "red-spears", "blue-pikes"]),
+])
+def test_a_unit_without_the_stats_its_ruleset_needs_is_named(capsys, tmp_path, demo, needs,
+                                                             odds):
+    """Not a Move (blocks: a Courage, skirmish: a Speed) of 0 nobody stated: validate, try and
+    odds name what the unit leaves out (ruleset.yaml's unit_needs:)."""
+    data = yaml.safe_load(open(f"maps/{demo}.yaml"))
+    unit = data["units"][0]["id"]
     del data["units"][0]["stats"]
     scene = tmp_path / "s.yaml"
     scene.write_text(yaml.safe_dump(data))
-    for command in (["validate"], ["try", "--action", '{"type": "end-phase"}']):
+    end = json.dumps({"type": _ENDS[demo]})
+    for command in (["validate"], ["try", "--action", end], ["odds", *odds]):
         err = one_line(capsys, [command[0], str(scene), *command[1:]])
-        assert "red-pyromancer has no move, health, save" in err
+        assert f"{unit} has no {needs}" in err
+
+
+_ENDS = {"demo": "end-phase", "demo-blocks": "end-phase", "demo-openwg": "stop",
+         "demo-skirmish": "end-turn"}
+
+
+def test_an_openwg_unit_built_with_build_needs_no_stats(capsys):
+    assert main(["validate", "demo-openwg"]) == 0       # blue-spearhead: build:, no stats:
 
 
 def test_a_tampered_log_names_the_file_line_and_action(capsys, tmp_path):

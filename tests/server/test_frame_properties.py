@@ -1,17 +1,17 @@
 """Property: whatever a client sends, the server's message handler answers every frame with an
 `event`, a `refused` or an `error` (a well-formed `resume`: the events missed, none when none
-were), keeps serving, and a `refused` or an `error` leaves the game exactly as it was (its
-version, its log and the state's fingerprint). Which one is decided here apart from the server,
-as README "Play over the network" says: a frame that is not a message (not JSON, nested too
-deep, no known type, an act without a usable id or an action) is an `error`; an act from a seat
-is never an `error` - its action is the engine's to take or refuse, and one holding a number
-that is not finite or too big for any field is `refused` with `bad_field` violations only.
-Frames are generated for every playable ruleset: text that is not JSON, JSON of every shape,
-and `act` frames whose actions are of every type the ruleset's vocabulary declares, with real
-and made-up ids and hostile values (non-finite numbers, huge ones, the boundary's own limits
-and one past them, wrong types, deep nesting). The examples are the same alone and in the
-whole suite (derandomize, no database; tests/conftest.py keeps Hypothesis from mixing in
-constants of whichever modules happen to be imported)."""
+were; an error when it is since a version the game has not reached), keeps serving, and a
+`refused` or an `error` leaves the game exactly as it was (its version, its log and the state's
+fingerprint). Which one is decided here apart from the server, as README "Play over the network"
+says: a frame that is not a message (not JSON, nested too deep, no known type, an act without a
+usable id or an action) is an `error`; an act from a seat is never an `error` - its action is
+the engine's to take or refuse, and one holding a number that is not finite or too big for any
+field is `refused` with `bad_field` violations only. Frames are generated for every playable
+ruleset: text that is not JSON, JSON of every shape, and `act` frames whose actions are of every
+type the ruleset's vocabulary declares, with real and made-up ids and hostile values (non-finite
+numbers, huge ones, the boundary's own limits and one past them, wrong types, deep nesting). The
+examples are the same alone and in the whole suite (derandomize, no database; tests/conftest.py
+keeps Hypothesis from mixing in constants of whichever modules happen to be imported)."""
 
 from __future__ import annotations
 
@@ -161,7 +161,8 @@ def test_every_frame_is_answered_and_only_an_event_changes_the_game(ruleset, tmp
             game.clients.discard(client)
         kinds = [m["type"] for m in client.sent]
         if _resume(frame):               # what was missed since N (nothing, when nothing was)
-            assert kinds == ["event"] * max(0, version - _resume(frame)["since"])
+            since = _resume(frame)["since"]     # past the game's version: an error, not "in step"
+            assert kinds == (["event"] * (version - since) if since <= version else ["error"])
             assert game.version == version and game.state.fingerprint() == before
             return
         assert client.sent, f"no answer to {frame[:80]!r}"

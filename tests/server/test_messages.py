@@ -23,6 +23,9 @@ from battlefield.server.messages import Act, FrameError, Resume, read_frame
     ('{"type": "resume", "since": 1' + "0" * 40 + "}", "since"),
     ('{"type": [NaN]}', "unknown type"),
     (b"\xff\xfe", "not UTF-8"),
+    ('{"type": "resume", "since": 0, "since": 9}', "key 'since' is given twice"),
+    ('{"type": "act", "id": 1, "action": {"type": "stop", "type": "move"}}',
+     "key 'type' is given twice"),
 ])
 def test_a_frame_that_is_not_a_message_is_one_line(frame, words):
     with pytest.raises(FrameError) as exc:

@@ -204,7 +204,8 @@ def test_a_browser_gets_the_page_and_a_json_client_the_json(server):
     body = json.loads(text)
     assert body["version"] == 0 and body["shown"] == 0 and len(body["versions"]) == 1
     assert '"seed"' not in text
-    assert server.request("GET", f"/games/{gid}/versions?since=-1")[0] == 400
+    for since in ("-1", "%D9%A1", "1_0", "+1", "9" * 5000):   # %D9%A1: an Arabic-Indic 1
+        assert server.request("GET", f"/games/{gid}/versions?since={since}")[0] == 400
     assert server.request("GET", "/games/nope/versions")[0] == 404
 
 

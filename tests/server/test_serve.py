@@ -16,12 +16,15 @@ import sys
 
 import aiohttp
 import pytest
+import yaml
 
 from battlefield.cli.main import main
+from battlefield.errors import InputError
 from battlefield.rules import log, registry
 from battlefield.rules.battle import play
 from battlefield.rules.state import Game
 from battlefield.scene.load import load_scene_text
+from battlefield.server.app import new_game
 from battlefield.server.bot import run_bot
 from battlefield.server.messages import MAX_FRAME, seed_sha256
 from battlefield.server.mirror import Mirror
@@ -295,6 +298,7 @@ def test_malformed_frames_leave_the_server_serving(server):
         '{"type": "act", "id": 1' + "0" * 40 + ', "action": {"type": "end-turn"}}',
         '{"type": "resume"}', '{"type": "resume", "since": -1}',
         '{"type": "resume", "since": "0"}', '{"type": "resume", "since": NaN}',
+        '{"type": "resume", "since": 5}',         # the game is at version 0: not "in step"
         "[" * 5000 + "]" * 5000,
         json.dumps({"type": "act", "id": 1, "action": {"type": "x", "pad": "x" * MAX_FRAME}}),
         b"\x00\x01binary",
@@ -387,6 +391,15 @@ def test_http_answers(server):
     assert asyncio.run(wrong_seat()) == 403
 
 
+def test_a_game_is_not_made_of_a_scene_validate_refuses():
+    """A unit without the stats its ruleset needs is refused as validate refuses it, not
+    played with a Speed of 0 nobody stated."""
+    data = yaml.safe_load(open("maps/demo-skirmish.yaml"))
+    del data["units"][0]["stats"]
+    with pytest.raises(InputError, match="red-spears has no speed"):
+        new_game(yaml.safe_dump(data), 1)
+
+
 def test_sigterm_stops_the_server_cleanly(tmp_path):
     served = Served(tmp_path / "g.sqlite")
     assert served.stop() == 0
@@ -418,6 +431,9 @@ def test_serve_says_what_is_wrong_in_one_line(tmp_path, capsys):
     assert err.startswith(f"battlefield serve: cannot listen on 127.0.0.1:{port}")
     assert main(["bot", "http://nowhere"]) == 2
     assert "not a game's address" in capsys.readouterr().err
+    for patience in ("nan", "inf", "30"):      # nan was never giving up, silently
+        assert main(["bot", "ws://127.0.0.1:1/games/g/play?seat=s", "--patience", patience]) == 2
+        assert "60 seconds or more" in capsys.readouterr().err
 
 
 def test_an_act_resent_after_a_restart_is_answered_not_applied_again(tmp_path):

@@ -27,12 +27,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from battlefield.inputs import shown
 from battlefield.rules.openwg.builder import Built, build
 from battlefield.scene.model import Scene, UnitSpec
 
 STAT_KEYS = ("move", "bravery", "armor", "health", "shrug", "size")
 MODEL_STAT_KEYS = ("move", "health")      # what a model may have of its own (the rest: unit's)
 WEAPON_KEYS = ("name", "type", "range", "damage", "precision", "pierce")
+# What every weapon must give (ruleset.yaml's weapon_defaults assumes pierce 0, check shows it).
+WEAPON_NEEDS = ("type", "range", "damage", "precision")
 EFFECTS: dict[str, tuple[str, ...]] = {
     "reroll": ("roll", "faces", "when", "side"),
     "leader_damage": ("add", "times"),
@@ -96,15 +99,21 @@ def _weapon(scene: Scene, path: tuple, w: Any) -> Weapon:
     if odd:
         raise scene.error((*path, odd[0]), f"unknown weapon key '{odd[0]}'",
                           ", ".join(WEAPON_KEYS))
-    kind = w.get("type", "melee")
+    missing = [k for k in WEAPON_NEEDS if k not in w]
+    if missing:          # not a Precision of 0 (never hits) or a melee weapon nobody called one
+        name = f"{w['name']}: " if isinstance(w.get("name"), str) else ""
+        raise scene.error(path, f"{name}the weapon has no {', '.join(missing)}: openwg needs "
+                                f"{', '.join(WEAPON_NEEDS)} of every weapon (pierce 0 is "
+                                f"assumed)", "{name, type, range, damage, precision, pierce?}")
+    kind = w["type"]
     if kind not in ("melee", "ranged"):
         raise scene.error((*path, "type"), f"weapon type {kind!r}", "melee or ranged")
     for k in ("range", "damage", "precision", "pierce"):
         x = w.get(k, 0)
         if isinstance(x, bool) or not isinstance(x, (int, float)) or x < 0:
             raise scene.error((*path, k), f"must be a number 0 or more, not {x!r}")
-    return Weapon(str(w.get("name", kind)), kind, float(w.get("range", 1)), int(w.get("damage", 1)),
-                  int(w.get("precision", 0)), int(w.get("pierce", 0)))
+    return Weapon(str(w.get("name", kind)), kind, float(w["range"]), int(w["damage"]),
+                  int(w["precision"]), int(w.get("pierce", 0)))
 
 
 def _stats(scene: Scene, path: tuple, d: Any, keys: tuple[str, ...] = STAT_KEYS
@@ -129,8 +138,9 @@ def _specials(scene: Scene, path: tuple, raw: Any) -> list[dict[str, Any]]:
     out = []
     for i, s in enumerate(raw or []):
         p = (*path, i)
-        if not isinstance(s, dict) or s.get("effect") not in EFFECTS:
-            raise scene.error(p, f"unknown special {s!r}",
+        if not isinstance(s, dict) or not isinstance(s.get("effect"), str) \
+                or s["effect"] not in EFFECTS:          # [a list] is unhashable: a TypeError
+            raise scene.error(p, f"unknown special {shown(s)}",
                               f"{{effect: ...}} with an effect among {', '.join(EFFECTS)}")
         odd = [k for k in s if k != "effect" and k not in EFFECTS[s["effect"]]]
         if odd:
@@ -146,6 +156,13 @@ def _specials(scene: Scene, path: tuple, raw: Any) -> list[dict[str, Any]]:
                 for q in pairs):
             raise scene.error((*p, "models"), f"shrug's models must be [[models, value], ...], "
                                               f"not {pairs!r}", "e.g. [[10, 2], [20, 3]]")
+        if "weapon" in s:          # read at a charge: checked here, as the unit's weapons are
+            w = s["weapon"]
+            if not isinstance(w, dict) or "type" in w:
+                raise scene.error((*p, "weapon"), f"{s['effect']}'s weapon must be a mapping "
+                                  f"without a type (it is a ranged attack), not {w!r}"[:300],
+                                  "{name, range, damage, precision, pierce?}")
+            _weapon(scene, (*p, "weapon"), {"type": "ranged", **w})
         if s["effect"] == "wizard" and "grants" in s:
             _specials(scene, (*p, "grants"), [s["grants"]])
         out.append(dict(s))

@@ -531,6 +531,10 @@ class OpenWG(Ruleset):
     def check_scene(self, scene: Scene) -> None:
         package.check_scene(scene)
 
+    def given_stats(self, scene: Scene, u: int) -> dict[str, float]:
+        """Its `stats:`, over what its `build:` gives."""
+        return profiles(scene)[u].stats
+
     def health(self, state: State, u: int) -> list[int]:
         return package.health(state, u)
 

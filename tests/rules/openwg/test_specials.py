@@ -3,7 +3,11 @@ Standfast hold, Throwing Axes and shields at the start of a charge, Frenzy, Empo
 
 from __future__ import annotations
 
-from battlefield.rules.openwg import attacks
+import pytest
+
+from battlefield.errors import InputError
+from battlefield.rules.openwg import attacks, package
+from battlefield.rules.registry import with_ruleset_check
 
 from ._scene import GAP_MELEE, MELEE, R, attempt, load, row, scene, unit
 
@@ -113,3 +117,37 @@ def test_a_fight_split_between_two_units_in_combat():
     _, results = attempt(text, {"type": "fight", "unit": "red-1",
                                 "split": {"blue-1": [3]}})
     assert results[0]["violations"][0]["code"] == "no_target_in_range"
+
+
+@pytest.mark.parametrize("weapon, said", [
+    ({"name": "Blade", "type": "melee"}, "Blade: the weapon has no range, damage, precision"),
+    ({"name": "Blade", "range": 1, "damage": 1, "precision": 3}, "the weapon has no type"),
+])
+def test_a_weapon_without_what_openwg_needs_is_named(weapon, said):
+    """Not a Precision of 0 (a weapon that never hits) or a melee weapon nobody called one."""
+    with pytest.raises(InputError, match=said):
+        package.check_scene(load(scene(unit("a", "red", row(10, 10), weapons=[weapon]))))
+
+
+def test_pierce_left_out_is_assumed_and_shown():
+    blade = {k: v for k, v in MELEE.items() if k != "pierce"}
+    text = scene(unit("a", "red", row(10, 10), weapons=[blade]),
+                 unit("b", "blue", row(10, 30)))
+    report = with_ruleset_check(load(text), {"units": {}, "pairs": []})
+    assert report["units"]["a"]["assumed"] == "Blade: pierce 0"
+
+
+@pytest.mark.parametrize("weapon", ["Throwing Axes", {"name": "Axes", "range": 8}])
+def test_a_specials_weapon_is_checked_when_the_scene_is_read(weapon):
+    """attack_on_charge's weapon was read only at a charge (a text: AttributeError there)."""
+    special = {"effect": "attack_on_charge", "once": "battle", "weapon": weapon}
+    with pytest.raises(InputError, match="specials"):
+        package.check_scene(load(scene(unit("a", "red", row(10, 10), specials=[special]))))
+
+
+@pytest.mark.parametrize("effect", [["armor"], {"armor": 1}, None, 7])
+def test_a_special_whose_effect_is_no_name_is_one_line(effect):
+    """{effect: [armor]} was a TypeError (an unhashable list looked up among the effects)."""
+    with pytest.raises(InputError, match="unknown special"):
+        package.check_scene(load(scene(unit("a", "red", row(10, 10),
+                                            specials=[{"effect": effect}]))))
