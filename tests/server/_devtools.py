@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import shutil
 import subprocess
 import tempfile
 from typing import Any
@@ -58,7 +59,13 @@ class Chromium:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
-        self.profile.cleanup()
+        for _ in range(40):      # its helper processes may write the profile a moment longer
+            try:
+                self.profile.cleanup()
+                return
+            except OSError:
+                await asyncio.sleep(0.25)
+        shutil.rmtree(self.profile.name, ignore_errors=True)
 
     async def _read(self) -> None:
         async for msg in self.ws:
