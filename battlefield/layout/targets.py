@@ -27,6 +27,9 @@ WORDS = {"visible": "board seen (visible_fraction)",
          "reach": "turns to march to an objective (mean of reach turns)"}
 
 
+MAX_TURNS = 100      # a reach target beyond any battle's length (1e308 made the score inf)
+
+
 @dataclass(frozen=True)
 class Targets:
     values: tuple[tuple[str, float], ...]
@@ -64,8 +67,8 @@ def parse(text: str | None, defaults: Targets | None = None) -> Targets:
             v = float(value)
         except ValueError:
             raise UsageError(f"--target {key}={value}: the value must be a number") from None
-        if not math.isfinite(v) or v < 0 or (key in SHARES and v > 1):
-            what = "a share from 0 to 1" if key in SHARES else "0 or more turns"
+        if not math.isfinite(v) or v < 0 or v > (1 if key in SHARES else MAX_TURNS):
+            what = "a share from 0 to 1" if key in SHARES else f"0 to {MAX_TURNS} turns"
             raise UsageError(f"--target {key}={value}: expected {what}")
         out[key] = v
     return Targets(tuple((k, out[k]) for k in LAYOUT_TARGETS if k in out))

@@ -586,10 +586,10 @@ def open_map(arg: str, ruleset: str | None) -> Scene:
     path = resolve_scene_path(arg)
     if not path.is_file():                # a folder of that name (an earlier --out, say)
         path = find_map(arg) or path
-    if not path.is_file():
+    if not path.exists():
         raise InputError(arg, "", None, "no such map file",
                          "a map file, or a bundled map: " + ", ".join(map_names()))
-    return load_scene(path, ruleset=ruleset)
+    return load_scene(path, ruleset=ruleset)       # a device or folder: refused by what it is
 
 
 __all__ = ["load_scene", "load_scene_text", "resolve_scene_path", "open_map", "format_path",

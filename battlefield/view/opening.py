@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from battlefield.errors import UsageError
+from battlefield.errors import InputError, UsageError
+from battlefield.inputs import readable_file
 from battlefield.scene.model import Scene
 
 
@@ -78,8 +79,11 @@ class Setup:
             if side not in scene.sides:
                 raise UsageError(f"--computer {side}: no such side (sides: "
                                  f"{', '.join(scene.sides)})")
-        if self.load and not Path(self.load).is_file():
-            raise UsageError(f"--load {self.load}: no such file")
+        if self.load:
+            try:
+                readable_file(Path(self.load), self.load, "a saved game", "a saved game's log")
+            except InputError as exc:
+                raise UsageError(f"--load {exc}") from None
         if self.aim:
             for uid in self.aim[1:]:
                 scene.unit_index(uid)

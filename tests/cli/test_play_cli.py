@@ -23,6 +23,7 @@ from battlefield.cli.main import main  # noqa: E402
     (["--edit", "nope"], "no such terrain piece"),
     (["--ruleset", "nosuch"], "unknown ruleset 'nosuch' (playable: aos4"),
     (["--load", "no-such-game.jsonl"], "no such file"),
+    (["--load", "/dev/zero"], "--load /dev/zero: is not a regular file (a device or a pipe)"),
     (["--click", "nosuch"], "--click nosuch: no such button now (buttons: end-phase"),
     (["--zoom", "0.5"], "--zoom 0.5: from 1"),
     (["--key", "nokey"], "--key nokey: no key 'nokey'"),

@@ -8,6 +8,7 @@ from battlefield.cli.main import main
 @pytest.mark.parametrize("extra, words", [
     (["--target", "sight=0.5"], "KEY=VALUE with KEY one of visible, hidden, objective, reach"),
     (["--target", "visible=2"], "a share from 0 to 1"),
+    (["--target", "reach=1e308"], "expected 0 to 100 turns"),
     (["--symmetry", "diagonal"], "expected half-turn, mirror or none"),
     (["--iterations", "0"], "--iterations 0: at least 1"),
     (["--time", "-3"], "a positive number of seconds"),
@@ -39,6 +40,16 @@ def test_a_bad_catalogue_names_file_key_and_line(small, tmp_path, capsys):
 def test_score_of_a_missing_map(capsys):
     assert main(["layout", "score", "no-such-map.yaml"]) == 2
     assert "no such map file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["layout", "score"], ["analyze"]])
+def test_a_map_that_is_a_device_or_a_folder_is_said_so(command, tmp_path, capsys):
+    """open_map: what is there but no file is refused by what it is, not as missing."""
+    assert main([*command, "/dev/zero"]) == 2
+    assert "is not a regular file (a device or a pipe)" in capsys.readouterr().err
+    assert main([*command, str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "is a folder, not a file" in err and len(err.strip().splitlines()) == 1
 
 
 def test_generate_needs_a_ruleset_or_a_base(tmp_path, capsys):
