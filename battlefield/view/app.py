@@ -18,6 +18,7 @@ from battlefield.files import write_text
 from battlefield.inputs import plain_whole
 from battlefield.rules import log, outcome, registry
 from battlefield.rules.actions import Action, IllegalAction
+from battlefield.rules.choices import open_choices
 from battlefield.rules.standing import scene_now
 from battlefield.rules.state import Game, State
 from battlefield.rules.trial import scene_after
@@ -114,6 +115,7 @@ class PlayScene:
         self.glide: auto.Glide | None = None       # a computer move on its way
         self.glide_s = auto.MOVE_S     # how long a computer move takes on the screen (0: none)
         self._forced: tuple[tuple, Action | None] | None = None
+        self._open: tuple[tuple, list[str]] | None = None
         self.saved_actions = len(opened.state.actions)   # the game as opened, saved or loaded
         self.confirm: tuple[str, Any] | None = None      # (question, what Y does): asked first
         self.chosen_at: tuple[Any, ...] | None = None     # the turn an ability was chosen in
@@ -441,8 +443,18 @@ class PlayScene:
             return None
         key = (id(st), len(st.actions), len(st.pending), self.table.version)
         if self._forced is None or self._forced[0] != key:
-            self._forced = (key, auto.forced(st))
+            self._forced = (key, auto.forced(st, self.open_now()))
         return self._forced[1]
+
+    def open_now(self) -> list[str]:
+        """What the acting side may choose now besides its pass (rules.choices.open_choices:
+        a State.check for each unit and target, aos4's charges a path search): asked once per
+        state of the game, for both the auto-pass and the panel's pale buttons."""
+        st = self.state
+        key = (id(st), len(st.actions), len(st.pending), self.table.version)
+        if self._open is None or self._open[0] != key:
+            self._open = (key, open_choices(st) if not (st.pending or st.over) else [])
+        return self._open[1]
 
     @property
     def animating(self) -> bool:
@@ -496,6 +508,7 @@ class PlayScene:
             surface.set_clip(clip)
             self.panel.draw_editor(surface, self.editor)
             return
+        self.panel.open_now = self.open_now()
         self.panel.draw(surface, self.state)
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from battlefield.rules.actions import Action
-from battlefield.rules.choices import passes, usable
+from battlefield.rules.choices import open_choices, passes
 from battlefield.rules.moves import leader
 from battlefield.rules.state import State
 
@@ -36,11 +36,12 @@ def empty(state: State, offered: list[str]) -> bool:
     return len(offered) == 1 and offered[0] in bare
 
 
-def forced(state: State) -> Action | None:
+def forced(state: State, open_now: list[str] | None = None) -> Action | None:
     """The action the acting side takes when it has nothing to decide, else None: the only
     answer of a pending decision, the ruleset's pass when `available` offers nothing else that
     a unit may take now (or nothing at all, and the engine takes the pass), or the one action
-    offered when it needs nothing."""
+    offered when it needs nothing. `open_now`: rules.choices.open_choices of this state, when the
+    caller has it already."""
     if state.over:
         return None
     if state.pending:
@@ -50,7 +51,7 @@ def forced(state: State) -> Action | None:
     if empty(state, offered):
         return Action(offered[0])
     passing = [a for a in offered if a in passes(state)]
-    if passing and not any(usable(state, a) for a in offered if a not in passing):
+    if passing and not (open_choices(state) if open_now is None else open_now):
         return Action(passing[0])      # the other types offered: no unit may take one now
     if not offered:                    # nothing offered at all: the pass the engine takes
         for a in state.scene.ruleset.actions:

@@ -13,7 +13,7 @@ import pygame
 from battlefield import palette as pal
 from battlefield.rules import outcome
 from battlefield.rules.actions import Action
-from battlefield.rules.choices import passes, usable
+from battlefield.rules.choices import open_choices, passes
 from battlefield.rules.state import State
 from battlefield.view.drawing import font
 from battlefield.view.editor_marks import SHORTCUTS as EDIT_KEYS
@@ -58,7 +58,7 @@ class Panel:
         self.hover: tuple[int, int] | None = None   # the cursor over the panel (tooltips)
         self.tip_off: str | None = None   # the button just clicked: no tooltip over its verdict
         self.by_itself: dict[int, str | None] = {}   # action number -> phase: auto-pass took it
-        self._idle: tuple[tuple[Any, ...], frozenset[str]] | None = None
+        self.open_now: list[str] | None = None   # the scene's open_choices of the state drawn
         self.buttons_top = 0         # the button row never moves up under the cursor
         self._top_key: tuple[Any, ...] = ()
 
@@ -149,17 +149,13 @@ class Panel:
 
     def idle(self, state: State) -> frozenset[str]:
         """The buttons drawn pale: action types `available` offers that no unit of the acting
-        side may take now (rules.choices.usable; a click on one still says why). Kept while the
-        game stands still."""
-        key = (id(state), len(state.actions), len(state.pending), state.acting_side)
-        if self._idle is None or self._idle[0] != key:
-            out: frozenset[str] = frozenset()
-            if not state.pending and not state.over:
-                passing = passes(state)
-                out = frozenset(a for a in state.available()
-                                if a not in passing and not usable(state, a))
-            self._idle = (key, out)
-        return self._idle[1]
+        side may take now (rules.choices; a click on one still says why), from `open_now`, the
+        open choices the scene keeps while the game stands still (computed here without it)."""
+        if state.pending or state.over:
+            return frozenset()
+        open_now = self.open_now if self.open_now is not None else open_choices(state)
+        passing = passes(state)
+        return frozenset(a for a in state.available() if a not in passing and a not in open_now)
 
     def button_at(self, pos: tuple[int, int]) -> str | None:
         for r, name in self.buttons:
