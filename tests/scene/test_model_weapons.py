@@ -14,19 +14,20 @@ from battlefield.scene.load import load_scene_text
 from battlefield.scene.mapfile import scene_yaml
 from battlefield.scene.schema import schema
 
-SCENE = """ruleset: aos4
-board: {width: 60, depth: 44}
+CHAMPION = "Add 1 to the Attacks characteristic of weapons used by champions in this unit."
+SCENE = f"""ruleset: aos4
+board: {{width: 60, depth: 44}}
 units:
   - id: liberators
     side: red
-    stats: {move: 5, health: 2, save: 3, control: 1}
+    stats: {{move: 5, health: 2, save: 3, control: 1}}
     weapons:
-      - {name: Warhammer, attacks: 2, hit: 3, wound: 3, rend: 1, damage: 1}
-      - {name: Grandhammer, attacks: 2, hit: 3, wound: 3, rend: 1, damage: 2}
+      - {{name: Warhammer, attacks: 2, hit: 3, wound: 3, rend: 1, damage: 1}}
+      - {{name: Grandhammer, attacks: 2, hit: 3, wound: 3, rend: 1, damage: 2}}
     models:
-      - {base: 40, at: [10, 10], weapons: [Warhammer], command: {Champion: "Add 1 to the Attacks characteristic of weapons used by champions in this unit."}}
-      - {base: 40, at: [12, 10], weapons: [Grandhammer]}
-      - {base: 40, at: [14, 10]}
+      - {{base: 40, at: [10, 10], weapons: [Warhammer], command: {{Champion: "{CHAMPION}"}}}}
+      - {{base: 40, at: [12, 10], weapons: [Grandhammer]}}
+      - {{base: 40, at: [14, 10]}}
 """
 
 
