@@ -11,7 +11,7 @@ import numpy as np
 
 from battlefield.rules.aos4 import attacks as seq
 from battlefield.rules.aos4.cover import pieces_covering
-from battlefield.rules.aos4.weapons import Weapon, weapons_of
+from battlefield.rules.aos4.weapons import Weapon, carries, weapons_of
 
 EPS = 1e-6
 
@@ -99,14 +99,18 @@ def attack_odds(referee, u: int, v: int, weapon: str | None = None,
 
 
 def _able(referee, u: int, v: int, w: Weapon) -> tuple[int, list[str]]:
-    """Models of u that can attack v with w: a model of v within range, and visible."""
+    """Models of u that can attack v with w: models that carry it (weapons.carries), with a
+    model of v within range, and visible."""
     table = referee.table
     reach = referee.rules.combat_range if w.melee else float(w.range)
     mine = table.unit_models[u]
     theirs = table.unit_models[v]
     d = table.distances(mine, theirs)
+    spec, first = referee.scene.units[u], referee.scene.model_offsets()[u]
     names = []
     for i, m in enumerate(mine):
+        if not carries(spec, int(m) - first, w.name):
+            continue
         close = theirs[d[i] <= reach + EPS]
         if len(close) and any(_sees(referee, int(m), int(t)) for t in close):
             names.append(referee.names[int(m)])

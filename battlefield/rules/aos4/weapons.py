@@ -1,5 +1,6 @@
 """Weapon profiles as written in scenes: range (none = melee), attacks, hit, wound, rend, damage,
-and weapon abilities (crit-2-hits, crit-auto-wound, crit-mortal, companion)."""
+and weapon abilities (crit-2-hits, crit-auto-wound, crit-mortal, companion); the weapons each
+model carries (a model's `weapons:`, else all of its unit's)."""
 
 from __future__ import annotations
 
@@ -62,6 +63,18 @@ def weapon_from(spec: dict[str, Any]) -> Weapon:
         damage=_amount(spec.get("damage", d["damage"])),
         abilities=tuple(str(a).lower() for a in spec.get("abilities", ())),
     )
+
+
+def carries(unit: Any, k: int, name: str) -> bool:
+    """Whether the unit's k-th model (from 0) carries its weapon `name`: the model's
+    `weapons:` names it, or the model names none (then it carries all of them)."""
+    named = unit.models[k].extra.get("weapons") if 0 <= k < len(unit.models) else None
+    return not isinstance(named, list) or name in {str(n) for n in named}
+
+
+def weapons_of_model(unit: Any, k: int, melee: bool | None = None) -> list[Weapon]:
+    """The weapons the unit's k-th model carries, optionally only melee/ranged ones."""
+    return [w for w in weapons_of(unit, melee) if carries(unit, k, w.name)]
 
 
 def weapons_of(unit: Any, melee: bool | None = None, name: str | None = None) -> list[Weapon]:
