@@ -11,7 +11,7 @@ import numpy as np
 
 from battlefield.rules.aos4 import attacks as seq
 from battlefield.rules.aos4.cover import pieces_covering
-from battlefield.rules.aos4.weapons import Weapon, carries, weapons_of
+from battlefield.rules.aos4.weapons import Weapon, against, carries, weapons_of
 
 EPS = 1e-6
 
@@ -84,9 +84,13 @@ def attack_odds(referee, u: int, v: int, weapon: str | None = None,
                          save=1 if all_out_defence else 0, ward=ward)
     dist = np.array([1.0])
     who: dict[str, list[str]] = {}
+    anti: dict[str, list[str]] = {}
     for w in chosen:
         n, names = _able(referee, u, v, w)
         who[w.name] = names
+        w, said = against(w, b, charged)        # Anti-X (+N Rend) against this target
+        if said:
+            anti[w.name] = said
         if n:
             dist = np.convolve(dist, seq.volley_dist(w, n, save, mods))
     inflicted = seq.capped(dist, pool)
@@ -94,7 +98,7 @@ def attack_odds(referee, u: int, v: int, weapon: str | None = None,
         kind, seq.mean(inflicted), seq.as_dict(inflicted),
         seq.as_dict(seq.slain(inflicted, health, models)), who,
         {"hit": mods.hit, "save": mods.save, "ward": ward, "target_save": save,
-         "cover": [table.layout.pieces[k].id for k in cover]},
+         "cover": [table.layout.pieces[k].id for k in cover], **({"anti": anti} if anti else {})},
         "" if any(who.values()) else "no model of the attacking unit is in range and can see")
 
 
