@@ -15,7 +15,7 @@ import yaml
 from battlefield.army import store
 from battlefield.army.bases import extent, scene_base
 from battlefield.army.catalogue import Catalogues, merge
-from battlefield.army.convert import ImportProblem, convert
+from battlefield.army.convert import Converted, ImportProblem, convert
 from battlefield.army.entries import Entry
 from battlefield.army.roster import Roster, read_roster
 from battlefield.errors import InputError, UsageError
@@ -23,9 +23,12 @@ from battlefield.files import write_text
 from battlefield.geometry import MM_PER_INCH
 from battlefield.geometry.bases import footprint
 from battlefield.paths import find_map
+from battlefield.rules import registry
+from battlefield.rules.boundary import playable_units
 from battlefield.rules.deploy import set_up
 from battlefield.rulings import Referee
 from battlefield.scene.load import load_scene, load_scene_text, resolve_scene_path
+from battlefield.scene.model import Scene
 from battlefield.yamlsource import Reader
 
 # Why the aos4 mapping stays here and not in battlefield/rules/aos4: the importer reads
@@ -64,11 +67,23 @@ class Army:
     name: str
     templates: list[dict[str, Any]] = field(default_factory=list)
     bases: list[list[Any]] = field(default_factory=list)     # per template, each model's base
+    models: list[list[dict[str, Any]]] = field(default_factory=list)   # ... its own keys
     terrain: list[tuple[dict[str, Any], list[Any]]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     left_out: int = 0
     skipped: list[str] = field(default_factory=list)
     catalogues: str = ""
+
+    def add(self, c: Converted) -> None:
+        """A converted unit: faction terrain as a piece, else a unit with its models' keys."""
+        self.warnings += c.warnings
+        self.left_out += len(c.left_out)
+        if c.terrain:
+            self.terrain.append((c.unit, c.bases))
+            return
+        self.templates.append(c.unit)
+        self.bases.append(c.bases)
+        self.models.append(c.loadout.model_keys() if c.loadout else [{} for _ in c.bases])
 
 
 def read_catalogues(paths: list[str] | None, r: Roster) -> tuple[Catalogues | None, str]:
@@ -107,13 +122,7 @@ def army_templates(roster: str | Path, catalogues: list[str] | None, strict: boo
             first = first or err
             army.skipped.append(f"unit '{p.unit}' is left out: {p.message}")
             continue
-        army.warnings += c.warnings
-        army.left_out += len(c.left_out)
-        if c.terrain:
-            army.terrain.append((c.unit, c.bases))
-        else:
-            army.templates.append(c.unit)
-            army.bases.append(c.bases)
+        army.add(c)
     if not army.templates and first is not None:      # no unit at all: the first one's cause
         raise first
     return army
@@ -143,7 +152,14 @@ def _blame(p: ImportProblem, e: Entry, r: Roster, force: int, cats: Catalogues |
 def import_army(roster: str | Path, out: str | Path, side: str = "red",
                 into: str | None = None, catalogues: list[str] | None = None,
                 deploy: bool = False, strict: bool = False) -> Imported:
-    army = army_templates(roster, catalogues, strict)
+    return place_army(army_templates(roster, catalogues, strict), out, side, into, deploy,
+                      Path(roster).name)
+
+
+def place_army(army: Army, out: str | Path, side: str = "red", into: str | None = None,
+               deploy: bool = False, source: str = "") -> Imported:
+    """An army's units (and faction terrain) set up in a scene: the bundled aos4 map, or the
+    scene `into`; the scene's YAML, not yet written (write_scene checks it first)."""
     templates, warnings, left_out, name = (army.templates, army.warnings, army.left_out,
                                            army.name)
     out = Path(out)
@@ -181,10 +197,14 @@ def import_army(roster: str | Path, out: str | Path, side: str = "red",
         piece = _place_terrain(unit, sizes, side, zone, scene, placed, taken, warnings)
         if piece is not None:
             pieces.append(piece)
-    for t, sizes in zip(templates, army.bases, strict=True):
+    own: dict[str, list[dict[str, Any]]] = {}       # unit id -> each model's own keys
+    for t, sizes, keys in zip(templates, army.bases, army.models, strict=True):
+        order = list(range(len(sizes)))
         if len({str(x) for x in sizes}) > 1:        # each model its own base
-            order = sorted(sizes, key=lambda x: -extent(x))     # biggest (champion) first
-            t["_bases"] = [scene_base(x) for x in order]
+            order.sort(key=lambda i: -extent(sizes[i]))        # biggest (champion) first
+            t["_bases"] = [scene_base(sizes[i]) for i in order]
+        if any(keys):
+            own[f"{side}-{t['id']}"] = [keys[i] for i in order]
     if deploy:
         enemy = [p for s, p in zones.items() if s != side]
         units = set_up(templates, side, zones[side], enemy[0] if enemy else None, DEPLOY_GAP,
@@ -192,6 +212,9 @@ def import_army(roster: str | Path, out: str | Path, side: str = "red",
     else:
         units = set_up(templates, side, zone, None, 0.0, scene.layout, placed, centre,
                        front_first=False, near=_back(zone, centre))
+    for u in units:                 # each model's weapons and role, as set_up laid them out
+        for m, keys in zip(u["models"], own.get(u["id"], ()), strict=False):
+            m.update(keys)
     if pieces:      # a scene's own terrain key replaces its map's: the map's pieces go in it
         have = data.get("terrain")
         if have is None:
@@ -200,8 +223,8 @@ def import_army(roster: str | Path, out: str | Path, side: str = "red",
         data["terrain"] = list(have) + pieces
     data["units"] = list(data.get("units") or []) + units
     text = (f"# {len(units)} units of {side} imported by `battlefield army import` from "
-            f"{Path(roster).name}\n" + yaml.safe_dump(data, sort_keys=False, width=100,
-                                                       allow_unicode=True))
+            f"{source}\n" + yaml.safe_dump(data, sort_keys=False, width=100,
+                                             allow_unicode=True))
     return Imported(text, units, warnings, left_out, army.skipped, pieces, army.catalogues)
 
 
@@ -239,12 +262,26 @@ def _place_terrain(unit: dict[str, Any], sizes: list[Any], side: str, zone, scen
     return None
 
 
+def checked_scene(text: str, name: str) -> Scene:
+    """The scene as `battlefield validate` reads it: the loader, the ruleset's checks of its own
+    keys (abilities, weapon abilities, each model's weapons), every unit's needed stats, and a
+    scene of two sides or more set up as a battle. (A scene of one side - one list imported
+    alone - is a battle only once the other army is added: `--into` it.)"""
+    scene = load_scene_text(text, name)
+    ruleset = registry.find(scene.ruleset.id)
+    registry.checked(scene, battle=len(scene.sides) > 1)
+    if ruleset is not None and scene.units:
+        playable_units(scene, ruleset.given_stats)
+    return scene
+
+
 def write_scene(imported: Imported, out: str | Path, side: str, deploy: bool) -> list[str]:
-    """Read the scene back with the loader, then write it whole (files.write_text); with
-    --deploy, the new units not in coherency by the ruleset's rule (models on different bases in
-    a big unit) are named."""
+    """Check the scene as validate would (checked_scene), then write it whole
+    (files.write_text): a scene battlefield would refuse is never written. With --deploy, the
+    new units not in coherency by the ruleset's rule (models on different bases in a big unit)
+    are named."""
     out = Path(out)
-    scene = load_scene_text(imported.text, str(out))   # read back before anything is written
+    scene = checked_scene(imported.text, str(out))      # before anything is written
     write_text(out, imported.text)
     said = []
     if deploy:

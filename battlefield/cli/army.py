@@ -32,11 +32,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Read a roster exported by New Recruit or BattleScribe (.ros XML, or .rosz: "
                     "the same zipped) and write a scene with its units: the Unit profile (Move, "
                     "Health, Save, Control), the models and their base (the Base Size rule), "
-                    "every weapon profile with the abilities battlefield plays (Crit (Mortal), "
-                    "Crit (2 Hits), Crit (Auto-wound), Companion, Shoot in Combat, Charge (+1 "
-                    "Damage)), keywords from the categories (WARD (5+) is the ward, WIZARD (1) "
-                    "and PRIEST (1) the power level) and the spells and prayers that inflict "
-                    "mortal damage or heal. A Move in dice (2D6\") is kept as dice and rolled "
+                    "every weapon profile with its weapon abilities (Crit (Mortal), Crit (2 "
+                    "Hits), Crit (Auto-wound), Anti-X (+N Rend), Companion, Shoot in Combat, "
+                    "Charge (+1 Damage)), each model with the weapons the list gives it and its "
+                    "unit-command role (Champion, Musician, Standard Bearer) with its rule, "
+                    "keywords from the categories (WARD (5+) is the ward, WIZARD (1) and PRIEST "
+                    "(1) the power level), the spells and prayers that inflict mortal damage or "
+                    "heal, and every ability of the unit's warscroll as `abilities:`. The scene "
+                    "is checked as `battlefield validate` checks it before it is written. A "
+                    "Move in dice (2D6\") is kept as dice and rolled "
                     "when the unit moves; faction terrain becomes a terrain piece of the side; "
                     "each model gets its own base. What the roster leaves out (New Recruit "
                     "never exports base sizes) comes from --catalogues, else from the "
@@ -133,9 +137,14 @@ def run_import(args: argparse.Namespace) -> int:
           + terrain + (", deployed" if args.deploy else "")
           + (f"; {len(got.skipped)} unit{'s' if len(got.skipped) != 1 else ''} left out "
              "(see the warnings)" if got.skipped else ""))
+    kept = sum(len(u.get("abilities", ())) for u in got.units)
+    if kept:
+        print(f"note: {plural(kept, 'ability', 'abilities')} of the roster's units kept in the "
+              "scene (`abilities:`); the engine plays the core abilities, the weapons, the "
+              "spells and prayers that inflict mortal damage or heal, not these yet")
     if got.left_out:
-        print(f"note: {got.left_out} abilities of the roster's units are not imported "
-              "(battlefield plays the core abilities, the weapons, spells and prayers)")
+        print(f"note: {plural(got.left_out, 'other profile')} of the roster's units not "
+              "imported")
     return 0
 
 
