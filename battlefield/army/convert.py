@@ -405,6 +405,11 @@ _MORTAL = re.compile(r"^inflict (D3|D6|\d+) mortal damage on (?:the target|that 
 _HEAL = re.compile(r"^heal \((D3|D6|\d+)\) (?:the target|that unit)", re.I)
 
 
+def _dice_or_whole(text: str) -> int | str:
+    """'D3' -> 'D3', '1' -> 1: a flat amount is a number in the scene, not text."""
+    return int(text) if text.isdigit() else text.upper()
+
+
 def _magic(entry: Entry, w: list[str]) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {"spells": [], "prayers": []}
     seen = set()
@@ -425,9 +430,9 @@ def _magic(entry: Entry, w: list[str]) -> dict[str, list[dict[str, Any]]]:
                       "friendly" if "friendly" in declare.lower() else None)
             m_mortal, m_heal = _MORTAL.match(effect), _HEAL.match(effect)
             if m_mortal and target == "enemy":
-                eff = {"mortal": m_mortal.group(1).upper()}
+                eff = {"mortal": _dice_or_whole(m_mortal.group(1))}
             elif m_heal and target == "friendly":
-                eff = {"heal": m_heal.group(1).upper()}
+                eff = {"heal": _dice_or_whole(m_heal.group(1))}
             else:
                 w.append(f"unit '{entry.name}': {what} '{p.name}' does something battlefield "
                          f"does not play (it plays mortal damage and healing); left out")

@@ -38,15 +38,18 @@ class Loadout:
     command: list[dict[str, str]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)       # weapon -> models carrying it
 
+    def names(self) -> list[str]:
+        """The unit's weapon names, each once."""
+        return list(dict.fromkeys(w["name"] for w in self.weapons))
+
     def own(self) -> bool:
         """Whether some model carries other weapons than the rest (per-model weapons)."""
-        names = [w["name"] for w in self.weapons]
-        return any(c != names for c in self.carried)
+        return any(c != self.names() for c in self.carried)
 
     def model_keys(self) -> list[dict[str, Any]]:
         """Each model's own scene keys: `weapons:` where it does not carry them all, and
         `command:` where it has a role."""
-        names = [w["name"] for w in self.weapons]
+        names = self.names()
         out = []
         for carried, role in zip(self.carried, self.command, strict=True):
             keys: dict[str, Any] = {}
@@ -138,7 +141,7 @@ def loadout(entry: Entry, slots: int, weapon: Callable[[Profile], dict[str, Any]
         visit(entry, everyone, True)
     keys = [k for k, spec in specs.items() if spec is not None]
     out.weapons = [dict(specs[k] or {}) for k in keys]
-    for i in range(slots):
-        out.carried[i] = [k[1] for k in keys if k in carried[i]]
+    for i in range(slots):        # by name: a melee and a ranged profile may share one
+        out.carried[i] = list(dict.fromkeys(k[1] for k in keys if k in carried[i]))
     out.counts = {k[1]: sum(k in c for c in carried) for k in keys}
     return out

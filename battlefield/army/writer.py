@@ -4,6 +4,7 @@ with --into - set up on the table: by the engine's deployment rules (rules/deplo
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,11 @@ DEFAULT_MAP = "aos4"
 DEPLOY_GAP = 9.0        # aos4 Deploy Unit: more than 9" from enemy territory (abilities.yaml)
 
 
+# set_up (rules/deploy.py) lays bases out as 32-gons inside their true outline, so a round base
+# set down beside another could reach 0.5% of its radius into it (a Cogfort's into a Witch
+# Aelf: 0.01", more than the loader takes). The import lays every base out grown to the 32-gon
+# round its true outline, and writes the true bases: no two overlap, none pokes out of its zone.
+LAYOUT = 1.0 / math.cos(math.pi / 32) + 1e-3
 TERRAIN_MM = 100.0      # faction terrain without a base: a 100 mm (about 4") round footprint
 TERRAIN_HEIGHT = 3.0    # inches; the data gives faction terrain no height
 TERRAIN_KIND = "obstacle"
@@ -183,8 +189,8 @@ def place_army(army: Army, out: str | Path, side: str = "red", into: str | None 
     taken = {u.id for u in scene.units} | {p.id for p in scene.terrain}
     for t in templates:
         t["id"] = _free(f"{side}-{t['id']}", taken)[len(side) + 1:]
-    placed = [footprint(m.base.shape, m.base.a, m.base.b, m.x, m.y, m.facing, 32)
-              for u in scene.units for m in u.models]
+    placed = [footprint(m.base.shape, m.base.a * LAYOUT, m.base.b * LAYOUT, m.x, m.y, m.facing,
+                        32) for u in scene.units for m in u.models]
     board = [(0, 0), (scene.width, 0), (scene.width, scene.depth), (0, scene.depth)]
     centre = (scene.width / 2, scene.depth / 2)
     zones = scene.deployment
@@ -205,15 +211,22 @@ def place_army(army: Army, out: str | Path, side: str = "red", into: str | None 
             t["_bases"] = [scene_base(sizes[i]) for i in order]
         if any(keys):
             own[f"{side}-{t['id']}"] = [keys[i] for i in order]
+    true = {f"{side}-{t['id']}": t.get("_bases") or [t["base"]] * int(t["models"])
+            for t in templates}
+    laid = [{**t, "base": _grown(t["base"]),
+             **({"_bases": [_grown(b) for b in t["_bases"]]} if "_bases" in t else {})}
+            for t in templates]
     if deploy:
         enemy = [p for s, p in zones.items() if s != side]
-        units = set_up(templates, side, zones[side], enemy[0] if enemy else None, DEPLOY_GAP,
+        units = set_up(laid, side, zones[side], enemy[0] if enemy else None, DEPLOY_GAP,
                        scene.layout, placed, centre)
     else:
-        units = set_up(templates, side, zone, None, 0.0, scene.layout, placed, centre,
+        units = set_up(laid, side, zone, None, 0.0, scene.layout, placed, centre,
                        front_first=False, near=_back(zone, centre))
-    for u in units:                 # each model's weapons and role, as set_up laid them out
-        for m, keys in zip(u["models"], own.get(u["id"], ()), strict=False):
+    for u in units:          # the true bases, and each model's weapons and role, in set_up's order
+        for m, base, keys in zip(u["models"], true[u["id"]], own.get(u["id"], [{}] * len(
+                u["models"])), strict=True):
+            m["base"] = base
             m.update(keys)
     if pieces:      # a scene's own terrain key replaces its map's: the map's pieces go in it
         have = data.get("terrain")
@@ -292,6 +305,19 @@ def write_scene(imported: Imported, out: str | Path, side: str, deploy: bool) ->
                 said.append(f"{u.id} could not be set up in coherency in {side}'s territory; "
                             "move its models together before the battle")
     return said
+
+
+def _grown(spec: Any) -> Any:
+    """A base as a scene writes it (32, [60, 35], {round: 45}, {oval: [..]}, {rect: [..]}) grown
+    by LAYOUT for laying out (a rectangle's outline is exact: kept)."""
+    if isinstance(spec, dict):
+        (kind, size), = spec.items()
+        if kind == "rect":
+            return spec
+        return {kind: [x * LAYOUT for x in size] if isinstance(size, list) else size * LAYOUT}
+    if isinstance(spec, list):
+        return {"oval": [x * LAYOUT for x in spec]}
+    return {"round": float(spec) * LAYOUT}
 
 
 def _free(uid: str, taken: set[str]) -> str:
