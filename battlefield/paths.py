@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from battlefield.errors import UsageError
+from battlefield.names import after
 
 _PACKAGE = Path(__file__).resolve().parent
 _CHECKOUT = _PACKAGE.parent
@@ -72,7 +73,8 @@ def ruleset_dir(name: str) -> Path:
     if not (folder / "ruleset.yaml").is_file():
         folder = _external_dirs().get(name, folder)
     if not (folder / "ruleset.yaml").is_file():
-        raise UsageError(f"unknown ruleset '{name}' (expected one of {', '.join(ruleset_names())})")
+        raise UsageError(f"unknown ruleset '{name}' (expected one of {', '.join(ruleset_names())})"
+                         f"{after(name, ruleset_names())}")
     return folder
 
 

@@ -16,6 +16,7 @@ from battlefield import palette as pal
 from battlefield.errors import InputError, UsageError
 from battlefield.files import write_text
 from battlefield.inputs import plain_whole
+from battlefield.names import after, model_names
 from battlefield.rules import log, outcome, registry
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.choices import open_choices
@@ -68,7 +69,8 @@ def to_phase(state: State, phase: str) -> None:
         raise UsageError(f"--phase {phase}: {state.rules.id} has no phases (sides take turns)")
     phases = state.rules.phases
     if phases and phase not in phases:
-        raise UsageError(f"--phase {phase}: no such phase (phases: {', '.join(phases)})")
+        raise UsageError(f"--phase {phase}: no such phase (phases: {', '.join(phases)})"
+                         f"{after(phase, phases)}")
     for _ in range(50):
         now = state.phase
         if now == phase and state.acting_side == state.active:
@@ -551,7 +553,8 @@ def hold(scene: PlayScene, unit: str, to: tuple[float, float] | None,
     size = len(st.scene.units[u].models)
     k = plain_whole(n) if n else None
     if n and not (k is not None and 1 <= k <= size):
-        raise UsageError(f"--drag {unit}: {uid} has models 1 to {size}")
+        near = after(unit, model_names((s.id, len(s.models)) for s in st.scene.units))
+        raise UsageError(f"--drag {unit}: {uid} has models 1 to {size}{near}")
     model = st.scene.model_offsets()[u] + k - 1 if k is not None else None
     if model is not None and st.table.unit[model] < 0:
         raise UsageError(f"--drag {unit}: that model has been slain")
@@ -574,4 +577,5 @@ def _unit(state: State, uid: str, flag: str) -> int:
         return state.scene.unit_index(uid)
     except KeyError:
         raise UsageError(f"{flag} {uid}: no such unit (units: "
-                         + ", ".join(u.id for u in state.scene.units) + ")") from None
+                         + ", ".join(u.id for u in state.scene.units) + ")"
+                         + after(uid, (u.id for u in state.scene.units))) from None

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from battlefield.errors import InputError, UsageError
 from battlefield.inputs import readable_file
+from battlefield.names import after, no_such_scene
 from battlefield.scene.model import Scene
 
 
@@ -20,6 +21,8 @@ def battle_text(scene_arg: str | None, ruleset: str | None = None) -> tuple[str,
     from battlefield.rulesets import BOARD_ID
     from battlefield.scene.load import load_scene, resolve_scene_path
 
+    if scene_arg is not None and not resolve_scene_path(scene_arg).exists():
+        raise no_such_scene(scene_arg)
     if scene_arg is not None and ruleset is None:
         ruleset = load_scene(resolve_scene_path(scene_arg)).ruleset.id
         if ruleset == BOARD_ID:      # a plain board: the default ruleset's demo armies on it
@@ -78,7 +81,7 @@ class Setup:
         for side in self.computer:
             if side not in scene.sides:
                 raise UsageError(f"--computer {side}: no such side (sides: "
-                                 f"{', '.join(scene.sides)})")
+                                 f"{', '.join(scene.sides)}){after(side, scene.sides)}")
         if self.load:
             try:
                 readable_file(Path(self.load), self.load, "a saved game", "a saved game's log")
@@ -90,8 +93,9 @@ class Setup:
         if self.zoom is not None and not 1 <= self.zoom <= 20:
             raise UsageError(f"--zoom {self.zoom:g}: from 1 (the whole board) to 20")
         if self.edit and self.edit not in {p.id for p in scene.terrain}:
+            pieces = [p.id for p in scene.terrain]
             raise UsageError(f"--edit {self.edit!r}: no such terrain piece (pieces: "
-                             + ", ".join(p.id for p in scene.terrain) + ")")
+                             + ", ".join(pieces) + ")" + after(self.edit, pieces))
 
 
 __all__ = ["Setup", "battle_text"]
