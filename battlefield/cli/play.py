@@ -47,7 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--load", metavar="LOG",
                    help="continue a saved action log (simulate --log, Ctrl+S) where it stands")
     p.add_argument("--screenshot", metavar="PNG",
-                   help="draw the first frame (with overlays) to PNG and exit")
+                   help="draw the window to PNG and exit: its first frame as the other "
+                        "options set it up (with --computer, once your side is to decide)")
     p.add_argument("--phase", help="pass until this phase (e.g. movement, charge)")
     p.add_argument("--drag", metavar="UNIT", help="hold UNIT (or UNIT/N) as if dragged")
     p.add_argument("--to", metavar="X,Y", help="where the dragged unit's leader is held")
