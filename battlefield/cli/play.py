@@ -159,7 +159,8 @@ def run_play(args: argparse.Namespace) -> int:
                   "launches take seconds)...", file=sys.stderr, flush=True)
         else:
             print("first launch: the window opens now and prepares sight and reach behind "
-                  "the board, once (a minute or two; later launches take seconds)",
+                  "the board, once (a minute or two; later launches take seconds; "
+                  "`battlefield check` does it ahead)",
                   file=sys.stderr, flush=True)
     if args.join:
         # here, not at the top: start-up time of the CLI
