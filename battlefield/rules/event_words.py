@@ -54,7 +54,9 @@ def about_words(about: Any) -> str:
     what = about.get("ability") or about.get("action")
     whom = about.get("target") or about.get("defender")
     if who and whom:
-        return f"{who} {what or 'attacks'} -> {whom}"
+        return f"{who} {what} -> {whom}" if what else f"{who} -> {whom}"
+    if who and about.get("from"):
+        return f"{who}, attacked by {plain(about['from'])}"
     return plain(about)
 
 
@@ -138,8 +140,8 @@ def _revealed(e: Event) -> str:
     if isinstance(answers, Mapping):
         said = "; ".join(f"{s} {answer_words(a)}" for s, a in answers.items())
     elif isinstance(answers, Sequence) and not isinstance(answers, str):
-        said = "; ".join(f"{a.get('side', '?')} {answer_words(a)}" if isinstance(a, Mapping)
-                         else plain(a) for a in answers)
+        said = "; ".join(f"{a.get('side', '?')} {answer_words(a.get('answer', a))}"
+                         if isinstance(a, Mapping) else plain(a) for a in answers)
     else:
         said = plain(answers)
     return f"revealed: {said}"

@@ -347,9 +347,12 @@ def event_lines(events: Sequence[Event], ruleset: Ruleset | None = None) -> list
     answers, moves, spells, orders), each in words (rules/event_words.py); the ones its
     ruleset or the common words turn into the outcome (damage, slain, attacks) left out."""
     out = []
+    revealed = any(e.get("type") == "revealed" for e in events)
     for e in events:
         if (ruleset.effect(e) if ruleset is not None else None) or common(e):
             continue
+        if revealed and e.get("type") == "decided" and "answer" not in e:
+            continue                     # a secret answer the reveal below says
         if failed(e) or e.get("type") == "no-charge":
             continue                     # the headline says what failed
         text = event_words.line(e)
