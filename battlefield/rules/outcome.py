@@ -302,6 +302,7 @@ class Entry:
     credit: str | None = None
     own: str = ""
     events: list[str] = field(default_factory=list)
+    cause: int | None = None          # the entry (index in the log) credited with the outcome
 
     def __post_init__(self) -> None:
         self.credit = self.credit or self.side
@@ -391,26 +392,44 @@ def game_log(state: State) -> list[Entry]:
     """Every action taken so far, worded (the newest with the wounds left now). An action
     with no unit or side (end-phase) is the side that was acting then: the active side of the
     clock events, as far as they tell."""
-    out: list[Entry] = []
-    clock: dict[str, Any] = {}
-    # side -> (the decision it was asked and has not answered, the entry that asked it)
-    asked: dict[str, tuple[str, int]] = {}
-    events = state.events
-    i = 0
-    while i < len(events):
-        e = events[i]
-        kind = e.get("type")
-        if kind != "action":
-            _tick(clock, e)
-            i += 1
-            continue
-        j = i + 1
-        while j < len(events) and events[j].get("type") != "action":
-            j += 1
-        caused = events[i + 1:j]
-        shown = e.get("action") or {}
+    return GameLog().feed(state)
+
+
+class GameLog:
+    """The game log kept up to date as a game goes on (a replay's or a live page's versions):
+    `feed(state)` words the actions added to `state.events` since the last call, each with
+    the wounds left as they were just after it."""
+
+    def __init__(self) -> None:
+        self.entries: list[Entry] = []
+        self.clock: dict[str, Any] = {}
+        # side -> (the decision it was asked and has not answered, the entry that asked it)
+        self.asked: dict[str, tuple[str, int]] = {}
+        self.read = 0                  # state.events read so far
+
+    def feed(self, state: State) -> list[Entry]:
+        events = state.events
+        i = self.read
+        while i < len(events):
+            e = events[i]
+            if e.get("type") != "action":
+                _tick(self.clock, e)
+                i += 1
+                continue
+            j = i + 1
+            while j < len(events) and events[j].get("type") != "action":
+                j += 1
+            self._add(state, e, events[i + 1:j], j == len(events))
+            i = j
+        self.read = i
+        return self.entries
+
+    def _add(self, state: State, record: Event, caused: Sequence[Event], newest: bool
+             ) -> None:
+        clock, out = self.clock, self.entries
+        shown = record.get("action") or {}
         side = side_of(state, shown) or _passer(caused) or clock.get("active")
-        said = entry(e, caused, state if j == len(events) else None, side,
+        said = entry(record, caused, state if newest else None, side,
                      (clock.get("round"), clock.get("active"), clock.get("phase")),
                      state.rules)
         if shown.get("type") in PASSES and side:      # which side passed, in which phase
@@ -418,16 +437,14 @@ def game_log(state: State) -> list[Entry]:
                           and c.get("phase")), None)
             said.action = said.own = f"{side} {shown['type']}" + (
                 f" ({phase} phase)" if phase else "")
-        question = asked.pop(side, None) if side else None
+        question = self.asked.pop(side, None) if side else None
         if question:
-            _answered(said, question, out, caused, events[i])
+            _answered(said, question, out, caused, record)
         out.append(said)
         for c in caused:
             _tick(clock, c)
             if c.get("type") == "decision" and c.get("side"):
-                asked[str(c["side"])] = (str(c.get("kind")), len(out) - 1)
-        i = j
-    return out
+                self.asked[str(c["side"])] = (str(c.get("kind")), len(out) - 1)
 
 
 def _answered(said: Entry, question: tuple[str, int], log: list[Entry],
@@ -451,10 +468,11 @@ def _answered(said: Entry, question: tuple[str, int], log: list[Entry],
         said.own = f"{side} answered {kind}" + (
             f": {event_words.answer_words(answer)}" if answer else "")
     cause = log[asker] if 0 <= asker < len(log) else None
-    if cause is None or cause.side in (None, side) or " -> " not in cause.action:
-        return
+    if cause is None or cause.side in (None, side) or " -> " not in cause.own:
+        return                  # not an action at another side's unit (an answer of its own)
     said.credit = cause.side
-    said.action = f"{cause.action.split(' (')[0]} ({said.own})"
+    said.cause = asker
+    said.action = f"{cause.own} ({said.own})"
 
 
 def _answer(caused: Sequence[Event], side: str | None, shown: dict[str, Any]
@@ -512,4 +530,4 @@ def phase_actions(state: State, sides: Iterable[str]) -> list[Entry]:
 
 __all__ = ["unit_wounds", "losses", "outcome", "headline", "last_events", "failure", "entry",
            "Entry", "game_log", "phase_actions", "wounds", "model_wounds", "health", "effects",
-           "Hurt", "action_words", "event_lines", "news"]
+           "Hurt", "action_words", "event_lines", "news", "GameLog"]
