@@ -51,16 +51,3 @@ def model_names(units: Iterable[tuple[str, int]]) -> list[str]:
 
 
 __all__ = ["closest", "did_you_mean", "after", "model_names", "ALIKE"]
-
-
-def no_such_scene(arg: str, what: str = "scene") -> Exception:
-    """The one-line error for a scene or map argument that is neither a file nor a bundled
-    name: the closest bundled name offered, then every bundled one."""
-    # here, not at the top: battlefield.paths imports this module
-    from battlefield.errors import InputError
-    from battlefield.paths import map_names
-
-    names = map_names()
-    return InputError(arg, "", None, f"no such {what} file",
-                      f"a {what} file, or a bundled {what}: " + ", ".join(names),
-                      hint=did_you_mean(arg, names))

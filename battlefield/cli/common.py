@@ -7,7 +7,7 @@ from typing import Any
 
 from battlefield.errors import BattlefieldError
 from battlefield.inputs import dumps, plain_problem
-from battlefield.names import no_such_scene
+from battlefield.paths import no_such_scene
 from battlefield.rules.registry import checked
 from battlefield.scene.load import load_scene, resolve_scene_path
 

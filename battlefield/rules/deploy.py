@@ -14,8 +14,7 @@ import yaml
 
 from battlefield.errors import UsageError
 from battlefield.geometry.bases import Base, footprint
-from battlefield.names import no_such_scene
-from battlefield.paths import find_map, ruleset_dir
+from battlefield.paths import find_map, no_such_scene, ruleset_dir
 from battlefield.rulesets import load_ruleset
 from battlefield.scene.load import load_scene, resolve_scene_path
 from battlefield.yamlsource import Reader

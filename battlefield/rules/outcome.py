@@ -335,9 +335,8 @@ def entry(record: Event, events: Sequence[Event], state: State | None = None,
     lines += outcome(events, state, ruleset)
     rules = ruleset or (state.rules if state is not None else None)
     said = event_lines(events, rules)
-    if not lines:        # nothing hurt, nothing failed: what it did (moved, asked, passed to)
-        lines = event_lines([e for e in events if e.get("type") not in PASSES
-                             and not _echo(e, shown)], rules)
+    if not lines:        # nothing hurt, nothing failed: a decision it asked, a reveal, the end
+        lines = event_lines([e for e in events if e.get("type") in NOTABLE], rules)
     rolls = [f"{r.get('for', '')}: {r['total'] if r.get('summed') else r.get('values')}"
              for r in record.get("rolls") or ()]
     return Entry(side, action_words(shown), lines, rolls, phase, events=said)
@@ -362,10 +361,10 @@ def event_lines(events: Sequence[Event], ruleset: Ruleset | None = None) -> list
     return out
 
 
-def _echo(e: Event, shown: dict[str, Any]) -> bool:
-    """An event that says again only what the action's own words say (a secret answer's
-    'blue has answered commit' after 'blue commit (secret)')."""
-    return e.get("type") == "decided" and "answer" not in e and e.get("side") == shown.get("side")
+# The events an action that hurt nothing is worded by in the log: what it asked of the other
+# side, what it revealed, the battle's end (its moves and the clock are said elsewhere: the
+# table, the phase bar, rules.guide).
+NOTABLE = ("decision", "revealed", "battle-over")
 
 
 def last_events(state: State) -> list[Event]:
@@ -432,11 +431,12 @@ class GameLog:
         said = entry(record, caused, state if newest else None, side,
                      (clock.get("round"), clock.get("active"), clock.get("phase")),
                      state.rules)
-        if shown.get("type") in PASSES and side:      # which side passed, in which phase
-            phase = next((c["phase"] for c in caused if c.get("type") in PASSES
-                          and c.get("phase")), None)
-            said.action = said.own = f"{side} {shown['type']}" + (
-                f" ({phase} phase)" if phase else "")
+        passed = next((c["phase"] for c in caused if c.get("type") in PASSES
+                       and c.get("phase")), None)
+        if passed and said.phase[2] is not None:
+            # the phase the pass ended, as its event says: a turn's first phase has no event
+            # of its own, so the clock still says the last turn's last phase
+            said.phase = (*said.phase[:2], passed)
         question = self.asked.pop(side, None) if side else None
         if question:
             _answered(said, question, out, caused, record)

@@ -21,8 +21,8 @@ from battlefield.geometry.bases import OVAL_SIZES_MM, RECT, ROUND_SIZES_MM, Base
 from battlefield.geometry.separation import half_width, signed_distance_matrix
 from battlefield.geometry.terrain import KINDS, Layout, Piece, normalise_kind
 from battlefield.inputs import MAX_NUMBER
-from battlefield.names import after, did_you_mean, no_such_scene
-from battlefield.paths import find_map, map_names, ruleset_names
+from battlefield.names import after, did_you_mean
+from battlefield.paths import find_map, map_names, no_such_scene, ruleset_names
 from battlefield.rulesets import BOARD_ID, ExtraKey, load_ruleset
 from battlefield.scene.model import ModelSpec, Objective, Scene, UnitSpec
 from battlefield.yamlsource import Reader, _kind, format_path, load_yaml
