@@ -1,8 +1,8 @@
 """Clicks that would decide by accident: a button that appears under the pointer (a decision's
 answers where `end-phase` was a moment ago) takes no click for GUARD_S seconds, nor until the
-pointer has moved; and a choice that spends something (command points, morale tokens, an
-ability die: its vocabulary's `explain:` says "spends") can be taken back with one click until
-the player's next action.
+pointer has moved on it (leaving it and coming back is meant); and a choice that spends something
+(command points, morale tokens, an ability die: its vocabulary's `explain:` says "spends")
+can be taken back with one click until the player's next action.
 
 No drawing here: the panel asks `ButtonGuard` whether a click counts, the play scene keeps the
 `TakeBack` and draws its button through the panel."""
@@ -32,10 +32,16 @@ class ButtonGuard:
         self.fresh: dict[str, list[Any]] = {}
 
     def pointer_at(self, pos: tuple[int, int]) -> None:
-        """The pointer is at `pos` (every motion and click)."""
-        self.pointer = (int(pos[0]), int(pos[1]))
-        for f in self.fresh.values():
-            if not f[2] and math.dist(f[1], self.pointer) > MOVED_PX:
+        """The pointer is at `pos` (every motion and click): off a fresh button, that button
+        is no longer fresh (coming back to it is meant); on it, a move counts once it is more
+        than MOVED_PX."""
+        self.pointer = p = (int(pos[0]), int(pos[1]))
+        for name in list(self.fresh):
+            x, y, w, h = self.shown.get(name, (0, 0, 0, 0))
+            f = self.fresh[name]
+            if not (x <= p[0] < x + w and y <= p[1] < y + h):
+                del self.fresh[name]
+            elif not f[2] and math.dist(f[1], p) > MOVED_PX:
                 f[2] = True
 
     def drawn(self, buttons: Iterable[tuple[Any, str]], now: float | None = None) -> None:

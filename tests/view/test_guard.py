@@ -26,6 +26,7 @@ HERE = pygame.Rect(100, 100, 80, 24)
     ((120, 110), [(122, 111)], 5.0, True),           # a tremble of 2 px is not a move
     ((120, 110), [(140, 115)], 0.1, True),           # moved, but too soon
     ((120, 110), [(140, 115)], guard.GUARD_S + 0.01, False),   # moved, a moment passed
+    ((120, 110), [(300, 300), (120, 110)], 0.1, False),   # left it and came back: meant
     ((20, 20), [], 0.0, False),                      # appeared away from the pointer
     (None, [], 0.0, False),                          # no pointer seen yet
 ])
