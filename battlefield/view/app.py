@@ -96,6 +96,7 @@ class PlayScene:
         self.aim_cache: dict[Any, str] = {}              # target previews (view/aim.py)
         self.take_back: TakeBack | None = None   # the player's spending choice, undoable
         self.by_itself = False         # the actions applied now are the computer's or auto-pass's
+        self.news = False              # the message holds an outcome (a pass by itself keeps it)
         self._now: tuple[tuple, str] | None = None
 
     @property
@@ -104,6 +105,7 @@ class PlayScene:
 
     def say(self, text: str) -> None:
         self.panel.message = text
+        self.news = False
 
     def applied(self, rolls: list, text: str) -> None:
         """An action went through: the models layer is redrawn, the log scrolls to the newest
@@ -122,13 +124,18 @@ class PlayScene:
                               if spends(self.state, done) else None)
         what = text.partition(": ")[0]
         newest = self.panel.entries(self.state)[-1]
+        said = outcome.headline(outcome.last_events(self.state), self.state)
+        if self.by_itself and said == "done" and self.news:
+            return       # a pass that followed by itself leaves the news in view (what now
+            #              says where the game is)
         if newest.credit != newest.side:   # an answer that let the other side's action resolve
             what = newest.action
         elif newest.action in outcome.PASSES and newest.side:   # whose pass, of which phase
             what = f"{newest.side} {newest.action}" + (
                 f" ({newest.phase[2]} phase)" if len(newest.phase) > 2 and newest.phase[2]
                 else "")
-        self.say(f"{what}: {outcome.headline(outcome.last_events(self.state), self.state)}")
+        self.say(f"{what}: {said}")
+        self.news = said != "done"
 
     def take_back_now(self) -> None:
         """The take-back button: the game as it was before the spending choice."""
@@ -517,7 +524,9 @@ class PlayScene:
                 applied = self.apply(step)
             finally:
                 self.by_itself = False
-            if applied:
+            if applied and self.news:
+                self.panel.by_itself[len(st.actions) - 1] = phase     # the log says so
+            elif applied:
                 self.panel.by_itself[len(st.actions) - 1] = phase
                 self.say(f"{where} passed by itself: nothing to decide"
                          + (f" ({why})" if why else "") + "; A turns auto-pass off"
