@@ -203,7 +203,9 @@ def try_text(i: int, r: dict[str, Any], state: Any, ruleset: Any,
     if credited is not None and credited is not entries[0] \
             and credited.action.split(" (")[0] != entries[0].action.split(" (")[0]:
         out.append(f"     credited to {credited.action.split(' (')[0]}")
-    out += [f"     {x}" for x in said.events if x not in lines]
+    words = outcome.action_words(a)
+    out += [f"     {x}" for x in said.events
+            if x not in lines and x.replace(f": {words} (", " (") not in lines]
     for ans in r.get("answered", []):
         who = f" {ans['unit']}" if ans.get("unit") else ""
         if ans.get("refused"):

@@ -336,7 +336,9 @@ def entry(record: Event, events: Sequence[Event], state: State | None = None,
     rules = ruleset or (state.rules if state is not None else None)
     said = event_lines(events, rules)
     if not lines:        # nothing hurt, nothing failed: a decision it asked, a reveal, the end
-        lines = event_lines([e for e in events if e.get("type") in NOTABLE], rules)
+        words = action_words(shown)
+        lines = [x.replace(f": {words} (", " (") for x in
+                 event_lines([e for e in events if e.get("type") in NOTABLE], rules)]
     rolls = [f"{r.get('for', '')}: {r['total'] if r.get('summed') else r.get('values')}"
              for r in record.get("rolls") or ()]
     return Entry(side, action_words(shown), lines, rolls, phase, events=said)

@@ -162,7 +162,7 @@ class PlayScene:
         try:
             events = self.state.apply(action)
         except IllegalAction as exc:
-            self.say("illegal: " + "; ".join(v.message for v in exc.violations))
+            self.say("illegal: " + "; ".join(live.reasons(exc.violations)))
             return False
         what = f"{action.type}" + (f" {action.unit}" if action.unit else "")
         what += f" -> {action.target}" if action.target else ""

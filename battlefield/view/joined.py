@@ -56,7 +56,7 @@ class JoinedScene(PlayScene):
     def apply(self, action: Action) -> bool:
         bad = self.state.check(action)
         if bad:
-            self.say("illegal: " + "; ".join(v.message for v in bad))
+            self.say("illegal: " + "; ".join(live.reasons(bad)))
             return False
         self.submit(action)
         return True

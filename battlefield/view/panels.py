@@ -14,6 +14,7 @@ from battlefield import palette as pal
 from battlefield.rules import outcome
 from battlefield.rules.actions import Action
 from battlefield.rules.choices import open_choices, passes
+from battlefield.rules.event_words import about_words
 from battlefield.rules.state import State
 from battlefield.view.drawing import font
 from battlefield.view.editor_marks import SHORTCUTS as EDIT_KEYS
@@ -307,7 +308,7 @@ class Panel:
         d = state.pending[0]
         big, small = font(20), font(16)
         others = len(state.pending) - 1
-        about = ", ".join(f"{k} {val}" for k, val in d.about)
+        about = about_words(dict(d.about)) if d.about else ""
         lines = _wrap(about + (f"; then {others} more" if others else ""), small,
                       self.rect.width - 30)[:3]
         box = pygame.Rect(x - 6, y - 2, self.rect.width - 12, 30 + 18 * len(lines))
