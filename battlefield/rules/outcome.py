@@ -463,9 +463,12 @@ def _answered(said: Entry, question: tuple[str, int], log: list[Entry],
         said.action += f" ({kind})"     # 'blue decline (all-out-defence)', not 'react (reaction)'
     if answer.get("type") == kind:      # 'red used all-out-defence on red-blades'
         rest = {k: v for k, v in answer.items() if k not in ("type", "side", "unit")}
-        said.own = (f"{side} used {kind}" + (f" on {answer['unit']}" if answer.get("unit")
-                                             else "")
-                    + (f" ({event_words.plain(rest)})" if rest else ""))
+        if len(rest) == 1 and not answer.get("unit"):        # 'blue commit 1'
+            said.own = f"{side} {kind} {event_words.plain(next(iter(rest.values())))}"
+        else:
+            said.own = (f"{side} used {kind}" + (f" on {answer['unit']}" if answer.get("unit")
+                                                 else "")
+                        + (f" ({event_words.plain(rest)})" if rest else ""))
     else:                               # 'blue answered all-out-defence: decline'
         said.own = f"{side} answered {kind}" + (
             f": {event_words.answer_words(answer)}" if answer else "")

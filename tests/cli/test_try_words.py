@@ -37,7 +37,7 @@ def test_the_outcome_comes_first_in_words(capsys) -> None:
 def test_the_last_morale_card_is_credited_to_the_skirmish(capsys) -> None:
     out = _try(capsys, *SKIRMISH)
     third = next(line for line in out.splitlines() if line.startswith("3. "))
-    assert third.startswith("3. red-scouts skirmish -> blue-scouts (blue used commit")
+    assert third.startswith("3. red-scouts skirmish -> blue-scouts (blue commit 1): ")
     assert "revealed: red commit 2; blue commit 1" in out
     assert not RAW.search(out), out
 
