@@ -57,6 +57,9 @@ def about_words(about: Any) -> str:
         return f"{who} {what} -> {whom}" if what else f"{who} -> {whom}"
     if who and about.get("from"):
         return f"{who}, attacked by {plain(about['from'])}"
+    if who and what:
+        return f"{who} {what}" + (f" ({about['reaction']} possible)"
+                                  if about.get("reaction") else "")
     return plain(about)
 
 

@@ -57,8 +57,10 @@ def what_now(state: State, open_now: Sequence[str] | None = None) -> str:
         parts.append(f"click {_either(pick)}, then your unit"
                      + (" and the target" if any("target" in fields.get(a, ()) for a in pick)
                         else ""))
-    if rest:
-        parts.append(("or " if parts else "") + f"click {_either(rest)}")
+    if rest:            # a side to pick (warband's first) is a button for each side
+        named = [" or ".join(f"{a} {side}" for side in state.sides)
+                 if fields.get(a) == {"side"} else a for a in rest]
+        parts.append(("or " if parts else "") + f"click {_either(named)}")
     if passing:
         parts.append(f"{passing[0]} when done")
     return f"{where}: " + "; ".join(parts)

@@ -336,9 +336,8 @@ def entry(record: Event, events: Sequence[Event], state: State | None = None,
     rules = ruleset or (state.rules if state is not None else None)
     said = event_lines(events, rules)
     if not lines:        # nothing hurt, nothing failed: a decision it asked, a reveal, the end
-        words = action_words(shown)
-        lines = [x.replace(f": {words} (", " (") for x in
-                 event_lines([e for e in events if e.get("type") in NOTABLE], rules)]
+        lines = event_lines([_unsaid(e, shown) for e in events if e.get("type") in NOTABLE],
+                            rules)
     rolls = [f"{r.get('for', '')}: {r['total'] if r.get('summed') else r.get('values')}"
              for r in record.get("rolls") or ()]
     return Entry(side, action_words(shown), lines, rolls, phase, events=said)
@@ -361,6 +360,19 @@ def event_lines(events: Sequence[Event], ruleset: Ruleset | None = None) -> list
         if text:
             out.append(text)
     return out
+
+
+def _unsaid(e: Event, shown: dict[str, Any]) -> Event:
+    """A decision about the very action it follows, without saying the action again ('blue
+    decides all-out-defence (choices: ...)' under 'red-blades fight -> blue-drake')."""
+    about = e.get("about")
+    if e.get("type") != "decision" or not isinstance(about, dict):
+        return e
+    who = about.get("attacker") or about.get("unit")
+    whom = about.get("target") or about.get("defender")
+    if who == shown.get("unit") and whom is not None and whom == shown.get("target"):
+        return {k: v for k, v in e.items() if k != "about"}
+    return e
 
 
 # The events an action that hurt nothing is worded by in the log: what it asked of the other

@@ -154,7 +154,10 @@ class PlayScene:
         st = self.state
         key = (id(st), len(st.actions), len(st.pending), self.table.version)
         if self._now is None or self._now[0] != key:
-            self._now = (key, what_now(st, self.open_now()))
+            said = what_now(st, self.open_now())
+            if st.acting_side in self.computer and not st.over:
+                said = f"the computer plays {st.acting_side}: {said}"
+            self._now = (key, said)
         return self._now[1]
 
     def apply(self, action: Action) -> bool:
@@ -532,6 +535,7 @@ class PlayScene:
                          + (f" ({why})" if why else "") + "; A turns auto-pass off"
                          if step.type in auto.passes(st) else
                          f"{side}: {step.type} by itself (nothing else to decide)")
+                self.news = True       # why it passed: the computer's pass that follows keeps it
             else:
                 self._forced = (self._forced[0], None)    # refused: leave it to the player
 
