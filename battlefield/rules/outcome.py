@@ -334,7 +334,7 @@ def entry(record: Event, events: Sequence[Event], state: State | None = None,
         lines.append(f"{who}: {why}" if who and who not in action_words(shown) else why)
     lines += outcome(events, state, ruleset)
     rules = ruleset or (state.rules if state is not None else None)
-    said = event_lines(events, rules)
+    said = event_lines([_unsaid(e, shown) for e in events], rules)
     if not lines:        # nothing hurt, nothing failed: a decision it asked, a reveal, the end
         lines = event_lines([_unsaid(e, shown) for e in events if e.get("type") in NOTABLE],
                             rules)

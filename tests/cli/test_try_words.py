@@ -29,7 +29,7 @@ def test_the_outcome_comes_first_in_words(capsys) -> None:
     first = out.splitlines()[0]
     assert first.startswith("1. shoot red-archers: blue-drake: ") and "damage" in first
     assert "wounds left" in first
-    assert "blue decides all-out-defence: red-archers shoot -> blue-drake" in out
+    assert "blue decides all-out-defence (choices: all-out-defence, decline)" in out
     assert "blue answers all-out-defence: decline" in out
     assert not RAW.search(out), out
 

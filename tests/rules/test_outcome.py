@@ -208,8 +208,7 @@ def test_an_answer_is_credited_to_the_action_it_lets_resolve():
     assert state.pending and state.pending[0].kind == "all-out-defence"
     asked = outcome.game_log(state)[-1]
     assert asked.lines == ["blue decides all-out-defence (choices: all-out-defence, decline)"]
-    assert "blue decides all-out-defence: red-blades fight -> blue-drake (choices: " \
-           "all-out-defence, decline)" in asked.events
+    assert asked.events[0] == asked.lines[0]
     state.apply(Action("decline", side="blue"))
     last = outcome.game_log(state)[-1]
     assert last.side == "blue" and last.credit == "red"
