@@ -33,8 +33,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "phase of its ability within the acting side's turn (the side of the first "
                     "action's unit), the phases before it passed; a scene whose `state:` holds "
                     "a whole position (as --out writes it) goes on from there. An illegal "
-                    "action changes nothing and says why; a legal one reports its events and "
-                    "dice.",
+                    "action changes nothing and says why; a legal one says what came of it "
+                    "as the play window's log does (damage, models slain, wounds left, what "
+                    "failed; credited to the action that caused it), every other event in "
+                    "words, and its dice; --json gives the raw events.",
         epilog="Action shape: {\"type\": ID, \"unit\": ID, \"path\": [[x, y], ...]} (the "
                "leader follows the path, the unit keeps its formation) or \"paths\": "
                "{\"1\": [[x, y], ...], ...} per model; plus \"target\", \"weapon\" and the "
