@@ -6,17 +6,17 @@ engine rebuilds each from the log. `game.html#v=N` opens at version N.
 
 A version is plain JSON (what viewer.js's addVersion takes), so a live page can be fed the same
 versions over a WebSocket: {"v", "clock": {"round", "phase", "active", "acting", "deciding",
-"over"}, "models": {"UNIT/N": [x, y, facing, z] | null (off the table)} (those that changed;
-all at version 0), "objectives": {ID: SIDE | null}, "rulings": {"breaks": [UNIT/N], "combat":
-[[ax, ay, bx, by, gap x, gap y, UNIT, UNIT]]} (scene inches), "marks": [{"kind", "points",
-"label", "side"}] (the ruleset's, when they changed), "action" (in words; an answer that let
-the other side's action resolve is credited to that action: 'shoot red-archers at blue-drake
-(blue answered all-out-defence: decline)'), "by" (the side that took it), "credit" (the side
-whose action the outcome is), "outcome" (what came of the action in words, first: damage
-dealt, models slain, wounds left, morale, what failed - else what it did; rules/outcome.py, as
-the play window words it), "rolls", "events" (every other event in words,
-rules/event_words.py),
-"sides" (text), "result" (text, at the end)}."""
+"over", "now" (the step in one line and what it expects, rules/guide.py)}, "models": {"UNIT/N":
+[x, y, facing, z] | null (off the table)} (those that changed; all at version 0), "objectives":
+{ID: SIDE | null}, "rulings": {"breaks": [UNIT/N], "combat": [[ax, ay, bx, by, gap x, gap y,
+UNIT, UNIT]]} (scene inches), "marks": [{"kind", "points", "label", "side"}] (the ruleset's,
+when they changed), "action" (in words; an answer that let the other side's action resolve is
+credited to that action: 'shoot red-archers at blue-drake (blue answered all-out-defence:
+decline)'), "by" (the side that took it), "credit" (the side whose action the outcome is),
+"outcome" (what came of the action in words, first: damage dealt, models slain, wounds left,
+morale, what failed - else what it did; rules/outcome.py, as the play window words it),
+"rolls", "events" (every other event in words, rules/event_words.py), "sides" (text), "result"
+(text, at the end)}."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ from battlefield.page.legend import heading_html, legend_html
 from battlefield.page.shapes import gap_point, hex_colour
 from battlefield.page.svg import Picture
 from battlefield.page.words import action_text, profile_line, roll_text
+from battlefield.rules.guide import what_now
 from battlefield.rules.log import SavedGame, new_game
 from battlefield.rules.outcome import GameLog, event_lines
 from battlefield.rules.result import label
@@ -99,9 +100,12 @@ class Versions:
 
 
 def clock(state: State) -> dict[str, Any]:
+    """Whose step it is; `now`: the step in one line, what it expects (rules.guide, as the
+    play window says it under its phase bar)."""
     over = state.over
     out = {"round": state.round, "phase": state.phase, "active": state.active,
-           "acting": None if over else state.acting_side, "over": over}
+           "acting": None if over else state.acting_side, "over": over,
+           "now": what_now(state)}
     if state.pending and not over:
         d = state.pending[0]
         out["deciding"] = f"{d.side} decides {d.kind}" + (" (secret)" if d.secret else "")

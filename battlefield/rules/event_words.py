@@ -72,8 +72,15 @@ def answer_words(answer: Any) -> str:
 
 
 def _generic(e: Event) -> str:
-    fields = [f"{k.replace('_', ' ')} {plain(v)}" for k, v in e.items() if k != "type"]
+    """An event with no words of its own: 'red-scouts skirmish -> blue-scouts (in range yes;
+    overextended no)' when it names a unit and a target, else 'type: field value; ...'."""
     kind = str(e.get("type", "event"))
+    if e.get("unit") and e.get("target"):
+        fields = [f"{k.replace('_', ' ')} {plain(v)}" for k, v in e.items()
+                  if k not in ("type", "unit", "target")]
+        head = f"{e['unit']} {kind} -> {plain(e['target'])}"
+        return f"{head} ({'; '.join(fields)})" if fields else head
+    fields = [f"{k.replace('_', ' ')} {plain(v)}" for k, v in e.items() if k != "type"]
     return f"{kind}: {'; '.join(fields)}" if fields else kind
 
 
@@ -253,15 +260,6 @@ def _special(e: Event) -> str:
     return _with(text, e, "courage", lambda c: f" ({plain(c)} courage)")
 
 
-def _skirmish(e: Event) -> str:
-    text = f"{e.get('unit', '?')} skirmishes {plain(e.get('target', '?'))}"
-    bits = [f"sight {plain(e['sight'])}" if "sight" in e else "",
-            "in range" if e.get("in_range") else ("out of range" if "in_range" in e else ""),
-            "overextended" if e.get("overextended") else ""]
-    bits = [b for b in bits if b]
-    return text + (f" ({', '.join(bits)})" if bits else "")
-
-
 def _courage(e: Event) -> str:
     text = f"{e.get('unit', '?')} "
     text += f"{e['why']}" if e.get("why") else "courage check"
@@ -347,7 +345,7 @@ WORDS: dict[str, Callable[[Event], str]] = {
     "command": _command, "cast": _cast, "chant": _chant, "unbind": _unbind,
     "score": _score, "objective-control": _control, "priority": _priority,
     "order": _order, "card": _card, "card-drawn": _card_drawn, "special": _special,
-    "rallied": _unit_said("rallies"), "skirmish": _skirmish, "courage": _courage,
+    "rallied": _unit_said("rallies"), "courage": _courage,
     "bombardment-token": _bombard, "ability": _ability, "activation": _activation,
     "activation-ends": lambda e: f"{e.get('unit', '?')}'s activation ends",
     "attack-declared": _attack_declared, "damage": _damage, "first": _first,

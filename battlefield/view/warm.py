@@ -75,6 +75,8 @@ def to_a_drag(state: Any) -> Any:
     """A copy of the game played on by the computer players until a unit of the acting side
     can be dragged (aos4's movement phase, warband's first activation, blocks after `direct`),
     or None when it does not come within TO_A_DRAG actions."""
+    # here, not at the top: the window's first frame draws before numba is imported (view.launch
+    # imports this module)
     from battlefield.view import live
 
     copy = state.snapshot()
@@ -96,6 +98,7 @@ def to_a_drag(state: Any) -> Any:
 
 def demo_states() -> list[Any]:
     """A new game of every playable bundled ruleset's demo battle, as the window opens it."""
+    # here, not at the top: the window's first frame draws before the rules are imported
     from battlefield.rules import log, registry
     from battlefield.rules.state import Game
     from battlefield.scene.load import load_scene_text
