@@ -34,6 +34,7 @@ from battlefield.page.legend import heading_html, legend_html
 from battlefield.page.shapes import gap_point, hex_colour
 from battlefield.page.svg import Picture
 from battlefield.page.words import action_text, profile_line, roll_text
+from battlefield.rules.choices import open_choices
 from battlefield.rules.guide import what_now
 from battlefield.rules.log import SavedGame, new_game
 from battlefield.rules.outcome import GameLog, event_lines
@@ -105,7 +106,8 @@ def clock(state: State) -> dict[str, Any]:
     over = state.over
     out = {"round": state.round, "phase": state.phase, "active": state.active,
            "acting": None if over else state.acting_side, "over": over,
-           "now": what_now(state)}
+           "now": what_now(state, open_choices(state) if not (state.pending or over)
+                           else [])}
     if state.pending and not over:
         d = state.pending[0]
         out["deciding"] = f"{d.side} decides {d.kind}" + (" (secret)" if d.secret else "")
