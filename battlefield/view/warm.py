@@ -140,12 +140,32 @@ def stamp_path() -> Path:
     return root / "__pycache__" / STAMP
 
 
+def fallback_stamp() -> Path | None:
+    """Where the stamp goes when numba's folder beside the package cannot be written (an
+    install read-only to its user: numba then keeps its kernels in the user's cache too):
+    battlefield's own cache ($BATTLEFIELD_CACHE, else $XDG_CACHE_HOME/battlefield, else
+    ~/.cache/battlefield; none when it is off), named for this installation."""
+    env = os.environ.get("BATTLEFIELD_CACHE")
+    if env is not None and env.strip().lower() in ("", "off", "0", "no", "none"):
+        return None
+    base = Path(env) if env else Path(os.environ.get("XDG_CACHE_HOME")
+                                      or Path.home() / ".cache") / "battlefield"
+    root = Path(battlefield.geometry.__file__).resolve().parent
+    tag = hashlib.sha256(f"{root}|{os.environ.get('NUMBA_CACHE_DIR', '')}".encode()
+                         ).hexdigest()[:12]
+    return base / f"{Path(STAMP).stem}-{tag}.json"
+
+
 def play_kernels_ready() -> bool:
     """Whether warm_play has compiled the window's kernels into the cache that is there now."""
-    try:
-        return json.loads(stamp_path().read_text(encoding="utf-8")) == _key()
-    except (OSError, ValueError):
-        return False
+    key = _key()
+    for path in (stamp_path(), fallback_stamp()):
+        try:
+            if path is not None and json.loads(path.read_text(encoding="utf-8")) == key:
+                return True
+        except (OSError, ValueError):
+            continue
+    return False
 
 
 def warm_play(say: Callable[[str], None] | None = None) -> bool:
@@ -162,16 +182,19 @@ def warm_play(say: Callable[[str], None] | None = None) -> bool:
         moving = to_a_drag(state)
         if moving is not None:
             warm_up(moving, computer=False)
-    path = stamp_path()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(_key()), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:                 # a cache we cannot write: numba could not either
-        pass
+    for path in (stamp_path(), fallback_stamp()):
+        if path is None:
+            continue
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(_key()), encoding="utf-8")
+            os.replace(tmp, path)
+            break
+        except OSError:             # not writable: the next place
+            continue
     return True
 
 
 __all__ = ["warm_up", "warm_play", "play_kernels_ready", "to_a_drag", "demo_states",
-           "stamp_path"]
+           "stamp_path", "fallback_stamp"]

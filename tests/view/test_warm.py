@@ -14,8 +14,9 @@ from battlefield.view import live, warm
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    return tmp_path
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    monkeypatch.setenv("BATTLEFIELD_CACHE", str(tmp_path / "battlefield"))
+    return tmp_path / "numba"
 
 
 def test_no_stamp_is_not_ready_and_warming_leaves_one(cache, monkeypatch) -> None:
@@ -58,3 +59,12 @@ def test_every_playable_demo_reaches_a_unit_to_drag() -> None:
         assert moving is not None, state.rules.id
         assert any(live.pick_up(moving, u) is not None for u in range(len(moving.scene.units)))
         assert len(state.actions) == 0          # played on a copy
+
+
+def test_a_read_only_numba_folder_keeps_the_stamp_in_battlefields_cache(cache, monkeypatch,
+                                                                        tmp_path) -> None:
+    monkeypatch.setattr(warm, "demo_states", lambda: [])
+    cache.write_text("a file where the folder would be")        # cannot be written into
+    assert warm.warm_play() is True
+    assert warm.fallback_stamp().is_file() and warm.play_kernels_ready()
+    assert warm.warm_play() is False                            # not again on every check
