@@ -153,6 +153,13 @@ def run_play(args: argparse.Namespace) -> int:
     if args.screenshot and not Path(args.screenshot).resolve().parent.is_dir():
         raise UsageError(f"--screenshot {args.screenshot}: no such folder "
                          f"{Path(args.screenshot).resolve().parent}")
+    if args.scene is not None and not args.join:
+        # here, not at the top: start-up time of the CLI
+        from battlefield.paths import no_such_scene
+        from battlefield.scene.load import resolve_scene_path
+
+        if not resolve_scene_path(args.scene).exists():
+            raise no_such_scene(args.scene)       # before any word of compiling kernels
     if not kernels_cached():
         if args.screenshot or args.join:
             print("first launch: compiling the geometry kernels once (a minute or two; later "
