@@ -451,6 +451,14 @@ class GameLog:
             # the phase the pass ended, as its event says: a turn's first phase has no event
             # of its own, so the clock still says the last turn's last phase
             said.phase = (*said.phase[:2], passed)
+        if shown.get("type") in PASSES and (failure(caused)
+                                             or outcome(caused, ruleset=state.rules)):
+            # what a pass brought is the rules' doing at the end of the phase or turn (openwg's
+            # pooled wounds, routs), not the passing side's: said so, credited to neither
+            phase = passed or said.phase[2]
+            said.action = f"{said.action} - then the end of the " + (
+                f"{phase} phase" if phase else "turn")
+            said.credit = None
         question = self.asked.pop(side, None) if side else None
         if question:
             _answered(said, question, out, caused, record)
