@@ -15,9 +15,9 @@ import time
 import pygame
 import pytest
 
+from battlefield.client.bot import run_bot
 from battlefield.rules import registry
 from battlefield.rules.actions import Action
-from battlefield.server.bot import run_bot
 
 
 @pytest.fixture
