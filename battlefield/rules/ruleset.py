@@ -40,15 +40,19 @@ engine's core, and nothing else needs reading:
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from battlefield.errors import UsageError
+from battlefield.paths import ruleset_dir
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import Decision
 from battlefield.rules.result import Result
@@ -82,6 +86,18 @@ class OddsQuestion:
     text: Callable[[Answer], str]
     json_keys: str = ""                        # for --help: what the JSON holds
     options: tuple[str, ...] = ()              # the odds flags it reads ("weapon", "slain")
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A number of the ruleset's data a game may set (`Game(ruleset, scene, seed, {"rounds":
+    3})`): its name, where it is in the ruleset's `book` (attribute names, dotted) and what it
+    is, for people."""
+
+    name: str
+    path: str
+    help: str = ""
+    least: float | None = None                  # the smallest value it may take
 
 
 @dataclass
@@ -223,10 +239,61 @@ class Ruleset(ABC):
     """The keys of its clock that hold a list of sides (openwg's `stopped`), checked the same
     way."""
 
+    parameters: tuple[Parameter, ...] = ()
+    """The numbers of its `book` a game may set (Game's `params`): `rounds` ..."""
+
+    params: Mapping[str, Any] = MappingProxyType({})
+    """The parameters this instance plays with (a variant's; empty: as its files say)."""
+
+    def __init__(self, book: Any = None) -> None:
+        """`book`: the ruleset's own data as `load` reads it, given instead (a test's
+        numbers); None: read from its folder the first time it is asked."""
+        self._book = book
+
     @property
     def spec(self) -> RulesetData:
         """Its data: rulesets/ID/ruleset.yaml as read and checked (vocabulary, demo, ranges)."""
         return load_ruleset(self.id)
+
+    @property
+    def folder(self) -> Path:
+        """The folder of its data: `data` for a ruleset installed apart, else rulesets/ID."""
+        return Path(self.data) if self.data is not None else ruleset_dir(self.id)
+
+    @property
+    def book(self) -> Any:
+        """Its own rules as data (what `load` reads from its folder: rounds, distances, dice,
+        tables), read once for this instance; every rule reads its numbers here (a variant or
+        a subclass changes them; two variants play side by side)."""
+        book = self.__dict__.get("_book")
+        if book is None:
+            book = self._book = self.load()
+        return book
+
+    def load(self) -> Any:
+        """Its own data files read and checked (rules.datafile.read), from `folder`. Default:
+        None, a ruleset whose every number is in ruleset.yaml (`spec`) or its code."""
+        return None
+
+    def variant(self, params: Mapping[str, Any]) -> Ruleset:
+        """A copy of this ruleset whose `book` has the `parameters` named in `params` set (a
+        shorter battle: {"rounds": 3}); this one is unchanged. An unknown name, or a value
+        not of the kind the book holds, is a UsageError naming it."""
+        known = {p.name: p for p in self.parameters}
+        book = self.book
+        for name, value in params.items():
+            p = known.get(name)
+            if p is None:
+                takes = ", ".join(known) or "none"
+                raise UsageError(f"{self.id} has no parameter {name!r} (it takes: {takes})")
+            what = f"{self.id} parameter {name}"
+            if p.least is not None and isinstance(value, (int, float)) and value < p.least:
+                raise UsageError(f"{what}: {value!r} is less than {p.least:g}")
+            book = _replaced(book, p.path.split("."), value, what)
+        new = copy.copy(self)
+        new._book = book
+        new.params = MappingProxyType({**self.params, **params})
+        return new
 
     def question(self, flag: str) -> OddsQuestion | None:
         """The odds question asked by `--FLAG`, or None."""
@@ -430,4 +497,19 @@ class Ruleset(ABC):
         return None
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} ruleset {self.id!r}>"
+        made = "".join(f", {k}={v!r}" for k, v in self.params.items())
+        return f"<{type(self).__name__} ruleset {self.id!r}{made}>"
+
+
+def _replaced(book: Any, path: list[str], value: Any, what: str) -> Any:
+    """`book` (nested frozen dataclasses) with the attribute at `path` set to `value`, of the
+    kind it holds (a whole number stays one)."""
+    if len(path) > 1:
+        inner = _replaced(getattr(book, path[0]), path[1:], value, what)
+        return dataclasses.replace(book, **{path[0]: inner})
+    old = getattr(book, path[0])
+    kind = type(old)
+    if isinstance(value, bool) != isinstance(old, bool) or not isinstance(value, (kind, int)) \
+            or (kind is int and not isinstance(value, int)):
+        raise UsageError(f"{what}: {value!r} is not {kind.__name__} (as {old!r})")
+    return dataclasses.replace(book, **{path[0]: kind(value)})

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -124,9 +124,18 @@ class UnitState:
 
 @dataclass
 class Game:
+    """A ruleset, a scene, a seed and the game's parameters (the numbers of the ruleset's book
+    it sets: {"rounds": 3}, Ruleset.parameters): `rules` is then the ruleset's variant."""
+
     rules: Ruleset
     scene: Scene
     seed: int = 0
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.params:
+            self.rules = self.rules.variant(self.params)
+        self.params = dict(self.rules.params)
 
     def new_state(self, fixed_dice: Iterable[int] = (), keep_undo: bool = True) -> State:
         """The state before the first action. keep_undo=False: apply keeps no undo history

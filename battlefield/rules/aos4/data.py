@@ -1,17 +1,18 @@
 """The aos4 rules as data: rulesets/aos4/abilities.yaml (the seed's universal abilities, which
 command reacts to which ability, which are not played and why), battleplan.yaml (rounds, command
 points, scoring) and rules.yaml (the core rules' numbers: distances and dice). Unknown keys are
-errors listing valid ones."""
+errors listing valid ones. The ruleset reads them once (`Aos4.book`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any
 
-from battlefield.paths import ruleset_dir
-from battlefield.rules.dice import DiceError, parse
+from battlefield.rules.aos4.rolls import most
+from battlefield.rules.datafile import item, read
+from battlefield.rules.state import State
+from battlefield.rulesets import RulesetData
 from battlefield.yamlsource import Reader
 
 PHASE_OF = {  # seed phase names -> (phase, whose turn: your / enemy / any)
@@ -52,17 +53,12 @@ class Ability:
 @dataclass(frozen=True)
 class Battleplan:
     name: str
-    rounds: int
-    command_points: int
-    underdog_bonus: int
-    hold_one: int
-    hold_two: int
-    hold_more: int
-
-
-@cache
-def abilities() -> dict[str, Ability]:
-    return load_abilities(ruleset_dir("aos4") / "abilities.yaml")
+    rounds: int = item(least=0)
+    command_points: int = item(least=0)
+    underdog_bonus: int = item(least=0)
+    hold_one: int = item("scoring.hold_one", least=0)
+    hold_two: int = item("scoring.hold_two", least=0)
+    hold_more: int = item("scoring.hold_more", least=0)
 
 
 def load_abilities(path: Path) -> dict[str, Ability]:
@@ -71,10 +67,10 @@ def load_abilities(path: Path) -> dict[str, Ability]:
     top = r.mapping((), r.data, ["abilities"])
     out: dict[str, Ability] = {}
     items = r.sequence(("abilities",), top["abilities"])
-    ids = [item.get("id") for item in items if isinstance(item, dict)]
-    for i, item in enumerate(items):
+    ids = [entry.get("id") for entry in items if isinstance(entry, dict)]
+    for i, entry in enumerate(items):
         p = ("abilities", i)
-        a = r.mapping(p, item, ["id", "name", "type", "timing", "phases", "keywords"],
+        a = r.mapping(p, entry, ["id", "name", "type", "timing", "phases", "keywords"],
                       ["cost", "declare", "effect", "reacts_to", "not_played"])
         reaction = str(a["timing"]).startswith("Reaction")
         reacts = r.strings((*p, "reacts_to"), a.get("reacts_to", []))
@@ -104,70 +100,55 @@ def load_abilities(path: Path) -> dict[str, Ability]:
     return out
 
 
-@cache
-def battleplan() -> Battleplan:
-    r = Reader.open(ruleset_dir("aos4") / "battleplan.yaml")
-    top = r.mapping((), r.data, ["name", "rounds", "command_points", "underdog_bonus",
-                                 "scoring"])
-    s = r.mapping(("scoring",), top["scoring"], ["hold_one", "hold_two", "hold_more"])
-    n = lambda path, v: int(r.number(path, v, 0, integer=True))  # noqa: E731
-    return Battleplan(top["name"], n(("rounds",), top["rounds"]),
-                      n(("command_points",), top["command_points"]),
-                      n(("underdog_bonus",), top["underdog_bonus"]),
-                      n(("scoring", "hold_one"), s["hold_one"]),
-                      n(("scoring", "hold_two"), s["hold_two"]),
-                      n(("scoring", "hold_more"), s["hold_more"]))
-
-
 # --- rules.yaml: the core rules' numbers ---------------------------------------------------------
 @dataclass(frozen=True)
 class MovementRules:
-    run_roll: str
-    at_the_double: int
-    redeploy_roll: str
-    retreat_mortal: str
+    run_roll: str = item(dice=True)
+    at_the_double: int = item(least=0)
+    redeploy_roll: str = item(dice=True)
+    retreat_mortal: str = item(dice=True)
 
 
 @dataclass(frozen=True)
 class ChargeRules:
-    roll: str
-    reach: float
+    roll: str = item(dice=True)
+    reach: float = item(least=0)
 
 
 @dataclass(frozen=True)
 class CombatRules:
-    pile_in: float
-    power_through_mortal: str
+    pile_in: float = item(least=0)
+    power_through_mortal: str = item(dice=True)
 
 
 @dataclass(frozen=True)
 class HeroRules:
-    rally_rolls: int
-    rally_point_on: int
-    place_of_power_range: float
-    place_of_power_roll: str
-    place_of_power_fails_on: int
-    place_of_power_mortal: str
-    place_of_power_bonus: int
+    rally_rolls: int = item(least=0)
+    rally_point_on: int = item(least=0)
+    place_of_power_range: float = item(least=0)
+    place_of_power_roll: str = item(dice=True)
+    place_of_power_fails_on: int = item(least=0)
+    place_of_power_mortal: str = item(dice=True)
+    place_of_power_bonus: int = item(least=0)
 
 
 @dataclass(frozen=True)
 class MagicRules:
-    casting_roll: str
-    miscast_ones: int
-    miscast_mortal: str
-    unbind_range: float
-    unbinding_roll: str
-    chanting_roll: str
-    chant_fails_on: int
-    ritual_lost: str
-    range: float
-    intervention_penalty: int
+    casting_roll: str = item(dice=True)
+    miscast_ones: int = item(least=0)
+    miscast_mortal: str = item(dice=True)
+    unbind_range: float = item(least=0)
+    unbinding_roll: str = item(dice=True)
+    chanting_roll: str = item(dice=True)
+    chant_fails_on: int = item(least=0)
+    ritual_lost: str = item(dice=True)
+    range: float = item(least=0)
+    intervention_penalty: int = item(least=0)
 
 
 @dataclass(frozen=True)
 class BattleRules:
-    priority_roll: str
+    priority_roll: str = item(dice=True)
 
 
 @dataclass(frozen=True)
@@ -180,43 +161,62 @@ class CoreRules:
     battle: BattleRules
 
 
-def _field(r: Reader, path: tuple[Any, ...], value: Any, kind: type) -> Any:
-    """A dice expression (str), a whole number (int) or a distance in inches (float)."""
-    if kind is int:
-        return int(r.number(path, value, 0, integer=True))
-    if kind is float:
-        return float(r.number(path, value, 0))
-    text = r.string(path, value)
-    try:
-        parse(text)
-    except DiceError as exc:
-        raise r.error(path, str(exc), "dice such as D6, 2D6, D3+1") from None
-    return text.upper()
-
-
 def load_rules(path: Path) -> CoreRules:
     """Read a rules file (rulesets/aos4/rules.yaml)."""
-    r = Reader.open(path)
-    sections = {f.name: f.type for f in fields(CoreRules)}
-    top = r.mapping((), r.data, list(sections))
-    kinds = {"str": str, "int": int, "float": float}
-    made = {}
-    for name, cls in ((f.name, globals()[str(f.type)]) for f in fields(CoreRules)):
-        keys = {f.name: kinds[str(f.type)] for f in fields(cls)}
-        sec = r.mapping((name,), top[name], list(keys))
-        made[name] = cls(**{k: _field(r, (name, k), sec[k], t) for k, t in keys.items()})
-    return CoreRules(**made)
+    return read(CoreRules, path)
 
 
-@cache
-def core() -> CoreRules:
-    """rulesets/aos4/rules.yaml, read once."""
-    return load_rules(ruleset_dir("aos4") / "rules.yaml")
+@dataclass(frozen=True)
+class Book:
+    """Everything aos4 reads of its own files: abilities.yaml, battleplan.yaml, rules.yaml, and
+    of its ruleset.yaml the height climbed freely."""
+
+    abilities: dict[str, Ability]
+    battleplan: Battleplan
+    core: CoreRules
+    climb_free: float                  # terrain taller than this is climbed (analysis)
+
+    @cached_property
+    def reactions(self) -> dict[str, str]:
+        """Which command reacts to which abilities ("shoot|fight"): `reacts_to`."""
+        return {a.id: "|".join(a.reacts_to) for a in self.abilities.values() if a.reacts_to}
+
+    @cached_property
+    def not_played(self) -> dict[str, str]:
+        """The abilities not played, with the reason: `not_played`."""
+        return {a.id: a.not_played for a in self.abilities.values() if a.not_played}
+
+    @cached_property
+    def max_charge(self) -> int:
+        """The most the charge roll can give."""
+        return most(self.core.charge.roll)
+
+    @cached_property
+    def run_most(self) -> int:
+        """The most the run roll adds."""
+        return most(self.core.movement.run_roll)
+
+    @cached_property
+    def redeploy_most(self) -> float:
+        """The most a redeploy moves."""
+        return float(most(self.core.movement.redeploy_roll))
+
+    def used_core(self, phase_used: set[str]) -> bool:
+        """A unit that has used these abilities this phase has used a CORE one: the Rule of
+        One lets it use no other."""
+        return any(x in self.abilities and "CORE" in self.abilities[x].keywords
+                   for x in phase_used)
 
 
-def used_core(phase_used: set[str]) -> bool:
-    """A unit that has used these abilities this phase has used a CORE one: the Rule of One
-    lets it use no other."""
-    table = abilities()
-    return any(x in table and "CORE" in table[x].keywords for x in phase_used)
+def load(folder: Path, spec: RulesetData) -> Book:
+    """The aos4 book from its folder (and its ruleset.yaml, `spec`)."""
+    analysis = spec.analysis
+    assert analysis is not None, "aos4's ruleset.yaml gives analysis.climb_free"
+    return Book(load_abilities(folder / "abilities.yaml"),
+                read(Battleplan, folder / "battleplan.yaml"),
+                load_rules(folder / "rules.yaml"), analysis.climb_threshold)
 
+
+def book(state: State) -> Book:
+    """The aos4 book of the game `state` is a moment of."""
+    return state.rules.book

@@ -11,7 +11,7 @@ from battlefield.geometry.sight import SightModel
 from battlefield.rules.actions import Violation
 from battlefield.rules.aos4 import movement, rolls, turns
 from battlefield.rules.aos4.charge import shortest_charge
-from battlefield.rules.aos4.data import abilities, core
+from battlefield.rules.aos4.data import book
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.chance import play
 from battlefield.rules.moves import about
@@ -19,9 +19,6 @@ from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
 Event = dict[str, Any]
-CHARGE_REACH = core().charge.reach             # rules.yaml charge.reach
-MAX_CHARGE = rolls.most(core().charge.roll)    # the most the charge roll can give
-PILE_IN = core().combat.pile_in                # rules.yaml combat.pile_in
 
 
 class Fighting:
@@ -47,12 +44,12 @@ class Fighting:
         moves = movement.planned(state, u, action)
         if isinstance(moves, Violation):
             return [moves]
-        out, after = movement.check_paths(state, u, moves, MAX_CHARGE,
+        out, after = movement.check_paths(state, u, moves, book(state).max_charge,
                                           state.scene.units[u].has("FLY"))
         if out:
             return out
         if not self._reaches(state, after, u, targets):
-            reach = Fraction(CHARGE_REACH).limit_denominator(16)
+            reach = Fraction(book(state).core.charge.reach).limit_denominator(16)
             return [v("charge_not_reached", f"the path does not end within {reach}\" of a "
                                             f"visible model of {', '.join(action.targets)}")]
         return []
@@ -64,32 +61,34 @@ class Fighting:
         legal charge path that odds --charge measures (charge.shortest_charge, exact up to the
         most the roll gives): none of them within it means no path can end within reach."""
         t = state.table
+        rules = book(state)
+        longest, reach = rules.max_charge, rules.core.charge.reach
         mine = t.unit_models[u]
-        most = MAX_CHARGE + CHARGE_REACH + float(t.reach[mine].max()) + movement.EPS
+        most = longest + reach + float(t.reach[mine].max()) + movement.EPS
         gaps = [t.unit_distance(u, w) for w in targets]
         names = ", ".join(action.targets)
         if min(gaps) > most:
             return v("out_of_charge_range", f"{names} is {min(gaps):.2f}\" from {action.unit}: "
                                             f"no charge roll reaches it (at most "
-                                            f"{MAX_CHARGE}\")", distance=min(gaps),
-                     most=MAX_CHARGE)
+                                            f"{longest}\")", distance=min(gaps),
+                     most=longest)
         ref = Referee(state.scene, t)
         needed = []
         for w, gap in zip(targets, gaps, strict=True):
             if gap > most:
                 continue
-            best = shortest_charge(ref, u, w, within=MAX_CHARGE)
-            if best is not None and best.needed <= MAX_CHARGE + movement.EPS:
+            best = shortest_charge(rules, ref, u, w, within=longest)
+            if best is not None and best.needed <= longest + movement.EPS:
                 return None
             if best is not None:
                 needed.append(best.needed)
-        reach = Fraction(CHARGE_REACH).limit_denominator(16)
+        half = Fraction(reach).limit_denominator(16)
         shortest = (f"the shortest legal path needs {min(needed):.2f}\"" if needed else
-                    f"no legal path of {MAX_CHARGE}\" or less ends within {reach}\" of a "
+                    f"no legal path of {longest}\" or less ends within {half}\" of a "
                     f"visible model")
         return v("out_of_charge_range", f"no charge roll brings {action.unit} within reach of "
-                                        f"{names}: {shortest} (at most {MAX_CHARGE}\")",
-                 most=MAX_CHARGE)
+                                        f"{names}: {shortest} (at most {longest}\")",
+                 most=longest)
 
     def _reaches(self, state, after, u, targets) -> bool:
         sight = SightModel(after)
@@ -97,7 +96,8 @@ class Fighting:
         for w in targets:
             theirs = after.unit_models[w]
             d = after.distances(mine, theirs)
-            for i, j in zip(*np.nonzero(d <= CHARGE_REACH + movement.EPS), strict=True):
+            for i, j in zip(*np.nonzero(d <= book(state).core.charge.reach + movement.EPS),
+                            strict=True):
                 if sight.model_visibility(int(mine[i]), int(theirs[j])).any:
                     return True
         return False
@@ -107,7 +107,7 @@ class Fighting:
         fly = state.scene.units[u].has("FLY")
         worst = 0.0
         for m, path in zip(moves.models, moves.paths, strict=True):
-            c = movement.terrain_for(state.table, m).path_cost(path, fly)
+            c = movement.terrain_for(book(state), state.table, m).path_cost(path, fly)
             worst = max(worst, min(c.total, c.total_if_jumping))
         return worst
 
@@ -115,11 +115,12 @@ class Fighting:
         unit = state.scene.units[u]
         needed = self._charge_length(state, u, action)
         side = unit.side
-        cost = abilities()["forward-to-victory"].cost
+        cost = book(state).abilities["forward-to-victory"].cost
         reroll = ("forward-to-victory" in self._option_commands(action)
                   and state.sides[side]["cp"] >= cost
                   and "forward-to-victory" not in state.sides[side]["commands"])
-        result = play(rolls.charge_roll(unit.id, needed, reroll), state.dice)
+        result = play(rolls.charge_roll(book(state).core.charge.roll, unit.id, needed, reroll),
+                      state.dice)
         events: list[Event] = [{"type": "charge-roll", "unit": unit.id,
                                 "roll": result.rolls[0], "needed": round(needed, 6)}]
         if len(result.rolls) > 1:
@@ -194,7 +195,7 @@ class Fighting:
         moves = movement.planned(state, u, action)
         if isinstance(moves, Violation):
             return [moves]
-        out, after = movement.check_paths(state, u, moves, PILE_IN,
+        out, after = movement.check_paths(state, u, moves, book(state).core.combat.pile_in,
                                           state.scene.units[u].has("FLY"))
         if out:
             return out

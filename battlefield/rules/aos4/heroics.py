@@ -10,7 +10,7 @@ import shapely
 from battlefield.geometry.separation import signed_distance_matrix
 from battlefield.rules.actions import Violation
 from battlefield.rules.aos4 import allocation, movement
-from battlefield.rules.aos4.data import core
+from battlefield.rules.aos4.data import book
 from battlefield.rules.aos4.movement import v
 from battlefield.rulings import Referee
 
@@ -36,7 +36,7 @@ class Heroics:
         return not us.damage.any() and bool(us.alive.all())
 
     def _do_rally(self, state, a, u, action):
-        h = core().hero
+        h = book(state).core.hero
         rolls = state.dice.roll(f"{h.rally_rolls}D6", f"rally rolls {action.unit}").values
         points = sum(1 for r in rolls if r >= h.rally_point_on)
         us = state.units[u]
@@ -91,7 +91,7 @@ class Heroics:
 
     def _do_power_through(self, state, a, u, action):
         w = state.unit_index(action.targets[0])
-        events = allocation.mortal(state, w, core().combat.power_through_mortal,
+        events = allocation.mortal(state, w, book(state).core.combat.power_through_mortal,
                                   f"power through {action.unit}",
                                   state.models_of(u))
         if action.path is not None or action.paths is not None:
@@ -106,7 +106,7 @@ class Heroics:
 
         feet = shapely.union_all([state.table.footprint(int(m), 32)
                                   for m in state.models_of(u)])
-        reach = core().hero.place_of_power_range
+        reach = book(state).core.hero.place_of_power_range
         if not any(feet.distance(state.table.layout.polygons[k]) <= reach + movement.EPS
                    for k in pieces):
             return [v("no_place_of_power", f"{action.unit} is not within {reach:g}\" of a "
@@ -114,7 +114,7 @@ class Heroics:
         return []
 
     def _do_activate_place_of_power(self, state, a, u, action):
-        h = core().hero
+        h = book(state).core.hero
         roll = state.dice.roll(h.place_of_power_roll, f"place of power {action.unit}").total
         if roll == h.place_of_power_fails_on:
             return [{"type": "place-of-power", "unit": action.unit, "roll": roll},

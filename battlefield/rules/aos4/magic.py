@@ -21,14 +21,12 @@ from typing import Any
 
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import allocation, spellbook
-from battlefield.rules.aos4.data import core
+from battlefield.rules.aos4.data import book
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
 SACRED_RITES = "sacred-rites"
-UNBIND_RANGE = core().magic.unbind_range      # rules.yaml magic.unbind_range
-RANGE = core().magic.range                    # a spell or prayer without a range of its own
 Event = dict[str, Any]
 
 
@@ -117,7 +115,7 @@ def _check_target(state, u, action, data) -> list[Violation]:
     if not len(state.models_of(w)):
         return [v("destroyed", f"{action.targets[0]} has been destroyed")]
     d = state.table.unit_distance(u, w)
-    reach = float(data.get("range", RANGE))
+    reach = float(data.get("range", book(state).core.magic.range))
     if d > reach + 1e-6:
         return [v("out_of_range", f"{action.targets[0]} is {d:.2f}\" away, the range is "
                                   f"{reach:g}\"", distance=d, range=reach)]
@@ -132,7 +130,7 @@ def resolve(state: State, u: int, action: Action, intervention: bool) -> list[Ev
     key = "spells" if kind == "spell" else "prayers"
     us.counters[f"{key}_this_phase"] = us.counters.get(f"{key}_this_phase", 0) + 1
     state.sides[state.scene.units[u].side].setdefault(key, []).append(data["id"])
-    m, h = core().magic, core().hero
+    m, h = book(state).core.magic, book(state).core.hero
     bonus = ((h.place_of_power_bonus if "empowered" in us.flags else 0)
              - (m.intervention_penalty if intervention else 0))
     if kind == "spell":
@@ -142,7 +140,7 @@ def resolve(state: State, u: int, action: Action, intervention: bool) -> list[Ev
 
 def _cast(state, u, action, data, bonus) -> list[Event]:
     spec = state.scene.units[u]
-    m = core().magic
+    m = book(state).core.magic
     roll = state.dice.roll(m.casting_roll, f"casting roll {spec.id} ({data['id']})")
     total = roll.total + bonus
     ev: Event = {"type": "cast", "unit": spec.id, "spell": data["id"], "roll": total,
@@ -169,7 +167,7 @@ def _cast(state, u, action, data, bonus) -> list[Event]:
 
 
 def _unbinder(state, u) -> int | None:
-    best, where = None, UNBIND_RANGE + 1e-6
+    best, where = None, book(state).core.magic.unbind_range + 1e-6
     side = state.scene.units[u].side
     for w, spec in enumerate(state.scene.units):
         if spec.side == side or not spec.has("WIZARD") or not len(state.models_of(w)):
@@ -185,7 +183,7 @@ def _unbinder(state, u) -> int | None:
 def _chant(state, u, action, data, bonus) -> list[Event]:
     spec = state.scene.units[u]
     us = state.units[u]
-    m = core().magic
+    m = book(state).core.magic
     roll = state.dice.roll(m.chanting_roll, f"chanting roll {spec.id} ({data['id']})")
     points = int(us.counters.get("ritual", 0))
     ev: Event = {"type": "chant", "unit": spec.id, "prayer": data["id"], "roll": roll.total}

@@ -20,6 +20,7 @@ from battlefield.geometry.paths import Terrain, grown_polygon
 from battlefield.geometry.sight import SightModel
 from battlefield.geometry.table import Table
 from battlefield.rules.actions import Violation
+from battlefield.rules.aos4.data import Book, book
 from battlefield.rules.moves import (  # noqa: F401
     OVERLAP,
     ModelNames,
@@ -33,10 +34,8 @@ from battlefield.rules.moves import (  # noqa: F401
     v,
 )
 from battlefield.rules.state import State
-from battlefield.rulesets import load_ruleset
 from battlefield.rulings import Referee
 
-CLIMB_FREE = load_ruleset("aos4").analysis.climb_threshold   # ruleset.yaml analysis.climb_free
 EPS = 1e-6
 SAMPLE = 0.25         # how often a path is checked for moving into combat
 JUMP_LANDING = 0.01   # a jump down may go on this far once the base is wholly off the piece
@@ -46,18 +45,19 @@ def clearance(t: Table, m: int) -> float:
     return float(min(t.a[m], t.b[m]))
 
 
-def terrain_for(t: Table, m: int) -> Terrain:
-    """What model m climbs: pieces taller than 1" wherever any part of its base (its short
-    half-width round the path) goes over them; a jump down lands where the base is first
-    wholly off the piece (JUMP_LANDING)."""
+def terrain_for(rules: Book, t: Table, m: int) -> Terrain:
+    """What model m climbs: pieces taller than 1" (the book's climb_free) wherever any part of
+    its base (its short half-width round the path) goes over them; a jump down lands where the
+    base is first wholly off the piece (JUMP_LANDING)."""
     r = clearance(t, m)
-    return t.layout.memo(("aos4-terrain", r),
-                         lambda: Terrain(t.layout, CLIMB_FREE, JUMP_LANDING, r))
+    free = rules.climb_free
+    return t.layout.memo(("aos4-terrain", free, r),
+                         lambda: Terrain(t.layout, free, JUMP_LANDING, r))
 
 
-def used(t: Table, m: int, path: np.ndarray, fly: bool) -> tuple[float, float]:
+def used(rules: Book, t: Table, m: int, path: np.ndarray, fly: bool) -> tuple[float, float]:
     """(inches model m spends along path, of which climbing): a last drop may be a jump."""
-    cost = terrain_for(t, m).path_cost(path, fly)
+    cost = terrain_for(rules, t, m).path_cost(path, fly)
     return min(cost.total, cost.total_if_jumping), cost.vertical
 
 
@@ -113,7 +113,7 @@ def too_far(state: State, moves: Moves, allowed: float, fly: bool) -> list[Viola
     names = ModelNames(state)
     out: list[Violation] = []
     for m, path in zip(moves.models, moves.paths, strict=True):
-        spent, vertical = used(t, m, path, fly)
+        spent, vertical = used(book(state), t, m, path, fly)
         if spent > allowed + EPS:
             climb = f" (climbing {vertical:.2f}\")" if vertical else ""
             out.append(v("move_too_far", f"{names[m]} moves {spent:.2f}\"{climb}, more "

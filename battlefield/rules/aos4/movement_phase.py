@@ -12,16 +12,13 @@ import numpy as np
 from battlefield.geometry.paths import Terrain
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import allocation, movement, rolls
-from battlefield.rules.aos4.data import core
-from battlefield.rules.aos4.fighting import MAX_CHARGE, PILE_IN
+from battlefield.rules.aos4.data import book
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.chance import Throw, play, roll
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
 Event = dict[str, Any]
-RUN_MOST = rolls.most(core().movement.run_roll)               # the most the run roll adds
-REDEPLOY = float(rolls.most(core().movement.redeploy_roll))   # the most a redeploy moves
 
 
 class Moving:
@@ -107,14 +104,17 @@ class Moving:
     def move_allowance(self, state: State, u: int, ability: str) -> float | None:
         """The longest move `ability` can give unit u (before any roll), as its check counts."""
         move = self._move_stat(state, u)
-        return {"normal-move": move, "retreat": move, "run": move + RUN_MOST,
-                "redeploy": REDEPLOY, "charge": float(MAX_CHARGE), "fight": PILE_IN}.get(ability)
+        rules = book(state)
+        return {"normal-move": move, "retreat": move, "run": move + rules.run_most,
+                "redeploy": rules.redeploy_most, "charge": float(rules.max_charge),
+                "fight": rules.core.combat.pile_in}.get(ability)
 
     def move_cost(self, state: State, u: int, m: int, path: np.ndarray
                   ) -> tuple[float, float]:
         """(inches model m of unit u spends along path, of which climbing), as its check
         counts (FLY: no climbing)."""
-        return movement.used(state.table, m, path, state.scene.units[u].has("FLY"))
+        return movement.used(book(state), state.table, m, path,
+                             state.scene.units[u].has("FLY"))
 
     def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
                     ) -> tuple[list, Terrain | None]:
@@ -122,7 +122,8 @@ class Moving:
         terrain; grown by its clearance) and what it climbs; FLY: nothing and nothing."""
         if state.scene.units[u].has("FLY"):
             return [], None
-        return movement.obstacles(state, u, m, box)[0], movement.terrain_for(state.table, m)
+        return (movement.obstacles(state, u, m, box)[0],
+                movement.terrain_for(book(state), state.table, m))
 
     def _check_run(self, state, a, u, action):
         if self._in_combat(state, u):
@@ -133,7 +134,7 @@ class Moving:
         unit = state.scene.units[u]
         double = "at-the-double" in self._option_commands(action)
         rolled = self._move_rolled(state, u)
-        run = play(rolls.run_roll(unit.id, double), state.dice)
+        run = play(rolls.run_roll(book(state).core.movement, unit.id, double), state.dice)
         allowed = (rolled[0] if rolled else self._move_stat(state, u)) + run
         events: list[Event] = [*([rolled[1]] if rolled else []),
                                {"type": "run", "unit": unit.id, "roll": run,
@@ -159,7 +160,7 @@ class Moving:
         return self._move_check(state, u, action, self._move_stat(state, u), "retreat")
 
     def _do_retreat(self, state, a, u, action):
-        events = allocation.mortal(state, u, core().movement.retreat_mortal,
+        events = allocation.mortal(state, u, book(state).core.movement.retreat_mortal,
                                   f"retreat {action.unit}")
         state.units[u].flags.update({"moved", "retreated"})
         if not len(state.models_of(u)):
@@ -178,10 +179,11 @@ class Moving:
     def _check_redeploy(self, state, a, u, action):
         if self._in_combat(state, u):
             return [v("in_combat", f"{action.unit} is in combat")]
-        return self._move_check(state, u, action, REDEPLOY, "redeploy")
+        return self._move_check(state, u, action, book(state).redeploy_most, "redeploy")
 
     def _do_redeploy(self, state, a, u, action):
-        far = roll(Throw(core().movement.redeploy_roll, f"redeploy {action.unit}"), state.dice)
+        far = roll(Throw(book(state).core.movement.redeploy_roll, f"redeploy {action.unit}"),
+                   state.dice)
         moves = movement.planned(state, u, action)
         problems, after = movement.check_paths(state, u, moves, far,
                                                state.scene.units[u].has("FLY"))

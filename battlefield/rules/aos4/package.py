@@ -37,7 +37,7 @@ def _charge(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[s
 
     referee = Referee(scene)
     a, b = args
-    o = charge_odds(referee, referee.unit(a), referee.unit(b))
+    o = charge_odds(ruleset.book, referee, referee.unit(a), referee.unit(b))
     names = referee.names
     return {"charger": a, "target": b, "needed": o.needed,
             "probability": round(o.probability, 9),
@@ -103,7 +103,7 @@ def _move(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str
     dist = (rolls.move_distribution(str(move)) if rolls.is_dice(move)
             else {float(move or 0): Fraction(1)})
     run: dict[float, Fraction] = {}
-    for r, q in outcomes(lambda: rolls.run_roll("", False)).items():
+    for r, q in outcomes(lambda: rolls.run_roll(ruleset.book.core.movement, "", False)).items():
         for m, p in dist.items():
             run[m + r] = run.get(m + r, Fraction(0)) + p * q
 
@@ -176,7 +176,8 @@ def drag_notes(ctx: DragContext) -> DragNotes:
 
     key = ("charge", ctx.target)
     if key not in ctx.cache:
-        ctx.cache[key] = charge_odds(Referee(ctx.state.scene, ctx.state.table), ctx.unit,
+        ctx.cache[key] = charge_odds(ctx.state.rules.book,
+                                     Referee(ctx.state.scene, ctx.state.table), ctx.unit,
                                      ctx.target)
     c = notes.odds = ctx.cache[key]
     if c.needed is None:
@@ -204,7 +205,7 @@ def _dice_move_note(ctx: DragContext, move: str) -> str:
                for path in paths), default=0.0)
     dist = rolls.move_distribution(move)
     if ctx.ability == "run":
-        runs = outcomes(lambda: rolls.run_roll("", False))
+        runs = outcomes(lambda: rolls.run_roll(ctx.state.rules.book.core.movement, "", False))
         chance = sum(p * q for m, p in dist.items() for r, q in runs.items()
                      if m + r >= far - rolls.EPS)
         return f"move {move} + run D6 reaches {far:.1f}\": {float(chance):.0%}"
@@ -214,11 +215,11 @@ def _dice_move_note(ctx: DragContext, move: str) -> str:
 
 
 # --- battlefield try -----------------------------------------------------------------------------
-def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
+def try_start(ruleset: Ruleset, scene: Scene, actions: list[Action]) -> dict[str, Any]:
     # here, not at the top: start-up time of the CLI
     from battlefield.rules.aos4 import turnfinder
 
-    return turnfinder.start(scene, actions)
+    return turnfinder.start(ruleset.book, scene, actions)
 
 
 def try_advance(state: State, action: Action) -> list[Violation]:

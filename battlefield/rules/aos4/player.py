@@ -18,8 +18,8 @@ import numpy as np
 
 from battlefield.rules.actions import Action
 from battlefield.rules.aos4 import movement, rolls, spellbook
-from battlefield.rules.aos4.charge import CHARGE_REACH, charge_odds
-from battlefield.rules.aos4.data import used_core
+from battlefield.rules.aos4.charge import charge_odds
+from battlefield.rules.aos4.data import book
 from battlefield.rules.aos4.movement import EPS
 from battlefield.rules.aos4.odds import attack_odds
 from battlefield.rules.aos4.rolls import charge_chance
@@ -120,7 +120,7 @@ class Aos4Player:
             return
         ref = Referee(state.scene, state.table)
         for u in self._mine(state):
-            if ref.combat[u] or used_core(state.units[u].phase_used):
+            if ref.combat[u] or book(state).used_core(state.units[u].phase_used):
                 continue                  # the Rule of One refuses any move of this unit now
             spec = state.scene.units[u]
             goal = self._goal(state, u)
@@ -134,7 +134,7 @@ class Aos4Player:
                 continue
             foes = np.array([m for w in state.enemies(u) for m in state.models_of(w)],
                             dtype=np.int64)
-            shooter = bool(weapons_of(spec, melee=False))
+            shooter = bool(weapons_of(state.scene, u, melee=False))
             fly = spec.has("FLY")
             kinds = ["normal-move"] if shooter or dist <= move + 1 else ["run", "normal-move"]
             for kind in kinds:
@@ -170,7 +170,7 @@ class Aos4Player:
         ref = Referee(state.scene, state.table)
         for u in self._mine(state):
             spec = state.scene.units[u]
-            if not weapons_of(spec, melee=False) or ref.combat[u]:
+            if not weapons_of(state.scene, u, melee=False) or ref.combat[u]:
                 continue
             if state.units[u].flags & {"ran", "retreated"}:
                 continue
@@ -187,17 +187,18 @@ class Aos4Player:
             spec = state.scene.units[u]
             if ref.combat[u] or state.units[u].flags & {"ran", "retreated"}:
                 continue
-            if not weapons_of(spec, melee=True):
+            if not weapons_of(state.scene, u, melee=True):
                 continue
             options = []
             reroll = state.sides[side]["cp"] >= 1
-            longest = _longest_charge(reroll)
+            rules = book(state)
+            longest = _longest_charge(rules.core.charge.roll, reroll)
             for w in state.enemies(u):
                 # A charge moves at least the gap less the reach: when even that is longer
                 # than a charge worth declaring, no path search can find one.
-                if state.table.unit_distance(u, w) - CHARGE_REACH > longest + EPS:
+                if state.table.unit_distance(u, w) - rules.core.charge.reach > longest + EPS:
                     continue
-                odds = charge_odds(ref, u, w, within=longest)
+                odds = charge_odds(rules, ref, u, w, within=longest)
                 if odds.needed is None:
                     continue
                 p = odds.probability_reroll if reroll else odds.probability
@@ -290,9 +291,9 @@ class Aos4Player:
         return [(float(x + dx), float(y + dy)) for x, y in odds.path]
 
 
-def _longest_charge(reroll: bool) -> float:
+def _longest_charge(dice: str, reroll: bool) -> float:
     """The longest charge whose odds reach CHARGE_ODDS (longer ones are never declared)."""
-    return float(max((n for n in range(0, 13) if charge_chance(n, reroll) >= CHARGE_ODDS),
+    return float(max((n for n in range(0, 13) if charge_chance(dice, n, reroll) >= CHARGE_ODDS),
                      default=0))
 
 

@@ -15,8 +15,9 @@ from typing import Any
 
 from battlefield.errors import InputError, UsageError
 from battlefield.rules.actions import Action, Violation
+from battlefield.rules.aos4 import data as aos4_data
 from battlefield.rules.aos4 import defence, magic, package, spellbook, turns
-from battlefield.rules.aos4.data import Ability, abilities, used_core
+from battlefield.rules.aos4.data import Ability, Book, book
 from battlefield.rules.aos4.fighting import Fighting
 from battlefield.rules.aos4.heroics import Heroics
 from battlefield.rules.aos4.movement import v
@@ -25,22 +26,25 @@ from battlefield.rules.aos4.shooting import Shooting
 from battlefield.rules.decisions import DECLINE, Decision, answer_of
 from battlefield.rules.moves import find_unit
 from battlefield.rules.result import Result
-from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Player, Ruleset
+from battlefield.rules.ruleset import (
+    DragContext,
+    DragNotes,
+    Effect,
+    Parameter,
+    Player,
+    Ruleset,
+)
 from battlefield.rules.state import State
 from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
 END_PHASE = "end-phase"
-# Which command reacts to which abilities, and which abilities are not played (with the
-# reason): rulesets/aos4/abilities.yaml `reacts_to` and `not_played`.
-REACTIONS = {a.id: "|".join(a.reacts_to) for a in abilities().values() if a.reacts_to}
-NOT_PLAYED = {a.id: a.not_played for a in abilities().values() if a.not_played}
 OPTIONS = ("command", "unbind", "bank")
 SHORTHAND = "all_out_defence"      # try's shorthand for the defender's answer
 
 
-Check = Callable[[State, Ability, int, Action], list[Violation]]
-Resolve = Callable[[State, Ability, int, Action], list[Event]]
+Check = Callable[[Any, State, Ability, int, Action], list[Violation]]
+Resolve = Callable[[Any, State, Ability, int, Action], list[Event]]
 
 
 @dataclass(frozen=True)
@@ -61,38 +65,28 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
     clock_sides = ("first", "underdog")
     odds = package.ODDS
 
-    def __init__(self, data: dict[str, Ability] | None = None) -> None:
+    parameters = (Parameter("rounds", "battleplan.rounds", "battle rounds", least=1),
+                  Parameter("command_points", "battleplan.command_points",
+                            "each side's command points a battle round", least=0))
+
+    def __init__(self, data: dict[str, Ability] | None = None, book: Book | None = None
+                 ) -> None:
         """The rules for the abilities in `data` (default rulesets/aos4/abilities.yaml): every
         one has a handler, is a reaction given on other abilities, or is not played - else the
-        ruleset does not load."""
-        self.handlers = self._handler_table(abilities() if data is None else data)
+        ruleset does not load (when the book is first read, or here for `data`)."""
+        super().__init__(book)
+        if data is not None:
+            self._book = replace(self.book, abilities=_handled(data))
 
-    def _handler_table(self, data: dict[str, Ability]) -> dict[str, Handler]:
-        table = {
-            "normal-move": Handler(self._check_normal_move, self._do_normal_move),
-            "run": Handler(self._check_run, self._do_run),
-            "retreat": Handler(self._check_retreat, self._do_retreat),
-            "redeploy": Handler(self._check_redeploy, self._do_redeploy),
-            "shoot": Handler(self._check_shoot, self._do_shoot),
-            "covering-fire": Handler(self._check_covering_fire, self._do_covering_fire),
-            "charge": Handler(self._check_charge, self._do_charge),
-            "counter-charge": Handler(self._check_counter_charge, self._do_counter_charge),
-            "fight": Handler(self._check_fight, self._do_fight),
-            "rally": Handler(self._check_rally, self._do_rally),
-            "power-through": Handler(self._check_power_through, self._do_power_through),
-            "activate-place-of-power": Handler(self._check_activate_place_of_power,
-                                               self._do_activate_place_of_power),
-            "magical-intervention": Handler(self._check_intervention, self._do_intervention),
-        }
-        for a in data.values():
-            if a.id in table or a.reacts_to or a.not_played:
-                continue
-            file, path, line = a.where
-            raise InputError(file, path, line, f"ability '{a.id}' has no handler in "
-                                               f"battlefield/rules/aos4",
-                             "a handler in Aos4._handler_table, reacts_to: [ABILITY, ...] "
-                             "or not_played: REASON")
-        return {k: h for k, h in table.items() if k in data}
+    def load(self) -> Book:
+        loaded = aos4_data.load(self.folder, self.spec)
+        _handled(loaded.abilities)
+        return loaded
+
+    @property
+    def handlers(self) -> dict[str, Handler]:
+        """The handler of every ability of the book that is played."""
+        return {k: h for k, h in HANDLERS.items() if k in self.book.abilities}
 
     def _check_intervention(self, state: State, a: Ability, u: int, action: Action
                             ) -> list[Violation]:
@@ -140,8 +134,8 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
         if self.over(state):
             return []
         out = [END_PHASE]
-        for a in abilities().values():
-            if a.id in NOT_PLAYED or a.reaction or a.id == "magical-intervention":
+        for a in book(state).abilities.values():
+            if a.id in book(state).not_played or a.reaction or a.id == "magical-intervention":
                 continue
             if self._phase_problem(state, a) is None:
                 out.append(a.id)
@@ -170,20 +164,21 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
                                      f"{', '.join(OPTIONS)})")]
         if action.type == END_PHASE:
             return self._check_end_phase(state)
-        a = abilities().get(action.type)
+        a = book(state).abilities.get(action.type)
         if a is None and action.type in magic.known(state):
             return self._check_magic(state, action)
         if a is None:
-            return self.unknown_action(action.type, [END_PHASE, *abilities(),
+            return self.unknown_action(action.type, [END_PHASE, *book(state).abilities,
                                                      *sorted(magic.known(state))], "ability")
         if a.id == "magical-intervention":
             return [v("use_as_option", "give it as \"command\": \"magical-intervention\" on "
                                        "the spell or prayer it lets a unit use")]
-        if a.id in NOT_PLAYED:
-            return [v("not_played", f"{a.id}: {NOT_PLAYED[a.id]}")]
+        if a.id in book(state).not_played:
+            return [v("not_played", f"{a.id}: {book(state).not_played[a.id]}")]
         if a.reaction:
             return [v("reaction", f"{a.id} is a reaction: give it as \"command\": \"{a.id}\" "
-                                  f"on the {REACTIONS[a.id].replace('|', ' or ')} action")]
+                                  f"on the {book(state).reactions[a.id].replace('|', ' or ')} "
+                                  f"action")]
         problem = self._phase_problem(state, a)
         if problem:
             return [problem]
@@ -193,7 +188,7 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
         out = self._rules_of_one(state, a, u, action)
         if out:
             return out
-        return self.handlers[a.id].check(state, a, u, action)
+        return self.handlers[a.id].check(self, state, a, u, action)
 
     def _phase_problem(self, state: State, a: Ability) -> Violation | None:
         c = state.clock
@@ -220,15 +215,16 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
         names = [names] if isinstance(names, str) else list(names or [])
         out = [a] if a.command else []
         for n in names:
-            if n in abilities():
-                out.append(abilities()[n])
+            if n in self.book.abilities:
+                out.append(self.book.abilities[n])
         return out
 
     def _rules_of_one(self, state: State, a: Ability, u: int, action: Action
                       ) -> list[Violation]:
         us = state.units[u]
+        reactions = book(state).reactions
         out = []
-        if "CORE" in a.keywords and used_core(us.phase_used):
+        if "CORE" in a.keywords and book(state).used_core(us.phase_used):
             out.append(v("rules_of_one", f"{action.unit} has used a CORE ability this phase"))
         elif a.id in us.phase_used:
             out.append(v("once_per_phase", f"{action.unit} has used {a.id} this phase"))
@@ -238,12 +234,12 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
             if n == defence.ID:
                 out.append(v("defenders_decision", "all-out-defence is the defending side's "
                                                    "decision, asked when the attack is declared"))
-            elif n not in abilities() or n not in REACTIONS:
-                own = [r for r in REACTIONS if r != defence.ID]
+            elif n not in book(state).abilities or n not in reactions:
+                own = [r for r in reactions if r != defence.ID]
                 out.append(v("unknown_command", f"'{n}' is not a reaction command (valid: "
                                                 f"{', '.join(own)})"))
-            elif a.id not in REACTIONS[n].split("|"):
-                out.append(v("wrong_reaction", f"{n} reacts to {REACTIONS[n]}, not {a.id}"))
+            elif a.id not in reactions[n].split("|"):
+                out.append(v("wrong_reaction", f"{n} reacts to {reactions[n]}, not {a.id}"))
         side = state.clock["acting"]
         cost = 0
         for c in self._commands(action, a):
@@ -270,7 +266,7 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
         intervention = "magical-intervention" in self._option_commands(action)
         out = magic.check(state, u, action, intervention)
         side = state.clock["acting"]
-        cost = abilities()["magical-intervention"].cost
+        cost = book(state).abilities["magical-intervention"].cost
         if intervention and not out:
             if state.sides[side]["cp"] < cost:
                 out.append(v("command_points", f"magical-intervention needs {cost} command "
@@ -288,7 +284,7 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
         events: list[Event] = []
         if intervention:
             side = state.clock["acting"]
-            cost = abilities()["magical-intervention"].cost
+            cost = book(state).abilities["magical-intervention"].cost
             state.sides[side]["cp"] -= cost
             state.sides[side]["commands"].append("magical-intervention")
             events.append({"type": "command", "side": side, "command": "magical-intervention",
@@ -298,9 +294,9 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
     def resolve(self, state: State, action: Action) -> list[Event]:
         if action.type == END_PHASE:
             return self._end_phase(state)
-        if action.type not in abilities():
+        if action.type not in book(state).abilities:
             return self._resolve_magic(state, action)
-        a = abilities()[action.type]
+        a = book(state).abilities[action.type]
         u = state.unit_index(action.unit)
         us = state.units[u]
         us.phase_used.add(a.id)
@@ -313,7 +309,7 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
             state.sides[side]["commands"].append(c.id)
             us.phase_used.add("command")
             events.append({"type": "command", "side": side, "command": c.id, "cost": c.cost})
-        events.extend(self.handlers[a.id].resolve(state, a, u, action))
+        events.extend(self.handlers[a.id].resolve(self, state, a, u, action))
         if state.clock["phase"] == "combat" and a.id == "fight" and not state.pending:
             self._next_fighter(state)
         return events
@@ -395,7 +391,7 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
         spellbook.check_scene(scene)
 
     def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
-        return package.try_start(scene, actions)
+        return package.try_start(self, scene, actions)
 
     def try_advance(self, state: State, action: Action) -> list[Violation]:
         return package.try_advance(state, action)
@@ -405,6 +401,37 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
 
     def effect(self, event: Event) -> Effect | None:
         return package.effect(event)
+
+
+HANDLERS = {
+    "normal-move": Handler(Aos4._check_normal_move, Aos4._do_normal_move),
+    "run": Handler(Aos4._check_run, Aos4._do_run),
+    "retreat": Handler(Aos4._check_retreat, Aos4._do_retreat),
+    "redeploy": Handler(Aos4._check_redeploy, Aos4._do_redeploy),
+    "shoot": Handler(Aos4._check_shoot, Aos4._do_shoot),
+    "covering-fire": Handler(Aos4._check_covering_fire, Aos4._do_covering_fire),
+    "charge": Handler(Aos4._check_charge, Aos4._do_charge),
+    "counter-charge": Handler(Aos4._check_counter_charge, Aos4._do_counter_charge),
+    "fight": Handler(Aos4._check_fight, Aos4._do_fight),
+    "rally": Handler(Aos4._check_rally, Aos4._do_rally),
+    "power-through": Handler(Aos4._check_power_through, Aos4._do_power_through),
+    "activate-place-of-power": Handler(Aos4._check_activate_place_of_power,
+                                       Aos4._do_activate_place_of_power),
+    "magical-intervention": Handler(Aos4._check_intervention, Aos4._do_intervention),
+}
+
+
+def _handled(data: dict[str, Ability]) -> dict[str, Ability]:
+    """`data`, once every ability in it has a handler, reacts to others or is not played."""
+    for a in data.values():
+        if a.id in HANDLERS or a.reacts_to or a.not_played:
+            continue
+        file, path, line = a.where
+        raise InputError(file, path, line, f"ability '{a.id}' has no handler in "
+                                           f"battlefield/rules/aos4",
+                         "a handler in rules.HANDLERS, reacts_to: [ABILITY, ...] "
+                         "or not_played: REASON")
+    return data
 
 
 RULESET = Aos4()

@@ -49,9 +49,9 @@ class Shooting:
             return bad
         if self._in_combat(state, u):
             return [v("in_combat", f"{action.unit} is in combat and cannot shoot")]
-        ranged = weapons_of(state.scene.units[u], melee=False,
+        ranged = weapons_of(state.scene, u, melee=False,
                             name=action.weapon) if action.weapon else \
-            weapons_of(state.scene.units[u], melee=False)
+            weapons_of(state.scene, u, melee=False)
         if not ranged or any(w.melee for w in ranged):
             return [v("no_ranged_weapons", f"{action.unit} has no ranged weapon to shoot")]
         return self._can_target(state, u, targets, ranged)
@@ -98,8 +98,8 @@ class Shooting:
         """The declared attack's dice, after the defender's answer (None: it was not asked)."""
         u, action = attack["unit"], Action.from_dict(attack["action"])
         spec = state.scene.units[u]
-        weapons = (weapons_of(spec, name=attack["weapon"]) if attack["weapon"]
-                   else weapons_of(spec, melee=attack["melee"]))
+        weapons = (weapons_of(state.scene, u, name=attack["weapon"]) if attack["weapon"]
+                   else weapons_of(state.scene, u, melee=attack["melee"]))
         events: list[Event] = []
         if answer is not None and answer.type == defence.ID:
             events.extend(defence.use(state, state.unit_index(answer.unit)))
@@ -143,7 +143,7 @@ class Shooting:
         us = state.units[u]
         if "ran" in us.flags or self._in_combat(state, u):
             return [v("cannot_cover", f"{action.unit} ran this turn or is in combat")]
-        ranged = weapons_of(state.scene.units[u], melee=False)
+        ranged = weapons_of(state.scene, u, melee=False)
         if not ranged:
             return [v("no_ranged_weapons", f"{action.unit} has no ranged weapons")]
         closest = self._closest_target(state, u, ranged)
@@ -165,7 +165,7 @@ class Shooting:
         return best
 
     def _do_covering_fire(self, state, a, u, action):
-        ranged = weapons_of(state.scene.units[u], melee=False)
+        ranged = weapons_of(state.scene, u, melee=False)
         w = self._closest_target(state, u, ranged)
         return self._attack(state, u, [w], -1, action, f"covering fire {action.unit}",
                             melee=False)

@@ -11,7 +11,7 @@ from typing import Any
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Action
 from battlefield.rules.blocks import attacks, movement, turns
-from battlefield.rules.blocks.data import boxes
+from battlefield.rules.blocks.data import boxes, game
 from battlefield.rules.chance import mean
 from battlefield.rules.ruleset import (
     CheckAdditions,
@@ -52,7 +52,7 @@ def attack_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: 
     if why:
         kind = "close" if w in attacks.engaged_with(state, u) else "ranged"
     att = attacks.numbers(state, u, w, kind)
-    room = boxes(scene.units[w]) - int(state.units[w].damage[0])
+    room = boxes(scene.units[w], game(state)) - int(state.units[w].damage[0])
     dist = attacks.damage_distribution(att, room)
     return {"attacker": a, "target": b, "kind": kind, "dice": att.dice, "hit_on": att.hit_on,
             "damage_on": att.damage_on, "side": att.side, "modifiers": att.notes,
@@ -80,7 +80,8 @@ def courage_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options:
     u = scene.unit_index(args[0])
     value, notes = attacks.courage(state, u)
     return {"unit": args[0], "courage": value, "modifiers": notes,
-            "probability": round(float(attacks.courage_probability(value)), 6)}
+            "probability": round(float(attacks.courage_probability(game(state).courage_dice,
+                                                                   value)), 6)}
 
 
 def _courage_text(d: dict[str, Any]) -> str:
@@ -152,7 +153,7 @@ def try_advance(state: State, action: Action) -> list:
 
 def health(state: State, u: int) -> list[int]:
     """A block's damage boxes (green, yellow and red together)."""
-    return [boxes(state.scene.units[u])]
+    return [boxes(state.scene.units[u], game(state))]
 
 
 # --- the game log's words for blocks' own events (Ruleset.effect) -------------------------------

@@ -17,7 +17,14 @@ from battlefield.rules import chance, decisions
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.blocks import attacks, movement, package, turns
 from battlefield.rules.blocks import marks as drawn
-from battlefield.rules.blocks.data import check_scene, game, order_of, order_text
+from battlefield.rules.blocks.data import (
+    GameData,
+    check_scene,
+    game,
+    load,
+    order_of,
+    order_text,
+)
 from battlefield.rules.blocks.turns import PHASES
 from battlefield.rules.chance import Throw
 from battlefield.rules.decisions import DECLINE, Decision
@@ -29,6 +36,7 @@ from battlefield.rules.ruleset import (
     DragNotes,
     Effect,
     Mark,
+    Parameter,
     Player,
     Ruleset,
 )
@@ -54,6 +62,10 @@ class Blocks(Ruleset):
     phases = PHASES
     clock_sides = ("first",)
     odds = package.ODDS
+    parameters = (Parameter("rounds", "rounds", "battle rounds", least=1),)
+
+    def load(self) -> GameData:
+        return load(self.folder)
 
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:
@@ -91,7 +103,7 @@ class Blocks(Ruleset):
         phase = state.clock["phase"]
         if phase == "command":
             hand = state.sides[self.acting_side(state)]["cards"]
-            green = any(c.id in hand and c.colour == "green" for c in game().cards)
+            green = any(c.id in hand and c.colour == "green" for c in game(state).cards)
             return ["end-phase", *(a for a in COMMAND if a != "card" or green)]
         return ["end-phase", "attack"]
 
@@ -246,7 +258,7 @@ class Blocks(Ruleset):
         return []
 
     def _check_draw_card(self, state: State, action: Action) -> list[Violation]:
-        return [] if game().cards else [v("no_cards", "the deck has no cards")]
+        return [] if game(state).cards else [v("no_cards", "the deck has no cards")]
 
     def _check_special(self, state: State, action: Action) -> list[Violation]:
         side = self.acting_side(state)
@@ -256,11 +268,11 @@ class Blocks(Ruleset):
 
     def _card(self, state: State, action: Action, colour: str) -> Violation | None:
         cid = action.option("card")
-        card = game().card(str(cid)) if cid is not None else None
+        card = game(state).card(str(cid)) if cid is not None else None
         side = self.acting_side(state)
         if card is None:
             return v("unknown_card", f"no card {cid!r} (cards: "
-                                     f"{', '.join(c.id for c in game().cards)})")
+                                     f"{', '.join(c.id for c in game(state).cards)})")
         if cid not in state.sides[side]["cards"]:
             return v("not_in_hand", f"{side} holds no {cid} card (hand: "
                                     f"{', '.join(state.sides[side]['cards']) or 'empty'})")
@@ -332,7 +344,7 @@ class Blocks(Ruleset):
         return [{"type": "rallied", "unit": action.unit}]
 
     def _do_draw_card(self, state: State, action: Action) -> list[Event]:
-        cards = game().cards
+        cards = game(state).cards
         side = self.acting_side(state)
         k = chance.play(_draw(len(cards), side), state.dice)
         card = cards[k - 1]
@@ -341,7 +353,7 @@ class Blocks(Ruleset):
 
     def _do_card(self, state: State, action: Action) -> list[Event]:
         side = self.acting_side(state)
-        card = game().card(str(action.option("card")))
+        card = game(state).card(str(action.option("card")))
         hand = list(state.sides[side]["cards"])
         hand.remove(card.id)
         state.sides[side]["cards"] = hand
@@ -355,7 +367,7 @@ class Blocks(Ruleset):
         side = self.acting_side(state)
         state.sides[side]["rally_cry"] = True
         return [{"type": "special", "side": side, "ability": "rally cry",
-                 "courage": game().special_courage}]
+                 "courage": game(state).special_courage}]
 
     def _do_attack(self, state: State, action: Action) -> list[Event]:
         u, w = state.unit_index(action.unit), state.unit_index(action.target)
@@ -363,7 +375,7 @@ class Blocks(Ruleset):
         red = None
         if action.option("card") is not None:
             side = self.acting_side(state)
-            red = game().card(str(action.option("card")))
+            red = game(state).card(str(action.option("card")))
             hand = list(state.sides[side]["cards"])
             hand.remove(red.id)
             state.sides[side]["cards"] = hand
@@ -372,7 +384,7 @@ class Blocks(Ruleset):
                 "red": red.id if red else None, "blue": None}
         defender = state.side_of(w)
         blues = list(dict.fromkeys(c for c in state.sides[defender]["cards"]
-                                   if _colour(c) == "blue"))
+                                   if _colour(state, c) == "blue"))
         if blues:                      # the defender may answer with a blue card
             return decisions.ask(state, [_card_decision(defender, "blue-card", blues, info)],
                                  {"attack": info, "step": "blue"})
@@ -380,7 +392,7 @@ class Blocks(Ruleset):
 
     def _strike(self, state: State, info: dict[str, Any]) -> list[Event]:
         u, w = state.unit_index(info["unit"]), state.unit_index(info["target"])
-        g = game()
+        g = game(state)
         red = g.card(info["red"]) if info["red"] else None
         blue = g.card(info["blue"]) if info["blue"] else None
         return turns.attack(state, u, w, info["kind"],
@@ -401,10 +413,10 @@ class Blocks(Ruleset):
             state.sides[decision.side]["cards"] = hand
             info[step] = played
             events.append({"type": "card", "side": decision.side, "card": played,
-                           "effect": dict(game().card(played).effect)})
+                           "effect": dict(game(state).card(played).effect)})
         attacker = state.side_of(state.unit_index(info["unit"]))
         reds = list(dict.fromkeys(c for c in state.sides[attacker]["cards"]
-                                  if _colour(c) == "red"))
+                                  if _colour(state, c) == "red"))
         if step == "blue" and played and not info["red"] and reds:
             return events + decisions.ask(
                 state, [_card_decision(attacker, "red-card", reds, info)],
@@ -484,8 +496,8 @@ class Blocks(Ruleset):
         return package.effect(event)
 
 
-def _colour(cid: str) -> str | None:
-    card = game().card(cid)
+def _colour(state: State, cid: str) -> str | None:
+    card = game(state).card(cid)
     return card.colour if card else None
 
 

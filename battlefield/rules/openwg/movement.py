@@ -36,12 +36,12 @@ DOUBLE = ("run", "retreat", "charge")
 
 def allowance(state: State, u: int, k: int, kind: str) -> float:
     """How far model k (0-based in unit u) may go with a move of `kind`."""
-    prof = profiles(state.scene)[u]
+    prof = profiles(state)[u]
     move = prof.stat("move", k)
     if kind == "adjust":
-        return game().adjust
+        return game(state).adjust
     if kind in DOUBLE:
-        move *= game().run_multiplier
+        move *= game(state).run_multiplier
     if kind == "charge":
         move += sum(float(e.get("add", 0)) for e in prof.effects("charge_move"))
     return move

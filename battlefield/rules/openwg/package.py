@@ -16,7 +16,7 @@ from battlefield.rules.chance import mean
 from battlefield.rules.openwg import attacks
 from battlefield.rules.openwg.data import PHASE_OF
 from battlefield.rules.openwg.odds import morale_distribution
-from battlefield.rules.openwg.profiles import profiles
+from battlefield.rules.openwg.profiles import profiles, scene_profiles
 from battlefield.rules.ruleset import (
     DragContext,
     DragNotes,
@@ -56,7 +56,7 @@ def attack_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: 
     if scene.units[u].side == scene.units[w].side:
         raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
     weapon = options.get("weapon")
-    prof = profiles(scene)[u]
+    prof = profiles(state)[u]
     kind = "melee"
     if weapon is not None:
         found = [wp for ws in prof.model_weapons for wp in ws if wp.name == weapon]
@@ -125,7 +125,7 @@ def morale_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: 
         raise UsageError("--morale needs --slain N (models slain this round, 0 or more)")
     state = _state(ruleset, scene)
     u = scene.unit_index(name)
-    bravery = int(profiles(scene)[u].stat("bravery"))
+    bravery = int(profiles(state)[u].stat("bravery"))
     models = len(state.models_of(u))
     if slain > models:
         raise UsageError(f"--slain {slain}: {name} has {models} model"
@@ -146,11 +146,12 @@ def _morale_text(d: dict[str, Any]) -> str:
 
 
 
-def points(scene: Scene) -> dict[str, Any]:
+def points(ruleset: Ruleset, scene: Scene) -> dict[str, Any]:
     """The points of every unit given by `build:`, and each side's total."""
     units: dict[str, Any] = {}
     sides: dict[str, int] = {}
-    for spec, prof in zip(scene.units, profiles(scene), strict=True):
+    for spec, prof in zip(scene.units, scene_profiles(scene, ruleset.book.builder),
+                          strict=True):
         if prof.built is None:
             continue
         units[spec.id] = {"points": prof.built.points, "template": prof.built.template,
@@ -219,14 +220,14 @@ ODDS = (
 )
 
 
-def check_scene(scene: Scene) -> None:
+def check_scene(ruleset: Ruleset, scene: Scene) -> None:
     """Every unit's profile, build and specials (InputError at the key path)."""
-    profiles(scene)
+    scene_profiles(scene, ruleset.book.builder)
 
 
 def health(state: State, u: int) -> list[int]:
     """Each model's Health from its profile (models of a unit may differ)."""
-    prof = profiles(state.scene)[u]
+    prof = profiles(state)[u]
     return [int(prof.stat("health", k)) for k in range(len(state.scene.units[u].models))]
 
 

@@ -93,7 +93,7 @@ class OpenWGPlayer:
             return None
         w = foes[0]
         gap = unit_gap(t, u, w)
-        prof = profiles(state.scene)[u]
+        prof = profiles(state)[u]
         ranged = [wp.range for wp in prof.weapons if wp.type == "ranged"]
         if ranged and gap <= max(ranged) - 0.5:
             return None
@@ -116,7 +116,7 @@ class OpenWGPlayer:
 
     def _shoot(self, state: State, u: int) -> Action | None:
         uid = state.scene.units[u].id
-        names = [wp.name for wp in profiles(state.scene)[u].weapons if wp.type == "ranged"]
+        names = [wp.name for wp in profiles(state)[u].weapons if wp.type == "ranged"]
         for w in self._enemies(state, u):
             for name in names:
                 act = Action("shoot", uid, target=state.scene.units[w].id, weapon=name)
@@ -134,7 +134,7 @@ class OpenWGPlayer:
 
     def _cast(self, state: State, u: int) -> Action | None:
         uid = state.scene.units[u].id
-        for e in profiles(state.scene)[u].effects("wizard"):
+        for e in profiles(state)[u].effects("wizard"):
             act = Action("cast", uid, target=uid, options=(("spell", e.get("spell")),))
             if self._legal(state, act):
                 return act

@@ -18,12 +18,12 @@ import numpy as np
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.chance import Throw, play
 from battlefield.rules.moves import about, find_unit, v
-from battlefield.rules.openwg import attacks, movement, package, turns
+from battlefield.rules.openwg import attacks, data, movement, package, turns
 from battlefield.rules.openwg.data import EPS, PHASE_OF, PHASES, game
-from battlefield.rules.openwg.profiles import Weapon, profiles
+from battlefield.rules.openwg.profiles import Weapon, profiles, scene_profiles
 from battlefield.rules.openwg.reach import enemies_in_combat, unit_gap
 from battlefield.rules.result import Result, decide
-from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Player, Ruleset
+from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Parameter, Player, Ruleset
 from battlefield.rules.state import State
 from battlefield.scene.model import Scene
 
@@ -46,6 +46,10 @@ class OpenWG(Ruleset):
     phases = PHASES
     clock_side_lists = ("stopped",)
     odds = package.ODDS
+    parameters = (Parameter("rounds", "game.rounds", "battle rounds", least=1),)
+
+    def load(self) -> data.Book:
+        return data.load(self.folder)
 
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:
@@ -103,7 +107,7 @@ class OpenWG(Ruleset):
         if not len(state.models_of(u)):
             return False
         us = state.units[u]
-        prof = profiles(state.scene)[u]
+        prof = profiles(state)[u]
         fighting = bool(enemies_in_combat(state, u))
         if kind in PHASE_OF and PHASE_OF[kind] != state.clock["phase"]:
             return False
@@ -211,7 +215,7 @@ class OpenWG(Ruleset):
         if out:
             return out
         after = checked.after
-        reach = game().combat_range
+        reach = game(state).combat_range
         if kind == "charge":
             gap = unit_gap(after, u, w)
             if gap > reach + EPS:
@@ -234,7 +238,7 @@ class OpenWG(Ruleset):
         if problem:
             return [problem]
         uid = state.scene.units[u].id
-        if not profiles(state.scene)[u].has("standfast"):
+        if not profiles(state)[u].has("standfast"):
             return [v("not_standfast", f"{uid} has no Standfast: only Standfast units hold")]
         if enemies_in_combat(state, u):
             return [v("in_combat", f"{uid} is in combat: Standfast holds out of combat")]
@@ -293,7 +297,7 @@ class OpenWG(Ruleset):
         if bad:
             return bad
         foes = enemies_in_combat(state, u)
-        prof = profiles(state.scene)[u]
+        prof = profiles(state)[u]
         if action.weapon is not None and action.weapon not in prof.weapon_names():
             return [v("unknown_weapon", f"{uid} has no weapon '{action.weapon}' (weapons: "
                                         f"{', '.join(prof.weapon_names())})")]
@@ -312,13 +316,13 @@ class OpenWG(Ruleset):
         """Each target is one the unit may attack (in combat: only those it is in combat
         with; melee: only those), and every model given it has it within its weapon's range."""
         uid = state.scene.units[u].id
-        prof = profiles(state.scene)[u]
+        prof = profiles(state)[u]
         for w, models in shots:
             tid = state.scene.units[w].id
             if kind == "melee" and w not in foes:
                 return [v("not_in_combat", f"{uid} is not in combat with {tid} "
                                            f"({unit_gap(state.table, u, w):.2f}\" apart, combat "
-                                           f"is {game().combat_range:g}\")")]
+                                           f"is {game(state).combat_range:g}\")")]
             if foes and w not in foes:
                 return [v("must_shoot_combat_enemy", f"{uid} is in combat: it may only shoot "
                                                      f"a unit it is in combat with")]
@@ -348,7 +352,7 @@ class OpenWG(Ruleset):
         problem = self._no_attack(state, u, "fight")
         if problem:
             return [problem]
-        prof = profiles(state.scene)[u]
+        prof = profiles(state)[u]
         most = 2 if prof.has("frenzy") else 1
         if state.units[u].counters.get("fights", 0) >= most:
             return [v("fought_this_round", f"{uid} has fought {most} time"
@@ -371,7 +375,7 @@ class OpenWG(Ruleset):
                 out.append(v("adjust_leaves_combat", f"{uid}'s adjust move takes it out of "
                                                      f"combat ({gap:.2f}\" from the nearest "
                                                      f"enemy it fought, combat is "
-                                                     f"{game().combat_range:g}\")", gap=gap))
+                                                     f"{game(state).combat_range:g}\")", gap=gap))
             return out
         return []
 
@@ -385,10 +389,10 @@ class OpenWG(Ruleset):
     def _check_cast(self, state: State, u: int, action: Action) -> list[Violation]:
         uid = state.scene.units[u].id
         spell = action.option("spell")
-        effect = next((e for e in profiles(state.scene)[u].effects("wizard")
+        effect = next((e for e in profiles(state)[u].effects("wizard")
                        if e.get("spell") == spell), None)
         if effect is None:
-            known = [e.get("spell") for e in profiles(state.scene)[u].effects("wizard")]
+            known = [e.get("spell") for e in profiles(state)[u].effects("wizard")]
             return [v("unknown_spell", f"{uid} cannot cast {spell!r} (spells: "
                                        f"{', '.join(map(str, known)) or 'none'})")]
         n = len(state.models_of(u))
@@ -441,7 +445,7 @@ class OpenWG(Ruleset):
         """At the start of a charge: a once-per-battle attack (Throwing Axes) and the charge's
         dice within range (shields), both against the charge target."""
         events: list[Event] = []
-        prof = profiles(state.scene)[u]
+        prof = profiles(state)[u]
         us = state.units[u]
         for e in prof.effects("attack_on_charge"):
             if "axes" in us.flags:
@@ -499,11 +503,11 @@ class OpenWG(Ruleset):
 
     def _do_cast(self, state: State, u: int, action: Action) -> list[Event]:
         spell = action.option("spell")
-        effect = next(e for e in profiles(state.scene)[u].effects("wizard")
+        effect = next(e for e in profiles(state)[u].effects("wizard")
                       if e.get("spell") == spell)
         state.units[u].flags.add("cast")
         need = int(effect.get("cast", 6))
-        roll = play(_cast(need, spell), state.dice)
+        roll = play(_cast(game(state).cast_dice, need, spell), state.dice)
         cast = roll >= need
         if cast:
             w = state.unit_index(action.target)
@@ -523,17 +527,17 @@ class OpenWG(Ruleset):
         return package.try_start(scene, actions)
 
     def points(self, scene: Scene) -> dict[str, Any]:
-        return package.points(scene)
+        return package.points(self, scene)
 
     def unit_notes(self, state: State) -> dict[int, str]:
         return package.unit_notes(state)
 
     def check_scene(self, scene: Scene) -> None:
-        package.check_scene(scene)
+        package.check_scene(self, scene)
 
     def given_stats(self, scene: Scene, u: int) -> dict[str, float]:
         """Its `stats:`, over what its `build:` gives."""
-        return profiles(scene)[u].stats
+        return scene_profiles(scene, self.book.builder)[u].stats
 
     def health(self, state: State, u: int) -> list[int]:
         return package.health(state, u)
@@ -542,8 +546,8 @@ class OpenWG(Ruleset):
         return package.effect(event)
 
 
-def _cast(need: int, spell: str):
-    return (yield Throw(game().cast_dice, f"cast {spell} ({need}+)"))
+def _cast(dice: str, need: int, spell: str):
+    return (yield Throw(dice, f"cast {spell} ({need}+)"))
 
 
 RULESET = OpenWG()

@@ -55,14 +55,14 @@ def terrain(state: State, m: int) -> Terrain:
     t = state.table
     r = float(min(t.a[m], t.b[m]))
     return t.layout.memo(("skirmish-terrain", r),
-                         lambda: Terrain(t.layout, game().climb_free - 1e-6, clearance=r))
+                         lambda: Terrain(t.layout, game(state).climb_free - 1e-6, clearance=r))
 
 
 # --- measuring ---------------------------------------------------------------------------------
-def climb(ter: Terrain, path: np.ndarray) -> Climb:
+def climb(state: State, ter: Terrain, path: np.ndarray) -> Climb:
     """Horizontal length, height climbed onto pieces of 2" or more, and each drop off one
     (a dangerous drop: game.yaml dangerous_drop or more)."""
-    return moves_climb(ter, path, game().dangerous_drop)
+    return moves_climb(ter, path, game(state).dangerous_drop)
 
 
 def spent(c: Climb, allowed: float | None, jump: bool = False) -> float:
@@ -76,7 +76,7 @@ def spent(c: Climb, allowed: float | None, jump: bool = False) -> float:
 
 def allowance(state: State, u: int, overextended: bool) -> float:
     speed = stat(state, u, "speed")
-    return speed * game().overextended_speed if overextended else speed
+    return speed * game(state).overextended_speed if overextended else speed
 
 
 @dataclass
@@ -107,7 +107,7 @@ def lengths(state: State, moves: Moves, allowed: float | None, jump: bool = Fals
     dangerous: list[int] = []
     worst, too_far = 0.0, []
     for m, path in zip(moves.models, moves.paths, strict=True):
-        c = climb(terrain(state, int(m)), path)
+        c = climb(state, terrain(state, int(m)), path)
         used = spent(c, allowed, jump)
         if c.big_drop and used < c.cost(climb_down=True) - EPS:      # it jumps the drop
             dangerous.append(int(m))
@@ -149,7 +149,7 @@ def where_they_end(state: State, u: int, moves: Moves, after: Table) -> list[Vio
     names = state.scene.model_names
     layout = after.layout
     tall = [i for i, p in enumerate(layout.pieces)
-            if p.kind not in ("area", "impassable") and p.height >= game().climb_free - 1e-6]
+            if p.kind not in ("area", "impassable") and p.height >= game(state).climb_free - 1e-6]
     out = end_problems(state, moves, after)
     for m in moves.models:
         edge = after.outline(int(m), 64)
@@ -197,9 +197,9 @@ def away(state: State, u: int, w: int) -> np.ndarray:
     return d / n if n > EPS else np.array([0.0, 1.0])
 
 
-def retreat_turns() -> list[float]:
+def retreat_turns(state: State) -> list[float]:
     """0, then +-step, +-2 step ... up to the largest turn: the straightest first."""
-    g = game()
+    g = game(state)
     out = [0.0]
     k = 1
     while k * g.retreat_turn_step <= g.retreat_max_turn + EPS:
@@ -212,14 +212,14 @@ def retreat_plan(state: State, u: int, w: int) -> tuple[Moves, Checked, float] |
     """Every model of u moves exactly 5" directly away from w in a straight line, or - where
     terrain or models are in the way - along the line nearest to it that is clear. A retreat
     never climbs onto a piece of 2" or more. None when no line up to 90 degrees off is clear."""
-    g = game()
+    g = game(state)
     base = away(state, u, w)
-    for turn in retreat_turns():
+    for turn in retreat_turns(state):
         a = math.radians(turn)
         d = np.array([base[0] * math.cos(a) - base[1] * math.sin(a),
                       base[0] * math.sin(a) + base[1] * math.cos(a)])
         moves = translated(state, u, np.array([[0.0, 0.0], d * g.retreat_distance]))
-        if any(climb(terrain(state, int(m)), p).up > EPS
+        if any(climb(state, terrain(state, int(m)), p).up > EPS
                for m, p in zip(moves.models, moves.paths, strict=True)):
             continue
         checked = check_move(state, u, moves, None, jump=True)
@@ -229,12 +229,12 @@ def retreat_plan(state: State, u: int, w: int) -> tuple[Moves, Checked, float] |
 
 
 # --- charges -----------------------------------------------------------------------------------
-def leader_gap(t: Table, i: int, j: int, melee: bool) -> float:
+def leader_gap(state: State, t: Table, i: int, j: int, melee: bool) -> float:
     """Leader base to leader base: 3-D, or horizontal for melee units within 2" of height."""
     h = t.memo(("leader-gap", i, j), lambda: float(t.distances(np.array([i]),
                                                               np.array([j]))[0, 0]))
     dz = float(t.z[i] - t.z[j])
-    if melee and abs(dz) < game().melee_vertical - EPS:
+    if melee and abs(dz) < game(state).melee_vertical - EPS:
         return h
     return math.hypot(h, dz)
 
@@ -242,7 +242,7 @@ def leader_gap(t: Table, i: int, j: int, melee: bool) -> float:
 def charge_plan(state: State, u: int, w: int) -> tuple[Moves, Checked] | None:
     """A full move (up to Speed) straight to a place where u's leader is within 1" of w's
     leader: the nearest such place that is legal, else None."""
-    g = game()
+    g = game(state)
     t = state.table
     i, j = leader(state, u), leader(state, w)
     speed = stat(state, u, "speed")
@@ -267,7 +267,7 @@ def charge_plan(state: State, u: int, w: int) -> tuple[Moves, Checked] | None:
         checked = check_move(state, u, moves, speed)
         if checked.problems:
             continue
-        if leader_gap(checked.after, i, j, True) <= g.charge_within + EPS:
+        if leader_gap(state, checked.after, i, j, True) <= g.charge_within + EPS:
             return moves, checked
     return None
 

@@ -48,7 +48,7 @@ class SkirmishPlayer:
         c = state.clock
         if c["commands"] == 0 and not c["fortified"] and not state.check(FORTIFY):
             return FORTIFY
-        if c["fortified"] or c["commands"] >= game().commands_per_turn:
+        if c["fortified"] or c["commands"] >= game(state).commands_per_turn:
             return END
         skirmish = self._best_skirmish(state)
         bomb = self._bombard(state)
@@ -216,7 +216,7 @@ class SkirmishPlayer:
             for w in foes:
                 j = leader(state, w)
                 at = (round(float(state.table.x[j]), 4), round(float(state.table.y[j]), 4))
-                if bombardment.distance_to(state, u, at) <= game().bombard_farther_than + 0.01:
+                if bombardment.distance_to(state, u, at) <= game(state).bombard_farther_than + 0.01:
                     continue
                 score = sum(1 for f in mine if f != u and attacks.in_range(state, f, w))
                 score += 1 if _on_objective(state, w) else 0
@@ -250,7 +250,7 @@ def _in_zone(t, x: float, y: float, zone: float) -> np.ndarray:
 
 
 def _partial(state: State, ref: Referee, u: int, w: int) -> int:
-    return game().partial_sight_cover if attacks.sight(state, u, w, ref) == "partial" else 0
+    return game(state).partial_sight_cover if attacks.sight(state, u, w, ref) == "partial" else 0
 
 
 def _on_objective(state: State, u: int) -> bool:
@@ -274,7 +274,7 @@ def commitment(state: State, side: str, u: int, w: int, stake: float) -> int:
     matters = sum([_contests(state, u), _contests(state, w), abs(stake) >= 1.5])
     want = (0, 0, 1, 2)[matters]
     cap = min(tokens - RESERVE, tokens - theirs + 1, tokens - 1)
-    cards = [c for c in game().morale_cards if c <= min(want, cap)]
+    cards = [c for c in game(state).morale_cards if c <= min(want, cap)]
     return max(cards) if cards else 0
 
 

@@ -22,7 +22,7 @@ from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.moves import find_unit
 from battlefield.rules.result import Result
-from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Player, Ruleset
+from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Parameter, Player, Ruleset
 from battlefield.rules.skirmish import (
     attacks,
     bombardment,
@@ -33,7 +33,7 @@ from battlefield.rules.skirmish import (
     turns,
 )
 from battlefield.rules.skirmish.bombardment import distance_to
-from battlefield.rules.skirmish.data import EPS, bombards, game
+from battlefield.rules.skirmish.data import EPS, GameData, bombards, game, load
 from battlefield.rules.skirmish.movement import v
 from battlefield.rules.state import State
 
@@ -55,6 +55,12 @@ class Skirmish(Ruleset):
     actions = tuple(OPTIONS)
     clock_sides = ("first",)
     odds = package.ODDS
+    parameters = (Parameter("rounds", "rounds", "battle rounds", least=1),
+                  Parameter("morale_tokens", "morale_tokens", "each side's morale tokens",
+                            least=1))
+
+    def load(self) -> GameData:
+        return load(self.folder)
 
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:
@@ -135,7 +141,7 @@ class Skirmish(Ruleset):
         c = state.clock
         if c["fortified"]:
             return v("turn_over", f"{c['active']} fortified its position: its turn is over")
-        n = game().commands_per_turn
+        n = game(state).commands_per_turn
         if c["commands"] >= n:
             return v("no_commands_left", f"{c['active']} has commanded its {n} actions this "
                                          f"turn", commands=c["commands"], allowed=n)
@@ -170,7 +176,7 @@ class Skirmish(Ruleset):
 
     def move_cost(self, state: State, u: int, m: int, path) -> tuple[float, float]:
         """(inches model m spends along path, of which climbing), as a move's check counts."""
-        c = movement.climb(movement.terrain(state, m), path)
+        c = movement.climb(state, movement.terrain(state, m), path)
         return movement.spent(c, self.move_allowance(state, u, "move")), c.up
 
     def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
@@ -232,7 +238,7 @@ class Skirmish(Ruleset):
             return out
         if not bombards(state, u):
             return [v("no_bombardment", f"{action.unit} has no Bombardment (keywords "
-                                        f"{', '.join(game().bombard_keywords)})")]
+                                        f"{', '.join(game(state).bombard_keywords)})")]
         at = self._at(action)
         if at is None:
             return [v("no_point", "bombard needs \"at\": [x, y], where the token goes")]
@@ -240,7 +246,7 @@ class Skirmish(Ruleset):
         if not (0 <= at[0] <= t.width and 0 <= at[1] <= t.depth):
             return [v("off_board", f"({at[0]:g}, {at[1]:g}) is off the board")]
         d = distance_to(state, u, at)
-        far = game().bombard_farther_than
+        far = game(state).bombard_farther_than
         if d <= far + EPS:
             return [v("too_close", f"the token must go more than {far:g}\" from "
                                    f"{action.unit}; ({at[0]:g}, {at[1]:g}) is {d:.2f}\"",

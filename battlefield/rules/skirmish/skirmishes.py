@@ -49,7 +49,7 @@ SHORTHAND = (COMMIT, RETREAT)          # try's answers written on the skirmish
 # --- morale cards --------------------------------------------------------------------------------
 def commit_problem(state: State, side: str, n: Any) -> Violation | None:
     """Why `side` may not commit `n` tokens (None: it may)."""
-    cards = game().morale_cards
+    cards = game(state).morale_cards
     if not isinstance(n, int) or isinstance(n, bool) or n not in cards:
         return v("no_such_card", f"{side} commits {n!r}: the morale cards are "
                                  f"{', '.join(str(c) for c in cards)}")
@@ -62,7 +62,7 @@ def commit_problem(state: State, side: str, n: Any) -> Violation | None:
 
 def cards(state: State, side: str) -> list[int]:
     """The cards `side` may commit now."""
-    return [c for c in game().morale_cards if commit_problem(state, side, c) is None]
+    return [c for c in game(state).morale_cards if commit_problem(state, side, c) is None]
 
 
 def commitments(state: State, action: Action) -> dict[str, int] | Violation:
@@ -233,7 +233,7 @@ def resume(state: State, suspended: dict[str, Any],
 
 def morale(state: State, skirmish: dict[str, Any], commit: dict[str, int]) -> list[Event]:
     """Both cards revealed: tokens lost, the advantage, then ranges, sight and the steps."""
-    g = game()
+    g = game(state)
     u, w = skirmish["units"]
     units = state.scene.units
     action = Action.from_dict(skirmish["action"])
@@ -358,7 +358,7 @@ def charge(state: State, s: dict[str, Any], x: int, y: int) -> tuple[list[Event]
     if plan is None:
         return [{"type": "no-charge", "unit": units[x].id, "target": units[y].id,
                  "reason": f"no legal move of up to {stat(state, x, 'speed'):g}\" brings its "
-                           f"leader within {game().charge_within:g}\" of {units[y].id}'s"}], []
+                           f"leader within {game(state).charge_within:g}\" of {units[y].id}'s"}], []
     moves, checked = plan
     trigs = potshots.triggers(state, x, moves, overextended=False, exclude=(y,))
     state.table = checked.after

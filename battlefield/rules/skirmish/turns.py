@@ -28,7 +28,7 @@ def other(state: State, side: str) -> str:
 
 
 def begin(state: State) -> list[Event]:
-    g = game()
+    g = game(state)
     sides = state.scene.sides
     where = state.scene.file
     if len(sides) != 2:
@@ -70,7 +70,7 @@ def end_turn(state: State) -> list[Event]:
     if c["turn"] == 1:
         c["turn"] = 2
         return events + start_turn(state, other(state, c["first"]))
-    if c["round"] >= game().rounds:
+    if c["round"] >= game(state).rounds:
         c["over"] = True
         return events + [{"type": "battle-over", "round": c["round"],
                           "morale": morale_of(state)}]

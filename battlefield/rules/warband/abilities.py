@@ -29,7 +29,7 @@ def check(state: State, u: int, ability: Ability, action: Action, counts: Mappin
     if ability.not_engaged:
         problem = attacks.engaged_violation(state, u)
         if problem:
-            return [v("engaged", f"{ability.name} cannot be used within {game().engaged:g}\" "
+            return [v("engaged", f"{ability.name} cannot be used within {game(state).engaged:g}\" "
                                  f"of an enemy: {problem.message.split(':')[0]}",
                       **dict(problem.numbers))]
     _, problem = initiative.payment(state, state.side_of(u), ability.cost,

@@ -48,7 +48,7 @@ class Activations:
         if c.get("activating") is not None and c["activating"] != uid:
             w = state.unit_index(c["activating"])
             taken = int(state.units[w].counters.get("actions", 0))
-            limit = int(state.units[w].counters.get("limit", game().actions))
+            limit = int(state.units[w].counters.get("limit", game(state).actions))
             return v("activating", f"{c['activating']} is activating ({taken} of its {limit} "
                                    f"action{'s' * (limit != 1)} taken): {uid} acts after it",
                      taken=taken, allowed=limit)
@@ -73,11 +73,11 @@ class Activations:
         c = self._counts(state, u)
         if "limit" in c:
             return int(c["limit"])
-        return 1 if "waiting" in state.units[u].flags else game().actions
+        return 1 if "waiting" in state.units[u].flags else game(state).actions
 
     def _slot(self, state: State, u: int, kind: str) -> Violation | None:
         """Whether the activation has an action (or a bonus action) left for `kind`."""
-        g = game()
+        g = game(state)
         c = self._counts(state, u)
         uid = state.scene.units[u].id
         taken = int(c.get("n_" + kind, 0))
@@ -117,7 +117,7 @@ class Activations:
         us.flags.add("activated")
         for k in [k for k in us.counters if k not in turns.ROUND_COUNTERS]:
             del us.counters[k]
-        us.counters["limit"] = 1 if second else game().actions
+        us.counters["limit"] = 1 if second else game(state).actions
         c["activating"] = uid
         if c.get("commanded") == uid:
             c["commanded"] = None

@@ -45,10 +45,10 @@ def terrain(state: State, m: int) -> Terrain:
     return t.layout.memo(("warband-terrain", r), lambda: Terrain(t.layout, 1e-6, clearance=r))
 
 
-def climb(ter: Terrain, path: np.ndarray) -> Climb:
+def climb(state: State, ter: Terrain, path: np.ndarray) -> Climb:
     """Horizontal length, height climbed, and each drop (a fall: game.yaml fall_drop or
     more)."""
-    return moves_climb(ter, path, game().fall_drop)
+    return moves_climb(ter, path, game(state).fall_drop)
 
 
 def spent(c: Climb, allowed: float) -> tuple[float, bool]:
@@ -108,7 +108,7 @@ def check_path(state: State, u: int, moves: Moves, allowed: float, what: str) ->
     out: list[Violation] = []
     m, path = int(moves.models[0]), moves.paths[0]
     ter = terrain(state, m)
-    c = climb(ter, path)
+    c = climb(state, ter, path)
     used, falls = spent(c, allowed)
     if used > allowed + EPS:
         climbed = f" (climbing {c.up:.2f}\")" if c.up > EPS else ""
@@ -161,7 +161,7 @@ def check_disengage(state: State, u: int, action: Action) -> Checked | Violation
     moves = plan(state, u, action)
     if isinstance(moves, Violation):
         return moves
-    g = game()
+    g = game(state)
     checked = check_path(state, u, moves, g.disengage, "disengage")
     after = copy.copy(state)        # a shallow view with the fighter moved: read, never applied
     after.table = checked.after

@@ -86,7 +86,7 @@ def drag_notes(ctx: DragContext) -> DragNotes:
     after = __import__("copy").copy(state)
     after.table = ctx.moved
     for w, d in attacks.engaged_with(after, u):
-        notes.rings.append(Ring(w, f"engaged: {d:.2f}\" (within {game().engaged:g}\")"))
+        notes.rings.append(Ring(w, f"engaged: {d:.2f}\" (within {game(state).engaged:g}\")"))
     d = state.sides[side]
     notes.lines.append(f"{side}: {d['singles']} reaction dice, "
                        f"{initiative.labels(d['ability_dice'])}")
@@ -126,11 +126,12 @@ def try_advance(state: State, action: Action) -> list[Violation]:
     return []
 
 
-def check_scene(scene: Scene) -> None:
+def check_scene(ruleset: Ruleset, scene: Scene) -> None:
     """Every unit a fighter (one model, its weapons and abilities as warband reads them) and
     the scene's initiative roll, if it gives one (InputError at the key path)."""
-    fighters(scene)
-    given_roll(scene, (scene.extra.get("state") or {}).get("initiative"))
+    fighters(scene, ruleset.book)
+    given_roll(scene, (scene.extra.get("state") or {}).get("initiative"),
+               ruleset.book.initiative_dice)
 
 
 def health(state: State, u: int) -> list[int]:

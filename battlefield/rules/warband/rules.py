@@ -23,7 +23,7 @@ from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import Decision, ask
 from battlefield.rules.moves import find_unit, v
 from battlefield.rules.result import Result, decide
-from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Player, Ruleset
+from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Parameter, Player, Ruleset
 from battlefield.rules.state import State
 from battlefield.rules.warband import (
     abilities,
@@ -35,7 +35,15 @@ from battlefield.rules.warband import (
     turns,
 )
 from battlefield.rules.warband.activation import Activations
-from battlefield.rules.warband.data import Ability, abilities_of, ability_of, fighter, game
+from battlefield.rules.warband.data import (
+    Ability,
+    GameData,
+    abilities_of,
+    ability_of,
+    fighter,
+    game,
+    load,
+)
 from battlefield.rules.warband.turns import alive, left
 from battlefield.scene.model import Scene
 
@@ -58,6 +66,10 @@ class Warband(Activations, Ruleset):
     phases = ("initiative", "first", "combat")    # the roll, who goes first, the activations
     clock_sides = ("initiative",)
     odds = package.ODDS
+    parameters = (Parameter("rounds", "rounds", "battle rounds", least=1),)
+
+    def load(self) -> GameData:
+        return load(self.folder)
 
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:
@@ -113,18 +125,18 @@ class Warband(Activations, Ruleset):
 
     def _actions_taken(self, state: State, u: int) -> bool:
         c = self._counts(state, u)
-        return bool(c) and c.get("actions", 0) >= c.get("limit", game().actions)
+        return bool(c) and c.get("actions", 0) >= c.get("limit", game(state).actions)
 
     def move_allowance(self, state: State, u: int, ability: str) -> float | None:
         if ability == "move":
             return movement.allowance(state, u)
         if ability == "disengage":
-            return game().disengage
+            return game(state).disengage
         return None
 
     def move_cost(self, state: State, u: int, m: int, path) -> tuple[float, float]:
         allowed = self.move_allowance(state, u, "move") or 0.0
-        c = movement.climb(movement.terrain(state, m), np.asarray(path, dtype=np.float64))
+        c = movement.climb(state, movement.terrain(state, m), np.asarray(path, dtype=np.float64))
         return movement.spent(c, allowed)[0], c.up
 
     def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
@@ -148,7 +160,7 @@ class Warband(Activations, Ruleset):
             u, _ = find_unit(state, action)
             ability = ability_of(state, u, kind) if u >= 0 else None
             if ability is None:
-                return self.unknown_action(kind, [*FIELDS, *(a.id for a in game().abilities)],
+                return self.unknown_action(kind, [*FIELDS, *(a.id for a in game(state).abilities)],
                                            "action or ability", ", or a fighter's own ability")
         fields = ABILITY_FIELDS if ability is not None else FIELDS[kind]
         odd = [k for k, _ in action.options if k not in fields]
@@ -205,7 +217,7 @@ class Warband(Activations, Ruleset):
 
     def _check_disengage(self, state: State, u: int, action: Action) -> list[Violation]:
         if not attacks.engaged_with(state, u):
-            return [v("not_engaged", f"{action.unit} is not within {game().engaged:g}\" of an "
+            return [v("not_engaged", f"{action.unit} is not within {game(state).engaged:g}\" of an "
                                      f"enemy: it moves, it does not disengage")]
         checked = movement.check_disengage(state, u, action)
         return [checked] if isinstance(checked, Violation) else checked.problems
@@ -287,7 +299,7 @@ class Warband(Activations, Ruleset):
                                 "z": round(float(t.z[m]), 6),
                                 "distance": round(checked.used, 6)}]
         if checked.falls:
-            g = game()
+            g = game(state)
             r = state.dice.roll("D6", f"falling: {uid}").total
             events.append({"type": "fall", "unit": uid, "roll": r, "fails_on": g.fall_fails_on})
             if r <= g.fall_fails_on:
@@ -432,7 +444,7 @@ class Warband(Activations, Ruleset):
         return package.try_advance(state, action)
 
     def check_scene(self, scene: Scene) -> None:
-        package.check_scene(scene)
+        package.check_scene(self, scene)
 
     def health(self, state: State, u: int) -> list[int]:
         return package.health(state, u)
