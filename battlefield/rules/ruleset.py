@@ -55,8 +55,9 @@ from battlefield.errors import UsageError
 from battlefield.paths import ruleset_dir
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import Decision
+from battlefield.rules.handlers import Handler, collect
 from battlefield.rules.result import Result
-from battlefield.rulesets import RulesetData, load_ruleset
+from battlefield.rulesets import ActionDoc, RulesetData, load_ruleset
 from battlefield.scene.model import Scene
 
 if TYPE_CHECKING:
@@ -220,8 +221,8 @@ class Ruleset(ABC):
 
     actions: tuple[str, ...] = ()
     """The action types it plays, as its refusal lists them: State.check refuses any other
-    type (unknown_action) before asking `check`. Empty: `check` refuses unknown types itself
-    (aos4's spells and warband's fighter abilities are types only a unit has)."""
+    type (unknown_action, `unknown`) before asking `check`. Empty: the ids of its vocabulary
+    (ruleset.yaml `actions:`)."""
 
     odds: tuple[OddsQuestion, ...] = ()
     """The questions `battlefield odds` asks of a scene in this ruleset (--attack, --charge
@@ -331,20 +332,77 @@ class Ruleset(ABC):
         read with rules.state.scene_start and start_round) and return the opening events. A
         whole position in `state:` is restored after it, over what setup filled."""
 
-    @abstractmethod
     def check(self, state: State, action: Action) -> list[Violation]:
         """When an action is checked (State.check, and before State.apply): why it is illegal
         now, empty when it is legal. Changes nothing. State.check has already refused it when
-        the battle is over or its type is not one of `actions`; while decisions are pending it
-        is asked only about an action that addresses one (rules.decisions.check). Build each
-        violation with rules.moves.v, naming the units and models it is about (`about`), so the
-        window marks them without reading the message; an action that needs a "target" and has
-        none is refused with the code `no_target` (the window then asks for a click on one)."""
+        the battle is over, its type is unknown (`unknown`), a key is not one its vocabulary
+        entry declares or it is not used in this phase (ruleset.yaml `fields:`, `phases:`;
+        rules.boundary.declared); while decisions are pending it is asked only about an
+        action that addresses one (rules.decisions.check). Build each violation with
+        rules.moves.v, naming the units and models it is about (`about`), so the window marks
+        them without reading the message; a field still to choose (no "target" yet, no path)
+        is said with `choose=` (the window then asks for it). Default: the check of the
+        action's handler (`@handles`)."""
+        found = self.handler(action.type)
+        if found is None:
+            return self.unknown_action(action.type, list(self.handlers))
+        return found.check(state, action)
 
-    @abstractmethod
     def resolve(self, state: State, action: Action) -> list[Event]:
         """When a legal action is applied: change the state, roll dice (state.dice), return
-        the events. May ask the other side decisions (rules.decisions.ask)."""
+        the events. May ask the other side decisions (rules.decisions.ask). Default: the
+        resolve of the action's handler."""
+        found = self.handler(action.type)
+        if found is None or found.resolve is None:
+            raise NotImplementedError(f"{self.id} has no resolve for {action.type!r}")
+        return found.resolve(state, action)
+
+    handlers: dict[str, Handler] = {}
+    """The action types this class plays and their handlers (`@handles`), its bases'
+    included: filled when the class is made."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.handlers = collect(cls)
+
+    def handler(self, kind: str) -> Handler | None:
+        """The check and resolve of action type `kind`, bound to this ruleset, or None."""
+        found = type(self).handlers.get(kind)
+        return found.on(self) if found is not None else None
+
+    def unknown(self, state: State, action: Action) -> list[Violation]:
+        """When State.check meets an action: `unknown_action` when there is no action of its
+        type. Default: a type not one of `actions` (or, when that is empty, of the vocabulary
+        in ruleset.yaml), unless the vocabulary has `unlisted_actions` (aos4's spells, warband's
+        fighters' own abilities: types that depend on the unit, which their check refuses)."""
+        spec = self.vocabulary(state)
+        known = self.actions or (tuple(a.id for a in spec.actions) if spec else ())
+        if known and action.type not in known and (spec is None
+                                                   or spec.unlisted_actions is None):
+            return self.unknown_action(action.type, known)
+        return []
+
+    def when(self, state: State, kind: str) -> tuple[str, ...]:
+        """When State.check meets an action of type `kind`: the phases it is used in
+        ("movement", "your movement", "enemy movement"; empty: any). Default: its vocabulary
+        entry's `phases:` (ruleset.yaml); aos4 reads them from its abilities file."""
+        doc = self.doc(state, kind)
+        return doc.phases if doc is not None else ()
+
+    def doc(self, state: State, kind: str) -> ActionDoc | None:
+        """The vocabulary entry of action type `kind`: its own, else (for a ruleset that lists
+        no `actions` of its own) `unlisted_actions`."""
+        spec = self.vocabulary(state)
+        if spec is None:
+            return None
+        return next((a for a in spec.actions if a.id == kind),
+                    None if self.actions else spec.unlisted_actions)
+
+    def vocabulary(self, state: State) -> RulesetData | None:
+        """Its ruleset.yaml as the game's scene was read with it (None: the scene is another
+        ruleset's, as a test's ruleset plays one)."""
+        spec = state.scene.ruleset
+        return spec if spec.id == self.id else None
 
     @abstractmethod
     def available(self, state: State) -> list[str]:

@@ -142,6 +142,7 @@ class Game:
         (computer battles that never step back)."""
         state = State(self, self.scene.table(), Dice.seeded(self.seed, fixed_dice),
                       keep_undo=keep_undo)
+        state.sides = {s: {} for s in self.scene.sides}     # setup fills their resources
         state.units = [UnitState(np.ones(len(u.models), dtype=bool),
                                  np.zeros(len(u.models), dtype=np.int64)) for u in self.scene.units]
         state.events.extend(self.rules.setup(state))
@@ -191,7 +192,9 @@ class State:
         """Why `action` is illegal here (empty: legal). Never changes the state. While
         decisions are pending only their answers are legal; once the battle is over nothing
         is, nor a type the ruleset does not play (Ruleset.actions); the ruleset checks the
-        rest. First of all, every field must be of its declared type (rules.boundary)."""
+        rest. First of all, every field must be of its declared type (rules.boundary); then
+        the type one the ruleset plays (Ruleset.unknown), each key one its vocabulary entry
+        declares and the phase one it is used in (rules.boundary.declared)."""
         if bad := boundary.check(self, action):    # fields of their declared types, first
             self._checked = None
             return bad
@@ -199,10 +202,11 @@ class State:
             violations = decisions.check(self, action)
         elif self.over:
             violations = [Violation("battle_over", "the battle is over")]
-        elif self.rules.actions and action.type not in self.rules.actions:
-            violations = self.rules.unknown_action(action.type, self.rules.actions)
         else:
-            violations = self.rules.check(self, action)
+            violations = (self.rules.unknown(self, action)
+                          or boundary.declared(self, action, self.rules.doc(self, action.type),
+                                               self.rules.when(self, action.type))
+                          or self.rules.check(self, action))
         self._checked = None if violations else action
         return violations
 

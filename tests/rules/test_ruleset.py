@@ -140,5 +140,5 @@ def test_unknown_action_lists_the_types_in_each_rulesets_words() -> None:
         "no ability 'fly' (valid: move, or x)"]
     s = Game(registry.get("skirmish"), load_scene_text(SCENE), seed=1).new_state()
     assert [(v.code, v.message) for v in s.check(Action("fly"))] == [
-        ("unknown_action", "no action 'fly' (valid: move, skirmish, bombard, fortify, end-turn, "
-                           "retreat, commit, decline)")]
+        ("unknown_action", "no action 'fly' (valid: move, skirmish, commit, bombard, fortify, "
+                           "retreat, decline, end-turn)")]

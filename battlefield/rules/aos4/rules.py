@@ -9,8 +9,7 @@ fight raises and resume() finishes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from battlefield.errors import InputError, UsageError
@@ -23,7 +22,9 @@ from battlefield.rules.aos4.heroics import Heroics
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.aos4.movement_phase import Moving
 from battlefield.rules.aos4.shooting import Shooting
+from battlefield.rules.boundary import in_phase
 from battlefield.rules.decisions import DECLINE, Decision, answer_of
+from battlefield.rules.handlers import Handler, handles
 from battlefield.rules.moves import find_unit
 from battlefield.rules.result import Result
 from battlefield.rules.ruleset import (
@@ -39,21 +40,9 @@ from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
 END_PHASE = "end-phase"
-OPTIONS = ("command", "unbind", "bank")
 SHORTHAND = "all_out_defence"      # try's shorthand for the defender's answer
 
 
-Check = Callable[[Any, State, Ability, int, Action], list[Violation]]
-Resolve = Callable[[Any, State, Ability, int, Action], list[Event]]
-
-
-@dataclass(frozen=True)
-class Handler:
-    """How an ability is played: its own rule (after phase, unit, Rules of One and command
-    points are checked) and its effect."""
-
-    check: Check
-    resolve: Resolve
 
 
 class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
@@ -83,18 +72,33 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
         _handled(loaded.abilities)
         return loaded
 
-    @property
-    def handlers(self) -> dict[str, Handler]:
-        """The handler of every ability of the book that is played."""
-        return {k: h for k, h in HANDLERS.items() if k in self.book.abilities}
+    # Each played ability's check and resolve (the mixins' methods, bound when asked).
+    normal_move = Handler(("normal-move",), Moving._check_normal_move, Moving._do_normal_move)
+    run = Handler(("run",), Moving._check_run, Moving._do_run)
+    retreat = Handler(("retreat",), Moving._check_retreat, Moving._do_retreat)
+    redeploy = Handler(("redeploy",), Moving._check_redeploy, Moving._do_redeploy)
+    shoot = Handler(("shoot",), Shooting._check_shoot, Shooting._do_shoot)
+    covering_fire = Handler(("covering-fire",), Shooting._check_covering_fire,
+                            Shooting._do_covering_fire)
+    charge = Handler(("charge",), Fighting._check_charge, Fighting._do_charge)
+    counter_charge = Handler(("counter-charge",), Fighting._check_counter_charge,
+                             Fighting._do_counter_charge)
+    fight = Handler(("fight",), Fighting._check_fight, Fighting._do_fight)
+    rally = Handler(("rally",), Heroics._check_rally, Heroics._do_rally)
+    power_through = Handler(("power-through",), Heroics._check_power_through,
+                            Heroics._do_power_through)
+    activate_place_of_power = Handler(("activate-place-of-power",),
+                                      Heroics._check_activate_place_of_power,
+                                      Heroics._do_activate_place_of_power)
 
-    def _check_intervention(self, state: State, a: Ability, u: int, action: Action
-                            ) -> list[Violation]:
+    @handles("magical-intervention")
+    def check_intervention(self, state: State, a: Ability, u: int, action: Action
+                           ) -> list[Violation]:
         return [v("use_as_option", "give it as \"command\": \"magical-intervention\" on "
                                    "the spell or prayer it lets a unit use")]
 
-    def _do_intervention(self, state: State, a: Ability, u: int, action: Action
-                         ) -> list[Event]:
+    @check_intervention.resolver
+    def intervention(self, state: State, a: Ability, u: int, action: Action) -> list[Event]:
         raise UsageError("magical-intervention is given on a spell or prayer")
 
     # --- the engine's questions ---------------------------------------------------------------
@@ -137,7 +141,7 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
         for a in book(state).abilities.values():
             if a.id in book(state).not_played or a.reaction or a.id == "magical-intervention":
                 continue
-            if self._phase_problem(state, a) is None:
+            if in_phase(state, self.when(state, a.id)):
                 out.append(a.id)
         c = state.clock
         if c["phase"] == "hero" and c["acting"] == c["active"]:
@@ -148,8 +152,7 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
     def check(self, state: State, action: Action) -> list[Violation]:
         if state.pending:
             return []         # an answer that is not a choice: the engine lists the choices
-        odd = [k for k, _ in action.options if k not in OPTIONS]
-        if SHORTHAND in odd or action.type in (DECLINE, defence.ID):
+        if action.option(SHORTHAND) is not None or action.type in (DECLINE, defence.ID):
             return [v("defenders_decision",
                       "All-out Defence is the defending side's decision, asked when a shoot or "
                       "fight targets its unit (none is asked now); it answers {\"type\": "
@@ -158,48 +161,45 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
         if action.side is not None and action.side != state.clock["acting"]:
             return [v("not_your_decision", f"it is {state.clock['acting']}'s decision, not "
                                            f"{action.side}'s")]
-        if odd:
-            return [v("unknown_key", f"unknown key '{odd[0]}' in the action (valid: type, side, "
-                                     f"unit, path, paths, target, weapon, "
-                                     f"{', '.join(OPTIONS)})")]
         if action.type == END_PHASE:
             return self._check_end_phase(state)
         a = book(state).abilities.get(action.type)
-        if a is None and action.type in magic.known(state):
+        if a is None:                  # a spell or prayer: Aos4.unknown has refused any other
             return self._check_magic(state, action)
-        if a is None:
-            return self.unknown_action(action.type, [END_PHASE, *book(state).abilities,
-                                                     *sorted(magic.known(state))], "ability")
-        if a.id == "magical-intervention":
-            return [v("use_as_option", "give it as \"command\": \"magical-intervention\" on "
-                                       "the spell or prayer it lets a unit use")]
+        if a.id == "magical-intervention":           # never an action of its own
+            return self.handler(a.id).check(state, a, -1, action)
         if a.id in book(state).not_played:
             return [v("not_played", f"{a.id}: {book(state).not_played[a.id]}")]
         if a.reaction:
             return [v("reaction", f"{a.id} is a reaction: give it as \"command\": \"{a.id}\" "
                                   f"on the {book(state).reactions[a.id].replace('|', ' or ')} "
                                   f"action")]
-        problem = self._phase_problem(state, a)
-        if problem:
-            return [problem]
         u, problem = self._unit(state, action)
         if problem:
             return [problem]
         out = self._rules_of_one(state, a, u, action)
         if out:
             return out
-        return self.handlers[a.id].check(self, state, a, u, action)
+        return self.handler(a.id).check(state, a, u, action)
 
-    def _phase_problem(self, state: State, a: Ability) -> Violation | None:
-        c = state.clock
-        mine = c["acting"] == c["active"]
-        for phase, whose in a.phases:
-            if phase == c["phase"] and (whose == "any" or (whose == "your") == mine):
-                return None
-        whose = {"your": "the acting side's own", "enemy": "the enemy's", "any": "any"}
-        when = " or ".join(f"{whose[w]} {p} phase" for p, w in a.phases)
-        return v("wrong_phase", f"{a.id} is used in the {when}; it is {c['active']}'s "
-                                f"{c['phase']} phase and {c['acting']} is acting")
+    def unknown(self, state: State, action: Action) -> list[Violation]:
+        """A type of the vocabulary (end-phase, the answers), an ability of the book, or a
+        spell or prayer a unit knows."""
+        kind = action.type
+        if any(a.id == kind for a in state.scene.ruleset.actions) \
+                or kind in self.book.abilities or kind in magic.known(state):
+            return []
+        return self.unknown_action(kind, [END_PHASE, *self.book.abilities,
+                                          *sorted(magic.known(state))], "ability")
+
+    def when(self, state: State, kind: str) -> tuple[str, ...]:
+        """The phases of the ability (abilities.yaml, the seed's): "your movement" ...; none
+        for what is no action of its own (a reaction, one not played, Magical Intervention)
+        nor for a spell or prayer (magic.check says when)."""
+        a = self.book.abilities.get(kind)
+        if a is None or a.reaction or a.not_played or a.id == "magical-intervention":
+            return ()
+        return tuple(p if whose == "any" else f"{whose} {p}" for p, whose in a.phases)
 
     def _unit(self, state: State, action: Action) -> tuple[int, Violation | None]:
         u, problem = find_unit(state, action)
@@ -309,7 +309,7 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
             state.sides[side]["commands"].append(c.id)
             us.phase_used.add("command")
             events.append({"type": "command", "side": side, "command": c.id, "cost": c.cost})
-        events.extend(self.handlers[a.id].resolve(self, state, a, u, action))
+        events.extend(self.handler(a.id).resolve(state, a, u, action))
         if state.clock["phase"] == "combat" and a.id == "fight" and not state.pending:
             self._next_fighter(state)
         return events
@@ -403,33 +403,15 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
         return package.effect(event)
 
 
-HANDLERS = {
-    "normal-move": Handler(Aos4._check_normal_move, Aos4._do_normal_move),
-    "run": Handler(Aos4._check_run, Aos4._do_run),
-    "retreat": Handler(Aos4._check_retreat, Aos4._do_retreat),
-    "redeploy": Handler(Aos4._check_redeploy, Aos4._do_redeploy),
-    "shoot": Handler(Aos4._check_shoot, Aos4._do_shoot),
-    "covering-fire": Handler(Aos4._check_covering_fire, Aos4._do_covering_fire),
-    "charge": Handler(Aos4._check_charge, Aos4._do_charge),
-    "counter-charge": Handler(Aos4._check_counter_charge, Aos4._do_counter_charge),
-    "fight": Handler(Aos4._check_fight, Aos4._do_fight),
-    "rally": Handler(Aos4._check_rally, Aos4._do_rally),
-    "power-through": Handler(Aos4._check_power_through, Aos4._do_power_through),
-    "activate-place-of-power": Handler(Aos4._check_activate_place_of_power,
-                                       Aos4._do_activate_place_of_power),
-    "magical-intervention": Handler(Aos4._check_intervention, Aos4._do_intervention),
-}
-
-
 def _handled(data: dict[str, Ability]) -> dict[str, Ability]:
     """`data`, once every ability in it has a handler, reacts to others or is not played."""
     for a in data.values():
-        if a.id in HANDLERS or a.reacts_to or a.not_played:
+        if a.id in Aos4.handlers or a.reacts_to or a.not_played:
             continue
         file, path, line = a.where
         raise InputError(file, path, line, f"ability '{a.id}' has no handler in "
                                            f"battlefield/rules/aos4",
-                         "a handler in rules.HANDLERS, reacts_to: [ABILITY, ...] "
+                         "a handler on Aos4 (rules.py), reacts_to: [ABILITY, ...] "
                          "or not_played: REASON")
     return data
 

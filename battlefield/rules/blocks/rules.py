@@ -28,6 +28,7 @@ from battlefield.rules.blocks.data import (
 from battlefield.rules.blocks.turns import PHASES
 from battlefield.rules.chance import Throw
 from battlefield.rules.decisions import DECLINE, Decision
+from battlefield.rules.handlers import handles
 from battlefield.rules.moves import find_unit, starting_at, v
 from battlefield.rules.result import Result, decide
 from battlefield.rules.ruleset import (
@@ -46,10 +47,6 @@ from battlefield.scene.model import Scene
 Event = dict[str, Any]
 COSTS = {"order": 1, "direct": 1, "rally": 1, "draw-card": 1, "special": 1}
 COMMAND = ("order", "direct", "move", "rally", "draw-card", "card", "special")
-FIELDS = {"order": ("unit",), "direct": ("unit",), "move": ("unit", "path"),
-          "rally": ("unit",), "draw-card": (), "card": ("unit",), "special": (),
-          "attack": ("unit", "target"), "end-phase": ()}
-OPTIONS = {"order": ("order",), "card": ("card",), "attack": ("card",)}
 
 
 class Blocks(Ruleset):
@@ -58,7 +55,6 @@ class Blocks(Ruleset):
 
     id = "blocks"
     turn_word = "to act"
-    actions = tuple(FIELDS)
     phases = PHASES
     clock_sides = ("first",)
     odds = package.ODDS
@@ -125,34 +121,15 @@ class Blocks(Ruleset):
             d = state.pending[0]
             return [v("not_a_choice", f"{d.side} answers {d.kind} with one of: "
                                       + ", ".join(d.label(c) for c in d.choices))]
-        odd = [k for k, _ in action.options if k not in OPTIONS.get(action.type, ())]
-        odd += [k for k in ("unit", "path", "paths", "target", "weapon")
-                if getattr(action, k) is not None and k not in FIELDS[action.type]
-                and not (k == "target" and action.type == "attack")]
-        if action.facing is not None and action.type != "move":
-            odd.append("facing")
-        if odd:
-            valid = ", ".join(["type", "side", *FIELDS[action.type],
-                               *OPTIONS.get(action.type, ()),
-                               *(["facing"] if action.type == "move" else [])])
-            return [v("unknown_key", f"unknown key '{odd[0]}' in a {action.type} action "
-                                     f"(valid: {valid})")]
         if bad := self.not_your_turn(state, action):
             return bad
         acting = self.acting_side(state)
-        phase = state.clock["phase"]
-        if action.type in COMMAND and phase != "command":
-            return [v("wrong_phase", f"{action.type} belongs to the Movement & Command phase; "
-                                     f"this is the {phase} phase")]
-        if action.type == "attack" and phase not in ("combat", "strike-back"):
-            return [v("wrong_phase", "attacks belong to the Combat phase; this is the "
-                                     f"{phase} phase")]
         cost = COSTS.get(action.type, 0)
         have = state.sides[acting]["command"]
         if cost > have:
             return [v("no_command_points", f"{action.type} costs {cost} command point; "
                                            f"{acting} has {have}", cost=cost, have=have)]
-        return getattr(self, "_check_" + action.type.replace("-", "_"))(state, action)
+        return super().check(state, action)
 
     def _own(self, state: State, action: Action) -> tuple[int, Violation | None]:
         u, problem = find_unit(state, action)
@@ -164,10 +141,12 @@ class Blocks(Ruleset):
                                      f"acting")
         return u, None
 
-    def _check_end_phase(self, state: State, action: Action) -> list[Violation]:
+    @handles("end-phase")
+    def check_end_phase(self, state: State, action: Action) -> list[Violation]:
         return []
 
-    def _check_order(self, state: State, action: Action) -> list[Violation]:
+    @handles("order")
+    def check_order(self, state: State, action: Action) -> list[Violation]:
         u, problem = self._own(state, action)
         if problem:
             return [problem]
@@ -190,7 +169,8 @@ class Blocks(Ruleset):
                 return [v("off_board", f"({x:g}, {y:g}) is off the board")]
         return []
 
-    def _check_direct(self, state: State, action: Action) -> list[Violation]:
+    @handles("direct")
+    def check_direct(self, state: State, action: Action) -> list[Violation]:
         u, problem = self._own(state, action)
         if problem:
             return [problem]
@@ -203,7 +183,8 @@ class Blocks(Ruleset):
             return [v("already_moved", f"{action.unit} has moved this turn")]
         return []
 
-    def _check_move(self, state: State, action: Action) -> list[Violation]:
+    @handles("move")
+    def check_move(self, state: State, action: Action) -> list[Violation]:
         u, problem = self._own(state, action)
         if problem:
             return [problem]
@@ -246,7 +227,8 @@ class Blocks(Ruleset):
         trip = movement.travel((x, y, f), legs, a, b, length + 1e-9, movement.ground(state, u))
         return trip, length
 
-    def _check_rally(self, state: State, action: Action) -> list[Violation]:
+    @handles("rally")
+    def check_rally(self, state: State, action: Action) -> list[Violation]:
         u, problem = self._own(state, action)
         if problem:
             return [problem]
@@ -257,10 +239,12 @@ class Blocks(Ruleset):
             return [v("already_moved", f"{action.unit} has moved: rally before it moves")]
         return []
 
-    def _check_draw_card(self, state: State, action: Action) -> list[Violation]:
+    @handles("draw-card")
+    def check_draw_card(self, state: State, action: Action) -> list[Violation]:
         return [] if game(state).cards else [v("no_cards", "the deck has no cards")]
 
-    def _check_special(self, state: State, action: Action) -> list[Violation]:
+    @handles("special")
+    def check_special(self, state: State, action: Action) -> list[Violation]:
         side = self.acting_side(state)
         if state.sides[side]["rally_cry"]:
             return [v("special_used", f"{side} has used its rally cry this turn")]
@@ -281,14 +265,16 @@ class Blocks(Ruleset):
                                      f"is played here")
         return None
 
-    def _check_card(self, state: State, action: Action) -> list[Violation]:
+    @handles("card")
+    def check_card(self, state: State, action: Action) -> list[Violation]:
         bad = self._card(state, action, "green")
         if bad:
             return [bad]
         u, problem = self._own(state, action)
         return [problem] if problem else []
 
-    def _check_attack(self, state: State, action: Action) -> list[Violation]:
+    @handles("attack")
+    def check_attack(self, state: State, action: Action) -> list[Violation]:
         u, problem = self._own(state, action)
         if problem:
             return [problem]
@@ -309,7 +295,7 @@ class Blocks(Ruleset):
     def resolve(self, state: State, action: Action) -> list[Event]:
         side = self.acting_side(state)
         state.sides[side]["command"] -= COSTS.get(action.type, 0)
-        events = getattr(self, "_do_" + action.type.replace("-", "_"))(state, action)
+        events = self.handler(action.type).resolve(state, action)
         return self._ended(state, events)
 
     def _ended(self, state: State, events: list[Event]) -> list[Event]:
@@ -321,29 +307,34 @@ class Blocks(Ruleset):
                            **self.result(state)})
         return events
 
-    def _do_order(self, state: State, action: Action) -> list[Event]:
+    @check_order.resolver
+    def order(self, state: State, action: Action) -> list[Event]:
         order = order_of(action.option("order"))
         state.extra["orders"][action.unit] = order
         return [{"type": "order", "unit": action.unit, "order": order_text(order)}]
 
-    def _do_direct(self, state: State, action: Action) -> list[Event]:
+    @check_direct.resolver
+    def direct(self, state: State, action: Action) -> list[Event]:
         state.units[state.unit_index(action.unit)].flags.add("directed")
         return [{"type": "direct", "unit": action.unit}]
 
-    def _do_move(self, state: State, action: Action) -> list[Event]:
+    @check_move.resolver
+    def move(self, state: State, action: Action) -> list[Event]:
         u = state.unit_index(action.unit)
         trip, _ = self.trip(state, u, action)
         turns.place(state, u, trip)
         state.units[u].flags.add("moved")
         return [turns.moved_event(state, u, "direct control", trip)]
 
-    def _do_rally(self, state: State, action: Action) -> list[Event]:
+    @check_rally.resolver
+    def rally(self, state: State, action: Action) -> list[Event]:
         us = state.units[state.unit_index(action.unit)]
         us.flags.discard("routing")
         us.flags.add("moved")
         return [{"type": "rallied", "unit": action.unit}]
 
-    def _do_draw_card(self, state: State, action: Action) -> list[Event]:
+    @check_draw_card.resolver
+    def draw_card(self, state: State, action: Action) -> list[Event]:
         cards = game(state).cards
         side = self.acting_side(state)
         k = chance.play(_draw(len(cards), side), state.dice)
@@ -351,7 +342,8 @@ class Blocks(Ruleset):
         state.sides[side]["cards"] = [*state.sides[side]["cards"], card.id]
         return [{"type": "card-drawn", "side": side, "card": card.id}]
 
-    def _do_card(self, state: State, action: Action) -> list[Event]:
+    @check_card.resolver
+    def card(self, state: State, action: Action) -> list[Event]:
         side = self.acting_side(state)
         card = game(state).card(str(action.option("card")))
         hand = list(state.sides[side]["cards"])
@@ -363,13 +355,15 @@ class Blocks(Ruleset):
         return [{"type": "card", "side": side, "card": card.id, "unit": action.unit,
                  "effect": dict(card.effect)}]
 
-    def _do_special(self, state: State, action: Action) -> list[Event]:
+    @check_special.resolver
+    def special(self, state: State, action: Action) -> list[Event]:
         side = self.acting_side(state)
         state.sides[side]["rally_cry"] = True
         return [{"type": "special", "side": side, "ability": "rally cry",
                  "courage": game(state).special_courage}]
 
-    def _do_attack(self, state: State, action: Action) -> list[Event]:
+    @check_attack.resolver
+    def attack(self, state: State, action: Action) -> list[Event]:
         u, w = state.unit_index(action.unit), state.unit_index(action.target)
         kind, _ = attacks.attack_kind(state, u, w, state.clock["phase"] == "strike-back")
         red = None
@@ -429,7 +423,8 @@ class Blocks(Ruleset):
         """try's default answer to a card decision: no card."""
         return decision.choices[-1]
 
-    def _do_end_phase(self, state: State, action: Action) -> list[Event]:
+    @check_end_phase.resolver
+    def end_phase(self, state: State, action: Action) -> list[Event]:
         c = state.clock
         events: list[Event] = [{"type": "end-phase", "phase": c["phase"],
                                 "side": self.acting_side(state)}]

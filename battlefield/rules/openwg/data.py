@@ -11,13 +11,17 @@ from typing import Any
 from battlefield.rules.datafile import item, read
 from battlefield.rules.openwg.builder import Builder, read_builder
 from battlefield.rules.state import State
+from battlefield.scene.model import Scene
 from battlefield.yamlsource import Reader
 
 EPS = 1e-6
 PHASES = ("movement", "ranged", "melee", "leadership")
-# The phase each action belongs to.
-PHASE_OF = {"move": "movement", "run": "movement", "charge": "movement", "retreat": "movement",
-            "hold": "movement", "shoot": "ranged", "fight": "melee", "cast": "leadership"}
+
+
+def phase_of(scene: Scene, kind: str) -> str | None:
+    """The phase an action of type `kind` belongs to (its `phases:` in ruleset.yaml)."""
+    doc = next((a for a in scene.ruleset.actions if a.id == kind), None)
+    return doc.phases[0] if doc is not None and doc.phases else None
 
 
 def _phases(r: Reader, path: tuple, value: Any) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from battlefield.errors import UsageError
 from battlefield.rules.actions import Action
 from battlefield.rules.chance import mean
 from battlefield.rules.openwg import attacks
-from battlefield.rules.openwg.data import PHASE_OF
+from battlefield.rules.openwg.data import phase_of
 from battlefield.rules.openwg.odds import morale_distribution
 from battlefield.rules.openwg.profiles import profiles, scene_profiles
 from battlefield.rules.ruleset import (
@@ -87,7 +87,8 @@ def _refused_now(ruleset: Ruleset, scene: Scene, a: str, b: str, kind: str, weap
     units as they stand (in combat, already shot or fought this round, ...): the odds are the
     dice's all the same."""
     action = Action("shoot" if kind == "ranged" else "fight", unit=a, target=b, weapon=weapon)
-    moment = {"phase": PHASE_OF[action.type], "active": scene.units[scene.unit_index(a)].side}
+    moment = {"phase": phase_of(scene, action.type),
+              "active": scene.units[scene.unit_index(a)].side}
     st = dict(scene.extra.get("state") or {})
     if "clock" in st:                 # a whole position: its clock moved to that moment
         st["clock"] = {**st["clock"], **moment, "stopped": []}
@@ -169,9 +170,9 @@ def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if not (actions and actions[0].type == "stop" and not actions[0].side):
         out["active"] = first_side(scene, actions)
-    first = next((a for a in actions if a.type in PHASE_OF), None)
+    first = next((a for a in actions if phase_of(scene, a.type)), None)
     if first is not None:
-        out["phase"] = PHASE_OF[first.type]
+        out["phase"] = phase_of(scene, first.type)
     return out
 
 

@@ -17,9 +17,10 @@ import numpy as np
 
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.chance import Throw, play
+from battlefield.rules.handlers import handles
 from battlefield.rules.moves import about, find_unit, v
 from battlefield.rules.openwg import attacks, data, movement, package, turns
-from battlefield.rules.openwg.data import EPS, PHASE_OF, PHASES, game
+from battlefield.rules.openwg.data import EPS, PHASES, game, phase_of
 from battlefield.rules.openwg.profiles import Weapon, profiles, scene_profiles
 from battlefield.rules.openwg.reach import enemies_in_combat, unit_gap
 from battlefield.rules.result import Result, decide
@@ -29,11 +30,6 @@ from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
 MOVES = ("move", "run", "charge", "retreat")
-FIELDS = {"move": ("unit", "path", "paths"), "run": ("unit", "path", "paths"),
-          "retreat": ("unit", "path", "paths"), "charge": ("unit", "target", "path", "paths"),
-          "hold": ("unit",), "shoot": ("unit", "target", "weapon"),
-          "fight": ("unit", "target", "weapon"), "cast": ("unit", "target"), "stop": ()}
-OPTIONS = {"shoot": ("split",), "fight": ("adjust", "split"), "cast": ("spell",)}
 
 
 class OpenWG(Ruleset):
@@ -42,7 +38,6 @@ class OpenWG(Ruleset):
 
     id = "openwg"
     turn_word = "action"
-    actions = tuple(FIELDS)
     phases = PHASES
     clock_side_lists = ("stopped",)
     odds = package.ODDS
@@ -80,8 +75,9 @@ class OpenWG(Ruleset):
             return []
         out = ["stop"]
         side = state.clock["active"]
-        for kind, phase in PHASE_OF.items():
-            if phase != state.clock["phase"]:
+        for doc in state.scene.ruleset.actions:
+            kind = doc.id
+            if state.clock["phase"] not in doc.phases:
                 continue
             if any(self.eligible(state, u, kind) for u in range(len(state.units))
                    if state.side_of(u) == side):
@@ -109,7 +105,7 @@ class OpenWG(Ruleset):
         us = state.units[u]
         prof = profiles(state)[u]
         fighting = bool(enemies_in_combat(state, u))
-        if kind in PHASE_OF and PHASE_OF[kind] != state.clock["phase"]:
+        if phase_of(state.scene, kind) not in (None, state.clock["phase"]):
             return False
         if kind in MOVES or kind == "hold":
             if "moved" in us.flags:
@@ -133,30 +129,20 @@ class OpenWG(Ruleset):
 
     # --- check --------------------------------------------------------------------------------
     def check(self, state: State, action: Action) -> list[Violation]:
-        odd = [k for k, _ in action.options if k not in OPTIONS.get(action.type, ())]
-        odd += [k for k in ("unit", "path", "paths", "target", "weapon")
-                if getattr(action, k) is not None and k not in FIELDS[action.type]]
-        if odd:
-            valid = ", ".join(["type", "side", *FIELDS[action.type],
-                               *OPTIONS.get(action.type, ())])
-            return [v("unknown_key", f"unknown key '{odd[0]}' in a {action.type} action "
-                                     f"(valid: {valid})")]
+        """Whose action, then the unit's; each type's own rule after (its handler, asked
+        with the unit: `(state, u, action)`)."""
         c = state.clock
         if bad := self.not_your_turn(state, action):
             return bad
         if action.type == "stop":
             return []
-        phase = PHASE_OF[action.type]
-        if phase != c["phase"]:
-            return [v("wrong_phase", f"{action.type} is a {phase} phase action; it is the "
-                                     f"{c['phase']} phase of round {c['round']}")]
         u, problem = find_unit(state, action)
         if problem:
             return [problem]
         if state.side_of(u) != c["active"]:
             return [v("not_your_turn", f"{action.unit} is {state.side_of(u)}'s; it is "
                                        f"{c['active']}'s action")]
-        return getattr(self, "_check_" + action.type)(state, u, action)
+        return self.handler(action.type).check(state, u, action)
 
     def _target(self, state: State, u: int, target: Any, enemy: bool = True
                 ) -> tuple[int, Violation | None]:
@@ -181,19 +167,9 @@ class OpenWG(Ruleset):
                                          f"Movement phase action this round")
         return None
 
-    def _check_move(self, state: State, u: int, action: Action) -> list[Violation]:
-        return self._check_moving(state, u, action, action.type)
-
-    _check_run = _check_move
-
-    def _check_retreat(self, state: State, u: int, action: Action) -> list[Violation]:
-        return self._check_moving(state, u, action, "retreat")
-
-    def _check_charge(self, state: State, u: int, action: Action) -> list[Violation]:
-        return self._check_moving(state, u, action, "charge")
-
-    def _check_moving(self, state: State, u: int, action: Action, kind: str
-                      ) -> list[Violation]:
+    @handles(*MOVES)
+    def check_moving(self, state: State, u: int, action: Action) -> list[Violation]:
+        kind = action.type
         problem = self._moved(state, u)
         if problem:
             return [problem]
@@ -233,7 +209,8 @@ class OpenWG(Ruleset):
                                    f"(combat)", gap=gap, allowed=reach))
         return out
 
-    def _check_hold(self, state: State, u: int, action: Action) -> list[Violation]:
+    @handles("hold")
+    def check_hold(self, state: State, u: int, action: Action) -> list[Violation]:
         problem = self._moved(state, u)
         if problem:
             return [problem]
@@ -285,7 +262,8 @@ class OpenWG(Ruleset):
                                        "{\"blue-1\": [1, 2]}")]
         return out, []
 
-    def _check_shoot(self, state: State, u: int, action: Action) -> list[Violation]:
+    @handles("shoot")
+    def check_shoot(self, state: State, u: int, action: Action) -> list[Violation]:
         uid = state.scene.units[u].id
         us = state.units[u]
         if "shot" in us.flags:
@@ -347,7 +325,8 @@ class OpenWG(Ruleset):
                               **about(state, first + out[0]))]
         return []
 
-    def _check_fight(self, state: State, u: int, action: Action) -> list[Violation]:
+    @handles("fight")
+    def check_fight(self, state: State, u: int, action: Action) -> list[Violation]:
         uid = state.scene.units[u].id
         problem = self._no_attack(state, u, "fight")
         if problem:
@@ -386,7 +365,8 @@ class OpenWG(Ruleset):
         paths = tuple((int(k), tuple(tuple(p) for p in pts)) for k, pts in raw)
         return Action("adjust", action.unit, paths=paths)
 
-    def _check_cast(self, state: State, u: int, action: Action) -> list[Violation]:
+    @handles("cast")
+    def check_cast(self, state: State, u: int, action: Action) -> list[Violation]:
         uid = state.scene.units[u].id
         spell = action.option("spell")
         effect = next((e for e in profiles(state)[u].effects("wizard")
@@ -417,12 +397,13 @@ class OpenWG(Ruleset):
         if action.type == "stop":
             return turns.stop(state)
         u = state.unit_index(action.unit)
-        events = getattr(self, "_do_" + action.type)(state, u, action)
+        events = self.handler(action.type).resolve(state, u, action)
         if not self.over(state):
             turns.acted(state)
         return events
 
-    def _do_move(self, state: State, u: int, action: Action) -> list[Event]:
+    @check_moving.resolver
+    def moving(self, state: State, u: int, action: Action) -> list[Event]:
         kind = action.type
         checked = movement.check_move(state, u, action, kind)
         events: list[Event] = []
@@ -436,10 +417,6 @@ class OpenWG(Ruleset):
                           "distance": round(checked.longest, 6),
                           **({"target": action.target} if action.target else {})})
         return events
-
-    _do_run = _do_move
-    _do_retreat = _do_move
-    _do_charge = _do_move
 
     def _charging(self, state: State, u: int, w: int) -> list[Event]:
         """At the start of a charge: a once-per-battle attack (Throwing Axes) and the charge's
@@ -474,11 +451,13 @@ class OpenWG(Ruleset):
                 "target": state.scene.units[p.w].id, "with": what, "wounds": total,
                 "attackers": p.attackers, "pool": int(counters["wounds"])}
 
-    def _do_hold(self, state: State, u: int, action: Action) -> list[Event]:
+    @check_hold.resolver
+    def hold(self, state: State, u: int, action: Action) -> list[Event]:
         state.units[u].flags.update({"moved", "held"})
         return [{"type": "hold", "unit": action.unit, "armor": attacks.armor(state, u)}]
 
-    def _do_shoot(self, state: State, u: int, action: Action) -> list[Event]:
+    @check_shoot.resolver
+    def shoot(self, state: State, u: int, action: Action) -> list[Event]:
         shots, _ = self._shots(state, u, action)
         state.units[u].flags.add("shot")
         events = []
@@ -487,7 +466,8 @@ class OpenWG(Ruleset):
             events.append(self._wound(state, p, "shoot", action.weapon or "ranged"))
         return events
 
-    def _do_fight(self, state: State, u: int, action: Action) -> list[Event]:
+    @check_fight.resolver
+    def fight(self, state: State, u: int, action: Action) -> list[Event]:
         shots, _ = self._shots(state, u, action)
         counters = state.units[u].counters
         counters["fights"] = counters.get("fights", 0) + 1
@@ -501,7 +481,8 @@ class OpenWG(Ruleset):
             events.append({"type": "adjust", "unit": action.unit})
         return events
 
-    def _do_cast(self, state: State, u: int, action: Action) -> list[Event]:
+    @check_cast.resolver
+    def cast(self, state: State, u: int, action: Action) -> list[Event]:
         spell = action.option("spell")
         effect = next(e for e in profiles(state)[u].effects("wizard")
                       if e.get("spell") == spell)

@@ -54,8 +54,9 @@ def terrain(state: State, m: int) -> Terrain:
     them."""
     t = state.table
     r = float(min(t.a[m], t.b[m]))
-    return t.layout.memo(("skirmish-terrain", r),
-                         lambda: Terrain(t.layout, game(state).climb_free - 1e-6, clearance=r))
+    free = game(state).climb_free - 1e-6
+    return t.layout.memo(("skirmish-terrain", free, r),
+                         lambda: Terrain(t.layout, free, clearance=r))
 
 
 # --- measuring ---------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from typing import Any
 from battlefield.geometry.paths import Terrain
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import DECLINE, Decision
+from battlefield.rules.handlers import handles
 from battlefield.rules.moves import find_unit
 from battlefield.rules.result import Result
 from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Parameter, Player, Ruleset
@@ -39,11 +40,6 @@ from battlefield.rules.state import State
 
 Event = dict[str, Any]
 COMMANDS = ("move", "skirmish", "bombard")
-OPTIONS = {"move": ("jump",), "skirmish": ("advantage",), "bombard": ("at",),
-           "fortify": (), "end-turn": (), "retreat": ("from",), "commit": ("tokens",),
-           DECLINE: ()}
-FIELDS = {"move": ("unit", "path", "paths"), "skirmish": ("unit", "target"), "bombard": ("unit",),
-          "fortify": (), "end-turn": (), "retreat": ("unit",), "commit": (), DECLINE: ()}
 ANSWERS = ("commit", DECLINE)        # only answers to a pending decision
 
 
@@ -52,7 +48,6 @@ class Skirmish(Ruleset):
     plus what package.py answers for the tools."""
 
     id = "skirmish"
-    actions = tuple(OPTIONS)
     clock_sides = ("first",)
     odds = package.ODDS
     parameters = (Parameter("rounds", "rounds", "battle rounds", least=1),
@@ -128,14 +123,7 @@ class Skirmish(Ruleset):
                                         f"\"side\"}}); try also takes it on the skirmish")]
         if action.type != "retreat" and (bad := self.not_your_turn(state, action)):
             return bad
-        odd = [k for k, _ in action.options if k not in OPTIONS[action.type]]
-        odd += [k for k in ("unit", "path", "paths", "target", "weapon")
-                if getattr(action, k) is not None and k not in FIELDS[action.type]]
-        if odd:
-            valid = ", ".join(["type", "side", *FIELDS[action.type], *OPTIONS[action.type]])
-            return [v("unknown_key", f"unknown key '{odd[0]}' in a {action.type} action "
-                                     f"(valid: {valid})")]
-        return getattr(self, "_check_" + action.type.replace("-", "_"))(state, action)
+        return super().check(state, action)
 
     def _commands_left(self, state: State) -> Violation | None:
         c = state.clock
@@ -184,15 +172,21 @@ class Skirmish(Ruleset):
         """What model m moves round (impassable terrain only) and what it climbs."""
         return movement.impassable(state.table, m), movement.terrain(state, m)
 
-    def _check_end_turn(self, state: State, action: Action) -> list[Violation]:
+    @handles("end-turn")
+    def check_end_turn(self, state: State, action: Action) -> list[Violation]:
         return []
+
+    @check_end_turn.resolver
+    def end_turn(self, state: State, action: Action) -> list[Event]:
+        return self._after(state, turns.end_turn(state))
 
     def _ahead(self, state: State) -> tuple[int, dict[str, int]]:
         held = turns.controlled(state)
         side = state.clock["active"]
         return held[side] - held[turns.other(state, side)], held
 
-    def _check_fortify(self, state: State, action: Action) -> list[Violation]:
+    @handles("fortify")
+    def check_fortify(self, state: State, action: Action) -> list[Violation]:
         c = state.clock
         if c["fortified"]:
             return [v("turn_over", f"{c['active']} has fortified this turn")]
@@ -208,7 +202,19 @@ class Skirmish(Ruleset):
                       mine=held[side], theirs=held[foe])]
         return []
 
-    def _check_move(self, state: State, action: Action) -> list[Violation]:
+    @check_fortify.resolver
+    def fortify(self, state: State, action: Action) -> list[Event]:
+        diff, held = self._ahead(state)
+        side = state.clock["active"]
+        foe = turns.other(state, side)
+        lost = min(diff, state.sides[foe]["morale"])
+        state.sides[foe]["morale"] -= lost
+        state.clock["fortified"] = True
+        return self._after(state, [{"type": "fortify", "side": side, "objectives": held,
+                                    "lost": {foe: lost}, "morale": turns.morale_of(state)}])
+
+    @handles("move")
+    def check_move(self, state: State, action: Action) -> list[Violation]:
         u, out = self._command(state, action)
         if out:
             return out
@@ -219,11 +225,39 @@ class Skirmish(Ruleset):
         return movement.check_move(state, u, moves, allowed,
                                    bool(action.option("jump"))).problems
 
-    def _check_skirmish(self, state: State, action: Action) -> list[Violation]:
+    @check_move.resolver
+    def move(self, state: State, action: Action) -> list[Event]:
+        u, over = self._commanded(state, action)
+        spec = state.scene.units[u]
+        moves = movement.planned(state, u, action)
+        checked = movement.check_move(state, u, moves, movement.allowance(state, u, over),
+                                      bool(action.option("jump")))
+        trigs = potshots.triggers(state, u, moves, over)
+        state.table = checked.after
+        lead = movement.leader(state, u)
+        events: list[Event] = [{"type": "moved", "unit": spec.id,
+                                "to": [round(float(state.table.x[lead]), 6),
+                                       round(float(state.table.y[lead]), 6)],
+                                "distance": round(checked.used, 6), "overextended": over,
+                                **({"triggered": [t.to_dict(state) for t in trigs]}
+                                   if trigs else {})}]
+        events.extend(bombardment.remove(state, u, "moved"))
+        events.extend(potshots.take(state, u, trigs))
+        events.extend(attacks.dangerous(state, u, [m for m in checked.dangerous
+                                                   if state.table.unit[m] >= 0]))
+        return self._after(state, events)
+
+    @handles("skirmish")
+    def check_skirmish(self, state: State, action: Action) -> list[Violation]:
         u, out = self._command(state, action)
         if out:
             return out
         return skirmishes.check(state, u, action)
+
+    @check_skirmish.resolver
+    def skirmish(self, state: State, action: Action) -> list[Event]:
+        u, over = self._commanded(state, action)
+        return self._after(state, skirmishes.resolve(state, u, action, over))
 
     def _at(self, action: Action) -> tuple[float, float] | None:
         at = action.option("at")
@@ -232,7 +266,8 @@ class Skirmish(Ruleset):
             return None
         return float(at[0]), float(at[1])
 
-    def _check_bombard(self, state: State, action: Action) -> list[Violation]:
+    @handles("bombard")
+    def check_bombard(self, state: State, action: Action) -> list[Violation]:
         u, out = self._command(state, action)
         if out:
             return out
@@ -253,7 +288,13 @@ class Skirmish(Ruleset):
                       distance=d, needed=far)]
         return []
 
-    def _check_retreat(self, state: State, action: Action) -> list[Violation]:
+    @check_bombard.resolver
+    def bombard(self, state: State, action: Action) -> list[Event]:
+        u, _ = self._commanded(state, action)
+        return self._after(state, bombardment.place(state, u, self._at(action)))
+
+    @handles("retreat")
+    def check_retreat(self, state: State, action: Action) -> list[Violation]:
         u, problem = self._unit(state, action, own=False)
         if problem:
             return [problem]
@@ -274,18 +315,19 @@ class Skirmish(Ruleset):
                                          f"(terrain, the board edge or models at the end)")]
         return []
 
-    # --- resolve ------------------------------------------------------------------------------
-    def resolve(self, state: State, action: Action) -> list[Event]:
-        kind = action.type
-        if kind in COMMANDS:
-            u = state.unit_index(action.unit)
-            over = self.overextended(state, u, kind)
-            state.clock["commands"] += 1
-            state.units[u].flags.add(f"did-{kind}")
-            events = getattr(self, "_do_" + kind)(state, u, action, over)
-        else:
-            events = getattr(self, "_do_" + kind.replace("-", "_"))(state, action)
-        return self._after(state, events)
+    @check_retreat.resolver
+    def retreat(self, state: State, action: Action) -> list[Event]:
+        u = state.unit_index(action.unit)
+        return self._after(state, attacks.retreat(state, u,
+                                                  state.unit_index(action.option("from"))))
+
+    def _commanded(self, state: State, action: Action) -> tuple[int, bool]:
+        """A command given: (its unit, whether it is overextended), counted and flagged."""
+        u = state.unit_index(action.unit)
+        over = self.overextended(state, u, action.type)
+        state.clock["commands"] += 1
+        state.units[u].flags.add(f"did-{action.type}")
+        return u, over
 
     # --- decisions ----------------------------------------------------------------------------
     def resume(self, state: State, suspended: dict[str, Any],
@@ -317,49 +359,6 @@ class Skirmish(Ruleset):
             events.append({"type": "battle-over", "round": state.clock["round"],
                            **self.result(state)})
         return events
-
-    def _do_end_turn(self, state: State, action: Action) -> list[Event]:
-        return turns.end_turn(state)
-
-    def _do_fortify(self, state: State, action: Action) -> list[Event]:
-        diff, held = self._ahead(state)
-        side = state.clock["active"]
-        foe = turns.other(state, side)
-        lost = min(diff, state.sides[foe]["morale"])
-        state.sides[foe]["morale"] -= lost
-        state.clock["fortified"] = True
-        return [{"type": "fortify", "side": side, "objectives": held, "lost": {foe: lost},
-                 "morale": turns.morale_of(state)}]
-
-    def _do_move(self, state: State, u: int, action: Action, over: bool) -> list[Event]:
-        spec = state.scene.units[u]
-        moves = movement.planned(state, u, action)
-        checked = movement.check_move(state, u, moves, movement.allowance(state, u, over),
-                                      bool(action.option("jump")))
-        trigs = potshots.triggers(state, u, moves, over)
-        state.table = checked.after
-        lead = movement.leader(state, u)
-        events: list[Event] = [{"type": "moved", "unit": spec.id,
-                                "to": [round(float(state.table.x[lead]), 6),
-                                       round(float(state.table.y[lead]), 6)],
-                                "distance": round(checked.used, 6), "overextended": over,
-                                **({"triggered": [t.to_dict(state) for t in trigs]}
-                                   if trigs else {})}]
-        events.extend(bombardment.remove(state, u, "moved"))
-        events.extend(potshots.take(state, u, trigs))
-        events.extend(attacks.dangerous(state, u, [m for m in checked.dangerous
-                                                   if state.table.unit[m] >= 0]))
-        return events
-
-    def _do_skirmish(self, state: State, u: int, action: Action, over: bool) -> list[Event]:
-        return skirmishes.resolve(state, u, action, over)
-
-    def _do_bombard(self, state: State, u: int, action: Action, over: bool) -> list[Event]:
-        return bombardment.place(state, u, self._at(action))
-
-    def _do_retreat(self, state: State, action: Action) -> list[Event]:
-        u = state.unit_index(action.unit)
-        return attacks.retreat(state, u, state.unit_index(action.option("from")))
 
     # --- beyond the game: the computer player, the window (package.py) ------------------------
     def player(self) -> Player:

@@ -22,7 +22,7 @@ Event = dict[str, Any]
 class Activations:
     """The activation rules (mixed into the Warband ruleset, rules.py): its check asks
     `_activation`, `_slot` and `_check_pass`, its resolve `_begin`, `_take` and `_pass`; they
-    in turn ask the ruleset's `_actions_taken`, `_move`, `_disengage`, `_attack` and `over`."""
+    in turn ask the ruleset's `_actions_taken`, the handlers of its actions and `over`."""
 
     def _check_pass(self, state: State) -> list[Violation]:
         c = state.clock
@@ -139,11 +139,7 @@ class Activations:
         first = us.counters.get("actions", 0) == 1 and us.counters.get("n_" + kind) == 1
         if kind == "wait":
             return self._wait(state, u, first and slot == "action")
-        if kind == "move":
-            return self._move(state, u, action)
-        if kind == "disengage":
-            return self._disengage(state, u, action)
-        return self._attack(state, u, action)
+        return self.handler(kind).resolve(state, u, action)
 
     def _wait(self, state: State, u: int, first: bool) -> list[Event]:
         uid = state.scene.units[u].id

@@ -21,6 +21,7 @@ import numpy as np
 from battlefield.geometry.paths import Terrain
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import Decision, ask
+from battlefield.rules.handlers import handles
 from battlefield.rules.moves import find_unit, v
 from battlefield.rules.result import Result, decide
 from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Parameter, Player, Ruleset
@@ -48,12 +49,7 @@ from battlefield.rules.warband.turns import alive, left
 from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
-ACTIONS = ("move", "attack", "disengage", "wait")
-FIELDS: dict[str, tuple[str, ...]] = {
-    "initiative": (), "first": ("side",), "pass": (), "move": ("unit", "path"),
-    "attack": ("unit", "target", "weapon"), "disengage": ("unit", "path"), "wait": ("unit",),
-    "react": ("unit", "reaction"), "no-reaction": ()}
-ABILITY_FIELDS = ("unit", "value", "target")
+ACTIONS = ("move", "attack", "disengage", "wait")       # a fighter's actions (not abilities)
 ANSWERS = ("react", "no-reaction")
 SHORTHAND = "reaction"
 
@@ -144,52 +140,39 @@ class Warband(Activations, Ruleset):
         return [o.shape for o in movement._blocking(state, u, m, box)], movement.terrain(state, m)
 
     # --- check --------------------------------------------------------------------------------
+    def unknown(self, state: State, action: Action) -> list[Violation]:
+        """A type of the vocabulary, or an ability of the acting fighter (its own)."""
+        listed = [a.id for a in state.scene.ruleset.actions]
+        if action.type in listed:
+            return []
+        u, _ = find_unit(state, action)
+        if u >= 0 and ability_of(state, u, action.type) is not None:
+            return []
+        return self.unknown_action(action.type, listed, "action or ability",
+                                   ", or a fighter's own ability")
+
     def check(self, state: State, action: Action) -> list[Violation]:
+        """Answers out of turn, whose turn, then the fighter: its activation, the action's
+        slot and the type's own rule (its handler, asked with the fighter: `(state, u,
+        action)`) or the ability's."""
         if state.pending:
             return reactions.check_answer(state, action)
         kind = action.type
-        c = state.clock
         if kind in ANSWERS:
             return [v("no_decision", f"{kind} answers a reaction decision; none is asked now")]
         if action.option(SHORTHAND) is not None:
             return [v("sides_decision", "a reaction is the other side's decision ({\"type\": "
                                         "\"react\", \"unit\", \"reaction\"} or {\"type\": "
                                         "\"no-reaction\"}); try also takes it on the action")]
-        ability = None
-        if kind not in FIELDS:
-            u, _ = find_unit(state, action)
-            ability = ability_of(state, u, kind) if u >= 0 else None
-            if ability is None:
-                return self.unknown_action(kind, [*FIELDS, *(a.id for a in game(state).abilities)],
-                                           "action or ability", ", or a fighter's own ability")
-        fields = ABILITY_FIELDS if ability is not None else FIELDS[kind]
-        odd = [k for k, _ in action.options if k not in fields]
-        odd += [k for k in ("unit", "path", "paths", "target", "weapon", "facing")
-                if getattr(action, k) is not None and k not in fields]
-        if action.side is not None and "side" not in fields:
-            if bad := self.not_your_turn(state, action):
-                return bad
-        if odd:
-            valid = ", ".join(["type", *fields])
-            return [v("unknown_key", f"unknown key '{odd[0]}' in a {kind} action (valid: "
-                                     f"{valid})")]
-        if kind == "initiative":
-            if c["phase"] != "initiative":
-                return [v("wrong_phase", f"the initiative of round {c['round']} is rolled")]
-            return []
+        if kind != "first" and (bad := self.not_your_turn(state, action)):
+            return bad
         if kind == "first":
-            if c["phase"] != "first":
-                return [v("wrong_phase", "the initiative side chooses who activates first at "
-                                         "the start of the combat phase")]
             if action.side is not None and action.side not in state.sides:
                 return [v("no_side", f"first's \"side\" is {' or '.join(state.sides)}, not "
                                      f"{action.side!r}")]
             return []
-        if c["phase"] != "combat":
-            what = "roll the initiative" if c["phase"] == "initiative" else (
-                f"{c['initiative']} chooses who activates first")
-            return [v("wrong_phase", f"round {c['round']} has not reached its combat phase: "
-                                     f"first {what}")]
+        if kind == "initiative":
+            return []
         if kind == "pass":
             return self._check_pass(state)
         u, problem = find_unit(state, action)
@@ -198,32 +181,37 @@ class Warband(Activations, Ruleset):
         problem = self._activation(state, u)
         if problem:
             return [problem]
-        if ability is not None:
+        if kind not in ACTIONS:
+            ability = ability_of(state, u, kind)
+            assert ability is not None          # Warband.unknown has refused any other type
             return self._check_ability(state, u, ability, action)
         problem = self._slot(state, u, kind)
         if problem:
             return [problem]
-        return getattr(self, "_check_" + kind)(state, u, action)
+        return self.handler(kind).check(state, u, action)
 
     def _engaged(self, state: State, u: int) -> Violation | None:
         return attacks.engaged_violation(state, u)
 
-    def _check_move(self, state: State, u: int, action: Action) -> list[Violation]:
+    @handles("move")
+    def check_move(self, state: State, u: int, action: Action) -> list[Violation]:
         problem = self._engaged(state, u)
         if problem:
             return [problem]
         checked = movement.check_move(state, u, action)
         return [checked] if isinstance(checked, Violation) else checked.problems
 
-    def _check_disengage(self, state: State, u: int, action: Action) -> list[Violation]:
+    @handles("disengage")
+    def check_disengage(self, state: State, u: int, action: Action) -> list[Violation]:
         if not attacks.engaged_with(state, u):
             return [v("not_engaged", f"{action.unit} is not within {game(state).engaged:g}\" of an "
                                      f"enemy: it moves, it does not disengage")]
         checked = movement.check_disengage(state, u, action)
         return [checked] if isinstance(checked, Violation) else checked.problems
 
-    def _check_wait(self, state: State, u: int, action: Action) -> list[Violation]:
-        return []
+    @handles("wait")
+    def check_wait(self, state: State, u: int, action: Action) -> list[Violation]:
+        return []       # carried out by the activation (Activations._take): it ends it
 
     def _target(self, state: State, u: int, target: Any) -> tuple[int, Violation | None]:
         if not isinstance(target, str):
@@ -238,7 +226,8 @@ class Warband(Activations, Ruleset):
             return w, v("destroyed", f"{target} has been slain")
         return w, None
 
-    def _check_attack(self, state: State, u: int, action: Action) -> list[Violation]:
+    @handles("attack")
+    def check_attack(self, state: State, u: int, action: Action) -> list[Violation]:
         w, problem = self._target(state, u, action.target)
         if problem:
             return [problem]
@@ -268,7 +257,7 @@ class Warband(Activations, Ruleset):
         else:
             u = state.unit_index(action.unit)
             events = self._begin(state, u)
-            if kind in FIELDS:
+            if kind in ACTIONS:
                 events += self._take(state, u, action)
             else:
                 events += self._use(state, u, ability_of(state, u, kind), action)
@@ -283,7 +272,8 @@ class Warband(Activations, Ruleset):
                            **self.result(state)})
         return events
 
-    def _move(self, state: State, u: int, action: Action) -> list[Event]:
+    @check_move.resolver
+    def move(self, state: State, u: int, action: Action) -> list[Event]:
         checked = movement.check_move(state, u, action)
         assert not isinstance(checked, Violation)
         return self._moved(state, u, checked, "moved") + self._done(state, u)
@@ -308,7 +298,8 @@ class Warband(Activations, Ruleset):
         return events
 
     # --- attacks and reactions ----------------------------------------------------------------
-    def _attack(self, state: State, u: int, action: Action) -> list[Event]:
+    @check_attack.resolver
+    def attack(self, state: State, u: int, action: Action) -> list[Event]:
         w = state.unit_index(str(action.target))
         weapon, _ = attacks.choose_weapon(state, u, w, action.weapon)
         assert weapon is not None
@@ -319,7 +310,8 @@ class Warband(Activations, Ruleset):
                                 "target": action.target, "weapon": weapon.name}]
         return events + self._go_on(state, s)
 
-    def _disengage(self, state: State, u: int, action: Action) -> list[Event]:
+    @check_disengage.resolver
+    def disengage(self, state: State, u: int, action: Action) -> list[Event]:
         s = {"kind": "disengage", "unit": action.unit,
              "path": [list(p) for p in action.path or ()],
              "engaged": [w for w, _ in attacks.engaged_with(state, u)], "reacted": []}
