@@ -343,7 +343,7 @@ class PlayScene:
         if unit is None:
             action = Action(ability, uid)
             bad = self.state.check(action)
-            if any(v.code == "no_target" for v in bad):     # Ruleset.check: no target given
+            if any(v.choose == "target" for v in bad):     # Ruleset.check: no target given
                 self.picking = (ability, uid)
                 self.say(f"{ability} {uid}: click the target")
                 return True

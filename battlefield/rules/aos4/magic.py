@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import allocation, spellbook
+from battlefield.rules.aos4 import allocation, commands, spellbook
 from battlefield.rules.aos4.data import book
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.state import State
@@ -103,7 +103,8 @@ def _check_target(state, u, action, data) -> list[Violation]:
     if want == "self":
         return []
     if action.target is None:
-        return [v("no_target", f"{data['id']} needs a \"target\" ({want} unit)")]
+        return [v("no_target", f"{data['id']} needs a \"target\" ({want} unit)",
+                  choose="target")]
     try:
         w = state.unit_index(action.targets[0])
     except KeyError:
@@ -224,3 +225,37 @@ def effect(state, u, action, data) -> list[Event]:
     for stat, x in amount.items():
         us.counters[f"buff_{stat}"] = us.counters.get(f"buff_{stat}", 0) + x
     return [{"type": "buff", "unit": name, **{k: x for k, x in amount.items()}}]
+
+
+# --- a spell or prayer as an action (Aos4.check and resolve ask these) ---------------------------
+def check_spell(state: State, action: Action) -> list[Violation]:
+    """A spell or prayer named by its id: the caster, what it knows, its own rule, and
+    Magical Intervention (given as its command) paid."""
+    u, problem = commands.acting_unit(state, action)
+    if problem:
+        return [problem]
+    if lookup(state, u, action.type) is None:
+        return [v("unknown_spell", f"{action.unit} does not know {action.type}")]
+    intervention = "magical-intervention" in commands.given(action)
+    out = check(state, u, action, intervention)
+    side = state.clock["acting"]
+    cost = book(state).abilities["magical-intervention"].cost
+    if intervention and not out:
+        if state.sides[side]["cp"] < cost:
+            out.append(v("command_points", f"magical-intervention needs {cost} command "
+                                           f"point{'s' * (cost != 1)}, {side} has "
+                                           f"{state.sides[side]['cp']}",
+                         needed=cost, have=state.sides[side]["cp"]))
+        elif "magical-intervention" in state.sides[side]["commands"]:
+            out.append(v("command_used", f"{side} has used magical-intervention this phase"))
+    return out
+
+
+def use_spell(state: State, action: Action) -> list[Event]:
+    """Cast or chant it, Magical Intervention paid first when it is given."""
+    u = state.unit_index(action.unit)
+    intervention = "magical-intervention" in commands.given(action)
+    events: list[Event] = []
+    if intervention:
+        events.append(commands.spend(state, state.clock["acting"], "magical-intervention"))
+    return events + resolve(state, u, action, intervention)

@@ -135,7 +135,6 @@ class Aos4Player:
             foes = np.array([m for w in state.enemies(u) for m in state.models_of(w)],
                             dtype=np.int64)
             shooter = bool(weapons_of(state.scene, u, melee=False))
-            fly = spec.has("FLY")
             kinds = ["normal-move"] if shooter or dist <= move + 1 else ["run", "normal-move"]
             for kind in kinds:
                 reach = move + (3.5 if kind == "run" else 0.0)
@@ -150,8 +149,8 @@ class Aos4Player:
                         # else: found here, without the rest of the check.
                         action = Action(kind, unit=spec.id, path=((lx, ly), end))
                         moves = movement.planned(state, u, action)
-                        if isinstance(moves, Moves) and movement.too_far(state, moves, allowed,
-                                                                         fly):
+                        if isinstance(moves, Moves) and movement.too_far(state, u, moves,
+                                                                         allowed):
                             continue
                         yield action
 

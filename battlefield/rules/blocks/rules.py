@@ -29,7 +29,7 @@ from battlefield.rules.blocks.turns import PHASES
 from battlefield.rules.chance import Throw
 from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.handlers import handles
-from battlefield.rules.moves import find_unit, starting_at, v
+from battlefield.rules.moves import check_move, find_unit, starting_at, v
 from battlefield.rules.result import Result, decide
 from battlefield.rules.ruleset import (
     CheckAdditions,
@@ -155,7 +155,8 @@ class Blocks(Ruleset):
         order = order_of(action.option("order"))
         if order is None:
             return [v("bad_order", f"{action.option('order')!r} is not an order (hold, "
-                                   f"advance, withdraw, {{charge: UNIT}}, {{march: [x, y]}})")]
+                                   f"advance, withdraw, {{charge: UNIT}}, {{march: [x, y]}})",
+                      choose="order" if action.option("order") is None else None)]
         if order["order"] == "charge":
             try:
                 w = state.unit_index(order["target"])
@@ -201,20 +202,20 @@ class Blocks(Ruleset):
         return self._path_problems(state, u, action)
 
     def _path_problems(self, state: State, u: int, action: Action) -> list[Violation]:
+        """The one move check (rules.moves.check_move) of its length on the flat; where the
+        block ends is not checked there - a block that meets something on the way stops,
+        touching it - but its centre's end must be on the table."""
         if not action.path:
-            return [v("no_path", "move needs a \"path\" (where the block's centre goes)")]
-        pts = np.asarray(action.path, dtype=np.float64)
-        length = float(np.hypot(*np.diff(starting_at(state.table, movement.block(state, u)[0],
-                                                      pts), axis=0).T).sum())
-        allowed = turns.move_allowance(state, u)
-        if length > allowed + 1e-6:
-            return [v("move_too_far", f"{action.unit} moves {length:.2f}\" > its Move "
-                                      f"{allowed:g}\"", distance=length, allowed=allowed)]
+            return [v("no_path", "move needs a \"path\" (where the block's centre goes)",
+                      choose="path")]
+        checked = check_move(state, u, action, turns.move_allowance(state, u), ends=False)
+        if checked.problems:
+            return checked.problems
         t = state.table
-        x, y = pts[-1]
+        x, y = action.path[-1]
         if not (0 <= x <= t.width and 0 <= y <= t.depth):
             return [v("off_board", f"({x:g}, {y:g}) is off the board")]
-        return []           # a block that meets something on the way stops there, touching
+        return []
 
     def trip(self, state: State, u: int, action: Action) -> tuple[movement.Travel, float]:
         x, y, f = movement.pose(state, u)
@@ -256,7 +257,8 @@ class Blocks(Ruleset):
         side = self.acting_side(state)
         if card is None:
             return v("unknown_card", f"no card {cid!r} (cards: "
-                                     f"{', '.join(c.id for c in game(state).cards)})")
+                                     f"{', '.join(c.id for c in game(state).cards)})",
+                     choose="card" if cid is None else None)
         if cid not in state.sides[side]["cards"]:
             return v("not_in_hand", f"{side} holds no {cid} card (hand: "
                                     f"{', '.join(state.sides[side]['cards']) or 'empty'})")
@@ -283,7 +285,8 @@ class Blocks(Ruleset):
             if bad:
                 return [bad]
         if not isinstance(action.target, str):
-            return [v("no_target", "attack needs a \"target\": an enemy unit's id")]
+            return [v("no_target", "attack needs a \"target\": an enemy unit's id",
+                      choose="target")]
         try:
             w = state.unit_index(action.target)
         except KeyError:

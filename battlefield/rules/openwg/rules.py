@@ -10,7 +10,6 @@ Actions (JSON): {"type": "move"|"run"|"retreat", "unit", "path"|"paths"}, {"type
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -18,7 +17,7 @@ import numpy as np
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.chance import Throw, play
 from battlefield.rules.handlers import handles
-from battlefield.rules.moves import about, find_unit, v
+from battlefield.rules.moves import Arrive, Keep, about, find_unit, v
 from battlefield.rules.openwg import attacks, data, movement, package, turns
 from battlefield.rules.openwg.data import EPS, PHASES, game, phase_of
 from battlefield.rules.openwg.profiles import Weapon, profiles, scene_profiles
@@ -147,7 +146,8 @@ class OpenWG(Ruleset):
     def _target(self, state: State, u: int, target: Any, enemy: bool = True
                 ) -> tuple[int, Violation | None]:
         if not isinstance(target, str):
-            return -1, v("no_target", "the action needs a \"target\" (a unit id)")
+            return -1, v("no_target", "the action needs a \"target\" (a unit id)",
+                         choose="target")
         try:
             w = state.unit_index(target)
         except KeyError:
@@ -186,28 +186,13 @@ class OpenWG(Ruleset):
         if kind != "retreat" and foes:
             names = ", ".join(state.scene.units[f].id for f in foes)
             return [v("in_combat", f"{uid} is in combat with {names}: it may only retreat")]
-        checked = movement.check_move(state, u, action, kind)
-        out = list(checked.problems)
-        if out:
-            return out
-        after = checked.after
         reach = game(state).combat_range
         if kind == "charge":
-            gap = unit_gap(after, u, w)
-            if gap > reach + EPS:
-                out.append(v("not_in_combat_after_charge", f"{uid} ends {gap:.2f}\" from "
-                                                           f"{action.target}, more than "
-                                                           f"{reach:g}\"", gap=gap,
-                             allowed=reach))
-        else:
-            ends = enemies_in_combat(state, u, after)
-            if ends:
-                gap = min(unit_gap(after, u, f) for f in ends)
-                code = "still_in_combat" if kind == "retreat" else "ends_in_combat"
-                out.append(v(code, f"{uid} ends {gap:.2f}\" from "
-                                   f"{state.scene.units[ends[0]].id}, within {reach:g}\" "
-                                   f"(combat)", gap=gap, allowed=reach))
-        return out
+            return movement.check(state, u, action, kind, arrive=Arrive(
+                (w,), reach, code="not_in_combat_after_charge")).problems
+        code = "still_in_combat" if kind == "retreat" else "ends_in_combat"
+        return movement.check(state, u, action, kind, keep=(
+            Keep(reach, code=code, what="combat"),)).problems
 
     @handles("hold")
     def check_hold(self, state: State, u: int, action: Action) -> list[Violation]:
@@ -346,16 +331,10 @@ class OpenWG(Ruleset):
         if bad:
             return bad
         adjust = self._adjust(action)
-        if adjust is not None:
-            checked = movement.check_move(state, u, adjust, "adjust")
-            out = list(checked.problems)
-            if not enemies_in_combat(state, u, checked.after):
-                gap = min((unit_gap(checked.after, u, w) for w in foes), default=math.inf)
-                out.append(v("adjust_leaves_combat", f"{uid}'s adjust move takes it out of "
-                                                     f"combat ({gap:.2f}\" from the nearest "
-                                                     f"enemy it fought, combat is "
-                                                     f"{game(state).combat_range:g}\")", gap=gap))
-            return out
+        if adjust is not None:          # it stays in combat with an enemy
+            return movement.check(state, u, adjust, "adjust", arrive=Arrive(
+                tuple(state.enemies(u)), game(state).combat_range,
+                code="adjust_leaves_combat")).problems
         return []
 
     def _adjust(self, action: Action) -> Action | None:
@@ -374,7 +353,8 @@ class OpenWG(Ruleset):
         if effect is None:
             known = [e.get("spell") for e in profiles(state)[u].effects("wizard")]
             return [v("unknown_spell", f"{uid} cannot cast {spell!r} (spells: "
-                                       f"{', '.join(map(str, known)) or 'none'})")]
+                                       f"{', '.join(map(str, known)) or 'none'})",
+                      choose="spell" if spell is None else None)]
         n = len(state.models_of(u))
         least = int(effect.get("min_models", 1))
         if n < least:
@@ -405,7 +385,7 @@ class OpenWG(Ruleset):
     @check_moving.resolver
     def moving(self, state: State, u: int, action: Action) -> list[Event]:
         kind = action.type
-        checked = movement.check_move(state, u, action, kind)
+        checked = movement.check(state, u, action, kind)
         events: list[Event] = []
         flags = state.units[u].flags
         flags.add("moved")
@@ -477,7 +457,7 @@ class OpenWG(Ruleset):
             events.append(self._wound(state, p, "fight", action.weapon or "melee"))
         adjust = self._adjust(action)
         if adjust is not None:
-            state.table = movement.check_move(state, u, adjust, "adjust").after
+            state.table = movement.check(state, u, adjust, "adjust").after
             events.append({"type": "adjust", "unit": action.unit})
         return events
 

@@ -273,7 +273,7 @@ def retreat(state: State, w: int, attacker: int, heal: bool = True) -> list[Even
         event["returned"] = healed
     events: list[Event] = [event]
     events.extend(bombardment.remove(state, w, "moved"))
-    events.extend(dangerous(state, w, checked.dangerous))
+    events.extend(dangerous(state, w, checked.risky))
     return events
 
 

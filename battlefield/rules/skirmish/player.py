@@ -196,7 +196,7 @@ class SkirmishPlayer:
                 action = Action("move", unit=spec.id, path=(start, end))
                 moves = movement.planned(state, u, action)
                 # A path too long (climbing) is the check's first refusal: found without it.
-                if (isinstance(moves, Moves) and movement.lengths(state, moves, allowed)[0]) \
+                if (isinstance(moves, Moves) and movement.too_far(state, u, moves, allowed)) \
                         or state.check(action):
                     continue
                 if potshots.triggers(state, u, moves, False):

@@ -222,28 +222,27 @@ class Skirmish(Ruleset):
         if isinstance(moves, Violation):
             return [moves]
         allowed = movement.allowance(state, u, self.overextended(state, u, "move"))
-        return movement.check_move(state, u, moves, allowed,
-                                   bool(action.option("jump"))).problems
+        return movement.check(state, u, moves, allowed, bool(action.option("jump"))).problems
 
     @check_move.resolver
     def move(self, state: State, action: Action) -> list[Event]:
         u, over = self._commanded(state, action)
         spec = state.scene.units[u]
         moves = movement.planned(state, u, action)
-        checked = movement.check_move(state, u, moves, movement.allowance(state, u, over),
-                                      bool(action.option("jump")))
+        checked = movement.check(state, u, moves, movement.allowance(state, u, over),
+                                 bool(action.option("jump")))
         trigs = potshots.triggers(state, u, moves, over)
         state.table = checked.after
         lead = movement.leader(state, u)
         events: list[Event] = [{"type": "moved", "unit": spec.id,
                                 "to": [round(float(state.table.x[lead]), 6),
                                        round(float(state.table.y[lead]), 6)],
-                                "distance": round(checked.used, 6), "overextended": over,
+                                "distance": round(checked.longest, 6), "overextended": over,
                                 **({"triggered": [t.to_dict(state) for t in trigs]}
                                    if trigs else {})}]
         events.extend(bombardment.remove(state, u, "moved"))
         events.extend(potshots.take(state, u, trigs))
-        events.extend(attacks.dangerous(state, u, [m for m in checked.dangerous
+        events.extend(attacks.dangerous(state, u, [m for m in checked.risky
                                                    if state.table.unit[m] >= 0]))
         return self._after(state, events)
 
@@ -276,7 +275,8 @@ class Skirmish(Ruleset):
                                         f"{', '.join(game(state).bombard_keywords)})")]
         at = self._at(action)
         if at is None:
-            return [v("no_point", "bombard needs \"at\": [x, y], where the token goes")]
+            return [v("no_point", "bombard needs \"at\": [x, y], where the token goes",
+                      choose="at")]
         t = state.table
         if not (0 <= at[0] <= t.width and 0 <= at[1] <= t.depth):
             return [v("off_board", f"({at[0]:g}, {at[1]:g}) is off the board")]

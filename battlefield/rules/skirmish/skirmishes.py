@@ -135,7 +135,8 @@ def check(state: State, u: int, action: Action) -> list[Violation]:
     if "retreated" in state.units[u].flags:
         return [v("retreated", f"{spec.id} retreated this turn: it may not attack")]
     if action.target is None or isinstance(action.target, tuple):
-        return [v("no_target", "a skirmish needs one enemy unit as \"target\"")]
+        return [v("no_target", "a skirmish needs one enemy unit as \"target\"",
+                  choose="target" if action.target is None else None)]
     try:
         w = state.unit_index(action.target)
     except KeyError:
@@ -366,10 +367,10 @@ def charge(state: State, s: dict[str, Any], x: int, y: int) -> tuple[list[Event]
     lead = (float(state.table.x[i]), float(state.table.y[i]))
     events: list[Event] = [{"type": "charge", "unit": units[x].id, "target": units[y].id,
                             "to": [round(float(lead[0]), 6), round(float(lead[1]), 6)],
-                            "distance": round(checked.used, 6)}]
+                            "distance": round(checked.longest, 6)}]
     events.extend(bombardment.remove(state, x, "moved"))
     events.extend(potshots.take(state, x, trigs))
-    events.extend(attacks.dangerous(state, x, checked.dangerous))
+    events.extend(attacks.dangerous(state, x, checked.risky))
     if attacks.may_attack(state, x) and len(state.models_of(y)):
         events.extend(_attack(state, s, [x]))
         return events, [x]

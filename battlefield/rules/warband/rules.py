@@ -22,7 +22,7 @@ from battlefield.geometry.paths import Terrain
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import Decision, ask
 from battlefield.rules.handlers import handles
-from battlefield.rules.moves import find_unit, v
+from battlefield.rules.moves import MoveCheck, find_unit, v
 from battlefield.rules.result import Result, decide
 from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Parameter, Player, Ruleset
 from battlefield.rules.state import State
@@ -198,16 +198,14 @@ class Warband(Activations, Ruleset):
         problem = self._engaged(state, u)
         if problem:
             return [problem]
-        checked = movement.check_move(state, u, action)
-        return [checked] if isinstance(checked, Violation) else checked.problems
+        return movement.check_walk(state, u, action).problems
 
     @handles("disengage")
     def check_disengage(self, state: State, u: int, action: Action) -> list[Violation]:
         if not attacks.engaged_with(state, u):
             return [v("not_engaged", f"{action.unit} is not within {game(state).engaged:g}\" of an "
                                      f"enemy: it moves, it does not disengage")]
-        checked = movement.check_disengage(state, u, action)
-        return [checked] if isinstance(checked, Violation) else checked.problems
+        return movement.check_disengage(state, u, action).problems
 
     @handles("wait")
     def check_wait(self, state: State, u: int, action: Action) -> list[Violation]:
@@ -215,7 +213,8 @@ class Warband(Activations, Ruleset):
 
     def _target(self, state: State, u: int, target: Any) -> tuple[int, Violation | None]:
         if not isinstance(target, str):
-            return -1, v("no_target", "an attack needs \"target\": an enemy fighter's id")
+            return -1, v("no_target", "an attack needs \"target\": an enemy fighter's id",
+                         choose="target")
         try:
             w = state.unit_index(target)
         except KeyError:
@@ -274,11 +273,10 @@ class Warband(Activations, Ruleset):
 
     @check_move.resolver
     def move(self, state: State, u: int, action: Action) -> list[Event]:
-        checked = movement.check_move(state, u, action)
-        assert not isinstance(checked, Violation)
+        checked = movement.check_walk(state, u, action)
         return self._moved(state, u, checked, "moved") + self._done(state, u)
 
-    def _moved(self, state: State, u: int, checked: movement.Checked, what: str
+    def _moved(self, state: State, u: int, checked: MoveCheck, what: str
                ) -> list[Event]:
         state.table = checked.after
         m = int(state.models_of(u)[0])
@@ -287,8 +285,8 @@ class Warband(Activations, Ruleset):
         events: list[Event] = [{"type": what, "unit": uid,
                                 "to": [round(float(t.x[m]), 6), round(float(t.y[m]), 6)],
                                 "z": round(float(t.z[m]), 6),
-                                "distance": round(checked.used, 6)}]
-        if checked.falls:
+                                "distance": round(checked.longest, 6)}]
+        if checked.risky:
             g = game(state)
             r = state.dice.roll("D6", f"falling: {uid}").total
             events.append({"type": "fall", "unit": uid, "roll": r, "fails_on": g.fall_fails_on})
@@ -347,7 +345,6 @@ class Warband(Activations, Ruleset):
             return []
         action = Action("disengage", s["unit"], path=tuple(tuple(p) for p in s["path"]))
         checked = movement.check_disengage(state, u, action)
-        assert not isinstance(checked, Violation)
         return self._moved(state, u, checked, "disengaged")
 
     def resume(self, state: State, suspended: dict[str, Any],
