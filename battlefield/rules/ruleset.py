@@ -57,6 +57,7 @@ from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import Decision
 from battlefield.rules.handlers import Handler, collect
 from battlefield.rules.result import Result
+from battlefield.rules.window import Window
 from battlefield.rulesets import ActionDoc, RulesetData, load_ruleset
 from battlefield.scene.model import Scene
 
@@ -99,65 +100,6 @@ class Parameter:
     path: str
     help: str = ""
     least: float | None = None                  # the smallest value it may take
-
-
-@dataclass
-class Ring:
-    """A unit the drop would trigger or affect, ringed on the table with the reason."""
-
-    unit: int
-    reason: str
-
-
-@dataclass
-class Ghost:
-    """Where a unit's models would stand after the drop (a retreat, a push ...)."""
-
-    unit: int
-    at: np.ndarray                             # (n, 2) per model still on the table
-    reason: str = ""
-
-
-@dataclass
-class Mark:
-    """Something a ruleset draws on the table, in inches: an `arrow` (an order), a `path` (a
-    rout route), an `edge` (an engaged side) or an `outline` (a front arc), with a label and
-    the side whose colour it takes (None: ink)."""
-
-    kind: str
-    points: np.ndarray                         # (n, 2)
-    label: str = ""
-    side: str | None = None
-    unit: int | None = None                    # the unit it belongs to (hidden while dragged)
-
-
-@dataclass
-class DragNotes:
-    """What a ruleset adds to the drag overlay, as data the view draws: caption lines, odds
-    against the enemy under the cursor, units ringed with their reasons, ghosts."""
-
-    lines: list[str] = field(default_factory=list)
-    odds: Any = None
-    rings: list[Ring] = field(default_factory=list)
-    ghosts: list[Ghost] = field(default_factory=list)
-    marks: list[Mark] = field(default_factory=list)
-
-
-@dataclass
-class DragContext:
-    """One place of a dragged unit: its action, the table with it dropped there, the enemy
-    under the cursor, whether the cursor rests (`rests`: the rulings that cost more than a
-    frame are asked, such as sight with its blockers), and a cache that lives as long as the
-    pick-up (odds that do not depend on the drop)."""
-
-    state: State
-    unit: int
-    ability: str
-    action: Action
-    moved: Any                                 # geometry.table.Table with the unit dropped
-    target: int | None
-    rests: bool
-    cache: dict[Any, Any]
 
 
 @dataclass
@@ -454,6 +396,12 @@ class Ruleset(ABC):
         Default: none, said as an error (a ruleset that only referees)."""
         raise UsageError(f"the {self.id} ruleset has no computer player")
 
+    # --- the play window: its own hooks (rules/window.py) ---------------------------------------
+    window: Window = Window()
+    """What the play window, render and the replay page ask beyond the game (drag abilities,
+    drag notes, drops, unit notes, marks): an instance of the ruleset's Window subclass.
+    Default: the Window of no additions."""
+
     # --- battlefield try ---------------------------------------------------------------------
     def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
         """When `try` starts from a scene: the `state:` defaults for these actions (whose turn,
@@ -499,31 +447,6 @@ class Ruleset(ABC):
         {"points", "stats"}}, "sides": {SIDE: points}}). Default: None, no points."""
         return None
 
-    # --- the play window and render ---------------------------------------------------------------
-    def drag_abilities(self, state: State, u: int, offered: list[str]) -> list[str]:
-        """When unit u is picked up: which of the abilities offered (the vocabulary's drag
-        actions, in order) a drag stands for, first the one used. Default: all, in order."""
-        return offered
-
-    def drag_notes(self, ctx: DragContext) -> DragNotes:
-        """While a unit is dragged, at each place: what the overlay adds (odds, rings,
-        ghosts). Default: nothing."""
-        return DragNotes()
-
-    def drop_pose(self, state: State, u: int, action: Action) -> tuple[Any, Any] | None:
-        """While unit u is dragged: where its moving models would really end, (x, y) rows and
-        facings, when that is not where the path puts them (blocks: a move stops touching what
-        it meets), so the drag's rulings are the result's; asked of legal actions only. Default:
-        None (where dropped)."""
-        return None
-
-    def drop_in_place(self, state: State, u: int, ability: str, target: int | None
-                      ) -> Action | str:
-        """When a picked-up unit u is dropped where it stood (a click: nothing moved), on the
-        enemy unit `target` or on none: the action the click stands for, or why the unit is
-        put back. Default: "put back"."""
-        return "put back"
-
     def effect(self, event: Event) -> Effect | None:
         """When an action's events are worded (the game log, the window's panel, a replay
         page: rules/outcome.py): what one of this ruleset's own events did. Default: None, the
@@ -537,16 +460,6 @@ class Ruleset(ABC):
         only legal actions are futile passes by itself. Default: False, every legal action is
         a choice."""
         return False
-
-    def unit_notes(self, state: State) -> dict[int, str]:
-        """When the window's panel is drawn: a line per unit the ruleset has something to say
-        about now (openwg: the wounds pooled on it). Default: none."""
-        return {}
-
-    def marks(self, state: State) -> list[Mark]:
-        """When the table is drawn (window and render), and when a position is restored: what
-        the ruleset draws for this state (orders, routes, engaged sides). Default: nothing."""
-        return []
 
     def health(self, state: State, u: int) -> list[int] | None:
         """When the window's panel, its damage marks, `render` or the game log show damage

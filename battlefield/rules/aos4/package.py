@@ -15,8 +15,9 @@ from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import rolls
 from battlefield.rules.aos4.allocation import stat
 from battlefield.rules.chance import mean, outcomes
-from battlefield.rules.ruleset import DragContext, DragNotes, Effect, OddsQuestion, Player, Ruleset
+from battlefield.rules.ruleset import Effect, OddsQuestion, Player, Ruleset
 from battlefield.rules.state import State
+from battlefield.rules.window import DragContext, DragNotes, Window
 from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
 from battlefield.text import distribution, inches, plural, table
@@ -151,52 +152,6 @@ ODDS = (
 
 
 # --- the play window ---------------------------------------------------------------------------
-def drag_abilities(state: State, u: int, offered: list[str]) -> list[str]:
-    """A unit in combat retreats in the movement phase; one out of combat cannot."""
-    if "retreat" not in offered:
-        return offered
-
-    in_combat = bool(Referee(state.scene, state.table).combat[u])
-    if in_combat:
-        return ["retreat", *[a for a in offered if a != "retreat"]]
-    return [a for a in offered if a != "retreat"]
-
-
-def drag_notes(ctx: DragContext) -> DragNotes:
-    """The charge odds against the enemy under the cursor (from where the unit stood)."""
-    notes = DragNotes()
-    move = ctx.state.scene.units[ctx.unit].stats.get("move")
-    if ctx.ability in ("normal-move", "retreat", "run") and isinstance(move, str) and "D" in \
-            move.upper():
-        notes.lines.append(_dice_move_note(ctx, move))
-    if ctx.target is None or ctx.ability not in ("charge", "counter-charge"):
-        return notes
-    # here, not at the top: start-up time of the CLI
-    from battlefield.rules.aos4.charge import charge_odds
-
-    key = ("charge", ctx.target)
-    if key not in ctx.cache:
-        ctx.cache[key] = charge_odds(ctx.state.rules.book,
-                                     Referee(ctx.state.scene, ctx.state.table), ctx.unit,
-                                     ctx.target)
-    c = notes.odds = ctx.cache[key]
-    if c.needed is None:
-        notes.lines.append(f"charge: {c.reason}")
-    else:
-        notes.lines.append(f"charge needs {c.needed:.2f}\": {c.probability:.1%} "
-                           f"(re-roll {c.probability_reroll:.1%})")
-    return notes
-
-
-def drop_in_place(state: State, u: int, ability: str, target: int | None) -> Action | str:
-    """A click on a unit in combat, on the enemy: it fights where it stands."""
-    if ability != "fight":
-        return "put back"
-    if target is None:
-        return "fight: drop beside the enemy to fight (drag to pile in first)"
-    return Action("fight", state.scene.units[u].id, target=state.scene.units[target].id)
-
-
 def _dice_move_note(ctx: DragContext, move: str) -> str:
     """A dice Move while dragging: the chance the roll reaches the drag, from its distribution
     (a run adds the run roll's)."""
@@ -212,6 +167,54 @@ def _dice_move_note(ctx: DragContext, move: str) -> str:
     lo, hi = min(dist), max(dist)
     return (f"move {move} ({lo}-{hi}\") reaches {far:.1f}\": "
             f"{float(rolls.move_chance(move, far)):.0%}")
+
+
+class Aos4Window(Window):
+    """What the play window shows of aos4: retreat first for a unit in combat, the charge odds
+    against the enemy under the cursor, a dice Move's chance to reach, a click that fights."""
+
+    def drag_abilities(self, state: State, u: int, offered: list[str]) -> list[str]:
+        """A unit in combat retreats in the movement phase; one out of combat cannot."""
+        if "retreat" not in offered:
+            return offered
+
+        in_combat = bool(Referee(state.scene, state.table).combat[u])
+        if in_combat:
+            return ["retreat", *[a for a in offered if a != "retreat"]]
+        return [a for a in offered if a != "retreat"]
+
+    def drag_notes(self, ctx: DragContext) -> DragNotes:
+        """The charge odds against the enemy under the cursor (from where the unit stood)."""
+        notes = DragNotes()
+        move = ctx.state.scene.units[ctx.unit].stats.get("move")
+        if ctx.ability in ("normal-move", "retreat", "run") and isinstance(move, str) and "D" in \
+                move.upper():
+            notes.lines.append(_dice_move_note(ctx, move))
+        if ctx.target is None or ctx.ability not in ("charge", "counter-charge"):
+            return notes
+        # here, not at the top: start-up time of the CLI
+        from battlefield.rules.aos4.charge import charge_odds
+
+        key = ("charge", ctx.target)
+        if key not in ctx.cache:
+            ctx.cache[key] = charge_odds(ctx.state.rules.book,
+                                         Referee(ctx.state.scene, ctx.state.table), ctx.unit,
+                                         ctx.target)
+        c = notes.odds = ctx.cache[key]
+        if c.needed is None:
+            notes.lines.append(f"charge: {c.reason}")
+        else:
+            notes.lines.append(f"charge needs {c.needed:.2f}\": {c.probability:.1%} "
+                               f"(re-roll {c.probability_reroll:.1%})")
+        return notes
+
+    def drop_in_place(self, state: State, u: int, ability: str, target: int | None) -> Action | str:
+        """A click on a unit in combat, on the enemy: it fights where it stands."""
+        if ability != "fight":
+            return "put back"
+        if target is None:
+            return "fight: drop beside the enemy to fight (drag to pile in first)"
+        return Action("fight", state.scene.units[u].id, target=state.scene.units[target].id)
 
 
 # --- battlefield try -----------------------------------------------------------------------------

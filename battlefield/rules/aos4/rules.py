@@ -39,14 +39,7 @@ from battlefield.rules.boundary import in_phase
 from battlefield.rules.decisions import DECLINE, Decision, answer_of
 from battlefield.rules.handlers import handles
 from battlefield.rules.result import Result
-from battlefield.rules.ruleset import (
-    DragContext,
-    DragNotes,
-    Effect,
-    Parameter,
-    Player,
-    Ruleset,
-)
+from battlefield.rules.ruleset import Effect, Parameter, Player, Ruleset
 from battlefield.rules.state import State
 from battlefield.scene.model import Scene
 
@@ -105,6 +98,7 @@ class Aos4(Ruleset):
     phases = turns.PHASES
     clock_sides = ("first", "underdog")
     odds = package.ODDS
+    window = package.Aos4Window()
     parameters = (Parameter("rounds", "battleplan.rounds", "battle rounds", least=1),
                   Parameter("command_points", "battleplan.command_points",
                             "each side's command points a battle round", least=0))
@@ -305,16 +299,6 @@ class Aos4(Ruleset):
     # --- beyond the game: the computer player, the window, try (package.py) -------------------
     def player(self) -> Player:
         return package.player()
-
-    def drag_abilities(self, state: State, u: int, offered: list[str]) -> list[str]:
-        return package.drag_abilities(state, u, offered)
-
-    def drag_notes(self, ctx: DragContext) -> DragNotes:
-        return package.drag_notes(ctx)
-
-    def drop_in_place(self, state: State, u: int, ability: str, target: int | None
-                      ) -> Action | str:
-        return package.drop_in_place(state, u, ability, target)
 
     def check_scene(self, scene: Scene) -> None:
         spellbook.check_scene(scene)

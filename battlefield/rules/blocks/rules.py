@@ -29,18 +29,9 @@ from battlefield.rules.blocks.turns import PHASES
 from battlefield.rules.chance import Throw
 from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.handlers import handles
-from battlefield.rules.moves import check_move, find_unit, starting_at, v
+from battlefield.rules.moves import check_move, find_unit, v
 from battlefield.rules.result import Result, decide
-from battlefield.rules.ruleset import (
-    CheckAdditions,
-    DragContext,
-    DragNotes,
-    Effect,
-    Mark,
-    Parameter,
-    Player,
-    Ruleset,
-)
+from battlefield.rules.ruleset import CheckAdditions, Effect, Parameter, Player, Ruleset
 from battlefield.rules.state import State
 from battlefield.scene.model import Scene
 
@@ -58,6 +49,7 @@ class Blocks(Ruleset):
     phases = PHASES
     clock_sides = ("first",)
     odds = package.ODDS
+    window = drawn.BlocksWindow()
     parameters = (Parameter("rounds", "rounds", "battle rounds", least=1),)
 
     def load(self) -> GameData:
@@ -217,17 +209,6 @@ class Blocks(Ruleset):
             return [v("off_board", f"({x:g}, {y:g}) is off the board")]
         return []
 
-    def trip(self, state: State, u: int, action: Action) -> tuple[movement.Travel, float]:
-        x, y, f = movement.pose(state, u)
-        m, a, b = movement.block(state, u)
-        pts = starting_at(state.table, m, np.asarray(action.path, dtype=np.float64))
-        length = float(np.hypot(*np.diff(pts, axis=0).T).sum())
-        legs = [(float(p[0]), float(p[1]), f) for p in pts[1:]]
-        if action.facing is not None:
-            legs.append((float(pts[-1][0]), float(pts[-1][1]), float(action.facing)))
-        trip = movement.travel((x, y, f), legs, a, b, length + 1e-9, movement.ground(state, u))
-        return trip, length
-
     @handles("rally")
     def check_rally(self, state: State, action: Action) -> list[Violation]:
         u, problem = self._own(state, action)
@@ -324,7 +305,7 @@ class Blocks(Ruleset):
     @check_move.resolver
     def move(self, state: State, action: Action) -> list[Event]:
         u = state.unit_index(action.unit)
-        trip, _ = self.trip(state, u, action)
+        trip, _ = movement.trip(state, u, action)
         turns.place(state, u, trip)
         state.units[u].flags.add("moved")
         return [turns.moved_event(state, u, "direct control", trip)]
@@ -470,22 +451,6 @@ class Blocks(Ruleset):
 
     def try_advance(self, state: State, action: Action) -> list[Violation]:
         return package.try_advance(state, action)
-
-    def marks(self, state: State) -> list[Mark]:
-        return drawn.marks(state)
-
-    def drop_pose(self, state: State, u: int, action: Action) -> tuple[Any, Any] | None:
-        """A (legal) move that meets something stops touching it: the block's pose there."""
-        if action.type != "move" or not action.path:
-            return None
-        trip, _ = self.trip(state, u, action)
-        if not trip.stopped_by:
-            return None
-        x, y, f = trip.end
-        return np.array([[x, y]]), [f]
-
-    def drag_notes(self, ctx: DragContext) -> DragNotes:
-        return drawn.drag_notes(ctx)
 
     def health(self, state: State, u: int) -> list[int]:
         return package.health(state, u)

@@ -17,17 +17,9 @@ from battlefield.rules.openwg import attacks
 from battlefield.rules.openwg.data import phase_of
 from battlefield.rules.openwg.odds import morale_distribution
 from battlefield.rules.openwg.profiles import profiles, scene_profiles
-from battlefield.rules.ruleset import (
-    DragContext,
-    DragNotes,
-    Effect,
-    OddsQuestion,
-    Player,
-    Ring,
-    Ruleset,
-    first_side,
-)
+from battlefield.rules.ruleset import Effect, OddsQuestion, Player, Ruleset, first_side
 from battlefield.rules.state import Game, State
+from battlefield.rules.window import DragContext, DragNotes, Ring, Window
 from battlefield.scene.model import Scene
 from battlefield.text import distribution, plural, table
 
@@ -146,7 +138,6 @@ def _morale_text(d: dict[str, Any]) -> str:
                       table(["fled", "chance", ""], rows)])
 
 
-
 def points(ruleset: Ruleset, scene: Scene) -> dict[str, Any]:
     """The points of every unit given by `build:`, and each side's total."""
     units: dict[str, Any] = {}
@@ -173,36 +164,6 @@ def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
     first = next((a for a in actions if phase_of(scene, a.type)), None)
     if first is not None:
         out["phase"] = phase_of(scene, first.type)
-    return out
-
-
-def drag_notes(ctx: DragContext) -> DragNotes:
-    """The charge target's 1" ring; the allowance and the wound pools in the caption."""
-    notes = DragNotes()
-    state = ctx.state
-    allowed = state.rules.move_allowance(state, ctx.unit, ctx.ability)
-    if allowed is not None:
-        notes.lines.append(f"{ctx.ability}: up to {allowed:g}\""
-                           + (" in a straight line" if ctx.ability == "charge" else ""))
-    if ctx.target is not None and ctx.ability == "charge":
-        notes.rings.append(Ring(ctx.target, "charge: end within 1\""))
-    return notes
-
-
-def unit_notes(state: State) -> dict[int, str]:
-    """The wounds pooled on each unit this round (resolved in the Leadership phase), and what
-    it did this round."""
-    out = {}
-    for u, us in enumerate(state.units):
-        bits = []
-        if us.counters.get("wounds"):
-            bits.append(f"{int(us.counters['wounds'])} wounds pooled")
-        done = sorted(f for f in us.flags if f in ("ran", "charged", "retreated", "held",
-                                                   "shot"))
-        if done:
-            bits.append(", ".join(done))
-        if bits:
-            out[u] = "; ".join(bits)
     return out
 
 
@@ -251,3 +212,36 @@ def effect(e: dict[str, Any]) -> Effect | None:
                       notes=[f"morale: {len(e['fled'])} fled (Bravery {e.get('bravery')})"]
                       if e.get("fled") else [])
     return None
+
+
+class OpenWGWindow(Window):
+    """What the play window shows of openwg: the attack odds while dragged, the wounds pooled on
+    each unit."""
+
+    def drag_notes(self, ctx: DragContext) -> DragNotes:
+        """The charge target's 1" ring; the allowance and the wound pools in the caption."""
+        notes = DragNotes()
+        state = ctx.state
+        allowed = state.rules.move_allowance(state, ctx.unit, ctx.ability)
+        if allowed is not None:
+            notes.lines.append(f"{ctx.ability}: up to {allowed:g}\""
+                               + (" in a straight line" if ctx.ability == "charge" else ""))
+        if ctx.target is not None and ctx.ability == "charge":
+            notes.rings.append(Ring(ctx.target, "charge: end within 1\""))
+        return notes
+
+    def unit_notes(self, state: State) -> dict[int, str]:
+        """The wounds pooled on each unit this round (resolved in the Leadership phase), and what
+        it did this round."""
+        out = {}
+        for u, us in enumerate(state.units):
+            bits = []
+            if us.counters.get("wounds"):
+                bits.append(f"{int(us.counters['wounds'])} wounds pooled")
+            done = sorted(f for f in us.flags if f in ("ran", "charged", "retreated", "held",
+                                                       "shot"))
+            if done:
+                bits.append(", ".join(done))
+            if bits:
+                out[u] = "; ".join(bits)
+        return out

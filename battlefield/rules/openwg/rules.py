@@ -23,7 +23,7 @@ from battlefield.rules.openwg.data import EPS, PHASES, game, phase_of
 from battlefield.rules.openwg.profiles import Weapon, profiles, scene_profiles
 from battlefield.rules.openwg.reach import enemies_in_combat, unit_gap
 from battlefield.rules.result import Result, decide
-from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Parameter, Player, Ruleset
+from battlefield.rules.ruleset import Effect, Parameter, Player, Ruleset
 from battlefield.rules.state import State
 from battlefield.scene.model import Scene
 
@@ -40,6 +40,7 @@ class OpenWG(Ruleset):
     phases = PHASES
     clock_side_lists = ("stopped",)
     odds = package.ODDS
+    window = package.OpenWGWindow()
     parameters = (Parameter("rounds", "game.rounds", "battle rounds", least=1),)
 
     def load(self) -> data.Book:
@@ -481,17 +482,11 @@ class OpenWG(Ruleset):
     def player(self) -> Player:
         return package.player()
 
-    def drag_notes(self, ctx: DragContext) -> DragNotes:
-        return package.drag_notes(ctx)
-
     def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
         return package.try_start(scene, actions)
 
     def points(self, scene: Scene) -> dict[str, Any]:
         return package.points(self, scene)
-
-    def unit_notes(self, state: State) -> dict[int, str]:
-        return package.unit_notes(state)
 
     def check_scene(self, scene: Scene) -> None:
         package.check_scene(self, scene)

@@ -12,19 +12,11 @@ from typing import Any
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Violation
 from battlefield.rules.moves import planned
-from battlefield.rules.ruleset import (
-    DragContext,
-    DragNotes,
-    Effect,
-    Ghost,
-    OddsQuestion,
-    Player,
-    Ring,
-    Ruleset,
-)
+from battlefield.rules.ruleset import Effect, OddsQuestion, Player, Ruleset
 from battlefield.rules.skirmish import movement, potshots
 from battlefield.rules.skirmish.data import istat
 from battlefield.rules.state import Game
+from battlefield.rules.window import DragContext, DragNotes, Ghost, Ring, Window
 from battlefield.scene.model import Scene
 from battlefield.text import distribution, plural
 
@@ -70,32 +62,6 @@ ODDS = (
 )
 
 
-def drag_notes(ctx: DragContext) -> DragNotes:
-    """When the cursor rests: the pot shots the move's path triggers (wherever it is dropped:
-    next to an enemy is where they come from), and where the enemy under the cursor would
-    retreat to if the dropped unit attacked it."""
-    notes = DragNotes()
-    if not ctx.rests:
-        return notes
-
-    state = ctx.state
-    moves = planned(state, ctx.unit, ctx.action)
-    if not isinstance(moves, Violation):
-        over = state.rules.overextended(state, ctx.unit, "move")
-        for trig in potshots.triggers(state, ctx.unit, moves, over):
-            notes.rings.append(Ring(trig.by, f"pot shots: {trig.reason}"))
-            notes.lines.append(f"pot shots from {state.scene.units[trig.by].id} "
-                               f"({trig.reason})")
-    if ctx.target is None:
-        return notes
-    after = copy.copy(state)        # a shallow view with the unit dropped: read, never applied
-    after.table = ctx.moved
-    plan = movement.retreat_plan(after, ctx.target, ctx.unit)
-    if plan is not None:
-        notes.ghosts.append(Ghost(ctx.target, plan[0].ends(), "retreat"))
-    return notes
-
-
 def health(state: Any, u: int) -> list[int]:
     """Each model's Toughness: the damage that slays it."""
     return [max(1, istat(state, u, "toughness"))] * len(state.scene.units[u].models)
@@ -133,3 +99,32 @@ def effect(e: dict[str, Any]) -> Effect | None:
         return Effect(str(e["unit"]), notes=["returned " + str(e["returned"]) if e.get("returned")
                                              else "healed " + str(e["healed"])])
     return None
+
+
+class SkirmishWindow(Window):
+    """What the play window shows of skirmish while a unit is dragged: pot shots, retreats."""
+
+    def drag_notes(self, ctx: DragContext) -> DragNotes:
+        """When the cursor rests: the pot shots the move's path triggers (wherever it is dropped:
+        next to an enemy is where they come from), and where the enemy under the cursor would
+        retreat to if the dropped unit attacked it."""
+        notes = DragNotes()
+        if not ctx.rests:
+            return notes
+
+        state = ctx.state
+        moves = planned(state, ctx.unit, ctx.action)
+        if not isinstance(moves, Violation):
+            over = state.rules.overextended(state, ctx.unit, "move")
+            for trig in potshots.triggers(state, ctx.unit, moves, over):
+                notes.rings.append(Ring(trig.by, f"pot shots: {trig.reason}"))
+                notes.lines.append(f"pot shots from {state.scene.units[trig.by].id} "
+                                   f"({trig.reason})")
+        if ctx.target is None:
+            return notes
+        after = copy.copy(state)        # a shallow view with the unit dropped: read, never applied
+        after.table = ctx.moved
+        plan = movement.retreat_plan(after, ctx.target, ctx.unit)
+        if plan is not None:
+            notes.ghosts.append(Ghost(ctx.target, plan[0].ends(), "retreat"))
+        return notes

@@ -23,7 +23,7 @@ from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.handlers import handles
 from battlefield.rules.moves import find_unit
 from battlefield.rules.result import Result
-from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Parameter, Player, Ruleset
+from battlefield.rules.ruleset import Effect, Parameter, Player, Ruleset
 from battlefield.rules.skirmish import (
     attacks,
     bombardment,
@@ -50,6 +50,7 @@ class Skirmish(Ruleset):
     id = "skirmish"
     clock_sides = ("first",)
     odds = package.ODDS
+    window = package.SkirmishWindow()
     parameters = (Parameter("rounds", "rounds", "battle rounds", least=1),
                   Parameter("morale_tokens", "morale_tokens", "each side's morale tokens",
                             least=1))
@@ -363,9 +364,6 @@ class Skirmish(Ruleset):
     # --- beyond the game: the computer player, the window (package.py) ------------------------
     def player(self) -> Player:
         return package.player()
-
-    def drag_notes(self, ctx: DragContext) -> DragNotes:
-        return package.drag_notes(ctx)
 
     def health(self, state: State, u: int) -> list[int]:
         return package.health(state, u)

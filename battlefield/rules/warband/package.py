@@ -11,19 +11,12 @@ from typing import Any
 
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.ruleset import (
-    DragContext,
-    DragNotes,
-    Effect,
-    OddsQuestion,
-    Player,
-    Ring,
-    Ruleset,
-)
+from battlefield.rules.ruleset import Effect, OddsQuestion, Player, Ruleset
 from battlefield.rules.state import Game, State
 from battlefield.rules.warband import attacks, initiative
 from battlefield.rules.warband.data import fighter, fighters, game
 from battlefield.rules.warband.turns import given_roll
+from battlefield.rules.window import DragContext, DragNotes, Ring, Window
 from battlefield.scene.model import Scene
 from battlefield.text import distribution, plural
 
@@ -71,31 +64,6 @@ ODDS = (
                  "expected_damage, distribution {\"0\": p, ...}, hit_on, attackers {WEAPON: "
                  "[A's model]}, defense, if_dodged", ("weapon",)),
 )
-
-
-def drag_notes(ctx: DragContext) -> DragNotes:
-    """The dragged fighter's Move (climbing counted) or disengage's 3", the enemies within 1"
-    of where it would end (engaged), and its side's dice."""
-    state = ctx.state
-    notes = DragNotes()
-    u = ctx.unit
-    side = state.side_of(u)
-    allowed = state.rules.move_allowance(state, u, ctx.ability)
-    if allowed is not None:
-        notes.lines.append(f"{ctx.ability} up to {allowed:g}\" (climbing counted)")
-    after = __import__("copy").copy(state)
-    after.table = ctx.moved
-    for w, d in attacks.engaged_with(after, u):
-        notes.rings.append(Ring(w, f"engaged: {d:.2f}\" (within {game(state).engaged:g}\")"))
-    d = state.sides[side]
-    notes.lines.append(f"{side}: {d['singles']} reaction dice, "
-                       f"{initiative.labels(d['ability_dice'])}")
-    return notes
-
-
-def drag_abilities(state: State, u: int, offered: list[str]) -> list[str]:
-    engaged = bool(attacks.engaged_with(state, u))
-    return [a for a in offered if a == ("disengage" if engaged else "move")] or offered
 
 
 def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
@@ -153,3 +121,31 @@ def effect(e: dict[str, Any]) -> Effect | None:
         return Effect(str(e["target"]), damage=int(e.get("damage", 0)), hit=True,
                       dice=f"opportunistic strike: rolled {e['roll']}, needed {e['needed']}")
     return None
+
+
+class WarbandWindow(Window):
+    """What the play window shows of warband: disengage first for an engaged fighter, and what a
+    drag sets off."""
+
+    def drag_abilities(self, state: State, u: int, offered: list[str]) -> list[str]:
+        engaged = bool(attacks.engaged_with(state, u))
+        return [a for a in offered if a == ("disengage" if engaged else "move")] or offered
+
+    def drag_notes(self, ctx: DragContext) -> DragNotes:
+        """The dragged fighter's Move (climbing counted) or disengage's 3", the enemies within 1"
+        of where it would end (engaged), and its side's dice."""
+        state = ctx.state
+        notes = DragNotes()
+        u = ctx.unit
+        side = state.side_of(u)
+        allowed = state.rules.move_allowance(state, u, ctx.ability)
+        if allowed is not None:
+            notes.lines.append(f"{ctx.ability} up to {allowed:g}\" (climbing counted)")
+        after = __import__("copy").copy(state)
+        after.table = ctx.moved
+        for w, d in attacks.engaged_with(after, u):
+            notes.rings.append(Ring(w, f"engaged: {d:.2f}\" (within {game(state).engaged:g}\")"))
+        d = state.sides[side]
+        notes.lines.append(f"{side}: {d['singles']} reaction dice, "
+                           f"{initiative.labels(d['ability_dice'])}")
+        return notes

@@ -24,7 +24,7 @@ from battlefield.rules.decisions import Decision, ask
 from battlefield.rules.handlers import handles
 from battlefield.rules.moves import MoveCheck, find_unit, v
 from battlefield.rules.result import Result, decide
-from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Parameter, Player, Ruleset
+from battlefield.rules.ruleset import Effect, Parameter, Player, Ruleset
 from battlefield.rules.state import State
 from battlefield.rules.warband import (
     abilities,
@@ -62,6 +62,7 @@ class Warband(Activations, Ruleset):
     phases = ("initiative", "first", "combat")    # the roll, who goes first, the activations
     clock_sides = ("initiative",)
     odds = package.ODDS
+    window = package.WarbandWindow()
     parameters = (Parameter("rounds", "rounds", "battle rounds", least=1),)
 
     def load(self) -> GameData:
@@ -419,12 +420,6 @@ class Warband(Activations, Ruleset):
     # --- beyond the game: the computer player, odds, the window, try (package.py) -----------------
     def player(self) -> Player:
         return package.player()
-
-    def drag_abilities(self, state: State, u: int, offered: list[str]) -> list[str]:
-        return package.drag_abilities(state, u, offered)
-
-    def drag_notes(self, ctx: DragContext) -> DragNotes:
-        return package.drag_notes(ctx)
 
     def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
         return package.try_start(scene, actions)
