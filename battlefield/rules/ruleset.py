@@ -33,8 +33,9 @@ engine's core, and nothing else needs reading:
 - The events `resolve` returns are the ruleset's own dicts; the game log and the window word
   the common ones for any ruleset (rules/outcome.py): {"type": "damage", "unit", "amount"},
   {"type": "slain" | "removed", "unit", "models": [UNIT/N ...]}, {"type": "destroyed",
-  "unit"}, {"type": "healed", "unit", "points"}, a type ending in "-failed" with a "reason",
-  and the clock's {"type": "turn" | "phase" | "battle-round", "round", "active", "phase"}.
+  "unit"}, {"type": "healed", "unit", "points"}, any event that says what failed and why in
+  its "failed" field ("charge failed", "run short: ..."), and the clock's {"type": "turn" |
+  "phase" | "battle-round", "round", "active", "phase"}.
   Its own events it words with the `effect` hook.
 """
 

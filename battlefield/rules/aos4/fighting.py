@@ -106,7 +106,7 @@ def charge(state: State, a: Ability, u: int, action: Action) -> list[Event]:
                    {"type": "charge-roll", "unit": unit.id, "roll": result.rolls[-1],
                     "needed": round(needed, 6), "reroll": True}]
     if not result.reached:
-        events.append({"type": "charge-failed", "unit": unit.id})
+        events.append({"type": "charge-failed", "unit": unit.id, "failed": "charge failed"})
         return events
     events.extend(moved(state, u, action))
     state.units[u].flags.add("charged")

@@ -148,10 +148,10 @@ def _cast(state, u, action, data, bonus) -> list[Event]:
                  "casting_value": data["casting_value"]}
     if sum(1 for x in roll.values if x == 1) >= m.miscast_ones:
         state.units[u].phase_used.add("miscast")
-        return [{**ev, "result": "miscast"},
+        return [{**ev, "result": "miscast", "failed": "cast miscast"},
                 *allocation.mortal(state, u, m.miscast_mortal, f"miscast {spec.id}")]
     if total < data["casting_value"]:
-        return [{**ev, "result": "failed"}]
+        return [{**ev, "result": "failed", "failed": "cast failed"}]
     events = [{**ev, "result": "cast"}]
     if action.option("unbind", True):
         unbinder = _unbinder(state, u)
@@ -161,7 +161,8 @@ def _cast(state, u, action, data, bonus) -> list[Event]:
                 state.units[unbinder].counters.get("unbinds_this_phase", 0) + 1
             un = state.dice.roll(m.unbinding_roll, f"unbinding roll {w.id}").total
             unbound = un > total
-            events.append({"type": "unbind", "unit": w.id, "roll": un, "unbound": unbound})
+            events.append({"type": "unbind", "unit": w.id, "roll": un, "unbound": unbound,
+                           **({"failed": f"unbound by {w.id}"} if unbound else {})})
             if unbound:
                 return events
     return events + effect(state, u, action, data)
@@ -194,7 +195,8 @@ def _chant(state, u, action, data, bonus) -> list[Event]:
     if roll.values[0] == m.chant_fails_on:
         lost = state.dice.roll(m.ritual_lost, f"ritual points lost {spec.id}").total
         us.counters["ritual"] = max(0, points - lost)
-        return [{**ev, "result": "failed", "ritual": us.counters["ritual"]}]
+        return [{**ev, "result": "failed", "ritual": us.counters["ritual"],
+                 "failed": "chant failed"}]
     total = roll.total + bonus
     if not action.option("bank", False) and total + points >= data["chanting_value"]:
         us.counters["ritual"] = 0

@@ -76,8 +76,9 @@ def dice_move(state: State, u: int, action: Action, rolled: tuple[float, Event],
     unit = state.scene.units[u]
     checked = movement.check(state, u, action, allowed)
     if checked.problems:
-        return [event, {"type": "move-short", "unit": unit.id, "ability": kind,
-                        "reason": checked.problems[0].message}]
+        why = checked.problems[0].message
+        return [event, {"type": "move-short", "unit": unit.id, "ability": kind, "reason": why,
+                        "failed": f"move short: {why}"}]
     state.table = checked.after
     return [event, {"type": "moved", "unit": unit.id}]
 
@@ -143,8 +144,9 @@ def run(state: State, a: Ability, u: int, action: Action) -> list[Event]:
     state.units[u].flags.update({"moved", "ran"})
     checked = movement.check(state, u, action, allowed)
     if checked.problems:
-        events.append({"type": "run-short", "unit": unit.id,
-                       "reason": checked.problems[0].message})
+        why = checked.problems[0].message
+        events.append({"type": "run-short", "unit": unit.id, "reason": why,
+                       "failed": f"run short: {why}"})
         return events
     state.table = checked.after
     return [*events, {"type": "moved", "unit": unit.id}]
@@ -169,7 +171,9 @@ def retreat(state: State, a: Ability, u: int, action: Action) -> list[Event]:
         return [*events, *dice_move(state, u, action, rolled, "retreat")]
     checked = movement.check(state, u, action, None)
     if checked.problems:      # casualties broke the planned formation: the unit stays put
-        return [*events, {"type": "retreat-blocked", "reason": checked.problems[0].message}]
+        why = checked.problems[0].message
+        return [*events, {"type": "retreat-blocked", "reason": why,
+                          "failed": f"retreat blocked: {why}"}]
     state.table = checked.after
     return [*events, {"type": "moved", "unit": action.unit}]
 
@@ -187,7 +191,8 @@ def redeploy(state: State, a: Ability, u: int, action: Action) -> list[Event]:
                state.dice)
     checked = movement.check(state, u, action, far)
     if checked.problems:
-        return [{"type": "redeploy-short", "unit": action.unit, "roll": far,
-                 "reason": checked.problems[0].message}]
+        why = checked.problems[0].message
+        return [{"type": "redeploy-short", "unit": action.unit, "roll": far, "reason": why,
+                 "failed": f"redeploy short: {why}"}]
     state.table = checked.after
     return [{"type": "moved", "unit": action.unit, "roll": far}]

@@ -257,9 +257,10 @@ def retreat(state: State, w: int, attacker: int, heal: bool = True) -> list[Even
     plan = movement.retreat_plan(state, w, attacker)
     if plan is None:
         state.table, us.alive, us.damage = keep
+        why = "no clear line within 90 degrees of directly away"
         return [{"type": "retreat-blocked", "unit": spec.id,
-                 "from": state.scene.units[attacker].id,
-                 "reason": "no clear line within 90 degrees of directly away"}]
+                 "from": state.scene.units[attacker].id, "reason": why,
+                 "failed": f"retreat blocked: {why}"}]
     moves, checked, turned = plan
     state.table = checked.after
     us.flags.add("retreated")

@@ -357,9 +357,10 @@ def charge(state: State, s: dict[str, Any], x: int, y: int) -> tuple[list[Event]
     units = state.scene.units
     plan = movement.charge_plan(state, x, y)
     if plan is None:
+        why = (f"no legal move of up to {stat(state, x, 'speed'):g}\" brings its leader "
+               f"within {game(state).charge_within:g}\" of {units[y].id}'s")
         return [{"type": "no-charge", "unit": units[x].id, "target": units[y].id,
-                 "reason": f"no legal move of up to {stat(state, x, 'speed'):g}\" brings its "
-                           f"leader within {game(state).charge_within:g}\" of {units[y].id}'s"}], []
+                 "reason": why, "failed": f"no charge: {why}"}], []
     moves, checked = plan
     trigs = potshots.triggers(state, x, moves, overextended=False, exclude=(y,))
     state.table = checked.after
