@@ -44,7 +44,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -63,6 +63,7 @@ from battlefield.rulesets import ActionDoc, RulesetData, load_ruleset
 from battlefield.scene.model import Scene
 
 if TYPE_CHECKING:
+    from battlefield.rules.questions import OddsQuestion
     from battlefield.rules.state import State
 
 Event = dict[str, Any]
@@ -73,22 +74,6 @@ class Player(Protocol):
     """A computer player: the next action for the side whose decision it is."""
 
     def choose(self, state: State) -> Action: ...
-
-
-@dataclass(frozen=True)
-class OddsQuestion:
-    """One question `battlefield odds` can ask of a scene: `--FLAG ARG ...`.
-
-    `answer(ruleset, scene, args, options)` returns the JSON answer; `text(answer)` the lines a
-    person reads. `options` are the odds command's other flags (weapon, modifiers) by name."""
-
-    flag: str                                  # "attack" -> --attack
-    args: tuple[str, ...]                      # metavars: ("A", "B")
-    help: str
-    answer: Callable[[Ruleset, Scene, Sequence[str], dict[str, Any]], Answer]
-    text: Callable[[Answer], str]
-    json_keys: str = ""                        # for --help: what the JSON holds
-    options: tuple[str, ...] = ()              # the odds flags it reads ("weapon", "slain")
 
 
 @dataclass(frozen=True)

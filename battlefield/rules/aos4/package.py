@@ -6,16 +6,15 @@ the game log's words for its events."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from battlefield.errors import UsageError
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import rolls
 from battlefield.rules.aos4.allocation import stat
 from battlefield.rules.chance import mean, outcomes
-from battlefield.rules.ruleset import Effect, OddsQuestion, Player, Ruleset
+from battlefield.rules.questions import Asked, OddsOption, OddsQuestion
+from battlefield.rules.ruleset import Effect, Player, Ruleset
 from battlefield.rules.state import State
 from battlefield.rules.window import DragContext, DragNotes, Window
 from battlefield.rulings import Referee
@@ -31,14 +30,13 @@ def player() -> Player:
 
 
 # --- odds ----------------------------------------------------------------------------------------
-def _charge(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
-            ) -> dict[str, Any]:
+def _charge(asked: Asked) -> dict[str, Any]:
     # here, not at the top: start-up time of the CLI
     from battlefield.rules.aos4.charge import charge_odds
 
-    referee = Referee(scene)
-    a, b = args
-    o = charge_odds(ruleset.book, referee, referee.unit(a), referee.unit(b))
+    referee = Referee(asked.scene)
+    a, b = asked.names
+    o = charge_odds(asked.ruleset.book, referee, *asked.units)
     names = referee.names
     return {"charger": a, "target": b, "needed": o.needed,
             "probability": round(o.probability, 9),
@@ -63,20 +61,16 @@ def _charge_text(d: dict[str, Any]) -> str:
     ])
 
 
-def _attack(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
-            ) -> dict[str, Any]:
+def _attack(asked: Asked) -> dict[str, Any]:
     # here, not at the top: start-up time of the CLI
     from battlefield.rules.aos4.odds import attack_odds
 
-    referee = Referee(scene)
-    a, b = args
-    side = scene.units[referee.unit(a)].side
-    if side == scene.units[referee.unit(b)].side:
-        raise UsageError(f"{b} is not an enemy of {a} (both are {side})")
-    o = attack_odds(referee, referee.unit(a), referee.unit(b), weapon=options.get("weapon"),
+    options = asked.options
+    o = attack_odds(Referee(asked.scene), *asked.units, weapon=options.get("weapon"),
                     all_out_attack=bool(options.get("all_out_attack")),
                     all_out_defence=bool(options.get("all_out_defence")),
                     charged=bool(options.get("charged")))
+    a, b = asked.names
     return {"attacker": a, "target": b, **o.to_dict()}
 
 
@@ -94,17 +88,16 @@ def _attack_text(d: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _move(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
-          ) -> dict[str, Any]:
+def _move(asked: Asked) -> dict[str, Any]:
     """How far unit A can move: its Move (a dice Move as the exact chance of each inches) and
     with a run roll added."""
-    referee = Referee(scene)
-    (a,) = args
-    move = scene.units[referee.unit(a)].stats.get("move", 0)
+    (a,) = asked.names
+    move = asked.scene.units[asked.units[0]].stats.get("move", 0)
     dist = (rolls.move_distribution(str(move)) if rolls.is_dice(move)
             else {float(move or 0): Fraction(1)})
     run: dict[float, Fraction] = {}
-    for r, q in outcomes(lambda: rolls.run_roll(ruleset.book.core.movement, "", False)).items():
+    movement = asked.ruleset.book.core.movement
+    for r, q in outcomes(lambda: rolls.run_roll(movement, "", False)).items():
         for m, p in dist.items():
             run[m + r] = run.get(m + r, Fraction(0)) + p * q
 
@@ -132,17 +125,21 @@ def _move_text(d: dict[str, Any]) -> str:
         table(["run", "chance", "at least", ""], rows(d["run_distribution"]))])
 
 
+WEAPON = OddsOption("weapon", "attack with this weapon only (its name)", "text")
 ODDS = (
     OddsQuestion("charge", ("A", "B"),
                  "unit A charges unit B: the shortest legal path and the chance 2D6 reaches it",
                  _charge, _charge_text,
                  "needed, probability, probability_reroll, path, model, target_model"),
     OddsQuestion("attack", ("A", "B"),
-                 "unit A attacks unit B: the exact distribution of the damage B takes "
-                 "(options: --weapon, --all-out-attack, --all-out-defence, --charged)",
+                 "unit A attacks unit B: the exact distribution of the damage B takes",
                  _attack, _attack_text,
                  "expected_damage, distribution {\"0\": p, ...}, models_slain, attackers, "
-                 "modifiers", ("weapon", "all_out_attack", "all_out_defence", "charged")),
+                 "modifiers",
+                 (WEAPON, OddsOption("all-out-attack", "+1 to hit (the All-out Attack command)"),
+                  OddsOption("all-out-defence", "+1 to save (the All-out Defence command)"),
+                  OddsOption("charged", "the target charged this turn: it gets no cover")),
+                 enemies=True),
     OddsQuestion("move", ("A",),
                  "how far unit A moves: its Move, or the exact distribution of a dice Move "
                  "(2D6), and with a run roll added",

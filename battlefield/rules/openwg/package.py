@@ -5,7 +5,6 @@ the game log's words for its events."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -17,7 +16,8 @@ from battlefield.rules.openwg import attacks
 from battlefield.rules.openwg.data import phase_of
 from battlefield.rules.openwg.odds import morale_distribution
 from battlefield.rules.openwg.profiles import profiles, scene_profiles
-from battlefield.rules.ruleset import Effect, OddsQuestion, Player, Ruleset, first_side
+from battlefield.rules.questions import Asked, OddsOption, OddsQuestion
+from battlefield.rules.ruleset import Effect, Player, Ruleset, first_side
 from battlefield.rules.state import Game, State
 from battlefield.rules.window import DragContext, DragNotes, Ring, Window
 from battlefield.scene.model import Scene
@@ -31,23 +31,15 @@ def player() -> Player:
     return OpenWGPlayer()
 
 
-def _state(ruleset: Ruleset, scene: Scene) -> State:
-    return Game(ruleset, scene).new_state()
-
-
 def _dist(dist: dict[int, Fraction]) -> dict[str, float]:
     return {str(k): float(dist[k]) for k in sorted(dist)}
 
 
-def attack_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
-                  ) -> dict[str, Any]:
+def attack_answer(asked: Asked) -> dict[str, Any]:
     """A's attack on B: the exact distribution of the WOUNDS B suffers."""
-    a, b = args
-    state = _state(ruleset, scene)
-    u, w = scene.unit_index(a), scene.unit_index(b)
-    if scene.units[u].side == scene.units[w].side:
-        raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
-    weapon = options.get("weapon")
+    (a, b), (u, w) = asked.names, asked.units
+    state, scene, ruleset = asked.state, asked.scene, asked.ruleset
+    weapon = asked.options.get("weapon")
     prof = profiles(state)[u]
     kind = "melee"
     if weapon is not None:
@@ -86,7 +78,7 @@ def _refused_now(ruleset: Ruleset, scene: Scene, a: str, b: str, kind: str, weap
         st["clock"] = {**st["clock"], **moment, "stopped": []}
     else:
         st.update(moment)
-    state = _state(ruleset, replace(scene, extra={**scene.extra, "state": st}))
+    state = Game(ruleset, replace(scene, extra={**scene.extra, "state": st})).new_state()
     return [{"code": x.code, "message": x.message} for x in state.check(action)
             if x.code not in NOT_NOW]
 
@@ -109,15 +101,13 @@ def _attack_text(d: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def morale_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
-                  ) -> dict[str, Any]:
+def morale_answer(asked: Asked) -> dict[str, Any]:
     """How many models of UNIT flee after N were slain this round."""
-    (name,) = args
-    slain = options.get("slain")
+    (name,), (u,) = asked.names, asked.units
+    slain = asked.options.get("slain")
     if slain is None or slain < 0:
         raise UsageError("--morale needs --slain N (models slain this round, 0 or more)")
-    state = _state(ruleset, scene)
-    u = scene.unit_index(name)
+    state = asked.state
     bravery = int(profiles(state)[u].stat("bravery"))
     models = len(state.models_of(u))
     if slain > models:
@@ -173,12 +163,13 @@ ODDS = (
                  "(melee unless --weapon names a ranged one)",
                  attack_answer, _attack_text,
                  "expected_damage, distribution {\"0\": p, ...}, attackers {WEAPON: [models]}",
-                 ("weapon",)),
+                 (OddsOption("weapon", "attack with this weapon only (its name)", "text"),),
+                 enemies=True),
     OddsQuestion("morale", ("UNIT",),
                  "UNIT's morale test after --slain N models were slain this round: how many "
                  "flee", morale_answer, _morale_text,
                  "distribution {\"0\": p, ...}, expected_fled, bravery, models_left",
-                 ("slain",)),
+                 (OddsOption("slain", "models slain this round", "whole"),)),
 )
 
 

@@ -6,18 +6,15 @@ game log's words for its events."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
 from typing import Any
 
-from battlefield.errors import UsageError
 from battlefield.rules.actions import Violation
 from battlefield.rules.moves import planned
-from battlefield.rules.ruleset import Effect, OddsQuestion, Player, Ruleset
+from battlefield.rules.questions import Asked, OddsQuestion
+from battlefield.rules.ruleset import Effect, Player
 from battlefield.rules.skirmish import movement, potshots
 from battlefield.rules.skirmish.data import istat
-from battlefield.rules.state import Game
 from battlefield.rules.window import DragContext, DragNotes, Ghost, Ring, Window
-from battlefield.scene.model import Scene
 from battlefield.text import distribution, plural
 
 
@@ -28,17 +25,12 @@ def player() -> Player:
     return SkirmishPlayer()
 
 
-def _attack(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
-            ) -> dict[str, Any]:
+def _attack(asked: Asked) -> dict[str, Any]:
     # here, not at the top: start-up time of the CLI
     from battlefield.rules.skirmish.odds import attack_odds
 
-    a, b = args
-    state = Game(ruleset, scene).new_state()
-    u, w = scene.unit_index(a), scene.unit_index(b)
-    if scene.units[u].side == scene.units[w].side:
-        raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
-    return {"attacker": a, "target": b, **attack_odds(state, u, w)}
+    a, b = asked.names
+    return {"attacker": a, "target": b, **attack_odds(asked.state, *asked.units)}
 
 
 def _attack_text(d: dict[str, Any]) -> str:
@@ -58,7 +50,7 @@ ODDS = (
                  "unit A attacks unit B: the exact distribution of the damage B takes",
                  _attack, _attack_text,
                  "expected_damage, distribution {\"0\": p, ...}, models_slain, dice, hit_on, "
-                 "cover_bonus, support, sight"),
+                 "cover_bonus, support, sight", enemies=True),
 )
 
 

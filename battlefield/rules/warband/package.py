@@ -6,13 +6,12 @@ activates first) and the game log's words for its events."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from battlefield.errors import UsageError
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.ruleset import Effect, OddsQuestion, Player, Ruleset
-from battlefield.rules.state import Game, State
+from battlefield.rules.questions import Asked, OddsOption, OddsQuestion
+from battlefield.rules.ruleset import Effect, Player, Ruleset
+from battlefield.rules.state import State
 from battlefield.rules.warband import attacks, initiative
 from battlefield.rules.warband.data import fighter, fighters, game
 from battlefield.rules.warband.turns import given_roll
@@ -28,17 +27,13 @@ def player() -> Player:
     return WarbandPlayer()
 
 
-def _attack(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
-            ) -> dict[str, Any]:
+def _attack(asked: Asked) -> dict[str, Any]:
     # here, not at the top: start-up time of the CLI
     from battlefield.rules.warband.odds import attack_odds
 
-    a, b = args
-    state = Game(ruleset, scene).new_state()
-    u, w = scene.unit_index(a), scene.unit_index(b)
-    if scene.units[u].side == scene.units[w].side:
-        raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
-    return {"attacker": a, "target": b, **attack_odds(state, u, w, options.get("weapon"))}
+    a, b = asked.names
+    return {"attacker": a, "target": b,
+            **attack_odds(asked.state, *asked.units, asked.options.get("weapon"))}
 
 
 def _attack_text(d: dict[str, Any]) -> str:
@@ -62,7 +57,9 @@ ODDS = (
                  "fighter A attacks fighter B: the exact distribution of the damage B takes",
                  _attack, _attack_text,
                  "expected_damage, distribution {\"0\": p, ...}, hit_on, attackers {WEAPON: "
-                 "[A's model]}, defense, if_dodged", ("weapon",)),
+                 "[A's model]}, defense, if_dodged",
+                 (OddsOption("weapon", "attack with this weapon only (its name)", "text"),),
+                 enemies=True),
 )
 
 
