@@ -27,6 +27,7 @@ from battlefield.rules.aos4.weapons import weapons_of
 from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.moves import Moves, leader
 from battlefield.rules.state import State
+from battlefield.rules.steps import heading, places
 from battlefield.rulings import Referee
 
 END = Action("end-phase")
@@ -139,20 +140,18 @@ class Aos4Player:
             for kind in kinds:
                 reach = move + (3.5 if kind == "run" else 0.0)
                 allowed = state.rules.move_allowance(state, u, kind)
-                for frac in FRACTIONS:
-                    step = min(reach * frac, max(0.0, dist - 1.0))
-                    for ang in ANGLES:
-                        end = self._toward((lx, ly), goal, step, ang)
-                        if end is None or self._near_enemy(state, u, foes, end, lx, ly):
-                            continue
-                        # A path too long (climbing) is refused by the check before anything
-                        # else: found here, without the rest of the check.
-                        action = Action(kind, unit=spec.id, path=((lx, ly), end))
-                        moves = movement.planned(state, u, action)
-                        if isinstance(moves, Moves) and movement.too_far(state, u, moves,
-                                                                         allowed):
-                            continue
-                        yield action
+                lengths = [s for s in (min(reach * f, max(0.0, dist - 1.0)) for f in FRACTIONS)
+                           if s > 0.05]
+                for end in places((lx, ly), heading((lx, ly), goal), lengths, ANGLES):
+                    if self._near_enemy(state, u, foes, end, lx, ly):
+                        continue
+                    # A path too long (climbing) is refused by the check before anything
+                    # else: found here, without the rest of the check.
+                    action = Action(kind, unit=spec.id, path=((lx, ly), end))
+                    moves = movement.planned(state, u, action)
+                    if isinstance(moves, Moves) and movement.too_far(state, u, moves, allowed):
+                        continue
+                    yield action
 
     @staticmethod
     def _planned_move(move: Any) -> float:
@@ -247,14 +246,6 @@ class Aos4Player:
         pts = [(float(state.table.x[m]), float(state.table.y[m]))
                for w in foes for m in state.models_of(w)]
         return min(pts, key=lambda p: math.dist(p, here))
-
-    def _toward(self, start, goal, step, angle_deg):
-        dx, dy = goal[0] - start[0], goal[1] - start[1]
-        d = math.hypot(dx, dy)
-        if d < 1e-9 or step <= 0.05:
-            return None
-        a = math.atan2(dy, dx) + math.radians(angle_deg)
-        return (start[0] + step * math.cos(a), start[1] + step * math.sin(a))
 
     def _near_enemy(self, state: State, u: int, foes: np.ndarray, end, lx, ly) -> bool:
         """Unit u moved so its leader goes from (lx, ly) to `end` comes within KEEP_OFF of one

@@ -6,14 +6,13 @@ passed the engine's check."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from battlefield.rules.actions import Action
 from battlefield.rules.openwg.profiles import profiles
 from battlefield.rules.openwg.reach import between, enemies_in_combat, unit_gap
 from battlefield.rules.state import State
+from battlefield.rules.steps import heading, places
 
 FRACTIONS = (1.0, 0.6, 0.3)
 TURNS = (0.0, 25.0, -25.0, 50.0, -50.0)
@@ -103,15 +102,12 @@ class OpenWGPlayer:
             return None
         start = self._leader_at(state, u)
         target = np.array([t.x[t.unit_models[w]].mean(), t.y[t.unit_models[w]].mean()])
-        heading = math.atan2(*(target - start)[::-1])
         uid = state.scene.units[u].id
-        for f in FRACTIONS:
-            for turn in TURNS:
-                th = heading + math.radians(turn)
-                end = start + go * f * np.array([math.cos(th), math.sin(th)])
-                act = Action("move", uid, path=(tuple(start), tuple(end)))
-                if self._legal(state, act):
-                    return act
+        for end in places(tuple(start), heading(tuple(start), tuple(target)),
+                          [go * f for f in FRACTIONS], TURNS):
+            act = Action("move", uid, path=(tuple(start), end))
+            if self._legal(state, act):
+                return act
         return None
 
     def _shoot(self, state: State, u: int) -> Action | None:

@@ -28,6 +28,7 @@ from battlefield.rules.skirmish import attacks, bombardment, movement, potshots,
 from battlefield.rules.skirmish.data import bombards, game, is_melee, leader, stat
 from battlefield.rules.skirmish.odds import expected_slain
 from battlefield.rules.state import State
+from battlefield.rules.steps import heading, places
 from battlefield.rulings import Referee
 
 END = Action("end-turn")
@@ -185,23 +186,17 @@ class SkirmishPlayer:
         speed = stat(state, u, "speed")
         spec = state.scene.units[u]
         allowed = movement.allowance(state, u, state.rules.overextended(state, u, "move"))
-        for frac in FRACTIONS:
-            step = min(speed * frac, dist - stop)
-            if step < 0.3:
+        lengths = [s for s in (min(speed * f, dist - stop) for f in FRACTIONS) if s >= 0.3]
+        for x, y in places(start, heading(start, goal), lengths, ANGLES):
+            action = Action("move", unit=spec.id, path=(start, (round(x, 4), round(y, 4))))
+            moves = movement.planned(state, u, action)
+            # A path too long (climbing) is the check's first refusal: found without it.
+            if (isinstance(moves, Moves) and movement.too_far(state, u, moves, allowed)) \
+                    or state.check(action):
                 continue
-            for ang in ANGLES:
-                a = math.atan2(goal[1] - start[1], goal[0] - start[0]) + math.radians(ang)
-                end = (round(start[0] + step * math.cos(a), 4),
-                       round(start[1] + step * math.sin(a), 4))
-                action = Action("move", unit=spec.id, path=(start, end))
-                moves = movement.planned(state, u, action)
-                # A path too long (climbing) is the check's first refusal: found without it.
-                if (isinstance(moves, Moves) and movement.too_far(state, u, moves, allowed)) \
-                        or state.check(action):
-                    continue
-                if potshots.triggers(state, u, moves, False):
-                    continue
-                return action
+            if potshots.triggers(state, u, moves, False):
+                continue
+            return action
         return None
 
     # --- bombardment --------------------------------------------------------------------------
