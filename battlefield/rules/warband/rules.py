@@ -28,6 +28,7 @@ from battlefield.rules.ruleset import Effect, Parameter, Player, Ruleset
 from battlefield.rules.state import State
 from battlefield.rules.warband import (
     abilities,
+    activation,
     attacks,
     initiative,
     movement,
@@ -35,7 +36,6 @@ from battlefield.rules.warband import (
     reactions,
     turns,
 )
-from battlefield.rules.warband.activation import Activations
 from battlefield.rules.warband.data import (
     Ability,
     GameData,
@@ -54,7 +54,7 @@ ANSWERS = ("react", "no-reaction")
 SHORTHAND = "reaction"
 
 
-class Warband(Activations, Ruleset):
+class Warband(Ruleset):
     """warband: initiative dice, activations, reactions (the game hooks here), plus what
     package.py answers for the tools."""
 
@@ -107,7 +107,7 @@ class Warband(Activations, Ruleset):
         if uid is None and not left(state, c["active"]):
             return ["pass"]
         units = ([state.unit_index(uid)] if uid else left(state, c["active"]))
-        if uid and self._actions_taken(state, units[0]):
+        if uid and activation.actions_taken(state, units[0]):
             us = state.units[units[0]]
             out = [k[len("bonus_"):] for k, n in us.counters.items()
                    if k.startswith("bonus_") and n > 0]
@@ -120,9 +120,6 @@ class Warband(Activations, Ruleset):
             out.append("pass")
         return out
 
-    def _actions_taken(self, state: State, u: int) -> bool:
-        c = self._counts(state, u)
-        return bool(c) and c.get("actions", 0) >= c.get("limit", game(state).actions)
 
     def move_allowance(self, state: State, u: int, ability: str) -> float | None:
         if ability == "move":
@@ -175,18 +172,18 @@ class Warband(Activations, Ruleset):
         if kind == "initiative":
             return []
         if kind == "pass":
-            return self._check_pass(state)
+            return activation.check_pass(state)
         u, problem = find_unit(state, action)
         if problem:
             return [problem]
-        problem = self._activation(state, u)
+        problem = activation.activation_problem(state, u)
         if problem:
             return [problem]
         if kind not in ACTIONS:
             ability = ability_of(state, u, kind)
             assert ability is not None          # Warband.unknown has refused any other type
             return self._check_ability(state, u, ability, action)
-        problem = self._slot(state, u, kind)
+        problem = activation.slot(state, u, kind)
         if problem:
             return [problem]
         return self.handler(kind).check(state, u, action)
@@ -210,7 +207,7 @@ class Warband(Activations, Ruleset):
 
     @handles("wait")
     def check_wait(self, state: State, u: int, action: Action) -> list[Violation]:
-        return []       # carried out by the activation (Activations._take): it ends it
+        return []       # carried out by the activation (activation.take): it ends it
 
     def _target(self, state: State, u: int, target: Any) -> tuple[int, Violation | None]:
         if not isinstance(target, str):
@@ -236,7 +233,7 @@ class Warband(Activations, Ruleset):
 
     def _check_ability(self, state: State, u: int, ability: Ability, action: Action
                        ) -> list[Violation]:
-        return abilities.check(state, u, ability, action, self._counts(state, u))
+        return abilities.check(state, u, ability, action, activation.counts(state, u))
 
     def _check_command(self, state: State, u: int, target: Any, reach: float
                        ) -> list[Violation]:
@@ -253,12 +250,12 @@ class Warband(Activations, Ruleset):
             c["active"] = action.side or c["initiative"]
             events = [{"type": "first", "side": c["active"], "chosen_by": c["initiative"]}]
         elif kind == "pass":
-            events = self._pass(state)
+            events = activation.pass_turn(state)
         else:
             u = state.unit_index(action.unit)
-            events = self._begin(state, u)
+            events = activation.begin(state, u)
             if kind in ACTIONS:
-                events += self._take(state, u, action)
+                events += activation.take(state, u, action)
             else:
                 events += self._use(state, u, ability_of(state, u, kind), action)
         return self._after(state, events)
@@ -275,7 +272,7 @@ class Warband(Activations, Ruleset):
     @check_move.resolver
     def move(self, state: State, u: int, action: Action) -> list[Event]:
         checked = movement.check_walk(state, u, action)
-        return self._moved(state, u, checked, "moved") + self._done(state, u)
+        return self._moved(state, u, checked, "moved") + activation.done(state, u)
 
     def _moved(self, state: State, u: int, checked: MoveCheck, what: str
                ) -> list[Event]:
@@ -324,7 +321,7 @@ class Warband(Activations, Ruleset):
                 return ask(state, [reactions.decision(state, s, choices)], s)
             events = self._step(state, s)
             if s.get("finished"):
-                return events + self._done(state, state.unit_index(s["unit"]))
+                return events + activation.done(state, state.unit_index(s["unit"]))
             if events:          # a step that rolled goes on to the next reaction point
                 return events + self._go_on(state, s)
 
@@ -376,21 +373,21 @@ class Warband(Activations, Ruleset):
                 if s["kind"] == "disengage" and not alive(state, u):
                     s["finished"] = True
             if s.get("finished"):
-                return self._after(state, events + self._done(state, u))
+                return self._after(state, events + activation.done(state, u))
             if s["kind"] == "disengage":    # the next engaged fighter may strike too
                 return self._after(state, events + self._go_on(state, s))
         else:
             events.append({"type": "no-reaction", "side": answer.side})
         events += self._step(state, s)
         if s.get("finished"):
-            return self._after(state, events + self._done(state, state.unit_index(s["unit"])))
+            return self._after(state, events + activation.done(state, state.unit_index(s["unit"])))
         return self._after(state, events + self._go_on(state, s))
 
     # --- abilities ----------------------------------------------------------------------------
     def _use(self, state: State, u: int, ability: Ability | None, action: Action
              ) -> list[Event]:
         assert ability is not None
-        return abilities.use(state, u, ability, action) + self._done(state, u)
+        return abilities.use(state, u, ability, action) + activation.done(state, u)
 
     # --- try's shorthand ----------------------------------------------------------------------
     def shorthand(self, state: State, action: Action
