@@ -8,12 +8,9 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from battlefield.rules.chance import Procedure, Throw, outcomes
-
-if TYPE_CHECKING:
-    from battlefield.rules.aos4.data import MovementRules
 
 EPS = 1e-6          # a roll reaches a distance it falls short of by less than this
 
@@ -58,14 +55,21 @@ def _charge_chance(dice: str, needed: int, reroll: bool) -> Fraction:
                     key=lambda r: r.reached).get(True, Fraction(0))
 
 
-def run_roll(rules: MovementRules, unit: str, at_the_double: bool) -> Procedure[int]:
+class RunRules(Protocol):
+    """What a run roll needs of rules.yaml's movement section (data.MovementRules)."""
+
+    run_roll: str
+    at_the_double: int
+
+
+def run_roll(rules: RunRules, unit: str, at_the_double: bool) -> Procedure[int]:
     """The run roll: D6, or 6 with At the Double (no dice)."""
     if at_the_double:
         return rules.at_the_double
     return (yield Throw(rules.run_roll, f"run roll {unit}"))
 
 
-def run_chance(rules: MovementRules, extra: float, at_the_double: bool = False) -> Fraction:
+def run_chance(rules: RunRules, extra: float, at_the_double: bool = False) -> Fraction:
     """The exact chance that a run roll adds at least `extra` inches to the Move."""
     return sum((p for roll, p in outcomes(lambda: run_roll(rules, "", at_the_double)).items()
                 if roll >= extra - EPS), Fraction(0))
