@@ -8,7 +8,7 @@ from pathlib import Path
 
 RULES = Path(__file__).parents[2] / "battlefield" / "rules"
 CORE = ("actions", "boundary", "chance", "damage", "datafile", "decisions", "dice", "handlers",
-        "questions", "ranges", "refusals", "steps", "window",
+        "questions", "ranges", "refusals", "rounds", "steps", "window",
         "moves", "odds", "position", "result", "ruleset", "snapshots", "state", "summary")
 
 

@@ -9,13 +9,14 @@ from fractions import Fraction
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import commands, movement, rolls, turns
+from battlefield.rules.aos4 import commands, movement, rolls
 from battlefield.rules.aos4.charge import shortest_charge
 from battlefield.rules.aos4.data import Ability, book
 from battlefield.rules.aos4.movement import Arrive, in_combat, v
 from battlefield.rules.aos4.movement_phase import moved
 from battlefield.rules.aos4.shooting import attack, targets
 from battlefield.rules.chance import play
+from battlefield.rules.rounds import other
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
@@ -142,14 +143,14 @@ def strike(state: State, u: int) -> str:
 def first_fighter(state: State) -> None:
     """The combat phase begins: the active side picks first, unless it has none to fight."""
     c = state.clock
-    if not fighters(state, c["active"]) and fighters(state, turns.other(state, c["active"])):
-        c["acting"] = turns.other(state, c["active"])
+    if not fighters(state, c["active"]) and fighters(state, other(state, c["active"])):
+        c["acting"] = other(state, c["active"])
 
 
 def next_fighter(state: State) -> None:
     """After a fight: the other side picks next, if it has a unit to fight."""
     c = state.clock
-    foe = turns.other(state, c["acting"])
+    foe = other(state, c["acting"])
     if fighters(state, foe):
         c["acting"] = foe
 

@@ -15,10 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
-
 from battlefield.errors import InputError, UsageError
-from battlefield.geometry.paths import Terrain
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import (
     commands,
@@ -39,9 +36,9 @@ from battlefield.rules.boundary import in_phase
 from battlefield.rules.decisions import DECLINE, Decision, answer_of
 from battlefield.rules.handlers import handles
 from battlefield.rules.result import Result
-from battlefield.rules.ruleset import Effect, Parameter, Player, Ruleset
+from battlefield.rules.rounds import other
+from battlefield.rules.ruleset import Parameter, Ruleset
 from battlefield.rules.state import State
-from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
 END_PHASE = "end-phase"
@@ -74,14 +71,14 @@ def end_phase(state: State) -> list[Event]:
     side = c["acting"]
     events: list[Event] = [{"type": "pass", "side": side, "phase": c["phase"]}]
     if c["phase"] == "combat":
-        foe = turns.other(state, side)
+        foe = other(state, side)
         if fighting.fighters(state, foe):
             c["acting"] = foe
             return events
         events.extend(turns.next_phase(state))
         return events
     if side == c["active"]:
-        c["acting"] = turns.other(state, side)
+        c["acting"] = other(state, side)
         return events
     events.extend(turns.next_phase(state))
     if c["phase"] == "combat":
@@ -283,37 +280,26 @@ class Aos4(Ruleset):
         return Action(DECLINE, side=decision.side)
 
     # --- moving: asked by rules.moves and the window ------------------------------------------
-    def move_allowance(self, state: State, u: int, ability: str) -> float | None:
-        return moving.allowance(state, u, ability)
+    move_allowance = staticmethod(moving.allowance)
 
-    def move_cost(self, state: State, u: int, m: int, path: np.ndarray) -> tuple[float, float]:
-        return moving.cost(state, u, m, path)
+    move_cost = staticmethod(moving.cost)
 
-    def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
-                    ) -> tuple[list, Terrain | None]:
-        return moving.ground(state, u, m, box)
+    move_ground = staticmethod(moving.ground)
 
-    def futile(self, state: State, action: Action) -> bool:
-        return heroics.futile(state, action)
+    futile = staticmethod(heroics.futile)
 
     # --- beyond the game: the computer player, the window, try (package.py) -------------------
-    def player(self) -> Player:
-        return package.player()
+    player = staticmethod(package.player)
 
-    def check_scene(self, scene: Scene) -> None:
-        spellbook.check_scene(scene)
+    check_scene = staticmethod(spellbook.check_scene)
 
-    def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
-        return package.try_start(self, scene, actions)
+    try_start = package.try_start
 
-    def try_advance(self, state: State, action: Action) -> list[Violation]:
-        return package.try_advance(state, action)
+    try_advance = staticmethod(package.try_advance)
 
-    def health(self, state: State, u: int) -> list[int]:
-        return package.health(state, u)
+    health = staticmethod(package.health)
 
-    def effect(self, event: Event) -> Effect | None:
-        return package.effect(event)
+    effect = staticmethod(package.effect)
 
 
 def _handled(data: dict[str, Ability]) -> dict[str, Ability]:

@@ -11,15 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from battlefield.rules.aos4.data import book
+from battlefield.rules.rounds import other
 from battlefield.rules.state import State, scene_start, start_per_side, start_round
 from battlefield.rulings import Referee
 
 PHASES = ("start", "hero", "movement", "shooting", "charge", "combat", "end")
 Event = dict[str, Any]
-
-
-def other(state: State, side: str) -> str:
-    return next(s for s in state.sides if s != side)
 
 
 START_KEYS = ("round", "active", "command_points", "victory_points")

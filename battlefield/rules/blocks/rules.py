@@ -31,9 +31,9 @@ from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.handlers import handles
 from battlefield.rules.moves import check_move, find_unit, v
 from battlefield.rules.result import Result, decide
-from battlefield.rules.ruleset import CheckAdditions, Effect, Parameter, Player, Ruleset
+from battlefield.rules.rounds import other
+from battlefield.rules.ruleset import Parameter, Ruleset
 from battlefield.rules.state import State
-from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
 COSTS = {"order": 1, "direct": 1, "rally": 1, "draw-card": 1, "special": 1}
@@ -62,7 +62,7 @@ class Blocks(Ruleset):
 
     def acting_side(self, state: State) -> str:
         c = state.clock
-        return turns.other(state, c["active"]) if c["phase"] == "strike-back" else c["active"]
+        return other(state, c["active"]) if c["phase"] == "strike-back" else c["active"]
 
     def standing(self, state: State) -> list[str]:
         return [s for s in state.sides
@@ -437,26 +437,19 @@ class Blocks(Ruleset):
         return events
 
     # --- beyond the game: the computer player, odds, check, try, the table (package.py) -----------
-    def player(self) -> Player:
-        return package.player()
+    player = staticmethod(package.player)
 
-    def check_scene(self, scene: Scene) -> None:
-        check_scene(scene)
+    check_scene = staticmethod(check_scene)
 
-    def check_additions(self, scene: Scene) -> CheckAdditions:
-        return package.check_additions(self, scene)
+    check_additions = package.check_additions
 
-    def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
-        return package.try_start(scene, actions)
+    try_start = staticmethod(package.try_start)
 
-    def try_advance(self, state: State, action: Action) -> list[Violation]:
-        return package.try_advance(state, action)
+    try_advance = staticmethod(package.try_advance)
 
-    def health(self, state: State, u: int) -> list[int]:
-        return package.health(state, u)
+    health = staticmethod(package.health)
 
-    def effect(self, event: Event) -> Effect | None:
-        return package.effect(event)
+    effect = staticmethod(package.effect)
 
 
 def _colour(state: State, cid: str) -> str | None:

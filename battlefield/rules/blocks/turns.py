@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from battlefield.errors import UsageError
-from battlefield.rules import chance, position
+from battlefield.rules import chance, position, rounds
 from battlefield.rules.blocks import attacks, movement
 from battlefield.rules.blocks.data import (
     GameData,
@@ -21,6 +21,7 @@ from battlefield.rules.blocks.data import (
     red_from,
     stat,
 )
+from battlefield.rules.rounds import other
 from battlefield.rules.state import State, scene_start, start_error, start_per_side, start_round
 from battlefield.scene.model import UnitSpec
 
@@ -28,10 +29,6 @@ Event = dict[str, Any]
 START_KEYS = ("round", "active", "phase", "command", "cards")
 PHASES = ("command", "combat", "strike-back")
 KEEP = {"routing"}                     # flags that outlast the turn
-
-
-def other(state: State, side: str) -> str:
-    return next(s for s in state.sides if s != side)
 
 
 def uid(state: State, u: int) -> str:
@@ -143,18 +140,8 @@ def start_turn(state: State, side: str) -> list[Event]:
 
 
 def end_turn(state: State) -> list[Event]:
-    c = state.clock
-    events: list[Event] = [{"type": "end-turn", "side": c["active"], "round": c["round"]}]
-    if c["turn"] == 1:
-        c["turn"] = 2
-        return events + start_turn(state, other(state, c["first"]))
-    if c["round"] >= game(state).rounds:
-        c["over"] = True
-        return events
-    c["round"] += 1
-    c["turn"] = 1
-    events.append({"type": "battle-round", "round": c["round"], "first": c["first"]})
-    return events + start_turn(state, c["first"])
+    """The turn ends (rules/rounds.py); the battle's end is worded with its result."""
+    return rounds.end_turn(state, game(state).rounds, start_turn)
 
 
 # --- damage and removal --------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from battlefield.rules.openwg.data import EPS, PHASES, game, phase_of
 from battlefield.rules.openwg.profiles import Weapon, profiles, scene_profiles
 from battlefield.rules.openwg.reach import enemies_in_combat, unit_gap
 from battlefield.rules.result import Result, decide
-from battlefield.rules.ruleset import Effect, Parameter, Player, Ruleset
+from battlefield.rules.ruleset import Parameter, Ruleset
 from battlefield.rules.state import State
 from battlefield.scene.model import Scene
 
@@ -47,8 +47,7 @@ class OpenWG(Ruleset):
         return data.load(self.folder)
 
     # --- the engine's questions ---------------------------------------------------------------
-    def setup(self, state: State) -> list[Event]:
-        return turns.begin(state)
+    setup = staticmethod(turns.begin)
 
     def acting_side(self, state: State) -> str:
         return state.clock["active"]
@@ -479,27 +478,21 @@ class OpenWG(Ruleset):
                  "roll": roll, "needed": need, "cast": cast}]
 
     # --- beyond the game: the computer player, odds, points, the window, try (package.py) ---------
-    def player(self) -> Player:
-        return package.player()
+    player = staticmethod(package.player)
 
-    def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
-        return package.try_start(scene, actions)
+    try_start = staticmethod(package.try_start)
 
-    def points(self, scene: Scene) -> dict[str, Any]:
-        return package.points(self, scene)
+    points = package.points
 
-    def check_scene(self, scene: Scene) -> None:
-        package.check_scene(self, scene)
+    check_scene = package.check_scene
 
     def given_stats(self, scene: Scene, u: int) -> dict[str, float]:
         """Its `stats:`, over what its `build:` gives."""
         return scene_profiles(scene, self.book.builder)[u].stats
 
-    def health(self, state: State, u: int) -> list[int]:
-        return package.health(state, u)
+    health = staticmethod(package.health)
 
-    def effect(self, event: Event) -> Effect | None:
-        return package.effect(event)
+    effect = staticmethod(package.effect)
 
 
 def _cast(dice: str, need: int, spell: str):

@@ -20,16 +20,13 @@ from battlefield.rules.openwg import odds
 from battlefield.rules.openwg.data import EPS, PHASES, game
 from battlefield.rules.openwg.profiles import profiles
 from battlefield.rules.openwg.reach import unit_gap
+from battlefield.rules.rounds import other
 from battlefield.rules.state import State, scene_start, start_error, start_round
 
 Event = dict[str, Any]
 START_KEYS = ("round", "active", "phase")
 ROUND_FLAGS = ("moved", "ran", "charged", "retreated", "held", "shot", "cast")
 KEEP = ("axes",)            # once-per-battle marks
-
-
-def other(state: State, side: str) -> str:
-    return next(s for s in state.sides if s != side)
 
 
 def begin(state: State) -> list[Event]:

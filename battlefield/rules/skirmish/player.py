@@ -24,7 +24,8 @@ from battlefield.geometry.objectives import models_in_zone
 from battlefield.rules.actions import Action
 from battlefield.rules.decisions import Decision
 from battlefield.rules.moves import Moves
-from battlefield.rules.skirmish import attacks, bombardment, movement, potshots, turns
+from battlefield.rules.rounds import other
+from battlefield.rules.skirmish import attacks, bombardment, movement, potshots
 from battlefield.rules.skirmish.data import bombards, game, is_melee, leader, stat
 from battlefield.rules.skirmish.odds import expected_slain
 from battlefield.rules.state import State
@@ -78,7 +79,7 @@ class SkirmishPlayer:
         for u in self._units(state, side):
             if "did-skirmish" in state.units[u].flags or not attacks.may_attack(state, u):
                 continue
-            for w in self._units(state, turns.other(state, side)):
+            for w in self._units(state, other(state, side)):
                 if not attacks.in_range(state, u, w) or attacks.sight(state, u, w, ref) == "none":
                     continue
                 gain = self._exchange(state, ref, u, w)
@@ -159,7 +160,7 @@ class SkirmishPlayer:
         if not is_melee(state, u) and stat(state, u, "range") >= 8:
             ref = Referee(state.scene, t)
             if any(attacks.in_range(state, u, w) and attacks.sight(state, u, w, ref) != "none"
-                   for w in self._units(state, turns.other(state, side))):
+                   for w in self._units(state, other(state, side))):
                 return None, 0.0                  # shooters with targets stay and shoot
         wanted = [o for o in state.scene.objectives if held.get(o.id) != side]
         if wanted:
@@ -168,7 +169,7 @@ class SkirmishPlayer:
             d = math.dist((o.x, o.y), here)
             value = 1.5 + 3.0 / (1.0 + d / 6)
             return (o.x, o.y), value
-        foes = self._units(state, turns.other(state, side))
+        foes = self._units(state, other(state, side))
         if not foes:
             return None, 0.0
         w = min(foes, key=lambda w: math.dist(here, (t.x[leader(state, w)],
@@ -202,7 +203,7 @@ class SkirmishPlayer:
     # --- bombardment --------------------------------------------------------------------------
     def _bombard(self, state: State) -> tuple[float, Action] | None:
         side = state.clock["active"]
-        foes = self._units(state, turns.other(state, side))
+        foes = self._units(state, other(state, side))
         mine = self._units(state, side)
         for u in mine:
             if not bombards(state, u) or "did-bombard" in state.units[u].flags:
@@ -265,7 +266,7 @@ def commitment(state: State, side: str, u: int, w: int, stake: float) -> int:
     objective (a unit on a field objective or on the enemy's home one) or a big exchange is worth
     1 or 2; never leaving fewer than RESERVE tokens nor going more than one behind the enemy."""
     tokens = state.sides[side]["morale"]
-    theirs = state.sides[turns.other(state, side)]["morale"]
+    theirs = state.sides[other(state, side)]["morale"]
     matters = sum([_contests(state, u), _contests(state, w), abs(stake) >= 1.5])
     want = (0, 0, 1, 2)[matters]
     cap = min(tokens - RESERVE, tokens - theirs + 1, tokens - 1)

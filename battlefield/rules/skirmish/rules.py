@@ -23,7 +23,8 @@ from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.handlers import handles
 from battlefield.rules.moves import find_unit
 from battlefield.rules.result import Result
-from battlefield.rules.ruleset import Effect, Parameter, Player, Ruleset
+from battlefield.rules.rounds import other
+from battlefield.rules.ruleset import Parameter, Ruleset
 from battlefield.rules.skirmish import (
     attacks,
     bombardment,
@@ -59,8 +60,7 @@ class Skirmish(Ruleset):
         return load(self.folder)
 
     # --- the engine's questions ---------------------------------------------------------------
-    def setup(self, state: State) -> list[Event]:
-        return turns.begin(state)
+    setup = staticmethod(turns.begin)
 
     def acting_side(self, state: State) -> str:
         return state.clock["active"]
@@ -184,7 +184,7 @@ class Skirmish(Ruleset):
     def _ahead(self, state: State) -> tuple[int, dict[str, int]]:
         held = turns.controlled(state)
         side = state.clock["active"]
-        return held[side] - held[turns.other(state, side)], held
+        return held[side] - held[other(state, side)], held
 
     @handles("fortify")
     def check_fortify(self, state: State, action: Action) -> list[Violation]:
@@ -197,7 +197,7 @@ class Skirmish(Ruleset):
         diff, held = self._ahead(state)
         side = c["active"]
         if diff <= 0:
-            foe = turns.other(state, side)
+            foe = other(state, side)
             return [v("not_ahead", f"{side} controls {held[side]} objectives, {foe} "
                                    f"{held[foe]}: fortifying needs more",
                       mine=held[side], theirs=held[foe])]
@@ -207,7 +207,7 @@ class Skirmish(Ruleset):
     def fortify(self, state: State, action: Action) -> list[Event]:
         diff, held = self._ahead(state)
         side = state.clock["active"]
-        foe = turns.other(state, side)
+        foe = other(state, side)
         lost = min(diff, state.sides[foe]["morale"])
         state.sides[foe]["morale"] -= lost
         state.clock["fortified"] = True
@@ -362,14 +362,11 @@ class Skirmish(Ruleset):
         return events
 
     # --- beyond the game: the computer player, the window (package.py) ------------------------
-    def player(self) -> Player:
-        return package.player()
+    player = staticmethod(package.player)
 
-    def health(self, state: State, u: int) -> list[int]:
-        return package.health(state, u)
+    health = staticmethod(package.health)
 
-    def effect(self, event: Event) -> Effect | None:
-        return package.effect(event)
+    effect = staticmethod(package.effect)
 
 
 RULESET = Skirmish()

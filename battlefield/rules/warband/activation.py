@@ -11,10 +11,11 @@ from typing import Any
 
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.moves import v
+from battlefield.rules.rounds import other
 from battlefield.rules.state import State
 from battlefield.rules.warband import abilities, turns
 from battlefield.rules.warband.data import game
-from battlefield.rules.warband.turns import alive, left, other
+from battlefield.rules.warband.turns import alive, left
 
 Event = dict[str, Any]
 

@@ -24,7 +24,7 @@ from battlefield.rules.decisions import Decision, ask
 from battlefield.rules.handlers import handles
 from battlefield.rules.moves import MoveCheck, find_unit, v
 from battlefield.rules.result import Result, decide
-from battlefield.rules.ruleset import Effect, Parameter, Player, Ruleset
+from battlefield.rules.ruleset import Parameter, Ruleset
 from battlefield.rules.state import State
 from battlefield.rules.warband import (
     abilities,
@@ -46,7 +46,6 @@ from battlefield.rules.warband.data import (
     load,
 )
 from battlefield.rules.warband.turns import alive, left
-from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
 ACTIONS = ("move", "attack", "disengage", "wait")       # a fighter's actions (not abilities)
@@ -188,12 +187,10 @@ class Warband(Ruleset):
             return [problem]
         return self.handler(kind).check(state, u, action)
 
-    def _engaged(self, state: State, u: int) -> Violation | None:
-        return attacks.engaged_violation(state, u)
 
     @handles("move")
     def check_move(self, state: State, u: int, action: Action) -> list[Violation]:
-        problem = self._engaged(state, u)
+        problem = attacks.engaged_violation(state, u)
         if problem:
             return [problem]
         return movement.check_walk(state, u, action).problems
@@ -235,9 +232,6 @@ class Warband(Ruleset):
                        ) -> list[Violation]:
         return abilities.check(state, u, ability, action, activation.counts(state, u))
 
-    def _check_command(self, state: State, u: int, target: Any, reach: float
-                       ) -> list[Violation]:
-        return abilities.check_command(state, u, target, reach)
 
     # --- resolve ------------------------------------------------------------------------------
     def resolve(self, state: State, action: Action) -> list[Event]:
@@ -415,23 +409,17 @@ class Warband(Ruleset):
         return Action(reactions.NO, side=decision.side)
 
     # --- beyond the game: the computer player, odds, the window, try (package.py) -----------------
-    def player(self) -> Player:
-        return package.player()
+    player = staticmethod(package.player)
 
-    def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
-        return package.try_start(scene, actions)
+    try_start = staticmethod(package.try_start)
 
-    def try_advance(self, state: State, action: Action) -> list[Violation]:
-        return package.try_advance(state, action)
+    try_advance = staticmethod(package.try_advance)
 
-    def check_scene(self, scene: Scene) -> None:
-        package.check_scene(self, scene)
+    check_scene = package.check_scene
 
-    def health(self, state: State, u: int) -> list[int]:
-        return package.health(state, u)
+    health = staticmethod(package.health)
 
-    def effect(self, event: Event) -> Effect | None:
-        return package.effect(event)
+    effect = staticmethod(package.effect)
 
 
 RULESET = Warband()

@@ -25,10 +25,6 @@ START_KEYS = ("round", "active", "initiative")
 ROUND_COUNTERS = ("defense",)
 
 
-def other(state: State, side: str) -> str:
-    return next(s for s in state.sides if s != side)
-
-
 def alive(state: State, u: int) -> bool:
     return bool(len(state.models_of(u)))
 
