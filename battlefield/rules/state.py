@@ -320,7 +320,8 @@ class State:
         return self.table.unit_models[u]
 
     def slay(self, u: int, models: Iterable[int]) -> None:
-        """Take models of unit u (table indices) off the table."""
+        """Take models of unit u off the table: `models` are table indices (models_of's),
+        not the unit's own 0-based ones (damage.fill's; damage.deal fills and slays)."""
         models = [int(m) for m in models]
         first = self.scene.model_offsets()[u]
         for m in models:
