@@ -15,11 +15,11 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from battlefield.errors import UsageError
+from battlefield.rules.state import Game, State
 from battlefield.scene.model import Scene
 
 if TYPE_CHECKING:
     from battlefield.rules.ruleset import Ruleset
-    from battlefield.rules.state import State
 
 Answer = dict[str, Any]
 KINDS = ("flag", "text", "whole")
@@ -54,8 +54,6 @@ class Asked:
 
     @cached_property
     def state(self) -> State:
-        from battlefield.rules.state import Game  # the engine sits over the questions
-
         return Game(self.ruleset, self.scene).new_state()
 
 
