@@ -12,7 +12,8 @@ saves at least a point of damage on average, else decline.
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -49,9 +50,9 @@ class Aos4Player:
             return self.decide(state, state.pending[0])
         c = state.clock
         key = (c["round"], c["turn"], c["phase"], c["acting"])
-        handler = getattr(self, "_" + c["phase"], None)
-        if handler is not None:
-            for action in handler(state):
+        offers = self.offers.get(c["phase"])
+        if offers is not None:
+            for action in offers(self, state):
                 tag = (key, action)
                 if tag in self._tried:
                     continue
@@ -222,6 +223,11 @@ class Aos4Player:
                 yield Action("fight", unit=spec.id)
             else:
                 yield Action("fight", unit=spec.id, target=state.scene.units[best].id)
+
+    # what this player offers in each phase (start and end: nothing but ending it)
+    offers: ClassVar[dict[str, Callable[[Aos4Player, State], Iterator[Action]]]] = {
+        "hero": _hero, "movement": _movement, "shooting": _shooting, "charge": _charge,
+        "combat": _combat}
 
     # --- helpers ---------------------------------------------------------------------------------
     def _mine(self, state: State) -> list[int]:
