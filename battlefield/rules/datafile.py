@@ -11,9 +11,10 @@ where the file's words differ or the value has bounds, `item(...)`:
 
 and `read(GameData, folder / "game.yaml")` checks the file against it: every key there and no
 other (an unknown key is an error listing the valid ones, at its line), each value of its type
-(whole and real numbers with their bounds, words, dice, lists, sections as nested dataclasses,
-lists of dataclasses, {name: whole number} tables), every error one line naming the file, the
-key path and the line. A value no type describes is read by the field's own `read=`.
+(whole and real numbers with their bounds, words, dice, lists and sets, sections as nested
+dataclasses, lists of dataclasses, {name: whole number} tables), every error one line naming
+the file, the key path and the line. A value no type describes is read by the field's own
+`read=`; a field the file does not hold is `unread(default)`.
 """
 
 from __future__ import annotations
@@ -48,6 +49,12 @@ def item(key: str | None = None, *, least: float | None = None, most: float | No
     return dataclasses.field(default=default, metadata=meta)
 
 
+def unread(default: Any) -> Any:
+    """A field the file does not hold: the reader leaves it at `default` (the ruleset sets it
+    after, e.g. where in the file an entry was read)."""
+    return dataclasses.field(default=default, compare=False, metadata={"unread": True})
+
+
 def read(cls: type[T], file: str | Path) -> T:
     """The data file `file` checked and read as a `cls` (a dataclass)."""
     r = Reader.open(file)
@@ -74,6 +81,8 @@ def value_of(r: Reader, path: Path_, value: Any, kind: Any, meta: dict[str, Any]
         return _word(r, path, value, meta)
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         return _items(r, path, value, args[0], meta)
+    if origin is frozenset:
+        return frozenset(_items(r, path, value, args[0], meta))
     if origin is dict and args[0] is str:
         names = list(meta.get("keys") or [])
         d = r.mapping(path, value, names, []) if names else _any(r, path, value)
@@ -124,7 +133,7 @@ def _items(r: Reader, path: Path_, value: Any, kind: Any, meta: dict[str, Any]) 
 def _dataclass(r: Reader, path: Path_, value: Any, cls: Any) -> Any:
     hints = typing.get_type_hints(cls)
     wanted = [(f, tuple((f.metadata.get("key") or f.name).split("."))) for f in
-              dataclasses.fields(cls) if f.init]
+              dataclasses.fields(cls) if f.init and not f.metadata.get("unread")]
     _sections(r, path, value, [(k, _optional(f)) for f, k in wanted])
     made = {}
     for f, key in wanted:
@@ -158,4 +167,4 @@ def _sections(r: Reader, path: Path_, value: Any, keys: list[tuple[Path_, bool]]
             _sections(r, (*path, name), value[name], below)
 
 
-__all__ = ["item", "read", "value_of"]
+__all__ = ["item", "read", "unread", "value_of"]

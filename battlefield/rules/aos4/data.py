@@ -5,12 +5,12 @@ errors listing valid ones. The ruleset reads them once (`Aos4.book`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
 from battlefield.rules.aos4.rolls import most
-from battlefield.rules.datafile import item, read
+from battlefield.rules.datafile import item, read, unread, value_of
 from battlefield.rules.state import State
 from battlefield.rulesets import RulesetData
 from battlefield.yamlsource import Reader
@@ -26,20 +26,28 @@ PHASE_OF = {  # seed phase names -> (phase, whose turn: your / enemy / any)
 }
 
 
+def _phases(r: Reader, path: tuple, value: object) -> tuple[tuple[str, str], ...]:
+    names = r.strings(path, value)
+    for k, name in enumerate(names):
+        if name not in PHASE_OF:
+            raise r.error((*path, k), f"unknown phase '{name}'", "one of " + ", ".join(PHASE_OF))
+    return tuple(PHASE_OF[name] for name in names)
+
+
 @dataclass(frozen=True)
 class Ability:
     id: str
     name: str
-    type: str                       # normal | command
-    timing: str
-    phases: tuple[tuple[str, str], ...]
-    keywords: frozenset[str]
-    cost: int = 0
-    declare: str = ""
-    effect: str = ""
-    reacts_to: tuple[str, ...] = ()     # a reaction command: the abilities it is given on
-    not_played: str = ""                # why battlefield does not play it (empty: played)
-    where: tuple[str, str, int | None] = field(default=("", "", None), compare=False)
+    type: str = item(choices=("normal", "command"))
+    timing: str = item()
+    phases: tuple[tuple[str, str], ...] = item(read=_phases)
+    keywords: frozenset[str] = item()
+    cost: int = item(least=0, default=0)
+    declare: str = item(default="")
+    effect: str = item(default="")
+    reacts_to: tuple[str, ...] = item(default=())   # a reaction command: the abilities it is on
+    not_played: str = item(default="")              # why battlefield does not play it
+    where: tuple[str, str, int | None] = unread(("", "", None))   # file, entry, line
 
     @property
     def command(self) -> bool:
@@ -48,6 +56,11 @@ class Ability:
     @property
     def reaction(self) -> bool:
         return self.timing.startswith("Reaction")
+
+
+@dataclass(frozen=True)
+class Abilities:
+    abilities: tuple[Ability, ...]
 
 
 @dataclass(frozen=True)
@@ -62,41 +75,25 @@ class Battleplan:
 
 
 def load_abilities(path: Path) -> dict[str, Ability]:
-    """Read an abilities file (rulesets/aos4/abilities.yaml)."""
+    """Read an abilities file (rulesets/aos4/abilities.yaml): each reaction says what it reacts
+    to (abilities of the file) or why it is not played."""
     r = Reader.open(path)
-    top = r.mapping((), r.data, ["abilities"])
+    found = value_of(r, (), r.data, Abilities).abilities
+    ids = {a.id for a in found}
     out: dict[str, Ability] = {}
-    items = r.sequence(("abilities",), top["abilities"])
-    ids = [entry.get("id") for entry in items if isinstance(entry, dict)]
-    for i, entry in enumerate(items):
+    for i, a in enumerate(found):
         p = ("abilities", i)
-        a = r.mapping(p, entry, ["id", "name", "type", "timing", "phases", "keywords"],
-                      ["cost", "declare", "effect", "reacts_to", "not_played"])
-        reaction = str(a["timing"]).startswith("Reaction")
-        reacts = r.strings((*p, "reacts_to"), a.get("reacts_to", []))
-        for k, name in enumerate(reacts):
+        for k, name in enumerate(a.reacts_to):
             if name not in ids:
                 raise r.error((*p, "reacts_to", k), f"no ability '{name}'",
                               "ability ids of this file")
-        if reacts and not reaction:
-            raise r.error((*p, "reacts_to"), f"{a['id']} is not a reaction (timing "
-                                             f"'{a['timing']}')", "a timing 'Reaction: ...'")
-        if reaction and not reacts and "not_played" not in a:
-            raise r.error(p, f"reaction {a['id']} says neither what it reacts to nor why it "
+        if a.reacts_to and not a.reaction:
+            raise r.error((*p, "reacts_to"), f"{a.id} is not a reaction (timing "
+                                             f"'{a.timing}')", "a timing 'Reaction: ...'")
+        if a.reaction and not a.reacts_to and not a.not_played:
+            raise r.error(p, f"reaction {a.id} says neither what it reacts to nor why it "
                              f"is not played", "reacts_to: [ABILITY, ...] or not_played: REASON")
-        phases = []
-        for k, name in enumerate(r.strings((*p, "phases"), a["phases"])):
-            if name not in PHASE_OF:
-                raise r.error((*p, "phases", k), f"unknown phase '{name}'",
-                              "one of " + ", ".join(PHASE_OF))
-            phases.append(PHASE_OF[name])
-        out[a["id"]] = Ability(
-            a["id"], a["name"], r.string((*p, "type"), a["type"], ["normal", "command"]),
-            a["timing"], tuple(phases), frozenset(r.strings((*p, "keywords"), a["keywords"])),
-            int(r.number((*p, "cost"), a.get("cost", 0), 0, integer=True)),
-            a.get("declare", ""), a.get("effect", ""), tuple(reacts),
-            r.string((*p, "not_played"), a["not_played"]) if "not_played" in a else "",
-            (r.file, f"abilities[{i}]", r.line(p)))
+        out[a.id] = replace(a, where=(r.file, f"abilities[{i}]", r.line(p)))
     return out
 
 

@@ -5,11 +5,11 @@ its weapons and its own abilities."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from battlefield.rules.datafile import item, read
+from battlefield.rules.datafile import item, read, value_of
 from battlefield.rules.state import State
 from battlefield.scene.model import Scene
 from battlefield.yamlsource import Reader
@@ -19,7 +19,32 @@ SIZES = {"double": 2, "triple": 3, "quad": 4}      # ability dice: how many dice
 NAMES = {n: k for k, n in SIZES.items()}
 EFFECTS = ("move", "melee_attacks", "heal", "defense", "bonus_action", "command")
 BONUS_ACTIONS = ("move", "attack", "disengage")
-ABILITY_KEYS = ("id", "name", "cost", "not_engaged", "effects")
+
+
+def _cost(r: Reader, path: tuple, value: Any) -> int:
+    if not isinstance(value, str) or value not in SIZES:
+        raise r.error(path, f"{value!r} is not a size of ability dice", "double, triple or quad")
+    return SIZES[value]
+
+
+def _effects(r: Reader, path: tuple, value: Any) -> tuple[tuple[str, Any], ...]:
+    if not isinstance(value, dict) or not value:
+        raise r.error(path, "must be a mapping of effects", f"some of {', '.join(EFFECTS)}")
+    for key, x in value.items():
+        where = (*path, key)
+        if key not in EFFECTS:
+            raise r.error(where, f"unknown effect {key!r}", f"one of {', '.join(EFFECTS)}")
+        if key == "bonus_action":
+            if x not in BONUS_ACTIONS:
+                raise r.error(where, f"{x!r} is not an action a bonus can be",
+                              ", ".join(BONUS_ACTIONS))
+        elif key == "heal":
+            if x != "value" and (isinstance(x, bool) or not isinstance(x, int) or x < 1):
+                raise r.error(where, f"{x!r} is not damage to remove",
+                              "a whole number, or value (the ability's value)")
+        elif isinstance(x, bool) or not isinstance(x, (int, float)):
+            raise r.error(where, f"{x!r} is not a number", "a number (inches or a bonus)")
+    return tuple(sorted(value.items()))
 
 
 @dataclass(frozen=True)
@@ -28,10 +53,10 @@ class Ability:
     or a fighter's own from its `abilities:`)."""
 
     id: str
-    name: str
-    cost: int                                  # 2 double, 3 triple, 4 quad
-    effects: tuple[tuple[str, Any], ...]
-    not_engaged: bool = False
+    cost: int = item(read=_cost)                # 2 double, 3 triple, 4 quad
+    effects: tuple[tuple[str, Any], ...] = item(read=_effects)
+    name: str = item(default="")                # (default: the id)
+    not_engaged: bool = item(default=False)
 
     def effect(self, key: str, default: Any = None) -> Any:
         return dict(self.effects).get(key, default)
@@ -78,48 +103,10 @@ def game(state: State) -> GameData:
     return state.rules.book
 
 
-def read_ability(r: Any, path: tuple, raw: Any) -> Ability:
-    """One ability written as data; `r` is a Reader or anything with its error(path, ...)."""
-    if not isinstance(raw, dict):
-        raise r.error(path, "must be a mapping", "{id, name?, cost, not_engaged?, effects}")
-    odd = [k for k in raw if k not in ABILITY_KEYS]
-    if odd:
-        raise r.error((*path, odd[0]), f"unknown key {odd[0]!r}",
-                      f"one of {', '.join(ABILITY_KEYS)}")
-    for key in ("id", "cost", "effects"):
-        if key not in raw:
-            raise r.error(path, f"missing key {key!r}", "{id, name?, cost, not_engaged?, effects}")
-    aid = raw["id"]
-    if not isinstance(aid, str) or not aid:
-        raise r.error((*path, "id"), "must be a name", "e.g. savage-leap")
-    cost = raw["cost"]
-    if not isinstance(cost, str) or cost not in SIZES:
-        raise r.error((*path, "cost"), f"{cost!r} is not a size of ability dice",
-                      "double, triple or quad")
-    effects = raw["effects"]
-    if not isinstance(effects, dict) or not effects:
-        raise r.error((*path, "effects"), "must be a mapping of effects",
-                      f"some of {', '.join(EFFECTS)}")
-    for key, value in effects.items():
-        where = (*path, "effects", key)
-        if key not in EFFECTS:
-            raise r.error(where, f"unknown effect {key!r}", f"one of {', '.join(EFFECTS)}")
-        if key == "bonus_action":
-            if value not in BONUS_ACTIONS:
-                raise r.error(where, f"{value!r} is not an action a bonus can be",
-                              ", ".join(BONUS_ACTIONS))
-        elif key == "heal":
-            if value != "value" and (isinstance(value, bool) or not isinstance(value, int)
-                                     or value < 1):
-                raise r.error(where, f"{value!r} is not damage to remove",
-                              "a whole number, or value (the ability's value)")
-        elif isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise r.error(where, f"{value!r} is not a number", "a number (inches or a bonus)")
-    not_engaged = raw.get("not_engaged", False)
-    if not isinstance(not_engaged, bool):
-        raise r.error((*path, "not_engaged"), "must be true or false")
-    return Ability(aid, str(raw.get("name") or aid), SIZES[cost],
-                   tuple(sorted(effects.items())), not_engaged)
+def read_ability(r: Reader, path: tuple, raw: Any) -> Ability:
+    """One ability written as data (`r` reads the file it is in)."""
+    a = value_of(r, path, raw, Ability)
+    return replace(a, name=a.name or a.id)
 
 
 # --- fighters -----------------------------------------------------------------------------------
@@ -215,7 +202,7 @@ def _fighter(scene: Scene, u: int, book: GameData) -> Fighter:
     raw = spec.extra.get("abilities") or []
     universal = {a.id for a in book.abilities}
     for k, a in enumerate(raw):
-        ability = read_ability(scene, (*p, "abilities", k), a)
+        ability = read_ability(Reader(scene.file, scene, scene.lines), (*p, "abilities", k), a)
         if ability.id in universal or ability.id in RESERVED:
             raise scene.error((*p, "abilities", k, "id"), f"{ability.id!r} is already an "
                                                           f"action or universal ability",
