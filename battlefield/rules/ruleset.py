@@ -9,27 +9,30 @@ instance and register it (a package `battlefield.rules.NAME` that defines `RULES
 `registry.register(instance)`, or the entry-point group `battlefield.rulesets`).
 tests/rules/homebrew is a whole ruleset written against this class alone.
 
-The small records the hooks answer with (odds questions, drag notes, marks ...) are defined
-here too, so that a ruleset imports one module to plug in. What the hooks work with is the
-engine's core, and nothing else needs reading:
+The window's hooks are its own protocol (rules/window.py: `Window`, set as `window =`), the
+odds questions their own records (rules/questions.py); the handlers of each action type are
+registered with `@handles` (rules/handlers.py). battlefield/rules/README.md is the guide; what
+the hooks work with is the engine's core, and nothing else needs reading:
 
 - `State` (rules/state.py): `scene` (units, sides, objectives, model_names, the scene's
   `state:` key), `table` (geometry.table.Table: where each model stands; `moved`, `distances`),
   `units[u]` (alive, damage per model, flags, counters), `sides` (each side's resources, named
-  by ruleset.yaml `resources:`), `clock` (`round`, `active`, `phase` - read by the commands and
-  the window - and the ruleset's own keys), `objectives` (id -> the side holding it), `extra`
-  (anything else it keeps), `dice` (`state.dice.roll("D6", "what it is for")`: seeded, logged),
-  and `unit_index`, `side_of`, `models_of`, `slay`, `enemies`, `friends`, `enemies_within`.
+  by ruleset.yaml `resources:`, made empty before `setup`), `clock` (`round`, `active`, `phase`
+  - read by the commands and the window - and the ruleset's own keys), `objectives` (id -> the
+  side holding it), `extra` (anything else it keeps), `dice` (`state.dice.total("D6", "what it
+  is for")`: seeded, logged), `rules` (this ruleset, its numbers in `state.rules.book`), and
+  `unit_index`, `side_of`, `models_of`, `slay`, `enemies`, `friends`, `enemies_within`.
 - rules/state.py `scene_start`, `start_round`, `start_per_side`: `setup` reads the scene's
   `state:` key with them (a bad value is one line naming the file and key, never a traceback).
-- rules/moves.py: `v(code, message, units=, models=, **numbers)` builds a violation, `about`
-  names the models it is about, `find_unit` the acting unit, `planned` an action's `path` as
-  each model's path, `end_problems` where a move may not end (off the board, in impassable
-  terrain, on another model).
-- rules/damage.py `fill` (damage on models, each up to its health); rules/chance.py (a dice
-  procedure written once, rolled in play and enumerated for exact odds); rules/decisions.py
-  `ask` (a choice the other side makes mid-action, carried on by `resume`); rules/result.py
-  `Result(winner, by, score, scores, round)`.
+- rules/moves.py: `v(code, message, units=, models=, choose=, **numbers)` builds a violation,
+  `about` names the models it is about, `find_unit` the acting unit, `planned` an action's
+  `path` as each model's path, `check_move` the one move check (allowance, cost, straight lines,
+  what a path crosses, where no model may end, the enemy ranges a move may not pass through or
+  end in: `Keep`, `Arrive`, `closer`).
+- rules/damage.py `deal` (damage on a unit's models, the slain taken off the table);
+  rules/chance.py (a dice procedure written once, rolled in play and enumerated for exact
+  odds); rules/decisions.py `ask` (a choice the other side makes mid-action, carried on by
+  `resume`); rules/result.py `Result(winner, by, score, scores, round)`.
 - The events `resolve` returns are the ruleset's own dicts; the game log and the window word
   the common ones for any ruleset (rules/outcome.py): {"type": "damage", "unit", "amount"},
   {"type": "slain" | "removed", "unit", "models": [UNIT/N ...]}, {"type": "destroyed",
