@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from battlefield.errors import UsageError
+from battlefield.rules import decisions
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import Decision
 from battlefield.rules.result import Result
@@ -294,6 +295,19 @@ class Ruleset(ABC):
     def acting_side(self, state: State) -> str:
         """Whenever the engine asks whose decision it is (no decision pending): the side that
         acts now."""
+
+    def sender(self, state: State, action: Action) -> str:
+        """Whenever a seat's action arrives (the server, the window, `try`): the side that may
+        send `action` now - the side of the pending decision it answers, else the acting side.
+        Not the side the action names: an action for another side's unit, or naming a side,
+        is still the sender's to send and the engine's to refuse. Override where the rules
+        give an action to a side this does not find (warband's `first`: the initiative
+        holder's choice whatever side it names)."""
+        if state.pending:
+            d = decisions.addressed(state, action)
+            if d is not None:
+                return d.side
+        return state.acting_side
 
     @abstractmethod
     def over(self, state: State) -> bool:

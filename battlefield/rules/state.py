@@ -243,6 +243,11 @@ class State:
             return self.pending[0].side
         return self.rules.acting_side(self)
 
+    def sender(self, action: Action) -> str:
+        """The side that may send `action` now (Ruleset.sender): the server compares it with
+        the seat an act came from, the window with its computer sides."""
+        return self.rules.sender(self, action)
+
     # --- the clock every ruleset keeps (its own counters live beside these keys) ----------------
     @property
     def round(self) -> int:

@@ -1,8 +1,9 @@
 """One game on the server: the engine's State (the authority), the accepted actions as the
 clients hear of them, who holds which seat, and what each client may see. No rules live here:
-an act is checked with State.check and carried out with State.apply; the server adds only whose
-seat may send it (`not_your_seat`) and which answers stay secret until their batch is revealed
-(the engine's rules.decisions.hidden / shown)."""
+an act is checked with State.check and carried out with State.apply; the server compares the
+seat it came from with the side the engine says may send it (State.sender: `not_your_seat`),
+and keeps which answers stay secret until their batch is revealed (the engine's
+rules.decisions.hidden / shown)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from battlefield.errors import BattlefieldError, UnknownUnit
+from battlefield.errors import BattlefieldError
 from battlefield.rules import decisions, log, registry
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.position import plain
@@ -99,22 +100,15 @@ class LiveGame:
         return seed_sha256(self.seed)
 
     # --- acting ------------------------------------------------------------------------------
-    def sides_of(self, action: Action) -> set[str]:
-        """The sides `action` is for: the side it names, its unit's side, else the side of the
-        decision it answers or the side whose turn it is."""
-        state = self.state
-        out = set()
-        if action.side is not None:
-            out.add(action.side)
-        if action.unit is not None:
-            try:
-                out.add(state.side_of(state.unit_index(action.unit)))
-            except (KeyError, UnknownUnit):
-                pass                         # the engine's check names the unit
-        if not out:
-            d = decisions.addressed(state, action) if state.pending else None
-            out.add(d.side if d is not None else state.acting_side)
-        return out
+    def seat_refusal(self, side: str, action: Action) -> list[dict[str, Any]]:
+        """`not_your_seat` when the engine says another side may send `action` now
+        (State.sender: the acting side, or the side of the decision it answers); the server
+        never reads the sender from the action's own fields."""
+        sender = self.state.sender(action)
+        if sender == side:
+            return []
+        return [Violation("not_your_seat", f"this seat plays {side}; {action.type} is "
+                                           f"{sender}'s to send now").to_dict()]
 
     def answered(self, side: str, client_key: str) -> Record | None:
         """The event of an act this seat already sent with this id (a resend)."""
@@ -129,11 +123,8 @@ class LiveGame:
         state = self.state
         if state.over:
             raise Refused([{"code": "game_over", "message": "the battle is over"}])
-        others = sorted(s for s in self.sides_of(action) if s != side)
-        if others:
-            raise Refused([Violation("not_your_seat",
-                                     f"this seat plays {side}; {action.type} is for "
-                                     f"{', '.join(others)}").to_dict()])
+        if bad := self.seat_refusal(side, action):
+            raise Refused(bad)
         violations = state.check(action)
         if violations:
             raise Refused([v.to_dict() for v in violations])

@@ -101,6 +101,7 @@ class PlayScene:
         self.panel = Panel(pygame.Rect(w - WIDTH, 0, WIDTH, h))
         self.panel.computer = set(computer)
         self.drag = DragTool(self.table, self.applied, self.say)
+        self.drag.not_yours = self.not_yours
         self.measure = MeasureTool(self.table, self.say)
         self.measuring = False
         self.picking: tuple[str, str | None] | None = None     # (ability, unit) being targeted
@@ -140,7 +141,20 @@ class PlayScene:
         what = text.partition(": ")[0]
         self.say(f"{what}: {outcome.headline(outcome.last_events(self.state), self.state)}")
 
-    def apply(self, action: Action) -> bool:
+    def not_yours(self, action: Action) -> str | None:
+        """Why the player may not send `action`: the engine gives it to a computer side
+        (State.sender), else None."""
+        sender = self.state.sender(action)
+        if sender in self.computer:
+            return f"{action.type} is {sender}'s to send, and the computer plays {sender}"
+        return None
+
+    def apply(self, action: Action, computer: bool = False) -> bool:
+        """The player's action (computer=True: a computer side's own choice)."""
+        refused = None if computer else self.not_yours(action)
+        if refused is not None:
+            self.say("illegal: " + refused)
+            return False
         before = len(self.state.dice.log)
         try:
             events = self.state.apply(action)
@@ -480,7 +494,7 @@ class PlayScene:
             player = self.players.setdefault(side, st.rules.player())
             before = auto.positions(st)
             action = player.choose(st)
-            if self.apply(action) and self.glide_s > 0:
+            if self.apply(action, computer=True) and self.glide_s > 0:
                 self.glide = auto.Glide.of(st, action, before, self.glide_s)
             return
         step = self.forced()

@@ -70,6 +70,9 @@ class DragTool:
         self.say = say
         # Joined to a server (view/joined.py): a legal drop is sent there, not applied here.
         self.submit: Callable[[Action], None] | None = None
+        # Whose seat may drop it: a reason the player may not send the action (another
+        # side's to send, State.sender), or None.
+        self.not_yours: Callable[[Action], str | None] = lambda action: None
         self.wanted: str | None = None          # ability chosen with the phase bar
         self.pickup: live.Pickup | None = None
         self.grab = np.zeros(2)                 # cursor - reference model, in inches
@@ -211,6 +214,10 @@ class DragTool:
                 self.cancel(clicked)
                 return
             action = clicked
+        refused = self.not_yours(action)
+        if refused is not None:
+            self.cancel("snapped back: " + refused)
+            return
         if self.submit is not None:
             bad = self.state.check(action)
             if bad:

@@ -53,7 +53,18 @@ class JoinedScene(PlayScene):
         self.say(f"sent {action.type}" + (f" {action.unit}" if action.unit else "")
                  + ": waiting for the server")
 
-    def apply(self, action: Action) -> bool:
+    def not_yours(self, action: Action) -> str | None:
+        """The server takes an action only from the seat the engine gives it to."""
+        sender = self.state.sender(action)
+        if self.seat.seat is not None and sender != self.seat.seat:
+            return f"{action.type} is {sender}'s to send; you play {self.seat.seat}"
+        return None
+
+    def apply(self, action: Action, computer: bool = False) -> bool:
+        refused = self.not_yours(action)
+        if refused is not None:
+            self.say("illegal: " + refused)
+            return False
         bad = self.state.check(action)
         if bad:
             self.say("illegal: " + "; ".join(v.message for v in bad))

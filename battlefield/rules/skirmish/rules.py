@@ -4,9 +4,11 @@ its own rule) and then resolved with logged dice.
 Actions (JSON): {"type": "move", "unit", "path" | "paths", "jump"?}, {"type": "skirmish", "unit",
 "target", "advantage"?}, {"type": "bombard", "unit", "at": [x, y]}, {"type": "fortify"},
 {"type": "end-turn"}; and {"type": "retreat", "unit", "from"}, the retreat a defender may order
-after an attack, given on its own (it is no command, and - given on its own - the engine takes
-the attack by `from` as made). Move, skirmish and bombard are commands: two a turn; the same unit
-given the same command twice in a turn is overextended the second time.
+after an attack. In a game a retreat is only ever the answer to the decision an attack asks;
+`battlefield try` also takes it on its own (it is no command): try_advance then asks the
+retreating side that decision, as if the attack by `from` were made. Move, skirmish and bombard
+are commands: two a turn; the same unit given the same command twice in a turn is overextended
+the second time.
 
 Answers to the decisions a skirmish raises (skirmishes.py): {"type": "commit", "side", "tokens"}
 (secret, both sides), {"type": "retreat", "side", "unit", "from"} or {"type": "decline", "side"}.
@@ -18,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from battlefield.geometry.paths import Terrain
+from battlefield.rules import decisions
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.moves import find_unit
@@ -109,7 +112,7 @@ class Skirmish(Ruleset):
     def check(self, state: State, action: Action) -> list[Violation]:
         if state.pending:       # an answer that is not a choice: the rule and numbers, if any
             return skirmishes.check_answer(state, action)
-        if action.type in ANSWERS:
+        if action.type in ANSWERS or action.type == "retreat":
             return [v("no_decision", f"{action.type} answers a decision a skirmish asks (morale "
                                      f"cards, a retreat); none is asked now")]
         sugar = [k for k in skirmishes.SHORTHAND if action.type == "skirmish"
@@ -120,16 +123,21 @@ class Skirmish(Ruleset):
                                         f"\"tokens\"}}, {{\"type\": \"retreat\", \"side\", "
                                         f"\"unit\", \"from\"}} or {{\"type\": \"decline\", "
                                         f"\"side\"}}); try also takes it on the skirmish")]
-        if action.type != "retreat" and (bad := self.not_your_turn(state, action)):
+        if bad := self.not_your_turn(state, action):
             return bad
+        if bad := self._unknown_keys(action):
+            return bad
+        return getattr(self, "_check_" + action.type.replace("-", "_"))(state, action)
+
+    def _unknown_keys(self, action: Action) -> list[Violation]:
         odd = [k for k, _ in action.options if k not in OPTIONS[action.type]]
         odd += [k for k in ("unit", "path", "paths", "target", "weapon")
                 if getattr(action, k) is not None and k not in FIELDS[action.type]]
-        if odd:
-            valid = ", ".join(["type", "side", *FIELDS[action.type], *OPTIONS[action.type]])
-            return [v("unknown_key", f"unknown key '{odd[0]}' in a {action.type} action "
-                                     f"(valid: {valid})")]
-        return getattr(self, "_check_" + action.type.replace("-", "_"))(state, action)
+        if not odd:
+            return []
+        valid = ", ".join(["type", "side", *FIELDS[action.type], *OPTIONS[action.type]])
+        return [v("unknown_key", f"unknown key '{odd[0]}' in a {action.type} action "
+                                 f"(valid: {valid})")]
 
     def _commands_left(self, state: State) -> Violation | None:
         c = state.clock
@@ -284,8 +292,31 @@ class Skirmish(Ruleset):
     # --- decisions ----------------------------------------------------------------------------
     def resume(self, state: State, suspended: dict[str, Any],
                answers: tuple[tuple[Decision, Action], ...]) -> list[Event]:
-        """The skirmish that waited for morale cards or a retreat."""
+        """The skirmish that waited for morale cards or a retreat (try's retreat on its own:
+        that retreat alone)."""
+        if suspended.get("staged") == "retreat":
+            ((_, a),) = answers
+            events = [] if a.type == DECLINE else attacks.retreat(
+                state, state.unit_index(a.unit), state.unit_index(a.option("from")))
+            return self._after(state, events)
         return self._after(state, skirmishes.resume(state, suspended, answers))
+
+    def try_advance(self, state: State, action: Action) -> list[Violation]:
+        """try's retreat on its own: the retreating side is asked the decision an attack by
+        `from` would ask (the retreat or decline), which the retreat then answers."""
+        if action.type != "retreat" or state.pending or self.over(state):
+            return []
+        if bad := self._unknown_keys(action) or self._check_retreat(state, action):
+            return bad
+        u = state.unit_index(action.unit)
+        side, src = state.side_of(u), str(action.option("from"))
+        if action.side not in (None, side):
+            return [v("not_yours", f"{action.unit} is {side}'s, not {action.side}'s")]
+        go = Action("retreat", unit=action.unit, side=side, options=(("from", src),))
+        decisions.ask(state, [Decision(side, "retreat", (go, Action(DECLINE, side=side)),
+                                       about=(("from", src), ("unit", str(action.unit))))],
+                      {"staged": "retreat"})
+        return []
 
     def shorthand(self, state: State, action: Action
                   ) -> tuple[Action, dict[str, Any], list[Violation]]:
@@ -350,10 +381,6 @@ class Skirmish(Ruleset):
 
     def _do_bombard(self, state: State, u: int, action: Action, over: bool) -> list[Event]:
         return bombardment.place(state, u, self._at(action))
-
-    def _do_retreat(self, state: State, action: Action) -> list[Event]:
-        u = state.unit_index(action.unit)
-        return attacks.retreat(state, u, state.unit_index(action.option("from")))
 
     # --- beyond the game: the computer player, the window (package.py) ------------------------
     def player(self) -> Player:

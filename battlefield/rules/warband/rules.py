@@ -71,6 +71,13 @@ class Warband(Activations, Ruleset):
             return c["initiative"]
         return c["active"]
 
+    def sender(self, state: State, action: Action) -> str:
+        """`first` is the initiative holder's choice, whichever side it names to go first."""
+        initiative = state.clock.get("initiative")
+        if action.type == "first" and not state.pending and initiative is not None:
+            return str(initiative)
+        return super().sender(state, action)
+
     def standing(self, state: State) -> list[str]:
         return [s for s in state.sides if turns.fighters_of(state, s)]
 
