@@ -126,7 +126,7 @@ class UnitState:
 class Game:
     rules: Ruleset
     scene: Scene
-    seed: int = 0
+    seed: int | str = 0          # rules/dice.py: a 64-bit number, or any text or bigger number
 
     def new_state(self, fixed_dice: Iterable[int] = (), keep_undo: bool = True) -> State:
         """The state before the first action. keep_undo=False: apply keeps no undo history

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +23,7 @@ from battlefield.rules.position import plain
 from battlefield.rules.state import Game, State
 from battlefield.rules.trial import scene_after
 from battlefield.scene.load import load_scene_text
-from battlefield.server.messages import seed_sha256
+from battlefield.server.messages import dumps, seed_sha256
 
 
 @dataclass
@@ -67,20 +68,35 @@ class LiveGame:
     """A game being played: the state and everything said about it so far."""
 
     def __init__(self, game_id: str, ruleset: str, scene_text: str, scene_name: str,
-                 seed: int, seats: dict[str, str]) -> None:
+                 seed: int | str, seats: dict[str, str], seeded: bool = True) -> None:
         self.id, self.ruleset, self.seed = game_id, ruleset, seed
+        self.seeded = seeded                 # the creator chose the seed: its dice foreseeable
         self.scene_text, self.scene_name = scene_text, scene_name
         self.seats = dict(seats)                           # side -> token
         self.tokens = {t: s for s, t in seats.items()}     # token -> side
-        scene = load_scene_text(scene_text, scene_name)
+        # files=False: a `map:` in a client's scene is a bundled map, never a file of ours
+        scene = load_scene_text(scene_text, scene_name, files=False)
         self.state: State = Game(registry.get(ruleset), scene, seed).new_state(
             keep_undo=False)
+        self.finished = self.state.over      # kept here: the loop reads it while a worker acts
         self.records: list[Record] = []
         self.by_id: dict[tuple[str, str], int] = {}        # (side, act id) -> version
         self.secret: list[int] = []          # versions of secret answers not yet revealed
         self.clear: tuple[int, State] | None = None    # the last moment with no secret answer
         self.log_text: str | None = None
         self.clients: set[Any] = set()       # the server's connections (server/app.py)
+        self.touched = time.monotonic()      # when a client last acted or joined
+        self._position: tuple[int, str] | None = None    # the hello's position, as JSON
+        self._over: dict[str, Any] | None = None
+
+    @staticmethod
+    def fresh_seed() -> str:
+        """A secret seed: 256 bits from the operating system's random source, as 64 hex
+        digits (never all digits: a seed of digits is a number, rules/dice.py)."""
+        while True:
+            seed = secrets.token_hex(32)
+            if not seed.isdigit():
+                return seed
 
     @staticmethod
     def new_seats(sides: list[str]) -> dict[str, str]:
@@ -93,7 +109,7 @@ class LiveGame:
 
     @property
     def over(self) -> bool:
-        return self.state.over
+        return self.finished
 
     @property
     def seed_sha256(self) -> str:
@@ -160,6 +176,7 @@ class LiveGame:
             self.secret, self.clear = [], None
         self.records.append(record)
         self.by_id[(side, client_key)] = version
+        self.finished = state.over
         return record
 
     def _rebuild(self) -> None:
@@ -168,6 +185,7 @@ class LiveGame:
         for record in self.records:
             state.apply(Action.from_dict(record.action))
         self.state = state
+        self.finished = state.over
         if self.secret:
             again = Game(self.state.rules, self.state.scene, self.seed).new_state(
                 keep_undo=False)
@@ -184,14 +202,32 @@ class LiveGame:
         scene = scene_after(state)
         scene["state"].pop("dice", None)        # the dice generator's position: never told
         msg = {"type": "hello", "game": self.id, "seat": seat, "version": self.version,
-               "seed_sha256": self.seed_sha256, "ruleset": self.ruleset,
+               "seed_sha256": self.seed_sha256, "seeded": self.seeded, "ruleset": self.ruleset,
                "sides": list(self.state.sides), "position_version": version,
                "position": scene}
         return msg, self.records[version:]
 
+    def hello_text(self, seat: str | None) -> tuple[str, int, int]:
+        """The hello as JSON text, the version its position is at and the game's version (the
+        events between follow it). The position's text is made once per position: a thousand
+        clients joining cost one."""
+        version = self.clear[0] if self.clear is not None else self.version
+        if self._position is None or self._position[0] != version:
+            msg, _ = self.hello(seat)
+            self._position = (version, dumps(msg["position"]))
+        head = {"type": "hello", "game": self.id, "seat": seat, "version": self.version,
+                "seed_sha256": self.seed_sha256, "seeded": self.seeded,
+                "ruleset": self.ruleset, "sides": list(self.state.sides),
+                "position_version": version}
+        return dumps(head)[:-1] + ',"position":' + self._position[1] + "}", version, \
+            self.version
+
     def over_message(self) -> dict[str, Any]:
-        return {"type": "over", "version": self.version,
-                "result": _plain(self.state.result().to_dict()), "seed": self.seed}
+        """The `over` message: the result and the seed, whose text hashes to seed_sha256."""
+        if self._over is None or self._over["version"] != self.version:
+            self._over = {"type": "over", "version": self.version,
+                          "result": _plain(self.state.result().to_dict()), "seed": self.seed}
+        return self._over
 
     def log(self) -> str:
         """The game's log exactly as `simulate --log` writes it (the game is over)."""
@@ -201,11 +237,11 @@ class LiveGame:
             return path.read_text(encoding="utf-8")
 
 
-def replayed(game_id: str, ruleset: str, scene_text: str, scene_name: str, seed: int,
-             seats: dict[str, str], actions: list[tuple[str, str, dict[str, Any]]]
-             ) -> LiveGame:
+def replayed(game_id: str, ruleset: str, scene_text: str, scene_name: str, seed: int | str,
+             seats: dict[str, str], actions: list[tuple[str, str, dict[str, Any]]],
+             seeded: bool = True) -> LiveGame:
     """A stored game rebuilt by replaying its accepted actions (each one again, as it was)."""
-    game = LiveGame(game_id, ruleset, scene_text, scene_name, seed, seats)
+    game = LiveGame(game_id, ruleset, scene_text, scene_name, seed, seats, seeded)
     for side, key, data in actions:
         try:
             game.act(side, Action.from_dict(data), key)

@@ -219,7 +219,7 @@ def _secret_outstanding() -> LiveGame:
     player = registry.get("skirmish").player()
     for n in range(400):
         action: Action = player.choose(game.state)
-        side = next(iter(game.sides_of(action)))
+        side = game.state.sender(action)
         game.act(side, action, json.dumps(n))
         if game.clear is not None:
             return game
@@ -240,7 +240,7 @@ def test_versions_wait_for_a_secret_answer_to_be_revealed():
     player = registry.get("skirmish").player()
     while game.clear is not None:
         action = player.choose(game.state)
-        game.act(next(iter(game.sides_of(action))), action, json.dumps(game.version))
+        game.act(game.state.sender(action), action, json.dumps(game.version))
     assert public(game) == game.version
     book.advance(game.records, public(game))
     assert [v["v"] for v in book.versions] == list(range(game.version + 1))

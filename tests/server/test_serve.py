@@ -403,7 +403,7 @@ def test_a_game_is_not_made_of_a_scene_validate_refuses():
 def test_sigterm_stops_the_server_cleanly(tmp_path):
     served = Served(tmp_path / "g.sqlite")
     assert served.stop() == 0
-    assert "Traceback" not in served.proc.stderr.read()
+    assert "Traceback" not in served.log()
 
 
 def test_sigint_stops_the_server_cleanly_too(tmp_path):
@@ -413,7 +413,7 @@ def test_sigint_stops_the_server_cleanly_too(tmp_path):
     assert served.proc is not None
     served.proc.send_signal(signal.SIGINT)
     assert served.proc.wait(timeout=60) == 0
-    assert "Traceback" not in served.proc.stderr.read()
+    assert "Traceback" not in served.log()
 
 
 def test_serve_says_what_is_wrong_in_one_line(tmp_path, capsys):
