@@ -425,6 +425,7 @@ class Listener:
 
     def __init__(self, seat: str | None) -> None:
         self.seat = seat
+        self.ignored = 0
         self.sent: list[str] = []
 
     def send(self, msg: dict[str, Any] | str) -> None:

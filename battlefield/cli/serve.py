@@ -57,6 +57,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--connections-per-address", type=int, default=d.connections_per_address,
                    metavar="N", help=f"open connections per client address (default "
                                      f"{d.connections_per_address})")
+    g.add_argument("--proxy", action="append", default=[], metavar="ADDRESS",
+                   help="the address of a reverse proxy in front (repeat for several): its "
+                        "connections are not limited per address, and the client of each "
+                        "request is the address the proxy adds to X-Forwarded-For")
     p.set_defaults(run=run_serve)
 
 
@@ -76,8 +80,9 @@ def limits_of(args: argparse.Namespace) -> Limits:
                    frames_per_second=args.frames_per_second,
                    frames_burst=max(1, int(args.frames_per_second * 4)),
                    engine_share=args.engine_share,
-                   engine_burst_s=max(1.0, args.engine_share * 10),
-                   connections_per_address=args.connections_per_address)
+                   engine_burst_s=max(d.engine_burst_s, args.engine_share * 20),
+                   connections_per_address=args.connections_per_address,
+                   proxies=tuple(args.proxy))
 
 
 def run_serve(args: argparse.Namespace) -> int:

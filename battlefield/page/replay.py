@@ -206,7 +206,7 @@ def game_page(scene: Scene, versions: list[dict[str, Any]], title: str, sub: str
     for v in versions:              # every side that ever holds an objective has its colour
         for side in v["objectives"].values():
             picture.side(side)
-    svg = picture.svg("board", standalone=False)
+    svg = picture.svg("board", standalone=False, nonce=nonce)
     body = (f'<main><div class="board-col"><header>{heading_html(scene)}'
             f'<p class="sub">{escape(sub)}</p></header>'
             f'<div class="table-wrap">{svg}</div>'

@@ -368,6 +368,13 @@ class Ruleset(ABC):
         Default: None, the decision waits for an action."""
         return None
 
+    def check_position(self, state: State) -> None:  # noqa: B027 - a default that does nothing
+        """When a whole position (a scene's `state:`, as try --out writes it) has been restored
+        and its values found of the kinds the ruleset's start holds: check, field by field,
+        what that cannot show - the text and the range of the ruleset's own values (warband's
+        ability dice) - raising rules.state.start_error at the key path. Default: nothing
+        more to check."""
+
     # --- the commands ---------------------------------------------------------------------------
     def check_scene(self, scene: Scene) -> None:  # noqa: B027 - a default that does nothing
         """When any command reads a scene of this ruleset: check the keys the ruleset adds

@@ -139,6 +139,7 @@ class Game:
         start = self.scene.extra.get("state") or {}
         if position.is_position(start):
             position.restore(state, start)
+            self.rules.check_position(state)
             position.probe(state)
         return state
 

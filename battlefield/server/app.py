@@ -22,7 +22,8 @@ import signal
 import sys
 import time
 import traceback
-from collections import OrderedDict, deque
+from collections import OrderedDict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -37,13 +38,21 @@ from battlefield.rules.state import Game
 from battlefield.rulesets import BOARD_ID
 from battlefield.scene.load import load_scene, load_scene_text
 from battlefield.server import messages
-from battlefield.server.connections import CountedSite, more_files
+from battlefield.server.connections import CountedSite, more_files, quiet_client_errors
 from battlefield.server.games import LiveGame, Record, Refused, replayed
-from battlefield.server.limits import Buckets, Limits, retry_after
+from battlefield.server.limits import (
+    Buckets,
+    Limits,
+    Penalties,
+    client_address,
+    retry_after,
+)
 from battlefield.server.messages import Act, FrameError, Resume
+from battlefield.server.outbox import Client
 from battlefield.server.pages import Pages, security_headers, wants_html
 from battlefield.server.store import Store
 from battlefield.server.worker import Engine
+from battlefield.yamlsource import load_yaml
 
 # aiohttp closes the connection on a frame past max_msg_size; below it a frame past
 # messages.MAX_FRAME is answered with an error and the connection goes on.
@@ -84,6 +93,9 @@ def new_game(arg: str, seed: int | str | None, limits: Limits | None = None
     if size > limits.scene_bytes:
         raise UsageError(f"the scene is {size:,} bytes, more than the server's "
                          f"{limits.scene_bytes:,}")
+    data, _ = load_yaml(name, text)       # counted before the scene is built: that costs
+    if problem := limits.data_problem(data):
+        raise UsageError(problem)
     scene = load_scene_text(text, name, files=False)
     if scene.ruleset.id == BOARD_ID:
         raise UsageError(f"{name} is a plain board (no ruleset: key): a game needs a scene "
@@ -106,75 +118,6 @@ def made_game(game_id: str, arg: str, seed: int | str | None, limits: Limits) ->
     return LiveGame(game_id, ruleset, text, name, seed, LiveGame.new_seats(sides), seeded)
 
 
-class Client:
-    """One WebSocket: its seat (None: a spectator) and its outgoing queue - texts, and the
-    events of a resume, made into texts only as they are written, so a client that does not
-    read holds at most `limit` bytes of the server's memory before it is disconnected."""
-
-    def __init__(self, ws: web.WebSocketResponse, seat: str | None,
-                 transport: asyncio.BaseTransport | None = None, limit: int = 1 << 20) -> None:
-        self.ws, self.seat, self.transport, self.limit = ws, seat, transport, limit
-        self.items: deque[str | tuple[LiveGame, int, int] | None] = deque()
-        self.size = 0
-        self.wake = asyncio.Event()
-        self.dropped = False
-        self.task = asyncio.get_running_loop().create_task(self._write())
-
-    def send(self, msg: dict[str, Any] | str) -> None:
-        text = msg if isinstance(msg, str) else messages.dumps(msg)
-        if self.dropped:
-            return
-        if self.size + len(text) > self.limit:
-            self.drop()                    # too far behind: disconnected, it may resume
-            return
-        self.size += len(text)
-        self.items.append(text)
-        self.wake.set()
-
-    def backlog(self, game: LiveGame, since: int, upto: int) -> None:
-        """The events of versions since+1 .. upto, each as this client may see it."""
-        if since < upto and not self.dropped:
-            self.items.append((game, since, upto))
-            self.wake.set()
-
-    def drop(self) -> None:
-        """Disconnect at once (the socket aborted: nothing more is queued or written)."""
-        self.dropped = True
-        self.items.clear()
-        self.items.append(None)
-        self.wake.set()
-        if self.transport is not None:
-            self.transport.abort()
-
-    async def _write(self) -> None:
-        try:
-            while True:
-                while not self.items:
-                    self.wake.clear()
-                    await self.wake.wait()
-                item = self.items.popleft()
-                if item is None or self.ws.closed:
-                    break
-                if isinstance(item, str):
-                    self.size -= len(item)
-                    await self.ws.send_str(item)
-                    continue
-                game, since, upto = item
-                for v in range(since, upto):
-                    if self.dropped:
-                        break
-                    await self.ws.send_str(messages.dumps(game.records[v].message(self.seat)))
-        except (ConnectionError, RuntimeError):
-            pass
-        if not self.ws.closed and not self.dropped:
-            await self.ws.close()
-
-    async def finish(self) -> None:
-        self.items.append(None)
-        self.wake.set()
-        await asyncio.gather(self.task, return_exceptions=True)
-
-
 class Server:
     """The games, live ones in memory (rebuilt from the database when asked for, and leaving
     memory when finished or idle with nobody connected)."""
@@ -185,6 +128,7 @@ class Server:
         self.engine = Engine(Buckets(limits.engine_share, limits.engine_burst_s))
         self.creates = Buckets(limits.creates_per_minute / 60.0, limits.creates_burst)
         self.frames = Buckets(limits.frames_per_second, limits.frames_burst)
+        self.penalties = Penalties(limits.penalty_s)
         self.games: dict[str, LiveGame] = {}
         self.loading: dict[str, asyncio.Future[LiveGame]] = {}
         self.logs: OrderedDict[str, str] = OrderedDict()   # finished games' logs, lately asked
@@ -224,6 +168,11 @@ class Server:
         finally:
             self.loading.pop(game_id, None)
         return self.games.setdefault(game_id, game)
+
+    def address(self, request: web.Request) -> str:
+        """The client's address, for its limits (behind a --proxy, the one the proxy saw)."""
+        return client_address(request.remote, request.headers.get("X-Forwarded-For"),
+                              self.limits.proxies)
 
     def idle(self, game: LiveGame) -> None:
         """A finished game that nobody is connected to leaves memory (its log is kept a
@@ -296,7 +245,7 @@ class Server:
 
     # --- HTTP --------------------------------------------------------------------------------
     async def create(self, request: web.Request) -> web.Response:
-        address = _address(request)
+        address = self.address(request)
         wait = max(self.creates.take(address), self.engine.wait(address))
         if wait > 0:
             return _slow_down(f"too many new games from {address}: try again later", wait)
@@ -353,11 +302,11 @@ class Server:
     async def watch(self, request: web.Request) -> web.StreamResponse:
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return await self.play(request)
-        game = await self.game(request.match_info["id"], _address(request))
+        game = await self.game(request.match_info["id"], self.address(request))
         if game is None:
             return _error(404, f"no game {shown(request.match_info['id'], 40)}")
         if wants_html(request):                         # a browser: the live page
-            return await self.pages.page(game, _address(request))
+            return await self.pages.page(game, self.address(request))
         return web.json_response({
             "game": game.id, "ruleset": game.ruleset, "version": game.version,
             "over": game.over, "sides": list(game.seats), "seed_sha256": game.seed_sha256,
@@ -369,14 +318,14 @@ class Server:
         game_id = request.match_info["id"]
         text = self.logs.get(game_id)
         if text is None:
-            game = await self.game(game_id, _address(request))
+            game = await self.game(game_id, self.address(request))
             if game is None:
                 return _error(404, f"no game {shown(game_id, 40)}")
             if not game.over:
                 return _error(409, f"game {game.id} is not over (version {game.version}): its "
                                    f"log is given at the end")
             if game.log_text is None:
-                game.log_text = await self.engine.run(game.id, _address(request), game.log)
+                game.log_text = await self.engine.run(game.id, self.address(request), game.log)
             text = game.log_text
             self.keep_log(game.id, text)
             self.idle(game)
@@ -384,7 +333,7 @@ class Server:
 
     # --- the WebSocket -----------------------------------------------------------------------
     async def play(self, request: web.Request) -> web.StreamResponse:
-        address = _address(request)
+        address = self.address(request)
         wait = self.frames.take(address)
         if wait > 0:
             return _slow_down(f"too many requests from {address}: try again later", wait)
@@ -432,12 +381,23 @@ class Server:
 
     async def frame(self, game: LiveGame, client: Any, data: str, address: str = "?"
                     ) -> None:
-        """One frame from a client: answered, and any event broadcast, before the next."""
+        """One frame from a client: answered, and any event broadcast, before the next. Past
+        its address's rate a frame is not read: the first so, and every act (to be sent again),
+        answered with the wait; a client that goes on sending past the rate for a whole burst
+        more is disconnected (what it costs to read and refuse is the server's)."""
         wait = self.frames.take(address)
         if wait > 0:
-            client.send(messages.slow_down(f"too many frames from {address}: this one was "
-                                           f"not read", retry_after(wait), _act_id(data)))
+            client.ignored += 1
+            if client.ignored > self.limits.frames_burst:
+                self.penalties.punish(address)     # its next connections closed at once
+                client.drop()
+                return
+            cid = _act_id(data)
+            if client.ignored == 1 or cid is not None:
+                client.send(messages.slow_down(f"too many frames from {address}: not read",
+                                               retry_after(wait), cid))
             return
+        client.ignored = 0
         try:
             msg = messages.read_frame(data)
         except FrameError as exc:
@@ -520,10 +480,6 @@ class Server:
                 c.send(others)
 
 
-def _address(request: web.Request) -> str:
-    return request.remote or "?"
-
-
 def _act_id(data: str) -> str | int | None:
     """The id of an act not read for the rate, when it is plain to see in a short frame (the
     act is sent again after the wait)."""
@@ -558,6 +514,10 @@ async def serve(host: str, port: int, db: str | Path, limits: Limits | None = No
     """Run until SIGINT or SIGTERM; the first line on standard output says where (the
     signals are taken before it is printed: a stop right after it is still a clean one)."""
     limits = limits or Limits()
+    files = more_files()
+    # Never more connections than files to hold them (and the database's, the logs'): past the
+    # limit a connection is closed at once, not an accept failing again and again.
+    limits = replace(limits, connections=max(16, min(limits.connections, files - 64)))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -565,12 +525,15 @@ async def serve(host: str, port: int, db: str | Path, limits: Limits | None = No
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):   # not the main thread (tests in-process)
             pass
-    more_files()
+    quiet_client_errors()
+    # The engine's threads hold the GIL in turns of this many seconds: short ones, so that the
+    # event loop reads, writes and hands out work while they compute (the default is 5 ms).
+    sys.setswitchinterval(0.001)
     server = Server(db, limits)
     runner = web.AppRunner(server.app(), handle_signals=False, access_log=None,
                            keepalive_timeout=limits.idle_s, shutdown_timeout=5.0)
     await runner.setup()
-    site = CountedSite(runner, host, port, limits)
+    site = CountedSite(runner, host, port, limits, server.penalties)
     try:
         await site.start()
     except OSError as exc:

@@ -1,19 +1,39 @@
 """The listening socket: each connection counted against its client address (limits.Limits
 connections_per_address, connections) before aiohttp sees it, so one address cannot take every
-file the server may open; a connection past the bound is closed at once. Idle connections are
+file the server may open; a connection past the bound, or from an address lately dropped for
+flooding (limits.Penalties), is closed at once. Idle connections are
 aiohttp's to close (its keep-alive timeout runs from the connection's start: nothing sent, or
 half a request, for `idle_s`); a joined WebSocket is kept by its pings."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import resource
 from collections import Counter
 from typing import Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
-from battlefield.server.limits import Limits
+from battlefield.server.limits import Limits, Penalties
+
+
+class _NoClientErrors(logging.Filter):
+    """aiohttp logs a request it cannot parse (a client's garbage, answered 400) with a
+    traceback: a client could fill the server's log with them. Those are dropped; anything
+    else it logs is kept."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, HttpProcessingError)
+
+
+def quiet_client_errors() -> None:
+    """Keep clients' malformed requests out of the server's log (once per process)."""
+    logger = logging.getLogger("aiohttp.server")
+    if not any(isinstance(f, _NoClientErrors) for f in logger.filters):
+        logger.addFilter(_NoClientErrors())
 
 
 def more_files() -> int:
@@ -33,14 +53,21 @@ def more_files() -> int:
 class Connections:
     """Open connections per client address."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, penalties: Penalties | None = None) -> None:
         self.limits = limits
+        self.penalties = penalties
         self.open: Counter[str] = Counter()
         self.total = 0
 
     def admit(self, address: str) -> bool:
+        """Whether a new connection from `address` may be served: not past the bounds, nor
+        from an address lately dropped for flooding (a reverse proxy's connections are only
+        counted in all: its clients are counted by their own addresses past it)."""
+        per_address = self.limits.connections_per_address
         if (self.total >= self.limits.connections
-                or self.open[address] >= self.limits.connections_per_address):
+                or address not in self.limits.proxies and (
+                    self.open[address] >= per_address
+                    or self.penalties is not None and self.penalties.refused(address))):
             return False
         self.open[address] += 1
         self.total += 1
@@ -95,10 +122,11 @@ class _Counted(asyncio.Protocol):
 class CountedSite(web.BaseSite):
     """A TCP site whose connections are counted per address first (Connections)."""
 
-    def __init__(self, runner: web.BaseRunner, host: str, port: int, limits: Limits) -> None:
-        super().__init__(runner, backlog=1024)
+    def __init__(self, runner: web.BaseRunner, host: str, port: int, limits: Limits,
+                 penalties: Penalties | None = None) -> None:
+        super().__init__(runner, backlog=128)   # accepted at most 128 a loop turn
         self.host, self.port = host, port
-        self.counts = Connections(limits)
+        self.counts = Connections(limits, penalties)
 
     @property
     def name(self) -> str:

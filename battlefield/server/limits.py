@@ -28,8 +28,8 @@ class Limits:
     creates_burst: int = 10
     frames_per_second: float = 30.0   # WebSocket frames per client address
     frames_burst: int = 120
-    engine_share: float = 0.5         # seconds of engine work per second, per client address
-    engine_burst_s: float = 5.0
+    engine_share: float = 0.1         # seconds of engine work per second, per client address
+    engine_burst_s: float = 2.0
     connections_per_address: int = 64
     connections: int = 4000           # open connections in all
     path_points: int = 64             # points of one path of an action
@@ -40,6 +40,27 @@ class Limits:
     idle_game_s: float = 300.0        # an unfinished game nobody is connected to: out of memory
     books: int = 16                   # games whose page versions are kept (the most recent)
     page_size: int = 50               # games listed per page (GET / and GET /games)
+    proxies: tuple[str, ...] = ()     # reverse proxies in front: X-Forwarded-For names the client
+    penalty_s: float = 10.0           # an address dropped for flooding: its connections refused
+
+    def data_problem(self, data: Any) -> str | None:
+        """Why a posted scene, as read from its YAML, has more models or terrain corners
+        than one game may (counted before the scene is built and checked, which costs)."""
+        if not isinstance(data, dict):
+            return None                        # the scene's reader says what it is instead
+        units = data.get("units")
+        models = sum(len(u["models"]) for u in units if isinstance(u, dict)
+                     and isinstance(u.get("models"), list)) if isinstance(units, list) else 0
+        if models > self.scene_models:
+            return (f"the scene has {models:,} models, more than the server's "
+                    f"{self.scene_models:,} for one game")
+        terrain = data.get("terrain")
+        corners = sum(len(p["outline"]) for p in terrain if isinstance(p, dict)
+                      and isinstance(p.get("outline"), list)) if isinstance(terrain, list) else 0
+        if corners > self.terrain_points:
+            return (f"the scene's terrain has {corners:,} corners, more than the server's "
+                    f"{self.terrain_points:,}")
+        return None
 
     def scene_problem(self, scene: Scene, size: int) -> str | None:
         """Why a posted scene is more than one game may cost (None: it is within bounds)."""
@@ -76,6 +97,16 @@ class Limits:
             return (f"the paths have {total:,} points in all, more than the server's "
                     f"{self.action_points:,} for one action")
         return None
+
+
+def client_address(peer: str | None, forwarded: str | None, proxies: tuple[str, ...]) -> str:
+    """The client's address: the connection's peer, or - when the peer is one of our reverse
+    `proxies` - the last address its X-Forwarded-For header adds (the one it saw)."""
+    if peer in proxies and forwarded:
+        last = forwarded.split(",")[-1].strip()
+        if last and len(last) <= 64:
+            return last
+    return peer or "?"
 
 
 class Buckets:
@@ -119,6 +150,32 @@ class Buckets:
     def used(self, key: str) -> float:
         """How far below full `key`'s bucket is (what it spent lately)."""
         return self.burst - self._level(key)
+
+
+class Penalties:
+    """Client addresses that kept on past their rate: their new connections are closed as they
+    come, before a byte is read, for `seconds` (reading and refusing them would cost the
+    server what the flood is meant to cost it)."""
+
+    def __init__(self, seconds: float, keep: int = 10000,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds, self.keep, self.clock = seconds, keep, clock
+        self.until: OrderedDict[str, float] = OrderedDict()
+
+    def punish(self, address: str) -> None:
+        self.until.pop(address, None)
+        self.until[address] = self.clock() + self.seconds
+        while len(self.until) > self.keep:
+            self.until.popitem(last=False)
+
+    def refused(self, address: str) -> bool:
+        until = self.until.get(address)
+        if until is None:
+            return False
+        if self.clock() >= until:
+            del self.until[address]
+            return False
+        return True
 
 
 def retry_after(seconds: float) -> int:

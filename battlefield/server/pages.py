@@ -198,10 +198,11 @@ class Pages:
         if since is None:
             return _error(400, "since: expected a version, a whole number 0 or more "
                                "(/games/ID/versions?since=N)")
-        game = await self.server.game(game_id, request.remote or "?")
+        address = self.server.address(request)
+        game = await self.server.game(game_id, address)
         if game is None:
             return _error(404, f"no game {game_id[:40]}")
-        book, shown = await self.book(game, request.remote or "?")
+        book, shown = await self.book(game, address)
         out = {"game": game.id, "version": game.version, "shown": shown - 1,
                "over": game.over, "versions": book.versions[since:shown]}
         return web.json_response(out, headers={"Cache-Control": "no-store"})

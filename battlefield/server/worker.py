@@ -7,6 +7,8 @@ it works.
 - The next job a thread takes is the one whose client address used the least engine time lately
   (limits.Buckets of seconds): a client that sends costly actions waits behind everyone else's,
   and a player's act is not queued behind an attacker's flood.
+- One thread more is kept for the light jobs (of addresses that used under LIGHT seconds of
+  engine time lately): however many costly jobs the others run, a player's act finds a thread.
 - Each job's time is charged to its address; an address past its share is refused more work for
   a while (Engine.wait says how long), as a rate limit by cost.
 """
@@ -26,6 +28,7 @@ from typing import Any, TypeVar
 from battlefield.server.limits import Buckets
 
 T = TypeVar("T")
+LIGHT = 1.0          # seconds of engine time an address used lately, under which it is light
 
 
 @dataclass(order=True)
@@ -49,8 +52,9 @@ class Engine:
         self.seq = itertools.count()
         self.locks: dict[str, tuple[asyncio.Lock, int]] = {}   # game -> (lock, its users)
         self.running = True
-        self.threads = [threading.Thread(target=self._work, name=f"battlefield-engine-{i}",
-                                         daemon=True) for i in range(threads)]
+        self.threads = [threading.Thread(target=self._work, args=(i == threads,),
+                                         name=f"battlefield-engine-{i}", daemon=True)
+                        for i in range(threads + 1)]
         for t in self.threads:
             t.start()
 
@@ -94,13 +98,14 @@ class Engine:
         job = _Job(self.share.used(address), next(self.seq), fn, args, future, loop, address)
         with self.ready:
             heapq.heappush(self.jobs, job)
-            self.ready.notify()
+            self.ready.notify_all()          # the light jobs' thread may be the one to take it
         return await future
 
-    def _work(self) -> None:
+    def _work(self, light_only: bool) -> None:
         while True:
             with self.ready:
-                while self.running and not self.jobs:
+                while self.running and not (self.jobs and (
+                        not light_only or self.jobs[0].priority < LIGHT)):
                     self.ready.wait()
                 if not self.running:
                     return

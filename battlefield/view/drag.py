@@ -30,7 +30,6 @@ RULER_OVER = pal.VERMILLION
 FAULT = pal.COHERENCY
 SETTLE_S = 0.15          # the costly rulings (and a slow engine check) when the cursor rests
 FAST_CHECK_S = 0.010     # an engine check quicker than this is asked every frame
-SNAP_BUDGET_S = 0.4      # the longest the search for a charge's nearest legal place may take
 
 
 def ruler_colour(fraction: float) -> pal.RGB:
@@ -188,7 +187,7 @@ class DragTool:
         key = (self.to, self.target, self.facing)
         if key not in self.snaps:       # the drop finds what the resting cursor found
             self.snaps[key] = live.snap(self.state, self.pickup, self.to, self.target,
-                                        self.facing, budget=SNAP_BUDGET_S)
+                                        self.facing)
         to = self.snaps[key]
         if to is None:
             return

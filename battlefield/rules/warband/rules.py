@@ -78,6 +78,9 @@ class Warband(Activations, Ruleset):
             return str(initiative)
         return super().sender(state, action)
 
+    def check_position(self, state: State) -> None:
+        initiative.check_position(state)
+
     def standing(self, state: State) -> list[str]:
         return [s for s in state.sides if turns.fighters_of(state, s)]
 
