@@ -145,6 +145,9 @@ def test_nobody_can_foresee_the_dice_of_an_unseeded_game(tight, tmp_path):
     assert all(hashlib.sha256(str(n).encode()).hexdigest() != secret for n in range(200_000))
     _, info2, _ = asyncio.run(made(None))
     assert info2["seed_sha256"] != secret
+    page = _page(tight, game["game"])
+    assert "dice from a secret seed, SHA-256 " + secret[:16] in page
+    assert '"seeded":false' in page and secret in page and '"seed":' not in page
     overs = _bots(tight.ws, game)
     seed = overs[0]["seed"]
     assert isinstance(seed, str) and re.fullmatch(r"[0-9a-f]{64}", seed)      # 256 bits
@@ -157,10 +160,20 @@ def test_nobody_can_foresee_the_dice_of_an_unseeded_game(tight, tmp_path):
     out = subprocess.run([sys.executable, "-m", "battlefield", "replay", str(path)],
                          capture_output=True, text=True)
     assert out.returncode == 0 and "every state identical" in out.stdout
+    assert f'"seed":"{seed}"' in _page(tight, game["game"])        # shown at the end
     # a game made with a chosen seed says so: its dice can be foreseen
-    _, info, hello = asyncio.run(made(12))
+    chosen, info, hello = asyncio.run(made(12))
     assert info["seeded"] is True and hello["seeded"] is True
     assert info["seed_sha256"] == hashlib.sha256(b"12").hexdigest()
+    assert "seeded by its creator" in _page(tight, chosen["game"])
+
+
+def _page(served: Served, game: str) -> str:
+    import urllib.request
+
+    req = urllib.request.Request(f"{served.http}/games/{game}", headers={"Accept": "text/html"})
+    with urllib.request.urlopen(req) as r:
+        return r.read().decode()
 
 
 # --- one message, every game ---------------------------------------------------------------------
