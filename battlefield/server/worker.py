@@ -45,7 +45,7 @@ class _Job:
 class Engine:
     """Worker threads taking engine jobs, fairest first."""
 
-    def __init__(self, share: Buckets, threads: int = 2) -> None:
+    def __init__(self, share: Buckets, threads: int = 1) -> None:
         self.share = share
         self.jobs: list[_Job] = []
         self.ready = threading.Condition()
