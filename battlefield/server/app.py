@@ -153,6 +153,14 @@ class Server:
                 return game
             loading = self.loading.get(game_id)
             if loading is None:
+                wait = self.engine.wait(address)      # a replay is engine work: the share
+                if wait > 0:
+                    raise web.HTTPTooManyRequests(
+                        text=messages.dumps({"error": f"{address} asked the engine for more "
+                                                      f"work than its share lately",
+                                             "retry_after": retry_after(wait)}),
+                        content_type="application/json",
+                        headers={"Retry-After": str(retry_after(wait))})
                 loading = asyncio.ensure_future(self.engine.run(
                     game_id, address, replayed, stored.id, stored.ruleset, stored.scene_text,
                     stored.scene_name, stored.seed, stored.seats, stored.actions,
@@ -302,16 +310,23 @@ class Server:
     async def watch(self, request: web.Request) -> web.StreamResponse:
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return await self.play(request)
-        game = await self.game(request.match_info["id"], self.address(request))
-        if game is None:
-            return _error(404, f"no game {shown(request.match_info['id'], 40)}")
+        game_id = request.match_info["id"]
         if wants_html(request):                         # a browser: the live page
+            game = await self.game(game_id, self.address(request))
+            if game is None:
+                return _error(404, f"no game {shown(game_id, 40)}")
             return await self.pages.page(game, self.address(request))
+        live = self.games.get(game_id)                  # else the database says it all
+        about = ({"ruleset": live.ruleset, "version": live.version, "over": live.over,
+                  "sides": list(live.seats), "seed": live.seed, "seeded": live.seeded}
+                 if live is not None else await asyncio.to_thread(self.store.summary, game_id))
+        if about is None:
+            return _error(404, f"no game {shown(game_id, 40)}")
         return web.json_response({
-            "game": game.id, "ruleset": game.ruleset, "version": game.version,
-            "over": game.over, "sides": list(game.seats), "seed_sha256": game.seed_sha256,
-            "seeded": game.seeded, "play": f"/games/{game.id}/play",
-            "log": f"/games/{game.id}/log"},
+            "game": game_id, "ruleset": about["ruleset"], "version": about["version"],
+            "over": about["over"], "sides": about["sides"],
+            "seed_sha256": messages.seed_sha256(about["seed"]), "seeded": about["seeded"],
+            "play": f"/games/{game_id}/play", "log": f"/games/{game_id}/log"},
             headers={"Vary": "Accept"})               # a browser gets the page instead
 
     async def log(self, request: web.Request) -> web.Response:

@@ -148,6 +148,20 @@ class Store:
         return [{"id": i, "ruleset": r, "version": int(n), "over": bool(o)}
                 for i, r, o, n in rows]
 
+    def summary(self, game_id: str) -> dict[str, Any] | None:
+        """What GET /games/ID says of a game, without its actions: ruleset, version, over,
+        sides, seed and seeded (None: no such game)."""
+        with self.lock:
+            row = self.db.execute("SELECT ruleset, seed, over, seeded, (SELECT COUNT(*) FROM "
+                                  "actions a WHERE a.game = g.id) FROM games g WHERE id = ?",
+                                  (game_id,)).fetchone()
+            if row is None:
+                return None
+            sides = [r[0] for r in self.db.execute("SELECT side FROM seats WHERE game = ? "
+                                                   "ORDER BY rowid", (game_id,))]
+        return {"ruleset": row[0], "seed": stored_seed(row[1]), "over": bool(row[2]),
+                "seeded": bool(row[3]), "version": int(row[4]), "sides": sides}
+
     def load(self, game_id: str) -> StoredGame | None:
         with self.lock:
             return self._load(game_id)

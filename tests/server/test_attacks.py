@@ -50,13 +50,15 @@ from ._net import (
 )
 from ._serve import Served, short_battle
 
-TIGHT = ("--idle-timeout", "2", "--games-per-minute", "6", "--frames-per-second", "20",
+# Short timeouts for the tests, not so short that a loaded machine's late pong (within a third
+# of the idle timeout) would close a joined client.
+TIGHT = ("--idle-timeout", "4", "--games-per-minute", "6", "--frames-per-second", "20",
          "--connections-per-address", "16", "--engine-share", "0.5")
 
 
 @pytest.fixture(scope="module")
 def tight(tmp_path_factory):
-    """`battlefield serve` with the real limits, its timeouts short (2 s idle)."""
+    """`battlefield serve` with the real limits, its timeouts short (4 s idle)."""
     served = Served(tmp_path_factory.mktemp("attacks") / "games.sqlite", TIGHT)
     yield served
     served.stop()
@@ -289,7 +291,7 @@ def test_idle_and_half_open_connections_are_closed_but_a_joined_client_stays(tig
                     heard.append(json.loads(msg.data))
 
             reading = asyncio.ensure_future(read())
-            await asyncio.sleep(8)                                 # four idle timeouts
+            await asyncio.sleep(12)                                # three idle timeouts
             await ws.send_json({"type": "resume", "since": 99})
             for _ in range(600):                                   # a bound, not a measure
                 if len(heard) > 1:
@@ -433,8 +435,12 @@ def test_finished_and_idle_games_leave_memory_and_come_back_when_asked(tmp_path)
             async with s.get(f"{r.http}/games/{done['game']}") as got:
                 assert (await got.json())["version"] == overs[0]["version"]
             async with s.get(f"{r.http}/games/{idle['game']}") as got:
-                assert (await got.json())["over"] is False
-            assert idle["game"] in r.server.games           # rebuilt from the database
+                assert (await got.json())["over"] is False   # the database says so
+            assert idle["game"] not in r.server.games
+            ws = await s.ws_connect(r.ws(idle["game"]))    # a client joins: rebuilt
+            assert (await until(ws, "hello"))["version"] == 0
+            assert idle["game"] in r.server.games
+            await ws.close()
 
     asyncio.run(run())
 
