@@ -56,7 +56,7 @@ from battlefield.yamlsource import load_yaml
 
 # aiohttp closes the connection on a frame past max_msg_size; below it a frame past
 # messages.MAX_FRAME is answered with an error and the connection goes on.
-WS_HARD_LIMIT = 1024 * 1024
+WS_HARD_LIMIT = 256 * 1024
 ENGINE_ERROR = ("the engine could not carry this action out (a fault of the server, logged "
                 "there); the game is as it was")
 
