@@ -10,7 +10,8 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from battlefield.errors import UsageError
+from battlefield.errors import InputError, UsageError
+from battlefield.names import after, did_you_mean
 
 _PACKAGE = Path(__file__).resolve().parent
 _CHECKOUT = _PACKAGE.parent
@@ -53,6 +54,14 @@ def entry_point_rulesets() -> dict[str, Any]:
     return out
 
 
+@cache
+def entry_point_names() -> tuple[str, ...]:
+    """The names the entry points in the group `battlefield.rulesets` give, without loading
+    them: listing the rulesets (the scene loader checks a `ruleset:` against them) imports no
+    ruleset, so an installed one costs nothing until it is played."""
+    return tuple(sorted({ep.name for ep in entry_points(group=ENTRY_POINTS)}))
+
+
 def _external_dirs() -> dict[str, Path]:
     out = {n: Path(p.data) for n, p in entry_point_rulesets().items()
            if getattr(p, "data", None) is not None}
@@ -63,7 +72,8 @@ def _external_dirs() -> dict[str, Path]:
 def ruleset_names() -> list[str]:
     """Every ruleset with data: the bundled ones and those installed or registered."""
     names = {p.name for p in rulesets_dir().iterdir() if (p / "ruleset.yaml").is_file()}
-    names |= {n for n, d in _external_dirs().items() if (d / "ruleset.yaml").is_file()}
+    names |= set(entry_point_names())
+    names |= {n for n, d in _extra_dirs.items() if (d / "ruleset.yaml").is_file()}
     return sorted(names)
 
 
@@ -72,7 +82,8 @@ def ruleset_dir(name: str) -> Path:
     if not (folder / "ruleset.yaml").is_file():
         folder = _external_dirs().get(name, folder)
     if not (folder / "ruleset.yaml").is_file():
-        raise UsageError(f"unknown ruleset '{name}' (expected one of {', '.join(ruleset_names())})")
+        raise UsageError(f"unknown ruleset '{name}' (expected one of {', '.join(ruleset_names())})"
+                         f"{after(name, ruleset_names())}")
     return folder
 
 
@@ -109,3 +120,12 @@ def find_map(name: str) -> Path | None:
         return path if path.is_file() else None
     except (OSError, ValueError):
         return None
+
+
+def no_such_scene(arg: str, what: str = "scene") -> Exception:
+    """The one-line error for a scene or map argument that is neither a file nor a bundled
+    name: the closest bundled name offered, then every bundled one."""
+    names = map_names()
+    return InputError(arg, "", None, f"no such {what} file",
+                      f"a {what} file, or a bundled {what}: " + ", ".join(names),
+                      hint=did_you_mean(arg, names))

@@ -2,8 +2,8 @@
 
 The window is the same PlayScene; what differs is where actions go. The live checks while a
 unit is dragged are computed locally from the position the client holds (a Mirror of the
-server's game, battlefield/server/mirror.py); a legal drop or button is sent to the server
-(battlefield/server/seat.py over a ThreadedLink) and applied when its event comes back, as the
+server's game, battlefield/client/mirror.py); a legal drop or button is sent to the server
+(battlefield/client/seat.py over a ThreadedLink) and applied when its event comes back, as the
 other player's actions are, with the server's dice. The panel says which side this window
 plays, whether it is connected, and whose decision it is. The network runs on its own thread;
 this module only polls it each frame."""
@@ -16,10 +16,10 @@ from typing import Any
 
 import pygame
 
+from battlefield.client.link import ThreadedLink
+from battlefield.client.seat import Seat
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Action
-from battlefield.server.link import ThreadedLink
-from battlefield.server.seat import Seat
 from battlefield.view import live
 from battlefield.view.app import SIZE, App, Opened, PlayScene
 from battlefield.view.picture import save_image
@@ -68,7 +68,7 @@ class JoinedScene(PlayScene):
             return False
         bad = self.state.check(action)
         if bad:
-            self.say("illegal: " + "; ".join(v.message for v in bad))
+            self.say("illegal: " + "; ".join(live.reasons(bad)))
             return False
         self.submit(action)
         return True
@@ -128,7 +128,7 @@ class JoinedScene(PlayScene):
             if self.drag.pickup is not None and not seat.ready():
                 self.drag.cancel("the position changed: pick the unit up again")
             self.table.changed()
-            self.say(heard(applied[-1]))
+            self.say(heard(applied[-1], self.panel.entries(self.state)))
 
     def status_line(self) -> str:
         """Which side this window plays, the connection, whose decision it is."""
@@ -150,11 +150,15 @@ class JoinedScene(PlayScene):
         self.link.close()
 
 
-def heard(msg: dict[str, Any]) -> str:
-    """An event in words, with its dice: 'blue: charge blue-riders -> red-1: done (2D6 7)'."""
+def heard(msg: dict[str, Any], log: list[Any] | None = None) -> str:
+    """An event in words, with its dice: 'blue: charge blue-riders -> red-1: done (2D6 7)';
+    with the mirrored game's log (outcome.game_log), its newest entry as the window words it,
+    credited to the side whose action the outcome is."""
     a = msg["action"]
     if a.get("secret"):
         return f"{msg['by']}: {a.get('type')} (secret until revealed)"
+    if log:
+        return log[-1].news
     what = f"{msg['by']}: {a.get('type')}" + (f" {a['unit']}" if a.get("unit") else "")
     if a.get("target"):
         what += f" -> {a['target']}"

@@ -105,10 +105,37 @@ def test_a_rulesets_own_events_are_worded_only_by_it():
 
 
 def test_failure_is_the_headline():
-    events = [{"type": "run-short", "unit": "blue-cantor",
-               "reason": "moves 10.83\", more than 10\""}]
+    # an event says what failed in its own words (its "failed" field); outcome decodes nothing
+    events = [{"type": "run-short", "unit": "blue-cantor", "reason": "moves 10.83\"",
+               "failed": "run short: moves 10.83\", more than 10\""}]
     assert outcome.headline(events) == "run short: moves 10.83\", more than 10\""
     assert outcome.headline([{"type": "moved", "unit": "a"}]) == "done"
+    assert outcome.failure([{"type": "cast", "result": "miscast"}]) is None
+
+
+CHARGE = """\
+ruleset: aos4
+board: {width: 30, depth: 30}
+units:
+- {id: red-1, side: red, stats: {move: 5, health: 1, save: 4},
+   weapons: [{name: Blade}], models: [{base: 32, at: [10, 10]}]}
+- {id: blue-1, side: blue, stats: {move: 5, health: 1, save: 4},
+   weapons: [{name: Blade}], models: [{base: 32, at: [10, 16]}]}
+"""
+
+
+def test_a_ruleset_says_what_failed_as_a_field():
+    from battlefield.rules.actions import Action
+    from battlefield.rules.state import Game
+    from battlefield.scene.load import load_scene_text
+
+    # the charge needs 4.5" (from 4.74" apart to 0.24"); the dice roll 1 + 1
+    state = Game(registry.get("aos4"), load_scene_text(CHARGE)).new_state(fixed_dice=[1, 1])
+    while state.phase != "charge":
+        state.apply(Action("end-phase"))
+    events = state.apply(Action("charge", "red-1", target="blue-1",
+                                path=((10.0, 10.0), (10.0, 14.5))))
+    assert outcome.failure(events) == "charge failed"
 
 
 def test_action_words():
@@ -194,8 +221,10 @@ def test_a_pass_is_the_side_that_passed():
     assert sides == ["red", "blue"]
 
 
-def test_an_answer_names_the_decision_it_answers():
-    # 'blue decline' alone does not say what was declined
+def test_an_answer_is_credited_to_the_action_it_lets_resolve():
+    """blue declining All-out Defence lets red's fight resolve: the damage is red's doing, so
+    the entry says red's fight (and what blue answered), in red's name; what blue did is its
+    own line ('blue answered ...', the computer's list), not 'blue decline: 1 damage'."""
     from battlefield.rules.actions import Action
 
     text, name = battle_scene("aos4", None)
@@ -204,9 +233,17 @@ def test_an_answer_names_the_decision_it_answers():
         state.apply(Action("end-phase"))
     state.apply(Action("fight", unit="red-blades", target="blue-drake"))
     assert state.pending and state.pending[0].kind == "all-out-defence"
+    asked = outcome.game_log(state)[-1]
+    assert asked.lines == ["blue decides all-out-defence (choices: all-out-defence, decline)"]
+    assert asked.events[0] == asked.lines[0]
     state.apply(Action("decline", side="blue"))
     last = outcome.game_log(state)[-1]
-    assert last.action == "blue decline (all-out-defence)" and "1 damage" in last.lines[0]
+    assert last.side == "blue" and last.credit == "red"
+    assert last.action == ("red-blades fight -> blue-drake (blue answered all-out-defence: "
+                           "decline)")
+    assert last.own == "blue answered all-out-defence: decline"
+    assert last.lines[0].startswith("blue-drake: 1 damage")
+    assert outcome.news(state) == f"{last.action}: {last.lines[0]}"
 
 
 def test_an_answer_that_names_its_decision_is_left_as_it_is():

@@ -24,16 +24,16 @@ import aiohttp
 import pytest
 import yaml
 
+from battlefield.client.bot import run_bot
+from battlefield.client.mirror import Mirror
 from battlefield.page.browser import find_chromium
 from battlefield.paths import find_map
 from battlefield.rules import registry
 from battlefield.rules.deploy import battle_scene
 from battlefield.scene.load import load_scene
 from battlefield.server import app as app_module
-from battlefield.server.bot import run_bot
 from battlefield.server.games import LiveGame
 from battlefield.server.limits import Limits
-from battlefield.server.mirror import Mirror
 
 from ._devtools import Chromium
 from ._net import (

@@ -286,7 +286,7 @@
     return g;
   }
 
-  // The ruleset's marks (ruleset.Mark), drawn as battlefield/page/overlays.py marks() does.
+  // The ruleset's marks (window.Mark), drawn as battlefield/page/overlays.py marks() does.
   Viewer.prototype.showMarks = function (marks) {
     if (!this.marksLayer || !marks || marks === this.marksShown) return;
     var layer = this.marksLayer, D = this.depth, meta = this.meta;
@@ -456,7 +456,7 @@
     var when = "round " + (c.round || 0) + " · " + (c.active || "?") + "'s " +
                (c.phase ? c.phase + " phase" : "turn");
     this.clock.textContent = when;
-    this.acting.textContent = c.over ? "the battle is over" :
+    this.acting.textContent = c.now ? c.now : c.over ? "the battle is over" :
       (c.deciding ? c.deciding : (c.acting || "?") + " to act");
     this.sides.textContent = "";
     var sides = this.sides;

@@ -48,7 +48,7 @@ def check_position(state: State) -> None:
     """A position's dice, each side's field by field: "rolled" the scores of at most
     initiative_dice D6, "singles" a count of those, "ability_dice" combinations as players
     say them ("[double] 6")."""
-    n = game().initiative_dice
+    n = game(state).initiative_dice
     for side, d in state.sides.items():
         at = ("sides", side)
         rolled = d.get("rolled", [])
@@ -90,7 +90,7 @@ def roll(state: State, given: dict[str, list[int]] | None) -> list[Event]:
     """Each side's roll (or the dice the scene gave), then the roll-off if the singles tie; the
     winner holds the initiative (clock "initiative") and the phase goes on to `first`."""
     events: list[Event] = []
-    n = game().initiative_dice
+    n = game(state).initiative_dice
     for side in state.sides:
         dice = (given or {}).get(side)
         if dice is None:
