@@ -245,8 +245,8 @@ class Server:
         except web.HTTPException as exc:
             security_headers(exc)
             raise
-        except ConnectionError:   # the client went away (a WebSocket upgrade it never read):
-            raise                 # aiohttp drops the connection quietly, nothing to log
+        except ConnectionError:   # the client went away (a WebSocket upgrade it reset):
+            return web.Response(status=400, text="the client went away")   # nobody reads it
         except Exception:
             print(f"{request.method} {request.path_qs[:200]} failed:\n{traceback.format_exc()}",
                   file=sys.stderr, flush=True)
