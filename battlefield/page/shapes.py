@@ -94,7 +94,7 @@ def tag(text: str, x: float, y: float, size: float, edge: str, role: str | None 
             f'<rect x="{num(x - w / 2)}" y="{num(y - h / 2)}" width="{num(w)}" '
             f'height="{num(h)}" fill="#fff" stroke="{edge}" stroke-width="0.05" rx="0.05"/>'
             f'<text x="{num(x)}" y="{num(y)}" font-size="{num(size)}" fill="{edge}" '
-            f'style="stroke:none">{escape(text)}</text></g>')
+            f'stroke="none">{escape(text)}</text></g>')
 
 
 def combat_badge(x: float, y: float) -> str:

@@ -91,8 +91,10 @@ class Picture:
         return c
 
     # --- the whole picture ----------------------------------------------------------------
-    def svg(self, element_id: str | None = None, standalone: bool = True) -> str:
-        """The whole SVG element; standalone adds the XML namespace for an .svg file."""
+    def svg(self, element_id: str | None = None, standalone: bool = True,
+            nonce: str | None = None) -> str:
+        """The whole SVG element; standalone adds the XML namespace for an .svg file; `nonce`
+        goes on its <style> (a page under a Content-Security-Policy)."""
         body = [self.defs(), self.board(), self.terrain(), self.objectives(),
                 overlays.combat(self), self.models(), overlays.marks(self),
                 overlays.rulings(self), overlays.measurement(self),
@@ -107,7 +109,8 @@ class Picture:
                 width=f"{num(self.W * 20)}" if standalone else None,
                 height=f"{num(self.D * 20)}" if standalone else None,
                 font_family="Helvetica, Arial, sans-serif") + ">")
-        return (head + f"<title>{escape(title)}</title>" + STYLE + "".join(body) + "</svg>")
+        style = f"<style{attr(nonce=nonce)}>{STYLE}</style>"
+        return head + f"<title>{escape(title)}</title>" + style + "".join(body) + "</svg>"
 
     def defs(self) -> str:
         hatch = hex_colour(pal.darker(pal.terrain_fill(4, "impassable"), 0.55))
@@ -365,9 +368,10 @@ class Picture:
         return draw
 
 
-STYLE = ("<style>text.label,.tag text{paint-order:stroke;stroke:#fcfcf8;stroke-width:0.14px;"
-         "stroke-linejoin:round;text-anchor:middle;dominant-baseline:central}"
-         ".model.raised{filter:drop-shadow(0.12px 0.12px 0.06px rgba(0,0,0,0.45))}</style>")
+STYLE = ("text.label{paint-order:stroke;stroke:#fcfcf8;stroke-width:0.14px;"
+         "stroke-linejoin:round}text.label,.tag text{text-anchor:middle;"
+         "dominant-baseline:central}"
+         ".model.raised{filter:drop-shadow(0.12px 0.12px 0.06px rgba(0,0,0,0.45))}")
 
 
 def _model_box(m: ModelSpec) -> tuple[float, float, float, float]:

@@ -57,6 +57,12 @@ def test_the_quick_run_prints_every_figure_as_json():
         assert figures["page_version_step_ms"] > 0
     assert figures["server_games"] == 2 and figures["server_lost_actions"] == 0
     assert figures["server_actions"] > 0 and figures["server_action_ms_p95"] > 0
+    assert figures["server_lost_actions_under_attack"] == 0
+    assert figures["server_actions_under_attack"] > 0
+    assert figures["server_action_ms_p95_under_attack"] > 0
+    assert figures["server_peak_mb_under_attack"] > 0
+    attack = figures["server_attack"]
+    assert attack["heavy_acts"] > 0 and attack["games_refused"] > 0
     assert figures["layout_eval_ms"] > 0 and figures["layout_generate_sweeps"] <= 2
     assert 0 <= figures["window_idle_cpu"] <= 1 and figures["window_idle_frames"] >= 1
     assert figures["window_first_frame_warm_s"] > 0 and figures["window_first_frame_s"] is None

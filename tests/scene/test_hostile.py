@@ -5,9 +5,9 @@ would; a map without units is refused by try in one line."""
 
 from __future__ import annotations
 
-import builtins
 import json
 import os
+from pathlib import Path
 
 import pytest
 import yaml
@@ -26,17 +26,18 @@ def test_a_device_is_refused_before_reading(capsys):
     assert "not a regular file" in one_line(capsys, ["check", "/dev/zero"])
 
 
-def test_a_huge_scene_is_refused_by_its_size(capsys, tmp_path, monkeypatch):
+def test_a_huge_scene_is_refused_by_its_size_before_it_is_read(capsys, tmp_path,
+                                                               monkeypatch):
     big = tmp_path / "big.yaml"
     with open(big, "wb") as f:
         f.truncate(50 * 1024 * 1024)
-    real_open = builtins.open
+    real = Path.read_text
 
-    def guarded(file, *args, **kwargs):     # refused by its size: never opened to be read
-        assert os.fspath(file) != os.fspath(big), "the huge scene was opened"
-        return real_open(file, *args, **kwargs)
+    def read_text(self, *args, **kwargs):
+        assert self != big, "the 50 MB file was read"
+        return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(builtins, "open", guarded)
+    monkeypatch.setattr(Path, "read_text", read_text)
     assert "MB" in one_line(capsys, ["check", str(big)])
 
 
