@@ -58,6 +58,11 @@ def text(name: str, d: dict[str, Any]) -> str:
         lines.append(f"  demo battle: {d['demo']}")
     if d["odds"]:
         lines.append("  odds: " + ", ".join(f"--{q}" for q in d["odds"]))
+    if d.get("coverage"):
+        count = {s: sum(r["status"] == s for r in d["coverage"]) for s in coverage.STATUSES}
+        lines.append(f"  coverage of its seed: {len(d['coverage'])} rows, "
+                     + ", ".join(f"{n} {s}" for s, n in count.items())
+                     + f" (battlefield rulesets {name} --coverage)")
     for a in d["actions"]:
         fields = ", ".join(a["fields"]) or "-"
         lines.append(f"  {a['id']} ({fields}): {a['does']}")
