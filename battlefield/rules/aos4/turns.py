@@ -22,6 +22,7 @@ from battlefield.rules.actions import Action
 from battlefield.rules.aos4.allocation import stat
 from battlefield.rules.aos4.data import book
 from battlefield.rules.decisions import Decision, ask
+from battlefield.rules.position import is_position
 from battlefield.rules.rounds import other
 from battlefield.rules.state import State, scene_start, start_per_side, start_round
 from battlefield.rulings import Referee
@@ -51,7 +52,7 @@ def begin(state: State) -> list[Event]:
     state.objectives = {o.id: o.controlled_by for o in state.scene.objectives}
     for s, vp in vps.items():
         state.sides[s]["vp"] = vp
-    if "active" in start:
+    if "active" in start or is_position(start):      # a whole position restores its own
         return new_round(state, first=active, given_cp=cps)
     return new_round(state, decides=set_up_first(state) if rnd == 1 else None, given_cp=cps)
 
