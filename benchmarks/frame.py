@@ -34,6 +34,7 @@ def bench_frame(quick: bool = False) -> dict:
     pygame.font.init()
     scene = load_benchmark_scene()
     state = Game(rules_for("aos4"), scene, 1).new_state()
+    state.apply(Action("go-first", side=state.pending[0].side))   # who takes the first turn
     while state.clock["phase"] != "movement":
         state.apply(Action("end-phase"))
     play = PlayScene(Opened(state, "", "benchmark"), SIZE)

@@ -49,7 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--screenshot", metavar="PNG",
                    help="draw the window to PNG and exit: its first frame as the other "
                         "options set it up (with --computer, once your side is to decide)")
-    p.add_argument("--phase", help="pass until this phase (e.g. movement, charge)")
+    p.add_argument("--phase", help="pass until this phase (e.g. movement, charge); a decision "
+                                   "before the first turn is answered with its first choice")
     p.add_argument("--drag", metavar="UNIT", help="hold UNIT (or UNIT/N) as if dragged")
     p.add_argument("--to", metavar="X,Y", help="where the dragged unit's leader is held")
     p.add_argument("--target", metavar="UNIT", help="the enemy under the cursor while dragging")

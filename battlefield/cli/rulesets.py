@@ -12,7 +12,7 @@ from battlefield.cli.common import emit_json
 from battlefield.errors import UsageError
 from battlefield.names import after
 from battlefield.paths import ruleset_names
-from battlefield.rules import registry
+from battlefield.rules import coverage, registry
 from battlefield.rulesets import load_ruleset
 
 
@@ -25,10 +25,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "or only measured, its action vocabulary with an example of each, the odds "
                     "questions it answers, and its demo battle.",
         epilog="JSON: {NAME: {\"name\", \"playable\", \"demo\", \"resources\", \"odds\": "
-               "[FLAG], \"actions\": [{\"id\", \"fields\", \"does\", \"example\"}]}}\n\n"
-               "examples:\n  battlefield rulesets\n  battlefield rulesets skirmish --json")
+               "[FLAG], \"actions\": [{\"id\", \"fields\", \"does\", \"example\"}], "
+               "\"coverage\": [{\"id\", \"status\": \"played|refused|decided\", \"note\", "
+               "\"section\", \"module\", \"test\"}]}}\n"
+               "--coverage: the ruleset's coverage table as markdown (its README holds it)\n\n"
+               "examples:\n  battlefield rulesets\n  battlefield rulesets skirmish --json\n"
+               "  battlefield rulesets aos4 --coverage")
     p.add_argument("name", nargs="?", help="one ruleset (default: all)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--coverage", action="store_true",
+                   help="print the coverage table (each ability and rule section of the seed: "
+                        "played, refused or decided, and the test that pins it) as markdown")
     p.set_defaults(run=run)
 
 
@@ -39,7 +46,8 @@ def describe(name: str) -> dict[str, Any]:
             "resources": dict(rs.resources),
             "odds": [q.flag for q in ruleset.odds] if ruleset else [],
             "actions": [{"id": a.id, "fields": list(a.fields), "does": a.does,
-                         "example": a.example} for a in rs.actions]}
+                         "example": a.example} for a in rs.actions],
+            "coverage": [row.to_dict() for row in ruleset.coverage] if ruleset else []}
 
 
 def text(name: str, d: dict[str, Any]) -> str:
@@ -50,6 +58,11 @@ def text(name: str, d: dict[str, Any]) -> str:
         lines.append(f"  demo battle: {d['demo']}")
     if d["odds"]:
         lines.append("  odds: " + ", ".join(f"--{q}" for q in d["odds"]))
+    if d.get("coverage"):
+        count = {s: sum(r["status"] == s for r in d["coverage"]) for s in coverage.STATUSES}
+        lines.append(f"  coverage of its seed: {len(d['coverage'])} rows, "
+                     + ", ".join(f"{n} {s}" for s, n in count.items())
+                     + f" (battlefield rulesets {name} --coverage)")
     for a in d["actions"]:
         fields = ", ".join(a["fields"]) or "-"
         lines.append(f"  {a['id']} ({fields}): {a['does']}")
@@ -63,9 +76,28 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown ruleset '{args.name}' (expected one of {', '.join(names)})"
                          f"{after(args.name, names)}")
     chosen = [args.name] if args.name else names
+    if args.coverage:
+        return _coverage(chosen, bool(args.name))
     data = {n: describe(n) for n in chosen}
     if args.json:
         emit_json(data)
     else:
         print("\n\n".join(text(n, d) for n, d in data.items()))
+    return 0
+
+
+def _coverage(chosen: list[str], named: bool) -> int:
+    """The coverage tables of the rulesets `chosen` that have one (named: it must)."""
+    tables = []
+    for name in chosen:
+        ruleset = registry.find(name)
+        rows = ruleset.coverage if ruleset is not None else ()
+        if not rows:
+            if named:
+                raise UsageError(f"{name} has no coverage table (rulesets/{name}/coverage/"
+                                 f"*.yaml gives none)")
+            continue
+        tables.append(coverage.markdown(rows) if named
+                      else f"## {name}\n\n{coverage.markdown(rows)}")
+    print("\n\n".join(tables))
     return 0

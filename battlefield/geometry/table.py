@@ -18,7 +18,7 @@ from typing import TypeVar
 import numpy as np
 import shapely
 
-from battlefield.geometry.bases import RECT, footprint, outline_points
+from battlefield.geometry.bases import RECT, ROUND, footprint, outline_points
 from battlefield.geometry.separation import (
     closest_points,
     distance_matrix,
@@ -272,3 +272,13 @@ class Table:
 
     def unit_distance(self, u: int, v: int) -> float:
         return float(self.distances(self.unit_models[u], self.unit_models[v]).min())
+
+    def piece_distance(self, m: int, k: int) -> float:
+        """Horizontal distance from model m's base to terrain piece k's outline (0 when they
+        touch or overlap): exact for a round base (its centre's distance less the radius),
+        within 0.000001" for ovals and rectangles (their outline as a 4096-gon inside them)."""
+        poly = self.layout.polygons[k]
+        if int(self.shape[m]) == ROUND:
+            d = float(poly.distance(shapely.Point(float(self.x[m]), float(self.y[m]))))
+            return max(0.0, d - float(self.a[m]))
+        return float(poly.distance(self.footprint(m, 4096)))

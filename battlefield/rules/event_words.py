@@ -235,8 +235,16 @@ def _control(e: Event) -> str:
     return f"objectives: {plain(held)}"
 
 
+def _terrain(e: Event) -> str:
+    held = e.get("controlled_by")
+    if isinstance(held, Mapping):
+        return "terrain: " + (", ".join(f"{p} {s}" for p, s in held.items()) or "nobody holds any")
+    return f"terrain: {plain(held)}"
+
+
 def _priority(e: Event) -> str:
-    text = f"priority: {e.get('first', '?')} goes first"
+    text = (f"priority: {e['decides']} decides who goes first" if "decides" in e
+            else f"priority: {e.get('first', '?')} goes first")
     return _with(text, e, "rolls", lambda r: f" (rolls {plain(r)})")
 
 
@@ -343,7 +351,8 @@ WORDS: dict[str, Callable[[Event], str]] = {
     "charge-roll": _charge_roll, "run": _run, "disengaged": _disengaged,
     "disengage-declared": _unit_said("declares a disengage"),
     "command": _command, "cast": _cast, "chant": _chant, "unbind": _unbind,
-    "score": _score, "objective-control": _control, "priority": _priority,
+    "score": _score, "objective-control": _control,
+    "terrain-control": _terrain, "priority": _priority,
     "order": _order, "card": _card, "card-drawn": _card_drawn, "special": _special,
     "rallied": _unit_said("rallies"), "courage": _courage,
     "bombardment-token": _bombard, "ability": _ability, "activation": _activation,

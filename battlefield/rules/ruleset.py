@@ -60,6 +60,8 @@ from battlefield.names import after
 from battlefield.paths import ruleset_dir
 from battlefield.rules import decisions
 from battlefield.rules.actions import Action, Violation
+from battlefield.rules.coverage import Row as CoverageRow
+from battlefield.rules.coverage import read_rows
 from battlefield.rules.decisions import Decision
 from battlefield.rules.handlers import Handler, collect
 from battlefield.rules.result import Result
@@ -203,6 +205,15 @@ class Ruleset(ABC):
         if book is None:
             book = self._book = self.load()
         return book
+
+    @property
+    def coverage(self) -> tuple[CoverageRow, ...]:
+        """What it makes of each ability and rule section of its seed: the rows of its
+        folder's coverage/*.yaml (rules/coverage.py), read once; empty when it has none."""
+        rows = self.__dict__.get("_coverage")
+        if rows is None:
+            rows = self._coverage = read_rows(self.folder / "coverage")
+        return rows
 
     def load(self) -> Any:
         """Its own data files read and checked (rules.datafile.read), from `folder`. Default:

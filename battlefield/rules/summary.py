@@ -50,7 +50,8 @@ def summary_line(state: State) -> str:
     """One line: where the game stands."""
     s = summary(state)
     when = f"round {s['round']}" + (f", {s['active']}'s {s['phase']} phase" if s["phase"]
-                                    else f", {s['active']}'s turn")
+                                    else f", {s['active']}'s turn" if s["active"]
+                                    else ", before its first turn")
     def value(v: Any) -> str:
         return json.dumps(v) if isinstance(v, (dict, list)) else str(v)
 

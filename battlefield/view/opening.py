@@ -108,10 +108,14 @@ __all__ = ["Setup", "battle_text", "to_phase"]
 
 def to_phase(state: State, phase: str) -> None:
     """Pass (the vocabulary's action that needs nothing: end-phase, stop; warband's first, the
-    initiative side itself) until the named phase of the acting side comes up."""
+    initiative side itself) until the named phase of the acting side comes up; a decision
+    asked before the first turn (aos4's who goes first) is answered with its first choice (the
+    deciding side goes first)."""
     # here, not at the top: the first frame draws before the rules are imported (view.launch)
     from battlefield.rules.actions import Action, IllegalAction
 
+    while state.pending and state.phase is None:
+        state.apply(state.pending[0].choices[0])
     if state.phase is None:
         raise UsageError(f"--phase {phase}: {state.rules.id} has no phases (sides take turns)")
     phases = state.rules.phases

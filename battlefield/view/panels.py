@@ -183,7 +183,8 @@ class Panel:
         x, y = r.left + 12, r.top + 10
         big, small = font(20), font(16)
         title = (f"round {state.round}  {state.active}'s turn"
-                 + (f"  {state.phase} phase" if state.phase else ""))
+                 + (f"  {state.phase} phase" if state.phase else "")
+                 if state.active is not None else f"round {state.round}  before its first turn")
         surface.blit(big.render(title, True, pal.INK), (x, y))
         y += 26
         surface.blit(small.render(f"acting: {state.acting_side}", True, pal.INK), (x, y))

@@ -24,7 +24,7 @@ from battlefield.cli.main import main  # noqa: E402
     (["--ruleset", "nosuch"], "unknown ruleset 'nosuch' (playable: aos4"),
     (["--load", "no-such-game.jsonl"], "no such file"),
     (["--load", "/dev/zero"], "--load /dev/zero: is not a regular file (a device or a pipe)"),
-    (["--click", "nosuch"], "--click nosuch: no such button now (buttons: end-phase"),
+    (["--click", "nosuch"], "--click nosuch: no such button now (buttons: go-first, go-second"),
     (["--zoom", "0.5"], "--zoom 0.5: from 1"),
     (["--key", "nokey"], "--key nokey: no key 'nokey'"),
     (["--phase", "movement", "--drag", "red-lancers/9999999999999999999999999999999999"],
@@ -120,10 +120,11 @@ def test_zoom_draws_the_board_zoomed_in(tmp_path) -> None:
 
 
 def test_key_presses_a_key_before_the_screenshot(tmp_path, capsys) -> None:
-    # E with the computer's turn (and a pass by itself) unsaved: the window asks first
+    # E with the computer's turn (and a pass by itself) unsaved: the window asks first (red,
+    # which set up first, the computer: it takes the first turn and plays it)
     from battlefield.view.launch import play
 
-    scene = play(None, None, computer=("blue",), screenshot=str(tmp_path / "ask.png"),
+    scene = play(None, None, computer=("red",), screenshot=str(tmp_path / "ask.png"),
                  size=(1200, 760), keys=("e",))
     assert scene.confirm is not None and scene.editor is None
     assert "unsaved actions of this one are lost. Y: yes, N: keep" in scene.panel.message

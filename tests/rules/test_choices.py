@@ -19,7 +19,10 @@ PLAYABLE = [n for n in registry.playable() if registry.get(n).spec.demo]
 
 def new_state(ruleset: str, seed: int = 1):
     text, name = battle_scene(ruleset, None)
-    return Game(registry.get(ruleset), load_scene_text(text, name), seed).new_state()
+    state = Game(registry.get(ruleset), load_scene_text(text, name), seed).new_state()
+    while state.pending:     # decided before the first turn (aos4: who goes first)
+        state.apply(state.rules.player().choose(state))
+    return state
 
 
 @pytest.mark.parametrize("seed", [1, 7])

@@ -9,7 +9,8 @@ from pathlib import Path
 RULES = Path(__file__).parents[2] / "battlefield" / "rules"
 CORE = ("actions", "boundary", "chance", "damage", "datafile", "decisions", "dice", "handlers",
         "questions", "ranges", "refusals", "rounds", "steps", "window",
-        "moves", "odds", "position", "result", "ruleset", "snapshots", "state", "summary")
+        "moves", "odds", "position", "result", "ruleset", "snapshots", "state", "summary",
+        "coverage")
 
 
 def imported(path: Path) -> set[str]:

@@ -121,6 +121,7 @@ units:
    weapons: [{name: Blade}], models: [{base: 32, at: [10, 10]}]}
 - {id: blue-1, side: blue, stats: {move: 5, health: 1, save: 4},
    weapons: [{name: Blade}], models: [{base: 32, at: [10, 16]}]}
+state: {active: red}
 """
 
 
@@ -215,10 +216,11 @@ def test_a_pass_is_the_side_that_passed():
     state = open_game(None, "aos4").state
     from battlefield.rules.actions import Action
 
+    state.apply(Action("go-first", side="red"))          # red decides who goes first
     state.apply(Action("end-phase"))
     state.apply(Action("end-phase"))
     sides = [en.side for en in outcome.game_log(state)]
-    assert sides == ["red", "blue"]
+    assert sides == ["red", "red", "blue"]
 
 
 def test_an_answer_is_credited_to_the_action_it_lets_resolve():
@@ -229,6 +231,7 @@ def test_an_answer_is_credited_to_the_action_it_lets_resolve():
 
     text, name = battle_scene("aos4", None)
     state = Game(registry.get("aos4"), load_scene_text(text, name), 1).new_state()
+    state.apply(Action("go-first", side="red"))      # red decides who takes the first turn
     while state.phase != "combat":
         state.apply(Action("end-phase"))
     state.apply(Action("fight", unit="red-blades", target="blue-drake"))

@@ -20,7 +20,10 @@ PLAYABLE = [n for n in registry.playable() if registry.get(n).spec.demo]
 
 def demo_state(name: str):
     ruleset = registry.get(name)
-    return Game(ruleset, load_scene(ruleset.spec.demo_path), seed=1).new_state()
+    state = Game(ruleset, load_scene(ruleset.spec.demo_path), seed=1).new_state()
+    while state.pending:     # decided before the first turn (aos4: who goes first)
+        state.apply(state.pending[0].choices[0])
+    return state
 
 
 @pytest.mark.parametrize("name", PLAYABLE)

@@ -141,13 +141,15 @@ def test_a_phase_whose_offered_types_no_unit_may_take_passes_by_itself():
     # aos4's start phase offers activate-place-of-power; no red HERO stands within 3" of one
     scene = PlayScene(open_game(None, "aos4"), (1000, 700), computer=("blue",))
     st = scene.state
+    assert scene.forced() is None        # red decides who goes first: a choice, not forced
+    scene.apply(Action("go-first", side="red"))
     assert st.phase == "start" and "activate-place-of-power" in st.available()
     assert scene.forced() == Action("end-phase")
     scene.update(0.016)
-    assert st.actions[0].type == "end-phase" and "passed by itself" in scene.panel.message
+    assert st.actions[1].type == "end-phase" and "passed by itself" in scene.panel.message
     scene.update(0.016)                  # the computer's own end-phase
     log = " ".join(text for text, _, _ in scene.panel.log_lines(st))     # wrapped lines
-    assert log == "end-phase end-phase by itself (start phase: nothing to decide)"
+    assert log == "end-phase end-phase by itself (start phase: nothing to decide) red go-first"
     assert len(scene.panel.entries(st)) == len(st.actions)    # an entry is an action
     scene.apply(Action("end-phase"))                           # red leaves the hero phase
     assert scene.panel.log_lines(st)[0][0] == "end-phase (hero phase)"
@@ -155,11 +157,13 @@ def test_a_phase_whose_offered_types_no_unit_may_take_passes_by_itself():
 
 def test_undo_forgets_which_steps_passed_by_themselves():
     scene = PlayScene(open_game(None, "aos4"), (1000, 700), computer=("blue",))
+    scene.apply(Action("go-first", side="red"))
     for _ in range(3):
         scene.update(0.016)                  # red's start passed, blue's, into the hero phase
-    assert scene.state.phase == "hero" and scene.panel.by_itself == {0: "start"}
-    scene.undo()                             # back to the start: nothing left to take back
+    assert scene.state.phase == "hero" and scene.panel.by_itself == {1: "start"}
+    scene.undo()                             # back to the start, red to decide who goes first
     assert len(scene.state.actions) == 0 and scene.panel.by_itself == {}
+    assert scene.state.pending
 
 
 def test_a_screenshot_of_the_computers_turn_holds_only_a_last_move_half_way(tmp_path):

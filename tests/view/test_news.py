@@ -39,7 +39,9 @@ def test_a_shot_stays_the_news_while_the_phases_pass_by_themselves() -> None:
 
 
 def test_without_news_a_pass_by_itself_says_why() -> None:
-    scene = PlayScene(open_game(None, "aos4"), (1000, 700), computer=("blue",))
+    opened = open_game(None, "aos4")
+    opened.state.apply(Action("go-first", side="red"))      # red decides who goes first
+    scene = PlayScene(opened, (1000, 700), computer=("blue",))
     scene.update(0.016)
     assert scene.panel.message.startswith("red's start phase passed by itself: nothing to "
                                           "decide (activate-place-of-power: ")

@@ -116,7 +116,7 @@ def test_editing_the_map_asks_when_the_game_has_unsaved_actions() -> None:
     scene.handle_event(key(pygame.K_e))
     assert scene.editor is not None                              # nothing played: no question
     scene.handle_event(key(pygame.K_e))
-    assert scene.apply(Action("end-phase"))
+    assert scene.apply(Action("go-first", side="red"))
     scene.handle_event(key(pygame.K_e))
     assert scene.editor is None and scene.confirm is not None
     scene.handle_event(key(pygame.K_y))

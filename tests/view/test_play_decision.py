@@ -24,6 +24,7 @@ def asked():
     pygame.font.init()
     opened = open_game(None)
     state, player = opened.state, player_for("aos4")
+    state.apply(player.choose(state))        # red takes the first turn (its decision)
     while not state.pending:
         state.apply(player.choose(state))
     yield opened

@@ -63,7 +63,7 @@ def test_drag_shows_live_rulings_and_drop_applies_the_move(scene: PlayScene) -> 
     assert abs(r.used - 4) < 0.05 and r.allowed == 10
     surf = pygame.Surface((1200, 760))
     scene.draw(surf)                         # draws the overlay without changing the game
-    assert all(a.type == "end-phase" for a in scene.state.actions)   # nothing applied yet
+    assert all(a.type in ("go-first", "end-phase") for a in scene.state.actions)   # nothing yet
     b = px(scene, x, y + 4)
     scene.handle_event(ev(pygame.MOUSEBUTTONUP, button=1, pos=b))
     last = scene.state.actions[-1]
@@ -182,9 +182,10 @@ def test_computer_opponent_plays_its_turn(scene: PlayScene) -> None:
     played = st.actions[n:]
     assert waited
     # The computer played blue's turn to its end: blue's is the second turn of round 1 (red,
-    # the scene's first side, had the first), so its end ends the battle round and round 2
-    # begins with its first turn (who takes it is the priority roll's).
-    assert (first_round, st.clock["round"], st.clock["turn"], st.over) == (1, 2, 1, False)
+    # which set up first, chose the first), so its end ends the battle round and round 2
+    # begins with the priority roll's winner deciding who takes its first turn.
+    assert (first_round, st.clock["round"], st.over) == (1, 2, False)
+    assert st.pending[0].kind == "first-turn"
     red = [a for a in played if a.type in ("decline", "fight") and a.side != "blue"
            and (a.unit is None or st.side_of(st.unit_index(a.unit)) == "red")]
     assert played and all(a.side in (None, "blue") for a in played

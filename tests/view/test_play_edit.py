@@ -40,7 +40,8 @@ def mouse(scene: PlayScene, kind: int, at: tuple[float, float]) -> None:
 
 def test_editing_a_piece_starts_a_new_game_on_the_edited_map(scene: PlayScene) -> None:
     st = scene.state
-    scene.apply(__import__("battlefield.rules.actions", fromlist=["Action"]).Action("end-phase"))
+    scene.apply(__import__("battlefield.rules.actions", fromlist=["Action"]).Action("go-first",
+                                                                                  side="red"))
     key(scene, pygame.K_e)
     assert scene.editor is None and "unsaved" in scene.panel.message   # asked first
     key(scene, pygame.K_y)

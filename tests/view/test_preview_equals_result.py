@@ -31,6 +31,9 @@ CASES = 50          # seeded places per ruleset (each one a drag, a check and an
 def ready(state: State) -> None:
     """Pass (the vocabulary's actions that need nothing) until a drag ability is offered."""
     for _ in range(12):
+        if state.pending:        # decided before the first turn (aos4: who goes first)
+            state.apply(state.pending[0].choices[0])
+            continue
         offered = state.available()
         if any(a in offered for a in live.drag_abilities(state)):
             return

@@ -1,5 +1,7 @@
 """What every aos4 ability asks before its own rule, and pays when it is used: the acting unit,
-the Rules of One (one CORE ability a phase, each ability once a phase, one command per unit),
+the Rules of One (one CORE ability a phase, each ability once a phase) and the command rules
+(each unit 1 command a phase - an action that is a command and carries a reaction command is
+two -, each command once per army a phase, a command given twice refused),
 the reaction commands given on it ("command": "at-the-double") and the command points they
 cost. Plain functions over the State (rules.py's check and resolve ask them)."""
 
@@ -63,11 +65,20 @@ def rules_of_one(state: State, a: Ability, u: int, action: Action) -> list[Viola
             out.append(v("wrong_reaction", f"{n} reacts to {reactions[n]}, not {a.id}"))
     side = state.clock["acting"]
     cost = 0
+    names = [c.id for c in costing(state, action, a)]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        out.append(v("command_twice", f"{', '.join(twice)} given twice: a command is used once "
+                                      f"(and paid once)"))
+    elif len(names) > 1:
+        out.append(v("unit_command_used", f"{action.unit} would use {len(names)} commands in "
+                                          f"one phase ({', '.join(names)}): each unit can only "
+                                          f"use 1 command in each phase"))
     for c in costing(state, action, a):
         if c.id == defence.ID:
             continue                      # the defender's decision (refused above)
         cost += c.cost
-        if c.id in state.sides[side]["commands"]:
+        if c.id in state.sides[side]["commands"] and not twice:
             out.append(v("command_used", f"{side} has used {c.id} this phase"))
     if cost and "command" in us.phase_used:
         out.append(v("unit_command_used", f"{action.unit} has used a command this phase"))

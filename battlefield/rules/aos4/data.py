@@ -47,6 +47,7 @@ class Ability:
     effect: str = item(default="")
     reacts_to: tuple[str, ...] = item(default=())   # a reaction command: the abilities it is on
     not_played: str = item(default="")              # why battlefield does not play it
+    decision: bool = item(default=False)            # the other side's pending decision
     where: tuple[str, str, int | None] = unread(("", "", None))   # file, entry, line
 
     @property
@@ -90,9 +91,10 @@ def load_abilities(path: Path) -> dict[str, Ability]:
         if a.reacts_to and not a.reaction:
             raise r.error((*p, "reacts_to"), f"{a.id} is not a reaction (timing "
                                              f"'{a.timing}')", "a timing 'Reaction: ...'")
-        if a.reaction and not a.reacts_to and not a.not_played:
+        if a.reaction and not a.reacts_to and not a.not_played and not a.decision:
             raise r.error(p, f"reaction {a.id} says neither what it reacts to nor why it "
-                             f"is not played", "reacts_to: [ABILITY, ...] or not_played: REASON")
+                             f"is not played", "reacts_to: [ABILITY, ...], decision: true "
+                                               "or not_played: REASON")
         out[a.id] = replace(a, where=(r.file, f"abilities[{i}]", r.line(p)))
     return out
 

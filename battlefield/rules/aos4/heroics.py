@@ -6,9 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import shapely
 
-from battlefield.geometry.separation import signed_distance_matrix
 from battlefield.geometry.table import Table
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import allocation, movement
@@ -16,6 +14,7 @@ from battlefield.rules.aos4.data import Ability, book
 from battlefield.rules.aos4.movement import in_combat, v
 from battlefield.rules.aos4.movement_phase import move_stat, moved
 from battlefield.rules.aos4.shooting import targets
+from battlefield.rules.moves import Moves, end_problems
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
@@ -23,10 +22,32 @@ Event = dict[str, Any]
 
 
 # --- rally ----------------------------------------------------------------------------------------
+SPEND = ("heal", "return")          # the keys of a rally's "spend"
+RETURN_GAP = 0.25                   # a returned model stands this far from the model beside it
+RETURN_ANGLES = 24                  # the places tried round each standing model
+
+
 def check_rally(state: State, a: Ability, u: int, action: Action) -> list[Violation]:
     if in_combat(state, u):
         return [v("in_combat", f"{action.unit} is in combat and cannot rally")]
+    spend = _spend(action)
+    if spend is not None:
+        bad = [k for k in spend if k not in SPEND]
+        if bad:
+            return [v("bad_spend", f"\"spend\" takes {' and '.join(SPEND)} (the most rally "
+                                   f"points healing, the most models returned), not "
+                                   f"{', '.join(map(str, bad))}")]
+        for k, n in spend.items():
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                return [v("bad_spend", f"\"spend\": {k} is a whole number, 0 or more, not "
+                                       f"{n!r}")]
     return []
+
+
+def _spend(action: Action) -> dict[str, object] | None:
+    """The rally's "spend" as a dict (an action keeps a mapping as sorted pairs)."""
+    given = action.option("spend")
+    return None if given is None else dict(given)
 
 
 def futile(state: State, action: Action) -> bool:
@@ -39,43 +60,68 @@ def futile(state: State, action: Action) -> bool:
 
 
 def rally(state: State, a: Ability, u: int, action: Action) -> list[Event]:
+    """Six rally rolls, each 4+ a point; points equal to the unit's Health return a slain
+    model, each point heals 1 (seed: "in any combination"). `"spend": {"return": N, "heal":
+    N}` caps each (returns are paid first); without it every model the points pay for
+    returns, then the rest heals. A model returns where it was slain when that place is
+    free, else at the nearest place beside a standing model of the unit: on the board, off
+    impassable terrain and other bases, the unit coherent, out of enemy combat range."""
     h = book(state).core.hero
     rolls = state.dice.roll(f"{h.rally_rolls}D6", f"rally rolls {action.unit}").values
     points = sum(1 for r in rolls if r >= h.rally_point_on)
+    spend = _spend(action) or {}
     us = state.units[u]
-    healed = 0
-    for k in np.argsort(-us.damage):
-        while points and us.alive[k] and us.damage[k] > 0:
-            us.damage[k] -= 1
-            points -= 1
-            healed += 1
     health = allocation.stat(state, u, "health", 1) or 1
     returned = []
     first = state.scene.model_offsets()[u]
+    want = spend.get("return", len(us.alive))
     for k in np.nonzero(~us.alive)[0]:
-        if points < health:
+        if points < health or len(returned) >= want:
             break
         m = first + int(k)
-        back = state.table.restored(np.array([m]), np.array([u]))
-        ref = Referee(state.scene, back)
-        if ref.coherency(u).coherent and _free_spot(back, m):
-            state.table = back
-            us.alive[k] = True
-            us.damage[k] = 0
-            points -= health
-            returned.append(state.scene.model_names[m])
+        back = _place_returned(state, u, m)
+        if back is None:
+            continue
+        state.table = back
+        us.alive[k] = True
+        us.damage[k] = 0
+        points -= health
+        returned.append(state.scene.model_names[m])
+    healed = 0
+    cap = spend.get("heal", points)
+    for k in np.argsort(-us.damage):
+        while points and healed < cap and us.alive[k] and us.damage[k] > 0:
+            us.damage[k] -= 1
+            points -= 1
+            healed += 1
     return [{"type": "rally", "unit": action.unit, "rolls": list(rolls),
-             "healed": healed, "returned": returned}]
+             "healed": healed, "returned": returned, **({"unspent": points} if points else {})}]
 
 
-def _free_spot(t: Table, m: int) -> bool:
-    on = np.nonzero(t.on_table)[0].astype(np.int64)
-    on = on[on != m]
-    if not len(on):
-        return True
-    d = signed_distance_matrix(t.x, t.y, t.shape, t.a, t.b, t.cos, t.sin,
-                               np.array([m], dtype=np.int64), on)
-    return bool((d >= -movement.OVERLAP).all())
+def _place_returned(state: State, u: int, m: int) -> Table | None:
+    """The table with slain model m back in unit u: where it fell if it may stand there, else
+    the nearest such place to where it fell beside a standing model (None: no room)."""
+    t = state.table.restored(np.array([m]), np.array([u]))
+    x0, y0 = float(t.x[m]), float(t.y[m])
+    places = [(x0, y0)]
+    for o in state.models_of(u):
+        o = int(o)
+        gap = float(t.a[o] + t.a[m]) + RETURN_GAP      # round bases: centre to centre
+        for k in range(RETURN_ANGLES):
+            ang = 2 * np.pi * k / RETURN_ANGLES
+            places.append((float(t.x[o]) + gap * np.cos(ang), float(t.y[o]) + gap * np.sin(ang)))
+    places.sort(key=lambda p: (p[0] - x0) ** 2 + (p[1] - y0) ** 2)
+    reach = state.scene.ruleset.combat_range
+    for x, y in places:
+        after = t.moved(np.array([m]), np.array([x]), np.array([y]))
+        moves = Moves(np.array([m], dtype=np.int64), [np.array([[x, y]])])
+        if end_problems(state, moves, after):
+            continue
+        if state.enemies_within(u, reach, table=after, models=np.array([m])):
+            continue
+        if Referee(state.scene, after).coherency(u).coherent:
+            return after
+    return None
 
 
 # --- power through --------------------------------------------------------------------------------
@@ -110,27 +156,41 @@ def power_through(state: State, a: Ability, u: int, action: Action) -> list[Even
 
 # --- places of power ------------------------------------------------------------------------------
 def check_place_of_power(state: State, a: Ability, u: int, action: Action) -> list[Violation]:
+    """A HERO with a model's base within 3" of a place of power, measured exactly
+    (Table.piece_distance), horizontally as every distance in aos4."""
     spec = state.scene.units[u]
     if not spec.has("HERO"):
         return [v("not_a_hero", f"{action.unit} is not a HERO")]
-    pieces = state.table.layout.pieces_with("place-of-power")
-    feet = shapely.union_all([state.table.footprint(int(m), 32)
-                              for m in state.models_of(u)])
     reach = book(state).core.hero.place_of_power_range
-    if not any(feet.distance(state.table.layout.polygons[k]) <= reach + movement.EPS
-               for k in pieces):
+    near = min((state.table.piece_distance(int(m), k) for k in
+                state.table.layout.pieces_with("place-of-power") for m in state.models_of(u)),
+               default=None)
+    if near is None or near > reach + movement.EPS:
+        far = "" if near is None else f" ({near:.3f}\" away)"
         return [v("no_place_of_power", f"{action.unit} is not within {reach:g}\" of a "
-                                       f"place of power")]
+                                       f"place of power{far}", **({} if near is None
+                                                                  else {"distance": near}))]
     return []
 
 
+WIZARD_THIS_TURN = "wizard-1"      # a flag: Unbind and Banish this turn as if WIZARD (1)
+
+
 def place_of_power(state: State, a: Ability, u: int, action: Action) -> list[Event]:
+    """On a 1, D3 mortal damage; else a WIZARD or PRIEST adds 1 to its casting and chanting
+    rolls this turn, and any other HERO can unbind (and banish) this turn as if it had
+    WIZARD (1). Unit flags last until the start of the next turn."""
     h = book(state).core.hero
     roll = state.dice.roll(h.place_of_power_roll, f"place of power {action.unit}").total
     if roll == h.place_of_power_fails_on:
         return [{"type": "place-of-power", "unit": action.unit, "roll": roll},
                 *allocation.mortal(state, u, h.place_of_power_mortal,
                                    f"place of power {action.unit}")]
-    state.units[u].flags.add("empowered")
-    return [{"type": "place-of-power", "unit": action.unit, "roll": roll,
-             "effect": f"+{h.place_of_power_bonus} to casting and chanting rolls this turn"}]
+    spec = state.scene.units[u]
+    if spec.has("WIZARD") or spec.has("PRIEST"):
+        state.units[u].flags.add("empowered")
+        effect = f"+{h.place_of_power_bonus} to casting and chanting rolls this turn"
+    else:
+        state.units[u].flags.add(WIZARD_THIS_TURN)
+        effect = "can unbind this turn as if it had WIZARD (1)"
+    return [{"type": "place-of-power", "unit": action.unit, "roll": roll, "effect": effect}]

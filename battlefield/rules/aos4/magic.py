@@ -3,16 +3,21 @@
 A WIZARD casts as many spells a phase as its power level (stat `power`, default 1): a casting
 roll of 2D6 equal to or over the spell's casting value casts it, unless two or more dice show an
 unmodified 1 (a miscast: the spell fails, D3 mortal damage to the wizard, no more spells this
-phase). The closest enemy WIZARD within 30" with unbinds left then tries to unbind it (2D6 over
-the casting roll) - the defender always tries unless the action says "unbind": false.
+phase). A spell cast is then the other side's decision to unbind (seed: Unbind, a reaction of
+the opponent): it picks one of its WIZARDs within 30" of the caster with unbinds left this phase
+(as many as its power level; a HERO that activated a place of power this turn counts as WIZARD
+(1)) - {"type": "unbind", "side", "unit"} - or declines ({"type": "decline", "side"}); the
+unbinding roll of 2D6 unbinds the spell when it exceeds the casting roll. Nothing is asked when
+no WIZARD can unbind.
 A PRIEST chants as many prayers a phase as its power level: D6; an unmodified 1 fails and
 removes D3 ritual points; otherwise the roll plus the priest's ritual points answers the prayer
 when it reaches the chanting value (the points are spent), else the roll is banked as ritual
 points ("bank": true banks it anyway). Every priest knows Sacred Rites: bank the roll, safely.
-Each spell and prayer once per turn per army unless `unlimited`. Magical Intervention (1 CP):
+Each spell and prayer once per turn per army unless `unlimited`, and once per phase per unit
+even then (the Rules of One). Magical Intervention (1 CP, the unit's command for the phase):
 cast or chant in the enemy hero phase at -1.
 Effects are data: {mortal: D3} on an enemy unit, {heal: D3} and {buff: {save: 1}} on a
-friendly one (a buff lasts until its side's next turn).
+friendly one (a buff lasts until its side's next turn; the same spell's buff does not stack).
 """
 
 from __future__ import annotations
@@ -22,11 +27,15 @@ from typing import Any
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import allocation, commands, spellbook
 from battlefield.rules.aos4.data import book
+from battlefield.rules.aos4.heroics import WIZARD_THIS_TURN
 from battlefield.rules.aos4.movement import v
+from battlefield.rules.decisions import DECLINE, Decision, ask
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
 SACRED_RITES = "sacred-rites"
+UNBIND = "unbind"                 # the decision's kind and its answer's type
+INTERVENTION = "magical-intervention"
 Event = dict[str, Any]
 
 
@@ -81,6 +90,9 @@ def check(state: State, u: int, action: Action, intervention: bool) -> list[Viol
     mine = c["acting"] == c["active"]
     if not mine and not intervention:
         return [v("wrong_phase", "in the enemy hero phase only with magical-intervention")]
+    if mine and intervention:
+        return [v("wrong_phase", "magical-intervention is used in the enemy hero phase (its "
+                                 "timing: Enemy Hero Phase); in your own, cast without it")]
     us = state.units[u]
     key = "spells" if kind == "spell" else "prayers"
     if kind == "spell" and not spec.has("WIZARD"):
@@ -89,6 +101,9 @@ def check(state: State, u: int, action: Action, intervention: bool) -> list[Viol
         return [v("not_a_priest", f"{spec.id} is not a PRIEST")]
     if kind == "spell" and "miscast" in us.phase_used:
         return [v("miscast", f"{spec.id} miscast this phase and cannot cast again")]
+    if data["id"] in us.phase_used:
+        return [v("once_per_phase", f"{spec.id} has used {data['id']} this phase (a unit uses "
+                                    f"an ability once a phase, UNLIMITED or not)")]
     used = int(us.counters.get(f"{key}_this_phase", 0))
     if used >= power(state, u):
         return [v("power_level", f"{spec.id} has used its {power(state, u)} {key} this phase")]
@@ -130,6 +145,7 @@ def resolve(state: State, u: int, action: Action, intervention: bool) -> list[Ev
     us = state.units[u]
     key = "spells" if kind == "spell" else "prayers"
     us.counters[f"{key}_this_phase"] = us.counters.get(f"{key}_this_phase", 0) + 1
+    us.phase_used.add(data["id"])
     state.sides[state.scene.units[u].side].setdefault(key, []).append(data["id"])
     m, h = book(state).core.magic, book(state).core.hero
     bonus = ((h.place_of_power_bonus if "empowered" in us.flags else 0)
@@ -153,33 +169,89 @@ def _cast(state, u, action, data, bonus) -> list[Event]:
     if total < data["casting_value"]:
         return [{**ev, "result": "failed", "failed": "cast failed"}]
     events = [{**ev, "result": "cast"}]
-    if action.option("unbind", True):
-        unbinder = _unbinder(state, u)
-        if unbinder is not None:
-            w = state.scene.units[unbinder]
-            state.units[unbinder].counters["unbinds_this_phase"] = \
-                state.units[unbinder].counters.get("unbinds_this_phase", 0) + 1
-            un = state.dice.roll(m.unbinding_roll, f"unbinding roll {w.id}").total
-            unbound = un > total
-            events.append({"type": "unbind", "unit": w.id, "roll": un, "unbound": unbound,
-                           **({"failed": f"unbound by {w.id}"} if unbound else {})})
-            if unbound:
-                return events
-    return events + effect(state, u, action, data)
+    able = unbinders(state, u)
+    if not able:
+        return events + effect(state, u, action, data)
+    side = state.side_of(able[0])
+    ids = [state.scene.units[w].id for w in able]
+    choices = tuple(Action(UNBIND, unit=i, side=side) for i in ids) + (Action(DECLINE, side=side),)
+    d = Decision(side, UNBIND, choices, about=(("caster", spec.id), ("spell", data["id"]),
+                                               ("casting roll", str(total))))
+    return events + ask(state, [d], {"step": UNBIND, "action": action.to_dict(),
+                                     "roll": total})
 
 
-def _unbinder(state, u) -> int | None:
-    best, where = None, book(state).core.magic.unbind_range + 1e-6
+def can_unbind(state: State, w: int) -> int:
+    """How many unbinds unit w may use a phase: its power level when it is a WIZARD, 1 when
+    it activated a place of power this turn (as if WIZARD (1)), else none."""
+    if state.scene.units[w].has("WIZARD"):
+        return power(state, w)
+    return 1 if WIZARD_THIS_TURN in state.units[w].flags else 0
+
+
+def unbinders(state: State, u: int) -> list[int]:
+    """The enemy units that can unbind a spell cast by unit u: WIZARDs (or heroes as if they
+    were) within 30" of it, with an unbind left this phase; nearest first."""
+    reach = book(state).core.magic.unbind_range + 1e-6
     side = state.scene.units[u].side
+    out = []
     for w, spec in enumerate(state.scene.units):
-        if spec.side == side or not spec.has("WIZARD") or not len(state.models_of(w)):
+        if spec.side == side or not len(state.models_of(w)):
             continue
-        if state.units[w].counters.get("unbinds_this_phase", 0) >= power(state, w):
+        if state.units[w].counters.get("unbinds_this_phase", 0) >= can_unbind(state, w):
             continue
         d = state.table.unit_distance(u, w)
-        if d <= where:
-            best, where = w, d
-    return best
+        if d <= reach:
+            out.append((d, w))
+    return [w for _, w in sorted(out)]
+
+
+def check_unbind(state: State, action: Action) -> str | None:
+    """Why `action` (an unbind answer) is no choice now, in the seed's words (None: it may be
+    one, the engine compares it with the choices)."""
+    d = next((d for d in state.pending if d.kind == UNBIND), None)
+    if d is None:
+        return None
+    try:
+        w = state.unit_index(action.unit or "")
+    except KeyError:
+        return f"no unit '{action.unit}'"
+    spec = state.scene.units[w]
+    caster = state.unit_index(d.get("caster") or "")
+    if spec.side != d.side:
+        return f"{spec.id} is not {d.side}'s"
+    if not can_unbind(state, w):
+        return f"{spec.id} is not a WIZARD (nor a HERO that activated a place of power)"
+    if state.units[w].counters.get("unbinds_this_phase", 0) >= can_unbind(state, w):
+        return f"{spec.id} has used its unbinds this phase"
+    dist = state.table.unit_distance(caster, w)
+    reach = book(state).core.magic.unbind_range
+    if dist > reach + 1e-6:
+        return f"{spec.id} is {dist:.3f}\" from {d.get('caster')}, more than {reach:g}\""
+    return None
+
+
+def resume_unbind(state: State, suspended: dict[str, Any], answer: Action | None
+                  ) -> list[Event]:
+    """The defender has answered: its unbinding roll (when it chose a WIZARD), then the spell's
+    effect unless the roll beat the casting roll."""
+    action = Action.from_dict(suspended["action"])
+    u = state.unit_index(action.unit)
+    _, data = lookup(state, u, action.type)
+    events: list[Event] = []
+    if answer is not None and answer.type == UNBIND:
+        w = state.unit_index(answer.unit)
+        name = state.scene.units[w].id
+        us = state.units[w]
+        us.counters["unbinds_this_phase"] = us.counters.get("unbinds_this_phase", 0) + 1
+        roll = state.dice.roll(book(state).core.magic.unbinding_roll,
+                               f"unbinding roll {name}").total
+        unbound = roll > suspended["roll"]
+        events.append({"type": "unbind", "unit": name, "roll": roll, "unbound": unbound,
+                       **({"failed": f"unbound by {name}"} if unbound else {})})
+        if unbound:
+            return events
+    return events + effect(state, u, action, data)
 
 
 def _chant(state, u, action, data, bonus) -> list[Event]:
@@ -225,7 +297,11 @@ def effect(state, u, action, data) -> list[Event]:
         return [{"type": "healed", "unit": name, "points": healed}]
     us = state.units[target]
     for stat, x in amount.items():
-        us.counters[f"buff_{stat}"] = us.counters.get(f"buff_{stat}", 0) + x
+        # The same spell twice does not stack (the Rules of One): its own share is replaced.
+        own = f"buff_{stat}@{data['id']}"
+        us.counters[f"buff_{stat}"] = us.counters.get(f"buff_{stat}", 0) \
+            - us.counters.get(own, 0) + x
+        us.counters[own] = x
     return [{"type": "buff", "unit": name, **{k: x for k, x in amount.items()}}]
 
 
@@ -238,11 +314,20 @@ def check_spell(state: State, action: Action) -> list[Violation]:
         return [problem]
     if lookup(state, u, action.type) is None:
         return [v("unknown_spell", f"{action.unit} does not know {action.type}")]
-    intervention = "magical-intervention" in commands.given(action)
+    intervention = INTERVENTION in commands.given(action)
+    others = [n for n in commands.given(action) if n != INTERVENTION]
+    if others:
+        return [v("unknown_command", f"a spell or prayer takes only \"command\": "
+                                     f"\"{INTERVENTION}\", not {', '.join(others)}")]
+    if len(commands.given(action)) > 1:
+        return [v("command_twice", f"{INTERVENTION} is given twice: a command is used once")]
     out = check(state, u, action, intervention)
     side = state.clock["acting"]
-    cost = book(state).abilities["magical-intervention"].cost
-    if intervention and not out:
+    cost = book(state).abilities[INTERVENTION].cost
+    if intervention and not out and "command" in state.units[u].phase_used:
+        out.append(v("unit_command_used", f"{action.unit} has used a command this phase "
+                                          f"(each unit uses 1 command a phase)"))
+    elif intervention and not out:
         if state.sides[side]["cp"] < cost:
             out.append(v("command_points", f"magical-intervention needs {cost} command "
                                            f"point{'s' * (cost != 1)}, {side} has "
@@ -256,8 +341,9 @@ def check_spell(state: State, action: Action) -> list[Violation]:
 def use_spell(state: State, action: Action) -> list[Event]:
     """Cast or chant it, Magical Intervention paid first when it is given."""
     u = state.unit_index(action.unit)
-    intervention = "magical-intervention" in commands.given(action)
+    intervention = INTERVENTION in commands.given(action)
     events: list[Event] = []
     if intervention:
-        events.append(commands.spend(state, state.clock["acting"], "magical-intervention"))
+        events.append(commands.spend(state, state.clock["acting"], INTERVENTION))
+        state.units[u].phase_used.add("command")    # the unit's command for the phase
     return events + resolve(state, u, action, intervention)

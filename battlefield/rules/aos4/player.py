@@ -6,7 +6,9 @@ has no ranged weapons and is far away. Shooting: at the target with the highest 
 Charge: when the odds are good (re-rolling with Forward to Victory when command points allow).
 Combat: fight with every eligible unit, at the enemy it hurts most.
 Decisions (asked of this side by the engine): All-out Defence for the targeted unit when it
-saves at least a point of damage on average, else decline.
+saves at least a point of damage on average, else decline; Unbind always (it costs nothing),
+with the WIZARD that has the most unbinds left, the nearest on a tie; the first turn of a battle
+round always taken.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from battlefield.rules.actions import Action
 from battlefield.rules.aos4 import movement, rolls, spellbook
 from battlefield.rules.aos4.charge import charge_odds
 from battlefield.rules.aos4.data import book
+from battlefield.rules.aos4.magic import can_unbind
 from battlefield.rules.aos4.movement import EPS
 from battlefield.rules.aos4.odds import attack_odds
 from battlefield.rules.aos4.rolls import charge_chance
@@ -63,6 +66,8 @@ class Aos4Player:
 
     def decide(self, state: State, d: Decision) -> Action:
         """This side's answer to a pending decision (always one of its choices)."""
+        if d.kind in ("unbind", "first-turn"):
+            return self._unbind(state, d) if d.kind == "unbind" else d.choices[0]
         decline = next(c for c in d.choices if c.type == DECLINE)
         if d.kind != "all-out-defence":
             return decline
@@ -78,6 +83,16 @@ class Aos4Player:
             if saved >= most:
                 best, most = c, saved
         return best
+
+    def _unbind(self, state: State, d: Decision) -> Action:
+        """The WIZARD with the most unbinds left this phase (the choices come nearest first)."""
+        def left(c: Action) -> int:
+            w = state.unit_index(c.unit)
+            return can_unbind(state, w) - int(state.units[w].counters.get("unbinds_this_phase",
+                                                                           0))
+
+        wizards = [c for c in d.choices if c.type != DECLINE]
+        return max(wizards, key=left) if wizards else d.choices[-1]
 
     # --- phases --------------------------------------------------------------------------------
     def _hero(self, state: State):

@@ -5,9 +5,10 @@ dice. Each ability's own rule is a check and a resolve in the module of its phas
 the State registered on the class with `handles`.
 
 Reactions of the acting side (At the Double, Forward to Victory, All-out Attack) are given as
-options of the action they react to: {"type": "run", ..., "command": "at-the-double"}. All-out
-Defence is the other side's: a pending decision (defence.py, rules/decisions.py) that a shoot or
-fight raises and resume() finishes.
+options of the action they react to: {"type": "run", ..., "command": "at-the-double"}. The other
+side's are pending decisions (rules/decisions.py) that resume() finishes: All-out Defence, which
+a shoot or fight raises (defence.py), and Unbind, which a spell cast raises (magic.py). Who takes
+the first turn of a battle round is one too: the decision of the side the rules name (turns.py).
 """
 
 from __future__ import annotations
@@ -207,13 +208,24 @@ class Aos4(Ruleset):
         """Whose decision, what the type is (end-phase, a spell, an ability played or not), the
         acting unit and the Rules of One; then the ability's own check."""
         if state.pending:
-            return []         # an answer that is not a choice: the engine lists the choices
+            why = magic.check_unbind(state, action) if action.type == magic.UNBIND else None
+            # an answer that is not a choice: the engine lists the choices
+            return [v("cannot_unbind", why)] if why else []
         if action.option(SHORTHAND) is not None or action.type in (DECLINE, defence.ID):
             return [v("defenders_decision",
                       "All-out Defence is the defending side's decision, asked when a shoot or "
                       "fight targets its unit (none is asked now); it answers {\"type\": "
                       "\"all-out-defence\", \"side\", \"unit\"} or {\"type\": \"decline\", "
                       "\"side\"} (try also takes \"all_out_defence\": true on the attack)")]
+        if action.type == magic.UNBIND:
+            return [v("defenders_decision",
+                      "Unbind is the other side's decision, asked when a spell is cast (none is "
+                      "asked now); it answers {\"type\": \"unbind\", \"side\", \"unit\": "
+                      "WIZARD} or {\"type\": \"decline\", \"side\"}")]
+        if action.type in turns.FIRST_TURN:
+            return [v("not_asked", "who takes the first turn is decided at the start of a "
+                                   "battle round, by the side the rules name (none is asked "
+                                   "now)")]
         if action.side is not None and action.side != state.clock["acting"]:
             return [v("not_your_decision", f"it is {state.clock['acting']}'s decision, not "
                                            f"{action.side}'s")]
@@ -255,7 +267,13 @@ class Aos4(Ruleset):
     # --- decisions ------------------------------------------------------------------------------
     def resume(self, state: State, suspended: dict[str, Any],
                answers: tuple[tuple[Decision, Action], ...]) -> list[Event]:
-        """The attack that waited for the defender's All-out Defence decision."""
+        """The action that waited for the other side: a cast for its Unbind, the start of a
+        battle round for who takes the first turn, an attack for All-out Defence."""
+        step = suspended.get("step")
+        if step == magic.UNBIND:
+            return magic.resume_unbind(state, suspended, answer_of(answers, magic.UNBIND))
+        if step == turns.PRIORITY:
+            return turns.resume_first_turn(state, suspended, answers[-1][1])
         events = shooting.roll_attack(state, suspended, answer_of(answers, defence.ID))
         if state.clock["phase"] == "combat" and suspended["action"]["type"] == "fight":
             fighting.next_fighter(state)
@@ -275,7 +293,10 @@ class Aos4(Ruleset):
 
     def shorthand_answer(self, state: State, decision: Decision, given: dict[str, Any]
                          ) -> Action:
-        """The answer the shorthand stands for; without it, the defender declines."""
+        """The answer the shorthand stands for; without it, the defender declines All-out
+        Defence, unbinds with its nearest WIZARD (it costs nothing) and takes the first turn."""
+        if decision.kind in (magic.UNBIND, turns.PRIORITY):
+            return decision.choices[0]
         want = given.get(decision.kind)
         for c in decision.choices:
             if c.type == defence.ID and (want is True or want == c.unit):
@@ -312,13 +333,13 @@ class Aos4(Ruleset):
 def _handled(data: dict[str, Ability]) -> dict[str, Ability]:
     """`data`, once every ability in it has a handler, reacts to others or is not played."""
     for a in data.values():
-        if a.id in Aos4.handlers or a.reacts_to or a.not_played:
+        if a.id in Aos4.handlers or a.reacts_to or a.not_played or a.decision:
             continue
         file, path, line = a.where
         raise InputError(file, path, line, f"ability '{a.id}' has no handler in "
                                            f"battlefield/rules/aos4",
-                         "a handler on Aos4 (rules.py), reacts_to: [ABILITY, ...] "
-                         "or not_played: REASON")
+                         "a handler on Aos4 (rules.py), reacts_to: [ABILITY, ...], "
+                         "decision: true or not_played: REASON")
     return data
 
 

@@ -42,10 +42,26 @@ def of(spec: UnitSpec, kind: str) -> list[dict[str, Any]]:
     return out
 
 
+# A warscroll's keyword with a value (WIZARD (1), PRIEST (2), WARD (5+)): the characteristic
+# battlefield reads it from instead (army import converts them so).
+VALUED = {"WIZARD": "power", "PRIEST": "power", "WARD": "ward"}
+_VALUED = re.compile(r"^\s*(WIZARD|PRIEST|WARD)\s*\(\s*(\d+)\+?\s*\)\s*$")
+
+
 def check_scene(scene: Scene) -> None:
-    """Every unit's spells and prayers, checked (an InputError at the first bad key)."""
+    """Every unit's keywords written with a value (refused, naming the characteristic that
+    says it), spells and prayers, checked (an InputError at the first bad key)."""
     r = Reader(scene.file, None, scene.lines)
     for spec in scene.units:
+        for k, word in enumerate(spec.keywords):
+            m = _VALUED.match(word)
+            if m:
+                kw, n = m.group(1), m.group(2)
+                plain = f"keywords: [{kw}] and " if kw != "WARD" else ""
+                raise r.error((*spec.path, "keywords", k),
+                              f"'{word}' is a keyword with a value, which aos4 reads from "
+                              f"a characteristic: write {plain}stats: {{{VALUED[kw]}: {n}}}",
+                              f"a keyword; {VALUED[kw]} in stats")
         for kind in KINDS:
             if kind in spec.extra:
                 read(r, (*spec.path, kind), spec.extra[kind], kind)

@@ -4,13 +4,25 @@ default battleplan of RULES-NOTES).
 
 In every phase the active player acts first and passes (`end-phase`), then the opponent acts
 and passes, and the next phase begins. In the combat phase the players alternate fights.
+
+Who takes the first turn of a battle round is a decision (rules/decisions.py, kind
+"first-turn": {"type": "go-first", "side"} or {"type": "go-second", "side"}) of the side the
+rules name: in round 1 the player who finished setting up their army first; later, the winner
+of the priority roll (D6 each), on a tie the side that took the first turn of the round before.
+A scene deployed before the battle was set up by alternating units, the scene's first side
+beginning: the side with fewer units finished first, on equal numbers the first side. A
+scene's `state: {active: SIDE}` starts the battle with that side's turn, nothing asked.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from battlefield.rules.actions import Action
+from battlefield.rules.aos4.allocation import stat
 from battlefield.rules.aos4.data import book
+from battlefield.rules.decisions import Decision, ask
+from battlefield.rules.position import is_position
 from battlefield.rules.rounds import other
 from battlefield.rules.state import State, scene_start, start_per_side, start_round
 from battlefield.rulings import Referee
@@ -20,11 +32,14 @@ Event = dict[str, Any]
 
 
 START_KEYS = ("round", "active", "command_points", "victory_points")
+PRIORITY = "first-turn"                  # the decision's kind
+FIRST_TURN = ("go-first", "go-second")   # its answers
 
 
 def begin(state: State) -> list[Event]:
     """A new battle, or - with the scene's `state:` key - a battle at the start of a given
-    round and turn: {round: 2, active: blue, command_points: {red: 2}, victory_points: ...}."""
+    round and turn: {round: 2, active: blue, command_points: {red: 2}, victory_points: ...}.
+    Without `active`, the side the rules name decides who takes the first turn."""
     sides = state.scene.sides
     start, active = scene_start(state, START_KEYS)
     rnd = start_round(state, start, book(state).battleplan.rounds)
@@ -32,36 +47,65 @@ def begin(state: State) -> list[Event]:
     cps = start_per_side(state, start, "command_points", "command points")
     state.sides = {s: {"cp": 0, "vp": 0, "commands": []} for s in sides}
     state.clock = {"round": rnd - 1, "turn": 0, "active": None,
-                   "first": active, "phase": None, "acting": None, "over": False,
+                   "first": None, "phase": None, "acting": None, "over": False,
                    "underdog": None}
     state.objectives = {o.id: o.controlled_by for o in state.scene.objectives}
     for s, vp in vps.items():
         state.sides[s]["vp"] = vp
-    events = new_round(state, first=active)
-    for s, cp in cps.items():
-        state.sides[s]["cp"] = cp
-    return events
+    if "active" in start or is_position(start):      # a whole position restores its own
+        return new_round(state, first=active, given_cp=cps)
+    return new_round(state, decides=set_up_first(state) if rnd == 1 else None, given_cp=cps)
 
 
-def new_round(state: State, first: str | None = None) -> list[Event]:
+def set_up_first(state: State) -> str:
+    """The side that finished setting up its army first (seed: deployment, the players
+    alternate DEPLOY abilities, the first side beginning): the side with fewer units, on
+    equal numbers the scene's first side."""
+    sides = state.scene.sides
+    count = {s: sum(1 for u in state.scene.units if u.side == s) for s in sides}
+    return min(sides, key=lambda s: (count[s], sides.index(s)))
+
+
+def new_round(state: State, first: str | None = None, decides: str | None = None,
+              given_cp: dict[str, int] | None = None) -> list[Event]:
+    """The start of the next battle round: who takes the first turn (`first` when it is
+    given; else the decision of `decides`, or of the priority roll's winner), then the
+    underdog, command points and the first turn."""
     c = state.clock
     plan = book(state).battleplan
     if c["round"] >= plan.rounds:
         c["over"] = True
         return [{"type": "battle-over", "round": c["round"]}]
     c["round"] += 1
-    sides = list(state.sides)
     events: list[Event] = []
-    if first is not None:
-        pass                          # round 1 (or a scene's given start): no priority roll
-    else:
-        dice = book(state).core.battle.priority_roll
-        rolls = {s: state.dice.roll(dice, f"priority roll {s}").total for s in sides}
-        best = max(rolls.values())
-        winners = [s for s, v in rolls.items() if v == best]
-        # A tie: the player who went first last round decides, and goes first again.
-        first = winners[0] if len(winners) == 1 else c["first"]
-        events.append({"type": "priority", "rolls": rolls, "first": first})
+    if first is None:
+        if decides is None:
+            dice = book(state).core.battle.priority_roll
+            rolls = {s: state.dice.roll(dice, f"priority roll {s}").total for s in state.sides}
+            best = max(rolls.values())
+            winners = [s for s, v in rolls.items() if v == best]
+            # A tie: the player who took the first turn last round decides.
+            decides = (winners[0] if len(winners) == 1
+                       else c["first"] or set_up_first(state))
+            events.append({"type": "priority", "rolls": rolls, "decides": decides})
+        choices = tuple(Action(t, side=decides) for t in FIRST_TURN)
+        d = Decision(decides, PRIORITY, choices, about=(("round", str(c["round"])),))
+        return events + ask(state, [d], {"step": PRIORITY, "decides": decides,
+                                         "cp": dict(given_cp or {})})
+    return events + _round_begins(state, first, given_cp or {})
+
+
+def resume_first_turn(state: State, suspended: dict[str, Any], answer: Action) -> list[Event]:
+    """The deciding side has chosen: it, or the other side, takes the first turn."""
+    side = suspended["decides"]
+    first = side if answer.type == FIRST_TURN[0] else other(state, side)
+    return _round_begins(state, first, suspended.get("cp") or {})
+
+
+def _round_begins(state: State, first: str, given_cp: dict[str, int]) -> list[Event]:
+    c = state.clock
+    plan = book(state).battleplan
+    sides = list(state.sides)
     vps = {s: state.sides[s]["vp"] for s in sides}
     low = min(vps.values())
     under = [s for s, v in vps.items() if v == low]
@@ -69,11 +113,13 @@ def new_round(state: State, first: str | None = None) -> list[Event]:
     for s in sides:
         state.sides[s]["cp"] = plan.command_points + (plan.underdog_bonus
                                                       if s == c["underdog"] else 0)
+    for s, cp in given_cp.items():
+        state.sides[s]["cp"] = cp
     c["first"] = first
     c["turn"] = 0
-    events.append({"type": "battle-round", "round": c["round"], "first": first,
-                   "underdog": c["underdog"],
-                   "command_points": {s: state.sides[s]["cp"] for s in sides}})
+    events: list[Event] = [{"type": "battle-round", "round": c["round"], "first": first,
+                            "underdog": c["underdog"],
+                            "command_points": {s: state.sides[s]["cp"] for s in sides}}]
     if c["round"] == 1:
         events.extend(control_objectives(state))
     events.extend(start_turn(state, first))
@@ -135,14 +181,48 @@ def end_turn(state: State) -> list[Event]:
 
 
 def control_objectives(state: State) -> list[Event]:
-    """Check who controls each objective (sticky: kept until the other side gains it)."""
+    """Check who controls each objective (sticky: kept until the other side gains it), then
+    each terrain feature (control_terrain)."""
     referee = Referee(state.scene, state.table)
     out = {}
     for k, o in enumerate(state.scene.objectives):
         c = referee.objective(k, held_by=state.objectives.get(o.id))
         state.objectives[o.id] = c.controlled_by
         out[o.id] = c.controlled_by
-    return [{"type": "objective-control", "controlled_by": out}]
+    return [{"type": "objective-control", "controlled_by": out}, *control_terrain(state)]
+
+
+TERRAIN = "terrain_control"        # state.extra's key: {piece id: side or None}
+
+
+def control_terrain(state: State) -> list[Event]:
+    """Who controls each terrain feature (seed: endOfTurn, "controlled in the same way as
+    objective markers but do not remain in your control if no friendly models are contesting
+    them"): a model contests a piece within its combat range of the piece's outline (measured
+    exactly, horizontally); the side with the higher sum of Control gains it; on a tie the
+    side that held it keeps it only while its models still contest it. Kept in
+    state.extra[TERRAIN]; the event lists the pieces someone controls."""
+    pieces = state.table.layout.pieces
+    if not pieces:
+        return []
+    reach = state.scene.ruleset.combat_range + 1e-6
+    held = dict(state.extra.get(TERRAIN) or {})
+    for k, piece in enumerate(pieces):
+        totals: dict[str, float] = {}
+        for u, spec in enumerate(state.scene.units):
+            n = sum(1 for m in state.models_of(u) if state.table.piece_distance(int(m), k)
+                    <= reach)
+            if n:
+                totals[spec.side] = totals.get(spec.side, 0) + n * float(
+                    stat(state, u, "control", 1) or 1)
+        best = max(totals.values(), default=0)
+        top = [s for s, x in totals.items() if x == best and x > 0]
+        before = held.get(piece.id)
+        held[piece.id] = (top[0] if len(top) == 1
+                          else before if before in top else None)
+    state.extra[TERRAIN] = held
+    return [{"type": "terrain-control",
+             "controlled_by": {p: s for p, s in held.items() if s is not None}}]
 
 
 def score(state: State, side: str) -> list[Event]:

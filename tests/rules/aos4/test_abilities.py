@@ -280,4 +280,5 @@ def test_place_of_power_needs_a_hero_within_three_inches():
     text = scene(terrain=pop).replace("    weapons: [{name: bow", "    keywords: [HERO]\n"
                                       "    weapons: [{name: bow", 1)
     state, (r,) = attempt(text, {"type": "activate-place-of-power", "unit": "red"}, dice=[5])
-    assert r["legal"] and "empowered" in state.units[0].flags
+    # Neither WIZARD nor PRIEST: it unbinds this turn as if it had WIZARD (1), no +1 to cast.
+    assert r["legal"] and state.units[0].flags == {"wizard-1"}

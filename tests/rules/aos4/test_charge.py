@@ -164,6 +164,7 @@ def test_the_charge_odds_climb_when_round_is_dearer_and_play_agrees():
 
 def _charge_phase(scene_text: str):
     state = Game(registry.get("aos4"), load_scene_text(scene_text), 1).new_state()
+    state.apply(Action("go-first", side="red"))       # red, set up first, takes the first turn
     while state.phase != "charge":
         state.apply(Action("end-phase"))
     return state

@@ -32,7 +32,8 @@ def abilities_with(tmp_path: Path, extra: str) -> Path:
 def test_every_ability_of_the_data_is_handled_a_reaction_or_not_played():
     rules = Aos4()
     for a in rules.book.abilities.values():
-        assert (a.id in rules.handlers) + bool(a.reacts_to) + bool(a.not_played) == 1, a.id
+        assert (a.id in rules.handlers) + bool(a.reacts_to) + bool(a.not_played) \
+            + a.decision == 1, a.id
 
 
 def test_an_ability_without_a_handler_is_a_load_error_naming_it(tmp_path):
@@ -62,7 +63,7 @@ def test_reactions_and_not_played_come_from_the_data():
                          "all-out-attack": "shoot|fight|covering-fire",
                          "all-out-defence": "shoot|fight"}
     assert sorted(RULESET.book.not_played) == ["banish-manifestation", "deploy-faction-terrain",
-                                  "deploy-regiment", "deploy-unit", "unbind"]
+                                  "deploy-regiment", "deploy-unit"]
 
 
 def test_core_numbers():

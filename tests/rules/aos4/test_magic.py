@@ -72,11 +72,11 @@ def test_unbinding_within_30_inches():
     # Seer 30" from the wizard (edge to edge 28.74"): unbinds on 2D6 over the casting roll 7.
     _, (r,) = play({"type": "bolt", "unit": "wizard", "target": "foes"}, dice=[3, 4, 4, 4],
                    more=SEER)
-    assert kinds(r)[:2] == ["cast", "unbind"] and r["events"][1]["unbound"]
+    assert kinds(r)[:4] == ["cast", "decision", "decided", "unbind"] and r["events"][3]["unbound"]
     assert not any(e["type"] == "mortal-damage" for e in r["events"])
     _, (r,) = play({"type": "bolt", "unit": "wizard", "target": "foes"}, dice=[3, 4, 3, 4],
                    more=SEER)
-    assert not r["events"][1]["unbound"]            # 7 does not beat 7
+    assert not r["events"][3]["unbound"]            # 7 does not beat 7
 
 
 def test_target_rules():
