@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from battlefield.rules.aos4 import deployment
 from battlefield.rules.aos4.data import book
 from battlefield.rules.rounds import other
 from battlefield.rules.state import State, scene_start, start_per_side, start_round
@@ -37,6 +38,8 @@ def begin(state: State) -> list[Event]:
     state.objectives = {o.id: o.controlled_by for o in state.scene.objectives}
     for s, vp in vps.items():
         state.sides[s]["vp"] = vp
+    if deployment.played(state):          # units in reserve: the deployment phase first
+        return deployment.start(state)
     events = new_round(state, first=active)
     for s, cp in cps.items():
         state.sides[s]["cp"] = cp

@@ -62,7 +62,7 @@ def test_reactions_and_not_played_come_from_the_data():
                          "all-out-attack": "shoot|fight|covering-fire",
                          "all-out-defence": "shoot|fight"}
     assert sorted(RULESET.book.not_played) == ["banish-manifestation", "deploy-faction-terrain",
-                                  "deploy-regiment", "deploy-unit", "unbind"]
+                                               "unbind"]
 
 
 def test_core_numbers():
