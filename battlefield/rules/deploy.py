@@ -120,15 +120,17 @@ def deploy(scene_dict: dict[str, Any], layout, gap: float = 9.0) -> dict[str, An
 
 def set_up(army: list[dict[str, Any]], side: str, zone_points, enemy_points, gap: float,
            layout, placed: list[shapely.Polygon], toward: tuple[float, float],
-           front_first: bool = True, near: tuple[float, float] | None = None
-           ) -> list[dict[str, Any]]:
+           front_first: bool = True, near: tuple[float, float] | None = None,
+           reserve: bool = False) -> list[dict[str, Any]]:
     """Units from army templates (ARMY_KEYS), each a block of models wholly within the zone,
     more than `gap` from the enemy zone (none: no such rule), clear of `placed` (the feet of
     models already set up, extended here), of impassable terrain and of the edges of tall
     pieces, facing `toward` and as close to it as there is room. A template's `_bases` (each
     model's base, when they differ) lays the block out base by base. With `front_first` melee
     units go first and shooters behind; otherwise the army's order is kept. `near`: set up as close
-    to this point instead (facing `toward` all the same)."""
+    to this point instead (facing `toward` all the same). `reserve`: a unit that finds no
+    room is written in reserve (`reserve: true`, models without a place: set up in the
+    deployment phase) instead of stopping with an error."""
     centre = shapely.Point(*toward)
     blocked = [layout.polygons[i] for i, p in enumerate(layout.pieces)
                if p.kind == "impassable"]
@@ -142,12 +144,21 @@ def set_up(army: list[dict[str, Any]], side: str, zone_points, enemy_points, gap
                                               if w.get("range")]))
              if front_first else list(army))
     units = []
+    shapely.prepare(zone)
+    full: set[str] = set()              # units that found no room: one like them finds none
     for tmpl in order:
         base = _base(tmpl["base"])
         specs = tmpl.get("_bases") or [tmpl["base"]] * int(tmpl["models"])
         each = [_base(b) for b in specs] if tmpl.get("_bases") else None
-        spot = _find(zone, enemy, gap, base, int(tmpl["models"]), facing, placed, blocked,
-                     edges, shapely.Point(*near) if near is not None else centre, each)
+        like = repr((tmpl["base"], specs))
+        spot = None if like in full else _find(
+            zone, enemy, gap, base, int(tmpl["models"]), facing, placed, blocked, edges,
+            shapely.Point(*near) if near is not None else centre, each)
+        if spot is None:
+            full.add(like)
+        if spot is None and reserve:
+            units.append(in_reserve(tmpl, side, specs))
+            continue
         if spot is None:
             raise UsageError(f"no room to deploy {side}'s {tmpl['id']} in its territory")
         feet = [footprint(b.shape, b.a, b.b, x, y, facing, 32)
@@ -166,6 +177,17 @@ def set_up(army: list[dict[str, Any]], side: str, zone_points, enemy_points, gap
         unit["models"] = models
         units.append(unit)
     return units
+
+
+def in_reserve(tmpl: dict[str, Any], side: str, specs: list[Any]) -> dict[str, Any]:
+    """A unit from an army template written in reserve: its models have bases, no place."""
+    unit: dict[str, Any] = {"id": f"{side}-{tmpl['id']}", "side": side}
+    for k in tmpl:
+        if k not in ("id", "models", "base", "_bases"):
+            unit[k] = tmpl[k]
+    unit["reserve"] = True
+    unit["models"] = [{"base": spec} for spec in specs]
+    return unit
 
 
 def _find(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre, each=None):

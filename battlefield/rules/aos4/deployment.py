@@ -114,7 +114,8 @@ def round_one(state: State) -> list[Event]:
     """The seam to battle round 1: the side that finished setting up its army first takes the
     first turn (seed: startOfBattleRound - it decides who does; battlefield's rounds module
     asks it)."""
-    from battlefield.rules.aos4 import turns       # turns starts deployment: imported late
+    # turns.begin starts deployment: turns is imported here, not at the top
+    from battlefield.rules.aos4 import turns
 
     c = state.clock
     c["round"] -= 1
