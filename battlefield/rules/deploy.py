@@ -6,6 +6,7 @@ first (closest to the middle of the board), shooters behind."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -191,6 +192,15 @@ def in_reserve(tmpl: dict[str, Any], side: str, specs: list[Any]) -> dict[str, A
 
 
 def _find(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre, each=None):
+    return next(spots(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre, each),
+                None)
+
+
+def spots(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre, each=None
+          ) -> Iterator[list[tuple[float, float]]]:
+    """Each block of n models (`each`: their bases, when they differ) that fits: wholly within
+    `zone`, more than `gap` from `enemy`, clear of `placed`, `blocked` and `edges`; the blocks
+    centred nearest `centre` first, on a 1" grid."""
     x0, y0, x1, y1 = zone.bounds
     spots = []
     step = 1.0
@@ -217,8 +227,7 @@ def _find(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre, eac
             continue
         if any(f.intersects(e) for f in feet for e in edges):
             continue
-        return pos
-    return None
+        yield pos
 
 
 def demo_battle(map_path: Path, ruleset: str | None = None) -> str:
