@@ -72,6 +72,15 @@ def _block(n: int, base: Base, x: float, y: float, facing: float) -> list[tuple[
     return out
 
 
+def block(bases: list[Base], x: float, y: float, facing: float) -> list[tuple[float, float]]:
+    """Places for a unit's models (their bases, in the unit's order) as a compact block
+    centred at x, y with its front row across `facing`: what the import, the computer player
+    and the window's set-up lay a unit out as."""
+    if len({(b.shape, b.a, b.b) for b in bases}) > 1:
+        return _block_mixed(bases, x, y, facing)
+    return _block(len(bases), bases[0], x, y, facing)
+
+
 def _block_mixed(bases: list[Base], x: float, y: float, facing: float
                  ) -> list[tuple[float, float]]:
     """Positions for models on different bases (a template's `_bases`, biggest first): rows as
