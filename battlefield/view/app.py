@@ -343,6 +343,9 @@ class PlayScene:
         if live.needs_nothing(self.state, name):
             self.apply(Action(name))
             return
+        if name == DEPLOY:
+            self.say(f"{name}: drag a unit from the reserve list onto the table")
+            return
         self.chosen_at = self.turn()
         if name in live.drag_abilities(self.state):
             self.drag.wanted = self.panel.chosen = name

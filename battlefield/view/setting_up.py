@@ -219,9 +219,10 @@ class SetUpTool:
         for line in area.keep_out:
             pts = v.points(line)
             dashed(surface, BAD, pts, True, 10, 6, 2)
-            if area.label and pts:
-                top = min(pts, key=lambda p: abs(p[1] - v.px(0, st.scene.depth / 2)[1]))
-                blit_text(surface, area.label, 14, top, BAD, anchor="midbottom")
+            if area.label and pts:          # by the line, nearest the middle of the board
+                mid = v.px(st.scene.width / 2, st.scene.depth / 2)
+                near = min(pts, key=lambda p: math.dist(p, mid))
+                blit_text(surface, area.label, 14, near, BAD, anchor="midbottom")
 
     def _held(self, surface: pygame.Surface) -> None:
         st = self.state
