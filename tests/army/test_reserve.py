@@ -114,3 +114,30 @@ def test_a_unit_the_loader_refuses_where_it_stands_goes_into_reserve(tmp_path):
     assert [u.id for u in scene.units if u.reserve] == ["red-b"]
     assert any("red-b" in w and "reserve" in w for w in got.warnings)
     assert settled(got, "again").units[1].reserve
+
+
+def test_faction_terrain_keeps_3_inches_from_the_objective_marker(tmp_path):
+    """N20, seed: "more than 3" from all objectives": measured to the 40 mm marker's edge,
+    3 + 0.787402" from its centre. Red's territory is a strip y 0..4.2; objectives stand at
+    y 7.5 every 8" from x 2. A 100 mm piece (radius 1.968504") in the strip's corner, centred
+    (2, 2), is 7.5 - 2 - 1.9685 = 3.53" from the centre of the objective at (2, 7.5): more than
+    3" from its centre, but only 2.74" from its marker - refused; the piece goes elsewhere."""
+    from battlefield.army import writer
+    from battlefield.scene.load import load_scene_text
+
+    objectives = ", ".join(f"{{id: o{k}, at: [{2 + 8 * k}, 7.5]}}" for k in range(8))
+    scene = load_scene_text(f"""ruleset: aos4
+board: {{width: 60, depth: 44}}
+objectives: [{objectives}]
+deployment:
+  red: [[0, 0], [60, 0], [60, 4.2], [0, 4.2]]
+  blue: [[0, 40], [60, 40], [60, 44], [0, 44]]
+""")
+    warnings: list[str] = []
+    piece = writer._place_terrain({"id": "shrine", "name": "Shrine"}, [100], "red",
+                                  scene.deployment["red"], scene, [], set(), warnings)
+    assert piece is not None, warnings
+    foot = shapely.Polygon(piece["outline"])
+    marker = 40 / 25.4 / 2
+    for o in scene.objectives:
+        assert foot.distance(shapely.Point(o.x, o.y)) > 3 + marker, (o.id, piece["outline"][:2])
