@@ -52,3 +52,15 @@ def test_the_schema_describes_it_as_the_loader_reads_it():
     assert list(v.iter_errors(yaml.safe_load(text(reserve=""))))
     skirmish = yaml.safe_load(text("skirmish", stats="stats: {}"))
     assert list(v.iter_errors(skirmish))
+
+
+@pytest.mark.parametrize("command", [["measure", "S", "red-a", "red-b"],
+                                     ["measure", "S", "red-a", "red-b/2"],
+                                     ["odds", "S", "--attack", "red-b", "red-a"]])
+def test_measuring_a_unit_in_reserve_says_it_is_not_on_the_table(tmp_path, capsys, command):
+    from battlefield.cli.main import main
+
+    path = tmp_path / "s.yaml"
+    path.write_text(text())
+    assert main([str(path) if c == "S" else c for c in command]) == 2
+    assert "red-b is in reserve" in capsys.readouterr().err
