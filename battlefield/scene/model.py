@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -125,6 +125,14 @@ class Scene:
         key, e.g. skirmish's `home:`), or None."""
         key = self.ruleset.objectives.tie_to
         return o.extra.get(key) if key else None
+
+    def set_up(self) -> Scene:
+        """The scene as its table shows it: the models of units in reserve (not set up yet,
+        no place) left out, what pictures and pages draw. The scene itself when none is."""
+        if not any(u.reserve for u in self.units):
+            return self
+        return replace(self, units=[replace(u, models=[], leader=0) if u.reserve else u
+                                    for u in self.units])
 
     def unit_index(self, unit_id: str) -> int:
         for i, u in enumerate(self.units):

@@ -64,3 +64,12 @@ def test_measuring_a_unit_in_reserve_says_it_is_not_on_the_table(tmp_path, capsy
     path.write_text(text())
     assert main([str(path) if c == "S" else c for c in command]) == 2
     assert "red-b is in reserve" in capsys.readouterr().err
+
+
+def test_pictures_draw_only_what_is_set_up():
+    scene = load_scene_text(text())
+    shown = scene.set_up()
+    assert [len(u.models) for u in shown.units] == [1, 0]
+    from battlefield.page.svg import Picture
+
+    assert Picture(scene).scene.units[1].models == []
