@@ -22,10 +22,9 @@ from typing import Any
 import numpy as np
 import shapely
 
-from battlefield.geometry.separation import signed_distance_matrix
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4.data import book
-from battlefield.rules.moves import OVERLAP, Moves, end_problems, straddling
+from battlefield.rules.moves import Moves, end_problems, straddling
 from battlefield.rules.refusals import v
 from battlefield.rules.rounds import other
 from battlefield.rules.state import State
@@ -111,9 +110,10 @@ def end(state: State) -> list[Event]:
 
 
 def round_one(state: State) -> list[Event]:
-    """The seam to battle round 1: the side that finished setting up its army first takes the
-    first turn (seed: startOfBattleRound - it decides who does; battlefield's rounds module
-    asks it)."""
+    """The seam to battle round 1 (the one call the start of the battle round takes over):
+    the seed's startOfBattleRound lets the side that finished setting up its army first decide
+    who takes the first turn; until that decision is asked (issue 32's rounds part), that side
+    takes it. `clock["finished"]` keeps the order the sides finished in."""
     # turns.begin starts deployment: turns is imported here, not at the top
     from battlefield.rules.aos4 import turns
 
@@ -290,20 +290,6 @@ def pass_(state: State) -> list[Event]:
     events: list[Event] = [{"type": "pass", "side": side, "phase": PHASE}]
     events.extend(_finished(state, side))
     return events + _next(state, side)
-
-
-def overlap_free(state: State, u: int, at: list[tuple[float, float]]) -> bool:
-    """A quick test the computer player asks first: no base at `at` overlaps a model on the
-    table (same rule as end_problems, without the names)."""
-    _, probe = placed(state, u, at, None)
-    t = probe.table
-    first = state.scene.model_offsets()[u]
-    mine = np.arange(first, first + len(at), dtype=np.int64)
-    others = np.array([m for m in np.nonzero(t.on_table)[0] if t.unit[m] != u], dtype=np.int64)
-    if not len(others):
-        return True
-    d = signed_distance_matrix(t.x, t.y, t.shape, t.a, t.b, t.cos, t.sin, mine, others)
-    return not (d < -OVERLAP).any()
 
 
 def as_deploy(state: State, a: Any, u: int, action: Action) -> list[Violation]:
