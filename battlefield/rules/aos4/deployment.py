@@ -90,12 +90,12 @@ def _next(state: State, side: str, alternate: bool = True) -> list[Event]:
     side while it has DEPLOY abilities to use, else this side; both done: the battle begins."""
     c = state.clock
     if c["regiment"] is not None and side not in c["finished"]:
-        c["acting"] = side
+        c["acting"] = c["active"] = side
         return []
     order = (other(state, side), side) if alternate else (side, other(state, side))
     for s in order:
         if s not in c["finished"]:
-            c["acting"] = s
+            c["acting"] = c["active"] = s        # in deployment the side deploying is active
             return []
     return end(state)
 
