@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pygame
+import shapely
 
 from battlefield import palette as pal
 from battlefield.geometry.bases import outline_points
@@ -219,10 +220,12 @@ class SetUpTool:
         for line in area.keep_out:
             pts = v.points(line)
             dashed(surface, BAD, pts, True, 10, 6, 2)
-            if area.label and pts:          # by the line, nearest the middle of the board
-                mid = v.px(st.scene.width / 2, st.scene.depth / 2)
-                near = min(pts, key=lambda p: math.dist(p, mid))
-                blit_text(surface, area.label, 14, near, BAD, anchor="midbottom")
+            if area.label and pts:          # on the line, nearest the middle of the board
+                ring = shapely.LinearRing(line)
+                mid = shapely.Point(st.scene.width / 2, st.scene.depth / 2)
+                near = ring.interpolate(ring.project(mid))
+                blit_text(surface, area.label, 14, v.px(near.x, near.y), BAD,
+                          anchor="midbottom")
 
     def _held(self, surface: pygame.Surface) -> None:
         st = self.state
