@@ -23,6 +23,7 @@ import numpy as np
 import shapely
 
 from battlefield.rules.actions import Action, Violation
+from battlefield.rules.aos4 import turns
 from battlefield.rules.aos4.data import book
 from battlefield.rules.moves import Moves, end_problems, straddling
 from battlefield.rules.refusals import v
@@ -114,9 +115,6 @@ def round_one(state: State) -> list[Event]:
     the seed's startOfBattleRound lets the side that finished setting up its army first decide
     who takes the first turn; until that decision is asked (issue 32's rounds part), that side
     takes it. `clock["finished"]` keeps the order the sides finished in."""
-    # turns.begin starts deployment: turns is imported here, not at the top
-    from battlefield.rules.aos4 import turns
-
     c = state.clock
     c["round"] -= 1
     c["regiment"] = None

@@ -148,6 +148,8 @@ class Aos4(Ruleset):
             raise UsageError(f"an aos4 battle needs two sides; the scene has "
                              f"{len(state.scene.sides)}: {', '.join(state.scene.sides)}")
         spellbook.check_scene(state.scene)
+        if deployment.played(state):        # units in reserve: the deployment phase first
+            return turns.begin(state, first_round=False) + deployment.start(state)
         return turns.begin(state)
 
     def acting_side(self, state: State) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from battlefield.rules.aos4 import deployment
 from battlefield.rules.aos4.data import book
 from battlefield.rules.rounds import other
 from battlefield.rules.state import State, scene_start, start_per_side, start_round
@@ -23,9 +22,10 @@ Event = dict[str, Any]
 START_KEYS = ("round", "active", "command_points", "victory_points")
 
 
-def begin(state: State) -> list[Event]:
+def begin(state: State, first_round: bool = True) -> list[Event]:
     """A new battle, or - with the scene's `state:` key - a battle at the start of a given
-    round and turn: {round: 2, active: blue, command_points: {red: 2}, victory_points: ...}."""
+    round and turn: {round: 2, active: blue, command_points: {red: 2}, victory_points: ...}.
+    `first_round` False: the clock is set and the round waits (for the deployment phase)."""
     sides = state.scene.sides
     start, active = scene_start(state, START_KEYS)
     rnd = start_round(state, start, book(state).battleplan.rounds)
@@ -38,8 +38,8 @@ def begin(state: State) -> list[Event]:
     state.objectives = {o.id: o.controlled_by for o in state.scene.objectives}
     for s, vp in vps.items():
         state.sides[s]["vp"] = vp
-    if deployment.played(state):          # units in reserve: the deployment phase first
-        return deployment.start(state)
+    if not first_round:                   # the deployment phase comes first (deployment.py)
+        return []
     events = new_round(state, first=active)
     for s, cp in cps.items():
         state.sides[s]["cp"] = cp
