@@ -89,11 +89,20 @@ class Referee:
     # --- ids -------------------------------------------------------------------------------
     def unit(self, unit_id: str) -> int:
         try:
-            return self.scene.unit_index(unit_id)
+            u = self.scene.unit_index(unit_id)
         except KeyError:
             ids = ", ".join(u.id for u in self.scene.units) or "(none)"
             raise UsageError(f"{self.scene.file}: no unit '{unit_id}' (units: {ids})"
                              f"{after(unit_id, (u.id for u in self.scene.units))}") from None
+        return self._set_up(u)
+
+    def _set_up(self, u: int) -> int:
+        """Unit u, when it is on the table: a unit in reserve has nothing to measure yet."""
+        spec = self.scene.units[u]
+        if spec.reserve and not len(self.table.unit_models[u]):
+            raise UsageError(f"{self.scene.file}: {spec.id} is in reserve: it is not on the "
+                             f"table until the deployment phase sets it up")
+        return u
 
     def resolve(self, ref: str) -> tuple[int, int | None]:
         """'UNIT' -> (unit, None); 'UNIT/N' -> (unit, model index in the table)."""
@@ -111,7 +120,7 @@ class Referee:
             if k is None or not 1 <= k <= count:
                 raise UsageError(f"{self.scene.file}: '{ref}': unit {uid} has models 1..{count}"
                                  f"{after(ref, models)}")
-            return u, self.offsets[u] + k - 1
+            return self._set_up(u), self.offsets[u] + k - 1
         return self.unit(ref), None
 
     def leader(self, u: int) -> int:

@@ -92,12 +92,16 @@ UNIT = Shape("unit", "A unit: its id and side, its models, and its profile.", (
         "`weapons: [NAME, ...]`)."),
     Key("keywords", "keywords", "The unit's keywords (HERO, INFANTRY, WIZARD ...)."),
     Key("profile", "word", "A profile of the ruleset the unit takes its stats from."),
+    Key("reserve", "boolean", "True for a unit not yet set up: its models have no `at`; it is "
+        "set up in the deployment phase (a ruleset whose vocabulary has a `deploy` action, "
+        "aos4). Army import writes a unit that finds no room in its territory so."),
 ))
 
 MODEL = Shape("model", "A model: its base and where it stands.", (
     Key("base", "base", "The base: a round base's diameter in mm, an oval [long, short] in mm, "
         "or {round: MM}, {oval: [LONG, SHORT]}, {rect: [FRONTAGE, DEPTH]}.", True),
-    Key("at", "point", "The centre of the base [x, y] in inches.", True),
+    Key("at", "point", "The centre of the base [x, y] in inches (left out, and only then, in "
+        "a unit in reserve: `reserve: true`)."),
     Key("facing", "number", "The direction the model faces, degrees anticlockwise from +x."),
     Key("z", "nonnegative", "Elevation of the base in inches (default: the ground or the "
         "terrain it stands on)."),

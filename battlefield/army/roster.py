@@ -22,6 +22,10 @@ class Force:
     catalogue_id: str
     catalogue: str
     revision: str
+    name: str = ""                # the force's own name: "Regiment" for a regiment
+
+
+REGIMENT = "regiment"            # a force of this name (any case) is one of the army's regiments
 
 
 @dataclass
@@ -33,6 +37,13 @@ class Roster:
     forces: list[Force] = field(default_factory=list)
     force_of: list[int] = field(default_factory=list)    # each unit's force (index)
     game: str = ""                                       # gameSystemName
+
+    def regiment_of(self, k: int) -> int | None:
+        """Unit k's regiment, numbered from 1 in the list's order; None when it is in none
+        (an auxiliary unit, or a list without regiments)."""
+        regiments = [i for i, f in enumerate(self.forces) if f.name.strip().lower() == REGIMENT]
+        force = self.force_of[k] if k < len(self.force_of) else -1
+        return regiments.index(force) + 1 if force in regiments else None
 
 
 def read_roster(path: str | Path) -> Roster:
@@ -60,7 +71,8 @@ def read_roster(path: str | Path) -> Roster:
     return Roster(str(path), root.get("name", ""),
                   [f.get("catalogueName", "") for f in forces], units,
                   [Force(f.get("catalogueId", ""), f.get("catalogueName", ""),
-                         f.get("catalogueRevision", "")) for f in forces], force_of, game)
+                         f.get("catalogueRevision", ""), f.get("name", "")) for f in forces],
+                  force_of, game)
 
 
 def _unit_selections(sel: Element | None) -> list[Element]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,13 @@ class Imported:
     skipped: list[str] = field(default_factory=list)    # units left out, each with its reason
     terrain: list[dict[str, Any]] = field(default_factory=list)   # faction terrain pieces
     catalogues: str = ""                        # which catalogues were read, when any
+    scene: dict[str, Any] = field(default_factory=dict)    # the scene `text` is written from
+    header: str = ""                            # the comment line above it
+
+    @property
+    def reserve(self) -> list[str]:
+        """The new units written in reserve (no room for them in their territory)."""
+        return [u["id"] for u in self.units if u.get("reserve")]
 
 
 @dataclass
@@ -128,6 +136,9 @@ def army_templates(roster: str | Path, catalogues: list[str] | None, strict: boo
             first = first or err
             army.skipped.append(f"unit '{p.unit}' is left out: {p.message}")
             continue
+        regiment = r.regiment_of(k)
+        if regiment is not None and not c.terrain:
+            c.unit["regiment"] = f"regiment-{regiment}"
         army.add(c)
     if not army.templates and first is not None:      # no unit at all: the first one's cause
         raise first
@@ -187,8 +198,14 @@ def place_army(army: Army, out: str | Path, side: str = "red", into: str | None 
                          f"{scene.ruleset.id} scene")
     data["ruleset"] = RULESET
     taken = {u.id for u in scene.units} | {p.id for p in scene.terrain}
+    regiments = {str(u.extra["regiment"]) for u in scene.units if "regiment" in u.extra}
+    named: dict[str, str] = {}
     for t in templates:
         t["id"] = _free(f"{side}-{t['id']}", taken)[len(side) + 1:]
+        if "regiment" in t:               # the list's regiment n: SIDE-regiment-n in the scene
+            if t["regiment"] not in named:
+                named[t["regiment"]] = _free(f"{side}-{t['regiment']}", regiments)
+            t["regiment"] = named[t["regiment"]]
     placed = [footprint(m.base.shape, m.base.a * LAYOUT, m.base.b * LAYOUT, m.x, m.y, m.facing,
                         32) for u in scene.units for m in u.models]
     board = [(0, 0), (scene.width, 0), (scene.width, scene.depth), (0, scene.depth)]
@@ -219,10 +236,10 @@ def place_army(army: Army, out: str | Path, side: str = "red", into: str | None 
     if deploy:
         enemy = [p for s, p in zones.items() if s != side]
         units = set_up(laid, side, zones[side], enemy[0] if enemy else None, DEPLOY_GAP,
-                       scene.layout, placed, centre)
+                       scene.layout, placed, centre, reserve=True)
     else:
         units = set_up(laid, side, zone, None, 0.0, scene.layout, placed, centre,
-                       front_first=False, near=_back(zone, centre))
+                       front_first=False, near=_back(zone, centre), reserve=True)
     for u in units:          # the true bases, and each model's weapons and role, in set_up's order
         for m, base, keys in zip(u["models"], true[u["id"]], own.get(u["id"], [{}] * len(
                 u["models"])), strict=True):
@@ -235,10 +252,39 @@ def place_army(army: Army, out: str | Path, side: str = "red", into: str | None 
                      "height": p.height, "kind": p.kind} for p in scene.terrain]
         data["terrain"] = list(have) + pieces
     data["units"] = list(data.get("units") or []) + units
-    text = (f"# {len(units)} units of {side} imported by `battlefield army import` from "
-            f"{source}\n" + yaml.safe_dump(data, sort_keys=False, width=100,
-                                             allow_unicode=True))
-    return Imported(text, units, warnings, left_out, army.skipped, pieces, army.catalogues)
+    header = f"# {len(units)} units of {side} imported by `battlefield army import` from {source}"
+    return Imported(_dumped(header, data), units, warnings, left_out, army.skipped, pieces,
+                    army.catalogues, data, header)
+
+
+def _dumped(header: str, data: dict[str, Any]) -> str:
+    return header + "\n" + yaml.safe_dump(data, sort_keys=False, width=100, allow_unicode=True)
+
+
+PLACE = re.compile(r"^units\[(\d+)\]\.models\[\d+\]\.(at|facing)$")
+
+
+def settled(imported: Imported, name: str) -> Scene:
+    """The scene as validate reads it (checked_scene). Should the loader refuse where a new
+    unit's model stands (a base on another, say), that unit goes into reserve - it is set up
+    in the deployment phase - and the scene is checked again: what is written is a scene
+    battlefield takes. Any other refusal stands."""
+    while True:
+        try:
+            return checked_scene(imported.text, name)
+        except InputError as exc:
+            where = PLACE.match(exc.path or "")
+            units = imported.scene.get("units") or []
+            k = int(where.group(1)) if where else -1
+            unit = units[k] if 0 <= k < len(units) else None
+            if unit is None or not any(unit is u for u in imported.units) \
+                    or unit.get("reserve"):
+                raise
+            unit["reserve"] = True
+            unit["models"] = [{x: m[x] for x in m if x not in ("at", "facing", "z")}
+                              for m in unit["models"]]
+            imported.warnings.append(f"{unit['id']}: {exc.message}; it is written in reserve")
+            imported.text = _dumped(imported.header, imported.scene)
 
 
 def _place_terrain(unit: dict[str, Any], sizes: list[Any], side: str, zone, scene,
@@ -255,7 +301,9 @@ def _place_terrain(unit: dict[str, Any], sizes: list[Any], side: str, zone, scen
     b = (size[1] if isinstance(size, list) else size) / MM_PER_INCH / 2
     area = shapely.Polygon(zone).buffer(-1e-6)
     others = [p.polygon.buffer(TERRAIN_CLEAR) for p in scene.layout.pieces]
-    others += [shapely.Point(o.x, o.y).buffer(TERRAIN_CLEAR + 1e-6) for o in scene.objectives]
+    marker = scene.ruleset.objectives.marker_mm / MM_PER_INCH / 2     # to the marker's edge
+    others += [shapely.Point(o.x, o.y).buffer(TERRAIN_CLEAR + marker + 1e-6, 256)
+               for o in scene.objectives]
     x0, y0, x1, y1 = area.bounds
     centre = shapely.Point(scene.width / 2, scene.depth / 2)
     spots = [(x0 + i * 0.5, y0 + j * 0.5) for i in range(int((x1 - x0) / 0.5) + 1)
@@ -294,14 +342,14 @@ def write_scene(imported: Imported, out: str | Path, side: str, deploy: bool) ->
     new units not in coherency by the ruleset's rule (models on different bases in a big unit)
     are named."""
     out = Path(out)
-    scene = checked_scene(imported.text, str(out))      # before anything is written
+    scene = settled(imported, str(out))                 # before anything is written
     write_text(out, imported.text)
     said = []
     if deploy:
         ref = Referee(scene)
         new = {u["id"] for u in imported.units}
         for i, u in enumerate(scene.units):
-            if u.id in new and not ref.coherency(i).coherent:
+            if u.id in new and not u.reserve and not ref.coherency(i).coherent:
                 said.append(f"{u.id} could not be set up in coherency in {side}'s territory; "
                             "move its models together before the battle")
     return said

@@ -150,9 +150,8 @@ def run_import(args: argparse.Namespace) -> int:
 
     got = import_army(args.roster, args.out, args.side, args.into, args.catalogues,
                       args.deploy, args.strict)
-    for w in [*got.skipped, *got.warnings]:
-        print(f"warning: {w}", file=sys.stderr)
-    for w in write_scene(got, args.out, args.side, args.deploy):
+    said = write_scene(got, args.out, args.side, args.deploy)
+    for w in [*got.skipped, *got.warnings, *said]:
         print(f"warning: {w}", file=sys.stderr)
     models = sum(len(u["models"]) for u in got.units)
     if got.catalogues:
@@ -162,6 +161,8 @@ def run_import(args: argparse.Namespace) -> int:
     print(f"wrote {args.out}: {plural(len(got.units), 'unit')} ({plural(models, 'model')}) "
           f"of {args.side}"
           + terrain + (", deployed" if args.deploy else "")
+          + (f"; {len(got.reserve)} in reserve (no room in {args.side}'s territory: set up "
+             f"in the deployment phase)" if got.reserve else "")
           + (f"; {len(got.skipped)} unit{'s' if len(got.skipped) != 1 else ''} left out "
              "(see the warnings)" if got.skipped else ""))
     kept = sum(len(u.get("abilities", ())) for u in got.units)

@@ -65,6 +65,7 @@ class Picture:
 
     def __init__(self, scene: Scene, report: dict | None = None, measure: dict | None = None,
                  marks: Iterable = ()) -> None:
+        scene = scene.set_up()           # units in reserve: not on the table yet
         self.scene, self.report, self.measure = scene, report, measure
         self.marks = tuple(marks)
         self.colours = side_colours(scene, report)

@@ -6,6 +6,7 @@ first (closest to the middle of the board), shooters behind."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,15 @@ def _block(n: int, base: Base, x: float, y: float, facing: float) -> list[tuple[
     return out
 
 
+def block(bases: list[Base], x: float, y: float, facing: float) -> list[tuple[float, float]]:
+    """Places for a unit's models (their bases, in the unit's order) as a compact block
+    centred at x, y with its front row across `facing`: what the import, the computer player
+    and the window's set-up lay a unit out as."""
+    if len({(b.shape, b.a, b.b) for b in bases}) > 1:
+        return _block_mixed(bases, x, y, facing)
+    return _block(len(bases), bases[0], x, y, facing)
+
+
 def _block_mixed(bases: list[Base], x: float, y: float, facing: float
                  ) -> list[tuple[float, float]]:
     """Positions for models on different bases (a template's `_bases`, biggest first): rows as
@@ -120,15 +130,17 @@ def deploy(scene_dict: dict[str, Any], layout, gap: float = 9.0) -> dict[str, An
 
 def set_up(army: list[dict[str, Any]], side: str, zone_points, enemy_points, gap: float,
            layout, placed: list[shapely.Polygon], toward: tuple[float, float],
-           front_first: bool = True, near: tuple[float, float] | None = None
-           ) -> list[dict[str, Any]]:
+           front_first: bool = True, near: tuple[float, float] | None = None,
+           reserve: bool = False) -> list[dict[str, Any]]:
     """Units from army templates (ARMY_KEYS), each a block of models wholly within the zone,
     more than `gap` from the enemy zone (none: no such rule), clear of `placed` (the feet of
     models already set up, extended here), of impassable terrain and of the edges of tall
     pieces, facing `toward` and as close to it as there is room. A template's `_bases` (each
     model's base, when they differ) lays the block out base by base. With `front_first` melee
     units go first and shooters behind; otherwise the army's order is kept. `near`: set up as close
-    to this point instead (facing `toward` all the same)."""
+    to this point instead (facing `toward` all the same). `reserve`: a unit that finds no
+    room is written in reserve (`reserve: true`, models without a place: set up in the
+    deployment phase) instead of stopping with an error."""
     centre = shapely.Point(*toward)
     blocked = [layout.polygons[i] for i, p in enumerate(layout.pieces)
                if p.kind == "impassable"]
@@ -142,12 +154,21 @@ def set_up(army: list[dict[str, Any]], side: str, zone_points, enemy_points, gap
                                               if w.get("range")]))
              if front_first else list(army))
     units = []
+    shapely.prepare(zone)
+    full: set[str] = set()              # units that found no room: one like them finds none
     for tmpl in order:
         base = _base(tmpl["base"])
         specs = tmpl.get("_bases") or [tmpl["base"]] * int(tmpl["models"])
         each = [_base(b) for b in specs] if tmpl.get("_bases") else None
-        spot = _find(zone, enemy, gap, base, int(tmpl["models"]), facing, placed, blocked,
-                     edges, shapely.Point(*near) if near is not None else centre, each)
+        like = repr((tmpl["base"], specs))
+        spot = None if like in full else _find(
+            zone, enemy, gap, base, int(tmpl["models"]), facing, placed, blocked, edges,
+            shapely.Point(*near) if near is not None else centre, each)
+        if spot is None:
+            full.add(like)
+        if spot is None and reserve:
+            units.append(in_reserve(tmpl, side, specs))
+            continue
         if spot is None:
             raise UsageError(f"no room to deploy {side}'s {tmpl['id']} in its territory")
         feet = [footprint(b.shape, b.a, b.b, x, y, facing, 32)
@@ -168,7 +189,27 @@ def set_up(army: list[dict[str, Any]], side: str, zone_points, enemy_points, gap
     return units
 
 
+def in_reserve(tmpl: dict[str, Any], side: str, specs: list[Any]) -> dict[str, Any]:
+    """A unit from an army template written in reserve: its models have bases, no place."""
+    unit: dict[str, Any] = {"id": f"{side}-{tmpl['id']}", "side": side}
+    for k in tmpl:
+        if k not in ("id", "models", "base", "_bases"):
+            unit[k] = tmpl[k]
+    unit["reserve"] = True
+    unit["models"] = [{"base": spec} for spec in specs]
+    return unit
+
+
 def _find(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre, each=None):
+    return next(spots(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre, each),
+                None)
+
+
+def spots(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre, each=None
+          ) -> Iterator[list[tuple[float, float]]]:
+    """Each block of n models (`each`: their bases, when they differ) that fits: wholly within
+    `zone`, more than `gap` from `enemy`, clear of `placed`, `blocked` and `edges`; the blocks
+    centred nearest `centre` first, on a 1" grid."""
     x0, y0, x1, y1 = zone.bounds
     spots = []
     step = 1.0
@@ -195,8 +236,7 @@ def _find(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre, eac
             continue
         if any(f.intersects(e) for f in feet for e in edges):
             continue
-        return pos
-    return None
+        yield pos
 
 
 def demo_battle(map_path: Path, ruleset: str | None = None) -> str:

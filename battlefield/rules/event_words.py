@@ -364,6 +364,13 @@ WORDS: dict[str, Callable[[Event], str]] = {
         f" ({plain(e['models'])})" if e.get("models") else ""),
     "destroyed": _unit_said("is destroyed"),
     "healed": lambda e: f"{e.get('unit', '?')} healed {plain(e.get('points', ''))}".rstrip(),
+    "deployed-unit": lambda e: f"{e.get('unit', '?')} is set up ({plain(e.get('models'))} "
+                               f"models)",
+    "deploy-regiment": lambda e: f"{e.get('side', '?')} deploys regiment "
+                                 f"{e.get('regiment', '?')}",
+    "deployed": lambda e: f"{e.get('side', '?')} has finished deploying",
+    "deployment-over": lambda e: f"deployment is over (finished: {plain(e.get('finished'))})",
+    "not-deployed": lambda e: f"not set up, out of the battle: {plain(e.get('units'))}",
 }
 
 

@@ -44,9 +44,13 @@ def what_now(state: State, open_now: Sequence[str] | None = None) -> str:
               for a in state.scene.ruleset.actions}
     drag = [a for a in choices if a in vocab and vocab[a].drag]
     onto = [a for a in drag if vocab[a].targeted]
-    pick = [a for a in choices if a not in drag and fields.get(a, set()) & {"unit", "target"}]
-    rest = [a for a in choices if a not in drag and a not in pick]
+    place = [a for a in choices if "at" in fields.get(a, set())]     # a unit in reserve
+    pick = [a for a in choices if a not in drag and a not in place
+            and fields.get(a, set()) & {"unit", "target"}]
+    rest = [a for a in choices if a not in drag and a not in pick and a not in place]
     parts = []
+    if place:
+        parts.append(f"drag a unit from the reserve list onto the table to {_either(place)}")
     moves = [a for a in drag if a not in onto]
     if moves:
         parts.append(f"drag a unit to {_either(moves)}"

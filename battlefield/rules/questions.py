@@ -77,6 +77,10 @@ class OddsQuestion:
         """The question asked of `scene` about the units `args` with `options` (by key)."""
         names = tuple(str(a) for a in args)
         units = tuple(scene.unit_index(a) for a in names)
+        for a, u in zip(names, units, strict=True):
+            if scene.units[u].reserve:            # nothing to measure until it is set up
+                raise UsageError(f"{a} is in reserve: it is not on the table until the "
+                                 f"deployment phase sets it up")
         if self.enemies and len(units) >= 2:
             a, b = units[:2]
             if scene.units[a].side == scene.units[b].side:

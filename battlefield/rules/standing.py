@@ -23,8 +23,9 @@ def scene_now(state: State, keep_slain: bool = False) -> Scene:
                 continue
             if k == spec.leader:
                 leader = len(models)
-            models.append(replace(m, x=float(t.x[i]), y=float(t.y[i]), z=float(t.z[i]),
-                                  facing=float(t.facing[i])))
+            models.append(m if t.unit[i] < 0 and not m.placed else      # still in reserve
+                          replace(m, x=float(t.x[i]), y=float(t.y[i]), z=float(t.z[i]),
+                                  facing=float(t.facing[i]), placed=True))
         units.append(replace(spec, models=models, leader=leader))
     objectives = [replace(o, controlled_by=state.objectives.get(o.id, o.controlled_by))
                   for o in scene.objectives]

@@ -334,6 +334,12 @@ class State:
             self.units[u].alive[m - first] = False
         self.table = self.table.removed(np.asarray(models, dtype=np.int64))
 
+    def in_reserve(self, u: int) -> bool:
+        """Unit u is in reserve: not set up yet (scene `reserve: true`), so none of its models
+        is on the table though they live (a slain model is not alive)."""
+        return (self.scene.units[u].reserve and bool(self.units[u].alive.any())
+                and not len(self.models_of(u)))
+
     def side_of(self, u: int) -> str:
         return self.scene.units[u].side
 

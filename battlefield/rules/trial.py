@@ -85,8 +85,12 @@ def scene_after(state: State) -> dict[str, Any]:
     offsets = scene.model_offsets()
     for u, spec in enumerate(scene.units):
         models = []
+        reserve = state.in_reserve(u)
         for k, m in enumerate(spec.models):
             i = offsets[u] + k
+            if reserve:                   # not set up yet: no place (a unit in reserve)
+                models.append({"base": _base(m.base), **m.extra})
+                continue
             # Exact coordinates (YAML floats round-trip), so the position reads back bit for bit.
             d: dict[str, Any] = {"base": _base(m.base), "at": [float(t.x[i]), float(t.y[i])]}
             if t.facing[i]:
@@ -109,6 +113,8 @@ def scene_after(state: State) -> dict[str, Any]:
         if spec.leader:
             item["leader"] = spec.leader + 1
         item.update(spec.extra)
+        if reserve:
+            item["reserve"] = True
         item["models"] = models
         units.append(item)
     out: dict[str, Any] = {"ruleset": scene.ruleset.id,

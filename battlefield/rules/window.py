@@ -123,5 +123,22 @@ class Window:
         the ruleset draws for this state (orders, routes, engaged sides). Default: nothing."""
         return []
 
+    def set_up_area(self, state: State, side: str) -> SetUpArea:
+        """When a unit in reserve is dragged onto the table in the deployment phase: where the
+        side sets units up. Default: its territory (the scene's deployment zone), no line."""
+        pts = state.scene.deployment.get(side)
+        return SetUpArea(np.asarray(pts, dtype=float) if pts else None)
 
-__all__ = ["DragContext", "DragNotes", "Ghost", "Mark", "Ring", "Window"]
+
+@dataclass
+class SetUpArea:
+    """Where a side sets its units up, as the window shows it while one is dragged from the
+    reserve list: its territory, and the lines units stay behind (each an outline, inches:
+    aos4's 9" round enemy territory) with what they are."""
+
+    territory: np.ndarray | None
+    keep_out: list[np.ndarray] = field(default_factory=list)
+    label: str = ""
+
+
+__all__ = ["DragContext", "DragNotes", "Ghost", "Mark", "Ring", "SetUpArea", "Window"]

@@ -313,7 +313,9 @@ class _SceneReader:
             ids.add(uid)
             side = self._name((*p, "side"), u["side"])
             default = self._default_base(p, u, rs)
-            models = [self._model((*p, "models", k), m, rs, width, depth, layout, default)
+            reserve = self._reserve(p, u, rs)
+            models = [self._model((*p, "models", k), m, rs, width, depth, layout, default,
+                                  reserve)
                       for k, m in enumerate(r.sequence((*p, "models"), u["models"], 1,
                                                        "a list of models {base: MM, at: [x, y]}"))]
             leader = 0
@@ -332,6 +334,21 @@ class _SceneReader:
                                   stats, weapons, keywords, profile, r.line(p),
                                   self._extra(p, u, rs.unit_keys), p))
         return units
+
+    def _reserve(self, path: tuple, given: dict[str, Any], rs: Any) -> bool:
+        """The unit's `reserve:` (true: not yet set up), which only a ruleset that deploys
+        units (an action `deploy` in its vocabulary) takes."""
+        if "reserve" not in given:
+            return False
+        value = given["reserve"]
+        if not isinstance(value, bool):
+            raise self.r.error((*path, "reserve"), f"{value!r} is not true or false",
+                               "true (a unit in reserve, set up in the deployment phase)")
+        if value and not any(a.id == "deploy" for a in rs.actions):
+            raise self.r.error((*path, "reserve"), f"{rs.id} has no deployment phase to set "
+                               f"up a unit in reserve", "a unit set up on the table (models "
+                               "with at:)")
+        return value
 
     def _ranges(self, path: tuple, weapons: list[dict[str, Any]], rs: Any) -> None:
         """A weapon's range is at least the ruleset's weapon_range_min, or none (melee)."""
@@ -488,14 +505,28 @@ class _SceneReader:
         return Base.oval(long_, short)
 
     def _model(self, path: tuple, value: Any, rs: Any, width: float, depth: float,
-               layout: Layout, default_base: Any = None) -> ModelSpec:
+               layout: Layout, default_base: Any = None, reserve: bool = False) -> ModelSpec:
         r = self.r
         required, optional = keys.MODEL.required(), keys.MODEL.optional()
+        if not reserve:                    # a model's place: left out in a unit in reserve only
+            required, optional = required + ["at"], [k for k in optional if k != "at"]
         if default_base is not None:       # the unit's key names the base (ExtraKey.bases)
             required = [k for k in required if k != "base"]
             optional = ["base", *(k for k in optional if k != "base")]
         m = r.mapping(path, value, required, optional + [k.name for k in rs.model_keys])
         base = self._base((*path, "base"), m.get("base", default_base), rs)
+        if reserve:
+            if "at" in m:
+                raise r.error((*path, "at"), "a unit in reserve is not set up yet: its "
+                              "models have no place", "the model without at: (or the unit "
+                              "without reserve: true)")
+            return ModelSpec(base, 0.0, 0.0, float(r.number((*path, "facing"),
+                                                            m.get("facing", 0.0))) % 360.0,
+                             height=(r.number((*path, "height"), m["height"], 0,
+                                              strict_min=True) if "height" in m
+                                     else base.default_height()),
+                             height_given="height" in m,
+                             extra=self._extra(path, m, rs.model_keys), placed=False)
         x, y = r.point((*path, "at"), m["at"])
         facing = r.number((*path, "facing"), m.get("facing", 0.0))
         th = math.radians(facing)
@@ -545,8 +576,8 @@ class _SceneReader:
         slain = _slain(scene)
         # Models at different heights (one on a piece of terrain) do not collide.
         for i, j in bad:
-            if int(i) in slain or int(j) in slain:
-                continue                  # a slain model's last place (a position's `state:`)
+            if int(i) in slain or int(j) in slain or t.unit[i] < 0 or t.unit[j] < 0:
+                continue        # a slain model's last place (a position's `state:`), a reserve
             if abs(t.z[i] - t.z[j]) < min(t.height[i], t.height[j]):
                 names = scene.model_names
                 ui, k = _locate(scene, int(j))

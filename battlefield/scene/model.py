@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,8 @@ from battlefield.yamlsource import format_path
 @dataclass
 class ModelSpec:
     """One model: its base, where it stands (inches), facing (degrees ccw from +x), elevation
-    and height (inches)."""
+    and height (inches). `placed` False: a model of a unit in reserve (`reserve: true`), not
+    yet set up - its x and y mean nothing and it is off the table until deployed."""
 
     base: Base
     x: float
@@ -32,6 +33,7 @@ class ModelSpec:
     z_given: bool = False
     height_given: bool = False
     extra: dict[str, Any] = field(default_factory=dict)    # the ruleset's model_keys, as written
+    placed: bool = True
 
 
 @dataclass
@@ -51,6 +53,11 @@ class UnitSpec:
 
     def has(self, keyword: str) -> bool:
         return keyword.upper() in self.keywords
+
+    @property
+    def reserve(self) -> bool:
+        """A unit in reserve (`reserve: true`): none of its models is set up yet."""
+        return bool(self.models) and not any(m.placed for m in self.models)
 
     def model_weapons(self, k: int) -> list[dict[str, Any]]:
         """The weapon profiles the unit's k-th model (from 0) carries: the unit's weapons its
@@ -119,6 +126,14 @@ class Scene:
         key = self.ruleset.objectives.tie_to
         return o.extra.get(key) if key else None
 
+    def set_up(self) -> Scene:
+        """The scene as its table shows it: the models of units in reserve (not set up yet,
+        no place) left out, what pictures and pages draw. The scene itself when none is."""
+        if not any(u.reserve for u in self.units):
+            return self
+        return replace(self, units=[replace(u, models=[], leader=0) if u.reserve else u
+                                    for u in self.units])
+
     def unit_index(self, unit_id: str) -> int:
         for i, u in enumerate(self.units):
             if u.id == unit_id:
@@ -164,6 +179,8 @@ class Scene:
         return int(on.min()) if len(on) else lead
 
     def table(self) -> Table:
+        """Every model's place; a model not yet set up (a unit in reserve) is off the table,
+        as a slain one is (unit -1)."""
         models = [(ui, m) for ui, u in enumerate(self.units) for m in u.models]
         col = lambda f: np.array([f(ui, m) for ui, m in models], dtype=np.float64)  # noqa: E731
         return Table(
@@ -173,7 +190,8 @@ class Scene:
             shape=np.array([m.base.shape for _, m in models], dtype=np.int64),
             a=col(lambda _, m: m.base.a), b=col(lambda _, m: m.base.b),
             z=col(lambda _, m: m.z), height=col(lambda _, m: m.height),
-            unit=np.array([ui for ui, _ in models], dtype=np.int64), n_units=len(self.units),
+            unit=np.array([ui if m.placed else -1 for ui, m in models], dtype=np.int64),
+            n_units=len(self.units),
         )
 
     @property

@@ -105,6 +105,15 @@ def _unit_defs(rs: Any) -> dict[str, Any]:
     unit = _object(keys.UNIT, {k.name: _own(k) for k in rs.unit_keys}, rs)
     for key, _ in rs.unplayed_unit_keys:       # refused by the loader: not offered
         unit["properties"].pop(key, None)
+    if any(a.id == "deploy" for a in rs.actions):
+        # A unit in reserve (reserve: true) has models without `at`; any other, with it.
+        unit["if"] = {"required": ["reserve"], "properties": {"reserve": {"const": True}}}
+        unit["then"] = {"properties": {"models": {"items": {"not": {"required": ["at"]}}}}}
+        unit["else"] = {"properties": {"models": {"items": {"required": ["at"]}}}}
+    else:                                      # no deployment phase: no unit in reserve
+        unit["properties"].pop("reserve", None)
+        unit["properties"]["models"] = {**unit["properties"]["models"], "items": {
+            "allOf": [{"$ref": f"#/$defs/model-{r}"}, {"required": ["at"]}]}}
     model = _object(keys.MODEL, {k.name: _own(k) for k in rs.model_keys}, rs)
     if any(k.bases for k in rs.unit_keys):     # a model may take its base from its unit's key
         model["required"] = [k for k in model.get("required", []) if k != "base"]

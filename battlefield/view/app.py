@@ -35,6 +35,7 @@ from battlefield.view.held import hold
 from battlefield.view.measure_tool import MeasureTool
 from battlefield.view.opening import Setup, battle_text, to_phase
 from battlefield.view.panels import WIDTH, HelpOverlay, Panel
+from battlefield.view.setting_up import DEPLOY, SetUpTool
 from battlefield.view.stack import SIZE, App  # noqa: F401  (App: as before, from here)
 from battlefield.view.table_view import TableView
 
@@ -76,6 +77,7 @@ class PlayScene:
         self.panel.computer = set(computer)
         self.drag = DragTool(self.table, self.applied, self.say)
         self.drag.not_yours = self.not_yours
+        self.setup = SetUpTool(self.table, self.apply, self.say)    # deployment: the reserve
         self.measure = MeasureTool(self.table, self.say)
         self.measuring = False
         self.picking: tuple[str, str | None] | None = None     # (ability, unit) being targeted
@@ -259,6 +261,8 @@ class PlayScene:
             return True
         if self.confirm is not None:
             return self.answer(e)
+        if self.editor is None and self.glide is None and self.setup.handle_event(e):
+            return True
         if e.type == pygame.KEYDOWN and e.key == pygame.K_e and not self.drag.pickup:
             if self.editor is None and self.unsaved():
                 self.ask(f"Edit the map? The first edit starts a new game: the "
@@ -352,6 +356,9 @@ class PlayScene:
             return
         if live.needs_nothing(self.state, name):
             self.apply(Action(name))
+            return
+        if name == DEPLOY:
+            self.say(f"{name}: drag a unit from the reserve list onto the table")
             return
         self.chosen_at = self.turn()
         if name in live.drag_abilities(self.state):
@@ -516,7 +523,8 @@ class PlayScene:
             self.glide = None
             self.table.changed()
         st = self.state
-        if st.over or self.drag.pickup is not None or self.editor is not None:
+        if st.over or self.drag.pickup is not None or self.editor is not None \
+                or self.setup.held is not None:
             return
         side = st.acting_side
         if side in self.computer:
@@ -528,7 +536,7 @@ class PlayScene:
                 applied = self.apply(action, computer=True)
             finally:
                 self.by_itself = False
-            if applied and self.glide_s > 0:
+            if applied and self.glide_s > 0 and action.type != DEPLOY:   # set up: no glide
                 self.glide = auto.Glide.of(st, action, before, self.glide_s)
             return
         step = self.forced()
@@ -558,6 +566,8 @@ class PlayScene:
             self.draw_glide(surface)
         else:
             self.drag.draw(surface)
+        if self.editor is None:
+            self.setup.draw(surface)
         if self.measuring:
             self.measure.draw(surface)
         if self.editor is not None:

@@ -60,6 +60,7 @@ class Picture:
         if standing is not None:        # a whole position: its damage, its slain marked
             scene, self.wounds, self.lost, fresh = standing
             report = fresh if report is not None else None
+        scene = scene.set_up()           # units in reserve: not on the table yet
         self.scene, self.report, self.measure = scene, report, measure
         self.marks = marks
         self.damage = (any(d for each in (self.wounds or {}).values() for d, _ in each),

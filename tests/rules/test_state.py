@@ -231,7 +231,8 @@ def _position(ruleset: str) -> dict:
 
 BAD_POSITIONS = [
     ("aos4", ("clock", "phase"), "bogus", "state.clock.phase: 'bogus' is not a phase (expected "
-                                         "start, hero, movement, shooting, charge, combat, end)"),
+                                         "deployment, start, hero, movement, shooting, charge, "
+                                         "combat, end)"),
     ("aos4", ("clock", "round"), "x", "state.clock.round: 'x' is the wrong kind of value "
                                       "(expected a count, 0 or more)"),
     ("aos4", ("clock", "round"), -3, "state.clock.round: -3 is the wrong kind of value"),

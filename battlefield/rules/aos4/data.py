@@ -151,6 +151,11 @@ class BattleRules:
 
 
 @dataclass(frozen=True)
+class DeploymentRules:
+    enemy_territory: float = item(least=0)
+
+
+@dataclass(frozen=True)
 class CoreRules:
     movement: MovementRules
     charge: ChargeRules
@@ -158,6 +163,7 @@ class CoreRules:
     hero: HeroRules
     magic: MagicRules
     battle: BattleRules
+    deployment: DeploymentRules
 
 
 def load_rules(path: Path) -> CoreRules:

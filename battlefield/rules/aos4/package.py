@@ -9,6 +9,8 @@ import math
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import rolls
 from battlefield.rules.aos4.allocation import stat
@@ -16,7 +18,7 @@ from battlefield.rules.chance import mean, outcomes
 from battlefield.rules.questions import Asked, OddsOption, OddsQuestion
 from battlefield.rules.ruleset import Effect, Player, Ruleset
 from battlefield.rules.state import State
-from battlefield.rules.window import DragContext, DragNotes, Window
+from battlefield.rules.window import DragContext, DragNotes, SetUpArea, Window
 from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
 from battlefield.text import distribution, inches, plural, table
@@ -171,7 +173,26 @@ def _dice_move_note(ctx: DragContext, move: str) -> str:
 
 class Aos4Window(Window):
     """What the play window shows of aos4: retreat first for a unit in combat, the charge odds
-    against the enemy under the cursor, a dice Move's chance to reach, a click that fights."""
+    against the enemy under the cursor, a dice Move's chance to reach, a click that fights, the
+    9" line round enemy territory while a unit is set up."""
+
+    def set_up_area(self, state: State, side: str) -> SetUpArea:
+        """The side's territory and the line 9" (rules.yaml deployment) round enemy territory
+        that a unit is set up more than that far from."""
+        # here, not at the top: start-up time of the CLI
+        import shapely
+
+        area = super().set_up_area(state, side)
+        gap = state.rules.book.core.deployment.enemy_territory
+        lines = []
+        for s, pts in state.scene.deployment.items():
+            if s == side or not pts:
+                continue
+            grown = shapely.Polygon(pts).buffer(gap, 32)
+            lines.append(np.asarray(grown.exterior.coords, dtype=float))
+        area.keep_out = lines
+        area.label = f"{gap:g}\" from enemy territory"
+        return area
 
     def drag_abilities(self, state: State, u: int, offered: list[str]) -> list[str]:
         """A unit in combat retreats in the movement phase; one out of combat cannot."""

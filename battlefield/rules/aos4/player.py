@@ -1,10 +1,11 @@
 """A computer player for aos4: rules-competent heuristics, every choice checked by the engine.
 
-Hero phase: rally a badly hurt unit. Movement: each unit heads for the nearest objective its
-side does not hold (else the nearest enemy), as far as a legal move takes it, running when it
-has no ranged weapons and is far away. Shooting: at the target with the highest expected damage.
-Charge: when the odds are good (re-rolling with Forward to Victory when command points allow).
-Combat: fight with every eligible unit, at the enemy it hurts most.
+Deployment: each unit in reserve as a block as near the middle as there is room, melee units
+in front (deployer.py). Hero phase: rally a badly hurt unit. Movement: each unit heads for the
+nearest objective its side does not hold (else the nearest enemy), as far as a legal move takes
+it, running when it has no ranged weapons and is far away. Shooting: at the target with the
+highest expected damage. Charge: when the odds are good (re-rolling with Forward to Victory when
+command points allow). Combat: fight with every eligible unit, at the enemy it hurts most.
 Decisions (asked of this side by the engine): All-out Defence for the targeted unit when it
 saves at least a point of damage on average, else decline; Unbind always (it costs nothing),
 with the WIZARD that has the most unbinds left, the nearest on a tie; the first turn of a battle
@@ -23,6 +24,7 @@ from battlefield.rules.actions import Action
 from battlefield.rules.aos4 import movement, rolls, spellbook
 from battlefield.rules.aos4.charge import charge_odds
 from battlefield.rules.aos4.data import book
+from battlefield.rules.aos4.deployer import deploy_actions
 from battlefield.rules.aos4.magic import can_unbind
 from battlefield.rules.aos4.movement import EPS
 from battlefield.rules.aos4.odds import attack_odds
@@ -240,9 +242,12 @@ class Aos4Player:
                 yield Action("fight", unit=spec.id, target=state.scene.units[best].id)
 
     # what this player offers in each phase (start and end: nothing but ending it)
+    def _deployment(self, state: State) -> Iterator[Action]:
+        yield from deploy_actions(state)
+
     offers: ClassVar[dict[str, Callable[[Aos4Player, State], Iterator[Action]]]] = {
-        "hero": _hero, "movement": _movement, "shooting": _shooting, "charge": _charge,
-        "combat": _combat}
+        "deployment": _deployment, "hero": _hero, "movement": _movement,
+        "shooting": _shooting, "charge": _charge, "combat": _combat}
 
     # --- helpers ---------------------------------------------------------------------------------
     def _mine(self, state: State) -> list[int]:

@@ -21,6 +21,7 @@ from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import (
     commands,
     defence,
+    deployment,
     fighting,
     heroics,
     magic,
@@ -73,6 +74,8 @@ def end_phase(state: State) -> list[Event]:
     phase, when neither has a unit left to fight)."""
     c = state.clock
     side = c["acting"]
+    if c["phase"] == deployment.PHASE:
+        return deployment.pass_(state)
     events: list[Event] = [{"type": "pass", "side": side, "phase": c["phase"]}]
     if c["phase"] == "combat":
         foe = other(state, side)
@@ -96,8 +99,9 @@ class Aos4(Ruleset):
     here - plus what package.py answers for the tools."""
 
     id = "aos4"
-    phases = turns.PHASES
+    phases = (deployment.PHASE, *turns.PHASES)
     clock_sides = ("first", "underdog")
+    clock_side_lists = ("finished",)       # deployment: the sides that have deployed
     odds = package.ODDS
     window = package.Aos4Window()
     parameters = (Parameter("rounds", "battleplan.rounds", "battle rounds", least=1),
@@ -136,6 +140,8 @@ class Aos4(Ruleset):
     place_of_power = handles("activate-place-of-power", check=heroics.check_place_of_power,
                              resolve=heroics.place_of_power)
     intervention = handles("magical-intervention", check=_as_option, resolve=_as_option)
+    deploy_abilities = handles("deploy-unit", "deploy-regiment", check=deployment.as_deploy,
+                               resolve=deployment.as_deploy)
 
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:
@@ -143,6 +149,8 @@ class Aos4(Ruleset):
             raise UsageError(f"an aos4 battle needs two sides; the scene has "
                              f"{len(state.scene.sides)}: {', '.join(state.scene.sides)}")
         spellbook.check_scene(state.scene)
+        if deployment.played(state):        # units in reserve: the deployment phase first
+            return turns.begin(state, first_round=False) + deployment.start(state)
         return turns.begin(state)
 
     def acting_side(self, state: State) -> str:
@@ -151,6 +159,8 @@ class Aos4(Ruleset):
     def over(self, state: State) -> bool:
         if state.clock.get("over"):
             return True
+        if state.clock.get("phase") == deployment.PHASE:
+            return False
         scene = state.scene
         _, standing = state.table.memo(("sides-standing", id(scene)), lambda: (scene, {
             s.side for u, s in enumerate(scene.units) if len(state.models_of(u))}))
@@ -174,6 +184,9 @@ class Aos4(Ruleset):
         if self.over(state):
             return []
         out = [END_PHASE]
+        if state.clock["phase"] == deployment.PHASE:
+            mine = deployment.reserves(state, state.clock["acting"])
+            return [*out, deployment.DEPLOY] if mine else out
         for a in book(state).abilities.values():
             if a.id in book(state).not_played or a.reaction or a.id == "magical-intervention":
                 continue
@@ -198,6 +211,8 @@ class Aos4(Ruleset):
         """The phases of the ability (abilities.yaml, the seed's): "your movement" ...; none
         for what is no action of its own (a reaction, one not played, Magical Intervention)
         nor for a spell or prayer (magic.check says when)."""
+        if kind == deployment.DEPLOY:
+            return (deployment.PHASE,)
         a = self.book.abilities.get(kind)
         if a is None or a.reaction or a.not_played or a.id == "magical-intervention":
             return ()
@@ -231,6 +246,8 @@ class Aos4(Ruleset):
                                            f"{action.side}'s")]
         if action.type == END_PHASE:
             return check_end_phase(state)
+        if action.type == deployment.DEPLOY:
+            return deployment.check(state, action)
         a = book(state).abilities.get(action.type)
         if a is None:                  # a spell or prayer: Aos4.unknown has refused any other
             return magic.check_spell(state, action)
@@ -242,6 +259,8 @@ class Aos4(Ruleset):
             return [v("reaction", f"{a.id} is a reaction: give it as \"command\": \"{a.id}\" "
                                   f"on the {book(state).reactions[a.id].replace('|', ' or ')} "
                                   f"action")]
+        if "DEPLOY" in a.keywords:            # played as the action `deploy`
+            return self.handler(a.id).check(state, a, -1, action)
         u, problem = commands.acting_unit(state, action)
         if problem:
             return [problem]
@@ -254,6 +273,8 @@ class Aos4(Ruleset):
     def resolve(self, state: State, action: Action) -> list[Event]:
         if action.type == END_PHASE:
             return end_phase(state)
+        if action.type == deployment.DEPLOY:
+            return deployment.deploy(state, action)
         a = book(state).abilities.get(action.type)
         if a is None:
             return magic.use_spell(state, action)

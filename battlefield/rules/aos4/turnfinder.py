@@ -51,6 +51,8 @@ def advance(state: State, action: Action) -> list[Violation]:
     phase, _ = where
     side = first_side(state.scene, [action])
     c = state.clock
+    if phase not in PHASES or c["phase"] not in PHASES:
+        return []         # deployment comes before the turns: the check says what is wrong
     target = PHASES.index(phase)
     turn = (c["round"], c["turn"])
     while True:

@@ -36,10 +36,11 @@ PRIORITY = "first-turn"                  # the decision's kind
 FIRST_TURN = ("go-first", "go-second")   # its answers
 
 
-def begin(state: State) -> list[Event]:
+def begin(state: State, first_round: bool = True) -> list[Event]:
     """A new battle, or - with the scene's `state:` key - a battle at the start of a given
     round and turn: {round: 2, active: blue, command_points: {red: 2}, victory_points: ...}.
-    Without `active`, the side the rules name decides who takes the first turn."""
+    Without `active`, the side the rules name decides who takes the first turn.
+    `first_round` False: the clock is set and the round waits (for the deployment phase)."""
     sides = state.scene.sides
     start, active = scene_start(state, START_KEYS)
     rnd = start_round(state, start, book(state).battleplan.rounds)
@@ -52,6 +53,8 @@ def begin(state: State) -> list[Event]:
     state.objectives = {o.id: o.controlled_by for o in state.scene.objectives}
     for s, vp in vps.items():
         state.sides[s]["vp"] = vp
+    if not first_round:                   # the deployment phase comes first (deployment.py)
+        return []
     if "active" in start or is_position(start):      # a whole position restores its own
         return new_round(state, first=active, given_cp=cps)
     return new_round(state, decides=set_up_first(state) if rnd == 1 else None, given_cp=cps)

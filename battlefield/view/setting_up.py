@@ -1,0 +1,248 @@
+"""The deployment phase at the table: while the acting side may `deploy` (a ruleset whose
+vocabulary has that action, aos4), a list of its units in reserve runs down the left of the
+table. Press one and drag it onto the table: its models follow the pointer as a block (the
+layout army import and the computer player use: rules/deploy.block), the side's territory is
+shaded and the lines the ruleset keeps units behind are drawn (Window.set_up_area: aos4's 9"
+round enemy territory), and the drop is checked live by the engine - the bases green when the
+unit may be set up there, red with the refusal in words when not. Releasing over the table
+sets the unit up (the action `deploy` with one place per model); releasing over the list, or
+Escape, puts it back. The wheel or Q / E turn the block. `regiment`: R with a unit in the hand
+deploys its whole regiment one unit after another (Deploy Regiment)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pygame
+import shapely
+
+from battlefield import palette as pal
+from battlefield.geometry.bases import outline_points
+from battlefield.rules.actions import Action, Violation
+from battlefield.rules.deploy import block
+from battlefield.rules.state import State
+from battlefield.view.drawing import blit_text, dashed, fill_polygon, font
+from battlefield.view.table_view import TableView
+
+DEPLOY = "deploy"               # the vocabulary's set-up action
+ROW_H = 26
+LIST_W = 210
+OK: pal.RGB = (0x00, 0x9E, 0x73)
+BAD: pal.RGB = (0xD5, 0x5E, 0x00)
+TURN = 15.0
+
+
+@dataclass
+class Held:
+    """The unit in the hand: where the pointer is (table inches), its facing, the places its
+    models would take, and what the engine says of them (empty: legal)."""
+
+    unit: int
+    at: tuple[float, float] | None = None
+    facing: float = 90.0
+    places: list[tuple[float, float]] | None = None
+    problems: list[Violation] | None = None
+    regiment: bool = False
+
+
+class SetUpTool:
+    """The reserve list and the drag of a unit in reserve onto the table."""
+
+    def __init__(self, table: TableView, apply: Callable[[Action], bool],
+                 say: Callable[[str], None]) -> None:
+        self.table = table
+        self.apply = apply
+        self.say = say
+        self.held: Held | None = None
+
+    @property
+    def state(self) -> State:
+        return self.table.state
+
+    # --- what is offered ------------------------------------------------------------------------
+    def active(self) -> bool:
+        st = self.state
+        return not st.over and not st.pending and DEPLOY in st.available()
+
+    def reserve(self) -> list[int]:
+        """The acting side's units in reserve, in the scene's order."""
+        st = self.state
+        side = st.acting_side
+        return [u for u, s in enumerate(st.scene.units) if s.side == side and st.in_reserve(u)]
+
+    def rows(self) -> list[tuple[int, pygame.Rect]]:
+        r = self.table.rect
+        return [(u, pygame.Rect(r.x + 8, r.y + 36 + k * ROW_H, LIST_W, ROW_H - 4))
+                for k, u in enumerate(self.reserve())]
+
+    def over_list(self, pos: tuple[int, int]) -> bool:
+        rows = self.rows()
+        if not rows:
+            return False
+        top = rows[0][1].top - 30
+        return pygame.Rect(rows[0][1].x, top, LIST_W, rows[-1][1].bottom - top).collidepoint(pos)
+
+    # --- the drag ---------------------------------------------------------------------------------
+    def action(self, h: Held) -> Action | None:
+        if h.places is None:
+            return None
+        opts: tuple = (("at", tuple(h.places)),)
+        if h.regiment:
+            opts = (*opts, ("regiment", True))
+        return Action(DEPLOY, unit=self.state.scene.units[h.unit].id, facing=h.facing,
+                      options=tuple(sorted(opts)))
+
+    def move_to(self, pos: tuple[float, float]) -> None:
+        """The block under the pointer, checked by the engine."""
+        h = self.held
+        if h is None:
+            return
+        x, y = self.table.table_at(pos)
+        h.at = (x, y)
+        bases = [m.base for m in self.state.scene.units[h.unit].models]
+        h.places = [(round(px, 4), round(py, 4)) for px, py in block(bases, x, y, h.facing)]
+        action = self.action(h)
+        h.problems = self.state.check(action) if action is not None else None
+
+    def facing_of(self, u: int) -> float:
+        """Facing the middle of the board from the side's territory."""
+        st = self.state
+        pts = st.scene.deployment.get(st.scene.units[u].side)
+        if not pts:
+            return 90.0
+        cx, cy = np.asarray(pts, dtype=float).mean(axis=0)
+        return math.degrees(math.atan2(st.scene.depth / 2 - cy, st.scene.width / 2 - cx)) % 360
+
+    def handle_event(self, e: pygame.event.Event) -> bool:
+        if not self.active():
+            self.held = None
+            return False
+        h = self.held
+        if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and h is None:
+            for u, rect in self.rows():
+                if rect.collidepoint(e.pos):
+                    self.held = Held(u, facing=self.facing_of(u))
+                    self.say(f"{self.state.scene.units[u].id}: drop it in your territory "
+                             "(wheel or Q / E turns it, R: its whole regiment, Esc: back)")
+                    return True
+            return False
+        if h is None:
+            return False
+        if e.type == pygame.MOUSEMOTION:
+            self.move_to(e.pos)
+            return True
+        if e.type == pygame.MOUSEWHEEL or (e.type == pygame.KEYDOWN and e.key in (
+                pygame.K_q, pygame.K_e)):
+            turn = (e.y if e.type == pygame.MOUSEWHEEL else (1 if e.key == pygame.K_q else -1))
+            h.facing = (h.facing + TURN * turn) % 360
+            if h.at is not None:
+                self.move_to(self.table.view.px(*h.at))
+            return True
+        if e.type == pygame.KEYDOWN and e.key == pygame.K_r:
+            h.regiment = not h.regiment
+            self.say("Deploy Regiment: its other units follow, without alternating"
+                     if h.regiment else "Deploy Unit: this unit alone")
+            return True
+        if e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE:
+            self.held = None
+            self.say("put back in reserve")
+            return True
+        if e.type == pygame.MOUSEBUTTONUP and e.button == 1:
+            self.held = None
+            if self.over_list(e.pos) or not self.table.rect.collidepoint(e.pos):
+                self.say("put back in reserve")
+                return True
+            self.move_to(e.pos)
+            action = self.action(h)
+            if action is not None:
+                self.apply(action)
+            return True
+        return False
+
+    # --- drawing --------------------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface) -> None:
+        if not self.active():
+            return
+        clip = surface.get_clip()
+        surface.set_clip(self.table.rect)
+        try:
+            if self.held is not None:
+                self._area(surface)
+                self._held(surface)
+            self._list(surface)
+        finally:
+            surface.set_clip(clip)
+
+    def _list(self, surface: pygame.Surface) -> None:
+        st = self.state
+        rows = self.rows()
+        side = st.acting_side
+        colour = pal.side_colours(st.scene.sides).get(side, pal.INK)
+        if not rows:
+            return
+        top = rows[0][1].top - 30
+        box = pygame.Rect(rows[0][1].x - 4, top, LIST_W + 8, rows[-1][1].bottom - top + 4)
+        panel = pygame.Surface(box.size, pygame.SRCALPHA)
+        panel.fill((255, 255, 255, 225))
+        surface.blit(panel, box.topleft)
+        pygame.draw.rect(surface, colour, box, 2)
+        blit_text(surface, f"{side} in reserve: drag onto the table", 15,
+                  (box.x + 6, top + 13), colour, anchor="midleft")
+        small = font(15)
+        for u, rect in rows:
+            spec = st.scene.units[u]
+            held = self.held is not None and self.held.unit == u
+            pygame.draw.rect(surface, pal.lighter(colour, 0.75 if held else 0.88), rect)
+            pygame.draw.rect(surface, colour, rect, 1)
+            text = f"{spec.id} ({len(spec.models)})"
+            reg = spec.extra.get("regiment")
+            if reg:
+                text += f"  [{reg}]"
+            surface.blit(small.render(text[:34], True, pal.INK), (rect.x + 6, rect.y + 4))
+
+    def _area(self, surface: pygame.Surface) -> None:
+        st = self.state
+        h = self.held
+        assert h is not None
+        side = st.scene.units[h.unit].side
+        area = st.rules.window.set_up_area(st, side)
+        v = self.table.view
+        colour = pal.side_colours(st.scene.sides).get(side, pal.INK)
+        if area.territory is not None and len(area.territory) > 2:
+            pts = v.points(area.territory)
+            shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+            fill_polygon(shade, (*colour, 40), pts)
+            surface.blit(shade, (0, 0))
+            pygame.draw.polygon(surface, colour, pts, 2)
+        for line in area.keep_out:
+            pts = v.points(line)
+            dashed(surface, BAD, pts, True, 10, 6, 2)
+            if area.label and pts:          # on the line, nearest the middle of the board
+                ring = shapely.LinearRing(line)
+                mid = shapely.Point(st.scene.width / 2, st.scene.depth / 2)
+                near = ring.interpolate(ring.project(mid))
+                blit_text(surface, area.label, 14, v.px(near.x, near.y), BAD,
+                          anchor="midbottom")
+
+    def _held(self, surface: pygame.Surface) -> None:
+        st = self.state
+        h = self.held
+        if h is None or h.places is None:
+            return
+        t = st.table
+        v = self.table.view
+        first = st.scene.model_offsets()[h.unit]
+        ok = not h.problems
+        colour = OK if ok else BAD
+        for k, (x, y) in enumerate(h.places):
+            m = first + k
+            pts = v.points(outline_points(int(t.shape[m]), t.a[m], t.b[m], x, y, h.facing, 32))
+            fill_polygon(surface, pal.lighter(colour, 0.5), pts)
+            pygame.draw.polygon(surface, colour, pts, 2)
+        words = ("set up here" + (" (and its regiment after)" if h.regiment else "")
+                 if ok else (h.problems[0].message if h.problems else ""))
+        at = v.px(*h.at) if h.at is not None else (0, 0)
+        blit_text(surface, words, 16, (at[0], at[1] - 28), colour, anchor="midbottom")

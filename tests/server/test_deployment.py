@@ -1,0 +1,44 @@
+"""The server plays deployment like every other phase: two bots, each its own seat over a real
+socket, set their units in reserve up turn about, then play the battle; the log replays and is
+the game `simulate` plays from the same scene and seed."""
+
+from __future__ import annotations
+
+import yaml
+
+from battlefield.cli.main import main
+from battlefield.rules.deploy import battle_scene
+
+from .test_serve import SEED, _bots, _simulated
+
+
+def reserve_battle() -> str:
+    """aos4's demo battle with every unit in reserve (no model placed), from battle round 4."""
+    text, _ = battle_scene("aos4", None)
+    data = yaml.safe_load(text)
+    for u in data["units"]:
+        u["reserve"] = True
+        u["models"] = [{k: v for k, v in m.items() if k not in ("at", "facing", "z")}
+                       for m in u["models"]]
+    data["state"] = {"round": 4}
+    return yaml.safe_dump(data, sort_keys=False)
+
+
+def test_two_bots_deploy_through_the_server_and_play_on(server, tmp_path, capsys):
+    text = reserve_battle()
+    game = server.new_game(text, SEED)
+    overs = _bots(server, game)
+    assert overs[0] == overs[1] and overs[0]["seed_verified"]
+    status, text_log = server.request("GET", f"/games/{game['game']}/log")
+    assert status == 200
+    lines = [yaml.safe_load(x) for x in text_log.splitlines()[1:]]
+    deploys = [x["action"] for x in lines if (x.get("action") or {}).get("type") == "deploy"]
+    units = len(yaml.safe_load(text)["units"])
+    assert len(deploys) == units                       # every unit set up by its own side
+    sides = [d["unit"].split("-")[0] for d in deploys]
+    assert sides[:2] == ["red", "blue"]                # turn about, red beginning
+    path = tmp_path / "served.jsonl"
+    path.write_text(text_log)
+    assert main(["replay", str(path)]) == 0
+    assert "every state identical" in capsys.readouterr().out
+    assert text_log == _simulated("aos4", text, SEED, tmp_path)

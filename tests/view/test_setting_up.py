@@ -1,0 +1,88 @@
+"""The deployment phase in the window, driven by synthetic pygame events under the dummy video
+driver: the acting side's units in reserve are listed; a drag from the list shows the block
+green where the engine takes it and red (with the refusal) where it does not, with the
+territory and the 9" line; the drop is the deploy action; the computer deploys its own."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from battlefield.rules.aos4.rules import RULESET  # noqa: E402
+from battlefield.rules.state import Game  # noqa: E402
+from battlefield.scene.load import load_scene_text  # noqa: E402
+from battlefield.view.app import Opened, PlayScene  # noqa: E402
+
+STATS = "stats: {move: 5, health: 1, save: 4}, weapons: [{name: Sword}]"
+TEXT = f"""ruleset: aos4
+map: aos4
+units:
+- {{id: red-a, side: red, reserve: true, {STATS}, models: [{{base: 32}}, {{base: 32}}]}}
+- {{id: red-b, side: red, reserve: true, {STATS}, models: [{{base: 32}}]}}
+- {{id: blue-a, side: blue, reserve: true, {STATS}, models: [{{base: 32}}, {{base: 32}}]}}
+"""
+
+
+@pytest.fixture()
+def scene():
+    pygame.display.init()
+    pygame.font.init()
+    state = Game(RULESET, load_scene_text(TEXT, "reserve")).new_state()
+    yield PlayScene(Opened(state, TEXT, "reserve"), (1200, 760), computer=("blue",))
+    pygame.display.quit()
+
+
+def ev(kind: int, **kw) -> pygame.event.Event:
+    return pygame.event.Event(kind, **kw)
+
+
+def px(scene: PlayScene, x: float, y: float) -> tuple[int, int]:
+    p = scene.table.view.px(x, y)
+    return round(p[0]), round(p[1])
+
+
+def test_drag_from_the_reserve_list_checked_live_and_dropped(scene: PlayScene, tmp_path):
+    tool = scene.setup
+    rows = tool.rows()
+    assert [scene.state.scene.units[u].id for u, _ in rows] == ["red-a", "red-b"]
+    assert "reserve list" in scene.now_line()
+    scene.handle_event(ev(pygame.MOUSEBUTTONDOWN, button=1, pos=rows[0][1].center))
+    assert tool.held is not None and tool.held.unit == 0
+    # Over the middle of the board (y 22: outside red's territory, y 0..12): refused.
+    scene.handle_event(ev(pygame.MOUSEMOTION, pos=px(scene, 30, 22), rel=(0, 0),
+                          buttons=(1, 0, 0)))
+    assert tool.held.problems and tool.held.problems[0].code == "outside_territory"
+    surf = pygame.Surface((1200, 760))
+    scene.draw(surf)
+    pygame.image.save(surf, str(tmp_path / "refused.png"))
+    # In red's territory: taken; the picture shows it green.
+    scene.handle_event(ev(pygame.MOUSEMOTION, pos=px(scene, 30, 6), rel=(0, 0),
+                          buttons=(1, 0, 0)))
+    assert tool.held.problems == []
+    scene.draw(surf)
+    green = surf.get_at(px(scene, *tool.held.places[0]))[:3]
+    assert green[1] > green[0], green              # the OK colour, not the side's red
+    scene.handle_event(ev(pygame.MOUSEBUTTONUP, button=1, pos=px(scene, 30, 6)))
+    st = scene.state
+    assert st.actions[-1].type == "deploy" and st.actions[-1].unit == "red-a"
+    assert not st.in_reserve(0) and st.acting_side == "blue"
+    # The computer deploys blue's unit; red's last unit is listed alone.
+    scene.glide_s = 0
+    scene.update(0.1)
+    assert st.actions[-1].type == "deploy" and st.actions[-1].unit == "blue-a"
+    assert [st.scene.units[u].id for u, _ in tool.rows()] == ["red-b"]
+
+
+def test_a_drop_back_on_the_list_puts_the_unit_back(scene: PlayScene):
+    tool = scene.setup
+    row = tool.rows()[1][1]
+    scene.handle_event(ev(pygame.MOUSEBUTTONDOWN, button=1, pos=row.center))
+    scene.handle_event(ev(pygame.MOUSEMOTION, pos=px(scene, 30, 6), rel=(0, 0),
+                          buttons=(1, 0, 0)))
+    scene.handle_event(ev(pygame.MOUSEBUTTONUP, button=1, pos=row.center))
+    assert tool.held is None and not scene.state.actions
+    assert "back in reserve" in scene.panel.message
