@@ -5,8 +5,11 @@ most it can roll and rolled (a logged `move roll`) when the unit moves; a roll t
 short leaves the unit where it stood. A Move that is a number plays as it always has: no roll.
 
 Where a move may go is the engine's one move check (movement.check) with the ability's enemy
-ranges (`keep`): a normal move or run never comes into combat on the way (a flying unit may fly
-over, but not end in combat); a retreat or a redeploy does not end within combat range."""
+ranges (`keep`), for every model of the unit, moved or not: a normal move or run never comes
+into combat, on the way or at the end (a flying unit may fly over, but not end in combat); a
+retreat does not end within combat range; a redeploy neither passes through nor ends in one.
+The path is given with the action and any roll comes after it (decided: rulesets/aos4/README).
+A RUN or RETREAT ability marks its unit "ran" or "retreated" from its keywords (`used`)."""
 
 from __future__ import annotations
 
