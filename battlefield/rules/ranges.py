@@ -119,18 +119,30 @@ def _fractions(a: np.ndarray, b: np.ndarray, t0: float, t1: float) -> np.ndarray
 
 
 class _Sight:
-    """Whether model m, put at a point, sees any model of a unit (its own unit's models do not
-    block), and whether the models of its unit that do not move already see that unit."""
+    """Whether the unit sees any model of a foe while model m is at a point of its path (its
+    own unit's models do not block): m from there - with the whole unit where it is at that
+    moment when it moves as one block (`rigid`) -, and whether the models of the unit that do
+    not move already see that foe."""
 
     def __init__(self, state: State, u: int, moves: Moving) -> None:
         self.t = state.table
         self.own = state.models_of(u)
         self.still = np.setdiff1d(self.own, moves.models)
+        self.moves = moves
+        self.block = bool(getattr(moves, "rigid", False)) and len(moves.models) > 1
 
-    def sees_from(self, m: int, x: float, y: float, theirs: np.ndarray) -> bool:
-        moved = self.t.moved(np.array([m]), np.array([x]), np.array([y]),
-                             z=np.array([self.t.z[m]]))
-        return bool(SightModel(moved)._group_visibility(np.array([m]), self.own, theirs).any)
+    def sees_from(self, m: int, i: int, f: float, theirs: np.ndarray) -> bool:
+        """m at place f of its path's segment i (and, moving as a block, every model at the
+        same place of its own path) sees a model of `theirs`."""
+        if self.block:
+            who = np.asarray(self.moves.models)
+            pts = np.array([_at(p, i, f) for p in self.moves.paths])
+        else:
+            who = np.array([m])
+            k = int(np.nonzero(np.asarray(self.moves.models) == m)[0][0])
+            pts = _at(self.moves.paths[k], i, f)[None, :]
+        moved = self.t.moved(who, pts[:, 0], pts[:, 1], z=self.t.z[who])
+        return bool(SightModel(moved)._group_visibility(who, self.own, theirs).any)
 
     def still_see(self, theirs: np.ndarray) -> bool:
         if not len(self.still):
@@ -142,15 +154,23 @@ class _Sight:
             <= reach + EPS
 
 
+def _at(path: np.ndarray, i: int, f: float) -> np.ndarray:
+    """The point at place f of segment i of a path (its end when the path is shorter)."""
+    if i >= len(path) - 1:
+        return np.asarray(path[-1], dtype=np.float64)
+    return path[i] + f * (path[i + 1] - path[i])
+
+
 def _passes(state: State, u: int, moves: Moving, foes: list[int], k: Keep) -> list[Violation]:
     """The first place on a moving model's path within the range of `k`: within `reach` of a
     foe's model, horizontally and exactly (each segment against each base: Table.swept), its
     start left out. With `combat` (and a ruleset whose combat needs sight), the first such
-    place where the units see each other - the moving model from there, or the unit's models
-    that do not move - looked at along each stretch within range every SAMPLE inches, its ends
-    and closest place in; and, where a model that does not move is already within range of a
-    foe it cannot see, the first place on the path from which the moving model sees that foe:
-    the unit would be in combat through the model that stayed."""
+    place where the units see each other - the moving model from there (moving as a block,
+    the whole unit where it is then), or the unit's models that do not move - looked at
+    along each stretch within range every SAMPLE inches, its ends and closest place in; and,
+    where a model that does not move is already within range of a foe it cannot see, the
+    first place on the path from which the moving model sees that foe: the unit would be in
+    combat through the model that stayed."""
     t = state.table
     names = ModelNames(state)
     sight = _Sight(state, u, moves) if k.combat and _needs_sight(state) else None
@@ -186,8 +206,7 @@ def _first_within(t: Table, m: int, path: np.ndarray, theirs: np.ndarray, k: Kee
     if sight is not None and sight.still_within(theirs, k.reach):
         for i in range(len(path) - 1):               # in range through a model that stays
             for f in _fractions(path[i], path[i + 1], 0.0, 1.0)[1:]:
-                x, y = path[i] + f * (path[i + 1] - path[i])
-                if sight.sees_from(m, float(x), float(y), theirs):
+                if sight.sees_from(m, i, float(f), theirs):
                     return i, float(f)
         return None
     t_in, t_out, _ = t.swept(m, path, theirs, k.reach + EPS)
@@ -206,8 +225,7 @@ def _first_within(t: Table, m: int, path: np.ndarray, theirs: np.ndarray, k: Kee
         for f in places:
             if (i == 0 and f <= 0.0) or not _within_at(t, m, a + f * (b - a), theirs, k.reach):
                 continue
-            x, y = a + f * (b - a)
-            if sight is not None and sight.sees_from(m, float(x), float(y), theirs):
+            if sight is not None and sight.sees_from(m, i, float(f), theirs):
                 return i, float(f)
     return None
 

@@ -176,3 +176,21 @@ def test_after_a_run_the_unit_cannot_shoot() -> None:
     _, (_, shoot) = play(text, {"type": "run", "unit": "red", "path": [[8, 10]]},
                          {"type": "shoot", "unit": "red", "target": "blue"}, dice=[3])
     assert codes(shoot) == ["ran_or_retreated"]
+
+
+# N3 on the way, a unit moving as a block: red/1 (8, 10) and red/2 (8, 11.5) walk together to
+# (10, 10) and back to (8.5, 10). At (10, 10) red/1 is 4 - 2R = 2.74" from blue (14, 10) behind
+# the 5" wall (x 11.5-12.5, y 6 to `end`), red/2 at (10, 11.5) is hypot(4, 1.5) - 2R = 3.01"
+# away - out of range - but with the wall ending at y 11.2 it sees blue past the wall's end:
+# the units see each other while red/1 is within 3", so the unit is in combat during that part
+# of the move -> refused, though it ends 4.24" away. A wall to y 14 hides blue from both ->
+# legal.
+@pytest.mark.parametrize(("end", "legal"), [(11.2, False), (14, True)])
+def test_a_block_comes_into_combat_through_another_models_sight(end: float, legal: bool
+                                                                  ) -> None:
+    wall = (f"  - {{id: wall, outline: [[11.5, 6], [12.5, 6], [12.5, {end}], [11.5, {end}]], "
+            f"height: 5, kind: obstacle}}\n")
+    text = scene(unit("red", "red", (8, 10), (8, 11.5)) + unit("blue", "blue", (14, 10)), wall)
+    _, (r,) = play(text, {"type": "normal-move", "unit": "red", "path": [[10, 10], [8.5, 10]]})
+    assert r["legal"] is legal, r
+    assert codes(r) == ([] if legal else ["moves_into_combat"])
