@@ -424,15 +424,15 @@ def straddling(state: State, moves: Moves, after: Table, tall: float) -> list[Vi
     pieces = [k for k, p in enumerate(layout.pieces)
               if p.kind not in ("area", "impassable") and p.height >= tall]
     out = []
-    for m in moves.models:
-        edge = after.outline(int(m), 64)
-        (x0, y0), (x1, y1) = edge.min(axis=0), edge.max(axis=0)
+    for m in moves.models if pieces else ():
+        r = float(after.reach[m])               # the base's box, without drawing it
+        x0, y0, x1, y1 = after.x[m] - r, after.y[m] - r, after.x[m] + r, after.y[m] + r
         foot = None
         for k in pieces:
             bx0, by0, bx1, by1 = layout.bboxes[k]
             if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
                 continue                        # apart: none of it on the piece
-            foot = foot if foot is not None else shapely.Polygon(edge)
+            foot = foot if foot is not None else shapely.Polygon(after.outline(int(m), 64))
             part = foot.intersection(layout.polygons[k]).area
             if 1e-4 < part < foot.area - 1e-4:
                 p = layout.pieces[k]
