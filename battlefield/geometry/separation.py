@@ -201,3 +201,86 @@ def separations_from(px, py, sh, a, b, c, s, x, y, tsh, ta, tb, tc, ts, targets)
             d[i, j], th[i, j] = separation(px[i], py[i], sh, a, b, c, s, x[q], y[q], tsh[q],
                                            ta[q], tb[q], tc[q], ts[q])
     return d, th
+
+
+_SWEEP_STEPS = 64
+
+
+@njit(cache=True, inline="always")
+def _swept(t, ax, ay, bx, by, x, y, sh, a, b, c, s, m, q):
+    """The signed distance from base m, its centre at the point t of segment a->b, to base q."""
+    d, _ = separation(ax + t * (bx - ax), ay + t * (by - ay), sh[m], a[m], b[m], c[m], s[m],
+                      x[q], y[q], sh[q], a[q], b[q], c[q], s[q])
+    return d
+
+
+@njit(cache=True)
+def swept_within(x, y, sh, a, b, c, s, reach, m, ax, ay, bx, by, cols, within):
+    """Base m (facing kept) moved along each segment (ax[i], ay[i]) -> (bx[i], by[i]), against
+    each base cols[j]: (t_in, t_out, least), each (len(ax), len(cols)): the stretch [t_in,
+    t_out] of the segment (0 at its start, 1 at its end) where the bases are within `within`
+    of each other (NaN: nowhere), and their least distance on it (exact; beyond `within`, a
+    lower bound). The signed distance between two convex bases, one moved along a line, is
+    convex in how far it has moved (a maximum of functions linear in it), so the closest
+    place is found by golden section and where the stretch begins and ends by bisection."""
+    n = ax.shape[0]
+    k = cols.shape[0]
+    t_in = np.full((n, k), np.nan)
+    t_out = np.full((n, k), np.nan)
+    least = np.empty((n, k))
+    for i in range(n):
+        dx = bx[i] - ax[i]
+        dy = by[i] - ay[i]
+        run = dx * dx + dy * dy
+        for j in range(k):
+            q = cols[j]
+            tc = 0.0
+            if run > 0.0:
+                tc = min(1.0, max(0.0, ((x[q] - ax[i]) * dx + (y[q] - ay[i]) * dy) / run))
+            bound = (math.hypot(ax[i] + tc * dx - x[q], ay[i] + tc * dy - y[q])
+                     - reach[m] - reach[q])
+            if bound > within:
+                least[i, j] = bound
+                continue
+            tm = tc
+            if not (sh[m] == ROUND and sh[q] == ROUND) and run > 0.0:
+                lo, hi = 0.0, 1.0
+                for _ in range(_SWEEP_STEPS):
+                    m1 = hi - _INV_PHI * (hi - lo)
+                    m2 = lo + _INV_PHI * (hi - lo)
+                    if (_swept(m1, ax[i], ay[i], bx[i], by[i], x, y, sh, a, b, c, s, m, q)
+                            <= _swept(m2, ax[i], ay[i], bx[i], by[i], x, y, sh, a, b, c, s,
+                                      m, q)):
+                        hi = m2
+                    else:
+                        lo = m1
+                tm = 0.5 * (lo + hi)
+            fm = _swept(tm, ax[i], ay[i], bx[i], by[i], x, y, sh, a, b, c, s, m, q)
+            least[i, j] = fm
+            if fm > within:
+                continue
+            if _swept(0.0, ax[i], ay[i], bx[i], by[i], x, y, sh, a, b, c, s, m, q) <= within:
+                t_in[i, j] = 0.0
+            else:
+                lo, hi = 0.0, tm
+                for _ in range(_SWEEP_STEPS):
+                    mid = 0.5 * (lo + hi)
+                    if _swept(mid, ax[i], ay[i], bx[i], by[i], x, y, sh, a, b, c, s, m,
+                              q) <= within:
+                        hi = mid
+                    else:
+                        lo = mid
+                t_in[i, j] = hi
+            if _swept(1.0, ax[i], ay[i], bx[i], by[i], x, y, sh, a, b, c, s, m, q) <= within:
+                t_out[i, j] = 1.0
+            else:
+                lo, hi = tm, 1.0
+                for _ in range(_SWEEP_STEPS):
+                    mid = 0.5 * (lo + hi)
+                    if _swept(mid, ax[i], ay[i], bx[i], by[i], x, y, sh, a, b, c, s, m,
+                              q) <= within:
+                        lo = mid
+                    else:
+                        hi = mid
+                t_out[i, j] = lo
+    return t_in, t_out, least

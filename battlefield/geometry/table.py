@@ -23,6 +23,7 @@ from battlefield.geometry.separation import (
     closest_points,
     distance_matrix,
     distances_from_places,
+    swept_within,
 )
 from battlefield.geometry.terrain import Layout
 
@@ -242,6 +243,19 @@ class Table:
             self.x, self.y, self.shape, self.a, self.b, self.cos, self.sin, self.reach, int(m),
             np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64),
             np.asarray(cols, dtype=np.int64), float(cutoff))
+
+    def swept(self, m: int, path: np.ndarray, cols: np.ndarray, within: float
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Model m moved along `path` (its facing kept) against each of cols: for each
+        segment and col, (t_in, t_out, least): the stretch of the segment (0 its start, 1 its
+        end; NaN: none) where the bases are within `within` of each other, exactly, and their
+        least distance on it (separation.swept_within)."""
+        pts = np.asarray(path, dtype=np.float64)
+        return swept_within(self.x, self.y, self.shape, self.a, self.b, self.cos, self.sin,
+                            self.reach, int(m), np.ascontiguousarray(pts[:-1, 0]),
+                            np.ascontiguousarray(pts[:-1, 1]), np.ascontiguousarray(pts[1:, 0]),
+                            np.ascontiguousarray(pts[1:, 1]), np.asarray(cols, dtype=np.int64),
+                            float(within))
 
     def distances_3d(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
         """3-D distances between the bases at their elevations: both bases are horizontal, so

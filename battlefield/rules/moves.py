@@ -166,6 +166,29 @@ def end_problems(state: State, moves: Moves, after: Table) -> list[Violation]:
     return out
 
 
+def off_board_on_the_way(state: State, moves: Moves) -> list[Violation]:
+    """"Models cannot move beyond the edge of the battlefield": no part of a base leaves the
+    board at any point of its path. The board is convex and a base keeps its facing along a
+    path, so this holds for a whole segment when it holds at both its ends: each corner of the
+    path is tested with the base as it faces there (the end pose is end_problems')."""
+    names = ModelNames(state)
+    t = state.table
+    out = []
+    for m, path in zip(moves.models, moves.paths, strict=True):
+        if len(path) < 3:
+            continue                              # start and end only: both on the board
+        edge = t.outline(int(m), 64) - [t.x[m], t.y[m]]
+        (x0, y0), (x1, y1) = edge.min(axis=0), edge.max(axis=0)
+        inner = path[1:-1]
+        off = ((inner[:, 0] + x0 < -EPS) | (inner[:, 1] + y0 < -EPS)
+               | (inner[:, 0] + x1 > t.width + EPS) | (inner[:, 1] + y1 > t.depth + EPS))
+        if off.any():
+            x, y = inner[int(np.argmax(off))]
+            out.append(v("off_board", f"{names[m]} would leave the board at ({x:.2f}, {y:.2f})",
+                         x=float(x), y=float(y), **about(state, m)))
+    return out
+
+
 # --- moving through things -----------------------------------------------------------------------
 @dataclass(frozen=True)
 class Obstacle:
@@ -313,8 +336,9 @@ def check_move(state: State, u: int, action: Action | Moves,
       model furthest past its allowance is refused (`too_far`, default move_too_far);
       `straight`: each path is a straight line (openwg's charge).
     - `through(m, box)`: what no path may cross near its box (moves.through; None: nothing).
-    - where the models end: with `ends`, on the board, out of impassable terrain, on no other
-      model (end_problems); `straddle`: not half on a piece at least this tall (area and
+    - where the models end: with `ends`, on the board (and on it all the way:
+      off_board_on_the_way), out of impassable terrain, on no other model (end_problems);
+      `straddle`: not half on a piece at least this tall (area and
       impassable terrain aside); `coherency` "always" or "kept" (a move of the whole unit may
       leave it no less coherent than it was): the unit ends coherent.
     Then, only when all of that holds, the rules of where a move goes:
@@ -333,6 +357,7 @@ def check_move(state: State, u: int, action: Action | Moves,
         out.extend(crossed(state, moves, through))
     after = moves.placed(state.table)
     if ends:
+        out.extend(off_board_on_the_way(state, moves))
         out.extend(end_problems(state, moves, after))
     if straddle is not None:
         out.extend(straddling(state, moves, after, straddle))
@@ -399,15 +424,15 @@ def straddling(state: State, moves: Moves, after: Table, tall: float) -> list[Vi
     pieces = [k for k, p in enumerate(layout.pieces)
               if p.kind not in ("area", "impassable") and p.height >= tall]
     out = []
-    for m in moves.models:
-        edge = after.outline(int(m), 64)
-        (x0, y0), (x1, y1) = edge.min(axis=0), edge.max(axis=0)
+    for m in moves.models if pieces else ():
+        r = float(after.reach[m])               # the base's box, without drawing it
+        x0, y0, x1, y1 = after.x[m] - r, after.y[m] - r, after.x[m] + r, after.y[m] + r
         foot = None
         for k in pieces:
             bx0, by0, bx1, by1 = layout.bboxes[k]
             if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
                 continue                        # apart: none of it on the piece
-            foot = foot if foot is not None else shapely.Polygon(edge)
+            foot = foot if foot is not None else shapely.Polygon(after.outline(int(m), 64))
             part = foot.intersection(layout.polygons[k]).area
             if 1e-4 < part < foot.area - 1e-4:
                 p = layout.pieces[k]
@@ -437,5 +462,5 @@ def _coherent(state: State, u: int, moves: Moves, after: Table, kept: bool
 
 __all__ = ["OVERLAP", "Arrive", "Climb", "Cost", "Keep", "ModelNames", "MoveCheck", "Moves",
            "Obstacle", "Step", "about", "check_move", "climb", "crossed", "end_problems",
-           "find_unit", "leader", "obstacle", "planned", "starting_at", "straddling",
-           "translated", "turned", "v"]
+           "find_unit", "leader", "obstacle", "off_board_on_the_way", "planned",
+           "starting_at", "straddling", "translated", "turned", "v"]

@@ -6,7 +6,7 @@ may pass through and end in."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -109,44 +109,131 @@ def kept(state: State, u: int, moves: Moving, after: Table, k: Keep) -> list[Vio
               **about(state, m, o))]
 
 
-SAMPLE = 0.25         # how often a path is looked at on its way past enemy ranges
+SAMPLE = 0.25         # how often sight is looked at along a stretch of path within range
 
 
-def samples(path: np.ndarray) -> Iterator[tuple[float, float]]:
-    """Points every SAMPLE inches or less along a path, its start left out, its end in."""
-    for a, b in zip(path[:-1], path[1:], strict=True):
-        n = max(1, int(np.ceil(np.hypot(*(b - a)) / SAMPLE)))
-        for f in np.linspace(0, 1, n + 1)[1:]:
-            yield tuple(a + f * (b - a))
+def _fractions(a: np.ndarray, b: np.ndarray, t0: float, t1: float) -> np.ndarray:
+    """Places t0 .. t1 (both in) of segment a->b, at most SAMPLE inches apart."""
+    n = max(1, int(np.ceil(float(np.hypot(*(b - a))) * (t1 - t0) / SAMPLE)))
+    return np.linspace(t0, t1, n + 1)
+
+
+class _Sight:
+    """Whether the unit sees any model of a foe while model m is at a point of its path (its
+    own unit's models do not block): m from there - with the whole unit where it is at that
+    moment when it moves as one block (`rigid`) -, and whether the models of the unit that do
+    not move already see that foe."""
+
+    def __init__(self, state: State, u: int, moves: Moving) -> None:
+        self.t = state.table
+        self.own = state.models_of(u)
+        self.still = np.setdiff1d(self.own, moves.models)
+        self.moves = moves
+        self.block = bool(getattr(moves, "rigid", False)) and len(moves.models) > 1
+
+    def sees_from(self, m: int, i: int, f: float, theirs: np.ndarray) -> bool:
+        """m at place f of its path's segment i (and, moving as a block, every model at the
+        same place of its own path) sees a model of `theirs`."""
+        if self.block:
+            who = np.asarray(self.moves.models)
+            pts = np.array([_at(p, i, f) for p in self.moves.paths])
+        else:
+            who = np.array([m])
+            k = int(np.nonzero(np.asarray(self.moves.models) == m)[0][0])
+            pts = _at(self.moves.paths[k], i, f)[None, :]
+        moved = self.t.moved(who, pts[:, 0], pts[:, 1], z=self.t.z[who])
+        return bool(SightModel(moved)._group_visibility(who, self.own, theirs).any)
+
+    def still_see(self, theirs: np.ndarray) -> bool:
+        if not len(self.still):
+            return False
+        return bool(SightModel(self.t)._group_visibility(self.still, self.own, theirs).any)
+
+    def still_within(self, theirs: np.ndarray, reach: float) -> bool:
+        return bool(len(self.still)) and float(self.t.distances(self.still, theirs).min()) \
+            <= reach + EPS
+
+
+def _at(path: np.ndarray, i: int, f: float) -> np.ndarray:
+    """The point at place f of segment i of a path (its end when the path is shorter)."""
+    if i >= len(path) - 1:
+        return np.asarray(path[-1], dtype=np.float64)
+    return path[i] + f * (path[i + 1] - path[i])
 
 
 def _passes(state: State, u: int, moves: Moving, foes: list[int], k: Keep) -> list[Violation]:
-    """The first point of a moving model's path within the range of `k`: within `reach` of a
-    foe's model (horizontally), and with `combat` one the model can see from there."""
+    """The first place on a moving model's path within the range of `k`: within `reach` of a
+    foe's model, horizontally and exactly (each segment against each base: Table.swept), its
+    start left out. With `combat` (and a ruleset whose combat needs sight), the first such
+    place where the units see each other - the moving model from there (moving as a block,
+    the whole unit where it is then), or the unit's models that do not move - looked at
+    along each stretch within range every SAMPLE inches, its ends and closest place in; and,
+    where a model that does not move is already within range of a foe it cannot see, the
+    first place on the path from which the moving model sees that foe: the unit would be in
+    combat through the model that stayed."""
     t = state.table
     names = ModelNames(state)
-    own = state.models_of(u)
-    foe_models = np.concatenate([state.models_of(w) for w in foes])
+    sight = _Sight(state, u, moves) if k.combat and _needs_sight(state) else None
     for m, path in zip(moves.models, moves.paths, strict=True):
-        pts = np.asarray(list(samples(path)), dtype=np.float64).reshape(-1, 2)
-        if not len(pts):
+        m = int(m)
+        if len(path) < 2:
             continue
-        # Distances from every place along the path at once; sight only where one is close.
-        d_all = t.distances_from(int(m), pts[:, 0], pts[:, 1], foe_models, k.reach + EPS)
-        for (x, y), d in zip(pts, d_all, strict=True):
-            near = foe_models[d <= k.reach + EPS]
-            if len(near) == 0:
-                continue
-            if k.combat:
-                moved = t.moved(np.array([m]), np.array([x]), np.array([y]),
-                                z=np.array([t.z[m]]))
-                if not SightModel(moved)._group_visibility(np.array([m]), own, near).any:
-                    continue
-            foe = state.scene.units[int(t.unit[near[0]])].id
-            return [v(k.code, f"{names[m]} would move into {k.what} with {foe} at "
-                              f"({x:.2f}, {y:.2f})", x=x, y=y,
-                      units=(state.scene.units[u].id, foe), models=(names[m],))]
+        first: tuple[int, float, int] | None = None       # (segment, place, foe unit)
+        for w in foes:
+            theirs = state.models_of(w)
+            found = _first_within(t, m, path, theirs, k, sight)
+            if found is not None and (first is None or found < first[:2]):
+                first = (*found, w)
+        if first is None:
+            continue
+        i, f, w = first
+        x, y = path[i] + f * (path[i + 1] - path[i])
+        foe = state.scene.units[w].id
+        return [v(k.code, f"{names[m]} would move into {k.what} with {foe} at "
+                          f"({x:.2f}, {y:.2f})", x=float(x), y=float(y),
+                  units=(state.scene.units[u].id, foe), models=(names[m],))]
     return []
+
+
+def _needs_sight(state: State) -> bool:
+    return bool(Referee(state.scene, state.table).rules.combat_needs_sight)
+
+
+def _first_within(t: Table, m: int, path: np.ndarray, theirs: np.ndarray, k: Keep,
+                  sight: _Sight | None) -> tuple[int, float] | None:
+    """(segment, place on it) of the first point of model m's path within k's range of
+    `theirs` (with `sight`: where the units would also see each other); None: nowhere."""
+    if sight is not None and sight.still_within(theirs, k.reach):
+        for i in range(len(path) - 1):               # in range through a model that stays
+            for f in _fractions(path[i], path[i + 1], 0.0, 1.0)[1:]:
+                if sight.sees_from(m, i, float(f), theirs):
+                    return i, float(f)
+        return None
+    t_in, t_out, _ = t.swept(m, path, theirs, k.reach + EPS)
+    seen = sight is None or sight.still_see(theirs)
+    for i in range(len(path) - 1):
+        inside = ~np.isnan(t_in[i])
+        if i == 0:                                     # its start left out: where it stands
+            inside &= ~((t_in[i] <= 0.0) & (t_out[i] <= 0.0))
+        if not inside.any():
+            continue
+        if seen:
+            return i, float(t_in[i][inside].min())
+        a, b = path[i], path[i + 1]
+        places = np.unique(np.concatenate([_fractions(a, b, t0, t1) for t0, t1 in
+                                           zip(t_in[i][inside], t_out[i][inside], strict=True)]))
+        for f in places:
+            if (i == 0 and f <= 0.0) or not _within_at(t, m, a + f * (b - a), theirs, k.reach):
+                continue
+            if sight is not None and sight.sees_from(m, i, float(f), theirs):
+                return i, float(f)
+    return None
+
+
+def _within_at(t: Table, m: int, p: np.ndarray, theirs: np.ndarray, reach: float) -> bool:
+    """Model m, put at p, is within reach of a model of `theirs`."""
+    d = t.distances_from(m, np.array([p[0]]), np.array([p[1]]), theirs, reach + EPS)
+    return bool((d <= reach + EPS).any())
 
 
 def arrived(state: State, u: int, after: Table, a: Arrive) -> list[Violation]:

@@ -11,8 +11,13 @@ from battlefield.geometry.table import Table
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import allocation, movement
 from battlefield.rules.aos4.data import Ability, book
-from battlefield.rules.aos4.movement import in_combat, v
-from battlefield.rules.aos4.movement_phase import move_stat, moved
+from battlefield.rules.aos4.movement import Keep, in_combat, v
+from battlefield.rules.aos4.movement_phase import (
+    dice_move,
+    move_rolled,
+    move_stat,
+    out_of_combat_range,
+)
 from battlefield.rules.aos4.shooting import targets
 from battlefield.rules.moves import Moves, end_problems
 from battlefield.rules.state import State
@@ -141,17 +146,41 @@ def check_power_through(state: State, a: Ability, u: int, action: Action) -> lis
         return [v("not_lower_health", f"{action.target}'s Health {theirs} is not lower than "
                                       f"{mine}")]
     if action.path is not None or action.paths is not None:
-        return movement.check(state, u, action, move_stat(state, u)).problems
+        return movement.check(state, u, action, move_stat(state, u),
+                              keep=(through_keep(state, u, w),)).problems
     return []
 
 
+def through_keep(state: State, u: int, w: int) -> Keep:
+    """Power Through's move: "It can pass through and end that move within the combat ranges
+    of enemy units that were in combat with it at the start of the move, but not those of
+    other enemy units" - in combat where it stands (the target counted while it has models
+    left: the D3 comes first)."""
+    engaged = set(Referee(state.scene, state.table).combat[u]) | {w}
+    return out_of_combat_range(state, u, passing=True, foes=lambda s, _u: [
+        f for f in s.enemies(u) if f not in engaged])
+
+
 def power_through(state: State, a: Ability, u: int, action: Action) -> list[Event]:
+    """D3 mortal damage on the target, then the move (a dice Move rolled), still kept out of
+    the combat ranges of units that were not in combat with it; a move that no longer holds
+    leaves the unit where it stood."""
     w = state.unit_index(action.targets[0])
     events = allocation.mortal(state, w, book(state).core.combat.power_through_mortal,
                                f"power through {action.unit}", state.models_of(u))
-    if action.path is not None or action.paths is not None:
-        events.extend(moved(state, u, action))
-    return events
+    if action.path is None and action.paths is None:
+        return events
+    keep = (through_keep(state, u, w),)
+    rolled = move_rolled(state, u)
+    if rolled is not None:
+        return [*events, *dice_move(state, u, action, rolled, "power-through", keep)]
+    checked = movement.check(state, u, action, move_stat(state, u), keep=keep)
+    if checked.problems:
+        why = checked.problems[0].message
+        return [*events, {"type": "move-short", "unit": action.unit, "ability": "power-through",
+                          "reason": why, "failed": f"move short: {why}"}]
+    state.table = checked.after
+    return [*events, {"type": "moved", "unit": action.unit}]
 
 
 # --- places of power ------------------------------------------------------------------------------

@@ -6,8 +6,10 @@ offsets. `paths` gives each model (1-based number) its own path. A path that doe
 where the model stands starts there. Each model's path is measured with climbing (terrain
 taller than 1" counts its height wherever any part of the base goes over it, jumping down ends
 the move); no model moves through another model or impassable terrain (FLY ignores both and
-climbing); no model ends on another; the unit ends coherent (all of it `check`, through the
-engine's one move check); and each ability adds its own rule about combat ranges.
+climbing); no part of a base leaves the board on the way; no model ends on another, nor
+mid-climb (half on a piece taller than 1"); the unit ends coherent (all of it `check`, through
+the engine's one move check); and each ability adds its own rule about combat ranges, for
+every model of the unit (movement_phase).
 """
 
 from __future__ import annotations
@@ -101,7 +103,8 @@ def check(state: State, u: int, action: Action | Moves, allowed: float | None,
           ) -> MoveCheck:
     """An aos4 move through the one move check (rules.moves.check_move): each model's path
     measured with climbing, through no other unit's model nor impassable terrain (FLY: no
-    climbing, and nothing in the way), where the models end, the unit coherent; then the
+    climbing, and nothing in the way), on the board all the way, where the models end (not
+    mid-climb: "Models cannot end a move mid-climb or mid-jump"), the unit coherent; then the
     ability's own rules: the enemy ranges it keeps out of (`keep`), where it must arrive (a
     charge) and what it may not go further from (a pile-in)."""
     fly = state.scene.units[u].has("FLY")
@@ -109,7 +112,8 @@ def check(state: State, u: int, action: Action | Moves, allowed: float | None,
     return check_move(state, u, action, allowed,
                       cost=lambda m, path: Step(*used(rules, state.table, m, path, fly)),
                       through=None if fly else (lambda m, box: _obstacles(state, u, m, box)),
-                      coherency="always", keep=keep, arrive=arrive, closer=closer)
+                      straddle=rules.climb_free + EPS, coherency="always", keep=keep,
+                      arrive=arrive, closer=closer)
 
 
 def too_far(state: State, u: int, moves: Moves, allowed: float) -> bool:

@@ -5,11 +5,15 @@ most it can roll and rolled (a logged `move roll`) when the unit moves; a roll t
 short leaves the unit where it stood. A Move that is a number plays as it always has: no roll.
 
 Where a move may go is the engine's one move check (movement.check) with the ability's enemy
-ranges (`keep`): a normal move or run never comes into combat on the way (a flying unit may fly
-over, but not end in combat); a retreat or a redeploy does not end within combat range."""
+ranges (`keep`), for every model of the unit, moved or not: a normal move or run never comes
+into combat, on the way or at the end (a flying unit may fly over, but not end in combat); a
+retreat does not end within combat range; a redeploy neither passes through nor ends in one.
+The path is given with the action and any roll comes after it (decided: rulesets/aos4/README).
+A RUN or RETREAT ability marks its unit "ran" or "retreated" from its keywords (`used`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -18,7 +22,7 @@ from battlefield.geometry.paths import Terrain
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import allocation, commands, movement, rolls
 from battlefield.rules.aos4.data import Ability, book
-from battlefield.rules.aos4.movement import Keep, in_combat, v
+from battlefield.rules.aos4.movement import Keep, Moves, in_combat, v
 from battlefield.rules.chance import Throw, play, roll
 from battlefield.rules.state import State
 
@@ -35,17 +39,33 @@ def moved(state: State, u: int, action: Action) -> list[Event]:
 
 
 def no_combat(state: State, u: int) -> Keep:
-    """A normal move or a run: never into combat on the way; flying, not ending in combat."""
+    """A normal move or a run: "That unit cannot move into combat during any part of that
+    move" - not on the way (exactly: moves.check_move's Keep) nor at its end, the whole unit
+    counted (a model that does not move, and the units' sight of each other); a flying unit
+    "ignores combat ranges when moving" but does not end in combat."""
     rng = movement.combat_range(state)
     if state.scene.units[u].has("FLY"):
         return Keep(rng, combat=True, code="ends_in_combat", what="combat")
-    return Keep(rng, passing=True, ending=False, combat=True, code="moves_into_combat",
-                what="combat")
+    return Keep(rng, passing=True, combat=True, code="moves_into_combat", what="combat")
 
 
-def out_of_combat_range(state: State, u: int) -> Keep:
-    """A retreat or a redeploy: the moved models do not end within combat range."""
-    return Keep(movement.combat_range(state), every=False)
+def out_of_combat_range(state: State, u: int, passing: bool = False,
+                        foes: Callable[[State, int], Sequence[int]] | None = None) -> Keep:
+    """A retreat (ending), a redeploy or Power Through (passing too): no model of the unit -
+    moved or not - ends within an enemy unit's combat range (`foes`: of these units only),
+    nor, `passing`, comes within it on the way (a flying unit may fly over)."""
+    fly = state.scene.units[u].has("FLY")
+    return Keep(movement.combat_range(state), passing=passing and not fly, foes=foes)
+
+
+USED = {"RUN": "ran", "RETREAT": "retreated"}    # keyword -> the unit's flag for the turn
+
+
+def used(a: Ability) -> set[str]:
+    """What using ability `a` marks on its unit for the turn, from its keywords: a RUN ability
+    (run, Redeploy) "ran", a RETREAT one "retreated" - what "has not used a RUN or RETREAT
+    ability this turn" asks (shoot, charge, Covering Fire, Counter-charge)."""
+    return {flag for word, flag in USED.items() if word in a.keywords}
 
 
 # --- the unit's Move ------------------------------------------------------------------------------
@@ -68,19 +88,28 @@ def move_rolled(state: State, u: int) -> tuple[float, Event] | None:
     return float(got), {"type": "move-roll", "unit": unit, "move": str(move), "roll": got}
 
 
-def dice_move(state: State, u: int, action: Action, rolled: tuple[float, Event], kind: str
-              ) -> list[Event]:
+def dice_move(state: State, u: int, action: Action | Moves, rolled: tuple[float, Event],
+              kind: str, keep: Sequence[Keep] = ()) -> list[Event]:
     """The move of a unit whose Move was rolled: made when the roll reaches every model's
-    path, else the unit stays where it stood."""
+    path (and the move still keeps out of `keep`), else the unit stays where it stood."""
     allowed, event = rolled
     unit = state.scene.units[u]
-    checked = movement.check(state, u, action, allowed)
+    checked = movement.check(state, u, action, allowed, keep=keep)
     if checked.problems:
         why = checked.problems[0].message
         return [event, {"type": "move-short", "unit": unit.id, "ability": kind, "reason": why,
                         "failed": f"move short: {why}"}]
     state.table = checked.after
     return [event, {"type": "moved", "unit": unit.id}]
+
+
+def standing(state: State, moves: Moves) -> Moves:
+    """The planned moves of the models still on the table (a retreat's or Power Through's
+    mortal damage may have slain some of the unit's own before it moves)."""
+    on = state.table.on_table[moves.models]
+    facings = moves.facings[on] if moves.facings is not None else None
+    return Moves(moves.models[on], [p for p, k in zip(moves.paths, on, strict=True) if k],
+                 moves.rigid, facings)
 
 
 # --- the ruleset's move hooks (Aos4.move_allowance, move_cost, move_ground) ----------------------
@@ -141,7 +170,7 @@ def run(state: State, a: Ability, u: int, action: Action) -> list[Event]:
     allowed = (rolled[0] if rolled else move_stat(state, u)) + got
     events: list[Event] = [*([rolled[1]] if rolled else []),
                            {"type": "run", "unit": unit.id, "roll": got, "allowed": allowed}]
-    state.units[u].flags.update({"moved", "ran"})
+    state.units[u].flags.add("moved")
     checked = movement.check(state, u, action, allowed)
     if checked.problems:
         why = checked.problems[0].message
@@ -161,15 +190,21 @@ def check_retreat(state: State, a: Ability, u: int, action: Action) -> list[Viol
 
 
 def retreat(state: State, a: Ability, u: int, action: Action) -> list[Event]:
+    """D3 mortal damage, then the move as planned for the models it leaves standing (a slain
+    model's path goes with it); a move that no longer holds (a Move rolled short, the models
+    left no longer coherent) leaves the unit where it stood."""
+    plan = movement.planned(state, u, action)
     events = allocation.mortal(state, u, book(state).core.movement.retreat_mortal,
                                f"retreat {action.unit}")
-    state.units[u].flags.update({"moved", "retreated"})
-    if not len(state.models_of(u)):
+    state.units[u].flags.add("moved")
+    if not len(state.models_of(u)) or isinstance(plan, Violation):
         return events
+    moves = standing(state, plan)
+    keep = (out_of_combat_range(state, u),)
     rolled = move_rolled(state, u)
     if rolled is not None:
-        return [*events, *dice_move(state, u, action, rolled, "retreat")]
-    checked = movement.check(state, u, action, None)
+        return [*events, *dice_move(state, u, moves, rolled, "retreat", keep)]
+    checked = movement.check(state, u, moves, None, keep=keep)
     if checked.problems:      # casualties broke the planned formation: the unit stays put
         why = checked.problems[0].message
         return [*events, {"type": "retreat-blocked", "reason": why,
@@ -183,7 +218,7 @@ def check_redeploy(state: State, a: Ability, u: int, action: Action) -> list[Vio
     if in_combat(state, u):
         return [v("in_combat", f"{action.unit} is in combat")]
     return movement.check(state, u, action, book(state).redeploy_most,
-                          keep=(out_of_combat_range(state, u),)).problems
+                          keep=(out_of_combat_range(state, u, passing=True),)).problems
 
 
 def redeploy(state: State, a: Ability, u: int, action: Action) -> list[Event]:

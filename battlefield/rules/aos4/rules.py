@@ -280,6 +280,7 @@ class Aos4(Ruleset):
             return magic.use_spell(state, action)
         u = state.unit_index(action.unit)
         events = commands.pay(state, a, u, action)
+        state.units[u].flags.update(moving.used(a))
         events.extend(self.handler(a.id).resolve(state, a, u, action))
         if state.clock["phase"] == "combat" and a.id == "fight" and not state.pending:
             fighting.next_fighter(state)
