@@ -53,7 +53,8 @@ def begin(state: State, first_round: bool = True) -> list[Event]:
     state.objectives = {o.id: o.controlled_by for o in state.scene.objectives}
     for s, vp in vps.items():
         state.sides[s]["vp"] = vp
-    if not first_round:                   # the deployment phase comes first (deployment.py)
+    if not first_round:                   # the deployment phase comes first (deployment.py),
+        state.clock["first"] = active     # begun by the scene's first side (or its `active`)
         return []
     if "active" in start or is_position(start):      # a whole position restores its own
         return new_round(state, first=active, given_cp=cps)

@@ -120,6 +120,9 @@ def test_the_sides_alternate_and_the_last_units_are_deployed_by_the_side_with_th
         sides.append(state.acting_side)
         state.apply(deploy(unit, at))
     assert sides == ["red", "blue", "red", "red"]
+    # startOfBattleRound: "the player who finished setting up their army first decides"
+    assert [d.kind for d in state.pending] == ["first-turn"] and state.pending[0].side == "blue"
+    state.apply(Action("go-first", side="blue"))
     assert state.phase == "start" and state.round == 1
     assert state.clock["finished"] == ["blue", "red"] and state.active == "blue"
     assert any(e["type"] == "deployment-over" for e in state.events)
@@ -152,7 +155,9 @@ def test_a_side_that_passes_leaves_its_reserve_out_of_the_battle():
     state.apply(Action("end-phase"))                 # red: no more DEPLOY abilities to use
     assert state.acting_side == "blue"
     state.apply(deploy("blue-a", (30, 40)))
-    assert state.phase == "start"
+    assert state.pending[0].side == "red"        # red finished first: red decides
+    state.apply(Action("go-second", side="red"))
+    assert state.phase == "start" and state.active == "blue"
     left = next(e for e in state.events if e["type"] == "not-deployed")
     assert left["units"] == ["red-b", "red-a"]
     assert state.in_reserve(0) and state.clock["finished"] == ["red", "blue"]
@@ -161,6 +166,7 @@ def test_a_side_that_passes_leaves_its_reserve_out_of_the_battle():
 def test_deploy_outside_deployment_is_the_wrong_phase():
     state = state_of(scene_text(STANDING, f"- {{id: blue-s, side: blue, {STATS}, "
                                           f"models: [{{base: 32, at: [30, 40]}}]}}"))
+    state.apply(Action("go-first", side=state.pending[0].side))
     assert state.phase == "start"
     assert [x.code for x in state.check(deploy("red-s", (20, 5)))] == ["wrong_phase"]
 
