@@ -69,7 +69,9 @@ def _attack(asked: Asked) -> dict[str, Any]:
     o = attack_odds(Referee(asked.scene), *asked.units, weapon=options.get("weapon"),
                     all_out_attack=bool(options.get("all_out_attack")),
                     all_out_defence=bool(options.get("all_out_defence")),
-                    charged=bool(options.get("charged")))
+                    charged=bool(options.get("charged")),
+                    charging=bool(options.get("charging")),
+                    shooting=bool(options.get("shooting")))
     a, b = asked.names
     return {"attacker": a, "target": b, **o.to_dict()}
 
@@ -141,7 +143,11 @@ ODDS = (
                  (WEAPON, OddsOption("all-out-attack", "+1 to hit (the All-out Attack command)"),
                   OddsOption("all-out-defence", "+1 to save (the All-out Defence command)"),
                   OddsOption("charged", "the target charged this turn: it gets no cover, and "
-                                        "an Anti-charge weapon adds its rend")),
+                                        "an Anti-charge weapon adds its rend"),
+                  OddsOption("charging", "the attacker charged this turn: a Charge (+1 Damage) "
+                                         "weapon adds 1 to its Damage"),
+                  OddsOption("shooting", "a shooting attack even at a unit in combat with the "
+                                         "attacker (its Shoot in Combat weapons)")),
                  enemies=True),
     OddsQuestion("move", ("A",),
                  "how far unit A moves: its Move, or the exact distribution of a dice Move "

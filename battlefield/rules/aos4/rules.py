@@ -57,10 +57,11 @@ def _as_option(state: State, a: Ability, u: int, action: Action) -> list[Violati
 
 # --- end of phase ------------------------------------------------------------------------------
 def check_end_phase(state: State) -> list[Violation]:
-    """A side passes; in the combat phase not while it has units that must fight."""
+    """A side passes; in the combat phase not while it has units in combat that must fight
+    (a unit that charged and is in combat with nobody may fight, and need not)."""
     c = state.clock
     if c["phase"] == "combat":
-        able = fighting.fighters(state, c["acting"])
+        able = fighting.must_fight(state, c["acting"])
         if able:
             ids = ", ".join(state.scene.units[u].id for u in able)
             return [v("must_fight", f"units in combat must fight: {ids}")]
@@ -74,6 +75,7 @@ def end_phase(state: State) -> list[Event]:
     side = c["acting"]
     events: list[Event] = [{"type": "pass", "side": side, "phase": c["phase"]}]
     if c["phase"] == "combat":
+        fighting.passed(state, side)
         foe = other(state, side)
         if fighting.fighters(state, foe):
             c["acting"] = foe
