@@ -179,6 +179,12 @@ class Aos4Window(Window):
     """What the play window shows of aos4: retreat first for a unit in combat, the charge odds
     against the enemy under the cursor, a dice Move's chance to reach, a click that fights."""
 
+    def aim_options(self, state: State, ability: str) -> dict[str, Any]:
+        """A SHOOT ability (shoot, covering fire) asks the odds of a shooting attack, even at
+        a unit in combat with the shooter (Shoot in Combat weapons)."""
+        a = state.rules.book.abilities.get(ability)
+        return {"shooting": True} if a is not None and "SHOOT" in a.keywords else {}
+
     def drag_abilities(self, state: State, u: int, offered: list[str]) -> list[str]:
         """A unit in combat retreats in the movement phase; one out of combat cannot."""
         if "retreat" not in offered:

@@ -6,8 +6,8 @@ the State registered on the class with `handles`.
 
 Reactions of the acting side (At the Double, Forward to Victory, All-out Attack) are given as
 options of the action they react to: {"type": "run", ..., "command": "at-the-double"}. All-out
-Defence is the other side's: a pending decision (defence.py, rules/decisions.py) that a shoot or
-fight raises and resume() finishes.
+Defence is the other side's: a pending decision (defence.py, rules/decisions.py) that a shoot,
+fight or covering fire raises (its reacts_to) and resume() finishes.
 """
 
 from __future__ import annotations

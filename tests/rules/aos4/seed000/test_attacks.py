@@ -16,7 +16,7 @@ from battlefield.errors import InputError
 from battlefield.rules.actions import Action
 from battlefield.rules.aos4.odds import attack_odds
 from battlefield.rules.registry import checked
-from battlefield.rules.trial import run
+from battlefield.rules.trial import advance, run, start
 from battlefield.rulings import Referee
 from battlefield.scene.load import load_scene_text
 
@@ -59,6 +59,13 @@ def attempt(text: str, *actions: dict[str, Any], dice: list[int] | None = None):
     state, results = run(load_scene_text(text), [Action.from_dict(a) for a in actions],
                          dice=dice or [])
     return state, results
+
+
+def at(text: str, action: Action):
+    """The state at the moment `action` belongs to (as try moves to it)."""
+    state = start(load_scene_text(text), [action], 1, [])
+    advance(state, action)
+    return state
 
 
 def attacks_at(result: dict[str, Any]) -> dict[tuple[str, str], int]:
@@ -317,3 +324,28 @@ def test_a_weapon_ability_aos4_does_not_know_is_refused_at_load_naming_it():
     with pytest.raises(InputError, match=r"Claw: aos4 does not know the weapon ability "
                                          r"'Crit \(Mortal\)'"):
         checked(load_scene_text(text))
+
+
+# --- the window's auto-pass and clicks ------------------------------------------------------
+# The play window passes a phase by itself when no unit has anything to decide
+# (rules.choices.open_choices). A unit in combat with a Shoot in Combat weapon may shoot: the
+# shooting phase is not passed over. red-plain alone (a Bow without it, in combat): nothing to
+# decide, the phase passes.
+def test_auto_pass_offers_a_shot_in_combat_only_with_shoot_in_combat():
+    from battlefield.rules.choices import open_choices
+
+    state = at(SIC, Action("shoot", unit="red"))
+    assert state.clock["phase"] == "shooting"
+    assert "shoot" in open_choices(state)
+    plain = scene(unit("red-plain", "red", [(10, 30)], "{name: Bow, range: 15, attacks: 1}")
+                  + unit("blue2", "blue", [(13, 30)]))
+    state = at(plain, Action("shoot", unit="red-plain"))
+    assert "shoot" not in open_choices(state)
+
+
+def test_a_fight_with_one_unit_in_combat_needs_no_target_click():
+    # The window clicks the unit, then asks for a target only when the check says
+    # "choose": "target" - with several units in combat, not with one (FIGHT's red2 / red).
+    state = at(FIGHT, Action("fight", unit="red2"))
+    assert state.check(Action("fight", unit="red2")) == []
+    assert [x.choose for x in state.check(Action("fight", unit="red"))] == ["target"]
