@@ -218,8 +218,10 @@ class Aos4Player:
         for u in self._mine(state):
             if not (ref.combat[u] or "charged" in state.units[u].flags):
                 continue
-            foes = ref.combat[u]
+            foes = sorted(ref.combat[u])
             best = self._best_target(state, ref, u, foes, melee=True) if foes else None
+            if best is None and foes:
+                best = foes[0]          # it must pick a target, even one it cannot hurt
             spec = state.scene.units[u]
             if best is None:
                 yield Action("fight", unit=spec.id)

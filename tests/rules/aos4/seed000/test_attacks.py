@@ -180,6 +180,19 @@ def test_pile_in_ends_no_further_from_the_target(end, extra, legal):
         assert codes(r) == ["pile_in_further"]
 
 
+# "Each model moves up to 3\"": red2 (2.000" from blue2) piles in along a chord of the circle
+# round blue2 that keeps its gap: to (18.120592,32.663532) is exactly 3.000" -> LEGAL; to
+# (18.129810,32.670012) 3.010" -> REFUSED (move_too_far).
+@pytest.mark.parametrize("end, legal", [((18.120592, 32.663532), True),
+                                        ((18.129810, 32.670012), False)])
+def test_pile_in_moves_up_to_three_inches(end, legal):
+    _, (r,) = attempt(FIGHT, {"type": "fight", "unit": "red2", "target": "blue2",
+                              "path": [list(end)], "all_out_defence": False}, dice=[6, 6, 6])
+    assert r["legal"] == legal, r["violations"]
+    if not legal:
+        assert codes(r) == ["move_too_far"]
+
+
 def test_pile_in_target_must_be_in_combat_with_the_unit():
     _, (r,) = attempt(FIGHT, {"type": "fight", "unit": "red", "target": "blue-a",
                               "path": [[10.5, 10]], "pile_in_target": "blue2"})
