@@ -112,6 +112,21 @@ def test_fight_splits_attacks(attacks, split, expected):
     assert attacks_at(r) == expected
 
 
+# A dice Attacks split between targets is rolled first, then dealt: D3 rolls 3 -> 2 at blue-a,
+# 1 at blue-b; a count of 3 at blue-b takes at most what it rolled (2).
+@pytest.mark.parametrize("split, roll, expected", [
+    (None, 3, {("blue-a", "Sword"): 2, ("blue-b", "Sword"): 1}),
+    ({"blue-b": [{"model": 1, "attacks": 3}]}, 2, {("blue-b", "Sword"): 2}),
+])
+def test_a_dice_attacks_is_rolled_before_it_is_split(split, roll, expected):
+    action = {"type": "fight", "unit": "red", "target": ["blue-a", "blue-b"],
+              "all_out_defence": False, **({"split": split} if split else {})}
+    _, (r,) = attempt(split_scene("D3"), action, dice=[roll] + [6] * 12)
+    assert attacks_at(r) == expected
+    (first,) = r["rolls"][:1]
+    assert first["for"] == "attacks (red/1 Sword)" and first["total"] == roll
+
+
 @pytest.mark.parametrize("split, code", [
     ({"red": [1]}, "split_target"),                                      # not a target
     ({"blue-a": [2]}, "split_model"),                                    # no model 2
