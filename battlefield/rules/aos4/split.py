@@ -69,7 +69,8 @@ def orders(state: State, ref: Referee, u: int, aimed: list[int], weapons: list[W
     """Each (model, weapon) of unit u that reaches a target, what the action's split gives it,
     and why the split cannot be played (a target not aimed at, a model or weapon that is not
     there or cannot reach, more attacks than the weapon has)."""
-    from battlefield.rules.aos4.odds import able_models  # start-up time of the CLI
+    # here, not at the top: start-up time of the CLI
+    from battlefield.rules.aos4.odds import able_models
 
     scene = state.scene
     spec, first = scene.units[u], scene.model_offsets()[u]
