@@ -113,6 +113,12 @@ class Window:
         put back. Default: "put back"."""
         return "put back"
 
+    def aim_options(self, state: State, ability: str) -> dict[str, Any]:
+        """While `ability` picks its target under the cursor: the options of the ruleset's
+        attack odds question that make it ask about that very attack (aos4: a shot at a unit
+        in combat is a shooting attack). Default: none."""
+        return {}
+
     def unit_notes(self, state: State) -> dict[int, str]:
         """When the window's panel is drawn: a line per unit the ruleset has something to say
         about now (openwg: the wounds pooled on it). Default: none."""

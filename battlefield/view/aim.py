@@ -30,7 +30,7 @@ def aim_text(state: State, ability: str, unit_id: str, target: int,
     bad = state.check(Action(ability, unit_id, target=tid))
     bits = [f"{ability} {unit_id} -> {tid}: {pair.distance:.2f}\", sight {pair.visible}"]
     bits.append("illegal: " + "; ".join(live.reasons(bad)) if bad else "legal")
-    odds = _odds(state, unit_id, tid) if not bad else None
+    odds = _odds(state, ability, unit_id, tid) if not bad else None
     if odds is not None:
         bits.append(odds)
     text = "; ".join(bits)
@@ -39,14 +39,16 @@ def aim_text(state: State, ability: str, unit_id: str, target: int,
     return text
 
 
-def _odds(state: State, unit_id: str, tid: str) -> str | None:
-    """The expected damage the ruleset's attack odds give, from where the models stand."""
+def _odds(state: State, ability: str, unit_id: str, tid: str) -> str | None:
+    """The expected damage the ruleset's attack odds give for that ability's attack
+    (Window.aim_options), from where the models stand."""
     ruleset = registry.get(state.rules.id)
     q = ruleset.question("attack")
     if q is None:
         return None
+    options = ruleset.window.aim_options(state, ability)
     try:
-        d = q.answer(ruleset, scene_now(state, keep_slain=True), (unit_id, tid), {})
+        d = q.answer(ruleset, scene_now(state, keep_slain=True), (unit_id, tid), options)
     except (BattlefieldError, KeyError, ValueError):
         return None
     if not isinstance(d, dict) or "expected_damage" not in d:

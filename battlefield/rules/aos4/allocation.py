@@ -36,14 +36,15 @@ def _amount(state: State, expr: str, purpose: str) -> int:
     return roll(Throw(str(expr), purpose), state.dice)
 
 
-def volley(state: State, u: int, v: int, w: Weapon, attackers: int, mods: Modifiers
-           ) -> tuple[int, Event]:
-    """Roll one weapon's attacks by `attackers` models of unit u at unit v (the `volley`
-    procedure of allocation.py with the game's dice); (damage, event)."""
+def volley(state: State, u: int, v: int, w: Weapon, attackers: int, mods: Modifiers,
+           extra: int = 0) -> tuple[int, Event]:
+    """Roll one weapon's attacks by `attackers` models of unit u at unit v, and `extra`
+    attacks more (the `volley` procedure of attacks.py with the game's dice); (damage,
+    event)."""
     a, b = state.scene.units[u].id, state.scene.units[v].id
     tag = f"{a} {w.name} at {b}"
     save = stat(state, v, "save", None)
-    attacks, s = play(sequence.volley(w, attackers, save, mods, tag, b), state.dice)
+    attacks, s = play(sequence.volley(w, attackers, save, mods, tag, b, extra), state.dice)
     return s.damage, {"type": "attack", "attacker": a, "target": b, "weapon": w.name,
                       "models": attackers, "attacks": attacks, "hits": s.hits,
                       "critical": s.critical, "wounds": s.wounds, "unsaved": s.unsaved,

@@ -133,9 +133,10 @@ def strike(w: Weapon, save: int | None, mods: Modifiers, tag: str = "", target: 
 
 
 def volley(w: Weapon, models: int, save: int | None, mods: Modifiers, tag: str = "",
-           target: str = "") -> Procedure[tuple[int, Strike]]:
-    """`models` models attack with weapon w: (attacks made, what they came to)."""
-    attacks = 0
+           target: str = "", extra: int = 0) -> Procedure[tuple[int, Strike]]:
+    """`models` models attack with weapon w, and `extra` attacks more (a model's attacks split
+    between targets, split.py): (attacks made, what they came to)."""
+    attacks = extra
     for _ in range(models):
         attacks += yield Throw(w.attacks, f"attacks ({tag})")
     strikes = yield from together([strike(w, save, mods, tag, target)

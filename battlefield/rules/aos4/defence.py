@@ -1,6 +1,7 @@
 """All-out Defence (seed: Reaction: Opponent declared an ATTACK ability): the defending side's
-decision, asked when a shoot or fight targets one of its units and it can use the command (1
-command point, not used by its army this phase, the unit has used no command this phase).
+decision, asked when an ATTACK ability its data reacts to (shoot, fight, covering fire) targets
+one of its units and it can use the command (1 command point, not used by its army this phase,
+the unit has used no command this phase).
 Answers: {"type": "all-out-defence", "side": SIDE, "unit": ID} or {"type": "decline", "side":
 SIDE}. The unit adds 1 to its save rolls for the rest of the phase.
 """

@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import commands, movement, rolls
+from battlefield.rules.aos4 import commands, movement, rolls, split
 from battlefield.rules.aos4.charge import shortest_charge
 from battlefield.rules.aos4.data import Ability, book
 from battlefield.rules.aos4.movement import Arrive, in_combat, v
@@ -21,6 +21,8 @@ from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
 Event = dict[str, Any]
+PASSED = "passed-fight"          # phase_used: a unit its side passed over in the combat phase
+PILE_IN_TARGET = "pile_in_target"
 
 
 # --- charge ---------------------------------------------------------------------------------------
@@ -41,8 +43,10 @@ def check_charge(state: State, a: Ability, u: int, action: Action) -> list[Viola
         if far:
             return [far]
     rules = book(state)
+    # "must end that move within 1/2\" of a visible enemy unit": any of them, not only the
+    # target named (the target says which unit the charge means to reach: odds, the window)
     return movement.check(state, u, action, rules.max_charge, arrive=Arrive(
-        tuple(aimed), rules.core.charge.reach, sight=True,
+        tuple(state.enemies(u)), rules.core.charge.reach, sight=True,
         code="charge_not_reached")).problems
 
 
@@ -128,10 +132,26 @@ def fighters(state: State, side: str) -> list[int]:
 
 
 def all_fighters(state: State) -> list[int]:
+    """Units that may fight now: in combat, or charged this turn (a charged unit no longer in
+    combat may pile in, and need not), and not fought nor passed this phase."""
     ref = Referee(state.scene, state.table)
     return [u for u in range(len(state.scene.units))
-            if len(state.models_of(u)) and "fight" not in state.units[u].phase_used
+            if len(state.models_of(u)) and not state.units[u].phase_used & {"fight", PASSED}
             and (ref.combat[u] or "charged" in state.units[u].flags)]
+
+
+def must_fight(state: State, side: str) -> list[int]:
+    """The side's units that must fight before it passes: "All units in combat must use a
+    FIGHT ability if able" - in combat, not only charged."""
+    ref = Referee(state.scene, state.table)
+    return [u for u in fighters(state, side) if ref.combat[u]]
+
+
+def passed(state: State, side: str) -> None:
+    """The side passes in the combat phase: its units that may still fight (charged, not in
+    combat) do not."""
+    for u in fighters(state, side):
+        state.units[u].phase_used.add(PASSED)
 
 
 def strike(state: State, u: int) -> str:
@@ -157,41 +177,111 @@ def next_fighter(state: State) -> None:
 
 # --- fight ----------------------------------------------------------------------------------------
 def check_fight(state: State, a: Ability, u: int, action: Action) -> list[Violation]:
+    """A unit in combat or that charged; the pile-in (check_pile_in); then, "if that unit is in
+    combat, you must pick one or more enemy units as the target(s)": enemy units, each named
+    once, in combat with it where the pile-in ends ("made with melee weapons against units
+    within combat range and visible"); with no target, the one unit it is in combat with (with
+    several, the player picks); the split playable (split.py)."""
     if u not in fighters(state, state.clock["acting"]):
         ref = Referee(state.scene, state.table)
         if not (ref.combat[u] or "charged" in state.units[u].flags):
             return [v("not_in_combat", f"{action.unit} is not in combat and did not charge")]
         return [v("strike_order", f"{action.unit} cannot fight yet (strike-first units "
                                   f"fight first, strike-last units last)")]
+    aimed, bad = targets(state, action)
+    bad = [x for x in bad if x.code != "no_target"]
+    if bad:
+        return bad
+    after, piled = Referee(state.scene, state.table), ""
     if action.path is not None or action.paths is not None:
-        return check_pile_in(state, u, action)
-    return []
+        target, problem = pile_in_target(state, u, action, aimed)
+        if problem:
+            return [problem]
+        checked = check_pile_in(state, u, action, target)
+        if checked[0]:
+            return checked[0]
+        after, piled = checked[1] or after, " after its pile-in"
+    engaged = after.combat[u]
+    far = [state.scene.units[w].id for w in aimed if w not in engaged]
+    if far:
+        return [v("not_in_combat_with", f"{', '.join(far)} {'is' if len(far) == 1 else 'are'} "
+                                        f"not in combat with {action.unit}"
+                                        f"{piled}"
+                                        f": combat attacks are made against units within "
+                                        f"combat range and visible",
+                  units=tuple(far))]
+    if not aimed and len(engaged) > 1:
+        ids = ", ".join(state.scene.units[w].id for w in engaged)
+        return [v("no_target", f"{action.unit} is in combat with {ids}: pick the target(s)",
+                  choose="target")]
+    aimed = aimed or list(engaged)
+    weapons = split.armed(state, u, melee=True, engaged=True)
+    return split.orders(state, after, u, aimed, weapons, action)[1]
 
 
-def check_pile_in(state: State, u: int, action: Action) -> list[Violation]:
-    """A pile-in: up to 3", no model further from the enemy it is in combat with, and still in
-    combat with each unit it was."""
+def pile_in_target(state: State, u: int, action: Action, aimed: list[int]
+                   ) -> tuple[int | None, Violation | None]:
+    """The unit the pile-in must end no further from: `pile_in_target`, else the (first)
+    target, else the one unit in combat with it; None for a unit not in combat (its models
+    move 3\" in any direction)."""
     was = Referee(state.scene, state.table).combat[u]
-    checked = movement.check(state, u, action, book(state).core.combat.pile_in, closer=was)
+    named = action.option(PILE_IN_TARGET)
+    if not was:
+        if named is not None:
+            return None, v("pile_in_target", f"{action.unit} is not in combat: its models pile "
+                                             f"in 3\" in any direction (leave "
+                                             f"{PILE_IN_TARGET} out)")
+        return None, None
+    if named is not None:
+        try:
+            w = state.unit_index(str(named))
+        except KeyError:
+            return None, v("unknown_target", f"no unit '{named}'")
+        if w not in was:
+            return None, v("pile_in_target", f"the pile-in target {named} is not an enemy "
+                                             f"unit in combat with {action.unit}")
+        return w, None
+    if aimed:
+        if aimed[0] not in was:
+            return None, v("pile_in_target", f"{state.scene.units[aimed[0]].id} is not in "
+                                             f"combat with {action.unit}: pile in towards a "
+                                             f"unit it is in combat with "
+                                             f"(\"{PILE_IN_TARGET}\")")
+        return aimed[0], None
+    if len(was) == 1:
+        return next(iter(was)), None
+    ids = ", ".join(state.scene.units[w].id for w in was)
+    return None, v("no_target", f"{action.unit} is in combat with {ids}: pick the target "
+                                f"(its pile-in ends no further from it)", choose="target")
+
+
+def check_pile_in(state: State, u: int, action: Action, target: int | None
+                  ) -> tuple[list[Violation], Referee | None]:
+    """A pile-in: up to 3", each model ending no further from `target` ("must end no further
+    from the target unit"; none for a unit not in combat), and still in combat with each unit
+    it was; the problems, and the position it ends in."""
+    was = Referee(state.scene, state.table).combat[u]
+    checked = movement.check(state, u, action, book(state).core.combat.pile_in,
+                             closer=[target] if target is not None else [])
     out = list(checked.problems)
-    if checked.moves is None or any(x.code != "pile_in_further" for x in out) or not was:
-        return out
+    if checked.moves is None or out:
+        return out, None
     now = Referee(state.scene, checked.after)
     lost = [state.scene.units[w].id for w in was if w not in now.combat[u]]
     if lost:
         out.append(v("leaves_combat", f"the unit would no longer be in combat with "
                                       f"{', '.join(lost)}"))
-    return out
+    return out, now
 
 
 def fight(state: State, a: Ability, u: int, action: Action) -> list[Event]:
     events: list[Event] = []
     if action.path is not None or action.paths is not None:
         events.extend(moved(state, u, action))
-    ref = Referee(state.scene, state.table)
-    aimed = [state.unit_index(t) for t in action.targets] if action.targets else \
-        list(ref.combat[u])
-    aimed = [w for w in aimed if len(state.models_of(w))]
-    events.extend(attack(state, u, aimed, 0, action, f"fought by {action.unit}", melee=True))
+    aimed, _ = targets(state, action)
+    if not aimed:
+        aimed = list(Referee(state.scene, state.table).combat[u])
+    if aimed:
+        events.extend(attack(state, u, aimed, 0, action, f"fought by {action.unit}",
+                             melee=True))
     return events
-

@@ -11,7 +11,7 @@ import numpy as np
 
 from battlefield.rules.aos4 import attacks as seq
 from battlefield.rules.aos4.cover import pieces_covering
-from battlefield.rules.aos4.weapons import Weapon, against, carries, weapons_of
+from battlefield.rules.aos4.weapons import Weapon, against, carries, weapons_of, wielded
 
 EPS = 1e-6
 
@@ -42,17 +42,21 @@ def _stat(unit, key: str, default: int | None) -> int | None:
 
 def attack_odds(referee, u: int, v: int, weapon: str | None = None,
                 all_out_attack: bool = False, all_out_defence: bool = False,
-                charged: bool = False) -> AttackOdds:
+                charged: bool = False, charging: bool = False,
+                shooting: bool = False) -> AttackOdds:
     """Exact odds of unit u attacking unit v with its ranged weapons (or melee ones when the
-    units are in combat, or the one named)."""
+    units are in combat and `shooting` is not asked, or the one named): a unit in combat
+    shoots only its Shoot in Combat weapons, as play has it. `charged`: the target charged
+    (no cover, Anti-charge); `charging`: the attacker charged (Charge (+1 Damage))."""
     scene, table = referee.scene, referee.table
     a, b = scene.units[u], scene.units[v]
     in_combat = v in referee.combat[u]
+    engaged = bool(referee.combat[u])
     if weapon is not None:
         chosen = weapons_of(scene, u, name=weapon)
         melee = chosen[0].melee
     else:
-        melee = in_combat or not weapons_of(scene, u, melee=False)
+        melee = (in_combat and not shooting) or not weapons_of(scene, u, melee=False)
         chosen = weapons_of(scene, u, melee=melee)
     kind = "combat" if melee else "shooting"
     save = _stat(b, "save", None)
@@ -65,10 +69,11 @@ def attack_odds(referee, u: int, v: int, weapon: str | None = None,
     if not chosen:
         none.reason = f"{a.id} has no {'melee' if melee else 'ranged'} weapons"
         return none
-    if kind == "shooting" and in_combat and not any("shoot-in-combat" in w.abilities
-                                                    for w in chosen):
-        none.reason = f"{a.id} is in combat and cannot shoot"
-        return none
+    if kind == "shooting" and engaged:
+        chosen = [w for w in chosen if w.shoots_in_combat]
+        if not chosen:
+            none.reason = f"{a.id} is in combat and cannot shoot (no Shoot in Combat weapon)"
+            return none
     cr = referee.rules.combat_range
     attackers = table.unit_models[u]
     if kind == "shooting" and not b.has("FLY"):
@@ -88,7 +93,7 @@ def attack_odds(referee, u: int, v: int, weapon: str | None = None,
     for w in chosen:
         n, names = _able(referee, u, v, w)
         who[w.name] = names
-        w, said = against(w, b, charged)        # Anti-X (+N Rend) against this target
+        w, said = against(wielded(w, charging), b, charged)   # Anti-X (+N Rend), Charge
         if said:
             anti[w.name] = said
         if n:
@@ -103,22 +108,31 @@ def attack_odds(referee, u: int, v: int, weapon: str | None = None,
 
 
 def _able(referee, u: int, v: int, w: Weapon) -> tuple[int, list[str]]:
-    """Models of u that can attack v with w: models that carry it (weapons.carries), with a
-    model of v within range, and visible."""
+    """Models of u that can attack v with w (able_models): how many, and their names."""
+    names = [referee.names[m] for m in able_models(referee, u, v, w)]
+    return len(names), names
+
+
+def able_models(referee, u: int, v: int, w: Weapon) -> list[int]:
+    """The models of u (table indices) that can attack v with w: models that carry it
+    (weapons.carries), with a model of v within range (a melee weapon: combat range), and
+    visible."""
     table = referee.table
     reach = referee.rules.combat_range if w.melee else float(w.range)
     mine = table.unit_models[u]
     theirs = table.unit_models[v]
+    if not len(mine) or not len(theirs):
+        return []
     d = table.distances(mine, theirs)
     spec, first = referee.scene.units[u], referee.scene.model_offsets()[u]
-    names = []
+    out = []
     for i, m in enumerate(mine):
         if not carries(spec, int(m) - first, w.name):
             continue
         close = theirs[d[i] <= reach + EPS]
         if len(close) and any(_sees(referee, int(m), int(t)) for t in close):
-            names.append(referee.names[int(m)])
-    return len(names), names
+            out.append(int(m))
+    return out
 
 
 def _sees(referee, m: int, t: int) -> bool:

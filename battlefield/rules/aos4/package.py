@@ -71,7 +71,9 @@ def _attack(asked: Asked) -> dict[str, Any]:
     o = attack_odds(Referee(asked.scene), *asked.units, weapon=options.get("weapon"),
                     all_out_attack=bool(options.get("all_out_attack")),
                     all_out_defence=bool(options.get("all_out_defence")),
-                    charged=bool(options.get("charged")))
+                    charged=bool(options.get("charged")),
+                    charging=bool(options.get("charging")),
+                    shooting=bool(options.get("shooting")))
     a, b = asked.names
     return {"attacker": a, "target": b, **o.to_dict()}
 
@@ -143,7 +145,11 @@ ODDS = (
                  (WEAPON, OddsOption("all-out-attack", "+1 to hit (the All-out Attack command)"),
                   OddsOption("all-out-defence", "+1 to save (the All-out Defence command)"),
                   OddsOption("charged", "the target charged this turn: it gets no cover, and "
-                                        "an Anti-charge weapon adds its rend")),
+                                        "an Anti-charge weapon adds its rend"),
+                  OddsOption("charging", "the attacker charged this turn: a Charge (+1 Damage) "
+                                         "weapon adds 1 to its Damage"),
+                  OddsOption("shooting", "a shooting attack even at a unit in combat with the "
+                                         "attacker (its Shoot in Combat weapons)")),
                  enemies=True),
     OddsQuestion("move", ("A",),
                  "how far unit A moves: its Move, or the exact distribution of a dice Move "
@@ -193,6 +199,12 @@ class Aos4Window(Window):
         area.keep_out = lines
         area.label = f"{gap:g}\" from enemy territory"
         return area
+
+    def aim_options(self, state: State, ability: str) -> dict[str, Any]:
+        """A SHOOT ability (shoot, covering fire) asks the odds of a shooting attack, even at
+        a unit in combat with the shooter (Shoot in Combat weapons)."""
+        a = state.rules.book.abilities.get(ability)
+        return {"shooting": True} if a is not None and "SHOOT" in a.keywords else {}
 
     def drag_abilities(self, state: State, u: int, offered: list[str]) -> list[str]:
         """A unit in combat retreats in the movement phase; one out of combat cannot."""

@@ -4,7 +4,8 @@ Deployment: each unit in reserve as a block as near the middle as there is room,
 in front (deployer.py). Hero phase: rally a badly hurt unit. Movement: each unit heads for the
 nearest objective its side does not hold (else the nearest enemy), as far as a legal move takes
 it, running when it has no ranged weapons and is far away. Shooting: at the target with the
-highest expected damage. Charge: when the odds are good (re-rolling with Forward to Victory when
+highest expected damage
+(a unit in combat with its Shoot in Combat weapons). Charge: when the odds are good (re-rolling with Forward to Victory when
 command points allow). Combat: fight with every eligible unit, at the enemy it hurts most.
 Decisions (asked of this side by the engine): All-out Defence for the targeted unit when it
 saves at least a point of damage on average, else decline; Unbind always (it costs nothing),
@@ -186,9 +187,10 @@ class Aos4Player:
         ref = Referee(state.scene, state.table)
         for u in self._mine(state):
             spec = state.scene.units[u]
-            if not weapons_of(state.scene, u, melee=False) or ref.combat[u]:
-                continue
-            if state.units[u].flags & {"ran", "retreated"}:
+            ranged = weapons_of(state.scene, u, melee=False)
+            if ref.combat[u]:               # in combat: only Shoot in Combat weapons shoot
+                ranged = [w for w in ranged if w.shoots_in_combat]
+            if not ranged or state.units[u].flags & {"ran", "retreated"}:
                 continue
             best = self._best_target(state, ref, u, state.enemies(u), melee=False)
             if best is not None:
@@ -233,8 +235,10 @@ class Aos4Player:
         for u in self._mine(state):
             if not (ref.combat[u] or "charged" in state.units[u].flags):
                 continue
-            foes = ref.combat[u]
+            foes = sorted(ref.combat[u])
             best = self._best_target(state, ref, u, foes, melee=True) if foes else None
+            if best is None and foes:
+                best = foes[0]          # it must pick a target, even one it cannot hurt
             spec = state.scene.units[u]
             if best is None:
                 yield Action("fight", unit=spec.id)
@@ -291,7 +295,7 @@ class Aos4Player:
     def _best_target(self, state, ref, u, candidates, melee: bool) -> int | None:
         best, score = None, 0.0
         for w in candidates:
-            o = _odds(ref, u, w)
+            o = _odds(ref, u, w, shooting=not melee)
             if (o.kind == "combat") != melee or o.reason:
                 continue
             if o.expected_damage > score:
@@ -313,10 +317,13 @@ def _longest_charge(dice: str, reroll: bool) -> float:
                      default=0))
 
 
-def _odds(ref: Referee, u: int, w: int, all_out_defence: bool = False):
+def _odds(ref: Referee, u: int, w: int, all_out_defence: bool = False,
+          shooting: bool = False):
     """attack_odds, once per table (they depend on the scene and where the models stand
     only): the player asks again for every action it picks in a phase. Read, never changed."""
     scene = ref.scene
-    return ref.table.memo(("aos4-player-attack-odds", id(scene), u, w, all_out_defence),
+    return ref.table.memo(("aos4-player-attack-odds", id(scene), u, w, all_out_defence,
+                           shooting),
                           lambda: (scene, attack_odds(ref, u, w,
-                                                      all_out_defence=all_out_defence)))[1]
+                                                      all_out_defence=all_out_defence,
+                                                      shooting=shooting)))[1]

@@ -7,8 +7,9 @@ the State registered on the class with `handles`.
 Reactions of the acting side (At the Double, Forward to Victory, All-out Attack) are given as
 options of the action they react to: {"type": "run", ..., "command": "at-the-double"}. The other
 side's are pending decisions (rules/decisions.py) that resume() finishes: All-out Defence, which
-a shoot or fight raises (defence.py), and Unbind, which a spell cast raises (magic.py). Who takes
-the first turn of a battle round is one too: the decision of the side the rules name (turns.py).
+a shoot, fight or covering fire raises (its reacts_to; defence.py), and Unbind, which a spell
+cast raises (magic.py). Who takes the first turn of a battle round is one too: the decision of
+the side the rules name (turns.py).
 """
 
 from __future__ import annotations
@@ -59,10 +60,11 @@ def _as_option(state: State, a: Ability, u: int, action: Action) -> list[Violati
 
 # --- end of phase ------------------------------------------------------------------------------
 def check_end_phase(state: State) -> list[Violation]:
-    """A side passes; in the combat phase not while it has units that must fight."""
+    """A side passes; in the combat phase not while it has units in combat that must fight
+    (a unit that charged and is in combat with nobody may fight, and need not)."""
     c = state.clock
     if c["phase"] == "combat":
-        able = fighting.fighters(state, c["acting"])
+        able = fighting.must_fight(state, c["acting"])
         if able:
             ids = ", ".join(state.scene.units[u].id for u in able)
             return [v("must_fight", f"units in combat must fight: {ids}")]
@@ -78,6 +80,7 @@ def end_phase(state: State) -> list[Event]:
         return deployment.pass_(state)
     events: list[Event] = [{"type": "pass", "side": side, "phase": c["phase"]}]
     if c["phase"] == "combat":
+        fighting.passed(state, side)
         foe = other(state, side)
         if fighting.fighters(state, foe):
             c["acting"] = foe

@@ -9,12 +9,12 @@ from typing import Any
 
 from battlefield.rules import decisions
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import allocation, commands, defence
+from battlefield.rules.aos4 import allocation, commands, defence, split
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.cover import pieces_covering
-from battlefield.rules.aos4.data import Ability
+from battlefield.rules.aos4.data import Ability, book
 from battlefield.rules.aos4.movement import in_combat, v
-from battlefield.rules.aos4.weapons import Weapon, against, weapons_of
+from battlefield.rules.aos4.weapons import Weapon, against, weapons_of, wielded
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
@@ -22,7 +22,7 @@ Event = dict[str, Any]
 
 
 def targets(state: State, action: Action) -> tuple[list[int], list[Violation]]:
-    """The enemy units the action names, and why a name is none of them."""
+    """The enemy units the action names, and why a name is none of them (or named twice)."""
     out, bad = [], []
     for t in action.targets:
         try:
@@ -34,6 +34,9 @@ def targets(state: State, action: Action) -> tuple[list[int], list[Violation]]:
             bad.append(v("friendly_target", f"{t} is not an enemy unit"))
         elif not len(state.models_of(w)):
             bad.append(v("destroyed", f"{t} has been destroyed"))
+        elif w in out:
+            bad.append(v("duplicate_target", f"{t} is named twice: a target is picked once "
+                                             f"(split its attacks with \"split\")"))
         else:
             out.append(w)
     if not action.targets:
@@ -73,84 +76,99 @@ def can_target(state: State, u: int, targets: list[int], weapons: list[Weapon]
 
 # --- the attack -----------------------------------------------------------------------------------
 def attack(state: State, u: int, targets: list[int], hit_mod: int, action: Action,
-           cause: str, melee: bool, weapon: str | None = None) -> list[Event]:
+           cause: str, melee: bool) -> list[Event]:
     """Declare an attack on `targets` (one after another while they stand); the defending
-    side decides on All-out Defence first when it can use it, then the dice are rolled."""
+    side decides on All-out Defence first when it can use it (the reaction's data says which
+    abilities it answers), then the dice are rolled."""
     declared = {"kind": "attack", "unit": u, "targets": [int(w) for w in targets],
                 "hit_mod": hit_mod, "action": action.to_dict(), "cause": cause,
-                "melee": melee, "weapon": weapon}
+                "melee": melee, "weapon": None}     # every weapon; the key as saved games have it
+    answers = book(state).abilities[defence.ID].reacts_to
     ask = defence.decision(state, u, list(targets), action.type) \
-        if action.type in ("shoot", "fight") else None
+        if action.type in answers else None
     if ask is None:
         return roll_attack(state, declared, None)
     return decisions.ask(state, [ask], declared)
 
 
 def roll_attack(state: State, declared: dict[str, Any], answer: Action | None) -> list[Event]:
-    """The declared attack's dice, after the defender's answer (None: it was not asked)."""
+    """The declared attack's dice, after the defender's answer (None: it was not asked):
+    each weapon's attacks at each target as the split gives them (split.py)."""
     u, action = declared["unit"], Action.from_dict(declared["action"])
-    weapons = (weapons_of(state.scene, u, name=declared["weapon"]) if declared["weapon"]
-               else weapons_of(state.scene, u, melee=declared["melee"]))
     events: list[Event] = []
     if answer is not None and answer.type == defence.ID:
         events.extend(defence.use(state, state.unit_index(answer.unit)))
     ref = Referee(state.scene, state.table)
+    aimed = [w for w in declared["targets"] if len(state.models_of(w))]
+    weapons = split.armed(state, u, declared["melee"], bool(ref.combat[u]))
+    plan, _ = split.orders(state, ref, u, aimed, weapons, action)
+    given = split.shares(state, u, aimed, plan, weapons)
     aoa = "all-out-attack" in commands.given(action)
-    for w in declared["targets"]:
+    charged = "charged" in state.units[u].flags
+    mine = state.units[u].counters
+    for w in aimed:
         if not len(state.models_of(w)) or not len(state.models_of(u)):
             continue
         spec = state.scene.units[w]
         cover = [] if ("charged" in state.units[w].flags or spec.has("FLY")) else \
             pieces_covering(state.table, state.models_of(u), state.models_of(w), "cover",
                             ref.rules.combat_range)
-        mine, theirs = state.units[u].counters, state.units[w].counters
-        mods = Modifiers(hit=declared["hit_mod"] + (-1 if cover else 0) + (1 if aoa else 0)
-                         + int(mine.get("buff_hit", 0)),
-                         wound=int(mine.get("buff_wound", 0)),
-                         save=defence.save_bonus(state, w) + int(theirs.get("buff_save", 0)),
-                         ward=allocation.stat(state, w, "ward", None))
+        theirs = state.units[w].counters
         total = 0
-        for wp in weapons:
-            n = able(state, ref, u, w, wp)
-            if not n:
-                continue
-            wp, anti = against(wp, spec, "charged" in state.units[w].flags)
-            dmg, ev = allocation.volley(state, u, w, wp, n, mods)
+        for share in (s for s in given if s.target == w):
+            # Companion: the attacking unit's own buffs leave the weapon alone
+            own = not share.weapon.companion
+            mods = Modifiers(hit=declared["hit_mod"] + (-1 if cover else 0) + (1 if aoa else 0)
+                             + (int(mine.get("buff_hit", 0)) if own else 0),
+                             wound=int(mine.get("buff_wound", 0)) if own else 0,
+                             save=defence.save_bonus(state, w) + int(theirs.get("buff_save", 0)),
+                             ward=allocation.stat(state, w, "ward", None))
+            wp, anti = against(wielded(share.weapon, charged), spec,
+                               "charged" in state.units[w].flags)
+            dmg, ev = allocation.volley(state, u, w, wp, len(share.models), mods, share.attacks)
+            ev["models"] = len(share.by)
             ev["cover"] = [state.table.layout.pieces[k].id for k in cover]
             if anti:
                 ev["anti"] = anti
+            if wp.damage != share.weapon.damage:
+                ev["charge_damage"] = wp.damage
             events.append(ev)
             total += dmg
         events.extend(allocation.allocate(state, w, total, state.models_of(u),
                                           declared["cause"]))
-        ref = Referee(state.scene, state.table)
     return events
 
 
 # --- shoot ----------------------------------------------------------------------------------------
 def check_shoot(state: State, a: Ability, u: int, action: Action) -> list[Violation]:
+    """Not after a RUN or RETREAT; enemy targets, each named once, that some model can aim
+    at; every ranged weapon shoots ("Models attack with all ranged weapons they are armed
+    with"); in combat only Shoot in Combat weapons ("unless otherwise specified"); the
+    split, when given, playable (split.py)."""
     us = state.units[u]
     if us.flags & {"ran", "retreated"}:
         return [v("ran_or_retreated", f"{action.unit} ran or retreated this turn")]
     aimed, bad = targets(state, action)
     if bad:
         return bad
-    if in_combat(state, u):
-        return [v("in_combat", f"{action.unit} is in combat and cannot shoot")]
-    ranged = weapons_of(state.scene, u, melee=False,
-                        name=action.weapon) if action.weapon else \
-        weapons_of(state.scene, u, melee=False)
-    if not ranged or any(w.melee for w in ranged):
+    if not weapons_of(state.scene, u, melee=False):
         return [v("no_ranged_weapons", f"{action.unit} has no ranged weapon to shoot")]
-    return can_target(state, u, aimed, ranged)
+    engaged = in_combat(state, u)
+    ranged = split.armed(state, u, melee=False, engaged=engaged)
+    if not ranged:
+        return [v("in_combat", f"{action.unit} is in combat and cannot shoot: none of its "
+                               f"ranged weapons has Shoot in Combat")]
+    out = can_target(state, u, aimed, ranged)
+    if out:
+        return out
+    _, bad = split.orders(state, Referee(state.scene, state.table), u, aimed, ranged, action)
+    return bad
 
 
 def shoot(state: State, a: Ability, u: int, action: Action) -> list[Event]:
     aimed, _ = targets(state, action)
     state.units[u].flags.add("shot")
-    # one target at a time: the weapons have no other target
-    return attack(state, u, aimed[:1], 0, action, f"shot by {action.unit}", melee=False,
-                  weapon=action.weapon)
+    return attack(state, u, aimed, 0, action, f"shot by {action.unit}", melee=False)
 
 
 # --- covering fire --------------------------------------------------------------------------------

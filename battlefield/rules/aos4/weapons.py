@@ -6,8 +6,13 @@ companion, shoot-in-combat, charge-damage); the weapons each model carries (a mo
 Anti-X (+N Rend): N is added to the weapon's Rend against a target with keyword X, or, for
 `anti-charge`, a target that charged this turn (`against`). A scene writes it
 `anti-infantry (+1 rend)` (any case; a keyword of two words as it is spelt,
-`anti-war machine (+1 rend)`). `check_scene` refuses a weapon ability aos4 does not know, in one
-line naming it; `played` says which of them the engine plays (in play and in odds)."""
+`anti-war machine (+1 rend)`). Shoot in Combat: the weapon shoots while its unit is in combat.
+Charge (+1 Damage): +1 to the weapon's Damage when its unit charged this turn (`wielded`; the
+demo scenes' spelling `charge-+1-damage` is read as `charge-damage`). Companion: the attacking
+unit's own abilities (its spell and prayer buffs) do not change the weapon's attacks; All-out
+Attack does (the seed: "This also affects weapons that have the Companion weapon ability").
+`check_scene` refuses a weapon ability aos4 does not know, in one line naming it; every one it
+knows is played, in play and in odds."""
 
 from __future__ import annotations
 
@@ -17,14 +22,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from battlefield.errors import UsageError
+from battlefield.rules.dice import parse
 from battlefield.scene.model import Scene
 
 CRIT_ABILITIES = ("crit-2-hits", "crit-auto-wound", "crit-mortal")
-# Known, and kept on the weapon, but not played yet (shoot-in-combat only in odds); the demo
-# scenes spell Charge (+1 Damage) "charge-+1-damage".
-KNOWN_ABILITIES = (*CRIT_ABILITIES, "companion", "shoot-in-combat", "charge-damage",
-                   "charge-+1-damage")
-PLAYED = CRIT_ABILITIES            # and every anti-X (+N rend)
+COMPANION, SHOOT_IN_COMBAT, CHARGE_DAMAGE = "companion", "shoot-in-combat", "charge-damage"
+# The demo scenes and bundled armies spell Charge (+1 Damage) "charge-+1-damage".
+ALIASES = {"charge-+1-damage": CHARGE_DAMAGE}
+KNOWN_ABILITIES = (*CRIT_ABILITIES, COMPANION, SHOOT_IN_COMBAT, CHARGE_DAMAGE, *ALIASES)
+PLAYED = KNOWN_ABILITIES           # and every anti-X (+N rend)
 ANTI = re.compile(r"^anti-\s*(?P<what>[a-z][a-z0-9' -]*?)\s*\(\s*\+\s*(?P<rend>[1-9])\s*rend\s*\)$")
 ANTI_CHARGE = "CHARGE"             # anti-charge: the target charged this turn
 ANTI_FORM = "anti-KEYWORD (+N rend)"
@@ -51,6 +57,14 @@ class Weapon:
             if a in CRIT_ABILITIES:
                 return a
         return None
+
+    @property
+    def companion(self) -> bool:
+        return COMPANION in self.abilities
+
+    @property
+    def shoots_in_combat(self) -> bool:
+        return SHOOT_IN_COMBAT in self.abilities
 
     @property
     def anti(self) -> tuple[tuple[str, int], ...]:
@@ -90,6 +104,17 @@ def against(w: Weapon, target: Any, charged: bool) -> tuple[Weapon, list[str]]:
     return (replace(w, rend=w.rend + extra), said) if extra else (w, [])
 
 
+def wielded(w: Weapon, charged: bool) -> Weapon:
+    """The weapon as its unit wields it: Charge (+1 Damage) adds 1 to Damage when the unit
+    charged this turn."""
+    if not (charged and CHARGE_DAMAGE in w.abilities):
+        return w
+    n, sides, bonus = parse(w.damage)
+    dice = f"{n if n > 1 else ''}D{sides}" if n else ""
+    more = bonus + 1
+    return replace(w, damage=(f"{dice}{more:+d}" if dice and more else dice or str(more)))
+
+
 def _plus(v: Any) -> int:
     """4 or '4+' -> 4."""
     return int(float(str(v).rstrip("+")))
@@ -119,7 +144,8 @@ def weapon_from(spec: dict[str, Any], defaults: Sequence[tuple[str, float]] = ()
         wound=_plus(d["wound"]),
         rend=int(float(d["rend"])),
         damage=_amount(d["damage"]),
-        abilities=tuple(str(a).lower() for a in spec.get("abilities", ())),
+        abilities=tuple(ALIASES.get(str(a).lower(), str(a).lower())
+                        for a in spec.get("abilities", ())),
     )
 
 
@@ -146,7 +172,8 @@ def check_scene(scene: Any) -> None:
                     raise scene.error(
                         (*spec.path, "weapons", k, "abilities", j),
                         f"{w.get('name', 'weapon')}: aos4 does not know the weapon ability "
-                        f"'{a}'", ", ".join((*KNOWN_ABILITIES[:-1], ANTI_FORM)))
+                        f"'{a}'", ", ".join((*CRIT_ABILITIES, COMPANION, SHOOT_IN_COMBAT,
+                                           CHARGE_DAMAGE, ANTI_FORM)))
 
 
 def weapons_of(scene: Scene, u: int, melee: bool | None = None, name: str | None = None

@@ -136,8 +136,9 @@ def test_anti_in_play_fails_a_save_it_would_pass():
 # --- which weapon abilities aos4 knows and plays --------------------------------------------
 @pytest.mark.parametrize("ability, is_known, is_played", [
     ("crit-mortal", True, True), ("crit-2-hits", True, True), ("crit-auto-wound", True, True),
-    ("anti-infantry (+1 rend)", True, True), ("companion", True, False),
-    ("charge-damage", True, False), ("shoot-in-combat", True, False),
+    ("anti-infantry (+1 rend)", True, True), ("companion", True, True),
+    ("charge-damage", True, True), ("shoot-in-combat", True, True),
+    ("charge-+1-damage", True, True),
     ("blood-hungry", False, False), ("anti-infantry", False, False), ("anti- (+1 rend)", False,
                                                                        False),
 ])
