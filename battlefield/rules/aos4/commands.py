@@ -63,15 +63,6 @@ def rules_of_one(state: State, a: Ability, u: int, action: Action) -> list[Viola
                                             f"{', '.join(own)})"))
         elif a.id not in reactions[n].split("|"):
             out.append(v("wrong_reaction", f"{n} reacts to {reactions[n]}, not {a.id}"))
-    names = given(action)
-    twice = sorted({n for n in names if names.count(n) > 1})
-    if twice:
-        out.append(v("command_twice", f"{twice[0]} is given twice: each command can only be "
-                                      f"used 1 time by each army in each phase"))
-    used = list(dict.fromkeys(c.id for c in costing(state, action, a) if c.id != defence.ID))
-    if len(used) > 1:
-        out.append(v("unit_command_used", f"{action.unit} would use {' and '.join(used)}: "
-                                          f"each unit can only use 1 command in each phase"))
     side = state.clock["acting"]
     cost = 0
     names = [c.id for c in costing(state, action, a)]

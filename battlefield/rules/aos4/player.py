@@ -4,9 +4,8 @@ Deployment: each unit in reserve as a block as near the middle as there is room,
 in front (deployer.py). Hero phase: rally a badly hurt unit. Movement: each unit heads for the
 nearest objective its side does not hold (else the nearest enemy), as far as a legal move takes
 it, running when it has no ranged weapons and is far away. Shooting: at the target with the
-highest expected damage
-(a unit in combat with its Shoot in Combat weapons). Charge: when the odds are good (re-rolling with Forward to Victory when
-command points allow). Combat: fight with every eligible unit, at the enemy it hurts most.
+highest expected damage (a unit in combat with its Shoot in Combat weapons). Charge: when the
+odds are good (re-rolling with Forward to Victory when command points allow). Combat: fight with every eligible unit, at the enemy it hurts most.
 Decisions (asked of this side by the engine): All-out Defence for the targeted unit when it
 saves at least a point of damage on average, else decline; Unbind always (it costs nothing),
 with the WIZARD that has the most unbinds left, the nearest on a tie; the first turn of a battle
