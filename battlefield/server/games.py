@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from battlefield.errors import BattlefieldError, UnknownUnit
-from battlefield.rules import decisions, log, registry
+from battlefield.rules import adjust, decisions, log, registry
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.position import plain
 from battlefield.rules.state import Game, State
@@ -101,8 +101,10 @@ class LiveGame:
     # --- acting ------------------------------------------------------------------------------
     def sides_of(self, action: Action) -> set[str]:
         """The sides `action` is for: the side it names, its unit's side, else the side of the
-        decision it answers or the side whose turn it is."""
+        decision it answers or the side whose turn it is; an adjustment is its proposer's."""
         state = self.state
+        if action.type == adjust.ADJUST:       # the proposer's, whatever unit it changes
+            return {action.side or state.acting_side}
         out = set()
         if action.side is not None:
             out.add(action.side)

@@ -17,8 +17,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from battlefield.rules import adjust
 from battlefield.rules.actions import Action
-from battlefield.rules.aos4 import movement, rolls, spellbook
+from battlefield.rules.aos4 import abilities_play, movement, rolls, spellbook
 from battlefield.rules.aos4.charge import charge_odds
 from battlefield.rules.aos4.data import book
 from battlefield.rules.aos4.movement import EPS
@@ -63,6 +64,8 @@ class Aos4Player:
 
     def decide(self, state: State, d: Decision) -> Action:
         """This side's answer to a pending decision (always one of its choices)."""
+        if d.kind == adjust.ADJUST:
+            return abilities_play.answer(state, d)
         decline = next(c for c in d.choices if c.type == DECLINE)
         if d.kind != "all-out-defence":
             return decline

@@ -16,8 +16,10 @@ from dataclasses import replace
 from typing import Any
 
 from battlefield.errors import InputError, UsageError
+from battlefield.rules import adjust
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import (
+    abilities_play,
     commands,
     defence,
     fighting,
@@ -46,6 +48,10 @@ from battlefield.scene.model import Scene
 Event = dict[str, Any]
 END_PHASE = "end-phase"
 SHORTHAND = "all_out_defence"      # try's shorthand for the defender's answer
+# Played at any moment of the acting side (the vocabulary's entries): a unit's own ability
+# declared, and an adjustment by hand (asks the other side's consent). Type -> check, resolve.
+BY_HAND = {abilities_play.ABILITY: (abilities_play.check, abilities_play.declare),
+           adjust.ADJUST: (abilities_play.check_adjust, adjust.propose)}
 
 
 def _as_option(state: State, a: Ability, u: int, action: Action) -> list[Violation]:
@@ -172,7 +178,7 @@ class Aos4(Ruleset):
     def available(self, state: State) -> list[str]:
         if self.over(state):
             return []
-        out = [END_PHASE]
+        out = [END_PHASE, *BY_HAND]
         for a in book(state).abilities.values():
             if a.id in book(state).not_played or a.reaction or a.id == "magical-intervention":
                 continue
@@ -219,6 +225,8 @@ class Aos4(Ruleset):
                                            f"{action.side}'s")]
         if action.type == END_PHASE:
             return check_end_phase(state)
+        if action.type in BY_HAND:
+            return BY_HAND[action.type][0](state, action)
         a = book(state).abilities.get(action.type)
         if a is None:                  # a spell or prayer: Aos4.unknown has refused any other
             return magic.check_spell(state, action)
@@ -242,6 +250,8 @@ class Aos4(Ruleset):
     def resolve(self, state: State, action: Action) -> list[Event]:
         if action.type == END_PHASE:
             return end_phase(state)
+        if action.type in BY_HAND:
+            return BY_HAND[action.type][1](state, action)
         a = book(state).abilities.get(action.type)
         if a is None:
             return magic.use_spell(state, action)
@@ -255,7 +265,10 @@ class Aos4(Ruleset):
     # --- decisions ------------------------------------------------------------------------------
     def resume(self, state: State, suspended: dict[str, Any],
                answers: tuple[tuple[Decision, Action], ...]) -> list[Event]:
-        """The attack that waited for the defender's All-out Defence decision."""
+        """The attack that waited for the defender's All-out Defence decision, or the
+        adjustment that waited for the other side's consent."""
+        if "adjust" in suspended:
+            return adjust.resume(state, suspended, answers, abilities_play.deal)
         events = shooting.roll_attack(state, suspended, answer_of(answers, defence.ID))
         if state.clock["phase"] == "combat" and suspended["action"]["type"] == "fight":
             fighting.next_fighter(state)
@@ -274,8 +287,11 @@ class Aos4(Ruleset):
         return plain, {defence.ID: given}, []
 
     def shorthand_answer(self, state: State, decision: Decision, given: dict[str, Any]
-                         ) -> Action:
-        """The answer the shorthand stands for; without it, the defender declines."""
+                         ) -> Action | None:
+        """The answer the shorthand stands for; without it, the defender declines. An
+        adjustment's consent has no shorthand: it waits for the other side's answer."""
+        if decision.kind == adjust.ADJUST:
+            return None
         want = given.get(decision.kind)
         for c in decision.choices:
             if c.type == defence.ID and (want is True or want == c.unit):

@@ -10,6 +10,7 @@ from typing import Any
 from battlefield.rules import decisions
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import allocation, commands, defence
+from battlefield.rules.aos4.abilities_play import by_hand
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.cover import pieces_covering
 from battlefield.rules.aos4.data import Ability
@@ -109,6 +110,7 @@ def roll_attack(state: State, declared: dict[str, Any], answer: Action | None) -
                          wound=int(mine.get("buff_wound", 0)),
                          save=defence.save_bonus(state, w) + int(theirs.get("buff_save", 0)),
                          ward=allocation.stat(state, w, "ward", None))
+        mods = by_hand(state, u, w, mods)        # adjustments' modifiers to the next rolls
         total = 0
         for wp in weapons:
             n = able(state, ref, u, w, wp)

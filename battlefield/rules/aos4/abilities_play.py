@@ -1,0 +1,255 @@
+"""A unit's own warscroll abilities (`abilities:`) at the table (aos4): declared as an action,
+`{"type": "ability", "unit": ID, "ability": NAME, "target"?: ID}`, at their timing; the ones
+the engine cannot play are logged with their text, and their effect is applied by hand
+(rules/adjust.py, with the other side's consent). Which abilities fall in the phase now (what
+the window and the pages show), and how the computer player answers an adjustment: it accepts
+one that a declared ability's text supports and refuses the others.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from battlefield.rules import adjust
+from battlefield.rules.actions import Action, Violation
+from battlefield.rules.aos4 import allocation, commands, effects, warscroll
+from battlefield.rules.aos4.attacks import Modifiers
+from battlefield.rules.aos4.movement import v
+from battlefield.rules.decisions import Decision
+from battlefield.rules.state import State
+from battlefield.scene.model import Scene
+
+Event = dict[str, Any]
+ABILITY = "ability"
+DECLARED = "declared:"           # a unit's counter: the abilities it declared this battle
+ROLLS = ("hit", "wound", "save")  # the rolls an adjustment's modifier may name
+# The reader's phases as aos4's clock names them.
+PHASE = {"hero": "hero", "movement": "movement", "shooting": "shooting", "charge": "charge",
+         "combat": "combat", "end of turn": "end", "start of turn": "start",
+         "deployment": "deployment"}
+
+
+# --- a unit's abilities and their timing ---
+def of(state: State, u: int) -> list[dict[str, Any]]:
+    """Unit u's abilities as the scene gives them (warscroll.of: every key present)."""
+    return warscroll.of(state.scene.units[u])
+
+
+def find(state: State, u: int, name: str) -> dict[str, Any] | None:
+    """Unit u's ability called `name` (spacing and case aside)."""
+    want = " ".join(str(name).split()).lower()
+    return next((a for a in of(state, u) if " ".join(a["name"].split()).lower() == want), None)
+
+
+def timing(a: dict[str, Any]) -> dict[str, str] | None:
+    """{"phase": aos4's phase, "whose": your | enemy | any}; None: passive or a timing the
+    reader does not know (a reaction)."""
+    try:
+        t = effects.read_timing(a.get("timing"))
+    except Exception:          # noqa: BLE001 - the reader's own 'unread' for a reaction
+        return None
+    if t is None:
+        return None
+    return {"phase": PHASE.get(t["phase"], t["phase"]), "whose": t["whose"]}
+
+
+def now(state: State, a: dict[str, Any], side: str) -> bool:
+    """Whether ability `a` of a unit of `side` falls in the phase and turn of now."""
+    t = timing(a)
+    if t is None or t["phase"] != state.clock.get("phase"):
+        return False
+    mine = state.clock.get("active") == side
+    return t["whose"] == "any" or (t["whose"] == "your") == mine
+
+
+def _declared(scene: Scene, action: Action) -> dict[str, Any] | None:
+    """The ability an `ability` action names, if its unit has it."""
+    for spec in scene.units:
+        if spec.id == action.unit:
+            want = " ".join(str(action.option(ABILITY)).split()).lower()
+            return next((a for a in warscroll.of(spec)
+                         if " ".join(a["name"].split()).lower() == want), None)
+    return None
+
+
+def whose(scene: Scene, action: Action) -> str | None:
+    """Whose turn an `ability` action's ability is used in (try's start): your, enemy, any."""
+    a = _declared(scene, action)
+    t = timing(a) if a is not None else None
+    return None if t is None else t["whose"]
+
+
+def phase_of(state: State, action: Action) -> tuple[str, str] | None:
+    """(phase, whose) of the ability an `ability` action declares (try plays it then)."""
+    a = _declared(state.scene, action)
+    t = timing(a) if a is not None else None
+    if t is None or t["phase"] == "deployment":
+        return None
+    return t["phase"], t["whose"]
+
+
+def at_this_phase(state: State, side: str) -> list[tuple[str, dict[str, Any]]]:
+    """(unit id, ability) for every ability of `side`'s units standing whose timing is now."""
+    out = []
+    for u, spec in enumerate(state.scene.units):
+        if spec.side != side or not len(state.models_of(u)):
+            continue
+        out.extend((spec.id, a) for a in of(state, u) if a["kind"] != "passive"
+                   and now(state, a, side))
+    return out
+
+
+def passive(state: State, u: int) -> list[dict[str, Any]]:
+    return [a for a in of(state, u) if a["kind"] == "passive"]
+
+
+def text(a: dict[str, Any]) -> str:
+    """The ability in full, as a card says it."""
+    bits = [f"{a['name']} ({a['kind']}"
+            + (f", {a['timing']}" if a.get("timing") else "") + ")"]
+    if a.get("declare"):
+        bits.append(f"Declare: {a['declare']}")
+    bits.append(f"Effect: {a['effect']}")
+    return "\n".join(bits)
+
+
+# --- declaring one ---
+def _used_key(a: dict[str, Any]) -> str:
+    return DECLARED + a["name"]
+
+
+def check(state: State, action: Action) -> list[Violation]:
+    """The acting side's unit declares one of its own abilities, at its timing."""
+    u, problem = commands.acting_unit(state, action)
+    if problem:
+        return [problem]
+    name = action.option(ABILITY)
+    if not isinstance(name, str) or not name.strip():
+        names = ", ".join(a["name"] for a in of(state, u)) or "none"
+        return [v("no_ability", f"name the ability (\"ability\"): {action.unit}'s are {names}",
+                  choose=ABILITY)]
+    a = find(state, u, name)
+    if a is None:
+        names = ", ".join(a["name"] for a in of(state, u)) or "none"
+        return [v("unknown_ability", f"{action.unit} has no ability {name!r} (its abilities: "
+                                     f"{names})")]
+    if a["kind"] == "passive":
+        return [v("passive", f"{a['name']} is passive: it is always on, never declared")]
+    t = timing(a)
+    if t is not None and not now(state, a, state.side_of(u)):
+        return [v("not_now", f"{a['name']} is used in {a['timing']}, not now")]
+    us = state.units[u]
+    if a["once"] == "turn" and _used_key(a) in us.flags:
+        return [v("once_per_turn", f"{a['name']} was used this turn")]
+    if a["once"] == "battle" and us.counters.get(_used_key(a)):
+        return [v("once_per_battle", f"{a['name']} was used this battle")]
+    return []
+
+
+def declare(state: State, action: Action) -> list[Event]:
+    """Logged with its text: the engine does not play it, the players apply it by hand."""
+    u = state.unit_index(str(action.unit))
+    a = find(state, u, str(action.option(ABILITY)))
+    assert a is not None
+    us = state.units[u]
+    us.flags.add(_used_key(a))              # declared this turn (flags clear each turn)
+    if a["once"] == "battle":
+        us.counters[_used_key(a)] = 1
+    event: Event = {"type": "ability-declared", "unit": action.unit, "ability": a["name"],
+                    "kind": a["kind"], "played": False, "timing": a["timing"],
+                    "declare": a["declare"], "effect": a["effect"]}
+    if action.target is not None:
+        event["target"] = action.target
+    return [event]
+
+
+# --- adjustments on aos4's table ---
+def deal(state: State, u: int, points: int, mortal: bool, reason: str) -> list[Event]:
+    """Damage an adjustment lands: mortal damage with the unit's ward, else points allocated as
+    an attack's (no save, no ward)."""
+    if mortal:
+        return allocation.mortal(state, u, points, reason)
+    return [{"type": "damage", "unit": state.scene.units[u].id, "damage": points,
+             "for": reason}, *allocation.allocate(state, u, points, None, reason)]
+
+
+def by_hand(state: State, u: int, w: int, mods: Modifiers) -> Modifiers:
+    """An attack's modifiers with what adjustments left on the attacker's next hit and wound
+    rolls and the target's next save roll (used up now)."""
+    if not (state.units[u].counters or state.units[w].counters):
+        return mods
+    return replace(mods, hit=mods.hit + adjust.next_modifier(state, u, "hit"),
+                   wound=mods.wound + adjust.next_modifier(state, u, "wound"),
+                   save=mods.save + adjust.next_modifier(state, w, "save"))
+
+
+def check_adjust(state: State, action: Action) -> list[Violation]:
+    return adjust.check(state, action, ROLLS)
+
+
+# --- the computer player's consent ---
+_WORDS = {"damage": r"\bdamage\b", "mortal": r"\bmortal damage\b", "heal": r"\bheal",
+          "return": r"\breturn", "move": r"\b(?:move|set (?:it )?up|set-up|moves?)\b",
+          "token": r"\btokens?\b", "modifier": None}
+
+
+def supports(a: dict[str, Any], adjustment: Action) -> bool:
+    """Whether ability `a`'s text says to do what `adjustment` does: its kind's words, the
+    amount as the text writes it, a modifier's roll and size."""
+    said = " ".join(str(a.get(k) or "") for k in ("declare", "effect"))
+    low = said.lower()
+    kind = adjustment.option("kind")
+    if kind == "modifier":
+        by = int(adjustment.option("by") or 0)
+        verb = "add" if by > 0 else "subtract"
+        roll = str(adjustment.option("roll"))
+        return bool(re.search(rf"\b{verb} {abs(by)} (?:to|from) [^.]*\b{roll} rolls?", low))
+    pattern = _WORDS.get(str(kind))
+    if pattern is None or not re.search(pattern, low):
+        return False
+    if kind == "damage" and re.search(r"\bmortal damage\b", low) \
+            and not re.search(r"(?<!mortal )\bdamage\b", low):
+        return False
+    amount = adjustment.option("amount")
+    if kind in ("damage", "mortal", "heal", "return") and amount is not None:
+        if isinstance(amount, str):
+            return amount.upper() in said.upper()
+        if f"({amount})" in said or re.search(rf"\b{amount}\b", said):
+            return True
+        # an amount the text rolls for: any dice in it may come to this number
+        return any(_can_roll(d, int(amount)) for d in re.findall(r"\b\d*D[36](?:\+\d+)?\b",
+                                                                   said))
+    return True
+
+
+def _can_roll(expr: str, n: int) -> bool:
+    from battlefield.rules.dice import parse
+    k, sides, bonus = parse(expr)
+    return k + bonus <= n <= k * sides + bonus
+
+
+def answer(state: State, d: Decision) -> Action:
+    """Accept the adjustment awaiting consent when a declared ability of the proposing side
+    supports it (the one it names, declared by its source unit), else refuse."""
+    accept = next(c for c in d.choices if c.type == adjust.ACCEPT)
+    refuse = next(c for c in d.choices if c.type == adjust.REFUSE)
+    proposed = adjust.waiting(state)
+    if proposed is None:
+        return refuse
+    name = proposed.option(ABILITY)
+    source = proposed.option("source") or proposed.unit
+    if not isinstance(name, str):
+        return refuse
+    try:
+        u = state.unit_index(str(source))
+    except Exception:          # noqa: BLE001 - checked already; refuse rather than stop
+        return refuse
+    a = find(state, u, name)
+    if a is None or state.side_of(u) != d.get("by"):
+        return refuse
+    if a["kind"] != "passive" and _used_key(a) not in state.units[u].flags:
+        return refuse                       # not declared this turn
+    return accept if supports(a, proposed) else refuse
+
