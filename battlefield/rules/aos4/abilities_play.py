@@ -19,6 +19,7 @@ from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.decisions import Decision
 from battlefield.rules.state import State
+from battlefield.rules.window import Card
 from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
@@ -113,6 +114,59 @@ def text(a: dict[str, Any]) -> str:
         bits.append(f"Declare: {a['declare']}")
     bits.append(f"Effect: {a['effect']}")
     return "\n".join(bits)
+
+
+def card(unit: str, a: dict[str, Any], played: bool = False) -> Card:
+    first = " ".join(str(a["effect"]).split())
+    return Card(unit, a["name"], a["kind"], a.get("timing"),
+                f"{a['name']}: {first}", text(a), played)
+
+
+def cards(state: State) -> list[Card]:
+    """The acting side's abilities whose timing is now, a card each."""
+    return [card(uid, a) for uid, a in at_this_phase(state, state.acting_side)]
+
+
+def passive_cards(state: State, u: int) -> list[Card]:
+    return [card(state.scene.units[u].id, a) for a in passive(state, u)]
+
+
+def menu(state: State, u: int) -> list[tuple[str, Action]]:
+    """A right click on unit u: its abilities to declare now (the acting side's), then the
+    adjustments by hand, each with the reason of the ability last declared this turn (its
+    name, `ability` and `source`), else "by hand"."""
+    spec = state.scene.units[u]
+    out: list[tuple[str, Action]] = []
+    if state.pending or state.over:
+        return out
+    if spec.side == state.acting_side:
+        for a in of(state, u):
+            if a["kind"] != "passive" and (timing(a) is None or now(state, a, spec.side)):
+                out.append((f"declare {a['name']}",
+                            Action(ABILITY, spec.id, options=((ABILITY, a["name"]),))))
+    why: tuple[tuple[str, Any], ...] = (("reason", "by hand"),)
+    for e in reversed(state.events):
+        if e.get("type") in ("turn", "battle-round"):
+            break
+        if e.get("type") == "ability-declared":
+            why = (("reason", e["ability"]), ("ability", e["ability"]),
+                   ("source", e["unit"]))
+            break
+    def adj(label: str, kind: str, *more: tuple[str, Any]) -> None:
+        action = Action(adjust.ADJUST, spec.id, side=state.acting_side,
+                        options=(("kind", kind), *more, *why))
+        if not adjust.check(state, action, ROLLS):
+            out.append((label, action))
+
+    for kind in ("mortal", "damage", "heal", "return"):
+        adj(f"{kind} 1", kind, ("amount", 1))
+    adj("mortal D3", "mortal", ("amount", "D3"))
+    adj("token +1", "token", ("token", "token"), ("amount", 1))
+    adj("token -1", "token", ("token", "token"), ("amount", -1))
+    for roll in ROLLS:
+        adj(f"next {roll} +1", "modifier", ("roll", roll), ("by", 1))
+        adj(f"next {roll} -1", "modifier", ("roll", roll), ("by", -1))
+    return out
 
 
 # --- declaring one ---

@@ -178,7 +178,7 @@ class Aos4(Ruleset):
     def available(self, state: State) -> list[str]:
         if self.over(state):
             return []
-        out = [END_PHASE, *BY_HAND]
+        out = [END_PHASE]
         for a in book(state).abilities.values():
             if a.id in book(state).not_played or a.reaction or a.id == "magical-intervention":
                 continue

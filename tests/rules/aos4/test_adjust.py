@@ -6,6 +6,8 @@ rest."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from battlefield.rules.actions import Action, IllegalAction
@@ -15,36 +17,7 @@ from battlefield.rules.state import State
 from battlefield.rules.trial import advance, start
 from battlefield.scene.load import load_scene_text
 
-SCENE = """ruleset: aos4
-board: {width: 60, depth: 44}
-units:
-  - id: red
-    side: red
-    stats: {move: 5, health: 2, save: 3, control: 1}
-    weapons:
-      - {name: Axe, range: 0, attacks: 2, hit: 3, wound: 4, rend: 1, damage: 1}
-    abilities:
-      - name: Alpha Charge
-        kind: activated
-        timing: Any Charge Phase
-        declare: If this unit charged this phase, pick an enemy unit within 1" of it to be the
-          target.
-        effect: Roll a D3. On a 2+, inflict an amount of mortal damage on the target equal to
-          the roll.
-      - {name: Stubborn, kind: passive, effect: Add 1 to save rolls for this unit.}
-    models:
-      - {base: 32, at: [10, 10]}
-      - {base: 32, at: [12, 10]}
-  - id: blue
-    side: blue
-    stats: {move: 5, health: 2, save: 4, control: 1}
-    weapons:
-      - {name: Choppa, range: 0, attacks: 2, hit: 4, wound: 4, rend: 0, damage: 1}
-    models:
-      - {base: 32, at: [10, 30]}
-      - {base: 32, at: [11.5, 30]}
-      - {base: 32, at: [10.75, 31.3]}
-"""
+SCENE = (Path(__file__).parent / "alpha_charge.yaml").read_text(encoding="utf-8")
 MORTAL = {"type": "adjust", "side": "red", "unit": "blue", "kind": "mortal", "amount": 2,
           "reason": "Alpha Charge rolled 2", "ability": "Alpha Charge", "source": "red"}
 
