@@ -274,7 +274,7 @@ def _heal(state: State, u: int, points: int) -> Event:
             us.damage[k] -= 1
             points -= 1
             healed += 1
-    return {"type": "healed", "unit": state.scene.units[u].id, "healed": healed}
+    return {"type": "healed", "unit": state.scene.units[u].id, "points": healed}
 
 
 def _return(state: State, u: int, n: int) -> Event:

@@ -124,7 +124,8 @@ def card(unit: str, a: dict[str, Any], played: bool = False) -> Card:
 
 def cards(state: State) -> list[Card]:
     """The acting side's abilities whose timing is now, a card each."""
-    return [card(uid, a) for uid, a in at_this_phase(state, state.acting_side)]
+    side = state.clock.get("acting") or state.acting_side      # not a decision's decider
+    return [card(uid, a) for uid, a in at_this_phase(state, side)]
 
 
 def passive_cards(state: State, u: int) -> list[Card]:
@@ -225,7 +226,7 @@ def deal(state: State, u: int, points: int, mortal: bool, reason: str) -> list[E
     an attack's (no save, no ward)."""
     if mortal:
         return allocation.mortal(state, u, points, reason)
-    return [{"type": "damage", "unit": state.scene.units[u].id, "damage": points,
+    return [{"type": "damage", "unit": state.scene.units[u].id, "amount": points,
              "for": reason}, *allocation.allocate(state, u, points, None, reason)]
 
 

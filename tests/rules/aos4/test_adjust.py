@@ -92,7 +92,7 @@ def test_heal_and_return_undo_damage_and_casualties():
     assert hurt == 1                                       # the third point, on a survivor
     state.apply(Action.from_dict({**MORTAL, "kind": "heal", "amount": 5}))
     events = state.apply(Action("accept", side="blue"))
-    assert events[-1] == {"type": "healed", "unit": "blue", "healed": 1}
+    assert events[-1] == {"type": "healed", "unit": "blue", "points": 1}
     assert not state.units[1].damage.any()
 
 
