@@ -12,11 +12,12 @@ import aiohttp
 
 from .test_serve import _join, _until
 
-SCENE = (Path(__file__).parents[1] / "rules" / "aos4" / "alpha_charge.yaml").read_text(
+SCENE = (Path(__file__).parents[1] / "rules" / "aos4" / "stampede.yaml").read_text(
     encoding="utf-8")
 
 MORTAL = {"type": "adjust", "side": "red", "unit": "blue", "kind": "mortal", "amount": 2,
-          "reason": "Alpha Charge rolled 2", "ability": "Alpha Charge", "source": "red"}
+          "reason": "Unstoppable Stampede rolled 2", "ability": "Unstoppable Stampede",
+          "source": "red"}
 
 
 def test_an_adjustment_waits_for_the_other_seats_consent(server):
@@ -56,7 +57,7 @@ def test_an_adjustment_waits_for_the_other_seats_consent(server):
             done = await _until(r, "event")
             kinds = [e["type"] for e in done["events"]]
             assert kinds[:3] == ["decided", "adjusted", "mortal-damage"]
-            assert done["dice"][0]["for"] == "adjust blue: Alpha Charge rolled 2"
+            assert done["dice"][0]["for"] == "adjust blue: Unstoppable Stampede rolled 2"
             for ws in (r, b):
                 await ws.close()
 

@@ -16,12 +16,12 @@ from battlefield.rules.actions import Action  # noqa: E402
 from battlefield.view.app import PlayScene, open_text  # noqa: E402
 
 SIZE = (1200, 760)
-SCENE = (Path(__file__).parents[1] / "rules" / "aos4" / "alpha_charge.yaml").read_text(
+SCENE = (Path(__file__).parents[1] / "rules" / "aos4" / "stampede.yaml").read_text(
     encoding="utf-8")
 
 
 def at_charge() -> PlayScene:
-    """Red's charge phase, red acting (Alpha Charge's timing: Any Charge Phase)."""
+    """Red's charge phase, red acting (Unstoppable Stampede's timing: Any Charge Phase)."""
     scene = PlayScene(open_text("aos4", SCENE, "alpha"), SIZE)
     st = scene.state
     while not (st.clock["phase"] == "charge" and st.acting_side == "red"):
@@ -44,9 +44,9 @@ def test_the_abilities_now_are_cards_with_their_whole_text_on_hover(display) -> 
     surf = pygame.Surface(SIZE)
     scene.draw(surf)
     (rect, card), = scene.cards.cards
-    assert (card.unit, card.name, card.kind) == ("red", "Alpha Charge", "activated")
+    assert (card.unit, card.name, card.kind) == ("red", "Unstoppable Stampede", "activated")
     assert "Declare: If this unit charged this phase" in card.text
-    assert "equal to the roll" in card.text
+    assert "must end that move in combat" in card.text
     scene.handle_event(event(pygame.MOUSEMOTION, pos=rect.center, rel=(0, 0),
                              buttons=(0, 0, 0)))
     scene.draw(surf)                                  # the tooltip draws without error
@@ -54,7 +54,7 @@ def test_the_abilities_now_are_cards_with_their_whole_text_on_hover(display) -> 
     scene.handle_event(event(pygame.MOUSEMOTION, pos=at_unit(scene, "red"), rel=(0, 0),
                              buttons=(0, 0, 0)))
     scene.draw(surf)
-    assert [c.name for _, c in scene.cards.cards] == ["Alpha Charge", "Stubborn"]
+    assert [c.name for _, c in scene.cards.cards] == ["Unstoppable Stampede", "Stubborn"]
     # A click on the card declares it: logged with its text.
     scene.handle_event(event(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
     assert scene.state.events[-1]["type"] == "ability-declared"

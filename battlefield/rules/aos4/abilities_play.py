@@ -14,7 +14,7 @@ from typing import Any
 
 from battlefield.rules import adjust
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import allocation, commands, effects, warscroll
+from battlefield.rules.aos4 import activated, allocation, commands, effects, passives, warscroll
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.decisions import Decision
@@ -45,21 +45,53 @@ def find(state: State, u: int, name: str) -> dict[str, Any] | None:
 
 
 def timing(a: dict[str, Any]) -> dict[str, str] | None:
-    """{"phase": aos4's phase, "whose": your | enemy | any}; None: passive or a timing the
-    reader does not know (a reaction)."""
+    """{"phase": aos4's phase or "every", "whose": your | enemy | any} of an ability that is
+    not passive: its Timing as the reader reads it, else a reaction's by what it reacts to
+    (a FIGHT ability: the combat phase; a SHOOT: your shooting phase; the opponent's SPELL:
+    the enemy hero phase ...), else every phase (a reaction to a command); a deployment
+    ability at the battle's start. None for a passive ability."""
+    if a.get("kind") == "passive":
+        return None
+    text = " ".join(str(a.get("timing") or "").split())
+    text = _ONCE.sub("", text).rstrip(".")
     try:
-        t = effects.read_timing(a.get("timing"))
-    except Exception:          # noqa: BLE001 - the reader's own 'unread' for a reaction
-        return None
-    if t is None:
-        return None
-    return {"phase": PHASE.get(t["phase"], t["phase"]), "whose": t["whose"]}
+        t = effects.read_timing(text)
+    except Exception:          # noqa: BLE001 - the reader's own 'unread': a reaction
+        t = None
+    if t is not None:
+        if t["phase"] == "deployment":
+            return {"phase": "start", "whose": "any"}
+        return {"phase": PHASE.get(t["phase"], t["phase"]), "whose": t["whose"]}
+    low = text.lower()
+    if low.startswith("start of") and "battle round" in low:
+        return {"phase": "start", "whose": "any"}
+    m = _REACTION.search(low)
+    if m is not None:
+        whose = "enemy" if m.group("who") == "opponent" else "your"
+        for word, phase, mine in _REACTS_TO:
+            if word in m.group("what"):
+                return {"phase": phase, "whose": mine if whose == "your" else
+                        {"your": "enemy", "enemy": "your", "any": "any"}[mine]}
+    return {"phase": "every", "whose": "any"}
+
+
+_ONCE = re.compile(r"^once per (?:turn|battle round|battle)(?: \(army,?\))?,? ", re.I)
+_REACTION = re.compile(r"(?P<who>you|opponent|you or your opponent) declared (?P<what>.*)$")
+# What a reaction reacts to -> (phase, whose turn for "you declared").
+_REACTS_TO = (("fight", "combat", "any"), ("shoot", "shooting", "your"),
+              ("'counter-charge'", "charge", "enemy"), ("'covering fire'", "charge", "enemy"),
+              ("charge", "charge", "your"), ("'redeploy'", "movement", "enemy"),
+              ("spell", "hero", "your"), ("prayer", "hero", "your"))
 
 
 def now(state: State, a: dict[str, Any], side: str) -> bool:
     """Whether ability `a` of a unit of `side` falls in the phase and turn of now."""
     t = timing(a)
-    if t is None or t["phase"] != state.clock.get("phase"):
+    if t is None:
+        return False
+    if t["phase"] == "every":
+        return True
+    if t["phase"] != state.clock.get("phase"):
         return False
     mine = state.clock.get("active") == side
     return t["whose"] == "any" or (t["whose"] == "your") == mine
@@ -86,7 +118,7 @@ def phase_of(state: State, action: Action) -> tuple[str, str] | None:
     """(phase, whose) of the ability an `ability` action declares (try plays it then)."""
     a = _declared(state.scene, action)
     t = timing(a) if a is not None else None
-    if t is None or t["phase"] == "deployment":
+    if t is None or t["phase"] == "every":
         return None
     return t["phase"], t["whose"]
 
@@ -116,10 +148,12 @@ def text(a: dict[str, Any]) -> str:
     return "\n".join(bits)
 
 
-def card(unit: str, a: dict[str, Any], played: bool = False) -> Card:
+def card(unit: str, a: dict[str, Any]) -> Card:
     first = " ".join(str(a["effect"]).split())
-    return Card(unit, a["name"], a["kind"], a.get("timing"),
-                f"{a['name']}: {first}", text(a), played)
+    by_engine = (passives.playable(effects.read(a)) if a["kind"] == "passive"
+                 else played(a) is not None)
+    return Card(unit, a["name"], a["kind"], a.get("timing"), f"{a['name']}: {first}", text(a),
+                by_engine)
 
 
 def cards(state: State) -> list[Card]:
@@ -142,7 +176,7 @@ def menu(state: State, u: int) -> list[tuple[str, Action]]:
         return out
     if spec.side == state.acting_side:
         for a in of(state, u):
-            if a["kind"] != "passive" and (timing(a) is None or now(state, a, spec.side)):
+            if a["kind"] != "passive" and now(state, a, spec.side):
                 out.append((f"declare {a['name']}",
                             Action(ABILITY, spec.id, options=((ABILITY, a["name"]),))))
     why: tuple[tuple[str, Any], ...] = (("reason", "by hand"),)
@@ -192,15 +226,66 @@ def check(state: State, action: Action) -> list[Violation]:
                                      f"{names})")]
     if a["kind"] == "passive":
         return [v("passive", f"{a['name']} is passive: it is always on, never declared")]
-    t = timing(a)
-    if t is not None and not now(state, a, state.side_of(u)):
+    if not now(state, a, state.side_of(u)):
         return [v("not_now", f"{a['name']} is used in {a['timing']}, not now")]
     us = state.units[u]
     if a["once"] == "turn" and _used_key(a) in us.flags:
         return [v("once_per_turn", f"{a['name']} was used this turn")]
     if a["once"] == "battle" and us.counters.get(_used_key(a)):
         return [v("once_per_battle", f"{a['name']} was used this battle")]
+    reading = played(a)
+    if reading is not None:
+        return activated.check(state, u, reading, action)
     return []
+
+
+def played(a: dict[str, Any]) -> effects.Reading | None:
+    """The reading of an ability the engine plays when it is declared, else None."""
+    if a["kind"] in ("passive", "spell", "prayer"):     # spells and prayers: magic.py's
+        return None
+    hit = _readings.get(id(a))
+    if hit is not None and hit[0] is a:
+        return hit[1]
+    r = effects.read(a)
+    r = r if activated.playable(r) else None
+    if len(_readings) > 4096:
+        _readings.clear()
+    _readings[id(a)] = (a, r)
+    return r
+
+
+_readings: dict[int, tuple[dict[str, Any], effects.Reading | None]] = {}
+
+
+def offers(state: State) -> list[Action]:
+    """What the computer player may declare now: each ability of its units standing that the
+    engine plays and whose timing is now, at the first units it may pick (the enemy for
+    damage, its own hurt units for healing, any other for the rest)."""
+    side = state.clock.get("acting") or state.acting_side
+    out = []
+    for u, spec in enumerate(state.scene.units):
+        if spec.side != side or not len(state.models_of(u)):
+            continue
+        for a in of(state, u):
+            r = played(a)
+            if r is None or not now(state, a, side):
+                continue
+            heals = all("heal" in e for e in r.effects)
+            if r.target is None:
+                if heals and not state.units[u].damage.any():
+                    continue
+                out.append(Action(ABILITY, spec.id, options=((ABILITY, a["name"]),)))
+                continue
+            fit = [state.scene.units[w].id for w in range(len(state.scene.units))
+                   if len(state.models_of(w)) and not (heals and not state.units[w].damage.any())
+                   and (state.scene.units[w].side == side) == (r.target["unit"] == "friendly")]
+            picked = [x for x in fit if not activated.check(
+                state, u, r, Action(ABILITY, spec.id, target=x))][:r.target["count"]]
+            if picked:
+                target = picked[0] if len(picked) == 1 else tuple(picked)
+                out.append(Action(ABILITY, spec.id, target=target,
+                                  options=((ABILITY, a["name"]),)))
+    return out
 
 
 def declare(state: State, action: Action) -> list[Event]:
@@ -212,6 +297,9 @@ def declare(state: State, action: Action) -> list[Event]:
     us.flags.add(_used_key(a))              # declared this turn (flags clear each turn)
     if a["once"] == "battle":
         us.counters[_used_key(a)] = 1
+    reading = played(a)
+    if reading is not None:
+        return activated.play(state, u, a["name"], reading, action)
     event: Event = {"type": "ability-declared", "unit": action.unit, "ability": a["name"],
                     "kind": a["kind"], "played": False, "timing": a["timing"],
                     "declare": a["declare"], "effect": a["effect"]}

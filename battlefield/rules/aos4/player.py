@@ -51,6 +51,12 @@ class Aos4Player:
             return self.decide(state, state.pending[0])
         c = state.clock
         key = (c["round"], c["turn"], c["phase"], c["acting"])
+        for action in abilities_play.offers(state):     # its units' own, when played
+            tag = (key, action)
+            if tag not in self._tried:
+                self._tried.add(tag)
+                if not state.check(action):
+                    return action
         offers = self.offers.get(c["phase"])
         if offers is not None:
             for action in offers(self, state):

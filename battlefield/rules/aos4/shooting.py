@@ -9,7 +9,7 @@ from typing import Any
 
 from battlefield.rules import decisions
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import allocation, commands, defence
+from battlefield.rules.aos4 import allocation, commands, defence, passives
 from battlefield.rules.aos4.abilities_play import by_hand
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.cover import pieces_covering
@@ -117,7 +117,10 @@ def roll_attack(state: State, declared: dict[str, Any], answer: Action | None) -
             if not n:
                 continue
             wp, anti = against(wp, spec, "charged" in state.units[w].flags)
-            dmg, ev = allocation.volley(state, u, w, wp, n, mods)
+            wp, wmods, used = passives.in_attack(passives.in_play(state, ref), u, w, wp, mods)
+            dmg, ev = allocation.volley(state, u, w, wp, n, wmods)
+            if used:
+                ev["abilities"] = used                 # the passive abilities it played
             ev["cover"] = [state.table.layout.pieces[k].id for k in cover]
             if anti:
                 ev["anti"] = anti

@@ -1,8 +1,8 @@
 """Adjustments by hand (rules/adjust.py) on aos4's table: proposed by the acting side, carried
 out only once the other side accepts, a refused one leaving the game exactly as it was; a unit's
 own ability declared and logged with its text; the computer player accepting what a declared
-ability's text supports (Alpha Charge, a Doombull's real warscroll ability) and refusing the
-rest."""
+ability's text supports (Unstoppable Stampede, a Stegadon's real warscroll ability) and refusing
+the rest."""
 
 from __future__ import annotations
 
@@ -17,9 +17,10 @@ from battlefield.rules.state import State
 from battlefield.rules.trial import advance, start
 from battlefield.scene.load import load_scene_text
 
-SCENE = (Path(__file__).parent / "alpha_charge.yaml").read_text(encoding="utf-8")
+SCENE = (Path(__file__).parent / "stampede.yaml").read_text(encoding="utf-8")
 MORTAL = {"type": "adjust", "side": "red", "unit": "blue", "kind": "mortal", "amount": 2,
-          "reason": "Alpha Charge rolled 2", "ability": "Alpha Charge", "source": "red"}
+          "reason": "Unstoppable Stampede rolled 2", "ability": "Unstoppable Stampede",
+          "source": "red"}
 
 
 def game(first: dict, dice: list[int] = ()) -> State:
@@ -45,7 +46,7 @@ def test_an_adjustment_waits_for_the_other_sides_consent():
     assert codes(state, {"type": "end-phase"}) == ["awaiting_decision"]
     events = state.apply(Action("accept", side="blue"))
     assert [e["type"] for e in events][:3] == ["decided", "adjusted", "mortal-damage"]
-    assert events[1]["reason"] == "Alpha Charge rolled 2"
+    assert events[1]["reason"] == "Unstoppable Stampede rolled 2"
     assert state.units[1].models_alive == 2                # 2 mortal damage: one model slain
 
 
@@ -118,15 +119,17 @@ def test_a_bad_adjustment_is_refused_with_its_reason(change, code):
 
 
 def test_a_declared_ability_the_engine_cannot_play_is_logged_with_its_text():
-    declare = {"type": "ability", "unit": "red", "ability": "alpha charge", "target": "blue"}
+    declare = {"type": "ability", "unit": "red", "ability": "unstoppable stampede",
+               "target": "blue"}
     state = game(declare)
     assert state.clock["phase"] == "charge"
     events = state.apply(Action.from_dict(declare))
-    assert events == [{"type": "ability-declared", "unit": "red", "ability": "Alpha Charge",
-                       "kind": "activated", "played": False, "timing": "Any Charge Phase",
+    assert events == [{"type": "ability-declared", "unit": "red", "ability": "Unstoppable Stampede",
+                       "kind": "activated", "played": False,
+                       "timing": "Once Per Turn (Army), Any Charge Phase",
                        "declare": events[0]["declare"], "effect": events[0]["effect"],
                        "target": "blue"}]
-    assert "equal to the roll" in events[0]["effect"]
+    assert "must end that move in combat" in events[0]["effect"]
     assert codes(state, {**declare, "ability": "Stubborn"}) == ["passive"]
     assert codes(state, {**declare, "ability": "Fly"}) == ["unknown_ability"]
 
@@ -134,21 +137,22 @@ def test_a_declared_ability_the_engine_cannot_play_is_logged_with_its_text():
 def test_not_at_its_timing():
     state = game({"type": "end-phase"})
     assert state.clock["phase"] != "charge"
-    assert codes(state, {"type": "ability", "unit": "red", "ability": "Alpha Charge"}) == \
+    assert codes(state, {"type": "ability", "unit": "red", "ability": "Unstoppable Stampede"}) == \
         ["not_now"]
 
 
 @pytest.mark.parametrize("change, answer", [
     ({}, "accept"),                                          # 2 mortal: a D3 can roll it
     ({"amount": "D3"}, "accept"),
-    ({"amount": 4}, "refuse"),                               # more than a D3
+    ({"amount": 13}, "refuse"),                              # more than its dice roll
     ({"kind": "heal", "amount": 1}, "refuse"),               # the text heals nobody
     ({"ability": "Stubborn", "kind": "modifier", "roll": "save", "by": 1, "unit": "red",
       "amount": None}, "accept"),                            # a passive ability says so
     ({"ability": "Made Up"}, "refuse"),
 ])
 def test_the_computer_accepts_what_a_declared_ability_says(change, answer):
-    declare = {"type": "ability", "unit": "red", "ability": "Alpha Charge", "target": "blue"}
+    declare = {"type": "ability", "unit": "red", "ability": "Unstoppable Stampede",
+               "target": "blue"}
     state = game(declare)
     state.apply(Action.from_dict(declare))
     action = {k: x for k, x in {**MORTAL, **change}.items() if x is not None}
