@@ -176,9 +176,18 @@ def menu(state: State, u: int) -> list[tuple[str, Action]]:
         return out
     if spec.side == state.acting_side:
         for a in of(state, u):
-            if a["kind"] != "passive" and now(state, a, spec.side):
-                out.append((f"declare {a['name']}",
-                            Action(ABILITY, spec.id, options=((ABILITY, a["name"]),))))
+            if a["kind"] == "passive" or not now(state, a, spec.side):
+                continue
+            plain = Action(ABILITY, spec.id, options=((ABILITY, a["name"]),))
+            r = played(a)
+            if r is None or r.target is None:
+                if r is None or not check(state, plain):
+                    out.append((f"declare {a['name']}", plain))
+                continue
+            for w, other in enumerate(state.scene.units):      # one item per target it may pick
+                pick = replace(plain, target=other.id)
+                if len(state.models_of(w)) and not activated.check(state, u, r, pick):
+                    out.append((f"{a['name']} -> {other.id}", pick))
     why: tuple[tuple[str, Any], ...] = (("reason", "by hand"),)
     for e in reversed(state.events):
         if e.get("type") in ("turn", "battle-round"):
