@@ -49,8 +49,8 @@ class AbilityCards:
             near = max(abs(e.pos[0] - self._press[0]), abs(e.pos[1] - self._press[1])) <= CLICK
             self._press = None
             if near and self.table_rect.collidepoint(e.pos):
-                return self.open(state, e.pos, table_at)
-            return False
+                self.open(state, e.pos, table_at)
+            return False           # the table hears the release too: its pan ends
         if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1:
             if self.menu is not None:
                 box, items = self.menu
@@ -101,7 +101,7 @@ class AbilityCards:
         x = self.table_rect.right - WIDTH - 6
         y = self.table_rect.top + 8
         if cards:
-            head = f"{state.acting_side}'s abilities now ({state.phase or 'any'} phase)"
+            head = f"abilities now ({state.phase or 'any'} phase)"
             _label(surface, head, x, y, small, pal.INK)
             y += 20
         for c in cards[:MOST]:

@@ -98,3 +98,18 @@ def test_a_right_drag_pans_and_opens_no_menu(display) -> None:
     scene.handle_event(event(pygame.MOUSEBUTTONDOWN, button=3, pos=(x, y)))
     scene.handle_event(event(pygame.MOUSEBUTTONUP, button=3, pos=(x + 40, y)))
     assert scene.cards.menu is None
+
+
+def test_the_right_click_that_opens_the_menu_leaves_the_table_where_it_was(display) -> None:
+    scene = at_charge()
+    scene.draw(pygame.Surface(SIZE))
+    before = scene.table.view
+    pos = at_unit(scene, "blue")
+    scene.handle_event(event(pygame.MOUSEBUTTONDOWN, button=3, pos=pos))
+    scene.handle_event(event(pygame.MOUSEBUTTONUP, button=3, pos=pos))
+    assert scene.cards.menu is not None
+    _, rows = scene.cards.menu
+    far = rows[0][0].center
+    scene.handle_event(event(pygame.MOUSEMOTION, pos=far, rel=(far[0] - pos[0], 0),
+                             buttons=(0, 0, 0)))
+    assert scene.table.view == before
