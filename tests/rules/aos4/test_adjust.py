@@ -187,3 +187,42 @@ def test_a_modifier_to_the_next_roll_is_used_by_the_next_attack_and_gone():
     assert (mods.hit, mods.wound, mods.save) == (0, 0, -1)
     assert state.units[0].counters == {} and state.units[1].counters == {}
     assert abilities_play.by_hand(state, 0, 1, Modifiers()) == Modifiers()
+
+
+def test_no_adjustment_crashes_the_engine_and_a_refused_one_changes_nothing():
+    """200 random adjustments and declarations (seeded), each accepted or refused: the engine
+    only ever refuses with its reasons, and a refusal leaves the state's fingerprint as it
+    was before the proposal."""
+    import random
+
+    from battlefield.rules import boundary
+
+    rnd = random.Random(7)
+    state = game({"type": "end-phase"})
+    for _ in range(200):
+        kind = rnd.choice(["damage", "mortal", "heal", "return", "move", "token", "modifier"])
+        d: dict = {"type": "adjust", "side": state.acting_side, "unit": rnd.choice(["red", "blue"]),
+                   "kind": kind, "reason": "fuzz"}
+        if kind == "token":
+            d.update(token=rnd.choice(["a", "b"]), amount=rnd.choice([1, -1, 2]))
+        elif kind == "modifier":
+            d.update(roll=rnd.choice(["hit", "wound", "save"]), by=rnd.choice([1, -1]))
+        elif kind == "move":
+            start_at = [10, 30] if d["unit"] == "blue" else [10, 10]
+            d["path"] = [start_at, [rnd.uniform(-5, 65), rnd.uniform(-5, 50)]]
+        else:
+            d["amount"] = rnd.choice([1, 2, 5, "D3", "2D6", "D6+1"])
+        if rnd.random() < 0.2:
+            d = {"type": "ability", "unit": "red", "ability": "Unstoppable Stampede"}
+        action = boundary.read(d, state.scene)
+        if not isinstance(action, Action) or state.check(action):
+            if rnd.random() < 0.3 and not state.check(Action("end-phase")):
+                state.apply(Action("end-phase"))
+            continue
+        before = state.fingerprint()
+        state.apply(action)
+        if state.pending:
+            answer = rnd.choice(["accept", "refuse"])
+            state.apply(Action(answer, side=state.pending[0].side))
+            if answer == "refuse":
+                assert state.fingerprint() == before
