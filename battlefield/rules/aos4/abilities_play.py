@@ -18,6 +18,7 @@ from battlefield.rules.aos4 import activated, allocation, commands, effects, pas
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.decisions import Decision
+from battlefield.rules.dice import parse
 from battlefield.rules.state import State
 from battlefield.rules.window import Card
 from battlefield.scene.model import Scene
@@ -377,7 +378,6 @@ def supports(a: dict[str, Any], adjustment: Action) -> bool:
 
 
 def _can_roll(expr: str, n: int) -> bool:
-    from battlefield.rules.dice import parse
     k, sides, bonus = parse(expr)
     return k + bonus <= n <= k * sides + bonus
 

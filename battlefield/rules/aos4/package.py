@@ -209,15 +209,21 @@ class Aos4Window(Window):
         return notes
 
     def cards(self, state: State) -> list[Card]:
+        # here, not at the top: start-up time of the CLI
         from battlefield.rules.aos4 import abilities_play
+
         return abilities_play.cards(state)
 
     def passive_cards(self, state: State, u: int) -> list[Card]:
+        # here, not at the top: start-up time of the CLI
         from battlefield.rules.aos4 import abilities_play
+
         return abilities_play.passive_cards(state, u)
 
     def unit_menu(self, state: State, u: int) -> list[tuple[str, Action]]:
+        # here, not at the top: start-up time of the CLI
         from battlefield.rules.aos4 import abilities_play
+
         return abilities_play.menu(state, u)
 
     def drop_in_place(self, state: State, u: int, ability: str, target: int | None) -> Action | str:
