@@ -6,8 +6,12 @@ effect reader, played by the engine, and the commonest shapes of those it does n
 Every figure is asked of the code that does the work, not written down: the importer
 (convert) maps each unit as `army units` does (every weapon of the entry: a catalogue lists the
 choices), aos4's weapons module says which weapon abilities it plays, the effect reader which
-abilities it reads, and an ability is played when the engine plays it - today the spells and
-prayers the import writes into `spells:`/`prayers:` (rules/aos4/magic.py).
+abilities it reads, and an ability is played when the engine plays it whole: the spells and
+prayers the import writes into `spells:`/`prayers:` (rules/aos4/magic.py), the passive ones
+rules/aos4/passives.py applies to every attack, the activated ones rules/aos4/activated.py
+plays when they are declared (abilities_play.played). Shown: at its timing in the window and
+the pages (abilities_play.timing: every ability that is not passive has one) or, passive, on
+its unit's hover.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from typing import Any
 from battlefield.army.catalogue import Catalogues
 from battlefield.army.convert import WEAPON_TYPES, ImportProblem, clean, convert, weapon_ability
 from battlefield.army.entries import Entry
-from battlefield.rules.aos4 import effects
+from battlefield.rules.aos4 import abilities_play, effects, passives
 from battlefield.rules.aos4 import weapons as aos4_weapons
 
 SHAPES = 15             # the commonest unplayed shapes listed
@@ -91,19 +95,30 @@ def coverage(folder: str | Path) -> dict[str, Any]:
     }
 
 
-def _abilities(abilities: dict[tuple, dict[str, Any]], played: set[tuple]) -> dict[str, Any]:
-    """The distinct abilities of the units: how many the engine plays, how many the window and
-    the pages show (none yet: the scene keeps them all, `kept`), how many the effect reader
-    reads, by kind, and the commonest shapes of the effects not played and not read."""
-    readable = {k for k, a in abilities.items() if effects.read(a) is not None}
+def _abilities(abilities: dict[tuple, dict[str, Any]], magic: set[tuple]) -> dict[str, Any]:
+    """The distinct abilities of the units: how many the engine plays (magic's spells and
+    prayers, passives.playable, abilities_play.played), how many the window and the pages show,
+    how many the effect reader reads, by kind, and the commonest shapes of the effects not
+    played and not read."""
+    readings = {k: effects.read(a) for k, a in abilities.items()}
+    readable = {k for k, r in readings.items() if r is not None}
+    played = set(magic) | {k for k, a in abilities.items()
+                           if (passives.playable(readings[k]) if a["kind"] == "passive"
+                               else abilities_play.played(a) is not None)}
+    shown = {k for k, a in abilities.items()
+             if a["kind"] == "passive" or abilities_play.timing(a) is not None}
     shapes = Counter(effects.shape(a["effect"]) for k, a in abilities.items()
                      if k not in played)
     unread = Counter(effects.shape(a["effect"]) for k, a in abilities.items()
                      if k not in readable)
-    return {"played": len(played), "shown": 0, "total": len(abilities),
+
+    def by_kind(keys: set[tuple]) -> dict[str, int]:
+        return dict(Counter(abilities[k]["kind"] for k in keys).most_common())
+
+    return {"played": len(played), "shown": len(shown), "total": len(abilities),
             "by_kind": dict(Counter(a["kind"] for a in abilities.values()).most_common()),
+            "played_by_kind": by_kind(played), "shown_by_kind": by_kind(shown),
             "kept": len(abilities), "readable": len(readable),
-            "readable_by_kind": dict(Counter(abilities[k]["kind"] for k in readable)
-                                     .most_common()),
+            "readable_by_kind": by_kind(readable),
             "unplayed_shapes": dict(shapes.most_common(SHAPES)),
             "unread_shapes": dict(unread.most_common(SHAPES))}

@@ -107,7 +107,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="JSON: {\"units\": {\"mapped\", \"total\"}, \"weapons\": {\"imported\", "
                "\"total\"}, \"weapon_abilities\": {\"played\", \"total\", \"unplayed\": "
                "{NAME: COUNT}}, \"abilities\": {\"played\", \"shown\", \"total\", "
-               "\"by_kind\", \"kept\", \"readable\", \"readable_by_kind\", "
+               "\"by_kind\", \"played_by_kind\", \"shown_by_kind\", \"kept\", \"readable\", "
+               "\"readable_by_kind\", "
                "\"unplayed_shapes\", \"unread_shapes\"}, \"own_weapons\": {\"units\", "
                "\"models\"}, \"catalogues\": {\"folder\", \"files\"}}\n\n"
                "examples:\n  battlefield army coverage\n"
@@ -217,11 +218,14 @@ def run_coverage(args: argparse.Namespace) -> int:
     print(table(["", "count", "share"], rows))
     print("weapon abilities not played: " + ", ".join(f"{k} {n}" for k, n in
                                                        wa["unplayed"].items()))
-    print("abilities by kind: " + ", ".join(f"{k} {n} (read {a['readable_by_kind'].get(k, 0)})"
-                                            for k, n in a["by_kind"].items()))
-    print("commonest shapes the effect reader does not read:")
-    for shape, n in a["unread_shapes"].items():
-        print(f"  {n:4d}  {shape if len(shape) <= 110 else shape[:107] + '...'}")
+    print("abilities by kind: " + ", ".join(
+        f"{k} {n} (read {a['readable_by_kind'].get(k, 0)}, played "
+        f"{a['played_by_kind'].get(k, 0)})" for k, n in a["by_kind"].items()))
+    for title, key in (("commonest shapes the engine does not play", "unplayed_shapes"),
+                       ("commonest shapes the effect reader does not read", "unread_shapes")):
+        print(title + ":")
+        for shape, n in a[key].items():
+            print(f"  {n:4d}  {shape if len(shape) <= 110 else shape[:107] + '...'}")
     return 0
 
 

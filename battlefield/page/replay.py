@@ -36,10 +36,10 @@ from battlefield.page.svg import Picture
 from battlefield.page.words import action_text, profile_line, roll_text
 from battlefield.rules.choices import open_choices
 from battlefield.rules.guide import what_now
-from battlefield.rules.log import SavedGame, new_game
+from battlefield.rules.log import SavedGame, new_game, rules_for
 from battlefield.rules.outcome import GameLog, event_lines
 from battlefield.rules.result import label
-from battlefield.rules.state import State
+from battlefield.rules.state import Game, State
 from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
 
@@ -56,6 +56,7 @@ class Versions:
         self.names = state.scene.model_names
         self.last: list[Any] = [None] * len(self.names)
         self.last_marks: list[dict[str, Any]] | None = None
+        self.last_cards: list[dict[str, Any]] = []
         self.log = GameLog()                     # the actions worded and credited
         self.said: list[str] = []                # each action's own words, in order
 
@@ -81,6 +82,9 @@ class Versions:
         drawn = marks(state)
         if drawn != self.last_marks:
             out["marks"] = self.last_marks = drawn
+        now = cards(state)
+        if now != self.last_cards:           # a scene without abilities never says any
+            out["abilities"] = self.last_cards = now
         caused = [e for e in (events or []) if e.get("type") != "action"]
         if record is not None:
             said = action_text(record.get("action", {}))
@@ -134,6 +138,14 @@ def rulings(state: State) -> dict[str, Any]:
             combat.append([_r(ma.x), _r(ma.y), _r(mb.x), _r(mb.y), _r(gx), _r(gy),
                            scene.units[u].id, scene.units[v].id])
     return {"breaks": breaks, "combat": combat}
+
+
+def cards(state: State) -> list[dict[str, Any]]:
+    """The acting side's abilities whose timing is now (window.Card), as JSON."""
+    if state.over:
+        return []
+    return [{"unit": c.unit, "name": c.name, "kind": c.kind, "line": c.line, "text": c.text,
+             "played": c.played} for c in state.rules.window.cards(state)]
 
 
 def marks(state: State) -> list[dict[str, Any]]:
@@ -190,14 +202,26 @@ def game_versions(saved: SavedGame) -> tuple[Scene, list[dict[str, Any]]]:
 
 def meta(scene: Scene, colours: dict[str, pal.RGB]) -> dict[str, Any]:
     """What the viewer needs besides the versions: the model names in table order, each
-    unit's models and leader, the sides' colours."""
+    unit's models and leader, its passive abilities (shown on its hover), the sides'
+    colours."""
     offsets = scene.model_offsets()
+    passive = _passive(scene)
     return {"depth": scene.depth, "names": list(scene.model_names),
             "colours": {s: hex_colour(c) for s, c in colours.items()},
             "neutral": hex_colour(pal.NEUTRAL),
             "units": {u.id: {"first": offsets[k], "leader": u.leader, "count": len(u.models),
-                             "name": u.name or u.id, "side": u.side, "profile": profile_line(u)}
+                             "name": u.name or u.id, "side": u.side, "profile": profile_line(u),
+                             **({"passive": passive[k]} if passive.get(k) else {})}
                       for k, u in enumerate(scene.units)}}
+
+
+def _passive(scene: Scene) -> dict[int, list[str]]:
+    """Each unit's passive abilities in full (Window.passive_cards), by unit index."""
+    if not any("abilities" in u.extra for u in scene.units):
+        return {}
+    state = Game(rules_for(scene.ruleset.id), scene, 0).new_state(keep_undo=False)
+    return {k: [c.text for c in state.rules.window.passive_cards(state, k)]
+            for k in range(len(scene.units))}
 
 
 PANEL = """<aside class="panel">
@@ -210,6 +234,7 @@ PANEL = """<aside class="panel">
 <button data-step="last" title="the end (End)">&#x25B6;|</button>
 <span id="version"></span></div>
 <h2>This action</h2><div id="now"></div>
+<h2 hidden>Abilities now</h2><div id="abilities" hidden></div>
 <h2>Game log</h2><ol id="log"></ol>
 </aside>"""
 

@@ -341,7 +341,40 @@ def _failed(e: Event) -> str:
     return f"{e.get('unit', '')} {kind}".strip() + (f": {e['reason']}" if e.get("reason") else "")
 
 
+def _adjustment(e: Event) -> str:
+    """An adjustment by hand (rules/adjust.py) as the table says it: 'mortal 2 on blue-orcs
+    (Alpha Charge, from red-doombull)'."""
+    kind = e.get("kind", "?")
+    what = {"token": f"{plain(e.get('amount'))} {e.get('token', 'token')} token",
+            "modifier": f"{plain(e.get('by'))} to the next {e.get('roll', '?')} roll",
+            "move": "a move"}.get(kind, f"{kind} {plain(e.get('amount'))}")
+    source = f", from {e['source']}" if e.get("source") and e.get("source") != e.get("unit") \
+        else ""
+    return f"{what} on {e.get('unit', '?')} ({e.get('reason', '')}{source})"
+
+
+def _proposed(e: Event) -> str:
+    return f"{e.get('side', '?')} proposes by hand: {_adjustment(e)}"
+
+
+def _adjusted(e: Event) -> str:
+    return f"adjusted by hand: {_adjustment(e)}"
+
+
+def _adjust_refused(e: Event) -> str:
+    return f"refused by {plain(e.get('refused_by'))}: {_adjustment(e)}"
+
+
+def _declared(e: Event) -> str:
+    played = "" if e.get("played") else " (by hand)"
+    target = f" -> {e['target']}" if e.get("target") else ""
+    return f"{e.get('unit', '?')} declares {e.get('ability', '?')}{target}{played}: " + \
+        " ".join(str(e.get(k) or "") for k in ("declare", "effect")).strip()
+
+
 WORDS: dict[str, Callable[[Event], str]] = {
+    "adjust-proposed": _proposed, "adjusted": _adjusted, "adjust-refused": _adjust_refused,
+    "ability-declared": _declared,
     "turn": _turn, "phase": _phase, "battle-round": _round,
     "end-of-battle-round": _round_end, "end-round": _round_end, "battle-over": _over,
     "decision": _decision, "decided": _decided, "revealed": _revealed,

@@ -80,6 +80,20 @@ class DragContext:
     cache: dict[Any, Any]
 
 
+@dataclass(frozen=True)
+class Card:
+    """An ability as the window and the pages show it on its unit: the unit's id, the name,
+    its kind and timing, a line to list it by and the whole text (on hover)."""
+
+    unit: str
+    name: str
+    kind: str
+    timing: str | None
+    line: str
+    text: str
+    played: bool = False                       # the engine plays it (else: by hand)
+
+
 class Window:
     """The window's hooks of a ruleset (its protocol), each with its default and when it is
     asked."""
@@ -124,6 +138,20 @@ class Window:
         about now (openwg: the wounds pooled on it). Default: none."""
         return {}
 
+    def cards(self, state: State) -> list[Card]:
+        """When the window and the pages are drawn: the abilities of the acting side's units
+        whose timing falls now (a card each, on its unit). Default: none."""
+        return []
+
+    def passive_cards(self, state: State, u: int) -> list[Card]:
+        """When the cursor is on unit u: its passive abilities (always on). Default: none."""
+        return []
+
+    def unit_menu(self, state: State, u: int) -> list[tuple[str, Action]]:
+        """A right click on unit u: what the menu offers, (label, action) - a unit's abilities
+        to declare, adjustments by hand. Default: nothing."""
+        return []
+
     def marks(self, state: State) -> list[Mark]:
         """When the table is drawn (window and render), and when a position is restored: what
         the ruleset draws for this state (orders, routes, engaged sides). Default: nothing."""
@@ -147,4 +175,4 @@ class SetUpArea:
     label: str = ""
 
 
-__all__ = ["DragContext", "DragNotes", "Ghost", "Mark", "Ring", "SetUpArea", "Window"]
+__all__ = ["Card", "DragContext", "DragNotes", "Ghost", "Mark", "Ring", "SetUpArea", "Window"]

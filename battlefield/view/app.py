@@ -27,6 +27,7 @@ from battlefield.scene.load import load_scene_text
 from battlefield.scene.mapfile import scene_yaml
 from battlefield.scene.model import Scene
 from battlefield.view import auto, live
+from battlefield.view.ability_cards import AbilityCards
 from battlefield.view.aim import aim_text
 from battlefield.view.drag import DragTool, base_points
 from battlefield.view.editor import Editor
@@ -75,6 +76,7 @@ class PlayScene:
         self.table = TableView(opened.state, pygame.Rect(0, 0, w - WIDTH, h))
         self.panel = Panel(pygame.Rect(w - WIDTH, 0, WIDTH, h))
         self.panel.computer = set(computer)
+        self.cards = AbilityCards(self.table.rect, self.apply)     # abilities now, unit menu
         self.drag = DragTool(self.table, self.applied, self.say)
         self.drag.not_yours = self.not_yours
         self.setup = SetUpTool(self.table, self.apply, self.say)    # deployment: the reserve
@@ -253,6 +255,7 @@ class PlayScene:
         w, h = max(size[0], WIDTH + 200), max(size[1], 300)
         self.table.resize(pygame.Rect(0, 0, w - WIDTH, h))
         self.panel.rect = pygame.Rect(w - WIDTH, 0, WIDTH, h)
+        self.cards.table_rect = pygame.Rect(0, 0, w - WIDTH, h)
 
     # --- events -------------------------------------------------------------------------------
     def handle_event(self, e: pygame.event.Event) -> bool:
@@ -325,6 +328,8 @@ class PlayScene:
                 return True
         if e.type == pygame.MOUSEMOTION and self.picking is not None and self.picking[1]:
             self.aim(e.pos)         # the target under the cursor, before the click
+        if self.cards.handle_event(e, self.state, self.table.table_at):
+            return True
         if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1:
             name = self.panel.button_at(e.pos)
             self.panel.guard.pointer_at(e.pos)
@@ -581,6 +586,7 @@ class PlayScene:
         self.panel.now_line = self.now_line()
         self.panel.take_back = self.take_back.label if self.take_back is not None else None
         self.panel.draw(surface, self.state)
+        self.cards.draw(surface, self.state, self.table.table_at)
 
 
 def before_play(setup: Setup, state: State) -> None:

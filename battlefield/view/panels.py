@@ -28,6 +28,7 @@ SHORTCUTS = (
     ("buttons", "choose the ability; end-phase / end-turn pass; answer a decision"),
     ("click, click", "targeted ability: your unit, then the enemy"),
     ("right drag / arrows", "pan"),
+    ("right click a unit", "its menu: declare its abilities, adjust by hand (others consent)"),
     ("wheel / + -", "zoom"),
     ("F", "fit the board"),
     ("A", "auto-pass on / off (steps with nothing to do but pass pass by themselves)"),

@@ -102,6 +102,7 @@
     }
     if (!version.objectives && n) version.objectives = this.versions[n - 1].objectives;
     if (!version.marks && n) version.marks = this.versions[n - 1].marks;
+    if (!version.abilities && n) version.abilities = this.versions[n - 1].abilities;
     this.versions.push(version);
     this.frames.push(frame);
     if (n === 0) this.home = frame;
@@ -346,6 +347,7 @@
       var info = (d.units || {})[unit] || {};
       var out = [[name, "head"], [unit + " (" + (info.name || unit) + "), " + m.getAttribute("data-side"), ""]];
       if (info.profile) out.push([info.profile, "profile"]);
+      (info.passive || []).forEach(function (t) { out.push([t, "ability"]); });
       out.push(["at (" + m.getAttribute("data-x") + ", " + m.getAttribute("data-y") + ")" +
                 (parseFloat(m.getAttribute("data-z")) > 0 ? ", " + inches(parseFloat(m.getAttribute("data-z"))) + " up" : ""), "soft"]);
       if (d.distances && d.distances[name] !== undefined)
@@ -394,6 +396,7 @@
     this.sides = root.querySelector("#sides");
     this.result = root.querySelector("#result");
     this.now = root.querySelector("#now");
+    this.abilities = root.querySelector("#abilities");
     this.log = root.querySelector("#log");
     this.items = [];
     this.follow = true;                // a live page: stay on the newest version
@@ -469,6 +472,22 @@
     (v.outcome || []).forEach(function (o) { now.appendChild(html("div", "outcome", o)); });
     (v.rolls || []).forEach(function (r) { now.appendChild(html("div", "roll", r)); });
     (v.events || []).forEach(function (e) { now.appendChild(html("div", "event", e)); });
+    if (this.abilities) {              // the acting side's abilities at this phase
+      var list = this.abilities;
+      list.textContent = "";
+      (v.abilities || []).forEach(function (a) {
+        var card = html("div", "card", "");
+        card.setAttribute("data-ability", a.name);
+        card.setAttribute("data-unit", a.unit);
+        card.setAttribute("data-kind", a.kind);
+        card.title = a.text;             // hover: the whole text
+        card.appendChild(html("div", "card-head", a.unit + " · " + a.kind));
+        card.appendChild(html("div", "card-line", a.line));
+        list.appendChild(card);
+      });
+      list.hidden = !(v.abilities || []).length;
+      if (list.previousElementSibling) list.previousElementSibling.hidden = list.hidden;
+    }
     for (var k = 0; k < this.items.length; k++) {
       var on = k <= n;
       if (this.items[k].hidden === on) this.items[k].hidden = !on;

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from battlefield.rules.aos4 import attacks as seq
+from battlefield.rules.aos4 import passives
 from battlefield.rules.aos4.cover import pieces_covering
 from battlefield.rules.aos4.weapons import Weapon, against, carries, weapons_of, wielded
 
@@ -90,20 +91,25 @@ def attack_odds(referee, u: int, v: int, weapon: str | None = None,
     dist = np.array([1.0])
     who: dict[str, list[str]] = {}
     anti: dict[str, list[str]] = {}
+    played: dict[str, list[str]] = {}          # weapon -> the passive abilities it played
     for w in chosen:
         n, names = _able(referee, u, v, w)
         who[w.name] = names
         w, said = against(wielded(w, charging), b, charged)   # Anti-X (+N Rend), Charge
         if said:
             anti[w.name] = said
+        w, wmods, used = passives.in_attack(passives.in_odds(referee), u, v, w, mods)
+        if used:
+            played[w.name] = used
         if n:
-            dist = np.convolve(dist, seq.volley_dist(w, n, save, mods))
+            dist = np.convolve(dist, seq.volley_dist(w, n, save, wmods))
     inflicted = seq.capped(dist, pool)
     return AttackOdds(
         kind, seq.mean(inflicted), seq.as_dict(inflicted),
         seq.as_dict(seq.slain(inflicted, health, models)), who,
         {"hit": mods.hit, "save": mods.save, "ward": ward, "target_save": save,
-         "cover": [table.layout.pieces[k].id for k in cover], **({"anti": anti} if anti else {})},
+         "cover": [table.layout.pieces[k].id for k in cover], **({"anti": anti} if anti else {}),
+         **({"abilities": played} if played else {})},
         "" if any(who.values()) else "no model of the attacking unit is in range and can see")
 
 

@@ -18,7 +18,7 @@ from battlefield.rules.chance import mean, outcomes
 from battlefield.rules.questions import Asked, OddsOption, OddsQuestion
 from battlefield.rules.ruleset import Effect, Player, Ruleset
 from battlefield.rules.state import State
-from battlefield.rules.window import DragContext, DragNotes, SetUpArea, Window
+from battlefield.rules.window import Card, DragContext, DragNotes, SetUpArea, Window
 from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
 from battlefield.text import distribution, inches, plural, table
@@ -240,6 +240,24 @@ class Aos4Window(Window):
             notes.lines.append(f"charge needs {c.needed:.2f}\": {c.probability:.1%} "
                                f"(re-roll {c.probability_reroll:.1%})")
         return notes
+
+    def cards(self, state: State) -> list[Card]:
+        # here, not at the top: start-up time of the CLI
+        from battlefield.rules.aos4 import abilities_play
+
+        return abilities_play.cards(state)
+
+    def passive_cards(self, state: State, u: int) -> list[Card]:
+        # here, not at the top: start-up time of the CLI
+        from battlefield.rules.aos4 import abilities_play
+
+        return abilities_play.passive_cards(state, u)
+
+    def unit_menu(self, state: State, u: int) -> list[tuple[str, Action]]:
+        # here, not at the top: start-up time of the CLI
+        from battlefield.rules.aos4 import abilities_play
+
+        return abilities_play.menu(state, u)
 
     def drop_in_place(self, state: State, u: int, ability: str, target: int | None) -> Action | str:
         """A click on a unit in combat, on the enemy: it fights where it stands."""

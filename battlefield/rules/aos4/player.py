@@ -5,7 +5,8 @@ in front (deployer.py). Hero phase: rally a badly hurt unit. Movement: each unit
 nearest objective its side does not hold (else the nearest enemy), as far as a legal move takes
 it, running when it has no ranged weapons and is far away. Shooting: at the target with the
 highest expected damage (a unit in combat with its Shoot in Combat weapons). Charge: when the
-odds are good (re-rolling with Forward to Victory when command points allow). Combat: fight with every eligible unit, at the enemy it hurts most.
+odds are good (re-rolling with Forward to Victory when command points allow). Combat: fight
+with every eligible unit, at the enemy it hurts most.
 Decisions (asked of this side by the engine): All-out Defence for the targeted unit when it
 saves at least a point of damage on average, else decline; Unbind always (it costs nothing),
 with the WIZARD that has the most unbinds left, the nearest on a tie; the first turn of a battle
@@ -20,8 +21,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from battlefield.rules import adjust
 from battlefield.rules.actions import Action
-from battlefield.rules.aos4 import movement, rolls, spellbook
+from battlefield.rules.aos4 import abilities_play, movement, rolls, spellbook
 from battlefield.rules.aos4.charge import charge_odds
 from battlefield.rules.aos4.data import book
 from battlefield.rules.aos4.deployer import deploy_actions
@@ -55,6 +57,12 @@ class Aos4Player:
             return self.decide(state, state.pending[0])
         c = state.clock
         key = (c["round"], c["turn"], c["phase"], c["acting"])
+        for action in abilities_play.offers(state):     # its units' own, when played
+            tag = (key, action)
+            if tag not in self._tried:
+                self._tried.add(tag)
+                if not state.check(action):
+                    return action
         offers = self.offers.get(c["phase"])
         if offers is not None:
             for action in offers(self, state):
@@ -68,6 +76,8 @@ class Aos4Player:
 
     def decide(self, state: State, d: Decision) -> Action:
         """This side's answer to a pending decision (always one of its choices)."""
+        if d.kind == adjust.ADJUST:
+            return abilities_play.answer(state, d)
         if d.kind in ("unbind", "first-turn"):
             return self._unbind(state, d) if d.kind == "unbind" else d.choices[0]
         decline = next(c for c in d.choices if c.type == DECLINE)

@@ -18,8 +18,10 @@ from dataclasses import replace
 from typing import Any
 
 from battlefield.errors import InputError, UsageError
+from battlefield.rules import adjust
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import (
+    abilities_play,
     commands,
     defence,
     deployment,
@@ -49,6 +51,10 @@ from battlefield.scene.model import Scene
 Event = dict[str, Any]
 END_PHASE = "end-phase"
 SHORTHAND = "all_out_defence"      # try's shorthand for the defender's answer
+# Played at any moment of the acting side (the vocabulary's entries): a unit's own ability
+# declared, and an adjustment by hand (asks the other side's consent). Type -> check, resolve.
+BY_HAND = {abilities_play.ABILITY: (abilities_play.check, abilities_play.declare),
+           adjust.ADJUST: (abilities_play.check_adjust, adjust.propose)}
 
 
 def _as_option(state: State, a: Ability, u: int, action: Action) -> list[Violation]:
@@ -251,6 +257,8 @@ class Aos4(Ruleset):
             return check_end_phase(state)
         if action.type == deployment.DEPLOY:
             return deployment.check(state, action)
+        if action.type in BY_HAND:
+            return BY_HAND[action.type][0](state, action)
         a = book(state).abilities.get(action.type)
         if a is None:                  # a spell or prayer: Aos4.unknown has refused any other
             return magic.check_spell(state, action)
@@ -278,6 +286,8 @@ class Aos4(Ruleset):
             return end_phase(state)
         if action.type == deployment.DEPLOY:
             return deployment.deploy(state, action)
+        if action.type in BY_HAND:
+            return BY_HAND[action.type][1](state, action)
         a = book(state).abilities.get(action.type)
         if a is None:
             return magic.use_spell(state, action)
@@ -293,12 +303,15 @@ class Aos4(Ruleset):
     def resume(self, state: State, suspended: dict[str, Any],
                answers: tuple[tuple[Decision, Action], ...]) -> list[Event]:
         """The action that waited for the other side: a cast for its Unbind, the start of a
-        battle round for who takes the first turn, an attack for All-out Defence."""
+        battle round for who takes the first turn, an adjustment for the other side's consent,
+        an attack for All-out Defence."""
         step = suspended.get("step")
         if step == magic.UNBIND:
             return magic.resume_unbind(state, suspended, answer_of(answers, magic.UNBIND))
         if step == turns.PRIORITY:
             return turns.resume_first_turn(state, suspended, answers[-1][1])
+        if "adjust" in suspended:
+            return adjust.resume(state, suspended, answers, abilities_play.deal)
         events = shooting.roll_attack(state, suspended, answer_of(answers, defence.ID))
         if state.clock["phase"] == "combat" and suspended["action"]["type"] == "fight":
             fighting.next_fighter(state)
@@ -317,9 +330,12 @@ class Aos4(Ruleset):
         return plain, {defence.ID: given}, []
 
     def shorthand_answer(self, state: State, decision: Decision, given: dict[str, Any]
-                         ) -> Action:
+                         ) -> Action | None:
         """The answer the shorthand stands for; without it, the defender declines All-out
-        Defence, unbinds with its nearest WIZARD (it costs nothing) and takes the first turn."""
+        Defence, unbinds with its nearest WIZARD (it costs nothing) and takes the first turn. An
+        adjustment's consent has no shorthand: it waits for the other side's answer."""
+        if decision.kind == adjust.ADJUST:
+            return None
         if decision.kind in (magic.UNBIND, turns.PRIORITY):
             return decision.choices[0]
         want = given.get(decision.kind)

@@ -5,11 +5,13 @@ every shoot, covering fire and fight declares: the defender's All-out Defence de
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from battlefield.rules import decisions
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import allocation, commands, defence, split
+from battlefield.rules.aos4 import allocation, commands, defence, passives, split
+from battlefield.rules.aos4.abilities_play import by_hand
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.cover import pieces_covering
 from battlefield.rules.aos4.data import Ability, book
@@ -106,6 +108,7 @@ def roll_attack(state: State, declared: dict[str, Any], answer: Action | None) -
     aoa = "all-out-attack" in commands.given(action)
     charged = "charged" in state.units[u].flags
     mine = state.units[u].counters
+    live = passives.in_play(state, ref)
     for w in aimed:
         if not len(state.models_of(w)) or not len(state.models_of(u)):
             continue
@@ -114,19 +117,24 @@ def roll_attack(state: State, declared: dict[str, Any], answer: Action | None) -
             pieces_covering(state.table, state.models_of(u), state.models_of(w), "cover",
                             ref.rules.combat_range)
         theirs = state.units[w].counters
+        base = Modifiers(hit=declared["hit_mod"] + (-1 if cover else 0) + (1 if aoa else 0),
+                         wound=0,
+                         save=defence.save_bonus(state, w) + int(theirs.get("buff_save", 0)),
+                         ward=allocation.stat(state, w, "ward", None))
+        base = by_hand(state, u, w, base)      # adjustments' modifiers to the next rolls
         total = 0
         for share in (s for s in given if s.target == w):
             # Companion: the attacking unit's own buffs leave the weapon alone
             own = not share.weapon.companion
-            mods = Modifiers(hit=declared["hit_mod"] + (-1 if cover else 0) + (1 if aoa else 0)
-                             + (int(mine.get("buff_hit", 0)) if own else 0),
-                             wound=int(mine.get("buff_wound", 0)) if own else 0,
-                             save=defence.save_bonus(state, w) + int(theirs.get("buff_save", 0)),
-                             ward=allocation.stat(state, w, "ward", None))
+            mods = replace(base, hit=base.hit + (int(mine.get("buff_hit", 0)) if own else 0),
+                           wound=base.wound + (int(mine.get("buff_wound", 0)) if own else 0))
             wp, anti = against(wielded(share.weapon, charged), spec,
                                "charged" in state.units[w].flags)
+            wp, mods, used = passives.in_attack(live, u, w, wp, mods, companion=not own)
             dmg, ev = allocation.volley(state, u, w, wp, len(share.models), mods, share.attacks)
             ev["models"] = len(share.by)
+            if used:
+                ev["abilities"] = used                 # the passive abilities it played
             ev["cover"] = [state.table.layout.pieces[k].id for k in cover]
             if anti:
                 ev["anti"] = anti

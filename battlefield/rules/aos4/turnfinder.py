@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
+from battlefield.rules.aos4 import abilities_play
 from battlefield.rules.aos4.data import Book, book
 from battlefield.rules.aos4.magic import known
 from battlefield.rules.aos4.turns import PHASES
@@ -16,6 +17,8 @@ from battlefield.scene.model import Scene
 
 def phase_of(state: State, action: Action) -> tuple[str, str] | None:
     """(phase, whose) the action's ability is used in, as seen by the acting unit's side."""
+    if action.type == abilities_play.ABILITY:       # a unit's own: at its timing
+        return abilities_play.phase_of(state, action)
     a = book(state).abilities.get(action.type)
     if a is None and action.type in known(state):
         return ("hero", _magic_whose(action))
@@ -37,8 +40,11 @@ def start(rules: Book, scene: Scene, actions: list[Action]) -> dict[str, Any]:
     whose = None
     if actions:
         a = rules.abilities.get(actions[0].type)
-        whose = _magic_whose(actions[0]) if a is None else (a.phases[0][1] if a.phases
-                                                            else None)
+        if actions[0].type == abilities_play.ABILITY:
+            whose = abilities_play.whose(scene, actions[0])
+        else:
+            whose = _magic_whose(actions[0]) if a is None else (
+                a.phases[0][1] if a.phases else None)
     active = side if whose != "enemy" else next((s for s in scene.sides if s != side), side)
     return {"active": active}
 

@@ -1,0 +1,251 @@
+"""Activated warscroll abilities the engine plays (aos4): a unit's ability read whole by the
+effect reader and made only of what this module carries out, declared as `{"type":
+"ability", "unit": ID, "ability": NAME, "target": ID}` at its timing:
+
+- the target the Declare picks: one enemy or friendly unit (another one, with or without
+  keywords, within or wholly within N", in combat with this unit, that charged this turn),
+  or none (this unit);
+- the conditions of using it: this unit charged this turn, is (not) in combat;
+- mortal damage on the target or this unit (N, dice, or equal to the roll), heal (N or dice);
+- for the rest of the turn: a modifier to hit or wound rolls of the unit's (melee or shooting)
+  attacks, to save rolls for it, to the Attacks, Rend or Damage of its (melee or ranged)
+  weapons (counters `buff_...` the turn's end clears; passives.in_attack applies them);
+- any of these on a roll: "Roll a dice. On a 3+, ..." (one roll for every effect that names
+  it; "On a 1, ..." of the same roll), "Roll K dice (or one for each model in this or the
+  target unit). For each 4+, inflict 1 mortal damage".
+
+`playable(reading)` says whether the engine plays it whole (else the declared ability is
+logged with its text and applied by hand).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from battlefield.rules.actions import Action, Violation
+from battlefield.rules.aos4 import allocation, effects
+from battlefield.rules.aos4.movement import v
+from battlefield.rules.aos4.passives import _within, in_play
+from battlefield.rules.state import State
+from battlefield.rulings import Referee
+
+Event = dict[str, Any]
+BUFFS = ("hit", "wound", "save", "attacks", "rend", "damage")
+TARGET_KEYS = {"unit", "keywords", "not_keywords", "within", "wholly_within", "in_combat",
+               "charged", "other", "count", "visible"}
+MOST_TARGETS = 6
+
+
+# --- what the engine plays ---
+def _subject(who: Mapping[str, Any] | None) -> bool:
+    return who in ({"unit": "self"}, {"unit": "target"})
+
+
+def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
+    if e.get("if"):
+        return False
+    on = e.get("on") or e.get("each")
+    if on is not None and (not isinstance(on.get("dice"), int) and not str(
+            on.get("dice")).startswith("models of")):
+        return False
+    if "each" in e and "mortal" not in e:
+        return False
+    if "mortal" in e or "heal" in e:
+        return _subject(e.get("who"))
+    if "ward" in e:
+        return _subject(e.get("who")) and e.get("until") == "turn"
+    roll = e.get("modify")
+    if roll not in BUFFS or e.get("until") != "turn":
+        return False
+    if roll in ("hit", "wound"):
+        return "of" in e and _subject(e["of"])
+    return _subject(e.get("who"))
+
+
+def _target_ok(t: Mapping[str, Any] | None) -> bool:
+    if t is None:
+        return True
+    count = t.get("count")
+    reach = t.get("within", t.get("wholly_within", 0))
+    return (set(t) <= TARGET_KEYS and isinstance(count, int) and 1 <= count <= MOST_TARGETS
+            and (not isinstance(reach, str) or reach == "combat range"))
+
+
+def playable(reading: effects.Reading | None) -> bool:
+    """An activated reading the engine plays whole."""
+    if reading is None or reading.timing is None or not _target_ok(reading.target):
+        return False
+    if any(set(c) - {"charged", "in_combat"} for c in reading.conditions):
+        return False
+    has_target = reading.target is not None
+    return bool(reading.effects) and all(_effect_ok(e, has_target) for e in reading.effects) \
+        and all(not ((e.get("who") or e.get("of") or {}).get("unit") == "target")
+                or has_target for e in reading.effects)
+
+
+# --- declaring it ---
+def check(state: State, u: int, reading: effects.Reading, action: Action) -> list[Violation]:
+    """The conditions and the target of a played ability (its timing is checked already)."""
+    us, spec = state.units[u], state.scene.units[u]
+    ref = Referee(state.scene, state.table)
+    for c in reading.conditions:
+        if "charged" in c and ("charged" in us.flags) != c["charged"]:
+            return [v("not_charged", f"{spec.id} did not charge this turn")]
+        if "in_combat" in c and bool(ref.combat[u]) != c["in_combat"]:
+            return [v("in_combat" if ref.combat[u] else "not_in_combat",
+                      f"{spec.id} is {'' if ref.combat[u] else 'not '}in combat")]
+    t = reading.target
+    if t is None:
+        return [v("no_target_needed", "this ability picks no target")] if action.target \
+            else []
+    if action.target is None:
+        return [v("no_target", f"pick the target: {_target_words(t)}", choose="target")]
+    picked = action.targets
+    ids = {x.id for x in state.scene.units}
+    if len(picked) > t["count"] or len(set(picked)) < len(picked) or not set(picked) <= ids:
+        return [v("bad_target", f"up to {t['count']} different units: {_target_words(t)}")]
+    table = in_play(state, ref)
+    for tid in picked:
+        w = state.unit_index(tid)
+        if not len(state.models_of(w)):
+            return [v("target_destroyed", f"{tid} has no model on the table")]
+        if not _fits(state, ref, table, t, u, w):
+            return [v("not_a_target", f"{tid} is not {_target_words(t)}")]
+    return []
+
+
+def _fits(state: State, ref: Referee, table: Any, t: Mapping[str, Any], u: int, w: int
+          ) -> bool:
+    """Unit w is a unit the Declare lets unit u pick."""
+    spec, tspec = state.scene.units[u], state.scene.units[w]
+    keys = tuple(tspec.keywords)
+    reach = {k: (ref.rules.combat_range if t[k] == "combat range" else float(t[k]))
+             for k in ("within", "wholly_within") if k in t}
+    return not ((t["unit"] == "friendly") != (tspec.side == spec.side)
+                or (t.get("other") and w == u)
+                or any(not effects.has_keywords(k, keys) for k in t.get("keywords", ()))
+                or any(effects.has_keywords(k, keys) for k in t.get("not_keywords", ()))
+                or ("within" in reach and not _within(table, w, u, reach["within"], False))
+                or ("wholly_within" in reach
+                    and not _within(table, w, u, reach["wholly_within"], True))
+                or (t.get("in_combat") and w not in ref.combat[u])
+                or (t.get("charged") and "charged" not in state.units[w].flags)
+                or (t.get("visible") and w != u and not _sees(ref, state, u, w)))
+
+
+def _sees(ref: Referee, state: State, u: int, w: int) -> bool:
+    """Some model of unit u sees some model of unit w."""
+    return any(ref.sight.model_visibility(int(m), int(n)).any
+               for m in state.models_of(u) for n in state.models_of(w))
+
+
+def _target_words(t: Mapping[str, Any]) -> str:
+    bits = ["another" if t.get("other") else "a", t["unit"],
+            *[f"non-{k}" for k in t.get("not_keywords", ())], *t.get("keywords", ()), "unit"]
+    if t.get("count", 1) > 1:
+        bits[0] = f"up to {t['count']}"
+    if t.get("visible"):
+        bits.insert(1, "visible")
+    if "within" in t:
+        bits.append(f"within {t['within']}\"")
+    if "wholly_within" in t:
+        bits.append(f"wholly within {t['wholly_within']}\"")
+    if t.get("in_combat"):
+        bits.append("in combat with this unit")
+    if t.get("charged"):
+        bits.append("that charged this turn")
+    return " ".join(bits)
+
+
+# --- playing it ---
+def play(state: State, u: int, name: str, reading: effects.Reading, action: Action
+         ) -> list[Event]:
+    """Every effect, each roll made once (the effects that name one roll share it)."""
+    spec = state.scene.units[u]
+    targets = [state.unit_index(t) for t in action.targets]
+    events: list[Event] = [{"type": "ability-declared", "unit": spec.id, "ability": name,
+                            "played": True, **({"target": action.target} if targets
+                                               else {})}]
+    rolled: dict[str, Any] = {}
+    for w in targets or [None]:
+        for e in reading.effects:
+            events.extend(_one(state, u, w, name, e, rolled))
+    return events
+
+
+def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
+         rolled: dict[str, Any]) -> list[Event]:
+    """One effect on the target w (or this unit u); `rolled`: the rolls made so far."""
+    spec = state.scene.units[u]
+    why = f"{name} ({spec.id})"
+    who = e.get("who") or e.get("of") or {}
+    x = w if who.get("unit") == "target" and w is not None else u
+    if not len(state.models_of(x)):
+        return []
+    times, value = 1, None
+    if "on" in e:
+        key = e["on"]["roll"] + (f" {w}" if e["on"].get("each_target") else "")
+        if key not in rolled:
+            rolled[key] = state.dice.total(e["on"]["roll"], why)
+        value = int(rolled[key])
+        if not e["on"]["at_least"] <= value <= e["on"].get("at_most", 99):
+            return []
+    if "each" in e:
+        dice = _dice(state, e["each"], u, w)
+        faces = e["each"]["roll"].upper().lstrip("1")
+        values = state.dice.roll(f"{dice}{faces}", why).values if dice else []
+        times = sum(1 for r in values if r >= e["each"]["at_least"])
+    if "mortal" in e:
+        out: list[Event] = []
+        for _ in range(times):
+            expr = value if e["mortal"] == "ROLL" else e["mortal"]
+            out.extend(allocation.mortal(state, x, expr, why, state.models_of(u)))
+        return out
+    if "heal" in e:
+        return [_heal(state, x, e["heal"], why)]
+    c = state.units[x].counters
+    if "ward" in e:
+        c["buff_ward"] = min(int(c.get("buff_ward", 7)), int(e["ward"]))
+        words = f"WARD ({e['ward']}+) for the rest of the turn"
+    else:
+        key = _buff_key(e)
+        c[key] = c.get(key, 0) + int(e["by"])
+        words = _buff_words(e)
+    return [{"type": "ability-effect", "unit": state.scene.units[x].id, "ability": name,
+             "effect": words}]
+
+
+def _dice(state: State, each: Mapping[str, Any], u: int, w: int | None) -> int:
+    n = each["dice"]
+    if isinstance(n, int):
+        return n
+    x = w if n.endswith("target") and w is not None else u
+    return len(state.models_of(x))
+
+
+def _heal(state: State, x: int, amount: str, why: str) -> Event:
+    points = state.dice.total(str(amount), why)
+    us = state.units[x]
+    healed = 0
+    for k in sorted(range(len(us.damage)), key=lambda k: -int(us.damage[k])):
+        while points and us.alive[k] and us.damage[k] > 0:
+            us.damage[k] -= 1
+            points -= 1
+            healed += 1
+    return {"type": "healed", "unit": state.scene.units[x].id, "points": healed}
+
+
+def _buff_key(e: Mapping[str, Any]) -> str:
+    """buff_hit (every attack: magic's), buff_hit_melee, buff_rend_ranged ..."""
+    kind = e.get("attacks") or e.get("weapons")
+    kind = {"shooting": "ranged"}.get(kind, kind)
+    return f"buff_{e['modify']}" + (f"_{kind}" if kind else "")
+
+
+def _buff_words(e: Mapping[str, Any]) -> str:
+    by = int(e["by"])
+    what = {"hit": "hit rolls", "wound": "wound rolls", "save": "save rolls",
+            "attacks": "Attacks", "rend": "Rend", "damage": "Damage"}[e["modify"]]
+    kind = e.get("attacks") or e.get("weapons")
+    return f"{by:+d} to {what}" + (f" ({kind})" if kind else "") + " for the rest of the turn"

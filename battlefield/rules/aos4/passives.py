@@ -1,0 +1,288 @@
+"""Passive warscroll abilities the engine plays (aos4): each unit's `abilities:` read whole by
+the effect reader (effects.py), and those whose every effect is one of these applied by
+themselves to every attack, in play and in `odds`:
+
+- a modifier to hit or wound rolls of the attacks of WHO (melee or shooting ones) or of the
+  attacks that target WHO; to save rolls for WHO; to the Rend, Damage or Attacks of WHO's
+  (melee or ranged) weapons; a weapon's Attacks or Damage set to N (Battle Damaged);
+- a ward for WHO (the best ward a unit has counts);
+WHO is the unit itself, or friendly or enemy units (with or without keywords) within or wholly
+within N" of it, or in combat with it; the conditions are the reader's: this unit charged this
+turn, is (not) in combat, is damaged or has N or more damage points, is wholly within N" of a
+friendly X, and the target of the attack has keyword X.
+
+`playable(reading)` says whether the engine plays a reading whole (what `army coverage` counts
+as played); a reading with any other effect, condition or subject is not played at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from battlefield.rules.aos4 import effects, warscroll
+from battlefield.rules.aos4.attacks import Modifiers
+from battlefield.rules.aos4.weapons import Weapon
+from battlefield.rules.dice import parse
+from battlefield.rules.state import State
+from battlefield.scene.model import Scene
+
+ATTACK_ROLLS = ("hit", "wound", "save")
+WEAPON_CHARACTERISTICS = ("rend", "damage", "attacks")
+CONDITIONS = ("charged", "in_combat", "damaged", "damage_points_at_least", "target_has",
+              "wholly_within")
+EPS = 1e-6
+
+
+# --- what the engine plays ---
+def _who_ok(who: Mapping[str, Any] | None) -> bool:
+    if not who:
+        return False
+    keys = set(who) - {"unit", "keywords", "not_keywords", "within", "wholly_within",
+                       "in_combat_with"}
+    return not keys and who["unit"] in ("self", "friendly", "enemy") and (
+        who["unit"] != "self" or len(who) == 1) and not isinstance(
+        who.get("within", who.get("wholly_within", 0)), str)
+
+
+def _conditions_ok(conditions: Any) -> bool:
+    for c in conditions or ():
+        if not any(k in c for k in CONDITIONS):
+            return False
+        if "wholly_within" in c and (c.get("of") or {}).get("unit") != "friendly":
+            return False
+    return True
+
+
+def effect_ok(e: Mapping[str, Any]) -> bool:
+    """Whether the engine plays this one passive effect."""
+    if "on" in e or "each" in e or "until" in e or not _conditions_ok(e.get("if")):
+        return False
+    if "ward" in e:
+        return _who_ok(e.get("who"))
+    if "set" in e:
+        return e["set"] in ("attacks", "damage") and e.get("who") == {"unit": "self"}
+    roll = e.get("modify")
+    if roll in ("hit", "wound"):
+        subject = e.get("of") or e.get("against")
+        return ("of" in e) != ("against" in e) and _who_ok(subject)
+    if roll == "save" or roll in WEAPON_CHARACTERISTICS:
+        return _who_ok(e.get("who"))
+    return False
+
+
+def playable(reading: effects.Reading | None) -> bool:
+    """A passive reading the engine plays whole (in attacks: play and odds)."""
+    return (reading is not None and reading.timing is None and reading.target is None
+            and _conditions_ok(reading.conditions) and bool(reading.effects)
+            and all(effect_ok(e) for e in reading.effects))
+
+
+# --- the scene's passive abilities, read once ---
+_cache: dict[int, tuple[Scene, list[tuple[int, str, effects.Reading]]]] = {}
+
+
+def of_scene(scene: Scene) -> list[tuple[int, str, effects.Reading]]:
+    """(unit, ability name, reading) of every passive ability of the scene the engine plays."""
+    hit = _cache.get(id(scene))
+    if hit is not None and hit[0] is scene:
+        return hit[1]
+    out = []
+    for u, spec in enumerate(scene.units):
+        if "abilities" not in spec.extra:
+            continue
+        for a in warscroll.of(spec):
+            if a["kind"] != "passive":
+                continue
+            r = effects.read(a)
+            if playable(r):
+                out.append((u, a["name"], r))
+    if len(_cache) > 64:
+        _cache.clear()
+    _cache[id(scene)] = (scene, out)
+    return out
+
+
+# --- where the game stands, as an attack asks it ---
+@dataclass(frozen=True)
+class Table:
+    """What conditions read: the scene, where models stand, each unit's flags and damage
+    points and who is in combat (from a State in play, from the odds' question otherwise)."""
+
+    scene: Scene
+    table: Any                                  # geometry.table.Table
+    flags: Callable[[int], set[str]]
+    damage: Callable[[int], int]
+    combat: Mapping[int, Any]
+    counters: Callable[[int], Mapping[str, float]] = lambda u: {}
+
+
+def in_play(state: State, referee: Any) -> Table:
+    """The conditions' view of a game: its flags and damage points now."""
+    def damage(u: int) -> int:
+        us = state.units[u]
+        return int(us.damage[us.alive].sum())
+
+    return Table(state.scene, state.table, lambda u: state.units[u].flags, damage,
+                 referee.combat, lambda u: state.units[u].counters)
+
+
+def in_odds(referee: Any, charged: set[int] = frozenset()) -> Table:
+    """The conditions' view of an odds question: no damage, the units that charged."""
+    return Table(referee.scene, referee.table, lambda u: {"charged"} if u in charged else set(),
+                 lambda u: 0, referee.combat)
+
+
+def _within(t: Table, a: int, b: int, reach: float, wholly: bool) -> bool:
+    """Unit a within (some model) or wholly within (every model, its far edge) `reach` of
+    unit b."""
+    mine, theirs = t.table.unit_models[a], t.table.unit_models[b]
+    if not len(mine) or not len(theirs):
+        return False
+    d = t.table.distances(mine, theirs).min(axis=1)
+    if not wholly:
+        return bool(d.min() <= reach + EPS)
+    far = d + 2 * np.asarray(t.table.reach)[mine]
+    return bool((far <= reach + EPS).all())
+
+
+def _matches(t: Table, who: Mapping[str, Any], owner: int, u: int) -> bool:
+    """Unit u is the WHO of an ability of unit `owner`."""
+    if who["unit"] == "self":
+        return u == owner
+    spec, mine = t.scene.units[u], t.scene.units[owner]
+    same = spec.side == mine.side
+    if who["unit"] == "friendly" and not same or who["unit"] == "enemy" and same:
+        return False
+    keys = tuple(spec.keywords)
+    if any(not effects.has_keywords(k, keys) for k in who.get("keywords", ())):
+        return False
+    if any(effects.has_keywords(k, keys) for k in who.get("not_keywords", ())):
+        return False
+    if "within" in who and not _within(t, u, owner, float(who["within"]), False):
+        return False
+    if "wholly_within" in who and not _within(t, u, owner, float(who["wholly_within"]), True):
+        return False
+    return not ("in_combat_with" in who and owner not in t.combat.get(u, ()))
+
+
+def _holds(t: Table, c: Mapping[str, Any], owner: int, target: int | None) -> bool:
+    if "charged" in c:
+        return ("charged" in t.flags(owner)) == bool(c["charged"])
+    if "in_combat" in c:
+        return bool(t.combat.get(owner)) == bool(c["in_combat"])
+    if "damaged" in c:
+        return (t.damage(owner) > 0) == bool(c["damaged"])
+    if "damage_points_at_least" in c:
+        return t.damage(owner) >= int(c["damage_points_at_least"])
+    if "target_has" in c:
+        return target is not None and effects.has_keywords(
+            c["target_has"], tuple(t.scene.units[target].keywords))
+    if "wholly_within" in c:
+        kws = (c.get("of") or {}).get("keywords", ())
+        side = t.scene.units[owner].side
+        return any(_within(t, owner, w, float(c["wholly_within"]), True)
+                   for w, spec in enumerate(t.scene.units) if w != owner and spec.side == side
+                   and all(effects.has_keywords(k, tuple(spec.keywords)) for k in kws))
+    return False
+
+
+# --- an attack with them ---
+def plus(expr: str | int, by: int) -> str:
+    """A characteristic ('2', 'D6', 'D3+1') with `by` added (never below 0 when fixed)."""
+    n, sides, bonus = parse(str(expr))
+    if n == 0:
+        return str(max(0, bonus + by))
+    bonus += by
+    dice = f"{'' if n == 1 else n}D{sides}"
+    return dice + (f"+{bonus}" if bonus > 0 else f"{bonus}" if bonus < 0 else "")
+
+
+def in_attack(t: Table, u: int, w: int, wp: Weapon, mods: Modifiers, companion: bool = False
+              ) -> tuple[Weapon, Modifiers, list[str]]:
+    """Unit u's weapon `wp` and the modifiers of its attack at unit w with every passive
+    ability in play applied, and the names of those that changed something. A Companion
+    weapon (`companion`) takes none of its own side's: only the target's side's apply."""
+    used: list[str] = []
+    mine = t.scene.units[u].side
+    if not companion:
+        wp, mods = _for_the_turn(t.counters(u), wp, mods)
+    ward = t.counters(w).get("buff_ward")            # an activated ability's, this turn
+    if ward is not None:
+        mods = replace(mods, ward=int(ward) if mods.ward is None else min(mods.ward, int(ward)))
+    for owner, name, reading in of_scene(t.scene):
+        if not len(t.table.unit_models[owner]) or (companion and t.scene.units[owner].side
+                                                      == mine):
+            continue
+        if not all(_holds(t, c, owner, w) for c in reading.conditions):
+            continue
+        before = (wp, mods)
+        for e in reading.effects:
+            if all(_holds(t, c, owner, w) for c in e.get("if", ())):
+                wp, mods = _apply(t, e, owner, u, w, wp, mods)
+        if (wp, mods) != before:
+            used.append(name)
+    return wp, mods, used
+
+
+def _for_the_turn(c: Mapping[str, float], wp: Weapon, mods: Modifiers
+                  ) -> tuple[Weapon, Modifiers]:
+    """What activated abilities gave the attacking unit for the rest of the turn (counters
+    buff_hit_melee, buff_rend_ranged, buff_attacks ... - activated.py; the plain buff_hit,
+    buff_wound and buff_save of every attack are the attack's own)."""
+    if not c:
+        return wp, mods
+    kind = "melee" if wp.melee else "ranged"
+    for roll in ("hit", "wound"):
+        by = int(c.get(f"buff_{roll}_{kind}", 0))
+        if by:
+            mods = replace(mods, **{roll: getattr(mods, roll) + by})
+    for ch in WEAPON_CHARACTERISTICS:
+        by = int(c.get(f"buff_{ch}", 0)) + int(c.get(f"buff_{ch}_{kind}", 0))
+        if by:
+            wp = replace(wp, rend=wp.rend + by) if ch == "rend" else \
+                replace(wp, **{ch: plus(getattr(wp, ch), by)})
+    return wp, mods
+
+
+def _apply(t: Table, e: Mapping[str, Any], owner: int, u: int, w: int, wp: Weapon,
+           mods: Modifiers) -> tuple[Weapon, Modifiers]:
+    if "ward" in e:
+        if _matches(t, e["who"], owner, w):
+            best = e["ward"] if mods.ward is None else min(mods.ward, e["ward"])
+            mods = replace(mods, ward=best)
+        return wp, mods
+    if "set" in e:
+        if u == owner and _same_weapon(e["weapon"], wp.name):
+            wp = replace(wp, **{e["set"]: str(e["to"])})
+        return wp, mods
+    roll, by = e["modify"], int(e["by"])
+    if roll in ("hit", "wound"):
+        kind = e.get("attacks")
+        if kind is not None and kind != ("melee" if wp.melee else "shooting"):
+            return wp, mods
+        subject, attacker = (e["of"], u) if "of" in e else (e["against"], w)
+        if _matches(t, subject, owner, attacker):
+            mods = replace(mods, **{roll: getattr(mods, roll) + by})
+        return wp, mods
+    if roll == "save":
+        if _matches(t, e["who"], owner, w):
+            mods = replace(mods, save=mods.save + by)
+        return wp, mods
+    kind = e.get("weapons")
+    if kind is not None and kind != ("melee" if wp.melee else "ranged"):
+        return wp, mods
+    if _matches(t, e["who"], owner, u):
+        if roll == "rend":
+            wp = replace(wp, rend=wp.rend + by)
+        else:
+            wp = replace(wp, **{roll: plus(getattr(wp, roll), by)})
+    return wp, mods
+
+
+def _same_weapon(named: str, name: str) -> bool:
+    a, b = " ".join(named.lower().split()), " ".join(name.lower().split())
+    return a == b or a.rstrip("s") == b.rstrip("s")

@@ -1,0 +1,157 @@
+"""Activated warscroll abilities the engine plays (rules/aos4/activated.py): each pattern
+pinned on a real warscroll text of the data (checked against the catalogues), declared as
+{"type": "ability", "unit", "ability", "target"} at its timing, with fixed dice: mortal damage on
+a roll, for each success, equal to the roll; healing; modifiers and a ward for the rest of the
+turn that the next attacks use; the Declare's target and conditions refused with their reason."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+import yaml
+
+from battlefield.rules.actions import Action
+from battlefield.rules.aos4 import abilities_play, activated, effects, passives
+from battlefield.rules.aos4.attacks import Modifiers
+from battlefield.rules.aos4.player import Aos4Player
+from battlefield.rules.aos4.weapons import weapons_of
+from battlefield.rules.trial import advance, start
+from battlefield.rulings import Referee
+from battlefield.scene.load import load_scene_text
+
+from .test_effects import _in_data
+
+# (unit, name, timing, declare, effect) as the data has them
+ABILITIES = {
+    "Alpha Charge": ("Doombull", "Any Charge Phase", "If this unit charged this phase, pick an "
+                     "enemy unit within 1\" of it to be the target.", "Roll a D3. On a 2+, "
+                     "inflict an amount of mortal damage on the target equal to the roll."),
+    "Warherd Charge": ("Bullgors", "Any Charge Phase", "If this unit charged this phase, pick "
+                       "an enemy unit within 1\" of it to be the target.", "Roll a dice for "
+                       "each model in this unit. For each 2+, inflict 1 mortal damage on the "
+                       "target."),
+    "Regeneration": ("Breaka-boss on Mirebrute Troggoth", "Start of Any Turn", None,
+                     "Heal (D3) this unit."),
+    "Raging Inferno": ("Auric Runefather on Magmadroth", "Once Per Turn (Army), Any Combat "
+                       "Phase", "Pick an enemy unit in combat with this unit to be the target.",
+                       "Roll a dice. On a 3+, subtract 1 from save rolls for the target for "
+                       "the rest of the turn."),
+    "Dance of Death": ("Sisters of Slaughter", "Once Per Turn (Army), Any Combat Phase",
+                       "Pick an enemy unit that charged this turn and is in combat with this "
+                       "unit to be the target.", "Subtract 1 from hit rolls and wound rolls "
+                       "for the target's combat attacks for the rest of the turn."),
+    "Unleashed Savagery": ("Ogroid Theridons", "Once Per Battle, Any Combat Phase", None,
+                           "Add 1 to the Damage characteristic of this unit's melee weapons "
+                           "for the rest of the turn."),
+    "Witchbrew": ("Morgwaeth's Blade-coven", "Once Per Turn (Army), Any Hero Phase",
+                  "Pick a friendly DAUGHTERS OF KHAINE unit wholly within 12\" of this unit "
+                  "to be the target.", "Roll a dice. On a 3+, the target has WARD (5+) for "
+                  "the rest of the turn."),
+    "Foul Elixirs": ("Swampcalla Shaman with Pot-grot", "Once Per Turn (Army), Your Hero Phase",
+                     "Pick a friendly KRULEBOYZ INFANTRY unit wholly within 12\" of this unit "
+                     "to be the target.", "Roll a dice. On a 2+, add 1 to save rolls for the "
+                     "target for the rest of the turn. On a 1, inflict D3 mortal damage on the "
+                     "target."),
+}
+
+
+def scene(name: str) -> str:
+    _, timing, declare, effect = ABILITIES[name]
+    unit = {"move": 5, "health": 3, "save": 4, "control": 1}
+    weapon = {"name": "Axe", "range": 0, "attacks": 2, "hit": 4, "wound": 4, "rend": 0,
+              "damage": 1}
+    return yaml.safe_dump({"ruleset": "aos4", "board": {"width": 60, "depth": 44}, "units": [
+        {"id": "red", "side": "red", "stats": unit, "weapons": [weapon],
+         "abilities": [{"name": name, "kind": "activated", "timing": timing,
+                        "declare": declare, "effect": effect}],
+         "models": [{"base": 32, "at": [10, 10]}, {"base": 32, "at": [11.4, 10]}]},
+        {"id": "friend", "side": "red", "stats": unit, "weapons": [weapon],
+         "keywords": ["DAUGHTERS OF KHAINE", "KRULEBOYZ", "INFANTRY"],
+         "models": [{"base": 32, "at": [20, 10]}]},
+        {"id": "blue", "side": "blue", "stats": unit, "weapons": [weapon],
+         "models": [{"base": 32, "at": [10, 11.4]}, {"base": 32, "at": [11.4, 11.4]}]}]})
+
+
+def declared(name: str, target: str | None, dice: list[int], setup=None):
+    action = Action("ability", "red", target=target, options=(("ability", name),))
+    state = start(load_scene_text(scene(name)), [action], 1, [])
+    assert not advance(state, action)
+    if setup:
+        setup(state)
+    state.dice.fixed = deque(dice)
+    return state, action
+
+
+def charged(state) -> None:
+    state.units[0].flags.add("charged")
+    state.units[2].flags.add("charged")
+
+
+@pytest.mark.parametrize("name, target, dice, setup, then", [
+    ("Alpha Charge", "blue", [2], charged, lambda s: s.units[2].damage.sum() == 2),
+    ("Alpha Charge", "blue", [1], charged, lambda s: s.units[2].damage.sum() == 0),
+    ("Warherd Charge", "blue", [2, 1], charged, lambda s: s.units[2].damage.sum() == 1),
+    ("Regeneration", None, [3], lambda s: s.units[0].damage.__setitem__(0, 2),
+     lambda s: s.units[0].damage.sum() == 0),
+    ("Raging Inferno", "blue", [3], None,
+     lambda s: s.units[2].counters == {"buff_save": -1}),
+    ("Raging Inferno", "blue", [2], None, lambda s: s.units[2].counters == {}),
+    ("Dance of Death", "blue", [], charged,
+     lambda s: s.units[2].counters == {"buff_hit_melee": -1, "buff_wound_melee": -1}),
+    ("Unleashed Savagery", None, [], None,
+     lambda s: s.units[0].counters == {"buff_damage_melee": 1}),
+    ("Witchbrew", "friend", [3], None, lambda s: s.units[1].counters == {"buff_ward": 5}),
+    ("Foul Elixirs", "friend", [2], None, lambda s: s.units[1].counters == {"buff_save": 1}),
+    ("Foul Elixirs", "friend", [1, 2], None, lambda s: s.units[1].damage.sum() == 2),
+], ids=lambda x: x if isinstance(x, str) else None)
+def test_played_by_the_engine(name, target, dice, setup, then):
+    r = effects.read({"name": name, "kind": "activated", "timing": ABILITIES[name][1],
+                      "declare": ABILITIES[name][2], "effect": ABILITIES[name][3]})
+    assert activated.playable(r)
+    state, action = declared(name, target, dice, setup)
+    assert state.check(action) == []
+    events = state.apply(action)
+    assert events[0] == {"type": "ability-declared", "unit": "red", "ability": name,
+                         "played": True, **({"target": target} if target else {})}
+    assert then(state)
+    assert not state.dice.fixed                     # every die it should roll, and no more
+
+
+@pytest.mark.parametrize("name, target, setup, code", [
+    ("Alpha Charge", "blue", None, "not_charged"),
+    ("Alpha Charge", None, charged, "no_target"),
+    ("Alpha Charge", "friend", charged, "not_a_target"),
+    ("Witchbrew", "blue", None, "not_a_target"),
+    ("Regeneration", "blue", None, "no_target_needed"),
+    ("Dance of Death", "blue", None, "not_a_target"),         # it did not charge
+])
+def test_the_declare_is_checked(name, target, setup, code):
+    state, action = declared(name, target, [], setup)
+    assert [v.code for v in state.check(action)] == [code]
+
+
+def test_what_it_gave_for_the_turn_is_used_by_the_attacks():
+    state, action = declared("Unleashed Savagery", None, [])
+    state.apply(action)
+    state.units[1].counters["buff_ward"] = 5
+    wp = weapons_of(state.scene, 0, melee=True)[0]
+    t = passives.in_play(state, Referee(state.scene, state.table))
+    got, mods, _ = passives.in_attack(t, 0, 1, wp, Modifiers())
+    assert got.damage == "2" and mods.ward == 5
+
+
+def test_the_computer_declares_it_at_its_timing():
+    state, action = declared("Raging Inferno", "blue", [3])
+    offered = abilities_play.offers(state)
+    assert offered == [Action("ability", "red", target="blue",
+                              options=(("ability", "Raging Inferno"),))]
+    assert Aos4Player().choose(state) == offered[0]
+
+
+def test_every_quoted_text_is_in_the_data(bsdata):
+    raw, text = _in_data(bsdata)
+    for name, (_, _, _, effect) in ABILITIES.items():
+        xml = name.replace("&", "&amp;").replace("'", "&apos;")
+        assert f'name="{xml}"' in raw or f'name="{name}"' in raw, name
+        assert " ".join(effect.split()) in text, name

@@ -1,0 +1,168 @@
+"""Passive warscroll abilities the engine plays by themselves (rules/aos4/passives.py), each
+pattern pinned on a real warscroll text of the data (checked against the catalogues): in an
+attack's modifiers and weapon, in play and in `odds`; a reading with anything else is not
+played at all."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from battlefield.rules.actions import Action
+from battlefield.rules.aos4 import effects, passives
+from battlefield.rules.aos4.attacks import Modifiers
+from battlefield.rules.aos4.odds import attack_odds
+from battlefield.rules.aos4.weapons import weapons_of
+from battlefield.rules.log import rules_for
+from battlefield.rules.registry import checked
+from battlefield.rules.state import Game
+from battlefield.rules.trial import advance, start
+from battlefield.rulings import Referee
+from battlefield.scene.load import load_scene_text
+
+from .test_effects import _in_data
+
+# (unit, name, effect) of the data, and what it changes in an attack red -> blue (or blue ->
+# red: "defends"): {"hit": +-1, "save": +1, "ward": N, "rend": +1, "attacks": "4"}.
+PLAYED = [
+    ("Ghorgon", "Battle Damaged", "While this unit has 10 or more damage points, the Attacks "
+     "characteristic of its Butchering Blades is 4.", "red", {"damage": 10},
+     {"attacks": "4"}),
+    ("Wrath of Khorne Bloodthirster", "Wrathful Dominance", "Add 1 to hit rolls for this "
+     "unit's attacks that target an enemy HERO.", "red", {"blue_keywords": ["HERO"]},
+     {"hit": 1}),
+    ("Bloodreavers", "Blood for the Blood God!", "Add 1 to the Rend characteristic of this "
+     "unit's melee weapons if it charged in the same turn.", "red", {"charged": True},
+     {"rend": 1}),
+    ("Lorai, Child of the Abyss", "Aquatic Illusions", "Subtract 1 from hit rolls for "
+     "attacks that target this unit.", "blue", {}, {"hit": -1}),
+    ("Murknob with Belcha-banna", "Power of Kragnos", "Friendly KRULEBOYZ units have WARD "
+     "(6+) while they are wholly within 12\" of this unit.", "blue",
+     {"blue_keywords": ["KRULEBOYZ"]}, {"ward": 6}),
+    ("Slaughter Queen on Cauldron of Blood", "Consecrated Revulsion", "Add 1 to save rolls "
+     "for friendly DAUGHTERS OF KHAINE INFANTRY units while they are wholly within 12\" of "
+     "this unit.", "blue", {"blue_keywords": ["DAUGHTERS OF KHAINE", "INFANTRY"]},
+     {"save": 1}),
+]
+# Read, but not played: an effect outside the attack (a control score), a condition it cannot
+# judge. The engine plays none of it.
+NOT_PLAYED = [
+    ("Belakor", "x", "Subtract 5 from the control scores of enemy units while they are within "
+     "12\" of this unit."),
+]
+
+
+def scene(owner_side: str, when: dict, red_weapon: str = "Butchering Blades") -> str:
+    """Red attacks blue in combat; the ability is on the `owner_side` unit."""
+    return yaml.safe_dump({
+        "ruleset": "aos4", "board": {"width": 60, "depth": 44},
+        "units": [
+            {"id": "red", "side": "red", "stats": {"move": 5, "health": 20, "save": 4,
+                                                    "control": 1},
+             "keywords": [],
+             "weapons": [{"name": red_weapon, "range": 0, "attacks": 2, "hit": 4,
+                          "wound": 4, "rend": 0, "damage": 1}],
+             "models": [{"base": 32, "at": [10, 10]}]},
+            {"id": "blue", "side": "blue", "stats": {"move": 5, "health": 2, "save": 4,
+                                                      "control": 1},
+             "keywords": when.get("blue_keywords", []),
+             "weapons": [{"name": "Choppa", "range": 0, "attacks": 2, "hit": 4, "wound": 4,
+                          "rend": 0, "damage": 1}],
+             "models": [{"base": 32, "at": [10, 11.4]}, {"base": 32, "at": [11.4, 11.4]}]},
+        ]})
+
+
+def with_ability(text: str, side: str, name: str, effect: str) -> str:
+    data = yaml.safe_load(text)
+    unit = data["units"][0 if side == "red" else 1]
+    unit["abilities"] = [{"name": name, "kind": "passive", "effect": effect}]
+    return yaml.safe_dump(data)
+
+
+@pytest.mark.parametrize("unit, name, effect, side, when, change", PLAYED,
+                         ids=[p[1] for p in PLAYED])
+def test_each_passive_changes_the_attack_it_says(unit, name, effect, side, when, change):
+    assert passives.playable(effects.read({"name": name, "kind": "passive", "effect": effect}))
+    sc = checked(load_scene_text(with_ability(scene(side, when), side, name, effect)))
+    state = Game(rules_for("aos4"), sc, 1).new_state()
+    if when.get("damage"):
+        state.units[0].damage[0] = when["damage"]
+    if when.get("charged"):
+        state.units[0].flags.add("charged")
+    ref = Referee(sc, state.table)
+    wp = weapons_of(sc, 0, melee=True)[0]
+    got_wp, got, used = passives.in_attack(passives.in_play(state, ref), 0, 1, wp, Modifiers())
+    assert used == [name]
+    for key, value in change.items():
+        if key in ("hit", "wound", "save", "ward"):
+            assert getattr(got, key) == value, key
+        else:
+            assert getattr(got_wp, key) == (value if isinstance(value, str)
+                                            else getattr(wp, key) + value), key
+    # Without its condition, or without the ability, nothing changes.
+    bare = checked(load_scene_text(scene(side, {})))
+    b = Game(rules_for("aos4"), bare, 1).new_state()
+    assert passives.in_attack(passives.in_play(b, Referee(bare, b.table)), 0, 1, wp,
+                              Modifiers())[2] == []
+
+
+def test_a_condition_not_met_plays_nothing():
+    unit, name, effect, side, when, _ = PLAYED[2]              # charged: not this time
+    sc = checked(load_scene_text(with_ability(scene(side, when), side, name, effect)))
+    state = Game(rules_for("aos4"), sc, 1).new_state()
+    wp = weapons_of(sc, 0, melee=True)[0]
+    assert passives.in_attack(passives.in_play(state, Referee(sc, state.table)), 0, 1, wp,
+                              Modifiers()) == (wp, Modifiers(), [])
+
+
+def test_an_aura_reaches_only_units_wholly_within():
+    unit, name, effect, side, when, _ = PLAYED[4]              # Power of Kragnos, 12"
+    data = yaml.safe_load(with_ability(scene(side, when), side, name, effect))
+    data["units"].append({"id": "far", "side": "blue", "keywords": ["KRULEBOYZ"],
+                          "stats": {"move": 5, "health": 2, "save": 4, "control": 1},
+                          "weapons": [{"name": "Choppa", "range": 0, "attacks": 2, "hit": 4,
+                                       "wound": 4, "rend": 0, "damage": 1}],
+                          "models": [{"base": 32, "at": [40, 30]}]})
+    sc = checked(load_scene_text(yaml.safe_dump(data)))
+    state = Game(rules_for("aos4"), sc, 1).new_state()
+    t = passives.in_play(state, Referee(sc, state.table))
+    wp = weapons_of(sc, 0, melee=True)[0]
+    assert passives.in_attack(t, 0, 1, wp, Modifiers())[1].ward == 6
+    assert passives.in_attack(t, 0, 2, wp, Modifiers())[1].ward is None
+
+
+def test_odds_play_them_too():
+    unit, name, effect, side, when, _ = PLAYED[3]              # -1 to hit red's attacks
+    bare = checked(load_scene_text(scene(side, when)))
+    sc = checked(load_scene_text(with_ability(scene(side, when), side, name, effect)))
+    plain = attack_odds(Referee(bare, bare.table()), 0, 1)
+    harder = attack_odds(Referee(sc, sc.table()), 0, 1)
+    assert harder.expected_damage < plain.expected_damage
+    assert harder.modifiers["abilities"] == {"Butchering Blades": [name]}
+
+
+def test_in_play_the_attack_event_names_them():
+    unit, name, effect, side, when, _ = PLAYED[3]
+    text = with_ability(scene(side, when), side, name, effect)
+    fight = Action("fight", "red", target="blue")
+    state = start(load_scene_text(text), [fight], 1, [])
+    assert not advance(state, fight)
+    events = state.apply(fight)
+    if state.pending:
+        events = state.apply(Action("decline", side="blue"))
+    attack = next(e for e in events if e["type"] == "attack")
+    assert attack["abilities"] == [name]
+
+
+@pytest.mark.parametrize("unit, name, effect", NOT_PLAYED)
+def test_read_but_not_played(unit, name, effect):
+    r = effects.read({"name": name, "kind": "passive", "effect": effect})
+    assert r is not None and not passives.playable(r)
+
+
+def test_every_quoted_text_is_in_the_data(bsdata):
+    raw, text = _in_data(bsdata)
+    for _, name, effect, *_ in PLAYED:
+        xml = name.replace("&", "&amp;").replace("'", "&apos;")
+        assert f'name="{xml}"' in raw or f'name="{name}"' in raw, name
+        assert " ".join(effect.split()) in text, name
