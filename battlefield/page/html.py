@@ -10,7 +10,7 @@ from html import escape
 from importlib import resources
 from typing import Any
 
-STATIC = ("page.css", "viewer.js")
+STATIC = ("page.css", "depict.js", "viewer.js")
 
 
 def static_text(name: str) -> str:
@@ -33,6 +33,7 @@ def document(title: str, body: str, data: Any, kind: str, scripts: tuple[str, ..
             '<meta name="generator" content="battlefield">'
             f"<style>{static_text('page.css')}</style></head>"
             f'<body class="{kind}">{body}{json_script("battlefield-data", data)}'
+            f"<script>{static_text('depict.js')}</script>"
             f"<script>{static_text('viewer.js')}</script>"
             f"<script>Battlefield.start({json.dumps(kind)});</script>"
             + "".join(f"<script>{s}</script>" for s in scripts) + "</body></html>\n")

@@ -16,11 +16,11 @@ from typing import Any
 
 import pygame
 
+from battlefield.depiction import live
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Action
 from battlefield.server.link import ThreadedLink
 from battlefield.server.seat import Seat
-from battlefield.view import live
 from battlefield.view.app import SIZE, App, Opened, PlayScene
 from battlefield.view.picture import save_image
 

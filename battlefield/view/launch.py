@@ -148,9 +148,9 @@ def warm_up(state: Any, computer: bool = True) -> None:
     actions offered, a drag of each of the acting side's units an inch and onto an enemy, and
     (`computer`) the computer player's moves for a few actions on a copy of the game."""
     # here, not at the top: the first frame draws before numba is imported
+    from battlefield.depiction import live
     from battlefield.rules.standing import scene_now
     from battlefield.rulings import Referee
-    from battlefield.view import live
 
     Referee(scene_now(state)).check_report()
     state.available()
@@ -187,13 +187,10 @@ def window(scene_arg: str | None, ruleset: str | None, seed: int, size: tuple[in
     are ready. Bad input is refused before the window opens (one line, as everywhere)."""
     # here, not at the top: the first frame draws before numba is imported
     from battlefield.scene.load import load_scene_text
-    from battlefield.view import USER_VIDEO_DRIVER
     from battlefield.view.opening import battle_text
     from battlefield.view.stack import App
 
     jit.defer()                    # the first frame's distances in plain Python, no numba
-    if USER_VIDEO_DRIVER is None and os.environ.get("SDL_VIDEODRIVER") == "dummy":
-        del os.environ["SDL_VIDEODRIVER"]     # set by a headless module imported on the way
     rid, text, name = battle_text(scene_arg, ruleset)
     scene = load_scene_text(text, name)
     setup.check(scene)
