@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import argparse
+from urllib.parse import urlsplit
 
 from battlefield.errors import UsageError
 
 EPILOG = """\
 routes:
-  POST /games {"scene": NAME_OR_YAML, "seed": N}   -> 201 {game, ruleset, seats, watch}
+  POST /games {"scene": NAME_OR_YAML, "seed": N, "computer": SIDE}
+                                                   -> 201 {game, ruleset, seats, watch, join}
+  GET  /games/ID/play?seat=TOKEN (a browser)       the seat's play page (its join link)
+  GET  /board?scene=NAME, GET /board/ID            a board to arrange and share
+  POST /boards {"scene": NAME_OR_YAML}             -> 201 {board, url}
   GET  /games                                      -> {"games": [{id, ruleset, version, over}]}
   GET  /games/ID/log                               -> the log (409 until the game is over)
   ws://HOST:PORT/games/ID/play?seat=TOKEN          a seat (no seat: a spectator)
@@ -35,7 +40,23 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="port (default 8765; 0 picks a free one, shown on the first line)")
     p.add_argument("--db", default="games.sqlite",
                    help="the SQLite file the games are kept in (default games.sqlite)")
+    p.add_argument("--public-url", metavar="URL",
+                   help="the address players reach this server at, for the join links "
+                        "(https://games.example.org behind a proxy; default: the address each "
+                        "request came to)")
     p.set_defaults(run=run_serve)
+
+
+def public_url(text: str | None) -> str | None:
+    """--public-url as the join links start: http(s)://HOST[:PORT][/PREFIX], no query."""
+    if text is None:
+        return None
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise UsageError(f"--public-url {text}: expected http://HOST:PORT or https://HOST "
+                         "(the address players open, as a proxy in front of this server "
+                         "serves it)")
+    return text.rstrip("/")
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -46,8 +67,9 @@ def run_serve(args: argparse.Namespace) -> int:
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: a port is 0 to 65535 (0: any free one)")
+    public = public_url(args.public_url)
     try:
-        asyncio.run(serve(args.host, args.port, args.db))
+        asyncio.run(serve(args.host, args.port, args.db, public))
     except KeyboardInterrupt:
         pass
     return 0

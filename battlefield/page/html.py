@@ -24,15 +24,18 @@ def json_script(element_id: str, data: Any) -> str:
     return f'<script type="application/json" id="{element_id}">{text}</script>'
 
 
-def document(title: str, body: str, data: Any, kind: str, scripts: tuple[str, ...] = ()) -> str:
+def document(title: str, body: str, data: Any, kind: str, scripts: tuple[str, ...] = (),
+             body_class: str | None = None) -> str:
     """The whole page: `body` inside, `data` as JSON, the viewer started for `kind`
-    ("ruling" or "replay"), then `scripts` (inline, e.g. the server's live page script)."""
+    ("ruling" or "replay"), then `scripts` (inline, e.g. the server's live page script);
+    `body_class`: the body's classes (the kind by default; the play page adds its own)."""
     return ("<!DOCTYPE html>\n"
             f'<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             '<meta name="generator" content="battlefield">'
             f"<style>{static_text('page.css')}</style></head>"
-            f'<body class="{kind}">{body}{json_script("battlefield-data", data)}'
+            f'<body class="{escape(body_class or kind)}">{body}'
+            f'{json_script("battlefield-data", data)}'
             f"<script>{static_text('depict.js')}</script>"
             f"<script>{static_text('viewer.js')}</script>"
             f"<script>Battlefield.start({json.dumps(kind)});</script>"

@@ -213,7 +213,8 @@ PANEL = """<aside class="panel">
 
 
 def game_page(scene: Scene, versions: list[dict[str, Any]], title: str, sub: str = "",
-              extra: dict[str, Any] | None = None, scripts: tuple[str, ...] = ()) -> str:
+              extra: dict[str, Any] | None = None, scripts: tuple[str, ...] = (),
+              play: str = "", kind: str = "replay") -> str:
     """A game page: the table at the start (the viewer moves it to the version shown), the
     side panel and `versions` as data. The live page of a server gives the versions so far
     (and `extra`, e.g. where to hear more) and feeds the rest to viewer.addVersion."""
@@ -226,11 +227,12 @@ def game_page(scene: Scene, versions: list[dict[str, Any]], title: str, sub: str
             f'<p class="sub">{escape(sub)}</p></header>'
             f'<div class="table-wrap">{svg}</div>'
             f"{legend_html(scene, None, None, picture.colours, _shown_marks(versions))}"
-            f"</div>{PANEL}</main>"
+            f"</div>{PANEL.replace('<h2>This action</h2>', play + '<h2>This action</h2>')}"
+            "</main>"
             '<div id="tip" class="tip" hidden></div>')
     data = {"kind": "replay", **meta(scene, picture.colours), "versions": versions,
             **(extra or {})}
-    return document(title, body, data, "replay", scripts)
+    return document(title, body, data, "replay", scripts, kind)
 
 
 def _shown_marks(versions: list[dict[str, Any]]) -> tuple[str, ...]:

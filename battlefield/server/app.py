@@ -2,10 +2,12 @@
 listing them and their logs, one WebSocket per client for playing and watching.
 
 Routes: POST /games, GET /games, GET /games/ID (a browser: its live page), GET /games/ID/log,
-GET / and GET /games/ID/versions (server/pages.py), and the WebSocket
-/games/ID/play?seat=TOKEN (no seat: a spectator). Each game's messages are produced in the
-order its actions were accepted; every client has its own queue, written by its own task, so a
-slow client never holds up a game."""
+GET / and GET /games/ID/versions (server/pages.py), the WebSocket /games/ID/play?seat=TOKEN
+(no seat: a spectator) whose address is also the seat's play page for a browser
+(server/play_page.py), and the boards (server/boards.py). Each game's messages are produced in
+the order its actions were accepted; every client has its own queue, written by its own task, so
+a slow client never holds up a game. Previews and offers (server/preview.py) run on worker
+threads; a computer seat (server/computer.py) acts through the same checks as any seat."""
 
 from __future__ import annotations
 
@@ -23,14 +25,19 @@ from aiohttp import WSMsgType, web
 from battlefield.errors import BattlefieldError, InputError, UsageError
 from battlefield.paths import find_map, map_names
 from battlefield.rules import boundary, registry
+from battlefield.rules.actions import Action
 from battlefield.rules.deploy import battle_scene
 from battlefield.rules.state import Game
 from battlefield.rulesets import BOARD_ID
 from battlefield.scene.load import load_scene, load_scene_text
 from battlefield.server import messages
+from battlefield.server.boards import Boards
+from battlefield.server.computer import Computers
 from battlefield.server.games import LiveGame, Record, Refused, replayed
-from battlefield.server.messages import Act, FrameError, Resume
+from battlefield.server.messages import Act, FrameError, Offers, Preview, Resume
 from battlefield.server.pages import Pages, wants_html
+from battlefield.server.play_page import PlayPages, join_links
+from battlefield.server.preview import Previews, engine_lock
 from battlefield.server.store import Store
 
 # aiohttp closes the connection on a frame past max_msg_size; below it a frame past
@@ -127,13 +134,19 @@ class Client:
 class Server:
     """The games, live ones in memory (rebuilt from the database when first asked for)."""
 
-    def __init__(self, db: str | Path) -> None:
+    def __init__(self, db: str | Path, public_url: str | None = None) -> None:
         self.store = Store(db)
+        self.public_url = public_url                    # serve --public-url: the join links'
         self.games: dict[str, LiveGame] = {}
         self.loading: dict[str, asyncio.Future[LiveGame]] = {}
         self.logs: dict[str, str] = {}                  # finished games' logs, once asked for
         self.clients: set[Client] = set()
         self.pages = Pages(self)                        # the browser's pages (server/pages.py)
+        self.play_pages = PlayPages(self)               # each seat's play page
+        self.previews = Previews()                      # live checks and offers for seats
+        self.computers = Computers(self.store.db)       # the computer's seats
+        self.boards = Boards(self.store.db, scene_source)
+        self.tasks: set[asyncio.Task[Any]] = set()
 
     async def game(self, game_id: str) -> LiveGame | None:
         """The live game, rebuilt from the database when it is not in memory (after a
@@ -160,7 +173,9 @@ class Server:
                 line.split())}), content_type="application/json") from None
         finally:
             self.loading.pop(game_id, None)
-        return self.games.setdefault(game_id, game)
+        game = self.games.setdefault(game_id, game)
+        self.computers.attach(game, self.accept)
+        return game
 
     def idle(self, game: LiveGame) -> None:
         """A finished game that nobody is connected to leaves memory (its log stays cached)."""
@@ -175,28 +190,39 @@ class Server:
                         web.get("/games/{id}/log", self.log),
                         web.get("/games/{id}/play", self.play),
                         web.get("/", self.pages.index),
-                        web.get("/games/{id}/versions", self.pages.versions)])
+                        web.get("/games/{id}/versions", self.pages.versions),
+                        *self.boards.routes()])
         app.on_shutdown.append(self.shutdown)
         return app
 
     async def shutdown(self, app: web.Application) -> None:
+        await self.computers.stop()
         for c in list(self.clients):
             await c.ws.close(code=1001, message=b"server shutting down")
 
     # --- HTTP --------------------------------------------------------------------------------
     async def create(self, request: web.Request) -> web.Response:
         try:
-            arg, seed = messages.read_new_game(await request.read())
+            body = await request.read()
+            arg, seed = messages.read_new_game(body)
             ruleset, text, name, seed, sides = await asyncio.to_thread(new_game, arg, seed)
+            computer = read_computer(body, sides)
         except (FrameError, BattlefieldError) as exc:
             return _error(400, str(exc))
         game_id = _new_id(self.store)
         seats = LiveGame.new_seats(sides)
         game = await asyncio.to_thread(LiveGame, game_id, ruleset, text, name, seed, seats)
         self.store.create(game_id, ruleset, text, name, seed, seats, time.time())
+        if computer is not None:
+            self.computers.add(game_id, computer)
         self.games[game_id] = game
-        return web.json_response({"game": game_id, "ruleset": ruleset, "seats": seats,
-                                  "watch": f"/games/{game_id}"}, status=201)
+        self.computers.attach(game, self.accept)
+        out = {"game": game_id, "ruleset": ruleset, "seats": seats,
+               "watch": f"/games/{game_id}",
+               "join": join_links(request, self.public_url, game_id, seats, computer)}
+        if computer is not None:
+            out["computer"] = computer
+        return web.json_response(out, status=201)
 
     async def listing(self, request: web.Request) -> web.Response:
         games = self.store.listing()
@@ -240,6 +266,8 @@ class Server:
         game = await self.game(request.match_info["id"])
         if game is None:
             return _error(404, f"no game {request.match_info['id']}")
+        if request.headers.get("Upgrade", "").lower() != "websocket" and wants_html(request):
+            return await self.play_pages.page(request, game)    # a browser: the play page
         token = request.query.get("seat") or None      # ?seat= with nothing: a spectator
         seat = None
         if token is not None:
@@ -279,6 +307,9 @@ class Server:
         except FrameError as exc:
             client.send(messages.error(str(exc)))
             return
+        if isinstance(msg, (Preview, Offers)):          # answered off the event loop
+            self.spawn(self.answer(game, client, msg))
+            return
         if isinstance(msg, Resume):
             if msg.since > game.version:      # a version it cannot have seen: not "in step"
                 client.send(messages.error(messages.resume_past(msg.since, game.version)))
@@ -289,6 +320,52 @@ class Server:
                 client.send(game.over_message())
             return
         self.act(game, client, msg)
+
+    async def answer(self, game: LiveGame, client: Client, msg: Preview | Offers) -> None:
+        """A preview or the seat's offers (server/preview.py), to that client alone."""
+        try:
+            if isinstance(msg, Preview):
+                out = await self.previews.preview(game, client.seat, msg)
+            else:
+                out = await self.previews.offers(game, client.seat)
+        except Exception as exc:          # the engine failed on it: said, the game goes on
+            print(f"game {game.id}: a {type(msg).__name__.lower()} failed: "
+                  f"{type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+            out = messages.error(f"the engine could not answer this ({type(exc).__name__}: "
+                                 f"{exc})")
+            if isinstance(msg, Preview):
+                out["id"] = msg.id
+        client.send(out)
+
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def accept(self, game: LiveGame, side: str, action: Action, key: str) -> bool:
+        """An action of a seat the server plays itself (a computer seat): checked, stored and
+        told to everyone as any seat's act is; False when it is refused."""
+        def persist(version: int, side: str, key: str, action: dict[str, Any],
+                    over: bool) -> None:
+            self.store.add_action(game.id, version, side, key, action, over)
+
+        try:
+            with engine_lock(game):
+                record = game.act(side, action, key, persist)
+        except Refused as exc:
+            print(f"game {game.id}: the computer's {action!r} was refused: {exc}",
+                  file=sys.stderr, flush=True)
+            return False
+        except Exception as exc:
+            print(f"game {game.id}: {action!r} failed: {type(exc).__name__}: {exc}",
+                  file=sys.stderr, flush=True)
+            return False
+        self.broadcast(game, record)
+        if game.over:
+            over = messages.dumps(game.over_message())
+            for c in game.clients:
+                c.send(over)
+        return True
 
     def act(self, game: LiveGame, client: Client, msg: Act) -> None:
         if client.seat is None:
@@ -310,7 +387,8 @@ class Server:
             client.send(messages.refused(msg.id, [v.to_dict() for v in action.violations]))
             return
         try:
-            record = game.act(client.seat, action, msg.key, persist)
+            with engine_lock(game):
+                record = game.act(client.seat, action, msg.key, persist)
         except Refused as exc:
             client.send(messages.refused(msg.id, exc.violations))
             return
@@ -338,6 +416,20 @@ class Server:
             else:
                 others = others or messages.dumps(record.message(None))
                 c.send(others)
+        self.computers.heard(game, record)
+
+
+def read_computer(body: bytes, sides: list[str]) -> str | None:
+    """POST /games's "computer": the side the server plays with the ruleset's computer
+    player (None: two people play); FrameError naming the sides when it is none of them."""
+    data = messages.read_body(body)
+    side = data.get("computer") if isinstance(data, dict) else None
+    if side is None:
+        return None
+    if not isinstance(side, str) or side not in sides:
+        raise FrameError(f"computer: expected one of the scene's sides ({', '.join(sides)}), "
+                         f"not {messages.quoted(side)}")
+    return side
 
 
 def _error(status: int, line: str) -> web.Response:
@@ -351,7 +443,7 @@ def _new_id(store: Store) -> str:
             return game_id
 
 
-async def serve(host: str, port: int, db: str | Path) -> None:
+async def serve(host: str, port: int, db: str | Path, public_url: str | None = None) -> None:
     """Run until SIGINT or SIGTERM; the first line on standard output says where (the
     signals are taken before it is printed: a stop right after it is still a clean one)."""
     stop = asyncio.Event()
@@ -361,7 +453,7 @@ async def serve(host: str, port: int, db: str | Path) -> None:
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):   # not the main thread (tests in-process)
             pass
-    server = Server(db)
+    server = Server(db, public_url)
     runner = web.AppRunner(server.app(), handle_signals=False, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)

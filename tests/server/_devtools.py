@@ -20,8 +20,10 @@ from battlefield.page.browser import FLAGS, find_chromium
 class Chromium:
     """`async with Chromium() as c: page = await c.open(url); await page.eval("1 + 1")`."""
 
-    def __init__(self, size: tuple[int, int] = (1400, 1000)) -> None:
+    def __init__(self, size: tuple[int, int] = (1400, 1000), mobile: bool = False) -> None:
         self.size = size
+        self.mobile = mobile             # a phone: touch events, its own viewport
+        self.front: Page | None = None   # the tab in front (the last opened or brought)
         self.ids = itertools.count(1)
         self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
 
@@ -92,9 +94,13 @@ class Chromium:
         attached = await self.call("Target.attachToTarget",
                                    {"targetId": target["targetId"], "flatten": True})
         page = Page(self, attached["sessionId"])
+        self.front = page
         await page.call("Emulation.setDeviceMetricsOverride", {
             "width": self.size[0], "height": self.size[1], "deviceScaleFactor": 1,
-            "mobile": False})
+            "mobile": self.mobile})
+        if self.mobile:
+            await page.call("Emulation.setTouchEmulationEnabled",
+                            {"enabled": True, "maxTouchPoints": 5})
         await page.call("Page.navigate", {"url": url})
         return page
 
@@ -126,6 +132,27 @@ class Page:
                 return value
             assert loop.time() < end, f"the page never had {expression}"
             await asyncio.sleep(0.1)
+
+    async def front(self) -> None:
+        """This tab in front (a tab behind another draws no frames, and input to it waits)."""
+        if self.browser.front is not self:
+            await self.call("Page.bringToFront")
+            self.browser.front = self
+
+    async def mouse(self, kind: str, x: float, y: float, shift: bool = False) -> None:
+        """A mouse event at page pixel (x, y): pressed, moved or released, left button."""
+        await self.front()
+        await self.call("Input.dispatchMouseEvent", {
+            "type": {"down": "mousePressed", "move": "mouseMoved", "up": "mouseReleased"}[kind],
+            "x": x, "y": y, "button": "left", "buttons": 0 if kind == "up" else 1,
+            "clickCount": 1, "modifiers": 8 if shift else 0})
+
+    async def touch(self, kind: str, x: float, y: float) -> None:
+        """A one-finger touch at page pixel (x, y): start, move or end."""
+        await self.front()
+        await self.call("Input.dispatchTouchEvent", {
+            "type": {"down": "touchStart", "move": "touchMove", "up": "touchEnd"}[kind],
+            "touchPoints": [] if kind == "up" else [{"x": x, "y": y}]})
 
     async def screenshot(self) -> bytes:
         import base64

@@ -1,0 +1,396 @@
+/* battlefield's play page: the live page (live.js, joined with this page's seat) plus play.
+   With a mouse or a finger (pointer events) a player drags one of their units (Shift: one
+   model); while it is in the hand the page asks the server for a preview of the drop at most
+   ten times a second, one at a time, and shows what the server's engine says - the distance
+   used, legal or why not, the ruleset's notes, the reachable area, the drag's depiction drawn
+   by depict.js - in #preview (data-legal="true|false", data-codes: the violation codes). A drop
+   sends the action the last preview judged (routed round what is in the way, snapped to the
+   nearest legal place); the server's event moves the unit. Decisions and every other action
+   are buttons, each carrying the action it sends as JSON in data-action; an action whose
+   fields no button can give is a form, checked by a preview before it is sent. The page
+   decides nothing itself: what is legal, what is drawn and what the buttons are come from the
+   server (`offers`, `preview`). */
+(function () {
+  "use strict";
+  var bf = window.battlefield, viewer = bf.viewer, data = bf.data, live = bf.live;
+  var play = data.play || {}, seat = play.seat || null;
+  var svg = document.querySelector("svg.battlefield");
+  var D = viewer.depth, depict = viewer.depict;
+  var preview = document.getElementById("preview");
+  var actionsBox = document.getElementById("actions"), formsBox = document.getElementById("forms");
+  var message = document.getElementById("message"), you = document.getElementById("you");
+  var turn = document.getElementById("turn");
+  var GUARD_MS = 400;          // a button just shown takes no click for this long
+  var PREVIEW_MS = 100;        // at most ten previews a second
+
+  // Layers for the drag: what stays put, then the drop's depiction, over the table.
+  function layer(id) {
+    var g = document.createElementNS("http://www.w3.org/2000/svg", "g");
+    g.id = id;
+    g.setAttribute("class", "drag-layer");
+    svg.appendChild(g);
+    return g;
+  }
+  var stillLayer = layer("drag-still"), ghostLayer = layer("drag-ghost"), dragLayer = layer("drag");
+
+  var offers = null, known = 0, ids = 0, unanswered = null, over = !!(data.live && data.live.over);
+  var hand = null;             // the unit in the hand (see pickUp)
+
+  function say(text, bad) {
+    message.textContent = text || "";
+    message.className = "message" + (bad ? " bad" : "");
+  }
+  function send(msg) { return live.send(msg); }
+
+  /* --- where the seat stands ----------------------------------------------------------- */
+  function showSeat() {
+    you.textContent = seat ? "you play " + seat : "watching (no seat): you cannot act";
+    you.setAttribute("data-seat", seat || "");
+    var o = offers;
+    if (over) { turn.textContent = "the battle is over"; return; }
+    if (!o) { turn.textContent = "joining..."; return; }
+    var d = o.deciding;
+    var whose = d ? d.side + " decides " + d.kind + (d.secret ? " (secret)" : "") :
+                (o.acting || "?") + " to act";
+    var mine = seat && o.acting === seat;
+    turn.textContent = (mine ? "your turn: " : "") + whose;
+    turn.className = mine ? "mine" : "";
+  }
+
+  function askOffers() {
+    if (over) { offers = null; showOffers(); return; }
+    send({type: "offers"});
+  }
+
+  function showOffers() {
+    actionsBox.textContent = "";
+    formsBox.textContent = "";
+    var o = offers;
+    showSeat();
+    if (!o || !seat || o.acting !== seat || over) {
+      actionsBox.setAttribute("data-offers", o ? String(o.version) : "");
+      return;
+    }
+    var now = Date.now(), made = [];
+    (o.buttons || []).forEach(function (b) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "act " + b.kind;
+      button.textContent = b.label;
+      button.title = b.tip || "";
+      button.setAttribute("data-action", JSON.stringify(b.action));
+      button.setAttribute("data-kind", b.kind);
+      button.setAttribute("data-shown", String(now));
+      button.addEventListener("click", function () {
+        if (Date.now() - now < GUARD_MS) return;      // it appeared under the pointer
+        act(JSON.parse(button.getAttribute("data-action")));
+      });
+      actionsBox.appendChild(button);
+      made.push(button);
+    });
+    setTimeout(function () {                  // these buttons (not later ones) take clicks now
+      made.forEach(function (b) { b.setAttribute("data-ready", "true"); });
+    }, GUARD_MS);
+    (o.forms || []).forEach(function (f) { formsBox.appendChild(form(f)); });
+    var units = Object.keys(o.drag || {});
+    if (units.length) {
+      var hint = document.createElement("p");
+      hint.className = "hint";
+      hint.textContent = "drag a unit to " + uniq(units.map(function (u) { return o.drag[u].abilities[0]; })).join(" / ") +
+                         " (Shift: one model)";
+      actionsBox.appendChild(hint);
+    }
+    actionsBox.setAttribute("data-offers", String(o.version));
+  }
+  function uniq(list) { return list.filter(function (x, i) { return list.indexOf(x) === i; }); }
+
+  // An action no button can give: its fields written by the player, checked by a preview.
+  function form(f) {
+    var box = document.createElement("details");
+    box.className = "form";
+    var head = document.createElement("summary");
+    head.textContent = f.type + (f.does ? ": " + f.does : "");
+    box.appendChild(head);
+    var text = document.createElement("textarea");
+    var example = {};
+    for (var k in f.example || {}) if (Object.prototype.hasOwnProperty.call(f.example, k)) example[k] = f.example[k];
+    example.type = f.type;
+    text.value = JSON.stringify(example);
+    text.rows = 3;
+    text.setAttribute("aria-label", f.type + " as JSON (fields: " + f.fields.join(", ") + ")");
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "act form-send";
+    button.textContent = "send " + f.type;
+    var verdict = document.createElement("div");
+    verdict.className = "verdict";
+    function update() {
+      var action;
+      try { action = JSON.parse(text.value); } catch (e) { verdict.textContent = "not JSON yet"; return; }
+      button.setAttribute("data-action", JSON.stringify(action));
+      ask(action, function (answer) {
+        verdict.textContent = answer.legal ? "legal" : "illegal: " + answer.violations.map(function (v) { return v.message; }).join("; ");
+        verdict.className = "verdict " + (answer.legal ? "ok" : "bad");
+      });
+    }
+    text.addEventListener("input", update);
+    button.addEventListener("click", function () {
+      var action;
+      try { action = JSON.parse(button.getAttribute("data-action") || text.value); } catch (e) { return; }
+      act(action);
+    });
+    box.appendChild(text);
+    box.appendChild(button);
+    box.appendChild(verdict);
+    update();
+    return box;
+  }
+
+  /* --- acting ------------------------------------------------------------------------------ */
+  function act(action) {
+    if (!seat || unanswered) return false;
+    var id = seat + "-" + known + "-" + (++ids);
+    unanswered = {type: "act", id: id, action: action};
+    actionsBox.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+    say("sent " + action.type + (action.unit ? " " + action.unit : "") + ": waiting for the server");
+    send(unanswered);
+    return true;
+  }
+
+  // Previews: one in flight; the newest wanted is sent when the last is answered.
+  var waiting = {}, inFlight = null, next = null, lastSent = 0;
+  function ask(action, then) {
+    next = {action: action, then: then};
+    pump();
+  }
+  function pump() {
+    if (inFlight || !next) return;
+    var wait = PREVIEW_MS - (Date.now() - lastSent);
+    if (wait > 0) { setTimeout(pump, wait); return; }
+    var id = "p" + (++ids);
+    inFlight = id;
+    waiting[id] = next.then;
+    lastSent = Date.now();
+    if (!send({type: "preview", id: id, action: next.action})) { inFlight = null; delete waiting[id]; return; }
+    next = null;
+  }
+  function answered(msg) {
+    var then = waiting[msg.id];
+    delete waiting[msg.id];
+    if (inFlight === msg.id) inFlight = null;
+    if (then) then(msg);
+    pump();
+  }
+
+  /* --- dragging ------------------------------------------------------------------------ */
+  function tablePoint(ev) {
+    var p = svg.createSVGPoint();
+    p.x = ev.clientX; p.y = ev.clientY;
+    var q = p.matrixTransform(svg.getScreenCTM().inverse());
+    return [q.x, D - q.y];
+  }
+  function modelsOf(unit) {
+    return Array.prototype.slice.call(svg.querySelectorAll('[data-model][data-unit="' + cssEscape(unit) + '"]'))
+      .filter(function (e) { return e.getAttribute("data-slain") !== "true"; });
+  }
+  function cssEscape(s) { return window.CSS && CSS.escape ? CSS.escape(s) : s.replace(/"/g, '\\"'); }
+
+  function pickUp(ev) {
+    if (!seat || over || unanswered || !offers || offers.acting !== seat) return;
+    var target = ev.target.closest && ev.target.closest("[data-model]");
+    if (!target) return;
+    var unit = target.getAttribute("data-unit"), info = (offers.drag || {})[unit];
+    if (!info) {
+      if (target.getAttribute("data-side") === seat) say(unit + " cannot be moved now");
+      return;
+    }
+    ev.preventDefault();
+    var single = ev.shiftKey ? target.getAttribute("data-model") : null;
+    var refName = single || info.ref;
+    var ref = svg.querySelector('[data-model="' + cssEscape(refName) + '"]');
+    if (!ref) return;
+    var at = tablePoint(ev);
+    var start = [parseFloat(ref.getAttribute("data-x")), parseFloat(ref.getAttribute("data-y"))];
+    var models = single ? [target] : modelsOf(unit);
+    hand = {unit: unit, ability: info.abilities[0], single: single, ref: refName, start: start,
+            grab: [at[0] - start[0], at[1] - start[1]], to: start, target: null, models: models,
+            pointer: ev.pointerId, answer: null, asked: null, still: null, moved: false};
+    models.forEach(function (m) { m.classList.add("in-hand"); });
+    var label = svg.querySelector('[data-label-for="' + cssEscape(unit) + '"]');
+    if (label) label.classList.add("in-hand");
+    ghostLayer.textContent = "";
+    models.forEach(function (m) {
+      var copy = m.cloneNode(true);
+      copy.removeAttribute("data-model");
+      copy.setAttribute("data-ghost", m.getAttribute("data-model"));
+      copy.setAttribute("data-transform", m.getAttribute("transform"));
+      ghostLayer.appendChild(copy);
+    });
+    try { svg.setPointerCapture(ev.pointerId); } catch (e) { /* a synthetic pointer */ }
+    preview.hidden = false;
+    preview.setAttribute("data-legal", "");
+    preview.setAttribute("data-codes", "");
+    preview.setAttribute("data-state", "checking");
+    preview.textContent = hand.ability + " " + unit + ": checking...";
+  }
+
+  function dragAction(h) {
+    var a = {type: h.ability, unit: h.unit};
+    var path = [h.start, [round(h.to[0]), round(h.to[1])]];
+    if (h.single) {
+      var n = h.single.slice(h.single.lastIndexOf("/") + 1), paths = {};
+      paths[n] = path;
+      a.paths = paths;
+    } else a.path = path;
+    if (h.target) a.target = h.target;
+    return a;
+  }
+  function round(v) { return Math.round(v * 10000) / 10000; }
+
+  function move(ev) {
+    if (!hand || ev.pointerId !== hand.pointer) return;
+    ev.preventDefault();
+    var at = tablePoint(ev);
+    hand.to = [at[0] - hand.grab[0], at[1] - hand.grab[1]];
+    if (Math.hypot(hand.to[0] - hand.start[0], hand.to[1] - hand.start[1]) > 0.05) hand.moved = true;
+    var under = document.elementFromPoint(ev.clientX, ev.clientY);
+    var enemy = under && under.closest && under.closest("[data-model]");
+    hand.target = enemy && enemy.getAttribute("data-side") !== seat ? enemy.getAttribute("data-unit") : null;
+    var dx = hand.to[0] - hand.start[0], dy = -(hand.to[1] - hand.start[1]);
+    ghostLayer.querySelectorAll("[data-ghost]").forEach(function (g) {
+      g.setAttribute("transform", "translate(" + dx + " " + dy + ") " + g.getAttribute("data-transform"));
+    });
+    if (hand.moved) check(hand);
+  }
+
+  function check(h, then) {
+    var action = dragAction(h), key = JSON.stringify(action);
+    h.asked = key;
+    ask(action, function (answer) {
+      if (hand !== h) return;
+      if (answer.type === "error") { if (then) then(null); return; }
+      h.answer = answer;
+      h.answerFor = key;
+      show(answer);
+      preview.setAttribute("data-at", action.path ? action.path[1].map(function (v) { return v.toFixed(2); }).join(",") :
+                           (action.paths ? action.paths[Object.keys(action.paths)[0]][1].map(function (v) { return v.toFixed(2); }).join(",") : ""));
+      if (then) then(answer);
+    });
+  }
+
+  function show(answer) {
+    if (answer.still) { hand.still = answer.still; depict.fill(stillLayer, answer.still); }
+    var layers = (answer.overlay || {}).layers || {};
+    dragLayer.textContent = "";
+    (layers.drag || []).concat(layers.labels || []).forEach(function (s) { dragLayer.appendChild(depict.shape(s)); });
+    preview.setAttribute("data-legal", answer.legal ? "true" : "false");
+    preview.setAttribute("data-codes", (answer.violations || []).map(function (v) { return v.code; }).join(" "));
+    preview.setAttribute("data-state", "checked");
+    preview.setAttribute("data-used", answer.used !== undefined ? String(answer.used) : "");
+    preview.textContent = "";
+    (answer.caption || [answer.legal ? "legal" : "illegal: " + answer.violations.map(function (v) { return v.message; }).join("; ")])
+      .forEach(function (line) {
+        var div = document.createElement("div");
+        div.textContent = line;
+        if (/^illegal/.test(line)) div.className = "bad";
+        preview.appendChild(div);
+      });
+  }
+
+  function drop(ev) {
+    if (!hand || ev.pointerId !== hand.pointer) return;
+    ev.preventDefault();
+    var h = hand;
+    if (!h.moved) { putBack(""); return; }
+    var at = tablePoint(ev);
+    h.to = [at[0] - h.grab[0], at[1] - h.grab[1]];
+    h.dropping = true;
+    var key = JSON.stringify(dragAction(h));
+    function decide(answer) {
+      if (!answer) { putBack("the server is busy: drop it again", true); return; }
+      if (!answer.legal) {
+        putBack("snapped back: " + answer.violations.map(function (v) { return v.message; }).join("; "), true);
+        return;
+      }
+      var action = answer.action;
+      putBack("");
+      act(action);
+    }
+    if (h.answer && h.answerFor === key) decide(h.answer);
+    else check(h, decide);
+  }
+
+  function putBack(why, bad) {
+    if (hand) {
+      hand.models.forEach(function (m) { m.classList.remove("in-hand"); });
+      var label = svg.querySelector(".in-hand[data-label-for]");
+      if (label) label.classList.remove("in-hand");
+    }
+    hand = null;
+    ghostLayer.textContent = "";
+    dragLayer.textContent = "";
+    stillLayer.textContent = "";
+    if (why !== undefined && why !== "") say(why, bad);
+  }
+
+  svg.addEventListener("pointerdown", pickUp);
+  svg.addEventListener("pointermove", move);
+  svg.addEventListener("pointerup", drop);
+  svg.addEventListener("pointercancel", function () { putBack("put back"); });
+  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && hand) putBack("put back"); });
+
+  /* --- the server's messages ---------------------------------------------------------- */
+  live.listen(function (msg) {
+    switch (msg.type) {
+      case "hello":
+        known = msg.version;
+        if (unanswered) send(unanswered);           // the server answers a resent id again
+        askOffers();
+        break;
+      case "event":
+        known = Math.max(known, msg.version);
+        if (unanswered && msg.id === unanswered.id) {
+          unanswered = null;
+          say(msg.by + ": " + msg.action.type + (msg.action.unit ? " " + msg.action.unit : "") + " done");
+        }
+        if (hand) putBack("the position changed: pick the unit up again");
+        askOffers();
+        break;
+      case "refused":
+        if (unanswered && msg.id === unanswered.id) {
+          unanswered = null;
+          say("the server refused it: " + (msg.violations || []).map(function (v) { return v.message; }).join("; "), true);
+          showOffers();
+        }
+        break;
+      case "offers":
+        if (msg.version >= known) { offers = msg; showOffers(); }
+        break;
+      case "preview":
+        answered(msg);
+        break;
+      case "error":
+        if (msg.id !== undefined) answered(msg);
+        else say("the server says: " + msg.message, true);
+        break;
+      case "over":
+        over = true;
+        offers = null;
+        putBack();
+        showOffers();
+        var r = msg.result || {};
+        say("the battle is over: " + (r.winner ? r.winner + " wins" : "a draw") + (r.by ? " (" + r.by + ")" : ""));
+        break;
+      case "status":
+        if (msg.status === "reconnecting") {
+          say("connection lost: joining again", true);
+          if (hand) putBack();
+          inFlight = null;
+        }
+        break;
+    }
+  });
+  showSeat();
+  if (live.status.getAttribute("data-state") === "live") askOffers();
+  window.battlefield.play = {offers: function () { return offers; }, act: act, preview: ask};
+})();
