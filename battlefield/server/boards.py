@@ -294,7 +294,7 @@ BOARD_PANEL = """<aside class="panel board-panel">
 <button type="button" id="reset">back to the start</button></div>
 <p id="share-link" class="share" hidden></p>
 <p id="board-state" class="hint"></p>
-<h2>Rulings</h2><div id="rulings" class="rulings"></div>
+<h2>Rulings</h2><div id="board-rulings" class="rulings"></div>
 <p id="measured" class="measure-caption"></p>
 <p class="hint">Drag a unit (Shift: one model) anywhere; the server rules the position as
 <code>battlefield check</code> does. Measure: click two models.</p>
@@ -308,8 +308,8 @@ def board_page(scene: Scene, base: dict[str, str], title: str, board_id: str | N
     picture = Picture(scene, report)
     svg = picture.svg("board", standalone=False)
     lines = "".join(f"<p>{escape(line)}</p>" for line in ruling_lines(report))
-    panel = BOARD_PANEL.replace('<div id="rulings" class="rulings"></div>',
-                                f'<div id="rulings" class="rulings">{lines}</div>')
+    panel = BOARD_PANEL.replace('<div id="board-rulings" class="rulings"></div>',
+                                f'<div id="board-rulings" class="rulings">{lines}</div>')
     sub = f"board {board_id} (shared: moving it makes a new one)" if board_id else \
         "a board: arrange it, then share the link"
     body = (f'<main><div class="board-col"><header>{heading_html(scene)}'

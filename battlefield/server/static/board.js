@@ -36,7 +36,7 @@
   var depict = new window.BattlefieldDepict(D, data.palette);
   var layers = {};
   OVERLAY.forEach(function (name) { layers[name] = svg.querySelector("#" + name); });
-  var rulings = document.getElementById("rulings"), measured = document.getElementById("measured");
+  var rulings = document.getElementById("board-rulings"), measured = document.getElementById("measured");
   var shareLink = document.getElementById("share-link"), boardState = document.getElementById("board-state");
   var measureButton = document.getElementById("measure");
   var moves = {}, measure = null, picking = null, hand = null;
