@@ -157,4 +157,4 @@ def test_drag_share_and_open_the_link_in_a_fresh_browser(server):
     assert seen["models_again"].keys() == seen["models"].keys()
     for name, (x, y) in seen["models"].items():
         assert seen["models_again"][name] == pytest.approx([x, y], abs=1e-4), name
-    assert seen["rulings_again"] == seen["rulings"] and seen["rulings"], (seen["rulings"], seen["rulings_again"])
+    assert seen["rulings_again"] == seen["rulings"] and seen["rulings"]
