@@ -36,6 +36,7 @@ class JoinedScene(PlayScene):
         self.link, self.seat = link, seat
         self.drag.submit = self.submit
         self.auto_pass = False         # the server's game: every step is the seat's own
+        self.panel.watching = seat.seat is None     # a spectator gets no buttons
         seat.fresh = False
         who = f"you play {seat.seat}" if seat.seat else "watching (no seat)"
         self.say(f"joined game {seat.mirror.game_id}: {who}")
@@ -112,6 +113,11 @@ class JoinedScene(PlayScene):
                 self.drag.cancel("the position changed: pick the unit up again")
             self.table.changed()
             self.say(heard(applied[-1]))
+
+    def shown(self) -> tuple:
+        """What this window shows that changes by itself (view.frames.look): the connection
+        and whose turn it is - an idle window redraws when the server goes away."""
+        return (self.status_line(),)
 
     def status_line(self) -> str:
         """Which side this window plays, the connection, whose decision it is."""
