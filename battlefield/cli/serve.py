@@ -44,6 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the address players reach this server at, for the join links "
                         "(https://games.example.org behind a proxy; default: the address each "
                         "request came to)")
+    p.add_argument("--catalogues", metavar="DIR", action="append",
+                   help="the BSData catalogues army lists uploaded on the front page are read "
+                        "with (default: the cache `battlefield army catalogues update` fills)")
     p.set_defaults(run=run_serve)
 
 
@@ -69,7 +72,7 @@ def run_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--port {args.port}: a port is 0 to 65535 (0: any free one)")
     public = public_url(args.public_url)
     try:
-        asyncio.run(serve(args.host, args.port, args.db, public))
+        asyncio.run(serve(args.host, args.port, args.db, public, args.catalogues))
     except KeyboardInterrupt:
         pass
     return 0

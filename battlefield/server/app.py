@@ -34,6 +34,7 @@ from battlefield.server import messages
 from battlefield.server.boards import Boards
 from battlefield.server.computer import Computers
 from battlefield.server.games import LiveGame, Record, Refused, replayed
+from battlefield.server.imports import Imports
 from battlefield.server.messages import Act, FrameError, Offers, Preview, Resume
 from battlefield.server.pages import Pages, wants_html
 from battlefield.server.play_page import PlayPages, join_links
@@ -134,7 +135,8 @@ class Client:
 class Server:
     """The games, live ones in memory (rebuilt from the database when first asked for)."""
 
-    def __init__(self, db: str | Path, public_url: str | None = None) -> None:
+    def __init__(self, db: str | Path, public_url: str | None = None,
+                 catalogues: list[str] | None = None) -> None:
         self.store = Store(db)
         self.public_url = public_url                    # serve --public-url: the join links'
         self.games: dict[str, LiveGame] = {}
@@ -146,6 +148,7 @@ class Server:
         self.previews = Previews()                      # live checks and offers for seats
         self.computers = Computers(self.store.db)       # the computer's seats
         self.boards = Boards(self.store.db, scene_source)
+        self.imports = Imports(catalogues)              # army lists made scenes
         self.tasks: set[asyncio.Task[Any]] = set()
 
     async def game(self, game_id: str) -> LiveGame | None:
@@ -191,6 +194,7 @@ class Server:
                         web.get("/games/{id}/play", self.play),
                         web.get("/", self.pages.index),
                         web.get("/games/{id}/versions", self.pages.versions),
+                        web.post("/imports", self.imports.post),
                         *self.boards.routes()])
         app.on_shutdown.append(self.shutdown)
         return app
@@ -443,7 +447,8 @@ def _new_id(store: Store) -> str:
             return game_id
 
 
-async def serve(host: str, port: int, db: str | Path, public_url: str | None = None) -> None:
+async def serve(host: str, port: int, db: str | Path, public_url: str | None = None,
+                catalogues: list[str] | None = None) -> None:
     """Run until SIGINT or SIGTERM; the first line on standard output says where (the
     signals are taken before it is printed: a stop right after it is still a clean one)."""
     stop = asyncio.Event()
@@ -453,7 +458,7 @@ async def serve(host: str, port: int, db: str | Path, public_url: str | None = N
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):   # not the main thread (tests in-process)
             pass
-    server = Server(db, public_url)
+    server = Server(db, public_url, catalogues)
     runner = web.AppRunner(server.app(), handle_signals=False, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)

@@ -35,8 +35,9 @@ def short_battle(ruleset: str) -> str:
 class Served:
     """`battlefield serve --port 0` as a subprocess: its address, started again at will."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, *args: str) -> None:
         self.db = db
+        self.args = args                  # more of `serve`'s options (--catalogues DIR ...)
         self.port = 0
         self.proc: subprocess.Popen[str] | None = None
         self.start()
@@ -45,7 +46,7 @@ class Served:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "battlefield", "serve", "--port", str(self.port),
-             "--db", str(self.db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+             "--db", str(self.db), *self.args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True, env=env)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
