@@ -133,24 +133,31 @@ def reach_rings(field: Any, allowed: float) -> tuple[list[np.ndarray], list[bool
 
 
 # --- the drop --------------------------------------------------------------------------------
+def standing(state: Any, p: Pickup) -> list[tuple[Box, str | None]]:
+    """The boxes of the models that stay where they are while `p` is in the hand, with their
+    units (what the drag's tags keep off; the same for every place of one pick-up)."""
+    moving = {state.scene.model_names[int(m)] for m in p.models}
+    return [(piece.box, piece.unit) for piece in pieces_of_state(state)
+            if piece.name not in moving]
+
+
 def overlay(state: Any, p: Pickup, r: Ruling, metrics: Metrics = PAGE,
             colours: dict[str, pal.RGB] | None = None, avoid: list[Box] | None = None,
-            facing: float | None = None, caption: Any = None, bounds: Box | None = None
-            ) -> Depiction:
+            facing: float | None = None, caption: Any = None, bounds: Box | None = None,
+            still_there: list[tuple[Box, str | None]] | None = None) -> Depiction:
     """Everything the drop shows (layer "drag") with its tags placed (layer "labels"), kept off
     every model where it stands or would stand and off `avoid` (the table's own labels).
     `caption`: a label the renderer measured (the window's box of words) to place with them,
-    beside the dropped unit."""
+    beside the dropped unit. `still_there`: `standing(state, p)`, when the caller keeps it."""
     scene, t = state.scene, state.table
     table = Table(scene, [], metrics, dict(colours or {}), bounds)
     shapes: list[sh.Shape] = []
     side = scene.units[p.unit].side
     uid = scene.units[p.unit].id
     line = metrics.line
-    moving = {scene.model_names[int(m)] for m in p.models}
-    for piece in pieces_of_state(state):
-        if piece.name not in moving:
-            table.placer.avoid(piece.box, piece.unit)
+    for box, owner in (still_there if still_there is not None else standing(state, p)):
+        table.placer.obstacles.append(box)
+        table.placer.owners.append(owner)
     for k, m in enumerate(p.models):
         x, y = r.ends[k]
         table.placer.avoid((x - t.reach[m], y - t.reach[m], x + t.reach[m], y + t.reach[m]), uid)
@@ -275,4 +282,4 @@ def overlay(state: Any, p: Pickup, r: Ruling, metrics: Metrics = PAGE,
                      table.colours)
 
 
-__all__ = ["Words", "overlay", "reach_rings", "ruler_key", "still", "words"]
+__all__ = ["Words", "overlay", "reach_rings", "ruler_key", "standing", "still", "words"]

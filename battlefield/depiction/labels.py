@@ -137,22 +137,28 @@ class Placer:
         """(candidate boxes, score, ambiguous) of the centres c; `first`: the rank of c[0]. A
         free place scores its rank (more when ambiguous); a covered one more than any free."""
         hw, hh = want.w / 2, want.h / 2
-        cand = np.column_stack([c[:, 0] - hw, c[:, 1] - hh, c[:, 0] + hw, c[:, 1] + hh])
+        cand = np.empty((len(c), 4))
+        cand[:, 0], cand[:, 1] = c[:, 0] - hw, c[:, 1] - hh
+        cand[:, 2], cand[:, 3] = c[:, 0] + hw, c[:, 1] + hh
         inner = cand + np.array([self.pad, self.pad, -self.pad, -self.pad])
-        region = union(cand)
+        region = (float(cand[:, 0].min()), float(cand[:, 1].min()), float(cand[:, 2].max()),
+                  float(cand[:, 3].max()))
         obstacles = self._obstacles()
         near = _near(obstacles, region)
-        obs = obstacles[near]
-        owners = [self.owners[k] for k in np.flatnonzero(near)]
+        idx = np.flatnonzero(near)
+        obs = obstacles[idx]
         area = max(want.w * want.h, 1e-12)
-        covered = (4 * _overlap(inner, boxes[_near(boxes, region)]) + _overlap(inner, obs))
+        covered = _overlap(inner, obs)
+        if len(boxes):
+            covered += 4 * _overlap(inner, boxes[_near(boxes, region)])
         if self.bounds is not None:
             bx0, by0, bx1, by1 = self.bounds
             cw = np.clip(np.minimum(cand[:, 2], bx1) - np.maximum(cand[:, 0], bx0), 0, None)
             ch = np.clip(np.minimum(cand[:, 3], by1) - np.maximum(cand[:, 1], by0), 0, None)
-            covered = covered + 8 * np.maximum(area - cw * ch, 0.0)
+            covered += 8 * np.maximum(area - cw * ch, 0.0)
         rank = first + np.arange(len(c), dtype=float)
-        ambiguous = self._ambiguous(want, cand, obs, owners)
+        ambiguous = self._ambiguous(want, cand, obs, [self.owners[k] for k in idx]
+                                    if want.owner is not None else [])
         free = covered <= area * 1e-9
         score = np.where(free, rank + AMBIGUOUS * ambiguous, 1e6 + covered / area * 1e3 + rank)
         return cand, score, ambiguous
@@ -167,8 +173,9 @@ class Placer:
         places are tried first, the rings round the anchor only when none of them is free
         and unambiguous."""
         placed: list[Placed] = []
-        boxes = np.zeros((0, 4))
-        for want in sorted(self.wants, key=lambda w: (-w.priority, w.order)):
+        every = np.zeros((len(self.wants), 4))
+        for k, want in enumerate(sorted(self.wants, key=lambda w: (-w.priority, w.order))):
+            boxes = every[:k]
             near = np.asarray(want.near, dtype=float).reshape(-1, 2)
             cand, score, ambiguous = self._score(want, near, boxes, 0)
             if want.anchor is not None and not np.any((score < 1e6) & ~ambiguous):
@@ -186,7 +193,7 @@ class Placer:
                     box, want.anchor) > self.gap * 2.5 + self.pad):
                 leader = (_edge(want.anchor, centre), _edge(box, _centre(want.anchor)))
             placed.append(Placed(want.item, box, centre, leader))   # type: ignore[arg-type]
-            boxes = np.vstack([boxes, np.asarray(box)[None, :]])
+            every[k] = box
             if leader is not None:
                 self.avoid_line(leader[0], leader[1], self.pad * 2)
         return placed
@@ -214,8 +221,11 @@ def _near(obstacles: np.ndarray, region: Box) -> np.ndarray:
     if not len(obstacles):
         return np.zeros(0, dtype=bool)
     x0, y0, x1, y1 = region
-    return ((obstacles[:, 2] >= x0) & (obstacles[:, 0] <= x1) & (obstacles[:, 3] >= y0)
-            & (obstacles[:, 1] <= y1))
+    out = obstacles[:, 2] >= x0
+    out &= obstacles[:, 0] <= x1
+    out &= obstacles[:, 3] >= y0
+    out &= obstacles[:, 1] <= y1
+    return out
 
 
 def _overlap(r: np.ndarray, boxes: np.ndarray) -> np.ndarray:

@@ -55,10 +55,12 @@ class Resume:
 @dataclass(frozen=True)
 class Preview:
     """`{"type": "preview", "id": X, "action": ACTION}`: what the action would be, asked of
-    the engine without doing it (server/preview.py); the action is read as an act's is."""
+    the engine without doing it (server/preview.py); the action is read as an act's is.
+    `"rest": false` (optional): a unit on the move, its costly rulings left for at rest."""
 
     id: str | int
     raw: Any
+    rest: bool = True
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,9 @@ def read_frame(data: str | bytes) -> Act | Resume | Preview | Offers:
                 isinstance(cid, str) and not 0 < len(cid) <= MAX_ID):
             raise FrameError(f"{kind}: \"id\" must be a whole number or text of 1 to {MAX_ID} "
                              f"characters, not {_quoted(cid)}")
-        return Act(cid, msg["action"]) if kind == "act" else Preview(cid, msg["action"])
+        if kind == "act":
+            return Act(cid, msg["action"])
+        return Preview(cid, msg["action"], msg.get("rest") is not False)
     if kind == "offers":
         return Offers()
     if kind == "resume":

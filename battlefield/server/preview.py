@@ -7,7 +7,10 @@ where the unit would stand, the ruleset's DragNotes, a targeted drop snapped to 
 legal place), and its overlay is the drag's depiction (depiction.drag) as JSON; the answer also
 carries `action` (what the drop would send: routed, snapped), `caption` (every line the window
 says) and, the first time a unit is picked up at a version, `still` (what stays put while it is
-dragged: its reachable area, where it stood, the enemies' combat ranges).
+dragged: its reachable area, where it stood, the enemies' combat ranges). An optional `"rest":
+false` asks for a unit on the move, as the window rules it between frames: the rulings that
+cost more than a frame (sight with its blockers, the ruleset's costly notes such as skirmish's
+pot shots) are left for the preview at rest (the default, and the one before a drop).
 
 `{"type": "offers"}` is answered `{"type": "offers", ...}` (server/offers.py): what the seat
 may do now, for the play page's buttons.
@@ -88,7 +91,9 @@ class Copy:
     secret: bool                                   # an answer of a secret batch outstanding
     lock: threading.Lock = field(default_factory=threading.Lock)
     pickups: dict[tuple, live.Pickup] = field(default_factory=dict)
+    standing: dict[tuple, list[tuple[Box, str | None]]] = field(default_factory=dict)
     labels: list[tuple[str | None, Box]] | None = None   # the table's labels at this version
+    colours: dict[str, Any] = field(default_factory=dict)
 
 
 class Previews:
@@ -108,6 +113,7 @@ class Previews:
             state = game.state.snapshot()
             version, secret = game.version, bool(game.secret)
         kept = self.copies[game.id] = Copy(version, state, secret)
+        kept.colours = side_colours(state.scene)
         return kept
 
     def forget(self, game_id: str) -> None:
@@ -178,27 +184,30 @@ class Previews:
         target = (state.scene.unit_index(action.targets[0]) if action.targets else
                   live.nearest_enemy(state, p, to) if live.targeted(state, action.type)
                   else None)
-        r = live.rule(state, p, to, target, engine=True, detail=True, facing=action.facing)
+        detail = msg.rest
+        r = live.rule(state, p, to, target, engine=True, detail=detail, facing=action.facing)
         if r.legal is False and target is not None:
             q = live.snap(state, p, to, target, action.facing, budget=SNAP_BUDGET_S)
             if q is not None:
                 why = "; ".join(live.reasons(r.violations))
-                r = live.rule(state, p, q, target, engine=True, detail=True,
+                r = live.rule(state, p, q, target, engine=True, detail=detail,
                               facing=action.facing)
                 moved = math.dist(q, to)
                 r.notes.lines.insert(0, f'snapped {moved:.2f}" to the nearest legal place '
                                         f'(where dropped: {why})')
         said = drag_depiction.words(state, r)
-        colours = side_colours(state.scene)
-        dep = drag_depiction.overlay(state, p, r, colours=colours,
+        if key not in c.standing:
+            c.standing[key] = drag_depiction.standing(state, p)
+        dep = drag_depiction.overlay(state, p, r, colours=c.colours,
                                      avoid=self._table_labels(c, state.scene.units[u].id),
-                                     facing=action.facing)
+                                     facing=action.facing, still_there=c.standing[key])
         notes = list(r.notes.lines) + [line for line in said.text
                                        if line.startswith(("sight:", "in combat"))]
         out = _answer(msg.id, r.violations, notes, action=r.action)
         out["overlay"] = {"layers": dep.layers, "ruler": said.ruler}
         out["caption"] = said.text
         out["used"] = round(r.used, 4)
+        out["rest"] = detail
         if r.allowed:
             out["allowed"] = r.allowed
         skey = (c.version, key)
@@ -217,7 +226,7 @@ class Previews:
             state = c.state
             held = {o.id: state.objectives.get(o.id, o.controlled_by)
                     for o in state.scene.objectives}
-            layers = table_overlay(state, table_rulings(state), held, side_colours(state.scene))
+            layers = table_overlay(state, table_rulings(state), held, c.colours)
             c.labels = []
             for s in layers["labels"]:
                 if s["k"] != "text" or "wh" not in s:

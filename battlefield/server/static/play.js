@@ -22,6 +22,7 @@
   var turn = document.getElementById("turn");
   var GUARD_MS = 400;          // a button just shown takes no click for this long
   var PREVIEW_MS = 100;        // at most ten previews a second
+  var REST_MS = 150;           // a unit held still this long gets the rulings at rest
 
   // Layers for the drag: what stays put, then the drop's depiction, over the table.
   function layer(id) {
@@ -159,8 +160,8 @@
 
   // Previews: one in flight; the newest wanted is sent when the last is answered.
   var waiting = {}, inFlight = null, next = null, lastSent = 0;
-  function ask(action, then) {
-    next = {action: action, then: then};
+  function ask(action, then, rest) {
+    next = {action: action, then: then, rest: rest !== false};
     pump();
   }
   function pump() {
@@ -171,7 +172,9 @@
     inFlight = id;
     waiting[id] = next.then;
     lastSent = Date.now();
-    if (!send({type: "preview", id: id, action: next.action})) { inFlight = null; delete waiting[id]; return; }
+    if (!send({type: "preview", id: id, action: next.action, rest: next.rest})) {
+      inFlight = null; delete waiting[id]; return;
+    }
     next = null;
   }
   function answered(msg) {
@@ -260,11 +263,15 @@
     ghostLayer.querySelectorAll("[data-ghost]").forEach(function (g) {
       g.setAttribute("transform", "translate(" + dx + " " + dy + ") " + g.getAttribute("data-transform"));
     });
-    if (hand.moved) check(hand);
+    if (!hand.moved) return;
+    check(hand, null, false);                 // on the move: what a frame's rulings cost
+    var h = hand;
+    clearTimeout(h.resting);
+    h.resting = setTimeout(function () { if (hand === h) check(h, null, true); }, REST_MS);
   }
 
-  function check(h, then) {
-    var action = dragAction(h), key = JSON.stringify(action);
+  function check(h, then, rest) {
+    var action = dragAction(h), key = JSON.stringify(action) + (rest ? " at rest" : "");
     h.asked = key;
     ask(action, function (answer) {
       if (hand !== h) return;
@@ -286,6 +293,7 @@
     preview.setAttribute("data-legal", answer.legal ? "true" : "false");
     preview.setAttribute("data-codes", (answer.violations || []).map(function (v) { return v.code; }).join(" "));
     preview.setAttribute("data-state", "checked");
+    preview.setAttribute("data-rest", answer.rest === false ? "false" : "true");
     preview.setAttribute("data-used", answer.used !== undefined ? String(answer.used) : "");
     preview.textContent = "";
     (answer.caption || [answer.legal ? "legal" : "illegal: " + answer.violations.map(function (v) { return v.message; }).join("; ")])
@@ -305,7 +313,8 @@
     var at = tablePoint(ev);
     h.to = [at[0] - h.grab[0], at[1] - h.grab[1]];
     h.dropping = true;
-    var key = JSON.stringify(dragAction(h));
+    clearTimeout(h.resting);
+    var key = JSON.stringify(dragAction(h)) + " at rest";
     function decide(answer) {
       if (!answer) { putBack("the server is busy: drop it again", true); return; }
       if (!answer.legal) {
@@ -317,7 +326,7 @@
       act(action);
     }
     if (h.answer && h.answerFor === key) decide(h.answer);
-    else check(h, decide);
+    else check(h, decide, true);
   }
 
   function putBack(why, bad) {
