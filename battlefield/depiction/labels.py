@@ -157,8 +157,14 @@ class Placer:
             ch = np.clip(np.minimum(cand[:, 3], by1) - np.maximum(cand[:, 1], by0), 0, None)
             covered += 8 * np.maximum(area - cw * ch, 0.0)
         rank = first + np.arange(len(c), dtype=float)
-        ambiguous = self._ambiguous(want, cand, obs, [self.owners[k] for k in idx]
-                                    if want.owner is not None else [])
+        ambiguous = np.zeros(len(c), dtype=bool)
+        if want.owner is not None and want.anchor is not None:
+            # the models that could stand nearer a label than its own: those within reach
+            m = max(want.w, want.h)
+            around = np.flatnonzero(_near(obstacles, (region[0] - m, region[1] - m,
+                                                      region[2] + m, region[3] + m)))
+            ambiguous = self._ambiguous(want, cand, obstacles[around],
+                                        [self.owners[k] for k in around])
         free = covered <= area * 1e-9
         score = np.where(free, rank + AMBIGUOUS * ambiguous, 1e6 + covered / area * 1e3 + rank)
         return cand, score, ambiguous

@@ -13,7 +13,8 @@ SHADES = ("", "/d15", "/d20", "/d30", "/d35", "/d45", "/d55", "/d60", "/l35", "/
 def full_palette(colours: dict[str, pal.RGB]) -> dict[str, str]:
     """Every key a depiction of a table with these sides can use -> "#rrggbb"."""
     out = {k: pal.hex_of(c) for k, c in pal.NAMED.items()}
-    for base in [*(f"side:{s}" for s in colours), "neutral", "ok", "near", "over", "coherency"]:
+    for base in [*(f"side:{s}" for s in colours), "neutral", "ok", "near", "over", "coherency",
+                 "combat", "ink", "ink-soft", "highlight"]:
         for shade in SHADES:
             key = base + shade
             out[key] = pal.hex_of(pal.paint(key, colours))
