@@ -206,7 +206,8 @@ class Placer:
 
     def _ambiguous(self, want: _Want, cand: np.ndarray, obs: np.ndarray,
                    owners: list[str | None]) -> np.ndarray:
-        """For each candidate: another unit's model stands nearer it than what it names."""
+        """For each candidate: another unit's model stands as near it as what it names (or
+        nearer), so the label could be read as naming that model."""
         out = np.zeros(len(cand), dtype=bool)
         if want.anchor is None or want.owner is None or not len(obs):
             return out
@@ -215,7 +216,7 @@ class Placer:
             return out
         own = _distances(cand, np.asarray([want.anchor], dtype=float))[:, 0]
         other = _distances(cand, obs[foreign]).min(axis=1)
-        return other + self.gap * 0.5 < own
+        return other <= own + want.h * 0.5     # about as near as its own: reads as theirs
 
 
 def _centre(b: Box) -> Point:

@@ -52,7 +52,7 @@ def faults(state, dep) -> list[tuple]:
 
 
 def unexplained(state, dep) -> list[str]:
-    """Unit labels nearer another unit's model than their own with no leader line."""
+    """Unit labels as near another unit's model as their own, with no leader line."""
     pieces = pieces_of_state(state)
     out = []
     for p in dep.placed:
@@ -63,7 +63,7 @@ def unexplained(state, dep) -> list[str]:
         own = min(label.distance(shapely.box(*q.box)) for q in pieces if q.unit == unit)
         other = min((label.distance(shapely.box(*q.box)) for q in pieces if q.unit != unit),
                     default=math.inf)
-        if other + 0.06 < own:
+        if other <= own + 0.3:           # about as near another unit as its own: ambiguous
             out.append(unit)
     return out
 

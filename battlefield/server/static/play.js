@@ -219,6 +219,7 @@
             grab: [at[0] - start[0], at[1] - start[1]], to: start, target: null, models: models,
             pointer: ev.pointerId, answer: null, asked: null, still: null, moved: false};
     models.forEach(function (m) { m.classList.add("in-hand"); });
+    svg.classList.add("dragging");            // the drop's tags say who would hold what
     var label = svg.querySelector('[data-label-for="' + cssEscape(unit) + '"]');
     if (label) label.classList.add("in-hand");
     ghostLayer.textContent = "";
@@ -336,6 +337,8 @@
       if (label) label.classList.remove("in-hand");
     }
     hand = null;
+    svg.classList.remove("dragging");
+    if (preview.getAttribute("data-state") !== null) preview.setAttribute("data-state", "idle");
     ghostLayer.textContent = "";
     dragLayer.textContent = "";
     stillLayer.textContent = "";
