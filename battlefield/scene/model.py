@@ -51,6 +51,18 @@ class UnitSpec:
     def has(self, keyword: str) -> bool:
         return keyword.upper() in self.keywords
 
+    def model_weapons(self, k: int) -> list[dict[str, Any]]:
+        """The weapon profiles the unit's k-th model (from 0) carries: the unit's weapons its
+        `weapons:` names (aos4's model key), the profiles it lists (openwg's), else every one of
+        the unit's: what the window's and the pages' hover of a model show."""
+        own = self.models[k].extra.get("weapons") if 0 <= k < len(self.models) else None
+        if not isinstance(own, list):
+            return list(self.weapons)
+        if all(isinstance(w, dict) for w in own):
+            return list(own)                    # the model's own profiles (openwg)
+        names = {str(n) for n in own}
+        return [w for w in self.weapons if str(w.get("name")) in names]
+
 
 @dataclass
 class Objective:
