@@ -11,7 +11,6 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from army.conftest import BSDATA  # tests/army: where the BSData catalogues are
 
 from battlefield.page.browser import INSTALL, find_chromium
 
@@ -59,10 +58,8 @@ def test_a_game_against_the_computer_made_on_the_front_page(server):
 
 
 @needs_browser
-def test_two_army_lists_uploaded_make_a_game_for_two_friends(tmp_path):
-    if not (BSDATA / "Age of Sigmar 4.0.gst").is_file():
-        pytest.skip(f"army import needs the BSData catalogues (not at {BSDATA})")
-    served = Served(tmp_path / "games.sqlite", "--catalogues", str(BSDATA))
+def test_two_army_lists_uploaded_make_a_game_for_two_friends(tmp_path, bsdata):
+    served = Served(tmp_path / "games.sqlite", "--catalogues", str(bsdata))
     try:
         async def run() -> dict:
             async with Chromium((1400, 1000)) as chromium:
