@@ -15,7 +15,11 @@ routes:
   GET  /board?scene=NAME, GET /board/ID            a board to arrange and share
   POST /boards {"scene": NAME_OR_YAML}             -> 201 {board, url}
   GET  /games                                      -> {"games": [{id, ruleset, version, over}]}
+  GET  /games/ID                                   -> the game as JSON; in a browser its
+                                                      live page
+  GET  /games/ID/versions?since=N                  -> the versions a spectator may see
   GET  /games/ID/log                               -> the log (409 until the game is over)
+  GET  /                                           -> a page listing the games
   ws://HOST:PORT/games/ID/play?seat=TOKEN          a seat (no seat: a spectator)
 
 examples:

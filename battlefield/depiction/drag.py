@@ -23,7 +23,7 @@ import shapely
 from battlefield import palette as pal
 from battlefield.depiction import shapes as sh
 from battlefield.depiction.labels import Box
-from battlefield.depiction.live import Pickup, Ruling, describe
+from battlefield.depiction.live import Pickup, Ruling, describe, targeted
 from battlefield.depiction.metrics import PAGE, Metrics
 from battlefield.depiction.table import Depiction, Table, pieces_of_state
 from battlefield.geometry.bases import RECT
@@ -52,20 +52,26 @@ def ruler_key(fraction: float) -> str:
 
 def words(state: Any, r: Ruling) -> Words:
     """The caption: every ruling in words (live.describe), then who the unit would be in combat
-    with; the ruler is red whenever the drop is illegal, else green or amber by how much of
+    with after the drop (its target said so); the ruler is red whenever the drop is illegal, else green or amber by how much of
     the allowance the path uses."""
     near = [state.scene.units[v].id for v in r.check.in_combat_range]
     rules = state.scene.ruleset
     short = " in 3-D" if rules.distance == "3d" else ""
     lines = describe(r)
     if near:
-        lines.append(f'in combat (within {rules.combat_range:g}"{short}) with: ' + ", ".join(near))
+        # where the drop leaves the unit, not a fault (a fault is on the illegal: line): a
+        # charge's target among them is what the charge is for
+        aim = (state.scene.units[r.target].id if r.target is not None
+               and targeted(state, r.action.type) else None)
+        lines.append(f'after the drop, in combat (within {rules.combat_range:g}"{short}) with: '
+                     + ", ".join(f"{u} (its target)" if u == aim else u for u in near))
     if r.legal is False:
         ruler = "over"
     else:
         ruler = ruler_key(r.fraction) if r.allowed else "measure"
-    return Words([(line, "over" if line.startswith("illegal") else "ink") for line in lines],
-                 ruler, near)
+    ink = [("over" if line.startswith("illegal") else "ink-soft"
+            if line.startswith("after the drop") else "ink") for line in lines]
+    return Words(list(zip(lines, ink, strict=True)), ruler, near)
 
 
 # --- what stays put during a drag ---------------------------------------------------------------

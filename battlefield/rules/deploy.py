@@ -12,9 +12,9 @@ from typing import Any
 import shapely
 import yaml
 
-from battlefield.errors import InputError, UsageError
+from battlefield.errors import UsageError
 from battlefield.geometry.bases import Base, footprint
-from battlefield.paths import find_map, map_names, ruleset_dir
+from battlefield.paths import find_map, no_such_scene, ruleset_dir
 from battlefield.rulesets import load_ruleset
 from battlefield.scene.load import load_scene, resolve_scene_path
 from battlefield.yamlsource import Reader
@@ -232,8 +232,7 @@ def battle_scene(ruleset: str, map_arg: str | None) -> tuple[str, str]:
         return path.read_text(encoding="utf-8"), scene.name or path.stem
     path = resolve_scene_path(map_arg)
     if not path.exists():
-        raise InputError(map_arg, "", None, "no such scene file",
-                         "a scene file, or a bundled scene: " + ", ".join(map_names()))
+        raise no_such_scene(map_arg)
     m = load_scene(path, ruleset=ruleset)
     if m.units:             # the file as given: what its errors (file:line) name
         return path.read_text(encoding="utf-8"), str(map_arg)

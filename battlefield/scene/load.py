@@ -22,7 +22,8 @@ from battlefield.geometry.bases import OVAL_SIZES_MM, RECT, ROUND_SIZES_MM, Base
 from battlefield.geometry.separation import half_width, signed_distance_matrix
 from battlefield.geometry.terrain import KINDS, Layout, Piece, normalise_kind
 from battlefield.inputs import MAX_NUMBER
-from battlefield.paths import find_map, map_names, ruleset_names
+from battlefield.names import after, did_you_mean
+from battlefield.paths import find_map, map_names, no_such_scene, ruleset_names
 from battlefield.rulesets import BOARD_ID, ExtraKey, load_ruleset
 from battlefield.scene.model import ModelSpec, Objective, Scene, UnitSpec
 from battlefield.yamlsource import Reader, _kind, format_path, load_yaml
@@ -101,7 +102,8 @@ class _SceneReader:
         if ruleset_override is not None:
             if ruleset_override not in names:
                 raise UsageError(f"unknown ruleset '{ruleset_override}' "
-                                 f"(expected one of {', '.join(names)})")
+                                 f"(expected one of {', '.join(names)})"
+                                 f"{after(ruleset_override, names)}")
             name = ruleset_override
         elif "ruleset" in top:
             name = r.string(("ruleset",), top["ruleset"], names)
@@ -180,7 +182,8 @@ class _SceneReader:
                 names = map_names()
                 raise r.error(("map",), f"no map '{ref}'",
                               "a map file next to the scene" +
-                              (", or a bundled map: " + ", ".join(names) if names else ""))
+                              (", or a bundled map: " + ", ".join(names) if names else ""),
+                              did_you_mean(ref, names))
             path = bundled
         if _where(path) in self.chain:
             raise r.error(("map",), f"map '{ref}' leads back to {path.name}",
@@ -612,8 +615,7 @@ def open_map(arg: str, ruleset: str | None) -> Scene:
     if not path.is_file():                # a folder of that name (an earlier --out, say)
         path = find_map(arg) or path
     if not path.exists():
-        raise InputError(arg, "", None, "no such map file",
-                         "a map file, or a bundled map: " + ", ".join(map_names()))
+        raise no_such_scene(arg, "map")
     return load_scene(path, ruleset=ruleset)       # a device or folder: refused by what it is
 
 

@@ -13,6 +13,7 @@ from battlefield.errors import InputError, UnknownUnit
 from battlefield.geometry.bases import Base
 from battlefield.geometry.table import Table
 from battlefield.geometry.terrain import Layout, Piece
+from battlefield.names import after
 from battlefield.rulesets import RulesetData
 from battlefield.yamlsource import format_path
 
@@ -123,7 +124,8 @@ class Scene:
             if u.id == unit_id:
                 return i
         ids = ", ".join(u.id for u in self.units) or "(none)"
-        raise UnknownUnit(f"{self.file}: no unit '{unit_id}' (units: {ids})")
+        raise UnknownUnit(f"{self.file}: no unit '{unit_id}' (units: {ids})"
+                          f"{after(unit_id, (u.id for u in self.units))}")
 
     @property
     def model_names(self) -> list[str]:

@@ -202,7 +202,7 @@ class Previews:
                                      avoid=self._table_labels(c, state.scene.units[u].id),
                                      facing=action.facing, still_there=c.standing[key])
         notes = list(r.notes.lines) + [line for line in said.text
-                                       if line.startswith(("sight:", "in combat"))]
+                                       if line.startswith(("sight:", "after the drop"))]
         out = _answer(msg.id, r.violations, notes, action=r.action)
         out["overlay"] = {"layers": dep.layers, "ruler": said.ruler}
         out["caption"] = said.text

@@ -213,7 +213,7 @@ class DragTool:
         if self.submit is not None:
             bad = self.state.check(action)
             if bad:
-                self.cancel("snapped back: " + "; ".join(v.message for v in bad))
+                self.cancel("snapped back: " + "; ".join(live.reasons(bad)))
                 return
             self.pickup = None
             self.ruling = None
@@ -223,8 +223,7 @@ class DragTool:
         try:
             events = self.state.apply(action)
         except IllegalAction as exc:
-            why = "; ".join(v.message for v in exc.violations)
-            self.cancel(f"snapped back: {why}")
+            self.cancel("snapped back: " + "; ".join(live.reasons(exc.violations)))
             return
         uid = self.state.scene.units[p.unit].id
         self.pickup = None
