@@ -52,8 +52,8 @@ def ruler_key(fraction: float) -> str:
 
 def words(state: Any, r: Ruling) -> Words:
     """The caption: every ruling in words (live.describe), then who the unit would be in combat
-    with after the drop (its target said so); the ruler is red whenever the drop is illegal, else green or amber by how much of
-    the allowance the path uses."""
+    with after the drop (its target said so); the ruler is red whenever the drop is illegal,
+    else green or amber by how much of the allowance the path uses."""
     near = [state.scene.units[v].id for v in r.check.in_combat_range]
     rules = state.scene.ruleset
     short = " in 3-D" if rules.distance == "3d" else ""

@@ -38,9 +38,9 @@ def warm_up(state: Any, computer: bool = True) -> None:
     actions offered, a drag of each of the acting side's units an inch and onto an enemy, and
     (`computer`) the computer player's moves for a few actions on a copy of the game."""
     # here, not at the top: the window's first frame draws before numba is imported
+    from battlefield.depiction import live
     from battlefield.rules.standing import scene_now
     from battlefield.rulings import Referee
-    from battlefield.depiction import live
 
     Referee(scene_now(state)).check_report()
     state.available()
