@@ -25,7 +25,7 @@ from battlefield.depiction import shapes as sh
 from battlefield.depiction.labels import Box
 from battlefield.depiction.live import Pickup, Ruling, describe, targeted
 from battlefield.depiction.metrics import PAGE, Metrics
-from battlefield.depiction.table import Depiction, Table, pieces_of_state
+from battlefield.depiction.table import Depiction, Table, objective_radii, pieces_of_state
 from battlefield.geometry.bases import RECT
 
 
@@ -169,6 +169,10 @@ def overlay(state: Any, p: Pickup, r: Ruling, metrics: Metrics = PAGE,
         table.placer.avoid((x - t.reach[m], y - t.reach[m], x + t.reach[m], y + t.reach[m]), uid)
     for box in avoid or ():
         table.placer.avoid(box)
+    _, marker = objective_radii(scene)           # the objectives' markers stay in sight
+    reach = (marker if marker > 0 else 0.3) * 1.6
+    for o in scene.objectives:
+        table.placer.avoid((o.x - reach, o.y - reach, o.x + reach, o.y + reach))
     # Who would hold each objective after the drop.
     zone_r = {o.id: (o.x, o.y) for o in scene.objectives}
     for oid, after in r.objectives.items():
@@ -282,7 +286,7 @@ def overlay(state: Any, p: Pickup, r: Ruling, metrics: Metrics = PAGE,
                                          (cx - off - w / 2, cy - off - h / 2),
                                          (cx + off + w / 2, cy + off + h / 2),
                                          (cx - off - w / 2, cy + off + h / 2)], 6,
-                         (cx - off, cy - off, cx + off, cy + off))
+                         (cx - off, cy - off, cx + off, cy + off), tied=False)
     dep = table.placed()
     return Depiction({"drag": shapes, "labels": dep.layers["labels"]}, dep.placed,
                      table.colours)

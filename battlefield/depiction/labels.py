@@ -72,6 +72,7 @@ class _Want:
     order: int
     anchor: Box | None
     owner: str | None
+    tied: bool = True
 
 
 @dataclass
@@ -106,13 +107,13 @@ class Placer:
             self.avoid((x - width / 2, y - width / 2, x + width / 2, y + width / 2))
 
     def add(self, item: Any, w: float, h: float, near: Sequence[Point], priority: float = 0,
-            anchor: Box | None = None, owner: str | None = None) -> None:
+            anchor: Box | None = None, owner: str | None = None, tied: bool = True) -> None:
         """A label w x h wanting one of the `near` centres (tried in order); with `anchor`
         (the box of what it names) rings further out are tried too and a leader line ties a
-        label set away from it."""
+        label set away from it (`tied` False: no line - a caption, not a name)."""
         if near or anchor is not None:
             self.wants.append(_Want(item, float(w), float(h), list(near), priority,
-                                    len(self.wants), anchor, owner))
+                                    len(self.wants), anchor, owner, tied))
 
     # --- placing ---------------------------------------------------------------------------
     def _rings(self, want: _Want) -> np.ndarray:
@@ -195,7 +196,7 @@ class Placer:
             box = tuple(float(v) for v in cand[best])
             centre = (float(near[best, 0]), float(near[best, 1]))
             leader = None
-            if want.anchor is not None and (bool(ambiguous[best]) or _distance(
+            if want.anchor is not None and want.tied and (bool(ambiguous[best]) or _distance(
                     box, want.anchor) > self.gap * 2.5 + self.pad):
                 leader = (_edge(want.anchor, centre), _edge(box, _centre(want.anchor)))
             placed.append(Placed(want.item, box, centre, leader))   # type: ignore[arg-type]
