@@ -9,7 +9,9 @@
   the move (`"rest": false`), every tenth at rest, as a hand pausing - for DRAG_S seconds
   (after a first untimed second: the kernels warm, each pick-up made).
   Every answer is checked: a preview of the drag, legal or not, with its overlay. Target p95 <=
-  50 ms on this 2-core machine.
+  50 ms on this 2-core machine. browser_server_cpu_ms_per_preview: the server process's CPU
+  time (Linux /proc) over the previews it answered while timed: one process answers about
+  1000 / that many previews a second.
 - play_page_first_paint_ms: the first contentful paint of a seat's play page (`GET
   /games/ID/play?seat=TOKEN` as a browser asks for it) in headless Chromium, as the browser's
   Paint Timing reports it from the start of navigation: the median of PAGES fresh loads (the
@@ -87,20 +89,30 @@ async def _player(session: Any, base: str, k: int, seconds: float, warm: float,
     return wrong
 
 
-async def _drag(base: str, players: int, seconds: float) -> dict:
+async def _drag(base: str, players: int, seconds: float, pid: int) -> dict:
     import aiohttp
+
+    from benchmarks.server import _cpu_seconds
 
     times: list[float] = []
     async with aiohttp.ClientSession() as session:
+        cpu = asyncio.get_running_loop().call_later(WARM_S + 0.5, lambda: marks.append(
+            (_cpu_seconds(pid), len(times))))
+        marks: list[tuple[float | None, int]] = []
         wrong = await asyncio.gather(*(_player(session, base, k, seconds, WARM_S, times)
                                        for k in range(players)))
+        cpu.cancel()
+        end = (_cpu_seconds(pid), len(times))
     if sum(wrong):
         raise AssertionError(f"{sum(wrong)} previews were not answered as previews of the drag")
     q = statistics.quantiles(times, n=20) if len(times) > 1 else times * 19
     return {"browser_preview_ms_p95": round(q[18], 2),
             "browser_preview_ms_median": round(statistics.median(times), 2),
             "browser_preview_players": players, "browser_previews": len(times),
-            "browser_previews_per_s": round(len(times) / seconds, 1)}
+            "browser_previews_per_s": round(len(times) / seconds, 1),
+            "browser_server_cpu_ms_per_preview": (
+                round((end[0] - marks[0][0]) * 1000 / max(1, end[1] - marks[0][1]), 2)
+                if marks and marks[0][0] is not None and end[0] is not None else None)}
 
 
 async def _paint(base: str, loads: int) -> dict:
@@ -139,7 +151,7 @@ def bench_browser(quick: bool = False) -> dict:
         proc, base = _serve(tmp)
         try:
             out.update(asyncio.run(_drag(base, 2 if quick else PLAYERS,
-                                         1.0 if quick else DRAG_S)))
+                                         1.0 if quick else DRAG_S, proc.pid)))
             if find_chromium() is None:
                 out.update({"play_page_first_paint_ms": None,
                             "browser_missing": f"no headless browser: {INSTALL}"})
