@@ -50,6 +50,7 @@ def offers(state: State, seat: str | None, version: int) -> dict[str, Any]:
             ref = leader(state, u)
             out["drag"][state.scene.units[u].id] = {
                 "abilities": can, "ref": state.scene.model_names[int(ref)]}
+            out["buttons"] += _in_place(state, u, can)
     passing = passes(state)
     docs = {a.id: a for a in state.scene.ruleset.actions}
     for kind in available:
@@ -63,8 +64,11 @@ def offers(state: State, seat: str | None, version: int) -> dict[str, Any]:
                     out["buttons"].append(_button(f"{kind} {side}", Action(kind, side=side),
                                                   "act", state))
             else:
+                # a pass the engine refuses now (aos4: units in combat must fight first) is
+                # shown, not pressable, with why
                 out["buttons"].append(_button(kind, Action(kind),
-                                              "pass" if kind in passing else "act", state))
+                                              "pass" if kind in passing else "act", state,
+                                              checked=True))
             continue
         found = _by_unit(state, kind, mine, doc)
         if found is None:
@@ -113,16 +117,38 @@ def _by_unit(state: State, kind: str, mine: list[int], doc: Any) -> list[dict] |
     return out
 
 
+def _in_place(state: State, u: int, abilities: list[str]) -> list[dict]:
+    """What a click on the unit stands for, with each enemy (Ruleset.drop_in_place: aos4's
+    fight where it stands), where the engine takes it: a drag that need not move."""
+    out = []
+    uid = state.scene.units[u].id
+    for ability in abilities:
+        for t in state.enemies(u):
+            clicked = state.rules.drop_in_place(state, u, ability, t)
+            if isinstance(clicked, Action) and not state.check(clicked):
+                out.append(_button(f"{ability} {uid} at {state.scene.units[t].id} where it "
+                                   "stands", clicked, "act", state))
+    return out
+
+
 def _weapons(state: State, u: int) -> list[str]:
     spec = state.scene.units[u]
     names = [str(w.get("name")) for w in spec.weapons if isinstance(w, dict) and w.get("name")]
     return list(dict.fromkeys(names))
 
 
-def _button(label: str, action: Action, kind: str, state: State) -> dict[str, Any]:
+def _button(label: str, action: Action, kind: str, state: State, checked: bool = False
+            ) -> dict[str, Any]:
+    """A button: its words, the action it sends, its kind, its tooltip; `checked`: asked of
+    the engine here, and "why" (it cannot be pressed) when refused."""
     doc = next((a for a in state.scene.ruleset.actions if a.id == action.type), None)
-    return {"label": label, "action": action.to_dict(), "kind": kind,
-            "tip": doc.tip if doc is not None else ""}
+    out = {"label": label, "action": action.to_dict(), "kind": kind,
+           "tip": doc.tip if doc is not None else ""}
+    if checked:
+        refused = state.check(action)
+        if refused:
+            out["why"] = "; ".join(live.reasons(refused))
+    return out
 
 
 __all__ = ["offers"]

@@ -78,7 +78,8 @@
       button.type = "button";
       button.className = "act " + b.kind;
       button.textContent = b.label;
-      button.title = b.tip || "";
+      button.title = b.why ? b.label + " cannot be given now: " + b.why : (b.tip || "");
+      if (b.why) { button.disabled = true; button.setAttribute("data-why", b.why); }
       button.setAttribute("data-action", JSON.stringify(b.action));
       button.setAttribute("data-kind", b.kind);
       button.setAttribute("data-shown", String(now));
@@ -90,7 +91,7 @@
       made.push(button);
     });
     setTimeout(function () {                  // these buttons (not later ones) take clicks now
-      made.forEach(function (b) { b.setAttribute("data-ready", "true"); });
+      made.forEach(function (b) { if (!b.disabled) b.setAttribute("data-ready", "true"); });
     }, GUARD_MS);
     (o.forms || []).forEach(function (f) { formsBox.appendChild(form(f)); });
     var units = Object.keys(o.drag || {});
@@ -150,6 +151,7 @@
   /* --- acting ------------------------------------------------------------------------------ */
   function act(action) {
     if (!seat || unanswered) return false;
+    actionsBox.querySelectorAll("button").forEach(function (b) { b.removeAttribute("data-ready"); });
     var id = seat + "-" + known + "-" + (++ids);
     unanswered = {type: "act", id: id, action: action};
     actionsBox.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
