@@ -18,6 +18,7 @@ import pytest
 from battlefield.page.browser import INSTALL, find_chromium
 
 from ._devtools import Chromium, Page
+from ._serve import PLAYABLE, short_battle
 
 pytestmark = pytest.mark.skipif(find_chromium() is None,
                                 reason=f"no headless browser on this machine: {INSTALL}")
@@ -176,9 +177,13 @@ def test_a_touch_drag_at_phone_size_moves_a_unit(server):
     assert version(server, gid) == 1
 
 
-def test_a_game_against_the_computer_is_played_to_its_end_from_one_page(server):
-    status, game = server.request("POST", "/games", {"scene": "demo-skirmish", "seed": 2,
-                                                     "computer": "blue"})
+@pytest.mark.parametrize("ruleset", PLAYABLE)
+def test_a_game_against_the_computer_is_played_to_its_end_from_one_page(server, ruleset):
+    """Every ruleset's demo battle (from a late round, tests/server/_serve.short_battle) against
+    the computer, played from red's page alone: each time it is red's turn, a decision's
+    answer, else a button the engine takes (a pass, aos4's fight where it stands)."""
+    status, game = server.request("POST", "/games", {"scene": short_battle(ruleset),
+                                                     "seed": 2, "computer": "blue"})
     assert status == 201
     gid = game["game"]
 
@@ -196,16 +201,20 @@ def test_a_game_against_the_computer_is_played_to_its_end_from_one_page(server):
                     timeout=180)
                 if state == "over":
                     break
-                # the first decision's answer, else the pass: the game goes on to its end
                 button = ("document.querySelector('#actions button.decision[data-ready]') || "
-                          "document.querySelector('#actions button.pass[data-ready]')")
+                          "document.querySelector('#actions button.pass[data-ready]') || "
+                          "document.querySelector('#actions button[data-ready]')")
                 v = await page.eval("battlefield.play.offers().version")
                 await page.eval(f"({button}).click(); 0")
                 clicks += 1
                 await page.until(f"battlefield.play.offers() === null || "
                                  f"battlefield.play.offers().version > {v} || "
-                                 f"document.getElementById('live').dataset.state === 'over'",
-                                 timeout=180)
+                                 f"document.getElementById('live').dataset.state === 'over' "
+                                 f"|| document.getElementById('message').classList.contains("
+                                 f"'bad')", timeout=180)
+                assert not await page.eval(
+                    "document.getElementById('message').classList.contains('bad')"), \
+                    await page.eval("document.getElementById('message').textContent")
             return {"clicks": clicks, "result": await page.eval(
                 "document.getElementById('message').textContent")}
 
