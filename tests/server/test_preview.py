@@ -197,3 +197,46 @@ def test_a_computer_seat_plays_its_side_and_goes_on_after_a_restart(tmp_path):
         assert asyncio.run(blue_plays()) >= 3
     finally:
         served.stop()
+
+
+def test_a_preview_during_a_secret_batch_says_only_legal_or_not(server):
+    """Skirmish: red's skirmish asks both sides to commit morale in secret. While the first
+    answer is outstanding, the other seat's preview of its own answer says legal or not and
+    why - no notes, no overlay - and nothing of the answer it cannot see."""
+    game = server.new_game("demo-skirmish", 8)
+
+    async def run() -> tuple[dict, dict, str]:
+        session, (red, blue) = await clients(server, game, "red", "blue")
+        try:
+            await red.send({"type": "offers"})
+            offers = await red.wait(lambda m: m["type"] == "offers")
+            attack = next(b["action"] for b in offers["buttons"]
+                          if b["action"]["type"] == "skirmish")
+            await red.send({"type": "act", "id": "s", "action": attack})
+            await red.wait(lambda m: m["type"] == "event" and m.get("id") == "s")
+            socks = {"red": red, "blue": blue}
+            for sock in socks.values():
+                await sock.send({"type": "offers"})
+            first = {side: await sock.wait(lambda m: m["type"] == "offers")
+                     for side, sock in socks.items()}
+            deciding = next(side for side, o in first.items() if o["buttons"])
+            other = "blue" if deciding == "red" else "red"
+            answer = next(b["action"] for b in first[deciding]["buttons"]
+                          if b["action"].get("tokens") == 2)
+            await socks[deciding].send({"type": "act", "id": "c", "action": answer})
+            await socks[deciding].wait(lambda m: m["type"] == "event" and m.get("id") == "c")
+            await socks[other].send({"type": "preview", "id": "p", "action": {
+                "type": "commit", "side": other, "tokens": 0}})
+            said = await socks[other].wait(lambda m: m.get("id") == "p")
+            await socks[other].send({"type": "offers"})
+            offered = await socks[other].wait(lambda m: m["type"] == "offers")
+            return said, offered, deciding
+        finally:
+            await session.close()
+
+    said, offered, deciding = asyncio.run(run())
+    assert said["legal"] is True and said["notes"] == [] and said["overlay"] is None
+    assert "still" not in said and "caption" not in said
+    assert all(b["action"]["side"] != deciding for b in offered["buttons"])
+    text = json.dumps([said, offered])
+    assert f'"side": "{deciding}", "tokens": 2' not in text.replace('","', '", "')
