@@ -70,13 +70,15 @@ def run_serve(args: argparse.Namespace) -> int:
     # here, not at the top: start-up time of the CLI
     import asyncio
 
+    from battlefield.client.computer import ComputerSeat
     from battlefield.server.app import serve
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: a port is 0 to 65535 (0: any free one)")
     public = public_url(args.public_url)
     try:
-        asyncio.run(serve(args.host, args.port, args.db, public, args.catalogues))
+        asyncio.run(serve(args.host, args.port, args.db, public, args.catalogues,
+                          ComputerSeat))
     except KeyboardInterrupt:
         pass
     return 0

@@ -347,7 +347,7 @@ class Table:
 
     # --- the ruleset's marks -------------------------------------------------------------------
     def marks(self, marks: Iterable[Any]) -> None:
-        """What a ruleset draws (ruleset.Mark): arrows for orders, dashed paths for routes,
+        """What a ruleset draws (window.Mark): arrows for orders, dashed paths for routes,
         heavy edges for engaged sides, thin outlines for front arcs; each label placed as a
         tag by where the mark points."""
         out = self.layers["marks"]

@@ -151,9 +151,9 @@ def rulings(state: State) -> dict[str, Any]:
 
 
 def marks(state: State) -> list[dict[str, Any]]:
-    """What the ruleset draws on the table now (ruleset.Mark), as JSON."""
+    """What the ruleset draws on the table now (window.Mark), as JSON."""
     return [{"kind": m.kind, "points": np.asarray(m.points)[:, :2].round(4).tolist(),
-             "label": m.label, "side": m.side} for m in state.rules.marks(state)]
+             "label": m.label, "side": m.side} for m in state.rules.window.marks(state)]
 
 
 def overlay(state: State, ruled: dict[str, Any], held: dict[str, str | None],
@@ -161,7 +161,7 @@ def overlay(state: State, ruled: dict[str, Any], held: dict[str, str | None],
     """The depiction's layers over the table at this state (OVERLAY), labels placed."""
     r = Rulings(breaks=list(ruled["breaks"]),
                 combat=[(a, b, na, nb) for a, b, na, nb in ruled["combat"]], held=held)
-    dep = depict(state.scene, pieces_of_state(state), r, None, state.rules.marks(state),
+    dep = depict(state.scene, pieces_of_state(state), r, None, state.rules.window.marks(state),
                  colours=colours, held=held)
     return {k: dep.layers[k] for k in OVERLAY}
 

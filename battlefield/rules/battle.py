@@ -26,7 +26,7 @@ def play(game: Game, players: dict[str, object] | None = None,
     state = game.new_state(keep_undo=keep_undo)
     players = dict(players or {})
     for side in state.sides:
-        players.setdefault(side, player_for(game.rules.id))
+        players.setdefault(side, game.rules.player())
     for _ in range(limit):
         if state.over:
             return state

@@ -7,7 +7,8 @@ GET / and GET /games/ID/versions (server/pages.py), the WebSocket /games/ID/play
 (server/play_page.py), and the boards (server/boards.py). Each game's messages are produced in
 the order its actions were accepted; every client has its own queue, written by its own task, so
 a slow client never holds up a game. Previews and offers (server/preview.py) run on worker
-threads; a computer seat (server/computer.py) acts through the same checks as any seat."""
+threads; a computer seat (client/computer.py, handed to the Server by `serve`) acts through the
+same checks as any seat."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ from battlefield.rulesets import BOARD_ID
 from battlefield.scene.load import load_scene, load_scene_text
 from battlefield.server import messages
 from battlefield.server.boards import Boards
-from battlefield.server.computer import Computers
+from battlefield.server.computer import Computers, SeatFactory
 from battlefield.server.games import LiveGame, Record, Refused, replayed
 from battlefield.server.imports import Imports
 from battlefield.server.messages import Act, FrameError, Offers, Preview, Resume
@@ -136,7 +137,8 @@ class Server:
     """The games, live ones in memory (rebuilt from the database when first asked for)."""
 
     def __init__(self, db: str | Path, public_url: str | None = None,
-                 catalogues: list[str] | None = None) -> None:
+                 catalogues: list[str] | None = None, computer: SeatFactory | None = None
+                 ) -> None:
         self.store = Store(db)
         self.public_url = public_url                    # serve --public-url: the join links'
         self.games: dict[str, LiveGame] = {}
@@ -146,7 +148,7 @@ class Server:
         self.pages = Pages(self)                        # the browser's pages (server/pages.py)
         self.play_pages = PlayPages(self)               # each seat's play page
         self.previews = Previews()                      # live checks and offers for seats
-        self.computers = Computers(self.store.db)       # the computer's seats
+        self.computers = Computers(self.store.db, computer)    # the computer's seats
         self.boards = Boards(self.store.db, scene_source)
         self.imports = Imports(catalogues)              # army lists made scenes
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -211,6 +213,9 @@ class Server:
             arg, seed = messages.read_new_game(body)
             ruleset, text, name, seed, sides = await asyncio.to_thread(new_game, arg, seed)
             computer = read_computer(body, sides)
+            if computer is not None and self.computers.seat is None:
+                raise FrameError("computer: this server plays no seat itself (started without "
+                                 "a computer player)")
         except (FrameError, BattlefieldError) as exc:
             return _error(400, str(exc))
         game_id = _new_id(self.store)
@@ -448,9 +453,12 @@ def _new_id(store: Store) -> str:
 
 
 async def serve(host: str, port: int, db: str | Path, public_url: str | None = None,
-                catalogues: list[str] | None = None) -> None:
+                catalogues: list[str] | None = None, computer: SeatFactory | None = None
+                ) -> None:
     """Run until SIGINT or SIGTERM; the first line on standard output says where (the
-    signals are taken before it is printed: a stop right after it is still a clean one)."""
+    signals are taken before it is printed: a stop right after it is still a clean one).
+    `computer`: the seat the server plays games' computer sides with (`battlefield serve`
+    gives client/computer.ComputerSeat)."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -458,7 +466,7 @@ async def serve(host: str, port: int, db: str | Path, public_url: str | None = N
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):   # not the main thread (tests in-process)
             pass
-    server = Server(db, public_url, catalogues)
+    server = Server(db, public_url, catalogues, computer)
     runner = web.AppRunner(server.app(), handle_signals=False, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)

@@ -1,10 +1,9 @@
-"""The computer as a seat of a game on the server (`POST /games` with `"computer": SIDE`): the
-ruleset's computer player plays that side from what that seat may see - a Mirror fed the very
-messages its WebSocket would get (server/seat.py, as `battlefield bot` keeps one), so it never
-sees the other side's secret answers - and its choices go through the server's own act, checked
-and stored like any seat's. It chooses on a worker thread (a choice may take a moment) and only
-when the decision is its seat's. Which games have a computer seat is kept in the games' database
-(its own table), so a server started again carries on playing them."""
+"""The games' computer seats (`POST /games` with `"computer": SIDE`). The seat itself is a client
+in the server's process (client/computer.py: the ruleset's computer player fed what that seat's
+WebSocket would get, acting through the server's own checks), handed to the Server by
+`battlefield serve`: the server package does not import the client's side. Which games have a
+computer seat is kept in the games' database (its own table), so a server started again
+carries on playing them."""
 
 from __future__ import annotations
 
@@ -12,11 +11,9 @@ import asyncio
 import sqlite3
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
-from battlefield.rules import registry
 from battlefield.rules.actions import Action
-from battlefield.server.seat import Seat
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS computer_seats (
@@ -24,65 +21,30 @@ CREATE TABLE IF NOT EXISTS computer_seats (
     side TEXT NOT NULL
 );
 """
-MAX_REFUSED = 20          # refusals in a row before a computer seat gives up (its player is wrong)
+Accept = Callable[[Any, str, Action, str], Any]     # (game, side, action, act id): accepted?
 
 
-class ComputerSeat:
-    """One game's computer seat: its copy of the game and its player."""
+class SeatPlayer(Protocol):
+    """What the server asks of a computer seat (client/computer.ComputerSeat is one)."""
 
-    def __init__(self, game: Any, side: str, accept: Callable[[Any, str, Action, str], Any]
-                 ) -> None:
-        self.game, self.side, self.accept = game, side, accept
-        self.seat = Seat(self._sent)
-        self.player = registry.get(game.ruleset).player()
-        self.busy = False
-        self.refused = 0
-        self.count = 0
-        hello, after = game.hello(side)
-        self.seat.receive(hello)
-        for record in after:
-            self.seat.receive(record.message(side))
+    busy: bool
 
-    def _sent(self, msg: dict[str, Any]) -> None:
-        """The seat's own messages (a resume, a resent act) need no network here."""
+    def heard(self, record: Any) -> None: ...
 
-    def heard(self, record: Any) -> None:
-        """An accepted action, as this seat hears of it."""
-        self.seat.receive(record.message(self.side))
-        self.seat.take_applied()
+    async def play(self) -> None: ...
 
-    async def play(self) -> None:
-        """While the decision is this seat's: choose (off the event loop) and act."""
-        if self.busy:
-            return
-        self.busy = True
-        try:
-            while (self.seat.mirror is not None and not self.game.over
-                   and self.seat.mirror.in_step and self.seat.mirror.acting == self.side):
-                state = self.seat.mirror.state.snapshot()
-                action = await asyncio.to_thread(self.player.choose, state)
-                self.count += 1
-                key = f'"computer-{self.side}-{self.seat.mirror.version}-{self.count}"'
-                if not self.accept(self.game, self.side, action, key):
-                    self.refused += 1
-                    if self.refused >= MAX_REFUSED:
-                        print(f"game {self.game.id}: the computer ({self.side}) was refused "
-                              f"{MAX_REFUSED} times in a row and stops", file=sys.stderr,
-                              flush=True)
-                        return
-                else:
-                    self.refused = 0
-        finally:
-            self.busy = False
+
+SeatFactory = Callable[[Any, str, Accept], SeatPlayer]
 
 
 class Computers:
     """The computer seats of a server's games."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, seat: SeatFactory | None = None) -> None:
         self.db = db
+        self.seat = seat           # None: this server plays no seat (POST /games refuses it)
         self.db.executescript(SCHEMA)
-        self.seats: dict[str, ComputerSeat] = {}
+        self.seats: dict[str, SeatPlayer] = {}
         self.tasks: set[asyncio.Task[None]] = set()
 
     def add(self, game_id: str, side: str) -> None:
@@ -93,12 +55,12 @@ class Computers:
                               (game_id,)).fetchone()
         return row[0] if row else None
 
-    def attach(self, game: Any, accept: Callable[[Any, str, Action, str], Any]) -> None:
+    def attach(self, game: Any, accept: Accept) -> None:
         """A game now in memory: its computer seat joins it and plays if it is its turn."""
         side = self.side(game.id)
-        if side is None or game.id in self.seats or game.over:
+        if side is None or game.id in self.seats or game.over or self.seat is None:
             return
-        self.seats[game.id] = ComputerSeat(game, side, accept)
+        self.seats[game.id] = self.seat(game, side, accept)
         self.poke(game)
 
     def heard(self, game: Any, record: Any) -> None:
@@ -134,4 +96,4 @@ class Computers:
         await asyncio.gather(*self.tasks, return_exceptions=True)
 
 
-__all__ = ["Computers", "ComputerSeat"]
+__all__ = ["Accept", "Computers", "SeatFactory", "SeatPlayer"]

@@ -12,11 +12,12 @@ from typing import Any
 
 from battlefield.depiction import live
 from battlefield.rules.actions import Action
-from battlefield.rules.choices import FIELD_CODES, passes
+from battlefield.rules.choices import passes
 from battlefield.rules.moves import leader
 from battlefield.rules.state import State
 
 MOST_BUTTONS = 60            # an ability's buttons past this many: the form instead
+WEAPON_CODES = frozenset({"no_weapon", "unknown_weapon"})   # a weapon still to name
 
 
 def offers(state: State, seat: str | None, version: int) -> dict[str, Any]:
@@ -89,22 +90,23 @@ def _by_unit(state: State, kind: str, mine: list[int], doc: Any) -> list[dict] |
     open_fields = False
     for u in mine:
         uid = names[u]
-        codes = {v.code for v in state.check(Action(kind, uid))}
-        if not codes:
+        bad = state.check(Action(kind, uid))
+        if not bad:
             if not state.rules.futile(state, Action(kind, uid)):
                 out.append(_button(f"{kind} {uid}", Action(kind, uid), "act", state))
             continue
-        if not codes <= FIELD_CODES:
+        choose = {v.choose for v in bad}
+        if None in choose:
             continue                              # this unit cannot: something else is wrong
-        if codes - {"no_target"}:
+        if choose - {"target"}:
             open_fields = True                    # a spell, an order, a card to choose
             continue
         for t in enemies:
             action = Action(kind, uid, target=names[t])
-            got = {v.code for v in state.check(action)}
+            got = state.check(action)
             if not got:
                 out.append(_button(f"{kind} {uid} at {names[t]}", action, "act", state))
-            elif got <= FIELD_CODES | {"no_weapon", "unknown_weapon"}:
+            elif all(v.choose is not None or v.code in WEAPON_CODES for v in got):
                 for w in _weapons(state, u):
                     armed = Action(kind, uid, target=names[t], weapon=w)
                     if not state.check(armed):
@@ -124,7 +126,7 @@ def _in_place(state: State, u: int, abilities: list[str]) -> list[dict]:
     uid = state.scene.units[u].id
     for ability in abilities:
         for t in state.enemies(u):
-            clicked = state.rules.drop_in_place(state, u, ability, t)
+            clicked = state.rules.window.drop_in_place(state, u, ability, t)
             if isinstance(clicked, Action) and not state.check(clicked):
                 out.append(_button(f"{ability} {uid} at {state.scene.units[t].id} where it "
                                    "stands", clicked, "act", state))

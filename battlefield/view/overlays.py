@@ -116,7 +116,7 @@ def combat_links(view: ViewTransform, scene: Scene, report: dict | None
 
 def draw_marks(surface: pygame.Surface, view: ViewTransform, style: Style, marks: Iterable,
                scene: Scene | None = None) -> None:
-    """What a ruleset draws (ruleset.Mark), as the depiction draws it; their tags where the
+    """What a ruleset draws (window.Mark), as the depiction draws it; their tags where the
     marks point (a scene's placer places them with the rest of its labels)."""
     if scene is None:
         return

@@ -216,7 +216,7 @@ class TableView:
                     if (w := wounds_left(each))}
             # While a unit is in the hand the drag labels each objective with who would hold
             # it after the drop: its label as things stand is left out, not drawn twice.
-            marks = [k for k in self.state.rules.marks(self.state)
+            marks = [k for k in self.state.rules.window.marks(self.state)
                      if hidden is None or k.unit != hidden]
             bounds = pygame.Rect(view.board_rect(scene.width, scene.depth)).clip(
                 surf.get_rect().inflate(-8, -8))                  # zoomed: in the window

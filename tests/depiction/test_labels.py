@@ -80,7 +80,7 @@ def versions(ruleset: str, seed: int = 1):
         held = {o.id: state.objectives.get(o.id, o.controlled_by) for o in scene.objectives}
         r = Rulings(breaks=ruled["breaks"], combat=[tuple(c) for c in ruled["combat"]],
                     held=held)
-        yield state, depict(scene, pieces_of_state(state), r, None, state.rules.marks(state),
+        yield state, depict(scene, pieces_of_state(state), r, None, state.rules.window.marks(state),
                             colours=colours, held=held)
         if state.over:
             return
