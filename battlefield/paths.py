@@ -113,8 +113,13 @@ def as_typed(message: str) -> str:
 def find_map(name: str) -> Path | None:
     """A bundled map or scene by name (with or without .yaml)."""
     stem = name[:-5] if name.endswith(".yaml") else name
+    if not stem or len(stem) > 200 or any(c in stem for c in "/\\\0") or stem.startswith("."):
+        return None                     # no bundled map has such a name (nor a path's)
     path = maps_dir() / f"{stem}.yaml"
-    return path if path.is_file() else None
+    try:
+        return path if path.is_file() else None
+    except (OSError, ValueError):
+        return None
 
 
 def no_such_scene(arg: str, what: str = "scene") -> Exception:

@@ -29,6 +29,7 @@ one line, or --json output that is not strict JSON. Prints a table (and --json, 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import copy
 import io
@@ -424,12 +425,17 @@ class Listener:
 
     def __init__(self, seat: str | None) -> None:
         self.seat = seat
+        self.ignored = 0
         self.sent: list[str] = []
 
     def send(self, msg: dict[str, Any] | str) -> None:
         from battlefield.server import messages
 
         self.sent.append(msg if isinstance(msg, str) else messages.dumps(msg))
+
+    def backlog(self, game: Any, since: int, upto: int) -> None:
+        for record in game.records[since:upto]:
+            self.send(record.message(self.seat))
 
 
 def frame_text(rng: random.Random, ruleset: str, ids: list[str]) -> str:
@@ -467,9 +473,12 @@ def fuzz_frames(rng: random.Random, n: int, tmp: Path) -> Tally:
     from battlefield.scene.load import load_scene_text
     from battlefield.server.app import Server
     from battlefield.server.games import LiveGame
+    from battlefield.server.limits import Limits
 
     t = Tally("server-frames", "server frames to the message handler")
-    server = Server(tmp / "games.sqlite")
+    # The handler itself, without the rate limits (benchmarks/server.py --attack has those).
+    server = Server(tmp / "games.sqlite", Limits(frames_burst=10**9, engine_burst_s=1e9))
+    loop = asyncio.new_event_loop()
     games = {}
     for ruleset in RULESETS:
         text, name = battle_scene(ruleset, None)   # as POST /games makes a game
@@ -484,7 +493,7 @@ def fuzz_frames(rng: random.Random, n: int, tmp: Path) -> Tally:
         game, player, ids = games[ruleset]
         if k % 25 == 0 and not game.over:           # the game moves on: resumes have events
             action = player.choose(game.state)
-            side = sorted(game.sides_of(action))[0]
+            side = game.state.sender(action)
             game.act(side, action, json.dumps(f"bot-{k}"))
         seat = rng.choice([*game.state.sides, None])
         frame = frame_text(rng, ruleset, ids)
@@ -493,7 +502,7 @@ def fuzz_frames(rng: random.Random, n: int, tmp: Path) -> Tally:
         crash = None
         game.clients.add(client)
         try:
-            server.frame(game, client, frame)
+            loop.run_until_complete(server.frame(game, client, frame))
         except BaseException as exc:               # noqa: BLE001 - a traceback is the finding
             tb = traceback.extract_tb(exc.__traceback__)[-1]
             crash = f"{type(exc).__name__} at {Path(tb.filename).name}:{tb.lineno}"
@@ -504,7 +513,9 @@ def fuzz_frames(rng: random.Random, n: int, tmp: Path) -> Tally:
         t.add(Run(-1 if why else 0, "", "", why), f"{ruleset} {frame[:60]!r}")
         first = json.loads(client.sent[0])["type"] if client.sent and not crash else "nothing"
         t.note(first)
+    server.engine.close()
     server.store.close()
+    loop.close()
     return t
 
 

@@ -53,6 +53,10 @@ ANNOTATIONS: dict[tuple[str, str], str] = {
         "the editor's marks are drawn from the Editor that calls them",
     ("battlefield.server.pages", "battlefield.server.app"):
         "the page handlers are given the Server app.py runs",
+    ("battlefield.server.boards", "battlefield.server.app"):
+        "the boards are served for the Server app.py runs (its engine, limits, store)",
+    ("battlefield.server.imports", "battlefield.server.app"):
+        "the imports run on the engine of the Server app.py runs",
     ("battlefield.server.play_page", "battlefield.server.app"):
         "the play pages are served for the Server app.py runs",
     ("battlefield.view.depict", "battlefield.view.layers"):

@@ -47,7 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                "attack, \"commit\": {SIDE: tokens} and \"retreat\": true | ID on a skirmish; "
                "a decision nothing answers gets its default (decline, commit 0), listed in "
                "\"answered\".\n\n" + _vocabulary() +
-               "\n\nJSON: {\"results\": [{\"legal\", \"violations\": [{\"code\", "
+               "\n\nJSON: {\"results\": [{\"action\", \"by\" (the side that sends it in a "
+               "game), \"legal\", \"violations\": [{\"code\", "
                "\"message\", \"units\"?, \"models\"?}], \"events\", \"rolls\", "
                "\"answered\"?}], \"state\": "
                "{\"round\", \"phase\", \"active\", \"acting\", \"sides\", \"units\": "

@@ -10,6 +10,7 @@ game every time."""
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import random
 import sys
@@ -82,6 +83,9 @@ async def run_bot(url: str, seed: int = 0, patience: float = PATIENCE,
             return seat.over
         elif kind == "error":
             say(f"bot: the server says: {msg.get('message')}")
+            if seat.wait is not None:         # our act was not read for the rate: again
+                await asyncio.sleep(seat.wait)
+                seat.resend()
         elif kind == "status" and msg.get("status") == "reconnecting":
             say("bot: connection lost, joining again")
         seat.take_applied()

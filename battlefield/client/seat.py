@@ -30,6 +30,7 @@ class Seat:
         self.out_of_step: str | None = None              # why the copy was dropped
         self.fresh = False                               # a new Mirror since last taken
         self.count = 0
+        self.wait: float | None = None     # seconds the server asked before our act again
 
     @property
     def state(self) -> Any:
@@ -65,6 +66,10 @@ class Seat:
                 self.mirror.over = msg
         elif kind == "error":
             self.errors.append(str(msg.get("message")))
+            after = msg.get("retry_after")
+            if (isinstance(after, (int, float)) and not isinstance(after, bool)
+                    and self.unanswered is not None and msg.get("id") == self.unanswered["id"]):
+                self.wait = min(max(float(after), 0.0), 60.0)   # not read for the rate
 
     def _hello(self, msg: dict[str, Any]) -> None:
         self.status = "connected"
@@ -88,11 +93,18 @@ class Seat:
         """Send `action` (the server checks it again and answers with its event)."""
         assert self.mirror is not None
         self.count += 1
-        cid = f"{self.mirror.seat}-{self.mirror.version}-{self.count}"
+        # The server keys an id by its seat: a side's name (which may be long) only shows it.
+        cid = f"{str(self.mirror.seat)[:32]}-{self.mirror.version}-{self.count}"
         self.unanswered = {"type": "act", "id": cid, "action": action.to_dict()}
         self.refused = None
         self.send(self.unanswered)
         return cid
+
+    def resend(self) -> None:
+        """Send our unanswered act again (after the wait the server asked for)."""
+        self.wait = None
+        if self.unanswered is not None:
+            self.send(self.unanswered)
 
     def take_applied(self) -> list[dict[str, Any]]:
         out, self.applied = self.applied, []

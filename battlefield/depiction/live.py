@@ -7,7 +7,6 @@ the tests read these values directly."""
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -244,16 +243,25 @@ def unit_at(state: State, x: float, y: float, slack: float = 0.0) -> tuple[int, 
 # How far (inches, ring by ring) a targeted drop may be moved to the nearest legal place
 SNAP_RINGS = (0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0)
 SNAP_DIRECTIONS = 12
+# The work a snap may do: places tried times the dropped unit's models (each place is one
+# engine check of every model's move). A unit of up to 25 models tries every place; a bigger
+# one the nearest places only - the same places, and so the same answer, on any machine.
+SNAP_WORK = 3000
+
+
+def snap_places(models: int) -> int:
+    """How many places a snap tries for a unit of `models` models (SNAP_WORK)."""
+    return max(SNAP_DIRECTIONS, min(len(SNAP_RINGS) * SNAP_DIRECTIONS,
+                                    SNAP_WORK // max(1, models)))
 
 
 def snap(state: State, p: Pickup, to: tuple[float, float], target: int | None,
-         facing: float | None = None, budget: float | None = None
-         ) -> tuple[float, float] | None:
+         facing: float | None = None) -> tuple[float, float] | None:
     """The legal place nearest `to` (within an inch: SNAP_RINGS) for a targeted drop - a
     charge dropped a hair onto the target's base or just short of contact - or None. Rings of
     places round `to`, nearest first; on each ring first the places towards or away from the
-    target's nearest model (contact is made or an overlap undone along that line). `budget`:
-    the seconds the search may take (a unit of many models checks slowly), then None."""
+    target's nearest model (contact is made or an overlap undone along that line). The search
+    is bounded by its work, not by time: at most snap_places(models) places are tried."""
     if target is None or not targeted(state, p.ability):
         return None
     t = state.table
@@ -265,14 +273,15 @@ def snap(state: State, p: Pickup, to: tuple[float, float], target: int | None,
     toward = math.atan2(float(t.y[foes[k]]) - y, float(t.x[foes[k]]) - x)
     turns = sorted((2 * math.pi * i / SNAP_DIRECTIONS for i in range(SNAP_DIRECTIONS)),
                    key=lambda a: min(abs(math.remainder(a, math.pi)), math.pi))
-    stop = None if budget is None else time.perf_counter() + budget
+    left = snap_places(len(p.models))
     for d in SNAP_RINGS:
-        if stop is not None and time.perf_counter() > stop:
-            return None
         for a in turns:
             q = (x + d * math.cos(toward + a), y + d * math.sin(toward + a))
             if not (0 <= q[0] <= t.width and 0 <= q[1] <= t.depth):
                 continue
+            if left <= 0:
+                return None
+            left -= 1
             if not state.check(drop_action(state, p, q, target, facing)):
                 return q
     return None

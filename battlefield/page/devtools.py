@@ -88,16 +88,20 @@ class Chromium:
         if session:
             msg["sessionId"] = session
         await self.ws.send_str(json.dumps(msg))
-        out = await asyncio.wait_for(fut, 60)
+        out = await asyncio.wait_for(fut, 600)
         assert "error" not in out, out["error"]
         return out["result"]
 
-    async def open(self, url: str) -> Page:
+    async def open(self, url: str, before: str | None = None) -> Page:
+        """A new tab at `url`; `before`: a script run in it before the page's own."""
         target = await self.call("Target.createTarget", {"url": "about:blank"})
         attached = await self.call("Target.attachToTarget",
                                    {"targetId": target["targetId"], "flatten": True})
         page = Page(self, attached["sessionId"])
         self.front = page
+        if before is not None:
+            await page.call("Page.enable")
+            await page.call("Page.addScriptToEvaluateOnNewDocument", {"source": before})
         await page.call("Emulation.setDeviceMetricsOverride", {
             "width": self.size[0], "height": self.size[1], "deviceScaleFactor": 1,
             "mobile": self.mobile})
@@ -122,7 +126,7 @@ class Page:
         assert "exceptionDetails" not in out, out["exceptionDetails"]
         return out["result"].get("value")
 
-    async def until(self, expression: str, timeout: float = 60) -> Any:
+    async def until(self, expression: str, timeout: float = 600) -> Any:
         """Wait until the expression is truthy (its value); AssertionError at the timeout."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout

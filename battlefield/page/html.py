@@ -19,25 +19,33 @@ def static_text(name: str) -> str:
 
 
 def json_script(element_id: str, data: Any) -> str:
-    """Data for the page's script, safe inside <script> (no '<' can end it early)."""
+    """Data for the page's script, safe inside <script> (no '<' can end it early). Data is
+    never run, so a Content-Security-Policy needs no nonce on it."""
     text = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("<", "\\u003c")
     return f'<script type="application/json" id="{element_id}">{text}</script>'
 
 
+def _nonce(nonce: str | None) -> str:
+    return f' nonce="{escape(nonce)}"' if nonce else ""
+
+
 def document(title: str, body: str, data: Any, kind: str, scripts: tuple[str, ...] = (),
-             body_class: str | None = None) -> str:
+             body_class: str | None = None, nonce: str | None = None) -> str:
     """The whole page: `body` inside, `data` as JSON, the viewer started for `kind`
     ("ruling" or "replay"), then `scripts` (inline, e.g. the server's live page script);
-    `body_class`: the body's classes (the kind by default; the play page adds its own)."""
+    `body_class`: the body's classes (the kind by default; the play page adds its own).
+    `nonce`: on every inline script and style, for a Content-Security-Policy that runs only
+    those (the game server's pages)."""
+    n = _nonce(nonce)
     return ("<!DOCTYPE html>\n"
             f'<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             '<meta name="generator" content="battlefield">'
-            f"<style>{static_text('page.css')}</style></head>"
+            f"<style{n}>{static_text('page.css')}</style></head>"
             f'<body class="{escape(body_class or kind)}">{body}'
             f'{json_script("battlefield-data", data)}'
-            f"<script>{static_text('depict.js')}</script>"
-            f"<script>{static_text('viewer.js')}</script>"
-            f"<script>Battlefield.start({json.dumps(kind)});</script>"
-            + "".join(f"<script>{s}</script>" for s in scripts) + "</body></html>\n")
+            f"<script{n}>{static_text('depict.js')}</script>"
+            f"<script{n}>{static_text('viewer.js')}</script>"
+            f"<script{n}>Battlefield.start({json.dumps(kind)});</script>"
+            + "".join(f"<script{n}>{s}</script>" for s in scripts) + "</body></html>\n")
 

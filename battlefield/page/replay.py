@@ -232,7 +232,7 @@ PANEL = """<aside class="panel">
 
 def game_page(scene: Scene, versions: list[dict[str, Any]], title: str, sub: str = "",
               extra: dict[str, Any] | None = None, scripts: tuple[str, ...] = (),
-              play: str = "", kind: str = "replay") -> str:
+              play: str = "", kind: str = "replay", nonce: str | None = None) -> str:
     """A game page: the table at the start (the viewer moves it to the version shown), the
     side panel and `versions` as data. The live page of a server gives the versions so far
     (and `extra`, e.g. where to hear more) and feeds the rest to viewer.addVersion."""
@@ -240,7 +240,7 @@ def game_page(scene: Scene, versions: list[dict[str, Any]], title: str, sub: str
     for v in versions:              # every side that ever holds an objective has its colour
         for side in v["objectives"].values():
             picture.side(side)
-    svg = picture.svg("board", standalone=False)
+    svg = picture.svg("board", standalone=False, nonce=nonce)
     body = (f'<main><div class="board-col"><header>{heading_html(scene)}'
             f'<p class="sub">{escape(sub)}</p></header>'
             f'<div class="table-wrap">{svg}</div>'
@@ -250,7 +250,7 @@ def game_page(scene: Scene, versions: list[dict[str, Any]], title: str, sub: str
             '<div id="tip" class="tip" hidden></div>')
     data = {"kind": "replay", **meta(scene, picture.colours), "versions": versions,
             **(extra or {})}
-    return document(title, body, data, "replay", scripts, kind)
+    return document(title, body, data, "replay", scripts, kind, nonce)
 
 
 def _shown_marks(versions: list[dict[str, Any]]) -> tuple[str, ...]:

@@ -92,9 +92,11 @@ class Picture:
         return self._depiction
 
     # --- the whole picture ----------------------------------------------------------------
-    def svg(self, element_id: str | None = None, standalone: bool = True) -> str:
+    def svg(self, element_id: str | None = None, standalone: bool = True,
+            nonce: str | None = None) -> str:
         """The whole SVG element; standalone adds the XML namespace and its own stylesheet for
-        an .svg file (a page's stylesheet, page.css, has the same rules)."""
+        an .svg file (a page's stylesheet, page.css, has the same rules); `nonce` goes on that
+        <style> (a page under a Content-Security-Policy)."""
         dep = self.depiction() if self.layers is None else Depiction(
             {"measurement": [], **self.layers}, [], self.colours)
         layers = layers_svg(dep.layers, ("objectives", "combat", "marks", "rulings",
@@ -113,7 +115,7 @@ class Picture:
                 width=f"{num(self.W * 20)}" if standalone else None,
                 height=f"{num(self.D * 20)}" if standalone else None,
                 font_family="Helvetica, Arial, sans-serif") + ">")
-        style = f"<style>{LABEL_STYLE}</style>" if standalone else ""
+        style = f"<style{attr(nonce=nonce)}>{LABEL_STYLE}</style>" if standalone else ""
         return head + f"<title>{escape(title)}</title>" + style + "".join(body) + "</svg>"
 
     def defs(self) -> str:

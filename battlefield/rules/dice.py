@@ -1,12 +1,16 @@
 """Dice: one seeded generator per game, every roll an event saying what it was for.
 
-The generator is our own (splitmix64 with rejection sampling), so a saved game replays bit for
-bit on any Python or numpy version. Tests and `battlefield try --dice` inject fixed values,
-which are used before the generator is asked.
+The generator is our own, so a saved game replays bit for bit on any Python or numpy version.
+A seed that is a whole number of 64 bits (simulate --seed 3, a practice game) drives splitmix64
+with rejection sampling; any other seed - text, or a bigger number, such as the server's secret
+seeds of 256 bits from the operating system - keys a SHA-256 stream (HMAC of a counter), whose
+rolls nobody can foresee without the seed. Tests and `battlefield try --dice` inject fixed
+values, which are used before the generator is asked.
 """
 
 from __future__ import annotations
 
+import hmac
 import re
 from collections import deque
 from collections.abc import Iterable
@@ -74,12 +78,21 @@ class Dice:
     state: int
     fixed: deque[int] = field(default_factory=deque)
     log: list[Roll] = field(default_factory=list)
+    key: bytes | None = None        # a keyed stream's key (the seed's text); None: splitmix64
 
     @classmethod
-    def seeded(cls, seed: int, fixed: Iterable[int] = ()) -> Dice:
-        return cls(seed & _MASK, deque(fixed))
+    def seeded(cls, seed: int | str, fixed: Iterable[int] = ()) -> Dice:
+        """A 64-bit whole number seeds splitmix64 (as every seeded game always has); any
+        other seed keys the SHA-256 stream with its text (seed_text)."""
+        if isinstance(seed, int) and not isinstance(seed, bool) and -(1 << 63) <= seed <= _MASK:
+            return cls(seed & _MASK, deque(fixed))
+        return cls(0, deque(fixed), key=seed_text(seed).encode("utf-8"))
 
     def _next64(self) -> int:
+        if self.key is not None:
+            self.state = (self.state + 1) & _MASK
+            block = hmac.digest(self.key, self.state.to_bytes(8, "big"), "sha256")
+            return int.from_bytes(block[:8], "big")
         self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
         z = self.state
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
@@ -119,4 +132,9 @@ class Dice:
         return self.roll(expr, purpose).total
 
     def copy(self) -> Dice:
-        return Dice(self.state, deque(self.fixed), list(self.log))
+        return Dice(self.state, deque(self.fixed), list(self.log), self.key)
+
+
+def seed_text(seed: int | str) -> str:
+    """A seed as text: a number in decimal, a string as it is (what its SHA-256 is of)."""
+    return seed if isinstance(seed, str) else str(int(seed))

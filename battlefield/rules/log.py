@@ -29,7 +29,7 @@ def rules_for(ruleset: str) -> Ruleset:
 @dataclass
 class SavedGame:
     ruleset: str
-    seed: int
+    seed: int | str
     scene_text: str
     scene_name: str
     actions: list[Action]
@@ -86,11 +86,11 @@ def read(path: str | Path) -> SavedGame:
     for key in ("ruleset", "seed", "scene"):
         if key not in head:
             raise InputError(name, key, n, f"the header has no '{key}'")
-    if not isinstance(head["seed"], int) or isinstance(head["seed"], bool) \
-            or not 0 <= head["seed"] < 2 ** 64 or not isinstance(head["ruleset"], str) \
+    if not good_seed(head["seed"]) or not isinstance(head["ruleset"], str) \
             or not isinstance(head["scene"], str):
         raise InputError(name, "", items[0][0], "the header's ruleset, seed or scene is not "
-                         "what a log holds", "ruleset and scene as text, seed a whole number")
+                         "what a log holds", "ruleset and scene as text, seed a whole number "
+                         "0 or more or a text of 1 to 256 characters")
     actions, prints, where = [], [], []
     for n, item in items[1:]:
         if not isinstance(item, dict):
@@ -114,12 +114,20 @@ def read(path: str | Path) -> SavedGame:
     if not isinstance(params, dict) or not all(isinstance(k, str) for k in params):
         raise InputError(name, "params", items[0][0], "the header's params are not a mapping",
                          '{"rounds": 3}')
-    return SavedGame(head["ruleset"], int(head["seed"]), head["scene"],
+    return SavedGame(head["ruleset"], head["seed"], head["scene"],
                      scene_name if isinstance(scene_name, str) else "", actions, prints,
                      name, where, items[0][0], params)
 
 
-def new_game(ruleset: str, seed: int, scene_text: str, scene_name: str = "<log>",
+def good_seed(seed: object) -> bool:
+    """A seed a log may hold: a whole number 0 or more, or text of 1 to 256 characters (a
+    server's game: its secret seed)."""
+    if isinstance(seed, str):
+        return 0 < len(seed) <= 256
+    return isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0
+
+
+def new_game(ruleset: str, seed: int | str, scene_text: str, scene_name: str = "<log>",
              params: dict[str, Any] | None = None) -> Game:
     scene = load_scene_text(scene_text, scene_name)
     if scene.ruleset.id != ruleset:
@@ -127,7 +135,7 @@ def new_game(ruleset: str, seed: int, scene_text: str, scene_name: str = "<log>"
     return Game(rules_for(ruleset), scene, seed, params or {})
 
 
-def replay_states(rules: Ruleset, seed: int, scene_text: str, actions: Iterable[Action]
+def replay_states(rules: Ruleset, seed: int | str, scene_text: str, actions: Iterable[Action]
                   ) -> list[str]:
     """Fingerprints of the states after each action, replayed from the start."""
     game = Game(rules, load_scene_text(scene_text, "<log>"), seed)

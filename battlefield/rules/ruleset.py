@@ -58,6 +58,7 @@ import numpy as np
 from battlefield.errors import UsageError
 from battlefield.names import after
 from battlefield.paths import ruleset_dir
+from battlefield.rules import decisions
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import Decision
 from battlefield.rules.handlers import Handler, collect
@@ -352,6 +353,19 @@ class Ruleset(ABC):
         """Whenever the engine asks whose decision it is (no decision pending): the side that
         acts now."""
 
+    def sender(self, state: State, action: Action) -> str:
+        """Whenever a seat's action arrives (the server, the window, `try`): the side that may
+        send `action` now - the side of the pending decision it answers, else the acting side.
+        Not the side the action names: an action for another side's unit, or naming a side,
+        is still the sender's to send and the engine's to refuse. Override where the rules
+        give an action to a side this does not find (warband's `first`: the initiative
+        holder's choice whatever side it names)."""
+        if state.pending:
+            d = decisions.addressed(state, action)
+            if d is not None:
+                return d.side
+        return state.acting_side
+
     @abstractmethod
     def over(self, state: State) -> bool:
         """After every action and before every choice: whether the battle has ended."""
@@ -416,6 +430,13 @@ class Ruleset(ABC):
         answer from `given` (the shorthand), or this ruleset's default answer without it.
         Default: None, the decision waits for an action."""
         return None
+
+    def check_position(self, state: State) -> None:  # noqa: B027 - a default that does nothing
+        """When a whole position (a scene's `state:`, as try --out writes it) has been restored
+        and its values found of the kinds the ruleset's start holds: check, field by field,
+        what that cannot show - the text and the range of the ruleset's own values (warband's
+        ability dice) - raising rules.state.start_error at the key path. Default: nothing
+        more to check."""
 
     # --- the commands ---------------------------------------------------------------------------
     def check_scene(self, scene: Scene) -> None:  # noqa: B027 - a default that does nothing

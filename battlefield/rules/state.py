@@ -129,7 +129,7 @@ class Game:
 
     rules: Ruleset
     scene: Scene
-    seed: int = 0
+    seed: int | str = 0          # rules/dice.py: a 64-bit number, or any text or bigger number
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -149,6 +149,7 @@ class Game:
         start = self.scene.extra.get("state") or {}
         if position.is_position(start):
             position.restore(state, start)
+            self.rules.check_position(state)
             position.probe(state)
         return state
 
@@ -255,6 +256,11 @@ class State:
         if self.pending:
             return self.pending[0].side
         return self.rules.acting_side(self)
+
+    def sender(self, action: Action) -> str:
+        """The side that may send `action` now (Ruleset.sender): the server compares it with
+        the seat an act came from, the window with its computer sides."""
+        return self.rules.sender(self, action)
 
     # --- the clock every ruleset keeps (its own counters live beside these keys) ----------------
     @property

@@ -1,6 +1,7 @@
 """`battlefield try`: apply actions to a scene, each at the moment it belongs to (aos4: the
 phase of its ability within the acting side's turn), and report for each whether it was legal,
-why not, and what it did. Also: the scene after the actions, written back as a scene file."""
+why not, what it did and which side would send it in a game (State.sender). Also: the scene
+after the actions, written back as a scene file."""
 
 from __future__ import annotations
 
@@ -56,8 +57,9 @@ def run(scene: Scene, actions: list[Action | Refused], seed: int = 1,
             bad = advance(state, action)
         if not bad:
             bad = state.check(action)
+        by = state.sender(action)       # the side whose seat would send it in a game
         if bad:
-            results.append({"action": written.to_dict(), "legal": False,
+            results.append({"action": written.to_dict(), "by": by, "legal": False,
                             "violations": [x.to_dict() for x in bad], "events": []})
             continue
         before = len(state.dice.log)
@@ -67,7 +69,7 @@ def run(scene: Scene, actions: list[Action | Refused], seed: int = 1,
         events = state.apply(action)
         answered, more = decisions.settle(state, given, [a for a in actions[i + 1:]
                                                          if isinstance(a, Action)])
-        results.append({"action": shown, "legal": True, "violations": [],
+        results.append({"action": shown, "by": by, "legal": True, "violations": [],
                         "events": events + more,
                         "rolls": [r.to_dict() for r in state.dice.log[before:]],
                         **({"answered": answered} if answered else {})})

@@ -21,7 +21,7 @@ from battlefield.errors import InputError, UsageError
 from battlefield.geometry.bases import OVAL_SIZES_MM, RECT, ROUND_SIZES_MM, Base, outline_points
 from battlefield.geometry.separation import half_width, signed_distance_matrix
 from battlefield.geometry.terrain import KINDS, Layout, Piece, normalise_kind
-from battlefield.inputs import MAX_NUMBER
+from battlefield.inputs import MAX_NUMBER, shown
 from battlefield.names import after, did_you_mean
 from battlefield.paths import find_map, map_names, no_such_scene, ruleset_names
 from battlefield.rulesets import BOARD_ID, ExtraKey, load_ruleset
@@ -70,23 +70,33 @@ def _where(file: str | Path) -> Path:
         return Path(file)
 
 
-def load_scene_text(text: str, name: str = "<scene>") -> Scene:
+def load_scene_text(text: str, name: str = "<scene>", files: bool = True) -> Scene:
+    """A scene from its text. files=False: its `map:` names a bundled map only, never a file
+    on this computer (a scene a network client sent: server/app.py)."""
     data, lines = load_yaml(name, text)
-    return _SceneReader(Reader(name, data, lines)).scene(False, None)
+    return _SceneReader(Reader(name, data, lines), files=files).scene(False, None)
 
 
 def resolve_scene_path(arg: str) -> Path:
     """A scene argument: a file path, or the name of a bundled map or scene."""
     path = Path(arg)
-    if path.exists() or path.suffix in (".yaml", ".yml") and "/" in arg:
+    try:
+        there = path.exists()
+    except (OSError, ValueError) as exc:  # a name too long for the file system, a NUL
+        why = getattr(exc, "strerror", None) or "not a file name"
+        raise InputError(shown(arg, 60), "", None, f"cannot be opened ({why})",
+                         "a scene file, or a bundled scene: " + ", ".join(map_names())
+                         ) from None
+    if there or path.suffix in (".yaml", ".yml") and "/" in arg:
         return path
     bundled = find_map(arg)
     return bundled if bundled is not None else path
 
 
 class _SceneReader:
-    def __init__(self, r: Reader, chain: tuple[Path, ...] = ()) -> None:
+    def __init__(self, r: Reader, chain: tuple[Path, ...] = (), files: bool = True) -> None:
         self.r = r
+        self.files = files            # False: `map:` is a bundled map, no file beside
         # The scene and map files that led here through `map:`, to refuse a loop.
         self.chain = (*chain, _where(r.file))
 
@@ -173,13 +183,19 @@ class _SceneReader:
     def _map(self, value: Any) -> dict[str, Any]:
         r = self.r
         ref = r.string(("map",), value)
-        path = _beside(r, Path(r.file).parent, ref)
-        if (path is None or not path.is_file()) and not ref.endswith((".yaml", ".yml")):
+        path = _beside(r, Path(r.file).parent, ref) if self.files else None
+        if (self.files and (path is None or not path.is_file())
+                and not ref.endswith((".yaml", ".yml"))):
             path = _beside(r, Path(r.file).parent, f"{ref}.yaml")   # `map: NAME`: NAME.yaml
         if path is None or not path.is_file():
             bundled = find_map(ref)
             if bundled is None:
                 names = map_names()
+                if not self.files:
+                    raise r.error(("map",), f"no bundled map '{ref}' (a scene sent to a "
+                                            f"server reads no files)",
+                                  "a bundled map: " + ", ".join(names),
+                                  did_you_mean(ref, names))
                 raise r.error(("map",), f"no map '{ref}'",
                               "a map file next to the scene" +
                               (", or a bundled map: " + ", ".join(names) if names else ""),

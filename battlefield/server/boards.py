@@ -8,21 +8,25 @@ Share stores the position: `POST /boards` with `{"scene": NAME_OR_YAML}` (a scen
 `state:` or without; the page adds `"moves"`, where it moved models to, or starts from `"board":
 ID`) answers 201 `{"board": ID, "url": "/board/ID"}`; `GET /board/ID` is that position's page,
 `/board/ID.svg` its picture, `/board/ID.yaml` its scene. Boards are kept in the games' database
-and never change: moving a shared board's models and sharing again makes a new board."""
+and never change: moving a shared board's models and sharing again makes a new board.
+
+Under the server's limits as a game is (server/limits.py): a posted scene within its bytes,
+models and terrain corners and read without any file of the server (a `map:` is a bundled
+map), a new board counted as a new game for the address's rate, and every ruling, page and
+picture the engine's work on its threads (server/worker.py), charged to the address."""
 
 from __future__ import annotations
 
 import asyncio
 import math
 import secrets
-import sqlite3
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 from html import escape
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from aiohttp import web
@@ -40,7 +44,12 @@ from battlefield.rulings import Referee
 from battlefield.scene.load import load_scene_text
 from battlefield.scene.model import Scene
 from battlefield.server import messages
-from battlefield.server.preview import Bucket
+from battlefield.server.limits import Buckets, retry_after
+from battlefield.server.pages import new_nonce, security_headers
+from battlefield.yamlsource import load_yaml
+
+if TYPE_CHECKING:
+    from battlefield.server.app import Server
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS boards (
@@ -68,13 +77,15 @@ def board_script() -> str:
 class Boards:
     """The boards of a server (server/app.py adds `routes`)."""
 
-    def __init__(self, db: sqlite3.Connection,
-                 scene_source: Callable[[str], tuple[str, str]]) -> None:
-        self.db = db
-        self.db.executescript(SCHEMA)
+    def __init__(self, server: Server, scene_source: Callable[[str], tuple[str, str]]
+                 ) -> None:
+        self.server = server
+        self.store = server.store
+        with self.store.lock:
+            self.store.db.executescript(SCHEMA)
         self.scene_source = scene_source
         self.kept: OrderedDict[tuple[str, str], tuple[str, str, Scene]] = OrderedDict()
-        self.buckets: dict[str, Bucket] = {}
+        self.buckets = Buckets(RULINGS_RATE, RULINGS_RATE)   # rulings per address
 
     def routes(self) -> list[web.RouteDef]:
         return [web.get("/board", self.start), web.post("/boards", self.create),
@@ -85,8 +96,9 @@ class Boards:
 
     # --- the scenes -------------------------------------------------------------------------
     def stored(self, board_id: str) -> tuple[str, str] | None:
-        row = self.db.execute("SELECT scene_text, name FROM boards WHERE id = ?",
-                              (board_id,)).fetchone()
+        with self.store.lock:
+            row = self.store.db.execute("SELECT scene_text, name FROM boards WHERE id = ?",
+                                        (board_id,)).fetchone()
         return (row[0], row[1]) if row else None
 
     def base(self, spec: dict[str, Any]) -> tuple[str, str, Scene]:
@@ -119,87 +131,130 @@ class Boards:
                 text, name = self.scene_source(key[1])
             except BattlefieldError as exc:
                 raise BoardError(str(exc)) from None
-        try:
-            scene = load_scene_text(text, name)
-        except BattlefieldError as exc:
-            raise BoardError(str(exc)) from None
+        scene = self.read(text, name)
         self.kept[key] = (text, name, scene)
         if len(self.kept) > KEPT:
             self.kept.popitem(last=False)
         return text, name, scene
 
+    def read(self, text: str, name: str) -> Scene:
+        """A scene's text read as a posted game's is: within the server's limits, no file of
+        the server read (BoardError: the line to answer)."""
+        limits = self.server.limits
+        size = len(text.encode("utf-8", "surrogatepass"))
+        try:
+            if size > limits.scene_bytes:
+                raise BoardError(f"the scene is {size:,} bytes, more than the server's "
+                                 f"{limits.scene_bytes:,}")
+            data, _ = load_yaml(name, text)       # counted before the scene is built
+            if problem := limits.data_problem(data):
+                raise BoardError(problem)
+            scene = load_scene_text(text, name, files=False)
+            if problem := limits.scene_problem(scene, size):
+                raise BoardError(problem)
+        except BattlefieldError as exc:
+            raise BoardError(str(exc)) from None
+        return scene
+
+    async def _engine(self, address: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """fn(*args) on the engine's threads, charged to `address`; 429 past its share."""
+        wait = self.server.engine.wait(address)
+        if wait > 0:
+            raise _slow_down(f"{address} asked the engine for more work than its share "
+                             f"lately", wait)
+        return await self.server.engine.run(None, address, fn, *args)
+
     # --- HTTP ----------------------------------------------------------------------------------
     async def create(self, request: web.Request) -> web.Response:
-        """POST /boards: the position stored for good; 201 {"board": ID, "url": "/board/ID"}."""
+        """POST /boards: the position stored for good; 201 {"board": ID, "url": "/board/ID"}.
+        Counted as a new game for the address's rate."""
+        address = self.server.address(request)
+        wait = self.server.creates.take(address)
+        if wait > 0:
+            return _too_many(f"too many new games and boards from {address}: try again "
+                             f"later", wait)
         try:
             spec = _read(await request.read())
-            text, name, scene = await asyncio.to_thread(self.base, spec)
-            moves = moves_of(spec.get("moves"), scene)
-            if moves:
-                text = await asyncio.to_thread(moved_text, text, scene, moves)
-                await asyncio.to_thread(load_scene_text, text, name)  # it reads back
-        except (BoardError, messages.FrameError) as exc:
+            text, name = await self._engine(address, self.shared, spec)
+        except (BoardError, messages.FrameError, BattlefieldError) as exc:
             return _error(400, str(exc))
-        except BattlefieldError as exc:
-            return _error(400, str(exc))
-        board_id = self._new_id()
-        self.db.execute("INSERT INTO boards (id, scene_text, name, created) VALUES (?, ?, ?, ?)",
-                        (board_id, text, name, time.time()))
+        board_id = await asyncio.to_thread(self._insert, text, name)
         return web.json_response({"board": board_id, "url": f"/board/{board_id}"}, status=201)
+
+    def shared(self, spec: dict[str, Any]) -> tuple[str, str]:
+        """(text, name) of the position a share stores (it reads back, within the limits)."""
+        text, name, scene = self.base(spec)
+        moves = moves_of(spec.get("moves"), scene)
+        if moves:
+            text = moved_text(text, scene, moves)
+            self.read(text, name)
+        return text, name
+
+    def _insert(self, text: str, name: str) -> str:
+        with self.store.lock:
+            while True:
+                board_id = secrets.token_hex(6)
+                if self.store.db.execute("SELECT 1 FROM boards WHERE id = ?",
+                                         (board_id,)).fetchone() is None:
+                    break
+            self.store.db.execute("INSERT INTO boards (id, scene_text, name, created) "
+                                  "VALUES (?, ?, ?, ?)", (board_id, text, name, time.time()))
+        return board_id
 
     async def rulings(self, request: web.Request) -> web.Response:
         """POST /board/rulings {"board": ID | "scene": NAME, "moves": {...}, "measure": [A, B]}:
         the rulings of that position and the depiction of the table with them."""
-        who = request.remote or "?"
-        wait = self.buckets.setdefault(who, Bucket(RULINGS_RATE, RULINGS_RATE,
-                                                   RULINGS_RATE)).take()
-        if wait:
-            return web.json_response({"error": f"more than {RULINGS_RATE:g} rulings a second: "
-                                               f"try again in {wait:.2f} s"}, status=429,
-                                     headers={"Retry-After": str(max(1, math.ceil(wait)))})
+        address = self.server.address(request)
+        wait = self.buckets.take(address)
+        if wait > 0:
+            return _too_many(f"more than {RULINGS_RATE:g} rulings a second from {address}",
+                             wait)
         try:
             spec = _read(await request.read())
-            _, _, scene = await asyncio.to_thread(self.base, spec)
-            moves = moves_of(spec.get("moves"), scene)
-            measure = measure_of(spec.get("measure"), scene)
-            out = await asyncio.to_thread(board_rulings, scene, moves, measure)
-        except (BoardError, messages.FrameError) as exc:
-            return _error(400, str(exc))
-        except BattlefieldError as exc:
+            out = await self._engine(address, self.ruled, spec)
+        except (BoardError, messages.FrameError, BattlefieldError) as exc:
             return _error(400, str(exc))
         return web.json_response(out, headers={"Cache-Control": "no-store"})
+
+    def ruled(self, spec: dict[str, Any]) -> dict[str, Any]:
+        _, _, scene = self.base(spec)
+        moves = moves_of(spec.get("moves"), scene)
+        measure = measure_of(spec.get("measure"), scene)
+        return board_rulings(scene, moves, measure)
 
     async def start(self, request: web.Request) -> web.Response:
         """GET /board: a bundled scene's board (?scene=NAME), or the list of them and a form
         to upload one."""
         name = request.query.get("scene")
+        nonce = new_nonce()
         if not name:
-            return _html(pick_page())
+            return _html(pick_page(nonce=nonce), nonce)
+        address = self.server.address(request)
         try:
-            text, title, scene = await asyncio.to_thread(self.base, {"scene": name})
+            text, title, scene = await self._engine(address, self.base, {"scene": name})
         except BoardError as exc:
-            return _html(pick_page(str(exc)), status=400)
-        return _html(await asyncio.to_thread(board_page, scene, {"scene": name}, title))
+            return _html(pick_page(str(exc), nonce), nonce, status=400)
+        return _html(await self._engine(address, board_page, scene, {"scene": name}, title,
+                                        None, nonce), nonce)
 
     async def page(self, request: web.Request) -> web.Response:
         bid = request.match_info["id"]
-        text, name, scene = await asyncio.to_thread(self.base, {"board": bid})
-        return _html(await asyncio.to_thread(board_page, scene, {"board": bid}, name, bid))
+        address = self.server.address(request)
+        nonce = new_nonce()
+        text, name, scene = await self._engine(address, self.base, {"board": bid})
+        return _html(await self._engine(address, board_page, scene, {"board": bid}, name, bid,
+                                        nonce), nonce)
 
     async def svg(self, request: web.Request) -> web.Response:
-        _, _, scene = await asyncio.to_thread(self.base, {"board": request.match_info["id"]})
-        text = await asyncio.to_thread(board_svg, scene)
+        address = self.server.address(request)
+        _, _, scene = await self._engine(address, self.base, {"board": request.match_info["id"]})
+        text = await self._engine(address, board_svg, scene)
         return web.Response(text=text, content_type="image/svg+xml", charset="utf-8")
 
     async def yaml(self, request: web.Request) -> web.Response:
-        text, _, _ = await asyncio.to_thread(self.base, {"board": request.match_info["id"]})
+        text, _, _ = await self._engine(self.server.address(request), self.base,
+                                        {"board": request.match_info["id"]})
         return web.Response(text=text, content_type="application/yaml", charset="utf-8")
-
-    def _new_id(self) -> str:
-        while True:
-            board_id = secrets.token_hex(6)
-            if self.stored(board_id) is None:
-                return board_id
 
 
 # --- positions --------------------------------------------------------------------------------
@@ -301,12 +356,12 @@ BOARD_PANEL = """<aside class="panel board-panel">
 </aside>"""
 
 
-def board_page(scene: Scene, base: dict[str, str], title: str, board_id: str | None = None
-               ) -> str:
+def board_page(scene: Scene, base: dict[str, str], title: str, board_id: str | None = None,
+               nonce: str | None = None) -> str:
     """The board's page: the table as it stands with its rulings, the panel, the script."""
     report = Referee(scene).check_report()
     picture = Picture(scene, report)
-    svg = picture.svg("board", standalone=False)
+    svg = picture.svg("board", standalone=False, nonce=nonce)
     lines = "".join(f"<p>{escape(line)}</p>" for line in ruling_lines(report))
     panel = BOARD_PANEL.replace('<div id="board-rulings" class="rulings"></div>',
                                 f'<div id="board-rulings" class="rulings">{lines}</div>')
@@ -325,10 +380,10 @@ def board_page(scene: Scene, base: dict[str, str], title: str, board_id: str | N
             "units": {u.id: {"name": u.name or u.id, "side": u.side, "models": len(u.models)}
                       for u in scene.units}}
     return document(f"{title}: board", body, data, "ruling", (board_script(),),
-                    "replay board")
+                    "replay board", nonce)
 
 
-def pick_page(problem: str = "") -> str:
+def pick_page(problem: str = "", nonce: str | None = None) -> str:
     """GET /board without a scene: the bundled scenes to open, and an upload."""
     links = "".join(f'<li><a href="/board?scene={escape(n)}">{escape(n)}</a></li>'
                     for n in map_names())
@@ -339,12 +394,31 @@ def pick_page(problem: str = "") -> str:
             "<h2>Or a scene file of yours</h2><p><input type=\"file\" id=\"upload\" "
             "accept=\".yaml,.yml,text/yaml\"></p><p id=\"upload-state\"></p></main>")
     return document("battlefield board", body, {"kind": "pick"}, "ruling", (board_script(),),
-                    "pick")
+                    "pick", nonce)
 
 
-def _html(text: str, status: int = 200) -> web.Response:
-    return web.Response(text=text, status=status, content_type="text/html", charset="utf-8",
-                        headers={"Cache-Control": "no-store"})
+def _html(text: str, nonce: str, status: int = 200) -> web.Response:
+    """A page under the Content-Security-Policy that runs its own scripts (those with
+    `nonce`)."""
+    response = web.Response(text=text, status=status, content_type="text/html",
+                            charset="utf-8", headers={"Cache-Control": "no-store"})
+    security_headers(response, nonce)
+    return response
+
+
+def _too_many(line: str, seconds: float) -> web.Response:
+    """429 with Retry-After, answered."""
+    wait = retry_after(seconds)
+    return web.json_response({"error": f"{line} (in {wait} s)", "retry_after": wait},
+                             status=429, headers={"Retry-After": str(wait)})
+
+
+def _slow_down(line: str, seconds: float) -> web.HTTPTooManyRequests:
+    """429 with Retry-After, raised (from deep in a handler)."""
+    wait = retry_after(seconds)
+    return web.HTTPTooManyRequests(
+        text=messages.dumps({"error": f"{line} (in {wait} s)", "retry_after": wait}),
+        content_type="application/json", headers={"Retry-After": str(wait)})
 
 
 def _error(status: int, line: str) -> web.Response:

@@ -8,12 +8,12 @@ carries on playing them."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import sys
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from battlefield.rules.actions import Action
+from battlefield.server.store import Store
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS computer_seats (
@@ -21,7 +21,19 @@ CREATE TABLE IF NOT EXISTS computer_seats (
     side TEXT NOT NULL
 );
 """
-Accept = Callable[[Any, str, Action, str], Any]     # (game, side, action, act id): accepted?
+
+
+class Host(Protocol):
+    """What a computer seat asks of the server that plays it (server/app.Server is one)."""
+
+    async def hello(self, game: Any, side: str) -> tuple[dict[str, Any], list[Any]]:
+        """The seat's hello and the records after its position, taken in the game's turn."""
+
+    async def think(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """fn(*args) worked out on the server's engine threads."""
+
+    async def accept(self, game: Any, side: str, action: Action, key: str) -> bool:
+        """The seat's action checked, stored and told as any seat's act: accepted?"""
 
 
 class SeatPlayer(Protocol):
@@ -34,34 +46,53 @@ class SeatPlayer(Protocol):
     async def play(self) -> None: ...
 
 
-SeatFactory = Callable[[Any, str, Accept], SeatPlayer]
+SeatFactory = Callable[[Any, str, Host], SeatPlayer]
 
 
 class Computers:
     """The computer seats of a server's games."""
 
-    def __init__(self, db: sqlite3.Connection, seat: SeatFactory | None = None) -> None:
-        self.db = db
+    def __init__(self, store: Store, seat: SeatFactory | None, host: Host) -> None:
+        self.store = store
         self.seat = seat           # None: this server plays no seat (POST /games refuses it)
-        self.db.executescript(SCHEMA)
+        self.host = host
+        with store.lock:
+            store.db.executescript(SCHEMA)
         self.seats: dict[str, SeatPlayer] = {}
+        self.known: dict[str, str | None] = {}     # game -> its computer's side, as read
         self.tasks: set[asyncio.Task[None]] = set()
 
     def add(self, game_id: str, side: str) -> None:
-        self.db.execute("INSERT INTO computer_seats (game, side) VALUES (?, ?)", (game_id, side))
+        with self.store.lock:
+            self.store.db.execute("INSERT INTO computer_seats (game, side) VALUES (?, ?)",
+                                  (game_id, side))
+        self.known[game_id] = side
 
     def side(self, game_id: str) -> str | None:
-        row = self.db.execute("SELECT side FROM computer_seats WHERE game = ?",
-                              (game_id,)).fetchone()
-        return row[0] if row else None
+        """The side the server plays in this game (None: none), kept in the database."""
+        if game_id in self.known:
+            return self.known[game_id]
+        with self.store.lock:
+            row = self.store.db.execute("SELECT side FROM computer_seats WHERE game = ?",
+                                        (game_id,)).fetchone()
+        side = self.known[game_id] = row[0] if row else None
+        if len(self.known) > 10000:
+            self.known.clear()
+        return side
 
-    def attach(self, game: Any, accept: Accept) -> None:
+    def attach(self, game: Any) -> None:
         """A game now in memory: its computer seat joins it and plays if it is its turn."""
-        side = self.side(game.id)
-        if side is None or game.id in self.seats or game.over or self.seat is None:
+        if self.seat is None or game.id in self.seats or game.over:
             return
-        self.seats[game.id] = self.seat(game, side, accept)
+        side = self.side(game.id)
+        if side is None:
+            return
+        self.seats[game.id] = self.seat(game, side, self.host)
         self.poke(game)
+
+    def forget(self, game_id: str) -> None:
+        """The game left memory: its seat too (attached again when it is rebuilt)."""
+        self.seats.pop(game_id, None)
 
     def heard(self, game: Any, record: Any) -> None:
         """An action was accepted in `game`: its computer seat hears of it, and plays when
@@ -96,4 +127,4 @@ class Computers:
         await asyncio.gather(*self.tasks, return_exceptions=True)
 
 
-__all__ = ["Accept", "Computers", "SeatFactory", "SeatPlayer"]
+__all__ = ["Computers", "Host", "SeatFactory", "SeatPlayer"]

@@ -1,27 +1,29 @@
 """One game on the server: the engine's State (the authority), the accepted actions as the
 clients hear of them, who holds which seat, and what each client may see. No rules live here:
-an act is checked with State.check and carried out with State.apply; the server adds only whose
-seat may send it (`not_your_seat`) and which answers stay secret until their batch is revealed
-(the engine's rules.decisions.hidden / shown)."""
+an act is checked with State.check and carried out with State.apply; the server compares the
+seat it came from with the side the engine says may send it (State.sender: `not_your_seat`),
+and keeps which answers stay secret until their batch is revealed (the engine's
+rules.decisions.hidden / shown)."""
 
 from __future__ import annotations
 
 import json
 import secrets
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from battlefield.errors import BattlefieldError, UnknownUnit
+from battlefield.errors import BattlefieldError
 from battlefield.rules import decisions, log, registry
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.position import plain
 from battlefield.rules.state import Game, State
 from battlefield.rules.trial import scene_after
 from battlefield.scene.load import load_scene_text
-from battlefield.server.messages import seed_sha256
+from battlefield.server.messages import dumps, seed_sha256
 
 
 @dataclass
@@ -66,20 +68,35 @@ class LiveGame:
     """A game being played: the state and everything said about it so far."""
 
     def __init__(self, game_id: str, ruleset: str, scene_text: str, scene_name: str,
-                 seed: int, seats: dict[str, str]) -> None:
+                 seed: int | str, seats: dict[str, str], seeded: bool = True) -> None:
         self.id, self.ruleset, self.seed = game_id, ruleset, seed
+        self.seeded = seeded                 # the creator chose the seed: its dice foreseeable
         self.scene_text, self.scene_name = scene_text, scene_name
         self.seats = dict(seats)                           # side -> token
         self.tokens = {t: s for s, t in seats.items()}     # token -> side
-        scene = load_scene_text(scene_text, scene_name)
+        # files=False: a `map:` in a client's scene is a bundled map, never a file of ours
+        scene = load_scene_text(scene_text, scene_name, files=False)
         self.state: State = Game(registry.get(ruleset), scene, seed).new_state(
             keep_undo=False)
+        self.finished = self.state.over      # kept here: the loop reads it while a worker acts
         self.records: list[Record] = []
         self.by_id: dict[tuple[str, str], int] = {}        # (side, act id) -> version
         self.secret: list[int] = []          # versions of secret answers not yet revealed
         self.clear: tuple[int, State] | None = None    # the last moment with no secret answer
         self.log_text: str | None = None
         self.clients: set[Any] = set()       # the server's connections (server/app.py)
+        self.touched = time.monotonic()      # when a client last acted or joined
+        self._position: tuple[int, str] | None = None    # the hello's position, as JSON
+        self._over: dict[str, Any] | None = None
+
+    @staticmethod
+    def fresh_seed() -> str:
+        """A secret seed: 256 bits from the operating system's random source, as 64 hex
+        digits (never all digits: a seed of digits is a number, rules/dice.py)."""
+        while True:
+            seed = secrets.token_hex(32)
+            if not seed.isdigit():
+                return seed
 
     @staticmethod
     def new_seats(sides: list[str]) -> dict[str, str]:
@@ -92,29 +109,22 @@ class LiveGame:
 
     @property
     def over(self) -> bool:
-        return self.state.over
+        return self.finished
 
     @property
     def seed_sha256(self) -> str:
         return seed_sha256(self.seed)
 
     # --- acting ------------------------------------------------------------------------------
-    def sides_of(self, action: Action) -> set[str]:
-        """The sides `action` is for: the side it names, its unit's side, else the side of the
-        decision it answers or the side whose turn it is."""
-        state = self.state
-        out = set()
-        if action.side is not None:
-            out.add(action.side)
-        if action.unit is not None:
-            try:
-                out.add(state.side_of(state.unit_index(action.unit)))
-            except (KeyError, UnknownUnit):
-                pass                         # the engine's check names the unit
-        if not out:
-            d = decisions.addressed(state, action) if state.pending else None
-            out.add(d.side if d is not None else state.acting_side)
-        return out
+    def seat_refusal(self, side: str, action: Action) -> list[dict[str, Any]]:
+        """`not_your_seat` when the engine says another side may send `action` now
+        (State.sender: the acting side, or the side of the decision it answers); the server
+        never reads the sender from the action's own fields."""
+        sender = self.state.sender(action)
+        if sender == side:
+            return []
+        return [Violation("not_your_seat", f"this seat plays {side}; {action.type} is "
+                                           f"{sender}'s to send now").to_dict()]
 
     def answered(self, side: str, client_key: str) -> Record | None:
         """The event of an act this seat already sent with this id (a resend)."""
@@ -129,11 +139,8 @@ class LiveGame:
         state = self.state
         if state.over:
             raise Refused([{"code": "game_over", "message": "the battle is over"}])
-        others = sorted(s for s in self.sides_of(action) if s != side)
-        if others:
-            raise Refused([Violation("not_your_seat",
-                                     f"this seat plays {side}; {action.type} is for "
-                                     f"{', '.join(others)}").to_dict()])
+        if bad := self.seat_refusal(side, action):
+            raise Refused(bad)
         violations = state.check(action)
         if violations:
             raise Refused([v.to_dict() for v in violations])
@@ -169,6 +176,7 @@ class LiveGame:
             self.secret, self.clear = [], None
         self.records.append(record)
         self.by_id[(side, client_key)] = version
+        self.finished = state.over
         return record
 
     def _rebuild(self) -> None:
@@ -177,6 +185,7 @@ class LiveGame:
         for record in self.records:
             state.apply(Action.from_dict(record.action))
         self.state = state
+        self.finished = state.over
         if self.secret:
             again = Game(self.state.rules, self.state.scene, self.seed).new_state(
                 keep_undo=False)
@@ -193,14 +202,32 @@ class LiveGame:
         scene = scene_after(state)
         scene["state"].pop("dice", None)        # the dice generator's position: never told
         msg = {"type": "hello", "game": self.id, "seat": seat, "version": self.version,
-               "seed_sha256": self.seed_sha256, "ruleset": self.ruleset,
+               "seed_sha256": self.seed_sha256, "seeded": self.seeded, "ruleset": self.ruleset,
                "sides": list(self.state.sides), "position_version": version,
                "position": scene}
         return msg, self.records[version:]
 
+    def hello_text(self, seat: str | None) -> tuple[str, int, int]:
+        """The hello as JSON text, the version its position is at and the game's version (the
+        events between follow it). The position's text is made once per position: a thousand
+        clients joining cost one."""
+        version = self.clear[0] if self.clear is not None else self.version
+        if self._position is None or self._position[0] != version:
+            msg, _ = self.hello(seat)
+            self._position = (version, dumps(msg["position"]))
+        head = {"type": "hello", "game": self.id, "seat": seat, "version": self.version,
+                "seed_sha256": self.seed_sha256, "seeded": self.seeded,
+                "ruleset": self.ruleset, "sides": list(self.state.sides),
+                "position_version": version}
+        return dumps(head)[:-1] + ',"position":' + self._position[1] + "}", version, \
+            self.version
+
     def over_message(self) -> dict[str, Any]:
-        return {"type": "over", "version": self.version,
-                "result": _plain(self.state.result().to_dict()), "seed": self.seed}
+        """The `over` message: the result and the seed, whose text hashes to seed_sha256."""
+        if self._over is None or self._over["version"] != self.version:
+            self._over = {"type": "over", "version": self.version,
+                          "result": _plain(self.state.result().to_dict()), "seed": self.seed}
+        return self._over
 
     def log(self) -> str:
         """The game's log exactly as `simulate --log` writes it (the game is over)."""
@@ -210,11 +237,11 @@ class LiveGame:
             return path.read_text(encoding="utf-8")
 
 
-def replayed(game_id: str, ruleset: str, scene_text: str, scene_name: str, seed: int,
-             seats: dict[str, str], actions: list[tuple[str, str, dict[str, Any]]]
-             ) -> LiveGame:
+def replayed(game_id: str, ruleset: str, scene_text: str, scene_name: str, seed: int | str,
+             seats: dict[str, str], actions: list[tuple[str, str, dict[str, Any]]],
+             seeded: bool = True) -> LiveGame:
     """A stored game rebuilt by replaying its accepted actions (each one again, as it was)."""
-    game = LiveGame(game_id, ruleset, scene_text, scene_name, seed, seats)
+    game = LiveGame(game_id, ruleset, scene_text, scene_name, seed, seats, seeded)
     for side, key, data in actions:
         try:
             game.act(side, Action.from_dict(data), key)

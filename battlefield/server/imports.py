@@ -5,24 +5,30 @@ new_game.js makes the game with `POST /games` and shows its `join` links). An ar
 made a scene by `POST /imports` (multipart: `roster`, the file; `side`, red or blue; `into`,
 optional, a scene's text to add the army to), the very import `battlefield army import
 --deploy` does, with the server's catalogues (`serve --catalogues DIR`, else the cache
-`battlefield army catalogues update` fills)."""
+`battlefield army catalogues update` fills). Under the server's limits as a posted game is: the
+import is the engine's work charged to the address, `into` is read as a posted scene (within
+the limits, its `map:` a bundled map only) and so is the scene made."""
 
 from __future__ import annotations
 
-import asyncio
 import tempfile
 from html import escape
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
 from battlefield.army.writer import import_army
-from battlefield.errors import BattlefieldError
+from battlefield.errors import BattlefieldError, UsageError
 from battlefield.paths import map_names
 from battlefield.scene.load import load_scene_text
 from battlefield.server import messages
+from battlefield.server.limits import retry_after
+from battlefield.yamlsource import load_yaml
+
+if TYPE_CHECKING:
+    from battlefield.server.app import Server
 
 ROSTERS = (".ros", ".rosz")
 SIDES = ("red", "blue")
@@ -65,10 +71,19 @@ army list (.ros, .rosz from New Recruit or BattleScribe)
 class Imports:
     """POST /imports: an army list made a scene for a new game."""
 
-    def __init__(self, catalogues: list[str] | None = None) -> None:
+    def __init__(self, server: Server, catalogues: list[str] | None = None) -> None:
+        self.server = server
         self.catalogues = catalogues
 
     async def post(self, request: web.Request) -> web.Response:
+        address = self.server.address(request)
+        wait = self.server.engine.wait(address)
+        if wait > 0:
+            seconds = retry_after(wait)
+            return web.json_response(
+                {"error": f"{address} asked the engine for more work than its share lately "
+                          f"(in {seconds} s)", "retry_after": seconds},
+                status=429, headers={"Retry-After": str(seconds)})
         if (request.content_length or 0) > messages.MAX_BODY:
             return _error(400, f"the upload is larger than {messages.MAX_BODY} bytes")
         try:
@@ -92,13 +107,16 @@ class Imports:
         if len(data) > messages.MAX_BODY:
             return _error(400, f"roster: larger than {messages.MAX_BODY} bytes")
         try:
-            out = await asyncio.to_thread(self.scene_of, name, data, side, into)
+            out = await self.server.engine.run(None, address, self.scene_of, name, data, side,
+                                               into)
         except BattlefieldError as exc:
             return _error(400, str(exc))
         return web.json_response(out)
 
     def scene_of(self, name: str, data: bytes, side: str, into: str | None) -> dict[str, Any]:
         """The scene `army import --deploy` writes for this list (added to `into`)."""
+        if into:
+            self.posted(into, "into")
         with tempfile.TemporaryDirectory(prefix="battlefield-import-") as tmp:
             roster = Path(tmp) / name
             roster.write_bytes(data)
@@ -109,9 +127,24 @@ class Imports:
             out = Path(tmp) / "battle.yaml"
             imported = import_army(roster, out, side, None if into_path is None
                                    else str(into_path), self.catalogues, deploy=True)
-            load_scene_text(imported.text, name)          # it reads back as a scene
+            self.posted(imported.text, name)          # it reads back as a posted scene
             return {"scene": imported.text, "warnings": list(imported.warnings),
                     "units": [u["id"] for u in imported.units]}
+
+
+    def posted(self, text: str, name: str) -> None:
+        """`text` read as a posted game's scene is: UsageError past the server's limits."""
+        limits = self.server.limits
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > limits.scene_bytes:
+            raise UsageError(f"{name}: the scene is {size:,} bytes, more than the server's "
+                             f"{limits.scene_bytes:,}")
+        data, _ = load_yaml(name, text)
+        if problem := limits.data_problem(data):
+            raise UsageError(f"{name}: {problem}")
+        scene = load_scene_text(text, name, files=False)
+        if problem := limits.scene_problem(scene, size):
+            raise UsageError(f"{name}: {problem}")
 
 
 def _error(status: int, line: str) -> web.Response:

@@ -18,6 +18,7 @@ from typing import Any
 from battlefield import inputs
 from battlefield.errors import UsageError
 from battlefield.inputs import HugeNumber, shown
+from battlefield.rules.dice import seed_text
 
 MAX_FRAME = 64 * 1024            # bytes in one WebSocket frame (larger: an error message)
 MAX_BODY = 2 * 1024 * 1024       # bytes in a POST /games body (a scene's text)
@@ -127,7 +128,7 @@ def read_body(body: bytes) -> Any:
 
 
 def read_new_game(body: bytes) -> tuple[str, int | None]:
-    """POST /games: (the scene's name or text, the seed or None)."""
+    """POST /games: (the scene's name or text, the seed the creator chose or None)."""
     if len(body) > MAX_BODY:
         raise FrameError(f"body of {len(body)} bytes is too large (at most {MAX_BODY})")
     data = _loads(body, "body", None) if body.strip() else None
@@ -188,9 +189,10 @@ def _one_line(text: str) -> str:
 
 
 # --- what the server writes ----------------------------------------------------------------------
-def seed_sha256(seed: int) -> str:
-    """The SHA-256 of the seed written in decimal: said at the start, checked at the end."""
-    return hashlib.sha256(str(seed).encode("ascii")).hexdigest()
+def seed_sha256(seed: int | str) -> str:
+    """The SHA-256 of the seed's text (a number in decimal, a string as it is): said at the
+    start, checked at the end."""
+    return hashlib.sha256(seed_text(seed).encode("utf-8")).hexdigest()
 
 
 def error(message: str) -> dict[str, Any]:
@@ -199,6 +201,16 @@ def error(message: str) -> dict[str, Any]:
 
 def refused(cid: str | int, violations: list[dict[str, Any]]) -> dict[str, Any]:
     return {"type": "refused", "id": cid, "violations": violations}
+
+
+def slow_down(message: str, seconds: int, cid: str | int | None = None) -> dict[str, Any]:
+    """An error for a frame the server did not read for the rate (limits.py): what was
+    asked too often, `retry_after` the whole seconds to wait, and an act's `id` (that act was
+    not taken: it is sent again after the wait, as HTTP's 429 and Retry-After say)."""
+    msg = {**error(message), "retry_after": seconds}
+    if cid is not None:
+        msg["id"] = cid
+    return msg
 
 
 def dumps(msg: dict[str, Any]) -> str:

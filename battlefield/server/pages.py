@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import sys
+from collections import OrderedDict
 from html import escape
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -30,14 +32,35 @@ from aiohttp import web
 from battlefield.inputs import plain_whole
 from battlefield.page.html import static_text
 from battlefield.page.replay import Versions, game_page
+from battlefield.rules import registry
 from battlefield.rules.actions import Action
-from battlefield.rules.log import new_game
-from battlefield.rules.state import State
+from battlefield.rules.state import Game, State
+from battlefield.scene.load import load_scene_text
 from battlefield.server.games import LiveGame, Record
 from battlefield.server.imports import form_html, form_script
 
 if TYPE_CHECKING:
     from battlefield.server.app import Server
+
+
+def security_headers(response: web.StreamResponse, nonce: str | None = None) -> None:
+    """On every response `X-Content-Type-Options: nosniff`; on a page a Content-Security-Policy
+    that runs only the page's own inline script and style (those carrying `nonce`), talks only
+    to this server (the live page's WebSocket and versions) and is framed by no one."""
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    if "Content-Security-Policy" in response.headers and nonce is None:
+        return                                 # the page's own, with its nonce
+    if response.content_type == "text/html" or nonce is not None:
+        own = f"'nonce-{nonce}'" if nonce else "'none'"
+        response.headers["Content-Security-Policy"] = (
+            f"default-src 'none'; script-src {own}; style-src {own}; img-src data:; "
+            f"connect-src 'self'; base-uri 'none'; form-action 'none'; "
+            f"frame-ancestors 'none'")
+        response.headers["Referrer-Policy"] = "no-referrer"
+
+
+def new_nonce() -> str:
+    return secrets.token_urlsafe(18)
 
 
 def live_script() -> str:
@@ -76,7 +99,8 @@ class Book:
     """The viewer's versions of one game (page.replay.Versions), from the server's own copy."""
 
     def __init__(self, game: LiveGame) -> None:
-        copy = new_game(game.ruleset, game.seed, game.scene_text, game.scene_name)
+        scene = load_scene_text(game.scene_text, game.scene_name, files=False)
+        copy = Game(registry.get(game.ruleset), scene, game.seed)
         self.scene = copy.scene
         state = copy.new_state(keep_undo=False)
         self.state: State | None = state
@@ -108,18 +132,28 @@ class Pages:
 
     def __init__(self, server: Server) -> None:
         self.server = server
-        self.books: dict[str, Book] = {}
+        self.books: OrderedDict[str, Book] = OrderedDict()     # the most recently asked
 
-    async def book(self, game: LiveGame) -> tuple[Book, int]:
-        """The game's book with every version a spectator may see, and how many that is."""
+    def forget(self, game_id: str) -> None:
+        """The game left memory: its book too."""
+        self.books.pop(game_id, None)
+
+    async def book(self, game: LiveGame, address: str = "?") -> tuple[Book, int]:
+        """The game's book with every version a spectator may see, and how many that is
+        (made on the engine's worker threads; `limits.books` books are kept)."""
         upto = public(game)
+        engine = self.server.engine
         try:
             book = self.books.get(game.id)
             if book is None:
-                book = self.books[game.id] = await asyncio.to_thread(Book, game)
+                book = await engine.run(None, address, Book, game)
+                book = self.books.setdefault(game.id, book)
+            self.books.move_to_end(game.id)
+            while len(self.books) > self.server.limits.books:
+                self.books.popitem(last=False)
             async with book.lock:
                 if len(book.versions) <= upto:
-                    await asyncio.to_thread(book.advance, list(game.records), upto)
+                    await engine.run(None, address, book.advance, list(game.records), upto)
         except Exception as exc:        # the engine failed on the copy: said in one line
             self.books.pop(game.id, None)
             line = f"game {game.id}: its page cannot be built: {type(exc).__name__}: {exc}"
@@ -133,23 +167,30 @@ class Pages:
 
 
 
-    async def page(self, game: LiveGame) -> web.Response:
+    async def page(self, game: LiveGame, address: str = "?") -> web.Response:
         """The live page: the table at the versions so far, the live script after them."""
-        book, shown = await self.book(game)
+        book, shown = await self.book(game, address)
         name = book.scene.name or game.scene_name
         title = f"{name}: {game.ruleset} game {game.id}"
+        dice = ("seeded by its creator: its dice could be foreseen (practice)" if game.seeded
+                else f"dice from a secret seed, SHA-256 {game.seed_sha256[:16]}…, shown at "
+                     f"the end")
         sub = (f"game {game.id} · {game.version} actions · "
-               + ("over" if game.over else "live, watched as a spectator"))
+               + ("over" if game.over else "live, watched as a spectator") + f" · {dice}")
         extra: dict[str, Any] = {
             "game": game.id, "ruleset": game.ruleset, "seed_sha256": game.seed_sha256,
+            "seeded": game.seeded,
             "live": {"play": f"/games/{game.id}/play",
                      "versions": f"/games/{game.id}/versions", "over": game.over}}
         if game.over:
             extra["seed"] = game.seed
+        nonce = new_nonce()
         text = game_page(book.scene, book.versions[:shown], title, sub, extra,
-                         scripts=(live_script(),))
-        return web.Response(text=text, content_type="text/html", charset="utf-8",
-                            headers={"Vary": "Accept", "Cache-Control": "no-store"})
+                         scripts=(live_script(),), nonce=nonce)
+        response = web.Response(text=text, content_type="text/html", charset="utf-8",
+                                headers={"Vary": "Accept", "Cache-Control": "no-store"})
+        security_headers(response, nonce)
+        return response
 
     async def versions(self, request: web.Request) -> web.Response:
         """GET /games/ID/versions?since=N: the versions from N on that a spectator may see."""
@@ -158,22 +199,24 @@ class Pages:
         if since is None:
             return _error(400, "since: expected a version, a whole number 0 or more "
                                "(/games/ID/versions?since=N)")
-        game = await self.server.game(game_id)
+        address = self.server.address(request)
+        game = await self.server.game(game_id, address)
         if game is None:
-            return _error(404, f"no game {game_id}")
-        book, shown = await self.book(game)
+            return _error(404, f"no game {game_id[:40]}")
+        book, shown = await self.book(game, address)
         out = {"game": game.id, "version": game.version, "shown": shown - 1,
                "over": game.over, "versions": book.versions[since:shown]}
         return web.json_response(out, headers={"Cache-Control": "no-store"})
 
     async def index(self, request: web.Request) -> web.Response:
-        """GET /: the server's games, each a link to its page."""
-        games = self.server.store.listing()
+        """GET /?page=N: the server's games, the newest first, a page at a time, each a link
+        to its page."""
+        page = self.server.page_asked(request)
+        if isinstance(page, web.Response):
+            return page
+        games, total, pages = await self.server.page_of_games(page)
         rows = []
         for g in games:
-            live = self.server.games.get(g["id"])
-            if live is not None:
-                g["version"], g["over"] = live.version, live.over
             gid = escape(g["id"])
             rows.append(f'<tr data-game="{gid}"><td><a href="/games/{gid}">{gid}</a></td>'
                         f'<td>{escape(g["ruleset"])}</td><td class="n">{g["version"]}</td>'
@@ -181,18 +224,26 @@ class Pages:
         table = ("<table class=\"games\"><thead><tr><th>game</th><th>ruleset</th>"
                  "<th>actions</th><th></th></tr></thead><tbody>" + "".join(rows)
                  + "</tbody></table>") if rows else "<p>No games yet.</p>"
+        links = [f'<a rel="prev" href="/?page={page - 1}">newer</a>'] if page > 1 else []
+        links += [f'<a rel="next" href="/?page={page + 1}">older</a>'] if page < pages else []
+        nav = (f'<nav class="pages" data-page="{page}" data-pages="{pages}">page {page} of '
+               f'{pages} ({total} games) {" · ".join(links)}</nav>')
+        nonce = new_nonce()
         text = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                 "<title>battlefield games</title>"
                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-                f"<style>{static_text('page.css')}{INDEX_CSS}</style></head><body><main>"
+                f"<style nonce=\"{nonce}\">{static_text('page.css')}{INDEX_CSS}</style>"
+                "</head><body><main>"
                 "<header><h1>Games on this server</h1><p class=\"sub\">Make a game and send "
                 "its link, or open one to watch it live and step through it; set up a "
                 "<a href=\"/board\">board</a> to argue a ruling (README: Play over the "
                 "network).</p></header>"
-                f"{form_html()}<h2>Games</h2>{table}</main>"
-                f"<script>{form_script()}</script></body></html>\n")
-        return web.Response(text=text, content_type="text/html", charset="utf-8",
-                            headers={"Cache-Control": "no-store"})
+                f"{form_html()}<h2>Games</h2>{table}{nav}</main>"
+                f"<script nonce=\"{nonce}\">{form_script()}</script></body></html>\n")
+        response = web.Response(text=text, content_type="text/html", charset="utf-8",
+                                headers={"Cache-Control": "no-store"})
+        security_headers(response, nonce)
+        return response
 
 
 INDEX_CSS = """
@@ -206,6 +257,8 @@ table.games th, table.games td { padding: 4px 14px 4px 0; text-align: left;
   border-bottom: 1px solid var(--line); }
 table.games td.n { text-align: right; font-variant-numeric: tabular-nums; }
 table.games a { color: var(--accent); font-family: monospace; font-size: 15px; }
+nav.pages { margin-top: 12px; }
+nav.pages a { color: var(--accent); margin-left: 8px; }
 """
 
 

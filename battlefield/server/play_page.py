@@ -19,7 +19,7 @@ from aiohttp import web
 
 from battlefield.page.replay import game_page
 from battlefield.server.games import LiveGame
-from battlefield.server.pages import live_script
+from battlefield.server.pages import live_script, new_nonce, security_headers
 
 if TYPE_CHECKING:
     from battlefield.server.app import Server
@@ -59,34 +59,40 @@ class PlayPages:
     def __init__(self, server: Server) -> None:
         self.server = server
 
-    async def page(self, request: web.Request, game: LiveGame) -> web.StreamResponse:
+    async def page(self, request: web.Request, game: LiveGame, address: str = "?"
+                   ) -> web.StreamResponse:
         token = request.query.get("seat") or None
         seat = game.tokens.get(token) if token is not None else None
         if token is not None and seat is None:
             raise web.HTTPForbidden(text="no such seat in this game (the seat token is wrong)")
-        book, shown = await self.server.pages.book(game)
+        book, shown = await self.server.pages.book(game, address)
         name = book.scene.name or game.scene_name
         title = (f"{name}: you play {seat}" if seat else f"{name}: watching") + \
             f" ({game.ruleset} game {game.id})"
         computer = self.server.computers.side(game.id)
         against = f" against the computer ({computer})" if computer and computer != seat else ""
+        dice = ("seeded by its creator: its dice could be foreseen (practice)" if game.seeded
+                else "dice from a secret seed, shown at the end")
         sub = (f"game {game.id} · " + (f"you play {seat}{against}" if seat else
                                         "watching as a spectator")
-               + " · drag your units, the server checks every move")
+               + f" · drag your units, the server checks every move · {dice}")
         play_url = f"/games/{game.id}/play" + (f"?seat={quote(token, safe='')}" if token else "")
         extra: dict[str, Any] = {
             "game": game.id, "ruleset": game.ruleset, "seed_sha256": game.seed_sha256,
+            "seeded": game.seeded,
             "live": {"play": play_url, "versions": f"/games/{game.id}/versions",
                      "over": game.over},
             "play": {"seat": seat, "computer": computer}}
         if game.over:
             extra["seed"] = game.seed
+        nonce = new_nonce()
         text = game_page(book.scene, book.versions[:shown], title, sub, extra,
                          scripts=(live_script(), play_script()), play=PANEL,
-                         kind="replay play")
-        return web.Response(text=text, content_type="text/html", charset="utf-8",
-                            headers={"Vary": "Accept", "Cache-Control": "no-store",
-                                     "Referrer-Policy": "no-referrer"})
+                         kind="replay play", nonce=nonce)
+        response = web.Response(text=text, content_type="text/html", charset="utf-8",
+                                headers={"Vary": "Accept", "Cache-Control": "no-store"})
+        security_headers(response, nonce)           # the CSP with this page's nonce
+        return response
 
 
 def links_html(links: dict[str, str], watch: str, computer: str | None = None) -> str:

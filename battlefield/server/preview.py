@@ -17,18 +17,20 @@ may do now, for the play page's buttons.
 
 Nothing secret: while an answer of a secret batch is outstanding, a preview says only whether
 the action is legal and why not (no notes, no overlay) and offers list only the seat's own
-choices. Off the event loop: each game's previews run on a worker thread, on a copy of the game
-made once a version (State.snapshot) under the game's lock, one at a time per game. Per seat at
-most RATE previews a second (a burst of BURST): past that the seat gets an `error` with the
-preview's `id` and `retry_after` seconds, as the server's other limits say when to try again."""
+choices. Off the event loop: previews and offers are the engine's work (server/worker.py),
+charged to the asking client's address like its acts. They run on a copy of the game made once
+a version (State.snapshot) in the game's turn (after the acts asked before it), one preview at a
+time per copy. Per seat at most Limits.previews_per_second previews a second (as many at once,
+RATE by default), besides the address's
+frame rate and engine share: past any of them the seat gets an `error` with the preview's `id`
+and `retry_after` whole seconds (messages.slow_down), as the server's other limits say when to
+try again."""
 
 from __future__ import annotations
 
-import asyncio
 import math
 import threading
 import time
-import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,30 +38,18 @@ from battlefield.depiction import drag as drag_depiction
 from battlefield.depiction import live
 from battlefield.depiction.labels import Box
 from battlefield.depiction.table import side_colours
-from battlefield.errors import UnknownUnit
 from battlefield.page.replay import overlay as table_overlay
 from battlefield.page.replay import rulings as table_rulings
-from battlefield.rules import boundary, decisions
+from battlefield.rules import boundary
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.state import State
 from battlefield.server import messages
+from battlefield.server.limits import retry_after
 from battlefield.server.offers import offers
+from battlefield.server.worker import Engine
 
 RATE = 25.0                  # previews a second a seat may ask for, sustained
 BURST = 25.0                 # and at once
-SNAP_BUDGET_S = 0.05         # the longest a preview searches for a charge's legal place
-
-_LOCKS: weakref.WeakKeyDictionary[Any, threading.Lock] = weakref.WeakKeyDictionary()
-_GUARD = threading.Lock()
-
-
-def engine_lock(game: Any) -> threading.Lock:
-    """The lock held while a game's state changes (its act) or is copied (a preview's copy)."""
-    with _GUARD:
-        lock = _LOCKS.get(game)
-        if lock is None:
-            lock = _LOCKS[game] = threading.Lock()
-        return lock
 
 
 @dataclass
@@ -99,65 +89,87 @@ class Copy:
 class Previews:
     """The previews and offers of a server's games."""
 
-    def __init__(self) -> None:
+    def __init__(self, engine: Engine | None = None, rate: float = RATE) -> None:
+        self.engine = engine       # None: worked out in the caller's thread (the tests)
+        self.rate = rate           # previews a second per seat (as many at once)
         self.copies: dict[str, Copy] = {}
         self.buckets: dict[tuple[str, str], Bucket] = {}
         self.stills: dict[tuple[str, str], set[tuple]] = {}   # what each seat was sent
 
     def copy(self, game: Any) -> Copy:
-        """The game's copy at its version (made under the game's lock, once a version)."""
+        """The game's copy at its version (made once a version; in the game's turn when on
+        the engine: `current`)."""
         kept = self.copies.get(game.id)
         if kept is not None and kept.version == game.version:
             return kept
-        with engine_lock(game):
-            state = game.state.snapshot()
-            version, secret = game.version, bool(game.secret)
-        kept = self.copies[game.id] = Copy(version, state, secret)
+        state = game.state.snapshot()
+        kept = self.copies[game.id] = Copy(game.version, state, bool(game.secret))
         kept.colours = side_colours(state.scene)
         return kept
+
+    async def current(self, game: Any, address: str) -> Copy:
+        """The copy at the game's version, made in the game's turn on the engine when the
+        game moved on since the last one (no act changes the game while it is copied)."""
+        kept = self.copies.get(game.id)
+        if kept is not None and kept.version == game.version:
+            return kept
+        if self.engine is None:
+            return self.copy(game)
+        return await self.engine.run(game.id, address, self.copy, game)
 
     def forget(self, game_id: str) -> None:
         self.copies.pop(game_id, None)
 
     # --- the messages -----------------------------------------------------------------------
-    async def preview(self, game: Any, seat: str | None, msg: messages.Preview) -> dict:
+    async def preview(self, game: Any, seat: str | None, msg: messages.Preview,
+                      address: str = "?") -> dict:
         """The answer to a preview (an `error` past the seat's rate)."""
         if seat is None:
             return _answer(msg.id, [Violation("not_your_seat", "a spectator holds no seat: "
                                               "join with ?seat=TOKEN to play")])
-        bucket = self.buckets.setdefault((game.id, seat), Bucket())
+        bucket = self.buckets.setdefault((game.id, seat),
+                                         Bucket(self.rate, self.rate, self.rate))
         wait = bucket.take()
         if wait:
-            return {"type": "error", "id": msg.id, "retry_after": round(wait, 3),
-                    "message": f"preview: more than {RATE:g} a second from this seat; try "
-                               f"again in {wait:.2f} s"}
+            return messages.slow_down(f"preview: more than {self.rate:g} a second from this seat",
+                                      retry_after(wait), msg.id)
         sent = self.stills.setdefault((game.id, seat), set())
-        return await asyncio.to_thread(self._preview, game, seat, msg, sent)
+        c = await self.current(game, address)
+        return await self._run(address, self._rule_copy, c, seat, msg, sent)
 
-    async def offers(self, game: Any, seat: str | None) -> dict:
-        def work() -> dict:
-            c = self.copy(game)
-            with c.lock:
-                return offers(c.state, seat, c.version)
-        return await asyncio.to_thread(work)
+    async def offers(self, game: Any, seat: str | None, address: str = "?") -> dict:
+        c = await self.current(game, address)
+        return await self._run(address, self._offers, c, seat)
+
+    async def _run(self, address: str, fn: Any, *args: Any) -> Any:
+        if self.engine is None:
+            return fn(*args)
+        return await self.engine.run(None, address, fn, *args)
 
     # --- on a worker thread ------------------------------------------------------------------
-    def _preview(self, game: Any, seat: str, msg: messages.Preview, sent: set[tuple]) -> dict:
-        c = self.copy(game)
+    @staticmethod
+    def _offers(c: Copy, seat: str | None) -> dict:
         with c.lock:
-            return self._rule(c, game, seat, msg, sent)
+            return offers(c.state, seat, c.version)
 
-    def _rule(self, c: Copy, game: Any, seat: str, msg: messages.Preview,
-              sent: set[tuple]) -> dict:
+    def _preview(self, game: Any, seat: str, msg: messages.Preview, sent: set[tuple]) -> dict:
+        """A preview worked out here and now on the game's copy (the tests)."""
+        return self._rule_copy(self.copy(game), seat, msg, sent)
+
+    def _rule_copy(self, c: Copy, seat: str, msg: messages.Preview, sent: set[tuple]) -> dict:
+        with c.lock:
+            return self._rule(c, seat, msg, sent)
+
+    def _rule(self, c: Copy, seat: str, msg: messages.Preview, sent: set[tuple]) -> dict:
         state = c.state
         action = boundary.read(msg.raw, state.scene)
         if isinstance(action, boundary.Refused):
             return _answer(msg.id, action.violations)
-        others = sorted(s for s in _sides_of(state, action) if s != seat)
-        if others:
+        sender = state.sender(action)              # as the server's act asks it
+        if sender != seat:
             return _answer(msg.id, [Violation(
-                "not_your_seat", f"this seat plays {seat}; {action.type} is for "
-                                 f"{', '.join(others)}")])
+                "not_your_seat", f"this seat plays {seat}; {action.type} is {sender}'s to "
+                                 f"send now")])
         drag = (action.type in live.drag_abilities(state) and action.unit is not None
                 and (action.path or action.paths) and not c.secret)
         if not drag:
@@ -187,7 +199,7 @@ class Previews:
         detail = msg.rest
         r = live.rule(state, p, to, target, engine=True, detail=detail, facing=action.facing)
         if r.legal is False and target is not None:
-            q = live.snap(state, p, to, target, action.facing, budget=SNAP_BUDGET_S)
+            q = live.snap(state, p, to, target, action.facing)
             if q is not None:
                 why = "; ".join(live.reasons(r.violations))
                 r = live.rule(state, p, q, target, engine=True, detail=detail,
@@ -237,24 +249,6 @@ class Previews:
         return [box for owner, box in c.labels if owner != moving]
 
 
-def _sides_of(state: State, action: Action) -> set[str]:
-    """The sides an action is for, as LiveGame.sides_of asks it of an act, here of the copy:
-    the side it names, its unit's side, else the side of the decision it answers or the side
-    whose turn it is."""
-    out = set()
-    if action.side is not None:
-        out.add(action.side)
-    if action.unit is not None:
-        try:
-            out.add(state.side_of(state.unit_index(action.unit)))
-        except (KeyError, UnknownUnit):
-            pass                         # the engine's check names the unit
-    if not out:
-        d = decisions.addressed(state, action) if state.pending else None
-        out.add(d.side if d is not None else state.acting_side)
-    return out
-
-
 def _answer(pid: Any, violations: list, notes: list[str] | None = None,
             action: Action | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
@@ -266,4 +260,4 @@ def _answer(pid: Any, violations: list, notes: list[str] | None = None,
     return out
 
 
-__all__ = ["Previews", "engine_lock", "RATE", "BURST"]
+__all__ = ["Previews", "RATE", "BURST"]

@@ -76,6 +76,7 @@ class PlayScene:
         self.panel = Panel(pygame.Rect(w - WIDTH, 0, WIDTH, h))
         self.panel.computer = set(computer)
         self.drag = DragTool(self.table, self.applied, self.say)
+        self.drag.not_yours = self.not_yours
         self.measure = MeasureTool(self.table, self.say)
         self.measuring = False
         self.picking: tuple[str, str | None] | None = None     # (ability, unit) being targeted
@@ -161,7 +162,20 @@ class PlayScene:
             self._now = (key, said)
         return self._now[1]
 
-    def apply(self, action: Action) -> bool:
+    def not_yours(self, action: Action) -> str | None:
+        """Why the player may not send `action`: the engine gives it to a computer side
+        (State.sender), else None."""
+        sender = self.state.sender(action)
+        if sender in self.computer:
+            return f"{action.type} is {sender}'s to send, and the computer plays {sender}"
+        return None
+
+    def apply(self, action: Action, computer: bool = False) -> bool:
+        """The player's action (computer=True: a computer side's own choice)."""
+        refused = None if computer else self.not_yours(action)
+        if refused is not None:
+            self.say("illegal: " + refused)
+            return False
         before = len(self.state.dice.log)
         try:
             events = self.state.apply(action)
@@ -512,7 +526,7 @@ class PlayScene:
             action = player.choose(st)
             self.by_itself = True
             try:
-                applied = self.apply(action)
+                applied = self.apply(action, computer=True)
             finally:
                 self.by_itself = False
             if applied and self.glide_s > 0:

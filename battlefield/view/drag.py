@@ -31,7 +31,6 @@ RULER_OVER = pal.VERMILLION
 FAULT = pal.COHERENCY
 SETTLE_S = 0.15          # the costly rulings (and a slow engine check) when the cursor rests
 FAST_CHECK_S = 0.010     # an engine check quicker than this is asked every frame
-SNAP_BUDGET_S = 0.4      # the longest the search for a charge's nearest legal place may take
 
 
 def ruler_colour(fraction: float) -> pal.RGB:
@@ -69,6 +68,9 @@ class DragTool:
         self.say = say
         # Joined to a server (view/joined.py): a legal drop is sent there, not applied here.
         self.submit: Callable[[Action], None] | None = None
+        # Whose seat may drop it: a reason the player may not send the action (another
+        # side's to send, State.sender), or None.
+        self.not_yours: Callable[[Action], str | None] = lambda action: None
         self.wanted: str | None = None          # ability chosen with the phase bar
         self.pickup: live.Pickup | None = None
         self.grab = np.zeros(2)                 # cursor - reference model, in inches
@@ -184,7 +186,7 @@ class DragTool:
         key = (self.to, self.target, self.facing)
         if key not in self.snaps:       # the drop finds what the resting cursor found
             self.snaps[key] = live.snap(self.state, self.pickup, self.to, self.target,
-                                        self.facing, budget=SNAP_BUDGET_S)
+                                        self.facing)
         to = self.snaps[key]
         if to is None:
             return
@@ -211,6 +213,10 @@ class DragTool:
                 self.cancel(clicked)
                 return
             action = clicked
+        refused = self.not_yours(action)
+        if refused is not None:
+            self.cancel("snapped back: " + refused)
+            return
         if self.submit is not None:
             bad = self.state.check(action)
             if bad:

@@ -37,6 +37,7 @@ class JoinedScene(PlayScene):
         self.drag.submit = self.submit
         self.auto_pass = False         # the server's game: every step is the seat's own
         self.panel.watching = seat.seat is None     # a spectator gets no buttons
+        self.resend_at: float | None = None    # when to send the act the server put off
         seat.fresh = False
         who = f"you play {seat.seat}" if seat.seat else "watching (no seat)"
         self.say(f"joined game {seat.mirror.game_id}: {who}")
@@ -54,7 +55,18 @@ class JoinedScene(PlayScene):
         self.say(f"sent {action.type}" + (f" {action.unit}" if action.unit else "")
                  + ": waiting for the server")
 
-    def apply(self, action: Action) -> bool:
+    def not_yours(self, action: Action) -> str | None:
+        """The server takes an action only from the seat the engine gives it to."""
+        sender = self.state.sender(action)
+        if self.seat.seat is not None and sender != self.seat.seat:
+            return f"{action.type} is {sender}'s to send; you play {self.seat.seat}"
+        return None
+
+    def apply(self, action: Action, computer: bool = False) -> bool:
+        refused = self.not_yours(action)
+        if refused is not None:
+            self.say("illegal: " + refused)
+            return False
         bad = self.state.check(action)
         if bad:
             self.say("illegal: " + "; ".join(live.reasons(bad)))
@@ -83,6 +95,9 @@ class JoinedScene(PlayScene):
     def update(self, dt: float) -> None:
         self.drag.update(dt)
         self.poll()
+        if self.resend_at is not None and time.monotonic() >= self.resend_at:
+            self.resend_at = None
+            self.seat.resend()          # the act the server did not read for the rate
 
     def poll(self) -> None:
         seat = self.seat
@@ -93,6 +108,8 @@ class JoinedScene(PlayScene):
                 self.say(f"the server refused it: {why}")
             elif msg.get("type") == "error":
                 self.say(f"the server says: {msg.get('message')}")
+                if seat.wait is not None:
+                    self.resend_at, seat.wait = time.monotonic() + seat.wait, None
             elif msg.get("type") == "over":
                 r = msg.get("result", {})
                 self.say(f"the battle is over: {r.get('winner') or 'a draw'} "

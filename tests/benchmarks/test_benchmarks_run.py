@@ -33,7 +33,7 @@ def scene():
 
 def test_the_quick_run_prints_every_figure_as_json():
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--json",
-                          "--quick"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+                          "--quick"], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     figures = json.loads(out.stdout)
     for key in ("los_lines_per_s", "los_vs_shapely", "los_reference_shapely_lines_per_s",
@@ -59,6 +59,12 @@ def test_the_quick_run_prints_every_figure_as_json():
     assert figures["server_games"] == 2 and figures["server_lost_actions"] == 0
     assert figures["server_actions"] > 0 and figures["server_action_ms_p95"] > 0
     assert figures["browser_preview_players"] == 2 and figures["browser_previews"] > 0
+    assert figures["server_lost_actions_under_attack"] == 0
+    assert figures["server_actions_under_attack"] > 0
+    assert figures["server_action_ms_p95_under_attack"] > 0
+    assert figures["server_peak_mb_under_attack"] > 0
+    attack = figures["server_attack"]
+    assert attack["heavy_acts"] > 0 and attack["games_refused"] > 0
     assert figures["layout_eval_ms"] > 0 and figures["layout_generate_sweeps"] <= 2
     assert 0 <= figures["window_idle_cpu"] <= 1 and figures["window_idle_frames"] >= 1
     assert figures["window_first_frame_warm_s"] > 0 and figures["window_first_frame_s"] is None

@@ -37,7 +37,7 @@ def test_an_error_for_a_well_formed_act_is_a_failure_of_the_server_family(monkey
                                                                           tmp_path):
     from battlefield.server import app, messages
 
-    def only_errors(self, game, client, data):
+    async def only_errors(self, game, client, data, address="?"):
         client.send(messages.error("no"))
 
     monkeypatch.setattr(app.Server, "frame", only_errors)

@@ -61,7 +61,7 @@ def test_a_video_driver_sdl_cannot_use_is_one_line() -> None:
 
     env = {**os.environ, "SDL_VIDEODRIVER": "nosuchdriver", "DISPLAY": ":0"}
     out = subprocess.run([sys.executable, "-m", "battlefield", "play"], capture_output=True,
-                         text=True, env=env, timeout=120)
+                         text=True, env=env)
     assert out.returncode == 2, out.stderr
     err = [line for line in out.stderr.strip().splitlines() if not line.startswith("first launch")]
     assert len(err) == 1 and "no window can open here (SDL_VIDEODRIVER='nosuchdriver')" in err[0]

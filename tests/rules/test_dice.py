@@ -2,7 +2,7 @@
 
 import pytest
 
-from battlefield.rules.dice import Dice, DiceError, parse
+from battlefield.rules.dice import Dice, DiceError, parse, seed_text
 
 
 def test_same_seed_same_rolls():
@@ -16,6 +16,35 @@ def test_known_sequence_never_changes():
     d = Dice.seeded(42)
     assert [d.roll("D6", "pin").values[0] for _ in range(10)] == \
         [2, 2, 1, 1, 5, 1, 2, 3, 2, 3]
+
+
+def test_a_secret_seed_keys_its_own_stream_and_replays_bit_for_bit():
+    """A seed that is text, or a number past 64 bits (a server's secret seed), keys a
+    SHA-256 stream: the same seed the same rolls, another seed other rolls, a 64-bit number
+    the splitmix64 rolls it always had; the generator's position is a count of draws."""
+    secret = "b1451b850ff1ebc3588bfeb7868d24f9f8a979a44c5382e0931be934daf1ed3f"
+    rolls = [Dice.seeded(secret).roll("10D6", "x").values for _ in range(2)]
+    assert rolls[0] == rolls[1]
+    other = Dice.seeded(secret[:-1] + "e").roll("10D6", "x").values
+    assert other != rolls[0]
+    d = Dice.seeded(secret)
+    d.roll("3D6", "x")
+    assert d.key is not None and d.state == 3                # three draws
+    copy = d.copy()
+    assert copy.roll("4D6", "y").values == d.roll("4D6", "y").values
+    big = 2 ** 64
+    assert Dice.seeded(big).key == b"18446744073709551616"
+    assert Dice.seeded(2 ** 64 - 1).key is None and Dice.seeded(-1).key is None
+    counts = [0] * 6
+    keyed = Dice.seeded(secret)
+    for _ in range(6000):
+        counts[keyed.die(6)[0] - 1] += 1
+    assert all(850 < c < 1150 for c in counts)
+
+
+def test_a_seeds_text_is_what_its_hash_is_of():
+    assert seed_text(12) == "12" and seed_text("abc") == "abc" and seed_text(2 ** 70) == str(
+        2 ** 70)
 
 
 def test_fixed_dice_come_first_and_are_marked():

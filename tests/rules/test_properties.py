@@ -1,7 +1,8 @@
 """Property-based tests (hypothesis) for every registered ruleset with a demo battle: actions of
 every type of the vocabulary with random and hostile field values never make State.check raise
 or change the state, and a check that passes is followed by an apply that does not raise;
-mutated positions are restored or refused with the one-line InputError. Examples are modest and
+mutated positions are restored or refused with the one-line InputError, and one restored is
+played on by the computer players. Examples are modest and
 derandomized, with no example database, so the suite stays quick and repeatable in CI."""
 
 from __future__ import annotations
@@ -164,3 +165,11 @@ def test_a_mutated_position_is_restored_or_one_line(ruleset, data):
         return
     for name in restored.available()[:3]:            # and it can be asked about
         restored.check(Action(name))
+    players = {side: package.player() for side in restored.sides}
+    for _ in range(3):                               # and played on
+        if restored.over:
+            break
+        action = players[restored.acting_side].choose(restored)
+        if restored.check(action):
+            break
+        restored.apply(action, checked=True)

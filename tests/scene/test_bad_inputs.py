@@ -113,7 +113,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return subprocess.run([sys.executable, "-m", "battlefield", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True)
 
 
 def test_cli_validate_exit_status_2() -> None:

@@ -18,6 +18,10 @@ from battlefield.rules import registry
 from battlefield.rules.deploy import battle_scene
 
 PLAYABLE = [n for n in registry.playable() if registry.get(n).spec.demo]
+# Seconds after which a test that waits for the server takes it as hung: a guard against
+# hanging the suite, never a measure (a loaded machine is slow, not hung; timings belong in
+# benchmarks/).
+HANG = 600.0
 
 
 # The round a demo battle starts from in these tests (the whole battle otherwise).
@@ -32,27 +36,45 @@ def short_battle(ruleset: str) -> str:
     return text
 
 
+# The tests' server takes many games and frames from one address (127.0.0.1) in a few seconds:
+# its rate limits are wide (tests/server/test_attacks.py tries the real ones).
+WIDE = ("--games-per-minute", "100000", "--frames-per-second", "100000",
+        "--engine-share", "1000", "--connections-per-address", "1000")
+
+
 class Served:
     """`battlefield serve --port 0` as a subprocess: its address, started again at will."""
 
-    def __init__(self, db: Path, *args: str) -> None:
+    def __init__(self, db: Path, *args: str, options: tuple[str, ...] = WIDE,
+                 cwd: Path | None = None) -> None:
         self.db = db
         self.args = args                  # more of `serve`'s options (--catalogues DIR ...)
         self.port = 0
+        self.options = options
+        self.cwd = cwd
         self.proc: subprocess.Popen[str] | None = None
         self.start()
 
     def start(self) -> None:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "battlefield", "serve", "--port", str(self.port),
-             "--db", str(self.db), *self.args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, env=env)
+        # Its log to a file (a pipe nobody reads could fill and stop it).
+        with open(self.errors, "a", encoding="utf-8") as err:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "battlefield", "serve", "--port", str(self.port),
+                 "--db", str(self.db), *self.options, *self.args], stdout=subprocess.PIPE,
+                stderr=err, text=True, env=env, cwd=self.cwd)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
-        assert line.startswith("serving on http://127.0.0.1:"), (
-            line + (self.proc.stderr.read() if self.proc.poll() is not None else ""))
+        assert line.startswith("serving on http://127.0.0.1:"), line + self.log()
         self.port = int(line.strip().rsplit(":", 1)[1])
+
+    @property
+    def errors(self) -> Path:
+        return self.db.with_suffix(".log")
+
+    def log(self) -> str:
+        """What the server wrote to its standard error so far."""
+        return self.errors.read_text(encoding="utf-8") if self.errors.exists() else ""
 
     @property
     def http(self) -> str:
@@ -65,19 +87,19 @@ class Served:
     def kill(self) -> None:
         assert self.proc is not None
         self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=60)
+        self.proc.wait(timeout=HANG)
 
     def stop(self) -> int:
         assert self.proc is not None
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
-        return self.proc.wait(timeout=60)
+        return self.proc.wait(timeout=HANG)
 
     def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.http + path, data=data, method=method)
         try:
-            with urllib.request.urlopen(req, timeout=30) as r:
+            with urllib.request.urlopen(req, timeout=HANG) as r:
                 status, raw, kind = r.status, r.read(), r.headers.get_content_type()
         except urllib.error.HTTPError as e:
             status, raw, kind = e.code, e.read(), e.headers.get_content_type()

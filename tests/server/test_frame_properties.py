@@ -15,6 +15,7 @@ keeps Hypothesis from mixing in constants of whichever modules happen to be impo
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import os
@@ -30,6 +31,7 @@ from battlefield.rules import registry
 from battlefield.scene.load import load_scene_text
 from battlefield.server.app import Server
 from battlefield.server.games import LiveGame
+from battlefield.server.limits import Limits
 
 from ._serve import PLAYABLE, short_battle
 
@@ -41,10 +43,15 @@ class Listener:
 
     def __init__(self, seat: str | None) -> None:
         self.seat = seat
+        self.ignored = 0
         self.sent: list[dict[str, Any]] = []
 
     def send(self, msg: dict[str, Any] | str) -> None:
         self.sent.append(json.loads(msg) if isinstance(msg, str) else msg)
+
+    def backlog(self, game: LiveGame, since: int, upto: int) -> None:
+        for record in game.records[since:upto]:
+            self.send(record.message(self.seat))
 
 
 HOSTILE_NUMBERS = st.one_of(
@@ -139,7 +146,9 @@ def test_every_frame_is_answered_and_only_an_event_changes_the_game(ruleset, tmp
     scene = load_scene_text(text, "t")
     sides = list(scene.sides)
     ids = [u.id for u in scene.units]
-    server = Server(tmp_path / "games.sqlite")
+    # The handler itself, without the rate limits (tests/server/test_attacks.py has those).
+    server = Server(tmp_path / "games.sqlite", Limits(frames_burst=10**9, engine_burst_s=1e9))
+    loop = asyncio.new_event_loop()
     seats = LiveGame.new_seats(sides)
     server.store.create("g1", ruleset, text, "t", 7, seats, 0.0)
     game = LiveGame("g1", ruleset, text, "t", 7, seats)
@@ -156,7 +165,7 @@ def test_every_frame_is_answered_and_only_an_event_changes_the_game(ruleset, tmp
             seat, json.dumps(act["id"])) is not None
         game.clients.add(client)          # as a connected client: events are broadcast to it
         try:
-            server.frame(game, client, frame)
+            loop.run_until_complete(server.frame(game, client, frame))
         finally:
             game.clients.discard(client)
         kinds = [m["type"] for m in client.sent]
@@ -192,4 +201,6 @@ def test_every_frame_is_answered_and_only_an_event_changes_the_game(ruleset, tmp
     try:
         one()
     finally:
+        server.engine.close()
         server.store.close()
+        loop.close()

@@ -131,7 +131,7 @@ def test_a_seat_acting_for_the_other_side_is_refused():
     red, blue = list(game.seats)
     player = registry.get("skirmish").player()
     theirs = player.choose(game.state)                   # red acts first
-    assert game.sides_of(theirs) == {red}
+    assert game.state.sender(theirs) == red
     with pytest.raises(Refused) as refused:
         game.act(blue, theirs, '"x"')
     assert refused.value.violations[0]["code"] == "not_your_seat"

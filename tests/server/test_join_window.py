@@ -22,6 +22,8 @@ from battlefield.client.bot import run_bot
 from battlefield.rules import registry
 from battlefield.rules.actions import Action
 
+from ._serve import HANG
+
 
 @pytest.fixture
 def red_bot(server):
@@ -35,7 +37,7 @@ def red_bot(server):
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     yield game, done
-    thread.join(timeout=60)
+    thread.join(timeout=HANG)
 
 
 def test_the_joined_window_plays_a_seat_to_the_end(server, red_bot):
@@ -49,7 +51,7 @@ def test_the_joined_window_plays_a_seat_to_the_end(server, red_bot):
         assert scene.seat.seat == "blue" and "you: blue" in scene.status_line()
         player = registry.get("skirmish").player()
         tried_illegal = False
-        end = time.monotonic() + 90
+        end = time.monotonic() + HANG
         while scene.seat.over is None and time.monotonic() < end:
             scene.update(0.01)
             if scene.seat.ready():
@@ -68,7 +70,7 @@ def test_the_joined_window_plays_a_seat_to_the_end(server, red_bot):
         scene.draw(surf)
     finally:
         scene.close()
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + HANG
     while not done and time.monotonic() < deadline:
         time.sleep(0.05)
     red = done["over"]
@@ -80,13 +82,12 @@ def test_play_join_draws_a_screenshot(server, tmp_path):
     png = tmp_path / "joined.png"
     out = subprocess.run([sys.executable, "-m", "battlefield", "play", "--join",
                           server.ws(game["game"], game["seats"]["red"]), "--screenshot",
-                          str(png), "--size", "1000x700"], capture_output=True, text=True,
-                         timeout=120)
+                          str(png), "--size", "1000x700"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     shot = pygame.image.load(str(png))
     assert shot.get_size() == (1000, 700)
     bad = subprocess.run([sys.executable, "-m", "battlefield", "play", "demo", "--join",
-                          server.ws(game["game"])], capture_output=True, text=True, timeout=60)
+                          server.ws(game["game"])], capture_output=True, text=True)
     assert bad.returncode == 2 and "leave out a scene" in bad.stderr
 
 
@@ -111,7 +112,7 @@ def test_a_drop_in_the_joined_window_is_sent_and_comes_back_as_the_event(server)
         scene.drag.drop((round(pos[0]), round(pos[1])))
         assert scene.seat.unanswered is not None                # sent, not applied here
         assert scene.seat.mirror.version == 0
-        end = time.monotonic() + 30
+        end = time.monotonic() + HANG
         while scene.seat.mirror.version < 1 and time.monotonic() < end:
             scene.update(0.01)
             time.sleep(0.01)
@@ -135,7 +136,7 @@ def test_the_joined_window_says_it_is_reconnecting_and_carries_on(tmp_path):
         scene = open_joined(served.ws(game["game"], game["seats"]["red"]), (1200, 800))
         player = registry.get("skirmish").player()
 
-        def step_until(ok, seconds: float = 60) -> None:
+        def step_until(ok, seconds: float = HANG) -> None:
             end = time.monotonic() + seconds
             while not ok() and time.monotonic() < end:
                 scene.update(0.01)

@@ -25,7 +25,7 @@ from battlefield.server.games import LiveGame
 from battlefield.server.pages import Book, public
 
 from ._devtools import Chromium
-from ._serve import Served
+from ._serve import HANG, Served
 
 SCENE, SEED = "demo-skirmish", 12
 BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
@@ -37,7 +37,7 @@ needs_browser = pytest.mark.skipif(find_chromium() is None,
 def _get(served: Served, path: str, accept: str | None) -> tuple[int, str, str]:
     req = urllib.request.Request(served.http + path, headers={"Accept": accept} if accept
                                  else {})
-    with urllib.request.urlopen(req, timeout=30) as r:
+    with urllib.request.urlopen(req, timeout=HANG) as r:
         if path.count("/") == 2:               # /games/ID: one address, two answers
             assert r.headers.get("Vary") == "Accept"
         return r.status, r.headers.get_content_type(), r.read().decode()
@@ -219,7 +219,7 @@ def _secret_outstanding() -> LiveGame:
     player = registry.get("skirmish").player()
     for n in range(400):
         action: Action = player.choose(game.state)
-        side = next(iter(game.sides_of(action)))
+        side = game.state.sender(action)
         game.act(side, action, json.dumps(n))
         if game.clear is not None:
             return game
@@ -240,7 +240,7 @@ def test_versions_wait_for_a_secret_answer_to_be_revealed():
     player = registry.get("skirmish").player()
     while game.clear is not None:
         action = player.choose(game.state)
-        game.act(next(iter(game.sides_of(action))), action, json.dumps(game.version))
+        game.act(game.state.sender(action), action, json.dumps(game.version))
     assert public(game) == game.version
     book.advance(game.records, public(game))
     assert [v["v"] for v in book.versions] == list(range(game.version + 1))
@@ -265,7 +265,7 @@ def test_the_page_joins_again_after_a_restart_and_a_link_waits_for_its_version(t
                 await page.until(f"{state} === 'reconnecting'")
                 lost = await page.eval("document.getElementById('live').textContent")
                 await asyncio.to_thread(served.start)
-                await page.until(f"{state} === 'live'", timeout=90)
+                await page.until(f"{state} === 'live'")
                 overs = await asyncio.gather(*(
                     run_bot(served.ws(gid, token), seed=i, patience=60, say=lambda line: None)
                     for i, token in enumerate(game["seats"].values())))

@@ -47,7 +47,7 @@ print(w.first[0], w.first[1], w.ready)
 def run(script: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          cwd=ROOT, env=env, timeout=900)
+                          cwd=ROOT, env=env)
 
 
 @pytest.mark.parametrize("computer", ["()", "('blue',)"])
@@ -59,7 +59,7 @@ def test_the_board_comes_before_numba_and_the_game_after(computer):
 
 def test_bad_input_is_refused_before_the_window_opens(tmp_path):
     out = subprocess.run([sys.executable, "-m", "battlefield", "play", "--computer", "green"],
-                         capture_output=True, text=True, cwd=tmp_path, timeout=600,
+                         capture_output=True, text=True, cwd=tmp_path,
                          env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
     assert out.returncode == 2
     assert "--computer green: no such side" in out.stderr and "Traceback" not in out.stderr

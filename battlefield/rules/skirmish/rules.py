@@ -4,9 +4,11 @@ its own rule) and then resolved with logged dice.
 Actions (JSON): {"type": "move", "unit", "path" | "paths", "jump"?}, {"type": "skirmish", "unit",
 "target", "advantage"?}, {"type": "bombard", "unit", "at": [x, y]}, {"type": "fortify"},
 {"type": "end-turn"}; and {"type": "retreat", "unit", "from"}, the retreat a defender may order
-after an attack, given on its own (it is no command, and - given on its own - the engine takes
-the attack by `from` as made). Move, skirmish and bombard are commands: two a turn; the same unit
-given the same command twice in a turn is overextended the second time.
+after an attack. In a game a retreat is only ever the answer to the decision an attack asks;
+`battlefield try` also takes it on its own (it is no command): try_advance then asks the
+retreating side that decision, as if the attack by `from` were made. Move, skirmish and bombard
+are commands: two a turn; the same unit given the same command twice in a turn is overextended
+the second time.
 
 Answers to the decisions a skirmish raises (skirmishes.py): {"type": "commit", "side", "tokens"}
 (secret, both sides), {"type": "retreat", "side", "unit", "from"} or {"type": "decline", "side"}.
@@ -18,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from battlefield.geometry.paths import Terrain
+from battlefield.rules import boundary, decisions
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.handlers import handles
@@ -111,7 +114,7 @@ class Skirmish(Ruleset):
     def check(self, state: State, action: Action) -> list[Violation]:
         if state.pending:       # an answer that is not a choice: the rule and numbers, if any
             return skirmishes.check_answer(state, action)
-        if action.type in ANSWERS:
+        if action.type in ANSWERS or action.type == "retreat":
             return [v("no_decision", f"{action.type} answers a decision a skirmish asks (morale "
                                      f"cards, a retreat); none is asked now")]
         sugar = [k for k in skirmishes.SHORTHAND if action.type == "skirmish"
@@ -122,7 +125,7 @@ class Skirmish(Ruleset):
                                         f"\"tokens\"}}, {{\"type\": \"retreat\", \"side\", "
                                         f"\"unit\", \"from\"}} or {{\"type\": \"decline\", "
                                         f"\"side\"}}); try also takes it on the skirmish")]
-        if action.type != "retreat" and (bad := self.not_your_turn(state, action)):
+        if bad := self.not_your_turn(state, action):
             return bad
         return super().check(state, action)
 
@@ -316,11 +319,8 @@ class Skirmish(Ruleset):
                                          f"(terrain, the board edge or models at the end)")]
         return []
 
-    @check_retreat.resolver
-    def retreat(self, state: State, action: Action) -> list[Event]:
-        u = state.unit_index(action.unit)
-        return self._after(state, attacks.retreat(state, u,
-                                                  state.unit_index(action.option("from"))))
+    # no resolver: a retreat is only ever an answer (resume carries it out); check refuses one
+    # given on its own, try stages it as the answer to the decision it would be (try_advance)
 
     def _commanded(self, state: State, action: Action) -> tuple[int, bool]:
         """A command given: (its unit, whether it is overextended), counted and flagged."""
@@ -333,8 +333,33 @@ class Skirmish(Ruleset):
     # --- decisions ----------------------------------------------------------------------------
     def resume(self, state: State, suspended: dict[str, Any],
                answers: tuple[tuple[Decision, Action], ...]) -> list[Event]:
-        """The skirmish that waited for morale cards or a retreat."""
+        """The skirmish that waited for morale cards or a retreat (try's retreat on its own:
+        that retreat alone)."""
+        if suspended.get("staged") == "retreat":
+            ((_, a),) = answers
+            events = [] if a.type == DECLINE else attacks.retreat(
+                state, state.unit_index(a.unit), state.unit_index(a.option("from")))
+            return self._after(state, events)
         return self._after(state, skirmishes.resume(state, suspended, answers))
+
+    def try_advance(self, state: State, action: Action) -> list[Violation]:
+        """try's retreat on its own: the retreating side is asked the decision an attack by
+        `from` would ask (the retreat or decline), which the retreat then answers."""
+        if action.type != "retreat" or state.pending or self.over(state):
+            return []
+        if bad := (boundary.declared(state, action, self.doc(state, "retreat"),
+                                     self.when(state, "retreat"))
+                   or self.handler("retreat").check(state, action)):
+            return bad
+        u = state.unit_index(action.unit)
+        side, src = state.side_of(u), str(action.option("from"))
+        if action.side not in (None, side):
+            return [v("not_yours", f"{action.unit} is {side}'s, not {action.side}'s")]
+        go = Action("retreat", unit=action.unit, side=side, options=(("from", src),))
+        decisions.ask(state, [Decision(side, "retreat", (go, Action(DECLINE, side=side)),
+                                       about=(("from", src), ("unit", str(action.unit))))],
+                      {"staged": "retreat"})
+        return []
 
     def shorthand(self, state: State, action: Action
                   ) -> tuple[Action, dict[str, Any], list[Violation]]:

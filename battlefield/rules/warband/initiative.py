@@ -10,17 +10,20 @@ and the value, as players say them).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from battlefield.inputs import shown
 from battlefield.rules.actions import Violation
 from battlefield.rules.moves import v
-from battlefield.rules.state import State
+from battlefield.rules.state import State, start_error
 from battlefield.rules.warband.data import NAMES, SIZES, game
 
 Event = dict[str, Any]
 MAX_ROLL_OFFS = 100
+COMBO = re.compile(r"\[(" + "|".join(SIZES) + r")\] [1-6]")    # an ability die: "[double] 6"
 
 
 def split(dice: Sequence[int]) -> tuple[int, list[str]]:
@@ -39,6 +42,30 @@ def size(combo: str) -> int:
 def value(combo: str) -> int:
     """The combination's value (its dice's score): "[triple] 4" -> 4."""
     return int(combo.rsplit(" ", 1)[1])
+
+
+def check_position(state: State) -> None:
+    """A position's dice, each side's field by field: "rolled" the scores of at most
+    initiative_dice D6, "singles" a count of those, "ability_dice" combinations as players
+    say them ("[double] 6")."""
+    n = game(state).initiative_dice
+    for side, d in state.sides.items():
+        at = ("sides", side)
+        rolled = d.get("rolled", [])
+        if not isinstance(rolled, list) or len(rolled) > n or not all(
+                isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6 for x in rolled):
+            raise start_error(state, (*at, "rolled"), f"{shown(rolled)} is not a roll of "
+                              f"the initiative dice", f"up to {n} scores of 1 to 6")
+        singles = d.get("singles", 0)
+        if not isinstance(singles, int) or isinstance(singles, bool) or not 0 <= singles <= n:
+            raise start_error(state, (*at, "singles"), f"{shown(singles)} is not a number "
+                              f"of reaction dice", f"a whole number 0 to {n}")
+        combos = d.get("ability_dice", [])
+        for i, combo in enumerate(combos if isinstance(combos, list) else [combos]):
+            if not isinstance(combo, str) or COMBO.fullmatch(combo) is None:
+                raise start_error(state, (*at, "ability_dice", i), f"{shown(combo)} is not "
+                                  f"an ability die", 'a combination as "[double] 6": '
+                                  f"[{'], ['.join(SIZES)}] and a score 1 to 6")
 
 
 def labels(combos: Sequence[str]) -> str:

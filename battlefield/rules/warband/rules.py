@@ -79,6 +79,16 @@ class Warband(Ruleset):
             return c["initiative"]
         return c["active"]
 
+    def sender(self, state: State, action: Action) -> str:
+        """`first` is the initiative holder's choice, whichever side it names to go first."""
+        initiative = state.clock.get("initiative")
+        if action.type == "first" and not state.pending and initiative is not None:
+            return str(initiative)
+        return super().sender(state, action)
+
+    def check_position(self, state: State) -> None:
+        initiative.check_position(state)
+
     def standing(self, state: State) -> list[str]:
         return [s for s in state.sides if turns.fighters_of(state, s)]
 

@@ -25,8 +25,7 @@ SOURCE = HERE / "homebrew_ruleset" / "__init__.py"
 
 def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "battlefield", *args],
-                          env=env or dict(os.environ), capture_output=True, text=True,
-                          timeout=120)
+                          env=env or dict(os.environ), capture_output=True, text=True)
 
 
 # What a ruleset written from rules/README.md may import of battlefield: the class and the
