@@ -39,6 +39,7 @@ from battlefield.inputs import plain_whole, shown
 from battlefield.paths import find_map, map_names
 from battlefield.rules import boundary, registry
 from battlefield.rules.actions import Action
+from battlefield.rules.choices import choice_words
 from battlefield.rules.deploy import battle_scene
 from battlefield.rules.state import Game
 from battlefield.rulesets import BOARD_ID
@@ -56,7 +57,7 @@ from battlefield.server.limits import (
     client_address,
     retry_after,
 )
-from battlefield.server.messages import Act, FrameError, Offers, Preview, Resume
+from battlefield.server.messages import Act, FrameError, Offers, Preview, Resume, Retract
 from battlefield.server.outbox import Client
 from battlefield.server.pages import Pages, security_headers, wants_html
 from battlefield.server.play_page import PlayPages, join_links
@@ -468,7 +469,52 @@ class Server:
         if isinstance(msg, (Preview, Offers)):          # the engine's work, on a copy
             await self.answer(game, client, msg, address)
             return
+        if isinstance(msg, Retract):
+            await self.retract(game, client, msg, address)
+            return
         await self.act(game, client, msg, address)
+
+    async def retract(self, game: LiveGame, client: Any, msg: Retract, address: str) -> None:
+        """A seat takes its own last actions back (LiveGame.retract): everyone is told
+        `retracted` (the sender's copy with its id) and then a fresh hello, the game as it now
+        stands; refused as an act is when it may not."""
+        if client.seat is None:
+            client.send(messages.refused(msg.id, [{
+                "code": "not_your_seat",
+                "message": "a spectator holds no seat: join with ?seat=TOKEN to play"}]))
+            return
+        wait = self.engine.wait(address)
+        if wait > 0:
+            client.send(messages.slow_down(f"{address} asked the engine for more work than "
+                                           f"its share lately: nothing was taken back",
+                                           retry_after(wait), msg.id))
+            return
+        async with self.engine.game_lock(game.id):
+            to = game.version - 1 if msg.version is None else msg.version
+            before = game.version
+            try:
+                await self.engine.run(None, address, game.retract, client.seat, to,
+                                      lambda v: self.store.cut(game.id, v))
+            except Refused as exc:
+                client.send(messages.refused(msg.id, exc.violations))
+                return
+            except Exception:
+                print(f"game {game.id}: a retract to {to} by {client.seat} failed:\n"
+                      f"{traceback.format_exc()}", file=sys.stderr, flush=True)
+                client.send(messages.refused(msg.id, [{"code": "engine_error",
+                                                       "message": ENGINE_ERROR}]))
+                return
+            self.pages.forget(game.id)
+            self.previews.forget(game.id)
+            told = {"type": "retracted", "version": to, "from": before, "by": client.seat}
+            for c in list(game.clients):
+                c.send({**told, "id": msg.id} if c is client else told)
+                hello, since, upto = await self.engine.run(None, address, game.hello_text,
+                                                           c.seat)
+                c.send(hello)
+                c.backlog(game, since, upto)
+            self.computers.forget(game.id)
+            self.computers.attach(game)
 
     async def answer(self, game: LiveGame, client: Any, msg: Preview | Offers,
                      address: str) -> None:
@@ -486,6 +532,10 @@ class Server:
                 out = await self.previews.preview(game, client.seat, msg, address)
             else:
                 out = await self.previews.offers(game, client.seat, address)
+                back = game.retractable(client.seat) if client.seat is not None else None
+                if back is not None:
+                    done = Action.from_dict(game.records[-1].action)
+                    out["retract"] = {"version": back, "what": choice_words(done)}
         except Exception:                 # the engine failed on it: said, the game goes on
             print(f"game {game.id}: a {type(msg).__name__.lower()} failed:\n"
                   f"{traceback.format_exc()}", file=sys.stderr, flush=True)

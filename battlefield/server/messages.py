@@ -25,7 +25,7 @@ MAX_BODY = 2 * 1024 * 1024       # bytes in a POST /games body (a scene's text)
 MAX_ID = 128                     # characters of a client's act id
 MAX_SEED = 2 ** 64 - 1
 
-CLIENT_TYPES = ("act", "resume", "preview", "offers")
+CLIENT_TYPES = ("act", "resume", "preview", "offers", "retract")
 
 
 class FrameError(ValueError):
@@ -69,6 +69,16 @@ class Offers:
     """`{"type": "offers"}`: what this seat may do now, for the play page (server/offers.py)."""
 
 
+@dataclass(frozen=True)
+class Retract:
+    """`{"type": "retract", "id": X, "version": V}`: the seat takes back its own actions after
+    version V (optional: its last action), back to - never past - the last one the other side
+    answered (server/games.LiveGame.retract says what may be taken back)."""
+
+    id: str | int
+    version: int | None = None
+
+
 def _loads(data: str | bytes, what: str, limit: int | None) -> Any:
     """JSON from outside through the one boundary: FrameError with its line when it is too
     long, nested too deep or not JSON (non-finite numbers are read, for the fields' checks)."""
@@ -83,7 +93,7 @@ def _loads(data: str | bytes, what: str, limit: int | None) -> Any:
         raise FrameError(str(exc)) from None
 
 
-def read_frame(data: str | bytes) -> Act | Resume | Preview | Offers:
+def read_frame(data: str | bytes) -> Act | Resume | Preview | Offers | Retract:
     """A client's WebSocket frame as a message, or FrameError with one line. The action of an
     act is not read here: a bad field of it is the engine's refusal, not a frame error."""
     size = len(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
@@ -109,6 +119,18 @@ def read_frame(data: str | bytes) -> Act | Resume | Preview | Offers:
         return Preview(cid, msg["action"], msg.get("rest") is not False)
     if kind == "offers":
         return Offers()
+    if kind == "retract":
+        cid, version = msg.get("id"), msg.get("version")
+        if isinstance(cid, bool) or not isinstance(cid, (str, int)) or (
+                isinstance(cid, str) and not 0 < len(cid) <= MAX_ID):
+            raise FrameError(f"retract: \"id\" must be a whole number or text of 1 to {MAX_ID} "
+                             f"characters, not {_quoted(cid)} (expected {{\"type\": "
+                             f"\"retract\", \"id\": ID, \"version\": V}})")
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)
+                                    or version < 0):
+            raise FrameError("retract: \"version\" must be a version, a whole number 0 or "
+                             "more (the game as it was after that action)")
+        return Retract(cid, version)
     if kind == "resume":
         since = msg.get("since")
         if isinstance(since, bool) or not isinstance(since, int) or since < 0:

@@ -12,7 +12,7 @@ from typing import Any
 
 from battlefield.depiction import live
 from battlefield.rules.actions import Action
-from battlefield.rules.choices import passes
+from battlefield.rules.choices import passes, spends
 from battlefield.rules.moves import leader
 from battlefield.rules.state import State
 
@@ -23,8 +23,9 @@ WEAPON_CODES = frozenset({"no_weapon", "unknown_weapon"})   # a weapon still to 
 def offers(state: State, seat: str | None, version: int) -> dict[str, Any]:
     """{"type": "offers", "version", "seat", "acting", "over", "phase", "deciding",
     "drag": {UNIT: {"abilities": [...], "ref": "UNIT/N"}}, "buttons": [{"label", "action",
-    "kind", "tip"}], "forms": [{"type", "fields", "does", "example"}]} for `seat` (None: a
-    spectator, who gets no drags and no buttons)."""
+    "kind", "tip", "spends"?, "why"?}], "forms": [{"type", "fields", "does", "example"}]} for
+    `seat` (None: a spectator, who gets no drags and no buttons). The server adds "retract"
+    ({"version", "what"}) when the seat may take its last action back (server/app.py)."""
     over = state.over
     acting = None if over else state.acting_side
     out: dict[str, Any] = {"type": "offers", "version": version, "seat": seat, "acting": acting,
@@ -142,10 +143,13 @@ def _weapons(state: State, u: int) -> list[str]:
 def _button(label: str, action: Action, kind: str, state: State, checked: bool = False
             ) -> dict[str, Any]:
     """A button: its words, the action it sends, its kind, its tooltip; `checked`: asked of
-    the engine here, and "why" (it cannot be pressed) when refused."""
+    the engine here, and "why" (it cannot be pressed) when refused; "spends": true for a
+    choice that spends something of the side's (rules.choices.spends: the page asks first)."""
     doc = next((a for a in state.scene.ruleset.actions if a.id == action.type), None)
     out = {"label": label, "action": action.to_dict(), "kind": kind,
            "tip": doc.tip if doc is not None else ""}
+    if spends(state, action):
+        out["spends"] = True
     if checked:
         refused = state.check(action)
         if refused:

@@ -86,6 +86,13 @@
     return n;
   };
 
+  // Versions from n on are gone (a seat took its actions back): the page shows the last kept.
+  Viewer.prototype.truncate = function (n) {
+    if (n < 1 || n >= this.versions.length) return;
+    this.versions.length = n;
+    this.emit("truncated");
+  };
+
   Viewer.prototype.show = function (n) {
     if (!this.versions.length) return -1;
     n = Math.max(0, Math.min(this.versions.length - 1, Math.round(Number(n) || 0)));
@@ -212,6 +219,7 @@
     });
     viewer.on(function (v, what) {
       if (what === "added") self.added(v.versions[v.count - 1], v.count - 1);
+      else if (what === "truncated") self.truncated();
       else self.shown(v.current);
     });
     viewer.versions.forEach(function (v, n) { self.added(v, n); });
@@ -248,6 +256,12 @@
     this.slider.max = String(this.viewer.count - 1);
     if (this.viewer.current >= 0 && this.follow && n === this.viewer.count - 1) this.go(n);
     else this.label.textContent = this.viewer.current + " / " + (this.viewer.count - 1);
+  };
+  Panel.prototype.truncated = function () {
+    var n = this.viewer.count;
+    while (this.items.length > n) this.log.removeChild(this.items.pop());
+    this.slider.max = String(n - 1);
+    this.go(n - 1);
   };
   Panel.prototype.shown = function (n) {
     var v = this.viewer.versions[n], c = v.clock || {};

@@ -76,7 +76,12 @@
       var msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       tell(msg);
-      if (msg.type === "hello" || msg.type === "event") {
+      if (msg.type === "retracted") {          // versions after msg.version are gone
+        viewer.truncate(msg.version + 1);
+        known = msg.version;
+        shown = Math.min(shown, known);
+        say("live");
+      } else if (msg.type === "hello" || msg.type === "event") {
         known = Math.max(known, msg.version);
         say("live");
         pull();

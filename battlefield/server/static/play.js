@@ -9,7 +9,14 @@
    are buttons, each carrying the action it sends as JSON in data-action; an action whose
    fields no button can give is a form, checked by a preview before it is sent. The page
    decides nothing itself: what is legal, what is drawn and what the buttons are come from the
-   server (`offers`, `preview`). */
+   server (`offers`, `preview`).
+   Clicks by mistake (as the window's view/guard.py): a button that appears under the pointer
+   takes no click for GUARD_MS nor until the pointer has moved on it (so a double click on
+   end-phase ends one phase); a choice that spends something (offers' "spends") asks "yes"
+   first, in a bar away from the button; the seat's last action, while it may be taken back
+   (offers' "retract": its own, no dice seen, the other side has not acted since), has a
+   "take back" button that sends {"type": "retract"}. Past the server's rate (an error with
+   retry_after) an act is sent again after the wait, and previews pause meanwhile. */
 (function () {
   "use strict";
   var bf = window.battlefield, viewer = bf.viewer, data = bf.data, live = bf.live;
@@ -20,7 +27,8 @@
   var actionsBox = document.getElementById("actions"), formsBox = document.getElementById("forms");
   var message = document.getElementById("message"), you = document.getElementById("you");
   var turn = document.getElementById("turn");
-  var GUARD_MS = 400;          // a button just shown takes no click for this long
+  var GUARD_MS = 600;          // a button shown under the pointer takes no click for this long
+  var MOVED_PX = 4;            // and none until the pointer has moved this far on it
   var PREVIEW_MS = 100;        // at most ten previews a second
   var REST_MS = 150;           // a unit held still this long gets the rulings at rest
 
@@ -35,6 +43,77 @@
   var stillLayer = layer("drag-still"), ghostLayer = layer("drag-ghost"), dragLayer = layer("drag");
 
   var offers = null, known = 0, ids = 0, unanswered = null, over = !!(data.live && data.live.over);
+  var pointer = null, fresh = [], confirming = null, pausedUntil = 0;
+
+  /* --- the click guard ------------------------------------------------------------------- */
+  function inside(el, p) {
+    var r = el.getBoundingClientRect();
+    return p && p[0] >= r.left && p[0] < r.right && p[1] >= r.top && p[1] < r.bottom;
+  }
+  // A button just put where the pointer is: fresh until GUARD_MS passed and the pointer moved.
+  function guard(button) {
+    button.setAttribute("data-shown", String(Date.now()));
+    if (inside(button, pointer)) {
+      fresh.push({el: button, at: Date.now(), from: pointer.slice(), moved: false});
+      button.setAttribute("data-fresh", "true");
+    }
+  }
+  function blocked(button) {
+    for (var k = 0; k < fresh.length; k++) {
+      var f = fresh[k];
+      if (f.el !== button) continue;
+      if (Date.now() - f.at < GUARD_MS || !f.moved) return true;
+      fresh.splice(k, 1);
+      button.removeAttribute("data-fresh");
+      return false;
+    }
+    return false;
+  }
+  document.addEventListener("pointermove", function (ev) {
+    pointer = [ev.clientX, ev.clientY];
+    fresh = fresh.filter(function (f) {
+      if (!f.el.isConnected || !inside(f.el, pointer)) { f.el.removeAttribute("data-fresh"); return false; }
+      if (Math.hypot(pointer[0] - f.from[0], pointer[1] - f.from[1]) > MOVED_PX) f.moved = true;
+      return true;
+    });
+  }, true);
+  document.addEventListener("pointerdown", function (ev) { pointer = [ev.clientX, ev.clientY]; }, true);
+
+  // A choice that spends something: "yes" first, in a bar above the buttons.
+  function confirmFirst(b, action) {
+    var bar = document.getElementById("confirm");
+    if (!bar) {
+      bar = document.createElement("div");
+      bar.id = "confirm";
+      bar.className = "confirm";
+      actionsBox.parentNode.insertBefore(bar, message);
+    }
+    bar.textContent = "";
+    confirming = action;
+    var q = document.createElement("p");
+    q.textContent = b.label + " spends " + (b.tip ? "(" + b.tip + ")" : "something of yours") + ": sure?";
+    var yes = document.createElement("button"), no = document.createElement("button");
+    yes.type = no.type = "button";
+    yes.className = "act confirm-yes";
+    yes.textContent = "yes, " + b.label;
+    yes.setAttribute("data-action", JSON.stringify(action));
+    no.className = "act confirm-no";
+    no.textContent = "no";
+    bar.appendChild(q); bar.appendChild(yes); bar.appendChild(no);
+    bar.hidden = false;
+    guard(yes); guard(no);
+    yes.addEventListener("click", function () {
+      if (blocked(yes)) return;
+      closeConfirm();
+      act(action);
+    });
+    no.addEventListener("click", function () { if (!blocked(no)) closeConfirm(); });
+  }
+  function closeConfirm() {
+    var bar = document.getElementById("confirm");
+    confirming = null;
+    if (bar) { bar.textContent = ""; bar.hidden = true; }
+  }
   var hand = null;             // the unit in the hand (see pickUp)
 
   function say(text, bad) {
@@ -68,6 +147,8 @@
     formsBox.textContent = "";
     var o = offers;
     showSeat();
+    closeConfirm();
+    if (o && o.retract && seat && !over) takeBackButton(o.retract);
     if (!o || !seat || o.acting !== seat || over) {
       actionsBox.setAttribute("data-offers", o ? String(o.version) : "");
       return;
@@ -82,12 +163,15 @@
       if (b.why) { button.disabled = true; button.setAttribute("data-why", b.why); }
       button.setAttribute("data-action", JSON.stringify(b.action));
       button.setAttribute("data-kind", b.kind);
-      button.setAttribute("data-shown", String(now));
+      if (b.spends) button.setAttribute("data-spends", "true");
       button.addEventListener("click", function () {
-        if (Date.now() - now < GUARD_MS) return;      // it appeared under the pointer
-        act(JSON.parse(button.getAttribute("data-action")));
+        if (blocked(button)) return;                 // it appeared under the pointer
+        var action = JSON.parse(button.getAttribute("data-action"));
+        if (b.spends) confirmFirst(b, action);
+        else act(action);
       });
       actionsBox.appendChild(button);
+      guard(button);
       made.push(button);
     });
     setTimeout(function () {                  // these buttons (not later ones) take clicks now
@@ -103,6 +187,25 @@
       actionsBox.appendChild(hint);
     }
     actionsBox.setAttribute("data-offers", String(o.version));
+  }
+  // The seat's last action, while the server says it may be taken back.
+  function takeBackButton(r) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "act take-back";
+    button.textContent = "take back " + r.what;
+    button.title = "the game as it was before your " + r.what + " (the other side has not acted since)";
+    button.setAttribute("data-retract", String(r.version));
+    button.addEventListener("click", function () {
+      if (blocked(button) || !seat || unanswered) return;
+      var id = seat + "-" + known + "-" + (++ids) + "-back";
+      unanswered = {type: "retract", id: id, version: r.version};
+      actionsBox.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+      say("taking back " + r.what + ": waiting for the server");
+      send(unanswered);
+    });
+    actionsBox.appendChild(button);
+    guard(button);
   }
   function uniq(list) { return list.filter(function (x, i) { return list.indexOf(x) === i; }); }
 
@@ -168,7 +271,7 @@
   }
   function pump() {
     if (inFlight || !next) return;
-    var wait = PREVIEW_MS - (Date.now() - lastSent);
+    var wait = Math.max(PREVIEW_MS - (Date.now() - lastSent), pausedUntil - Date.now());
     if (wait > 0) { setTimeout(pump, wait); return; }
     var id = "p" + (++ids);
     inFlight = id;
@@ -180,6 +283,7 @@
     next = null;
   }
   function answered(msg) {
+    if (msg.retry_after) pausedUntil = Date.now() + msg.retry_after * 1000;   // the server's rate
     var then = waiting[msg.id];
     delete waiting[msg.id];
     if (inFlight === msg.id) inFlight = null;
@@ -370,6 +474,16 @@
         if (hand) putBack("the position changed: pick the unit up again");
         askOffers();
         break;
+      case "retracted":
+        if (hand) putBack();
+        if (unanswered && msg.id === unanswered.id) {
+          unanswered = null;
+          say("took back " + (msg.from - msg.version) + " action" + (msg.from - msg.version === 1 ? "" : "s") + ": choose again");
+        } else say(msg.by + " took back " + (msg.from - msg.version) + " of their actions");
+        known = msg.version;
+        offers = null;
+        showOffers();
+        break;
       case "refused":
         if (unanswered && msg.id === unanswered.id) {
           unanswered = null;
@@ -384,8 +498,15 @@
         answered(msg);
         break;
       case "error":
-        if (msg.id !== undefined) answered(msg);
-        else say("the server says: " + msg.message, true);
+        if (unanswered && msg.id === unanswered.id && msg.retry_after) {
+          var again = unanswered;                    // not taken for the rate: sent again
+          say("the server is busy: sending it again in " + msg.retry_after + " s", true);
+          setTimeout(function () { if (unanswered === again) send(again); }, msg.retry_after * 1000);
+        } else if (msg.id !== undefined) answered(msg);
+        else {
+          say("the server says: " + msg.message, true);
+          if (msg.retry_after) setTimeout(askOffers, msg.retry_after * 1000);
+        }
         break;
       case "over":
         over = true;
