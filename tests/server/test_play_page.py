@@ -126,12 +126,14 @@ def test_two_seats_drag_check_drop_and_answer_a_decision_by_its_button(server):
                                  await where(red, "red-bows/3") == (bx, by))
             # A skirmish (a button) puts a decision to blue, answered by its button.
             await ready(red, "red")
-            buttons = await red.eval("Array.from(document.querySelectorAll('#actions button'))"
+            buttons = await red.eval("Array.from(document.querySelectorAll("
+                                     "'#actions button[data-action]'))"
                                      ".map(b => JSON.parse(b.dataset.action))")
             seen["actions"] = buttons
             pick = next(k for k, a in enumerate(buttons) if a["type"] == "skirmish")
             await red.until("document.querySelector('#actions button').dataset.ready")
-            await red.eval(f"document.querySelectorAll('#actions button')[{pick}].click(); 0")
+            await red.eval(f"document.querySelectorAll('#actions button[data-action]')[{pick}]"
+                           f".click(); 0")
             # the skirmish's commitments: each side answers on its own page, by a button
             deciding = "document.querySelectorAll('#actions button.decision').length > 0"
             while not (await red.eval(deciding) or await blue.eval(deciding)):
@@ -208,7 +210,7 @@ def test_a_game_against_the_computer_is_played_to_its_end_from_one_page(server, 
                 spends = await page.eval(f"({button}).getAttribute('data-spends') === 'true'")
                 await page.eval(f"({button}).click(); 0")
                 if spends:           # a choice that spends something asks first: yes
-                    await page.until("document.querySelector('#confirm .confirm-yes')")
+                    await page.until("!!document.querySelector('#confirm .confirm-yes')")
                     await page.eval("document.querySelector('#confirm .confirm-yes').click(); 0")
                 clicks += 1
                 await page.until(f"battlefield.play.offers() === null || "

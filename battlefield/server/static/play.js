@@ -10,9 +10,9 @@
    fields no button can give is a form, checked by a preview before it is sent. The page
    decides nothing itself: what is legal, what is drawn and what the buttons are come from the
    server (`offers`, `preview`).
-   Clicks by mistake (as the window's view/guard.py): a button that appears under the pointer
-   takes no click for GUARD_MS nor until the pointer has moved on it (so a double click on
-   end-phase ends one phase); a choice that spends something (offers' "spends") asks "yes"
+   Clicks by mistake (as the window's view/guard.py): a button just shown takes no click for
+   GUARD_MS, nor a click of the pointer until the pointer has moved since it appeared (so a
+   double click on end-phase ends one phase); a choice that spends something (offers' "spends") asks "yes"
    first, in a bar away from the button; the seat's last action, while it may be taken back
    (offers' "retract": its own, no dice seen, the other side has not acted since), has a
    "take back" button that sends {"type": "retract"}. Past the server's rate (an error with
@@ -43,38 +43,42 @@
   var stillLayer = layer("drag-still"), ghostLayer = layer("drag-ghost"), dragLayer = layer("drag");
 
   var offers = null, known = 0, ids = 0, unanswered = null, over = !!(data.live && data.live.over);
-  var pointer = null, fresh = [], confirming = null, pausedUntil = 0;
+  var pointer = null, confirming = null, pausedUntil = 0;
 
   /* --- the click guard ------------------------------------------------------------------- */
   function inside(el, p) {
     var r = el.getBoundingClientRect();
     return p && p[0] >= r.left && p[0] < r.right && p[1] >= r.top && p[1] < r.bottom;
   }
-  // A button just put where the pointer is: fresh until GUARD_MS passed and the pointer moved.
+  // A button just shown takes no click for GUARD_MS, and no click of the pointer until the
+  // pointer has moved MOVED_PX since it appeared (a second click of a double click lands on
+  // whatever appeared where the first was: not taken). A click by the keyboard counts after
+  // GUARD_MS. data-fresh: the button appeared under the pointer.
+  var guarded = [];
   function guard(button) {
     button.setAttribute("data-shown", String(Date.now()));
-    if (inside(button, pointer)) {
-      fresh.push({el: button, at: Date.now(), from: pointer.slice(), moved: false});
-      button.setAttribute("data-fresh", "true");
-    }
+    button._guard = {at: Date.now(), from: pointer ? pointer.slice() : null, moved: false};
+    if (inside(button, pointer)) button.setAttribute("data-fresh", "true");
+    guarded = guarded.filter(function (b) { return b.isConnected && !b._guard.moved; });
+    guarded.push(button);
   }
-  function blocked(button) {
-    for (var k = 0; k < fresh.length; k++) {
-      var f = fresh[k];
-      if (f.el !== button) continue;
-      if (Date.now() - f.at < GUARD_MS || !f.moved) return true;
-      fresh.splice(k, 1);
-      button.removeAttribute("data-fresh");
-      return false;
-    }
+  function blocked(button, ev) {
+    var g = button._guard;
+    if (!g) return false;
+    if (Date.now() - g.at < GUARD_MS) return true;
+    if (ev && ev.detail > 0 && !g.moved) return true;      // not moved since it appeared
+    button.removeAttribute("data-fresh");
     return false;
   }
   document.addEventListener("pointermove", function (ev) {
     pointer = [ev.clientX, ev.clientY];
-    fresh = fresh.filter(function (f) {
-      if (!f.el.isConnected || !inside(f.el, pointer)) { f.el.removeAttribute("data-fresh"); return false; }
-      if (Math.hypot(pointer[0] - f.from[0], pointer[1] - f.from[1]) > MOVED_PX) f.moved = true;
-      return true;
+    guarded = guarded.filter(function (b) {
+      var g = b._guard;
+      if (!g.from || Math.hypot(pointer[0] - g.from[0], pointer[1] - g.from[1]) > MOVED_PX) {
+        g.moved = true;
+        b.removeAttribute("data-fresh");
+      }
+      return b.isConnected && !g.moved;
     });
   }, true);
   document.addEventListener("pointerdown", function (ev) { pointer = [ev.clientX, ev.clientY]; }, true);
@@ -102,12 +106,12 @@
     bar.appendChild(q); bar.appendChild(yes); bar.appendChild(no);
     bar.hidden = false;
     guard(yes); guard(no);
-    yes.addEventListener("click", function () {
-      if (blocked(yes)) return;
+    yes.addEventListener("click", function (ev) {
+      if (blocked(yes, ev)) return;
       closeConfirm();
       act(action);
     });
-    no.addEventListener("click", function () { if (!blocked(no)) closeConfirm(); });
+    no.addEventListener("click", function (ev) { if (!blocked(no, ev)) closeConfirm(); });
   }
   function closeConfirm() {
     var bar = document.getElementById("confirm");
@@ -148,8 +152,9 @@
     var o = offers;
     showSeat();
     closeConfirm();
-    if (o && o.retract && seat && !over) takeBackButton(o.retract);
+    var back = o && o.retract && seat && !over ? o.retract : null;
     if (!o || !seat || o.acting !== seat || over) {
+      if (back) takeBackButton(back);
       actionsBox.setAttribute("data-offers", o ? String(o.version) : "");
       return;
     }
@@ -164,8 +169,8 @@
       button.setAttribute("data-action", JSON.stringify(b.action));
       button.setAttribute("data-kind", b.kind);
       if (b.spends) button.setAttribute("data-spends", "true");
-      button.addEventListener("click", function () {
-        if (blocked(button)) return;                 // it appeared under the pointer
+      button.addEventListener("click", function (ev) {
+        if (blocked(button, ev)) return;             // it just appeared (view/guard.py)
         var action = JSON.parse(button.getAttribute("data-action"));
         if (b.spends) confirmFirst(b, action);
         else act(action);
@@ -174,6 +179,7 @@
       guard(button);
       made.push(button);
     });
+    if (back) made.push(takeBackButton(back));   // the last: after what the turn offers
     setTimeout(function () {                  // these buttons (not later ones) take clicks now
       made.forEach(function (b) { if (!b.disabled) b.setAttribute("data-ready", "true"); });
     }, GUARD_MS);
@@ -196,8 +202,8 @@
     button.textContent = "take back " + r.what;
     button.title = "the game as it was before your " + r.what + " (the other side has not acted since)";
     button.setAttribute("data-retract", String(r.version));
-    button.addEventListener("click", function () {
-      if (blocked(button) || !seat || unanswered) return;
+    button.addEventListener("click", function (ev) {
+      if (blocked(button, ev) || !seat || unanswered) return;
       var id = seat + "-" + known + "-" + (++ids) + "-back";
       unanswered = {type: "retract", id: id, version: r.version};
       actionsBox.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
@@ -206,6 +212,8 @@
     });
     actionsBox.appendChild(button);
     guard(button);
+    setTimeout(function () { button.setAttribute("data-ready", "true"); }, GUARD_MS);
+    return button;
   }
   function uniq(list) { return list.filter(function (x, i) { return list.indexOf(x) === i; }); }
 
