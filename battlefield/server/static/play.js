@@ -95,7 +95,7 @@
     bar.textContent = "";
     confirming = action;
     var q = document.createElement("p");
-    q.textContent = b.label + " spends " + (b.tip ? "(" + b.tip + ")" : "something of yours") + ": sure?";
+    q.textContent = b.label + ": " + (b.tip || "it spends something of yours") + ". Sure?";
     var yes = document.createElement("button"), no = document.createElement("button");
     yes.type = no.type = "button";
     yes.className = "act confirm-yes";
