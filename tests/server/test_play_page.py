@@ -210,8 +210,9 @@ def test_a_game_against_the_computer_is_played_to_its_end_from_one_page(server, 
                 spends = await page.eval(f"({button}).getAttribute('data-spends') === 'true'")
                 await page.eval(f"({button}).click(); 0")
                 if spends:           # a choice that spends something asks first: yes
-                    await page.until("!!document.querySelector('#confirm .confirm-yes')")
-                    await page.eval("document.querySelector('#confirm .confirm-yes').click(); 0")
+                    yes = "#confirm .confirm-yes[data-ready]"     # it takes clicks after 0.6 s
+                    await page.until(f"!!document.querySelector('{yes}')")
+                    await page.eval(f"document.querySelector('{yes}').click(); 0")
                 clicks += 1
                 await page.until(f"battlefield.play.offers() === null || "
                                  f"battlefield.play.offers().version > {v} || "

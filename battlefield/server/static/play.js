@@ -106,6 +106,7 @@
     bar.appendChild(q); bar.appendChild(yes); bar.appendChild(no);
     bar.hidden = false;
     guard(yes); guard(no);
+    setTimeout(function () { yes.setAttribute("data-ready", "true"); no.setAttribute("data-ready", "true"); }, GUARD_MS);
     yes.addEventListener("click", function (ev) {
       if (blocked(yes, ev)) return;
       closeConfirm();
