@@ -266,12 +266,15 @@ class Server:
     @web.middleware
     async def guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
         """Every response: the security headers (pages.security_headers); a fault of the
-        server is a generic 500 line, its traceback in the server's log."""
+        server is a generic 500 line, its traceback in the server's log; a client that went
+        away mid-request is no fault (nothing logged: a flood of them must not fill the log)."""
         try:
             response = await handler(request)
         except web.HTTPException as exc:
             security_headers(exc)
             raise
+        except ConnectionError:   # the client went away (a WebSocket upgrade it reset):
+            return web.Response(status=400, text="the client went away")   # nobody reads it
         except Exception:
             print(f"{request.method} {request.path_qs[:200]} failed:\n{traceback.format_exc()}",
                   file=sys.stderr, flush=True)

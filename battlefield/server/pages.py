@@ -227,7 +227,7 @@ class Pages:
         links = [f'<a rel="prev" href="/?page={page - 1}">newer</a>'] if page > 1 else []
         links += [f'<a rel="next" href="/?page={page + 1}">older</a>'] if page < pages else []
         nav = (f'<nav class="pages" data-page="{page}" data-pages="{pages}">page {page} of '
-               f'{pages} ({total} games) {" · ".join(links)}</nav>')
+               f'{pages} ({total} game{"" if total == 1 else "s"}) {" · ".join(links)}</nav>')
         nonce = new_nonce()
         text = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                 "<title>battlefield games</title>"

@@ -14,7 +14,9 @@ import asyncio
 import hashlib
 import json
 import re
+import socket
 import stat
+import struct
 import subprocess
 import sys
 import threading
@@ -268,6 +270,14 @@ def test_clients_that_never_read_are_disconnected_and_memory_stays_bounded(tight
     assert overs[0]["version"] > 0
     assert all(closed_by_server(sock) for sock in floods)
     assert rss_mb(tight.proc.pid) - before < 200
+    for k in range(60):      # upgrades whose clients reset at once: gone, not a server fault
+        sock = raw(tight.port, f"127.0.2.{k + 1}")
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: "
+                     f"Upgrade\r\nSec-WebSocket-Key: {'A' * 22}==\r\nSec-WebSocket-Version: "
+                     f"13\r\n\r\n".encode())
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()
+    assert tight.new_game("demo-skirmish", 6)["game"]   # the server goes on
     assert "Traceback" not in tight.log()           # nor is its log filled
     for sock in floods:
         sock.close()
