@@ -114,3 +114,40 @@ def terrain_fill(height: float, kind: str) -> RGB:
 def text_on(c: Iterable[int]) -> RGB:
     """Ink that reads on a background of colour c."""
     return INK if luminance(c) > 0.3 else HALO
+
+
+# --- palette keys: how a depiction (battlefield/depiction) names its colours -------------------
+# A key is a name below or "side:NAME" (that side's colour), optionally followed by "/dNN"
+# (darker by NN %) or "/lNN" (lighter by NN %): "side:red/d45", "combat", "ok/d20". Every
+# renderer turns keys into colours here, so the window, the SVG and the browser agree.
+NAMED: dict[str, RGB] = {
+    "ink": INK, "ink-soft": INK_SOFT, "white": (255, 255, 255), "black": (0, 0, 0),
+    "paper": PAPER, "halo": HALO, "board": BOARD, "neutral": NEUTRAL, "coherency": COHERENCY,
+    "highlight": HIGHLIGHT, "combat": COMBAT, "measure": MEASURE, "ok": GREEN, "near": ORANGE,
+    "over": VERMILLION, "leader-line": (70, 70, 66), "marker-face": (205, 205, 200),
+    "obscuring-edge": (28, 24, 22), "tag-face": (235, 235, 230), "star-edge": (70, 40, 110),
+}
+
+
+def paint(key: str, sides: dict[str, RGB]) -> RGB:
+    """The colour a palette key names, with the scene's side colours (side_colours)."""
+    name, _, mod = key.partition("/")
+    if name.startswith("side:"):
+        side = name[5:]
+        c = sides.get(side) or NAMED_SIDES.get(side.lower()) or NEUTRAL
+    else:
+        c = NAMED[name]
+    if mod:
+        f = int(mod[1:]) / 100
+        c = darker(c, f) if mod[0] == "d" else lighter(c, f)
+    return c
+
+
+def side_key(side: str | None, mod: str = "") -> str:
+    """The key of a side's colour ("neutral" for none), with a modifier such as "/d45"."""
+    return (f"side:{side}" if side else "neutral") + mod
+
+
+def hex_of(c: Iterable[int]) -> str:
+    r, g, b = tuple(c)[:3]
+    return f"#{r:02x}{g:02x}{b:02x}"

@@ -1,6 +1,6 @@
 """The window's frame time while a unit is dragged: a 1600x1000 view of the benchmark board
 (510 models, 30 terrain pieces) with red's 20-model unit dragged along 100 places - each frame
-the live rulings (view.live.rule: path cost, Referee + live_check, objective control, sight to
+the live rulings (depiction.live.rule: path cost, Referee + live_check, objective control, sight to
 the enemy under the cursor as yes / no) with the engine's State.check of the drop, as the drag
 tool asks them while they take less than a frame, plus drawing the frame. Timed apart: the
 frame's rulings with the engine's check (frame_engine_check_ms_median), the rulings a resting
@@ -24,10 +24,10 @@ SIZE = (1600, 1000)
 
 
 def bench_frame(quick: bool = False) -> dict:
+    from battlefield.depiction import live
     from battlefield.rules.actions import Action
     from battlefield.rules.log import rules_for
     from battlefield.rules.state import Game
-    from battlefield.view import live
     from battlefield.view.app import Opened, PlayScene
 
     pygame.display.init()

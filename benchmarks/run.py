@@ -47,6 +47,10 @@ reference's answers are checked against the fast code's (the run fails loudly on
 - server_action_ms_p95, server_lost_actions: see benchmarks/server.py (an `act` until its
   `event` is back, server_games = 50 games at once on one `battlefield serve` on loopback;
   target p95 <= 50 ms; no action lost).
+- browser_preview_ms_p95, play_page_first_paint_ms: see benchmarks/browser.py (a play page's
+  `preview` until its answer, 20 players dragging at 10 previews a second on one server on
+  loopback, target p95 <= 50 ms; the play page's first contentful paint in headless Chromium,
+  target <= 1000 ms).
 - server_action_ms_p95_under_attack, server_peak_mb_under_attack: see benchmarks/server.py
   (the same 50 games while attackers, a process of their own, play the heaviest acts the
   server allows, flood resumes from sockets that never read, hold 2,000 idle connections and
@@ -89,6 +93,7 @@ TARGETS = {"los_lines_per_s": 5_000_000, "los_vs_shapely": 20, "live_check_ms_p9
            "server_action_ms_p95": 50.0, "layout_eval_ms": 20.0, "layout_generate_s": 60.0,
            "window_idle_cpu": 0.02, "window_first_frame_s": 2.0,
            "window_first_frame_warm_s": 1.0, "window_ready_s": 5.0,
+           "browser_preview_ms_p95": 50.0, "play_page_first_paint_ms": 1000.0,
            "server_action_ms_p95_under_attack": 100.0, "server_peak_mb_under_attack": 500.0}
 AT_LEAST = ("los_lines_per_s", "los_vs_shapely")
 # Figures without a target (attack_odds_ms, simulate_games_per_s, openwg_game_s,
@@ -289,6 +294,7 @@ def run(quick: bool = False, games: int | None = None) -> dict:
     out.update(bench_los(scene, quick))
     out.update(bench_live_check(scene, quick))
     from benchmarks.analysis import bench_heatmap
+    from benchmarks.browser import bench_browser
     from benchmarks.frame import bench_frame
     from benchmarks.games import GAMES, bench_ruleset_game
     from benchmarks.heatmap_big import bench_heatmap_big
@@ -310,6 +316,7 @@ def run(quick: bool = False, games: int | None = None) -> dict:
     out.update(bench_page_step(quick))
     out.update(bench_server(quick))
     out.update(bench_server_attack(quick))
+    out.update(bench_browser(quick))
     out.update(bench_layout(quick))
     from benchmarks.window import bench_window_first_frame, bench_window_idle
 

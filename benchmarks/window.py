@@ -121,7 +121,7 @@ def drag_plan(scene: Any) -> tuple[str, list]:
     ruling finds it (live.rule), so its cost counts."""
     import pygame
 
-    from battlefield.view import live
+    from battlefield.depiction import live
 
     st = scene.state
     t = st.table

@@ -49,12 +49,18 @@ ANNOTATIONS: dict[tuple[str, str], str] = {
     ("battlefield.rules.summary", "battlefield.rules.state"): _STATE,
     ("battlefield.rules.window", "battlefield.rules.state"):
         "the window's hooks (on the ruleset State holds) are asked about a State",
-    ("battlefield.page.overlays", "battlefield.page.svg"):
-        "the overlays draw on the Picture svg.py makes and hands them",
     ("battlefield.view.editor_marks", "battlefield.view.editor"):
         "the editor's marks are drawn from the Editor that calls them",
     ("battlefield.server.pages", "battlefield.server.app"):
         "the page handlers are given the Server app.py runs",
+    ("battlefield.server.boards", "battlefield.server.app"):
+        "the boards are served for the Server app.py runs (its engine, limits, store)",
+    ("battlefield.server.imports", "battlefield.server.app"):
+        "the imports run on the engine of the Server app.py runs",
+    ("battlefield.server.play_page", "battlefield.server.app"):
+        "the play pages are served for the Server app.py runs",
+    ("battlefield.view.depict", "battlefield.view.layers"):
+        "the depiction's window renderer draws in the Style layers.py picks and hands it",
     ("battlefield.view.held", "battlefield.view.app"):
         "a unit is held on the PlayScene app.py sets up and hands it",
 }

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
+from urllib.parse import urlsplit
 
 from battlefield.errors import UsageError
 from battlefield.server.limits import Limits
 
 EPILOG = """\
 routes:
-  POST /games {"scene": NAME_OR_YAML, "seed": N}   -> 201 {game, ruleset, seats, watch}
+  POST /games {"scene": NAME_OR_YAML, "seed": N, "computer": SIDE}
+                                                   -> 201 {game, ruleset, seats, seeded,
+                                                      watch, join}
+  GET  /games/ID/play?seat=TOKEN (a browser)       the seat's play page (its join link)
+  GET  /board?scene=NAME, GET /board/ID            a board to arrange and share
+  POST /boards {"scene": NAME_OR_YAML}             -> 201 {board, url}
   GET  /games?page=N                               -> {"games": [{id, ruleset, version, over}],
                                                       "page", "pages", "total", "next"}
   GET  /games/ID                                   -> the game as JSON; in a browser its
@@ -58,6 +64,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--engine-share", type=float, default=d.engine_share, metavar="F",
                    help=f"seconds of engine work a second per client address (default "
                         f"{d.engine_share:g})")
+    g.add_argument("--previews-per-second", type=float, default=d.previews_per_second,
+                   metavar="N", help=f"a seat's live checks of a drag a second, as many at once "
+                                     f"(default {d.previews_per_second:g})")
     g.add_argument("--connections-per-address", type=int, default=d.connections_per_address,
                    metavar="N", help=f"open connections per client address (default "
                                      f"{d.connections_per_address})")
@@ -65,6 +74,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the address of a reverse proxy in front (repeat for several): its "
                         "connections are not limited per address, and the client of each "
                         "request is the address the proxy adds to X-Forwarded-For")
+    p.add_argument("--public-url", metavar="URL",
+                   help="the address players reach this server at, for the join links "
+                        "(https://games.example.org behind a proxy; default: the address each "
+                        "request came to)")
+    p.add_argument("--catalogues", metavar="DIR", action="append",
+                   help="the BSData catalogues army lists uploaded on the front page are read "
+                        "with (default: the cache `battlefield army catalogues update` fills)")
     p.set_defaults(run=run_serve)
 
 
@@ -74,6 +90,7 @@ def limits_of(args: argparse.Namespace) -> Limits:
                         ("--games-per-minute", args.games_per_minute),
                         ("--frames-per-second", args.frames_per_second),
                         ("--engine-share", args.engine_share),
+                        ("--previews-per-second", args.previews_per_second),
                         ("--connections-per-address", args.connections_per_address)):
         if not (0 < value < 1e9):
             raise UsageError(f"{flag} {value:g}: expected a number more than 0")
@@ -85,20 +102,36 @@ def limits_of(args: argparse.Namespace) -> Limits:
                    frames_burst=max(1, int(args.frames_per_second * 4)),
                    engine_share=args.engine_share,
                    engine_burst_s=max(d.engine_burst_s, args.engine_share * 20),
+                   previews_per_second=args.previews_per_second,
                    connections_per_address=args.connections_per_address,
                    proxies=tuple(args.proxy))
+
+
+def public_url(text: str | None) -> str | None:
+    """--public-url as the join links start: http(s)://HOST[:PORT][/PREFIX], no query."""
+    if text is None:
+        return None
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise UsageError(f"--public-url {text}: expected http://HOST:PORT or https://HOST "
+                         "(the address players open, as a proxy in front of this server "
+                         "serves it)")
+    return text.rstrip("/")
 
 
 def run_serve(args: argparse.Namespace) -> int:
     # here, not at the top: start-up time of the CLI
     import asyncio
 
+    from battlefield.client.computer import ComputerSeat
     from battlefield.server.app import serve
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: a port is 0 to 65535 (0: any free one)")
+    public = public_url(args.public_url)
     try:
-        asyncio.run(serve(args.host, args.port, args.db, limits_of(args)))
+        asyncio.run(serve(args.host, args.port, args.db, limits_of(args), public,
+                          args.catalogues, ComputerSeat))
     except KeyboardInterrupt:
         pass
     return 0

@@ -27,6 +27,10 @@ FIRST_DELAY = 0.25
 MAX_DELAY = 5.0
 PATIENCE = 120.0             # seconds of failed attempts before giving up (at least 60)
 CONNECT_S = 10.0             # seconds a first connection may take to be answered
+# A ping every HEARTBEAT seconds, the connection given up when its pong is not back within half
+# that: a server gone silent (its host cut off, its process stopped) is noticed within about
+# five seconds even while nothing else is said.
+HEARTBEAT = 3.0
 
 
 def check_url(url: str) -> str:
@@ -101,7 +105,8 @@ class Link:
             connected = False            # ever: a first failure is final, a later one is not
             while not self._closed:
                 try:
-                    ws = await session.ws_connect(self.url, max_msg_size=0, heartbeat=30.0)
+                    ws = await session.ws_connect(self.url, max_msg_size=0,
+                                                  heartbeat=HEARTBEAT)
                 except aiohttp.WSServerHandshakeError as exc:
                     if exc.status in (403, 404):
                         what = "no such seat" if exc.status == 403 else "no such game"

@@ -31,6 +31,7 @@ class Seat:
         self.fresh = False                               # a new Mirror since last taken
         self.count = 0
         self.wait: float | None = None     # seconds the server asked before our act again
+        self.retracted: dict[str, Any] | None = None    # the last `retracted` heard
 
     @property
     def state(self) -> Any:
@@ -54,6 +55,13 @@ class Seat:
             except OutOfStep as exc:
                 self.out_of_step = str(exc)      # the caller joins again: a fresh hello
                 self.mirror = None
+        elif kind == "retracted":
+            # Actions were taken back: the hello that follows is the game as it now stands
+            # (a fresh Mirror from it, not a resume of this one).
+            self.mirror = None
+            self.retracted = msg
+            if self.unanswered is not None and msg.get("id") == self.unanswered["id"]:
+                self.unanswered = None
         elif kind == "refused":
             if self.unanswered is not None and msg.get("id") == self.unanswered["id"]:
                 self.unanswered = None
@@ -88,6 +96,19 @@ class Seat:
         """Our seat's decision, every event applied, nothing of ours unanswered."""
         return (self.mirror is not None and self.unanswered is None and self.over is None
                 and self.mirror.my_turn())
+
+    def retract(self, version: int | None = None) -> str:
+        """Take our own last actions back (to `version`; None: the last one)."""
+        assert self.mirror is not None
+        self.count += 1
+        cid = f"{str(self.mirror.seat)[:32]}-{self.mirror.version}-{self.count}-back"
+        msg: dict[str, Any] = {"type": "retract", "id": cid}
+        if version is not None:
+            msg["version"] = version
+        self.unanswered = msg
+        self.refused = None
+        self.send(msg)
+        return cid
 
     def act(self, action: Action) -> str:
         """Send `action` (the server checks it again and answers with its event)."""

@@ -10,7 +10,7 @@ from html import escape
 from importlib import resources
 from typing import Any
 
-STATIC = ("page.css", "viewer.js")
+STATIC = ("page.css", "depict.js", "viewer.js")
 
 
 def static_text(name: str) -> str:
@@ -30,9 +30,10 @@ def _nonce(nonce: str | None) -> str:
 
 
 def document(title: str, body: str, data: Any, kind: str, scripts: tuple[str, ...] = (),
-             nonce: str | None = None) -> str:
+             body_class: str | None = None, nonce: str | None = None) -> str:
     """The whole page: `body` inside, `data` as JSON, the viewer started for `kind`
-    ("ruling" or "replay"), then `scripts` (inline, e.g. the server's live page script).
+    ("ruling" or "replay"), then `scripts` (inline, e.g. the server's live page script);
+    `body_class`: the body's classes (the kind by default; the play page adds its own).
     `nonce`: on every inline script and style, for a Content-Security-Policy that runs only
     those (the game server's pages)."""
     n = _nonce(nonce)
@@ -41,7 +42,9 @@ def document(title: str, body: str, data: Any, kind: str, scripts: tuple[str, ..
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             '<meta name="generator" content="battlefield">'
             f"<style{n}>{static_text('page.css')}</style></head>"
-            f'<body class="{kind}">{body}{json_script("battlefield-data", data)}'
+            f'<body class="{escape(body_class or kind)}">{body}'
+            f'{json_script("battlefield-data", data)}'
+            f"<script{n}>{static_text('depict.js')}</script>"
             f"<script{n}>{static_text('viewer.js')}</script>"
             f"<script{n}>Battlefield.start({json.dumps(kind)});</script>"
             + "".join(f"<script{n}>{s}</script>" for s in scripts) + "</body></html>\n")

@@ -7,13 +7,10 @@ from __future__ import annotations
 from html import escape
 
 from battlefield import palette as pal
-from battlefield.page.svg import hex_colour, objective_radii
-from battlefield.page.words import fmt_in, measure_caption, ruleset_name, scene_name
+from battlefield.depiction.legend import KIND_NAMES, legend, ruling_lines  # noqa: F401
+from battlefield.page.svg import hex_colour
+from battlefield.page.words import fmt_in, ruleset_name, scene_name
 from battlefield.scene.model import Scene
-
-KIND_NAMES = {"solid": "solid", "obstacle": "obstacle", "area": "area (translucent)",
-              "obscuring": "obscuring", "impassable": "impassable",
-              "place-of-power": "place of power"}
 
 
 def icon(body: str) -> str:
@@ -48,6 +45,11 @@ ICONS = {
     "blocker": icon('<rect x="5" y="3" width="26" height="14" fill="#50463f" stroke="#000" '
                     f'stroke-width="4"/><rect x="5" y="3" width="26" height="14" fill="none" '
                     f'stroke="{hex_colour(pal.HIGHLIGHT)}" stroke-width="2"/>'),
+    "wound-bar": icon('<rect x="3" y="7" width="30" height="7" fill="#5a5a5a" stroke="#1e1e1e"/>'
+                      '<rect x="3" y="7" width="18" height="7" fill="#009e73"/>'),
+    "slain": icon('<circle cx="18" cy="10" r="8" fill="none" stroke="#5f5f5a" '
+                  'stroke-dasharray="3 2"/><path d="M13 5L23 15M13 15L23 5" stroke="#1e1e1e" '
+                  'stroke-width="2.5"/>'),
     "heights": icon("".join(
         f'<rect x="{2 + 11 * k}" y="3" width="11" height="14" '
         f'fill="{hex_colour(pal.terrain_fill(h, "solid"))}"/>' for k, h in enumerate((1, 3, 6)))),
@@ -55,10 +57,15 @@ ICONS = {
 
 
 def objective_icon(marker: bool) -> str:
-    inner = ('<circle cx="18" cy="10" r="3.5" fill="#cdcdc8" stroke="#3f3f3f"/>' if marker
-             else '<path d="M18 6L22 10L18 14L14 10Z" fill="#cdcdc8" stroke="#3f3f3f"/>')
+    """The zone, dashed, and the marker as the depiction draws it: hollow, a cross through it
+    (a point objective: a hollow diamond) - nothing like a base."""
+    inner = ('<circle cx="18" cy="10" r="3.6" fill="none" stroke="#5f5f5a" stroke-width="1.4"/>'
+             if marker else '<path d="M18 6.4L21.6 10L18 13.6L14.4 10Z" fill="none" '
+             'stroke="#5f5f5a" stroke-width="1.4"/>')
+    cross = ('<path d="M12.5 10H16.4M19.6 10H23.5M18 4.5V8.4M18 11.6V15.5" stroke="#5f5f5a" '
+             'stroke-width="1.4"/>')
     return icon('<circle cx="18" cy="10" r="8.5" fill="#8c8c8c" fill-opacity="0.2" '
-                'stroke="#777" stroke-dasharray="3 2"/>' + inner)
+                'stroke="#777" stroke-dasharray="3 2"/>' + inner + cross)
 
 
 def terrain_icon(kind: str) -> str:
@@ -87,86 +94,34 @@ def chip(icon_html: str, label: str) -> str:
 
 def legend_html(scene: Scene, report: dict | None, measure: dict | None,
                 colours: dict[str, pal.RGB], marks: tuple[str, ...] = ()) -> str:
-    """The legend's HTML (a <section class="legend">); `marks`: rulings the page may show
-    besides the report's ("coherency", "combat": a game's versions have them)."""
+    """The legend's HTML (a <section class="legend">) from the depiction's entries
+    (depiction/legend.py); `marks`: rulings the page may show besides the report's
+    ("coherency", "combat": a game's versions have them)."""
+    entries = legend(scene, report, measure, shown=marks)
     out = ['<section class="legend">']
-    sides = []
-    for side in dict.fromkeys([*scene.sides, *scene.deployment]):
-        ids = [u.id for u in scene.units if u.side == side]
-        label = side + (": " + (", ".join(ids) if len(ids) <= 4 else f"{len(ids)} units")
-                        if ids else "")
-        sides.append(chip(swatch(colours.get(side, pal.NEUTRAL)), label))
-    if sides:
-        out.append(_row("Sides", sides))
-    key = []
-    if any(len(u.models) > 1 for u in scene.units):
-        key.append(chip(ICONS["leader"], "leader"))
-    if any(m.base.shape != 0 for u in scene.units for m in u.models):
-        key.append(chip(ICONS["facing"], "facing"))
-    if any(m.z > 0 for u in scene.units for m in u.models):
-        key.append(chip(ICONS["height"], "height above the table"))
-    if "coherency" in marks or report and any(u.get("coherency_breaks")
-                                              for u in report.get("units", {}).values()):
-        key.append(chip(ICONS["coherency"], "out of coherency"))
-    if "combat" in marks or report and any(p.get("in_combat") for p in report.get("pairs", [])):
-        key.append(chip(ICONS["combat"], "in combat"))
-    if scene.objectives:
-        zone, marker = objective_radii(scene)
-        rule = scene.ruleset.objectives
-        what = (f"objective zone {fmt_in(rule.range)} from a {rule.marker_mm:g} mm marker"
-                if marker > 0 else f"objective zone {fmt_in(zone)} from the centre")
-        key.append(chip(objective_icon(marker > 0), what))
-    if measure:
-        key.append(chip(ICONS["measure"], "closest points"))
-        if measure.get("blocked_by"):
-            key.append(chip(ICONS["blocker"], "blocks sight"))
-    if key:
-        out.append(_row("Key", key))
-    kinds = list(dict.fromkeys(p.kind for p in scene.terrain))
-    if kinds:
-        out.append(_row("Terrain", [chip(ICONS["heights"], "darker = taller")] +
-                        [chip(terrain_icon(k), KIND_NAMES.get(k, k)) for k in kinds]))
+    for head, items in entries.rows:
+        out.append(_row(head, [chip(_icon(key, colours), words) for key, words in items]))
     out.append('<div class="rulings">' + "".join(
-        f"<p>{escape(line)}</p>" for line in ruling_lines(report)) + "</div>")
-    if measure:
-        out.append(f'<p class="measure-caption">{escape(measure_caption(measure))}</p>')
+        f"<p>{escape(line)}</p>" for line in entries.rulings) + "</div>")
+    if entries.caption:
+        out.append(f'<p class="measure-caption">{escape(entries.caption)}</p>')
     out.append("</section>")
     return "".join(out)
 
 
+def _icon(key: str, colours: dict[str, pal.RGB]) -> str:
+    """The legend's icon for an entry's key."""
+    if key.startswith("side:"):
+        return swatch(colours.get(key[5:], pal.NEUTRAL))
+    if key.startswith("terrain:"):
+        return terrain_icon(key[8:])
+    if key in ("objective", "objective-point"):
+        return objective_icon(key == "objective")
+    return ICONS[key]
+
+
 def _row(head: str, chips: list[str]) -> str:
     return f'<div class="row"><span class="head">{head}</span>{"".join(chips)}</div>'
-
-
-def ruling_lines(report: dict | None) -> list[str]:
-    """'Out of coherency: ...', 'In combat: a v b', 'Objectives: centre held by red ...'."""
-    if not report:
-        return []
-    broken = []
-    for u in report.get("units", {}).values():
-        reasons = u.get("coherency_reasons", {})
-        for name in u.get("coherency_breaks", []):
-            broken.append(f"{name} ({reasons[name]})" if name in reasons else name)
-    combat, seen = [], set()
-    for p in report.get("pairs", []):
-        key = frozenset((p["a"], p["b"]))
-        if p.get("in_combat") and key not in seen:
-            seen.add(key)
-            combat.append(f"{p['a']} v {p['b']}")
-    objectives = []
-    for oid, o in report.get("objectives", {}).items():
-        held = o.get("controlled_by")
-        tally = " v ".join(f"{s} {v:g}" for s, v in (o.get("totals") or {}).items())
-        text = f"{oid} held by {held}" if held else f"{oid} unheld"
-        objectives.append(text + (f" ({tally})" if tally else ""))
-    out = []
-    if broken:
-        out.append("Out of coherency: " + "; ".join(broken))
-    if combat:
-        out.append("In combat: " + "; ".join(combat))
-    if objectives:
-        out.append("Objectives: " + "; ".join(objectives))
-    return out
 
 
 def heading_html(scene: Scene) -> str:

@@ -8,19 +8,20 @@ A version is plain JSON (what viewer.js's addVersion takes), so a live page can 
 versions over a WebSocket: {"v", "clock": {"round", "phase", "active", "acting", "deciding",
 "over", "now" (the step in one line and what it expects, rules/guide.py)}, "models": {"UNIT/N":
 [x, y, facing, z] | null (off the table)} (those that changed; all at version 0), "objectives":
-{ID: SIDE | null}, "rulings": {"breaks": [UNIT/N], "combat": [[ax, ay, bx, by, gap x, gap y,
-UNIT, UNIT]]} (scene inches), "marks": [{"kind", "points", "label", "side"}] (the ruleset's,
-when they changed), "action" (in words; an answer that let the other side's action resolve is
-credited to that action: 'shoot red-archers at blue-drake (blue answered all-out-defence:
-decline)'), "by" (the side that took it), "credit" (the side whose action the outcome is),
-"outcome" (what came of the action in words, first: damage dealt, models slain, wounds left,
-morale, what failed - else what it did; rules/outcome.py, as the play window words it),
-"rolls", "events" (every other event in words, rules/event_words.py), "sides" (text), "result"
-(text, at the end)}."""
+{ID: SIDE | null}, "rulings": {"breaks": [UNIT/N], "combat": [[UNIT, UNIT, UNIT/N, UNIT/N]]}
+(the pairs in combat by their closest models), "marks": [{"kind", "points", "label", "side"}]
+(the ruleset's, when they changed), "overlay": {LAYER: [shapes]} (the depiction of the table at
+that version - objectives, combat, marks, rulings, labels placed by the one placer - the
+layers that changed; the page draws these shapes, it decides nothing: battlefield/depiction),
+"action" (in words; an answer that let the other side's action resolve is credited to that
+action: 'shoot red-archers at blue-drake (blue answered all-out-defence: decline)'), "by" (the
+side that took it), "credit" (the side whose action the outcome is), "outcome" (what came of
+the action in words, first: damage dealt, models slain, wounds left, morale, what failed - else
+what it did; rules/outcome.py, as the play window words it), "rolls", "events" (every other
+event in words, rules/event_words.py), "sides" (text), "result" (text, at the end)}."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -28,10 +29,17 @@ from typing import Any
 import numpy as np
 
 from battlefield import palette as pal
+from battlefield.depiction.palette import full_palette
+from battlefield.depiction.table import (
+    Rulings,
+    depict,
+    pieces_of_state,
+    side_colours,
+)
 from battlefield.files import write_text
 from battlefield.page.html import document
 from battlefield.page.legend import heading_html, legend_html
-from battlefield.page.shapes import gap_point, hex_colour
+from battlefield.page.shapes import hex_colour
 from battlefield.page.svg import Picture
 from battlefield.page.words import action_text, profile_line, roll_text
 from battlefield.rules.choices import open_choices
@@ -42,6 +50,8 @@ from battlefield.rules.result import label
 from battlefield.rules.state import Game, State
 from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
+
+OVERLAY = ("objectives", "combat", "marks", "rulings", "labels")
 
 
 def _r(v: float) -> float:
@@ -54,9 +64,11 @@ class Versions:
     def __init__(self, state: State) -> None:
         self.scene = state.scene
         self.names = state.scene.model_names
+        self.colours = side_colours(state.scene)
         self.last: list[Any] = [None] * len(self.names)
         self.last_marks: list[dict[str, Any]] | None = None
         self.last_cards: list[dict[str, Any]] = []
+        self.last_overlay: dict[str, Any] = {}
         self.log = GameLog()                     # the actions worded and credited
         self.said: list[str] = []                # each action's own words, in order
 
@@ -72,12 +84,11 @@ class Versions:
             if pos != self.last[i] or n == 0:
                 models[name] = pos
                 self.last[i] = pos
+        held = {o.id: state.objectives.get(o.id, o.controlled_by) for o in self.scene.objectives}
+        ruled = rulings(state)
         out: dict[str, Any] = {
-            "v": n, "clock": clock(state), "models": models,
-            "objectives": {o.id: state.objectives.get(o.id, o.controlled_by)
-                           for o in self.scene.objectives},
-            "rulings": rulings(state),
-            "sides": sides_text(state),
+            "v": n, "clock": clock(state), "models": models, "objectives": held,
+            "rulings": ruled, "sides": sides_text(state),
         }
         drawn = marks(state)
         if drawn != self.last_marks:
@@ -85,6 +96,11 @@ class Versions:
         now = cards(state)
         if now != self.last_cards:           # a scene without abilities never says any
             out["abilities"] = self.last_cards = now
+        layers = overlay(state, ruled, held, self.colours)
+        changed = {k: v for k, v in layers.items() if n == 0 or v != self.last_overlay.get(k)}
+        self.last_overlay = layers
+        if changed:
+            out["overlay"] = changed
         caused = [e for e in (events or []) if e.get("type") != "action"]
         if record is not None:
             said = action_text(record.get("action", {}))
@@ -119,7 +135,8 @@ def clock(state: State) -> dict[str, Any]:
 
 
 def rulings(state: State) -> dict[str, Any]:
-    """The models out of coherency and the pairs of units in combat, as the SVG draws them."""
+    """The models out of coherency and the pairs of units in combat (by their closest models),
+    as the depiction draws them."""
     scene, t = state.scene, state.table
     referee = Referee(scene, t)
     names = scene.model_names
@@ -133,10 +150,7 @@ def rulings(state: State) -> dict[str, Any]:
             if v <= u or not len(t.unit_models[u]) or not len(t.unit_models[v]):
                 continue
             i, j = t.closest_between(t.unit_models[u], t.unit_models[v]).models
-            ma, mb = _model_now(scene, t, int(i)), _model_now(scene, t, int(j))
-            gx, gy = gap_point(ma, mb)
-            combat.append([_r(ma.x), _r(ma.y), _r(mb.x), _r(mb.y), _r(gx), _r(gy),
-                           scene.units[u].id, scene.units[v].id])
+            combat.append([scene.units[u].id, scene.units[v].id, names[int(i)], names[int(j)]])
     return {"breaks": breaks, "combat": combat}
 
 
@@ -154,12 +168,14 @@ def marks(state: State) -> list[dict[str, Any]]:
              "label": m.label, "side": m.side} for m in state.rules.window.marks(state)]
 
 
-def _model_now(scene: Scene, t, i: int):
-    """Table model i as a ModelSpec where it stands now."""
-    u = int(np.searchsorted(np.asarray(scene.model_offsets()), i, side="right") - 1)
-    spec = scene.units[u].models[i - scene.model_offsets()[u]]
-    return replace(spec, x=float(t.x[i]), y=float(t.y[i]), facing=float(t.facing[i]),
-                   z=float(t.z[i]))
+def overlay(state: State, ruled: dict[str, Any], held: dict[str, str | None],
+            colours: dict) -> dict[str, Any]:
+    """The depiction's layers over the table at this state (OVERLAY), labels placed."""
+    r = Rulings(breaks=list(ruled["breaks"]),
+                combat=[(a, b, na, nb) for a, b, na, nb in ruled["combat"]], held=held)
+    dep = depict(state.scene, pieces_of_state(state), r, None, state.rules.window.marks(state),
+                 colours=colours, held=held)
+    return {k: dep.layers[k] for k in OVERLAY}
 
 
 def sides_text(state: State) -> list[str]:
@@ -208,7 +224,7 @@ def meta(scene: Scene, colours: dict[str, pal.RGB]) -> dict[str, Any]:
     passive = _passive(scene)
     return {"depth": scene.depth, "names": list(scene.model_names),
             "colours": {s: hex_colour(c) for s, c in colours.items()},
-            "neutral": hex_colour(pal.NEUTRAL),
+            "neutral": hex_colour(pal.NEUTRAL), "palette": full_palette(colours),
             "units": {u.id: {"first": offsets[k], "leader": u.leader, "count": len(u.models),
                              "name": u.name or u.id, "side": u.side, "profile": profile_line(u),
                              **({"passive": passive[k]} if passive.get(k) else {})}
@@ -241,11 +257,11 @@ PANEL = """<aside class="panel">
 
 def game_page(scene: Scene, versions: list[dict[str, Any]], title: str, sub: str = "",
               extra: dict[str, Any] | None = None, scripts: tuple[str, ...] = (),
-              nonce: str | None = None) -> str:
+              play: str = "", kind: str = "replay", nonce: str | None = None) -> str:
     """A game page: the table at the start (the viewer moves it to the version shown), the
     side panel and `versions` as data. The live page of a server gives the versions so far
     (and `extra`, e.g. where to hear more) and feeds the rest to viewer.addVersion."""
-    picture = Picture(scene)
+    picture = Picture(scene, layers=versions[0].get("overlay") if versions else None)
     for v in versions:              # every side that ever holds an objective has its colour
         for side in v["objectives"].values():
             picture.side(side)
@@ -254,11 +270,12 @@ def game_page(scene: Scene, versions: list[dict[str, Any]], title: str, sub: str
             f'<p class="sub">{escape(sub)}</p></header>'
             f'<div class="table-wrap">{svg}</div>'
             f"{legend_html(scene, None, None, picture.colours, _shown_marks(versions))}"
-            f"</div>{PANEL}</main>"
+            f"</div>{PANEL.replace('<h2>This action</h2>', play + '<h2>This action</h2>')}"
+            "</main>"
             '<div id="tip" class="tip" hidden></div>')
     data = {"kind": "replay", **meta(scene, picture.colours), "versions": versions,
             **(extra or {})}
-    return document(title, body, data, "replay", scripts, nonce)
+    return document(title, body, data, "replay", scripts, kind, nonce)
 
 
 def _shown_marks(versions: list[dict[str, Any]]) -> tuple[str, ...]:

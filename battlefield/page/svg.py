@@ -16,16 +16,21 @@ import math
 from collections.abc import Iterable
 from html import escape
 
-import shapely
-from shapely.ops import polylabel
-
 from battlefield import palette as pal
-from battlefield.geometry import MM_PER_INCH
-from battlefield.geometry.bases import OVAL, RECT, ROUND, outline_points
-from battlefield.page import overlays
-from battlefield.page.labels import Placer, around, text_width, union
+from battlefield.depiction.palette import full_palette
+from battlefield.depiction.table import (
+    Depiction,
+    Rulings,
+    depict,
+    inner_point,
+    objective_radii,
+    pieces_of_scene,
+)
+from battlefield.depiction.table import side_colours as _side_colours
+from battlefield.geometry.bases import OVAL, RECT, ROUND
+from battlefield.page.depict import STYLE as LABEL_STYLE
+from battlefield.page.depict import layers_svg
 from battlefield.page.shapes import (  # noqa: F401 (find_model, base_path: re-exported)
-    LABEL,
     LINE,
     SMALL,
     SVG_NS,
@@ -37,40 +42,28 @@ from battlefield.page.shapes import (  # noqa: F401 (find_model, base_path: re-e
     num,
 )
 from battlefield.page.words import fmt_in, measure_text, scene_title
-from battlefield.scene.model import ModelSpec, Scene, UnitSpec
+from battlefield.scene.model import Scene, UnitSpec
 
 
 def side_colours(scene: Scene, report: dict | None = None) -> dict[str, pal.RGB]:
     """Each side's colour, as the PNG picks them (palette.side_colours, same order)."""
-    sides = list(scene.sides) + list(scene.deployment)
-    sides += [scene.tie_side(o) for o in scene.objectives]
-    sides += [o.controlled_by for o in scene.objectives if o.controlled_by]
-    if report:
-        sides += [u.get("side") for u in report.get("units", {}).values()]
-        for o in report.get("objectives", {}).values():
-            sides += [o.get("controlled_by"), o.get("home"), *o.get("totals", {})]
-    return pal.side_colours(s for s in sides if s)
-
-
-def objective_radii(scene: Scene) -> tuple[float, float]:
-    """(zone radius, marker radius) in inches: the zone is `range` from the marker's edge."""
-    rule = scene.ruleset.objectives
-    marker = rule.marker_mm / MM_PER_INCH / 2
-    return rule.range + marker, marker
+    return _side_colours(scene, report)
 
 
 class Picture:
-    """One scene's SVG. `colours` are the sides' colours; every layer is a method returning
-    SVG text, so a page can take the layers it needs."""
+    """One scene's SVG. `colours` are the sides' colours; the board, terrain and bases are
+    drawn here, everything over them (objectives, rulings, marks, the measurement, every
+    label) is the depiction's (battlefield/depiction/table.py), written by page/depict.py."""
 
     def __init__(self, scene: Scene, report: dict | None = None, measure: dict | None = None,
-                 marks: Iterable = ()) -> None:
+                 marks: Iterable = (), layers: dict | None = None) -> None:
         scene = scene.set_up()           # units in reserve: not on the table yet
         self.scene, self.report, self.measure = scene, report, measure
         self.marks = tuple(marks)
         self.colours = side_colours(scene, report)
         self.W, self.D = float(scene.width), float(scene.depth)
-        self.labels = Placer(bounds=(0.05, 0.05, self.W - 0.05, self.D - 0.05))
+        self._depiction: Depiction | None = None
+        self.layers = layers                 # a game page's: its first version's overlay
 
     # --- coordinates ---------------------------------------------------------------------
     def p(self, x: float, y: float) -> tuple[float, float]:
@@ -91,15 +84,28 @@ class Picture:
             c = self.colours[side] = pal.SIDE_ORDER[len(self.colours) % len(pal.SIDE_ORDER)]
         return c
 
+    def depiction(self) -> Depiction:
+        """What is drawn over the board and bases (made once)."""
+        if self._depiction is None:
+            self._depiction = depict(self.scene, pieces_of_scene(self.scene),
+                                     Rulings.of_report(self.report), self.measure, self.marks,
+                                     colours=self.colours)
+        return self._depiction
+
     # --- the whole picture ----------------------------------------------------------------
     def svg(self, element_id: str | None = None, standalone: bool = True,
             nonce: str | None = None) -> str:
-        """The whole SVG element; standalone adds the XML namespace for an .svg file; `nonce`
-        goes on its <style> (a page under a Content-Security-Policy)."""
-        body = [self.defs(), self.board(), self.terrain(), self.objectives(),
-                overlays.combat(self), self.models(), overlays.marks(self),
-                overlays.rulings(self), overlays.measurement(self),
-                f'<g id="labels" class="labels">{"".join(self.labels.place_all())}</g>']
+        """The whole SVG element; standalone adds the XML namespace and its own stylesheet for
+        an .svg file (a page's stylesheet, page.css, has the same rules); `nonce` goes on that
+        <style> (a page under a Content-Security-Policy)."""
+        dep = self.depiction() if self.layers is None else Depiction(
+            {"measurement": [], **self.layers}, [], self.colours)
+        layers = layers_svg(dep.layers, ("objectives", "combat", "marks", "rulings",
+                                         "measurement", "labels"), self.D,
+                            full_palette(self.colours) | dep.palette())
+        body = [self.defs(), self.board(), self.terrain(), layers["objectives"],
+                layers["combat"], self.models(), layers["marks"], layers["rulings"],
+                layers["measurement"], layers["labels"]]
         title = scene_title(self.scene)
         if self.measure:
             title += f" - {self.measure['a']} -> {self.measure['b']}: "
@@ -110,7 +116,7 @@ class Picture:
                 width=f"{num(self.W * 20)}" if standalone else None,
                 height=f"{num(self.D * 20)}" if standalone else None,
                 font_family="Helvetica, Arial, sans-serif") + ">")
-        style = f"<style{attr(nonce=nonce)}>{STYLE}</style>"
+        style = f"<style{attr(nonce=nonce)}>{LABEL_STYLE}</style>" if standalone else ""
         return head + f"<title>{escape(title)}</title>" + style + "".join(body) + "</svg>"
 
     def defs(self) -> str:
@@ -141,17 +147,6 @@ class Picture:
             out.append(f'<path d="{self.path(outline)}" fill="none" '
                        f'stroke="{hex_colour(pal.darker(c, 0.1))}" stroke-width="0.1" '
                        f'stroke-dasharray="0.5 0.3"/>')
-            xs = [p[0] for p in outline]
-            ys = [self.D - p[1] for p in outline]
-            text = f"{side} deployment"
-            w, h = text_width(text, SMALL), SMALL * 1.2
-            x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-            inset = 0.3
-            self.labels.add(self._text(text, SMALL, pal.darker(c, 0.3)), w, h,
-                            [(x0 + inset + w / 2, y0 + inset + h / 2),
-                             (x0 + inset + w / 2, y1 - inset - h / 2),
-                             (x1 - inset - w / 2, y0 + inset + h / 2),
-                             (x1 - inset - w / 2, y1 - inset - h / 2)], priority=-10)
         out.append(f'<rect x="0" y="0" width="{num(W)}" height="{num(D)}" fill="none" '
                    f'stroke="{hex_colour(pal.BORDER)}" stroke-width="0.1"/>')
         out.append(self.rulers())
@@ -206,7 +201,7 @@ class Picture:
                     kind, (edge, LINE * 1.5))
                 out.append(f'<path d="{d}" fill="none" stroke="{stroke}" '
                            f'stroke-width="{num(width)}" stroke-linejoin="round"/>')
-            anchor = _inner_point(piece.polygon)
+            anchor = inner_point(piece.polygon)
             cx, cy = self.p(anchor.x, anchor.y)
             if kind == "place-of-power":
                 r = max(0.3, min(0.7, float(piece.polygon.exterior.distance(anchor))))
@@ -214,71 +209,6 @@ class Picture:
                 out.append(f'<polygon points="{star}" fill="#fff" stroke="#46286e" '
                            f'stroke-width="0.07"/>')
             out.append("</g>")
-            text = f"{piece.id} {fmt_in(piece.height)}"
-            w, h = text_width(text, SMALL), SMALL * 1.2
-            hw, hh = (w - 0.3) / 2, (h - 0.3) / 2
-            fits = piece.polygon.buffer(0.05).contains(
-                shapely.box(anchor.x - hw, anchor.y - hh, anchor.x + hw, anchor.y + hh))
-            x0, y0, x1, y1 = piece.polygon.bounds
-            cands = [(cx, cy)] if fits and kind != "place-of-power" else []
-            cands += around((x0, self.D - y1, x1, self.D - y0), w, h, 0.1)
-            if not fits:
-                cands.append((cx, cy))
-            self.labels.add(self._text(text, SMALL, pal.INK), w, h, cands, priority=1)
-        out.append("</g>")
-        return "".join(out)
-
-    # --- objectives ------------------------------------------------------------------------
-    def objective_state(self, oid: str, default: str | None) -> tuple[str | None, str | None]:
-        info = (self.report or {}).get("objectives", {}).get(oid, {})
-        o = next(o for o in self.scene.objectives if o.id == oid)
-        held = info.get("controlled_by", default) if info else default
-        home = self.scene.tie_side(o)
-        return held, info.get("home", home) if info else home
-
-    def objectives(self) -> str:
-        """Each objective's zone (dashed circle, tinted by its controller), its marker and home
-        ring, in a <g data-objective data-controlled-by>."""
-        zone, marker = objective_radii(self.scene)
-        out = ['<g id="objectives">']
-        for o in self.scene.objectives:
-            held, home = self.objective_state(o.id, o.controlled_by)
-            c = self.side(held) if held else pal.NEUTRAL
-            cx, cy = self.p(o.x, o.y)
-            out.append(f"<g{attr(data_objective=o.id, data_controlled_by=held or '')}"
-                       f"{attr(data_x=num(o.x), data_y=num(o.y), data_home=home)}>")
-            out.append(f'<circle class="zone" cx="{num(cx)}" cy="{num(cy)}" r="{num(zone)}" '
-                       f'fill="{hex_colour(c)}" fill-opacity="{0.16 if held else 0.11}" '
-                       f'stroke="{hex_colour(pal.darker(c, 0.15))}" stroke-width="0.075" '
-                       f'stroke-dasharray="0.45 0.3"/>')
-            mr = marker if marker > 0 else 0.3
-            if home:
-                hr = mr + 0.15
-                out.append(f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(hr)}" fill="none" '
-                           f'stroke="{hex_colour(self.side(home))}" stroke-width="0.15"/>')
-            face = hex_colour(c if held else (205, 205, 200))
-            rim = hex_colour(pal.darker(c, 0.55))
-            if marker > 0:
-                out.append(f'<circle class="marker" cx="{num(cx)}" cy="{num(cy)}" '
-                           f'r="{num(mr - 0.04)}" fill="{face}" stroke="{rim}" '
-                           f'stroke-width="0.08"/><circle cx="{num(cx)}" cy="{num(cy)}" '
-                           f'r="{num(max(0.08, mr * 0.18))}" fill="{rim}"/>')
-            else:
-                pts = " ".join(f"{num(px)},{num(py)}" for px, py in (
-                    (cx, cy - mr), (cx + mr, cy), (cx, cy + mr), (cx - mr, cy)))
-                out.append(f'<polygon class="marker" points="{pts}" fill="{face}" '
-                           f'stroke="{rim}" stroke-width="0.06"/>')
-            out.append("</g>")
-            text = o.id + (f": {held}" if held else "")
-            if home and home.lower() not in o.id.lower():
-                text += f" ({home} home)"
-            colour = pal.darker(c, 0.45) if held else pal.INK
-            w, h = text_width(text, SMALL), SMALL * 1.2
-            ring = mr + 0.25
-            self.labels.add(self._text(text, SMALL, colour, objective=o.id), w, h,
-                            [(cx, cy + ring + h / 2), (cx, cy - ring - h / 2),
-                             (cx, cy + zone - h / 2 - 0.1), (cx, cy - zone + h / 2 + 0.1),
-                             (cx + ring + w / 2, cy), (cx - ring - w / 2, cy)], priority=2)
         out.append("</g>")
         return "".join(out)
 
@@ -286,18 +216,11 @@ class Picture:
     def models(self) -> str:
         """True-size bases in side colours, leaders ringed white (in units of more than one
         model), a facing tick on ovals and rectangles (whose front edge is drawn heavier),
-        elevated models with a shadow; then each unit's id (with its height when raised)."""
+        elevated models with a shadow (their heights are on the unit's label)."""
         out = ['<g id="models">']
         for u in self.scene.units:
-            boxes = []
             for k, m in enumerate(u.models):
                 out.append(self.model(u, k, m.x, m.y, m.facing, m.z))
-                x0, y0, x1, y1 = _model_box(m)
-                box = (x0, self.D - y1, x1, self.D - y0)
-                boxes.append(box)
-                self.labels.avoid(box)
-            if boxes:
-                self.unit_label(u, boxes)
         out.append("</g>")
         return "".join(out)
 
@@ -343,69 +266,6 @@ class Picture:
         cache[key] = "".join(parts)
         return cache[key]
 
-    def unit_label(self, u: UnitSpec, boxes: list[tuple[float, float, float, float]]) -> None:
-        """The unit's id beside its main group (with '+2.5"' when it stands raised)."""
-        heights = {round(m.z, 2) for m in u.models if m.z > 0}
-        text = u.id
-        if heights and all(m.z > 0 for m in u.models) and len(heights) == 1:
-            text += f" +{fmt_in(heights.pop())}"
-        w, h = text_width(text, LABEL, bold=True), LABEL * 1.2
-        group = [boxes[k] for k in main_group(u)]
-        cands = around(union(group), w, h, 0.12)
-        if len(group) < len(boxes):
-            cands += around(union(boxes), w, h, 0.12)
-        colour = pal.darker(self.side(u.side), 0.35)
-        self.labels.add(self._text(text, LABEL, colour, bold=True, unit=u.id), w, h, cands,
-                        priority=5)
-
-    # --- text --------------------------------------------------------------------------------
-    def _text(self, text: str, size: float, colour: Iterable[int], bold: bool = False,
-              unit: str | None = None, objective: str | None = None):
-        def draw(x: float, y: float) -> str:
-            a = attr(class_="label", data_label_for=unit, data_label_objective=objective,
-                     x=num(x), y=num(y), font_size=num(size), fill=hex_colour(colour),
-                     font_weight="bold" if bold else None)
-            return f'<text{a}>{escape(text)}</text>'
-        return draw
-
-
-STYLE = ("text.label{paint-order:stroke;stroke:#fcfcf8;stroke-width:0.14px;"
-         "stroke-linejoin:round}text.label,.tag text{text-anchor:middle;"
-         "dominant-baseline:central}"
-         ".model.raised{filter:drop-shadow(0.12px 0.12px 0.06px rgba(0,0,0,0.45))}")
-
-
-def _model_box(m: ModelSpec) -> tuple[float, float, float, float]:
-    """The base's bounding box in scene inches."""
-    if m.base.shape == ROUND:
-        return m.x - m.base.a, m.y - m.base.a, m.x + m.base.a, m.y + m.base.a
-    pts = outline_points(m.base.shape, m.base.a, m.base.b, m.x, m.y, m.facing, 24)
-    return (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()),
-            float(pts[:, 1].max()))
-
-
-def main_group(u: UnitSpec, gap: float = 2.0) -> list[int]:
-    """The unit's models reachable from its leader in steps of at most `gap` inches between
-    bases (where its label belongs, away from stragglers)."""
-    lead = min(max(u.leader, 0), len(u.models) - 1)
-    group, todo = {lead}, [lead]
-    while todo:
-        i = todo.pop()
-        mi = u.models[i]
-        for j, mj in enumerate(u.models):
-            if j not in group and (math.hypot(mi.x - mj.x, mi.y - mj.y) - mi.base.reach
-                                   - mj.base.reach) <= gap:
-                group.add(j)
-                todo.append(j)
-    return sorted(group)
-
-
-def _inner_point(poly: shapely.Polygon) -> shapely.Point:
-    try:
-        return polylabel(poly, tolerance=0.05)
-    except Exception:  # noqa: BLE001 - degenerate outlines: fall back
-        return poly.representative_point()
-
 
 def _star(cx: float, cy: float, r: float, points: int = 5, inner: float = 0.45
           ) -> list[tuple[float, float]]:
@@ -425,4 +285,4 @@ def scene_svg(scene: Scene, report: dict | None = None, measure: dict | None = N
 
 
 __all__ = ["Picture", "scene_svg", "model_transform", "base_path", "hex_colour",
-           "side_colours", "find_model"]
+           "side_colours", "find_model", "objective_radii"]

@@ -7,37 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from battlefield.depiction.legend import measure_caption
+from battlefield.depiction.table import fmt_in, measure_text
 from battlefield.rules import event_words
 from battlefield.scene.model import Scene, UnitSpec
-
-
-def fmt_in(v: float, digits: int = 2) -> str:
-    """Inches as players write them: 4", 1.5", 7.42"."""
-    s = f"{v:.{digits}f}".rstrip("0").rstrip(".") if digits else f"{v:.0f}"
-    return f'{s}"'
-
-
-def measure_text(measure: dict) -> str:
-    """'7.42"' or '7.42" (3-D 7.6")'."""
-    d, d3 = float(measure["distance"]), float(measure.get("distance_3d", measure["distance"]))
-    text = f'{d:.2f}"'
-    if abs(d3 - d) >= 0.005:
-        text += f' (3-D {d3:.2f}")'
-    return text
-
-
-def measure_caption(measure: dict) -> str:
-    """'red-1 -> blue-2: 7.42" (3-D 7.60"), visible: partial, blocked by ruin'."""
-    text = f"{measure['a']} -> {measure['b']}: {measure_text(measure)}, "
-    text += f"visible: {measure.get('visible', '?')}"
-    blocked = measure.get("blocked_by") or []
-    if blocked:
-        text += ", blocked by " + ", ".join(blocked)
-    if measure.get("in_combat"):
-        text += "; in combat"
-    elif measure.get("within_combat_range"):
-        text += f"; within combat range ({fmt_in(float(measure.get('combat_range', 0)))})"
-    return text
 
 
 def scene_name(scene: Scene) -> str:
@@ -102,3 +75,7 @@ def roll_text(roll: dict[str, Any]) -> str:
     if roll.get("summed"):
         text += f" = {roll.get('total')}"
     return f"{text} for {roll.get('for', '')}".strip()
+
+
+__all__ = ["fmt_in", "measure_text", "measure_caption", "scene_name", "ruleset_name",
+           "scene_title", "profile_line", "event_text", "action_text", "roll_text"]

@@ -59,4 +59,23 @@ def open_choices(state: State) -> list[str]:
     return [a for a in state.available() if a not in passing and usable(state, a)]
 
 
-__all__ = ["open_choices", "passes", "usable"]
+def spends(state: State, action: Action) -> bool:
+    """Whether choosing `action` spends something of the side's (its vocabulary's `explain:`
+    says it "spends": a command point, morale tokens, an ability die), unless it names 0 of
+    it ("commit 0 costs nothing")."""
+    doc = next((a for a in state.scene.ruleset.actions if a.id == action.type), None)
+    if doc is None or "spend" not in doc.explain.lower():
+        return False
+    numbers = [v for _, v in action.options if isinstance(v, (int, float))
+               and not isinstance(v, bool)]
+    return not any(v == 0 for v in numbers)
+
+
+def choice_words(action: Action) -> str:
+    """'commit 4', 'all-out-defence red-blades': the choice as its button said it."""
+    bits = [action.type] + ([action.unit] if action.unit else [])
+    bits += [str(v) for _, v in action.options]
+    return " ".join(bits)
+
+
+__all__ = ["choice_words", "open_choices", "passes", "spends", "usable"]

@@ -2,8 +2,10 @@
 listing them and their logs, one WebSocket per client for playing and watching.
 
 Routes: POST /games, GET /games, GET /games/ID (a browser: its live page), GET /games/ID/log,
-GET / and GET /games/ID/versions (server/pages.py), and the WebSocket
-/games/ID/play?seat=TOKEN (no seat: a spectator).
+GET / and GET /games/ID/versions (server/pages.py), the WebSocket /games/ID/play?seat=TOKEN
+(no seat: a spectator) whose address is also the seat's play page for a browser
+(server/play_page.py), POST /imports (army lists made a scene) and the boards
+(server/boards.py).
 
 The event loop only reads, writes and decides; the engine's work (reading a posted scene,
 checking and applying an act, a hello's position, a replay, a log, a page) runs on worker
@@ -12,7 +14,10 @@ first. What any one client may ask is bounded (server/limits.py: rates per addre
 of a scene and of an action, queued bytes, connections); a refusal is one line (400, or 429
 with Retry-After for the rate), never a traceback. Each game's messages are produced in the
 order its actions were accepted; every client has its own queue, written by its own task, so a
-slow client never holds up a game, and one too far behind is disconnected (it may resume)."""
+slow client never holds up a game, and one too far behind is disconnected (it may resume).
+A seat's previews and offers (server/preview.py) are the engine's work too, charged to its
+address; a computer seat (client/computer.py, handed to the Server by `serve`) thinks on the
+engine's threads as the address "computer" and acts through the same checks as any seat."""
 
 from __future__ import annotations
 
@@ -33,13 +38,18 @@ from battlefield.errors import BattlefieldError, InputError, UsageError
 from battlefield.inputs import plain_whole, shown
 from battlefield.paths import find_map, map_names
 from battlefield.rules import boundary, registry
+from battlefield.rules.actions import Action
+from battlefield.rules.choices import choice_words
 from battlefield.rules.deploy import battle_scene
 from battlefield.rules.state import Game
 from battlefield.rulesets import BOARD_ID
 from battlefield.scene.load import load_scene, load_scene_text
 from battlefield.server import messages
+from battlefield.server.boards import Boards
+from battlefield.server.computer import Computers, SeatFactory
 from battlefield.server.connections import CountedSite, more_files, quiet_client_errors
 from battlefield.server.games import LiveGame, Record, Refused, replayed
+from battlefield.server.imports import Imports
 from battlefield.server.limits import (
     Buckets,
     Limits,
@@ -47,9 +57,11 @@ from battlefield.server.limits import (
     client_address,
     retry_after,
 )
-from battlefield.server.messages import Act, FrameError, Resume
+from battlefield.server.messages import Act, FrameError, Offers, Preview, Resume, Retract
 from battlefield.server.outbox import Client
 from battlefield.server.pages import Pages, security_headers, wants_html
+from battlefield.server.play_page import PlayPages, join_links
+from battlefield.server.preview import Previews
 from battlefield.server.store import Store
 from battlefield.server.worker import Engine
 from battlefield.yamlsource import load_yaml
@@ -57,6 +69,7 @@ from battlefield.yamlsource import load_yaml
 # aiohttp closes the connection on a frame past max_msg_size; below it a frame past
 # messages.MAX_FRAME is answered with an error and the connection goes on.
 WS_HARD_LIMIT = 256 * 1024
+COMPUTER = "computer"      # the address a computer seat's engine work is charged to
 ENGINE_ERROR = ("the engine could not carry this action out (a fault of the server, logged "
                 "there); the game is as it was")
 
@@ -122,8 +135,11 @@ class Server:
     """The games, live ones in memory (rebuilt from the database when asked for, and leaving
     memory when finished or idle with nobody connected)."""
 
-    def __init__(self, db: str | Path, limits: Limits | None = None) -> None:
+    def __init__(self, db: str | Path, limits: Limits | None = None,
+                 public_url: str | None = None, catalogues: list[str] | None = None,
+                 computer: SeatFactory | None = None) -> None:
         self.limits = limits = limits or Limits()
+        self.public_url = public_url                    # serve --public-url: the join links'
         self.store = Store(db)
         self.engine = Engine(Buckets(limits.engine_share, limits.engine_burst_s))
         self.creates = Buckets(limits.creates_per_minute / 60.0, limits.creates_burst)
@@ -134,6 +150,11 @@ class Server:
         self.logs: OrderedDict[str, str] = OrderedDict()   # finished games' logs, lately asked
         self.clients: set[Client] = set()
         self.pages = Pages(self)                        # the browser's pages (server/pages.py)
+        self.play_pages = PlayPages(self)               # each seat's play page
+        self.previews = Previews(self.engine, limits.previews_per_second)   # seats' checks
+        self.computers = Computers(self.store, computer, self)      # its seats
+        self.boards = Boards(self, scene_source)
+        self.imports = Imports(self, catalogues)              # army lists made scenes
         self.sweeper: asyncio.Task[None] | None = None
 
     async def game(self, game_id: str, address: str = "?") -> LiveGame | None:
@@ -175,7 +196,9 @@ class Server:
                 line.split())}), content_type="application/json") from None
         finally:
             self.loading.pop(game_id, None)
-        return self.games.setdefault(game_id, game)
+        game = self.games.setdefault(game_id, game)
+        self.computers.attach(game)
+        return game
 
     def address(self, request: web.Request) -> str:
         """The client's address, for its limits (behind a --proxy, the one the proxy saw)."""
@@ -192,6 +215,8 @@ class Server:
         if self.games.get(game.id) is game:
             del self.games[game.id]
         self.pages.forget(game.id)
+        self.previews.forget(game.id)
+        self.computers.forget(game.id)
         if game.log_text is not None:
             self.keep_log(game.id, game.log_text)
 
@@ -220,7 +245,9 @@ class Server:
                         web.get("/games/{id}/log", self.log),
                         web.get("/games/{id}/play", self.play),
                         web.get("/", self.pages.index),
-                        web.get("/games/{id}/versions", self.pages.versions)])
+                        web.get("/games/{id}/versions", self.pages.versions),
+                        web.post("/imports", self.imports.post),
+                        *self.boards.routes()])
         app.on_startup.append(self.startup)
         app.on_shutdown.append(self.shutdown)
         return app
@@ -231,6 +258,7 @@ class Server:
     async def shutdown(self, app: web.Application) -> None:
         if self.sweeper is not None:
             self.sweeper.cancel()
+        await self.computers.stop()
         for c in list(self.clients):
             await c.ws.close(code=1001, message=b"server shutting down")
         self.engine.close()
@@ -272,15 +300,25 @@ class Server:
             game_id = await asyncio.to_thread(_new_id, self.store)
             game = await self.engine.run(None, address, made_game, game_id, arg, seed,
                                          self.limits)
+            computer = read_computer(body, list(game.seats))
+            if computer is not None and self.computers.seat is None:
+                raise FrameError("computer: this server plays no seat itself (started without "
+                                 "a computer player)")
         except (FrameError, BattlefieldError) as exc:
             return _error(400, str(exc))
         await asyncio.to_thread(self.store.create, game_id, game.ruleset, game.scene_text,
                                 game.scene_name, game.seed, game.seats, time.time(),
                                 game.seeded)
+        if computer is not None:
+            await asyncio.to_thread(self.computers.add, game_id, computer)
         self.games[game_id] = game
-        return web.json_response({"game": game_id, "ruleset": game.ruleset,
-                                  "seats": game.seats, "seeded": game.seeded,
-                                  "watch": f"/games/{game_id}"}, status=201)
+        self.computers.attach(game)
+        out = {"game": game_id, "ruleset": game.ruleset, "seats": game.seats,
+               "seeded": game.seeded, "watch": f"/games/{game_id}",
+               "join": join_links(request, self.public_url, game_id, game.seats, computer)}
+        if computer is not None:
+            out["computer"] = computer
+        return web.json_response(out, status=201)
 
     async def listing(self, request: web.Request) -> web.Response:
         """GET /games?page=N: a page of games, the newest first."""
@@ -358,6 +396,8 @@ class Server:
         game = await self.game(request.match_info["id"], address)
         if game is None:
             return _error(404, f"no game {shown(request.match_info['id'], 40)}")
+        if request.headers.get("Upgrade", "").lower() != "websocket" and wants_html(request):
+            return await self.play_pages.page(request, game, address)  # a browser: its page
         token = request.query.get("seat") or None      # ?seat= with nothing: a spectator
         seat = None
         if token is not None:
@@ -429,7 +469,126 @@ class Server:
             if game.over:
                 client.send(game.over_message())
             return
+        if isinstance(msg, (Preview, Offers)):          # the engine's work, on a copy
+            await self.answer(game, client, msg, address)
+            return
+        if isinstance(msg, Retract):
+            await self.retract(game, client, msg, address)
+            return
         await self.act(game, client, msg, address)
+
+    async def retract(self, game: LiveGame, client: Any, msg: Retract, address: str) -> None:
+        """A seat takes its own last actions back (LiveGame.retract): everyone is told
+        `retracted` (the sender's copy with its id) and then a fresh hello, the game as it now
+        stands; refused as an act is when it may not."""
+        if client.seat is None:
+            client.send(messages.refused(msg.id, [{
+                "code": "not_your_seat",
+                "message": "a spectator holds no seat: join with ?seat=TOKEN to play"}]))
+            return
+        wait = self.engine.wait(address)
+        if wait > 0:
+            client.send(messages.slow_down(f"{address} asked the engine for more work than "
+                                           f"its share lately: nothing was taken back",
+                                           retry_after(wait), msg.id))
+            return
+        async with self.engine.game_lock(game.id):
+            to = game.version - 1 if msg.version is None else msg.version
+            before = game.version
+            try:
+                await self.engine.run(None, address, game.retract, client.seat, to,
+                                      lambda v: self.store.cut(game.id, v))
+            except Refused as exc:
+                client.send(messages.refused(msg.id, exc.violations))
+                return
+            except Exception:
+                print(f"game {game.id}: a retract to {to} by {client.seat} failed:\n"
+                      f"{traceback.format_exc()}", file=sys.stderr, flush=True)
+                client.send(messages.refused(msg.id, [{"code": "engine_error",
+                                                       "message": ENGINE_ERROR}]))
+                return
+            self.pages.forget(game.id)
+            self.previews.forget(game.id)
+            told = {"type": "retracted", "version": to, "from": before, "by": client.seat}
+            for c in list(game.clients):
+                c.send({**told, "id": msg.id} if c is client else told)
+                hello, since, upto = await self.engine.run(None, address, game.hello_text,
+                                                           c.seat)
+                c.send(hello)
+                c.backlog(game, since, upto)
+            self.computers.forget(game.id)
+            self.computers.attach(game)
+
+    async def answer(self, game: LiveGame, client: Any, msg: Preview | Offers,
+                     address: str) -> None:
+        """A preview or the seat's offers (server/preview.py), to that client alone: past the
+        address's engine share a `slow_down` error (with the preview's id) instead."""
+        wait = self.engine.wait(address)
+        if wait > 0:
+            client.send(messages.slow_down(
+                f"{address} asked the engine for more work than its share lately: this "
+                f"{type(msg).__name__.lower()} was not answered", retry_after(wait),
+                msg.id if isinstance(msg, Preview) else None))
+            return
+        try:
+            if isinstance(msg, Preview):
+                out = await self.previews.preview(game, client.seat, msg, address)
+            else:
+                out = await self.previews.offers(game, client.seat, address)
+                back = game.retractable(client.seat) if client.seat is not None else None
+                if back is not None:
+                    done = Action.from_dict(game.records[-1].action)
+                    out["retract"] = {"version": back, "what": choice_words(done)}
+        except Exception:                 # the engine failed on it: said, the game goes on
+            print(f"game {game.id}: a {type(msg).__name__.lower()} failed:\n"
+                  f"{traceback.format_exc()}", file=sys.stderr, flush=True)
+            out = messages.error("the engine could not answer this (a fault of the server, "
+                                 "logged there)")
+            if isinstance(msg, Preview):
+                out["id"] = msg.id
+        client.send(out)
+
+    async def hello(self, game: LiveGame, side: str) -> tuple[dict[str, Any], list[Record]]:
+        """A computer seat's hello and the records after it, in the game's turn (no event
+        is broadcast meanwhile)."""
+        async with self.engine.game_lock(game.id):
+            return await self.engine.run(None, COMPUTER, game.hello, side)
+
+    async def think(self, fn: Any, *args: Any) -> Any:
+        """A computer seat's choice, on the engine's threads (charged to "computer")."""
+        return await self.engine.run(None, COMPUTER, fn, *args)
+
+    async def accept(self, game: LiveGame, side: str, action: Action, key: str) -> bool:
+        """An action of a seat the server plays itself (a computer seat): checked, stored and
+        told to everyone as any seat's act is; False when it is refused."""
+        def apply() -> Record:
+            def persist(version: int, side: str, key: str, action: dict[str, Any],
+                        over: bool) -> None:
+                self.store.add_action(game.id, version, side, key, action, over)
+
+            record = game.act(side, action, key, persist)
+            if game.over:
+                game.over_message()
+            return record
+
+        async with self.engine.game_lock(game.id):
+            game.touched = time.monotonic()
+            try:
+                record = await self.engine.run(None, COMPUTER, apply)
+            except Refused as exc:
+                print(f"game {game.id}: the computer's {action!r} was refused: {exc}",
+                      file=sys.stderr, flush=True)
+                return False
+            except Exception:
+                print(f"game {game.id}: the computer's {action!r} failed:\n"
+                      f"{traceback.format_exc()}", file=sys.stderr, flush=True)
+                return False
+            self.broadcast(game, record)
+            if game.over:
+                over = messages.dumps(game.over_message())
+                for c in game.clients:
+                    c.send(over)
+        return True
 
     async def act(self, game: LiveGame, client: Any, msg: Act, address: str = "?") -> None:
         if client.seat is None:
@@ -496,6 +655,20 @@ class Server:
             else:
                 others = others or messages.dumps(record.message(None))
                 c.send(others)
+        self.computers.heard(game, record)
+
+
+def read_computer(body: bytes, sides: list[str]) -> str | None:
+    """POST /games's "computer": the side the server plays with the ruleset's computer
+    player (None: two people play); FrameError naming the sides when it is none of them."""
+    data = messages.read_body(body)
+    side = data.get("computer") if isinstance(data, dict) else None
+    if side is None:
+        return None
+    if not isinstance(side, str) or side not in sides:
+        raise FrameError(f"computer: expected one of the scene's sides ({', '.join(sides)}), "
+                         f"not {messages.quoted(side)}")
+    return side
 
 
 def _act_id(data: str) -> str | int | None:
@@ -528,9 +701,13 @@ def _new_id(store: Store) -> str:
             return game_id
 
 
-async def serve(host: str, port: int, db: str | Path, limits: Limits | None = None) -> None:
+async def serve(host: str, port: int, db: str | Path, limits: Limits | None = None,
+                public_url: str | None = None, catalogues: list[str] | None = None,
+                computer: SeatFactory | None = None) -> None:
     """Run until SIGINT or SIGTERM; the first line on standard output says where (the
-    signals are taken before it is printed: a stop right after it is still a clean one)."""
+    signals are taken before it is printed: a stop right after it is still a clean one).
+    `computer`: the seat the server plays games' computer sides with (`battlefield serve`
+    gives client/computer.ComputerSeat)."""
     limits = limits or Limits()
     files = more_files()
     # Never more connections than files to hold them (and the database's, the logs'): past the
@@ -547,7 +724,7 @@ async def serve(host: str, port: int, db: str | Path, limits: Limits | None = No
     # The engine's threads hold the GIL in turns of this many seconds: short ones, so that the
     # event loop reads, writes and hands out work while they compute (the default is 5 ms).
     sys.setswitchinterval(0.001)
-    server = Server(db, limits)
+    server = Server(db, limits, public_url, catalogues, computer)
     runner = web.AppRunner(server.app(), handle_signals=False, access_log=None,
                            keepalive_timeout=limits.idle_s, shutdown_timeout=5.0)
     await runner.setup()

@@ -179,6 +179,62 @@ class LiveGame:
         self.finished = state.over
         return record
 
+    # --- taking back ---------------------------------------------------------------------------
+    def retract_problem(self, side: str, to: int) -> list[dict[str, Any]]:
+        """Why seat `side` may not take the game back to version `to` (nothing: it may).
+        Only its own actions since the other side last acted, and none whose dice were rolled
+        or that revealed a secret batch (both seats have seen those), in a game not over."""
+        if self.over:
+            return [Violation("game_over", "the battle is over: its actions stand").to_dict()]
+        if not 0 <= to < self.version:
+            return [Violation("nothing_to_retract", f"version {to}: expected one before the "
+                                                    f"game's {self.version}").to_dict()]
+        for record in self.records[to:]:
+            n = record.version
+            if record.by != side:
+                return [Violation("answered", f"action {n} is {record.by}'s: a seat takes back "
+                                              f"only its own actions since the other side "
+                                              f"last acted").to_dict()]
+            if record.dice:
+                return [Violation("dice_rolled", f"action {n} rolled dice both seats have "
+                                                 f"seen: it stands").to_dict()]
+            if record.reveal is not None:
+                return [Violation("revealed", f"action {n} revealed a secret batch: it "
+                                              f"stands").to_dict()]
+        return []
+
+    def retractable(self, side: str) -> int | None:
+        """The version before seat `side`'s last action when it may take that action back."""
+        if not self.records or self.records[-1].by != side:
+            return None
+        to = self.version - 1
+        return None if self.retract_problem(side, to) else to
+
+    def retract(self, side: str, to: int, cut: Callable[[int], None] | None = None) -> int:
+        """Take seat `side`'s actions after version `to` back (Refused: why not): the state
+        is the engine's again from the scene and the actions kept, `cut(to)` drops the others
+        from the database first. Returns how many were taken back."""
+        if bad := self.retract_problem(side, to):
+            raise Refused(bad)
+        kept = self.records[:to]
+        state = Game(self.state.rules, self.state.scene, self.seed).new_state(keep_undo=False)
+        for record in kept:
+            state.apply(Action.from_dict(record.action))
+        if len(state.dice.log) != sum(len(r.dice) for r in kept):
+            raise RuntimeError(f"game {self.id}: replaying {to} actions rolled other dice")
+        if cut is not None:
+            cut(to)
+        n = self.version - to
+        self.state, self.records = state, kept
+        self.by_id = {k: v for k, v in self.by_id.items() if v <= to}
+        self.secret = [v for v in self.secret if v <= to]
+        if not self.secret:
+            self.clear = None
+        self.finished = state.over
+        self._position = self._over = None
+        self.touched = time.monotonic()
+        return n
+
     def _rebuild(self) -> None:
         """The state again from the scene and the accepted actions (after a failure)."""
         state = Game(self.state.rules, self.state.scene, self.seed).new_state(keep_undo=False)

@@ -29,6 +29,7 @@ class Limits:
     frames_per_second: float = 30.0   # WebSocket frames per client address
     frames_burst: int = 120
     engine_share: float = 0.1         # seconds of engine work per second, per client address
+    previews_per_second: float = 25.0  # a seat's previews (server/preview.py), at most 25 at once
     engine_burst_s: float = 2.0
     connections_per_address: int = 64
     connections: int = 4000           # open connections in all

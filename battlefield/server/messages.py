@@ -25,7 +25,7 @@ MAX_BODY = 2 * 1024 * 1024       # bytes in a POST /games body (a scene's text)
 MAX_ID = 128                     # characters of a client's act id
 MAX_SEED = 2 ** 64 - 1
 
-CLIENT_TYPES = ("act", "resume")
+CLIENT_TYPES = ("act", "resume", "preview", "offers", "retract")
 
 
 class FrameError(ValueError):
@@ -53,6 +53,32 @@ class Resume:
     since: int
 
 
+@dataclass(frozen=True)
+class Preview:
+    """`{"type": "preview", "id": X, "action": ACTION}`: what the action would be, asked of
+    the engine without doing it (server/preview.py); the action is read as an act's is.
+    `"rest": false` (optional): a unit on the move, its costly rulings left for at rest."""
+
+    id: str | int
+    raw: Any
+    rest: bool = True
+
+
+@dataclass(frozen=True)
+class Offers:
+    """`{"type": "offers"}`: what this seat may do now, for the play page (server/offers.py)."""
+
+
+@dataclass(frozen=True)
+class Retract:
+    """`{"type": "retract", "id": X, "version": V}`: the seat takes back its own actions after
+    version V (optional: its last action), back to - never past - the last one the other side
+    answered (server/games.LiveGame.retract says what may be taken back)."""
+
+    id: str | int
+    version: int | None = None
+
+
 def _loads(data: str | bytes, what: str, limit: int | None) -> Any:
     """JSON from outside through the one boundary: FrameError with its line when it is too
     long, nested too deep or not JSON (non-finite numbers are read, for the fields' checks)."""
@@ -67,7 +93,7 @@ def _loads(data: str | bytes, what: str, limit: int | None) -> Any:
         raise FrameError(str(exc)) from None
 
 
-def read_frame(data: str | bytes) -> Act | Resume:
+def read_frame(data: str | bytes) -> Act | Resume | Preview | Offers | Retract:
     """A client's WebSocket frame as a message, or FrameError with one line. The action of an
     act is not read here: a bad field of it is the engine's refusal, not a frame error."""
     size = len(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
@@ -78,17 +104,33 @@ def read_frame(data: str | bytes) -> Act | Resume:
         raise FrameError(f"frame: expected a JSON object with a \"type\" "
                          f"({' or '.join(CLIENT_TYPES)}), not {type(msg).__name__}")
     kind = msg.get("type")
-    if kind == "act":
+    if kind in ("act", "preview"):
         for key in ("id", "action"):
             if key not in msg:
-                raise FrameError(f"act: missing \"{key}\" (expected {{\"type\": \"act\", "
-                                 f"\"id\": ID, \"action\": {{...}}}})")
+                raise FrameError(f"{kind}: missing \"{key}\" (expected {{\"type\": "
+                                 f"\"{kind}\", \"id\": ID, \"action\": {{...}}}})")
         cid = msg["id"]
         if isinstance(cid, bool) or not isinstance(cid, (str, int)) or (
                 isinstance(cid, str) and not 0 < len(cid) <= MAX_ID):
-            raise FrameError(f"act: \"id\" must be a whole number or text of 1 to {MAX_ID} "
+            raise FrameError(f"{kind}: \"id\" must be a whole number or text of 1 to {MAX_ID} "
                              f"characters, not {_quoted(cid)}")
-        return Act(cid, msg["action"])
+        if kind == "act":
+            return Act(cid, msg["action"])
+        return Preview(cid, msg["action"], msg.get("rest") is not False)
+    if kind == "offers":
+        return Offers()
+    if kind == "retract":
+        cid, version = msg.get("id"), msg.get("version")
+        if isinstance(cid, bool) or not isinstance(cid, (str, int)) or (
+                isinstance(cid, str) and not 0 < len(cid) <= MAX_ID):
+            raise FrameError(f"retract: \"id\" must be a whole number or text of 1 to {MAX_ID} "
+                             f"characters, not {_quoted(cid)} (expected {{\"type\": "
+                             f"\"retract\", \"id\": ID, \"version\": V}})")
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)
+                                    or version < 0):
+            raise FrameError("retract: \"version\" must be a version, a whole number 0 or "
+                             "more (the game as it was after that action)")
+        return Retract(cid, version)
     if kind == "resume":
         since = msg.get("since")
         if isinstance(since, bool) or not isinstance(since, int) or since < 0:
@@ -98,6 +140,13 @@ def read_frame(data: str | bytes) -> Act | Resume:
     if kind is None:
         raise FrameError(f"frame: missing \"type\" (one of {', '.join(CLIENT_TYPES)})")
     raise FrameError(f"frame: unknown type {_quoted(kind)} (one of {', '.join(CLIENT_TYPES)})")
+
+
+def read_body(body: bytes) -> Any:
+    """An HTTP body from outside as JSON (None when empty), or FrameError with one line."""
+    if len(body) > MAX_BODY:
+        raise FrameError(f"body of {len(body)} bytes is too large (at most {MAX_BODY})")
+    return _loads(body, "body", None) if body.strip() else None
 
 
 def read_new_game(body: bytes) -> tuple[str, int | None]:
@@ -150,6 +199,11 @@ def _quoted(value: Any) -> str:
         return inputs.dumps(value)[:40]
     except (TypeError, ValueError):
         return shown(value, 40)
+
+
+def quoted(value: Any) -> str:
+    """A value from outside as an error line quotes it (JSON when plain, 40 characters)."""
+    return _quoted(value)
 
 
 def _one_line(text: str) -> str:

@@ -37,6 +37,7 @@ from battlefield.rules.actions import Action
 from battlefield.rules.state import Game, State
 from battlefield.scene.load import load_scene_text
 from battlefield.server.games import LiveGame, Record
+from battlefield.server.imports import form_html, form_script
 
 if TYPE_CHECKING:
     from battlefield.server.app import Server
@@ -233,10 +234,12 @@ class Pages:
                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                 f"<style nonce=\"{nonce}\">{static_text('page.css')}{INDEX_CSS}</style>"
                 "</head><body><main>"
-                "<header><h1>Games on this server</h1><p class=\"sub\">Open a game to watch "
-                "it live and step through it. Make one with <code>POST /games</code> "
-                "(README: Play over the network).</p></header>"
-                f"{table}{nav}</main></body></html>\n")
+                "<header><h1>Games on this server</h1><p class=\"sub\">Make a game and send "
+                "its link, or open one to watch it live and step through it; set up a "
+                "<a href=\"/board\">board</a> to argue a ruling (README: Play over the "
+                "network).</p></header>"
+                f"{form_html()}<h2>Games</h2>{table}{nav}</main>"
+                f"<script nonce=\"{nonce}\">{form_script()}</script></body></html>\n")
         response = web.Response(text=text, content_type="text/html", charset="utf-8",
                                 headers={"Cache-Control": "no-store"})
         security_headers(response, nonce)
@@ -244,6 +247,11 @@ class Pages:
 
 
 INDEX_CSS = """
+.new-game fieldset { border: 1px solid var(--line); margin: 6px 0; }
+.new-game label { display: block; margin: 4px 0; }
+.new-game .links li { margin: 3px 0; }
+.new-game .links a, .new-game [data-join] { font-family: monospace; overflow-wrap: anywhere; }
+.new-game button { font: inherit; padding: 4px 12px; min-height: 34px; }
 table.games { border-collapse: collapse; margin-top: 12px; }
 table.games th, table.games td { padding: 4px 14px 4px 0; text-align: left;
   border-bottom: 1px solid var(--line); }

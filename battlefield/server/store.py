@@ -121,6 +121,13 @@ class Store:
             if over:
                 self.db.execute("UPDATE games SET over = 1 WHERE id = ?", (game_id,))
 
+    def cut(self, game_id: str, version: int) -> None:
+        """The actions after `version` taken back (a seat's retract, server/games.py)."""
+        with self._transaction():
+            self.db.execute("DELETE FROM actions WHERE game = ? AND version > ?",
+                            (game_id, version))
+            self.db.execute("UPDATE games SET over = 0 WHERE id = ?", (game_id,))
+
     def _transaction(self) -> _Transaction:
         return _Transaction(self.db, self.lock)
 

@@ -12,10 +12,10 @@ from typing import Any
 import pygame
 
 from battlefield import palette as pal
+from battlefield.depiction import live
 from battlefield.rules.actions import Action
 from battlefield.rules.state import State
 from battlefield.rules.window import Card
-from battlefield.view import live
 from battlefield.view.drawing import font
 
 WIDTH = 250                 # the card column, at the table's right edge

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from battlefield.depiction import live
 from battlefield.errors import BattlefieldError
 from battlefield.rules import registry
 from battlefield.rules.actions import Action
 from battlefield.rules.standing import scene_now
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
-from battlefield.view import live
 
 
 def aim_text(state: State, ability: str, unit_id: str, target: int,

@@ -13,6 +13,7 @@ import pygame
 import yaml
 
 from battlefield import palette as pal
+from battlefield.depiction import live
 from battlefield.errors import InputError
 from battlefield.files import write_text
 from battlefield.rules import log, outcome, registry
@@ -26,7 +27,7 @@ from battlefield.rulings import Referee
 from battlefield.scene.load import load_scene_text
 from battlefield.scene.mapfile import scene_yaml
 from battlefield.scene.model import Scene
-from battlefield.view import auto, live
+from battlefield.view import auto
 from battlefield.view.ability_cards import AbilityCards
 from battlefield.view.aim import aim_text
 from battlefield.view.drag import DragTool, base_points

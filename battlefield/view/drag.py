@@ -1,6 +1,8 @@
 """The drag tool: pick up a unit (Shift: one model) with the left button, see the live rulings
 every frame, drop to apply the action through the engine; an illegal drop snaps back and says
-why. The rulings come from battlefield.view.live (the engine); this module only draws them."""
+why. The rulings come from battlefield.depiction.live (the engine) and what they look like from
+battlefield.depiction.drag (the same depiction the browser's play page draws); this module only
+draws it."""
 
 from __future__ import annotations
 
@@ -12,16 +14,15 @@ from dataclasses import dataclass
 
 import numpy as np
 import pygame
-import shapely
 
 from battlefield import palette as pal
-from battlefield.geometry.bases import RECT, outline_points
+from battlefield.depiction import drag as depicted
+from battlefield.depiction import live
+from battlefield.depiction.labels import Box
+from battlefield.geometry.bases import outline_points
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.state import State
-from battlefield.view import live
-from battlefield.view.drawing import boxed_text, circle_points, draw_cells, text_surface
-from battlefield.view.labels import Labels
-from battlefield.view.overlays import draw_marks
+from battlefield.view.depict import WindowMetrics, draw
 from battlefield.view.table_view import TableView
 
 RULER_OK = pal.GREEN
@@ -34,9 +35,7 @@ FAST_CHECK_S = 0.010     # an engine check quicker than this is asked every fram
 
 def ruler_colour(fraction: float) -> pal.RGB:
     """Green up to 80% of the allowance, amber up to all of it, red beyond."""
-    if fraction <= 0.8:
-        return RULER_OK
-    return RULER_NEAR if fraction <= 1.0 + 1e-9 else RULER_OVER
+    return pal.paint(depicted.ruler_key(fraction), {})
 
 
 def base_points(view, t, m: int, x: float, y: float, facing: float | None = None
@@ -264,213 +263,39 @@ class DragTool:
             surface.set_clip(clip)
 
     def _static_marks(self, surf: pygame.Surface, view) -> None:
-        """What stays put during a drag: the enemy's combat ranges, where the unit stood, how
-        far the ability could take it at most."""
-        st, p = self.state, self.pickup
-        t = st.table
-        rng = st.scene.ruleset.combat_range
-        mine = st.side_of(p.unit)
-        foes = [int(m) for m in np.nonzero(t.on_table)[0] if st.side_of(int(t.unit[m])) != mine]
-        if foes and rng > 0:
-            zone = shapely.union_all([t.footprint(m, 24).buffer(rng, 4) for m in foes])
-            for g in getattr(zone, "geoms", [zone]):
-                pts = view.points(np.asarray(g.exterior.coords))
-                if len(pts) > 2:
-                    pygame.draw.polygon(surf, pal.lighter(pal.COMBAT, 0.55), pts, 2)
-        for x, y, m in zip(p.start[:, 0], p.start[:, 1], p.models, strict=True):
-            pygame.draw.polygon(surf, pal.INK_SOFT, base_points(view, t, int(m), x, y), 1)
-        if p.reach is not None:
-            self._reach(surf, view, p.reach, p.allowed)
-        elif p.allowed:
-            c = view.px(t.x[p.ref], t.y[p.ref])
-            pts = circle_points(c, view.length(p.allowed + t.reach[p.ref]), 96)
-            pygame.draw.lines(surf, pal.darker(RULER_OK, 0.2), True, pts, 1)
-
-    @staticmethod
-    def _reach(surf: pygame.Surface, view, field, allowed: float) -> None:
-        """Shade the cells the reference model can reach: one pixel a cell, scaled up."""
-        mask = field.within(allowed)
-        ny, nx = mask.shape
-        w = max(1, round(nx * view.length(field.step)))
-        h = max(1, round(ny * view.length(field.step)))
-        half = field.step / 2
-        left, top = view.px(field.x0 - half, field.y0 + (ny - 1) * field.step + half)
-        draw_cells(surf, np.array(RULER_OK, dtype=np.uint8), np.where(mask, 60, 0),
-                   pygame.Rect(round(left), round(top), w, h))
+        """What stays put during a drag (depiction.drag.still): the enemy's combat ranges,
+        where the unit stood, how far the ability could take it at most."""
+        style = self.table.style
+        draw(surf, view, depicted.still(self.state, self.pickup),
+             WindowMetrics(style, view.scale, style.sides))
 
     def shown(self) -> Shown:
         """What the overlay tells of the ruling in hand, as values (the tests compare them with
         State.check and apply): the caption, the ruler's colour, who it would be in combat with.
         The ruler is red whenever the drop is illegal (whichever model or rule is at fault),
         else green or amber by how much of the allowance the path uses."""
-        st, r = self.state, self.ruling
-        near = [st.scene.units[v].id for v in r.check.in_combat_range]
-        rules = st.scene.ruleset
-        # how Referee.in_combat measures: closest points of the bases, in 3-D for warband
-        short = " in 3-D" if rules.distance == "3d" else ""
-        lines = live.describe(r)
-        if near:
-            # where the drop leaves the unit, not a fault (a fault is on the illegal: line):
-            # a charge's target among them is what the charge is for
-            aim = st.scene.units[r.target].id if r.target is not None and live.targeted(
-                st, r.action.type) else None
-            lines.append(f'after the drop, in combat (within {rules.combat_range:g}"{short}) '
-                         f'with: ' + ", ".join(f"{u} (its target)" if u == aim else u
-                                               for u in near))
-        if r.legal is False:
-            ruler = RULER_OVER
-        else:
-            ruler = ruler_colour(r.fraction) if r.allowed else pal.MEASURE
-        return Shown(lines, ruler, near)
+        said = depicted.words(self.state, self.ruling)
+        return Shown(said.text, pal.paint(said.ruler, {}), said.in_combat)
 
     def _overlay(self, surface: pygame.Surface) -> None:
+        """The drag's depiction (depiction.drag.overlay) over the table, its tags placed clear
+        of the bases and of the table's own labels, with the caption box beside the unit."""
         st, p, r = self.state, self.pickup, self.ruling
-        shown = self.shown()
         tv = self.table
         view = tv.view
-        t = st.table
         style = tv.style
-        colour = style.side(st.side_of(p.unit))
-        edge = pal.darker(colour, 0.6)
-        # Every tag below is placed in one pass, clear of the bases and of each other.
-        labels = Labels(bounds=tv.rect.inflate(-4, -4))
-        on = np.nonzero(t.on_table)[0]
-        labels.obstacles += _discs(view, t.x[on], t.y[on], t.reach[on])
-        labels.obstacles += _discs(view, r.ends[:, 0], r.ends[:, 1], t.reach[p.models])
+        metrics = WindowMetrics(style, view.scale, style.sides)
+        said = depicted.words(st, r)
+        rows = [(part, key) for text, key in said.lines for part in textwrap.wrap(text, 90)][:14]
+        caption = {"k": "caption", "lines": rows} if rows else None
+        avoid: list[Box] = []
         for placed in (tv.labels.placed if tv.labels is not None else ()):
-            labels.avoid(placed.move(tv.rect.topleft))      # the table's own labels
-        # Objective control after the drop.
-        for o in st.scene.objectives:
-            after = r.objectives.get(o.id)
-            c = view.px(o.x, o.y)
-            tag = f"{o.id}: {after or 'nobody'}"
-            fill = style.side(after) if after else (235, 235, 230)
-            s = boxed_text(tag, style.small_size, pal.text_on(fill), fill, pal.INK, 2)
-            h = s.get_height()
-            labels.add(s, [(c[0], c[1] + 10 + h / 2), (c[0], c[1] - 10 - h / 2)], priority=2,
-                       anchor=(c[0] - 6, c[1] - 6, 12, 12))
-        # The target: sight line, blockers, skirmish retreat ghost and pot-shot triggers.
-        if r.sight is not None:
-            a, b = r.sight.closest.a, r.sight.closest.b
-            vis = {"full": RULER_OK, "partial": RULER_NEAR, "none": RULER_OVER}[r.sight.visible]
-            pygame.draw.line(surface, (0, 0, 0), view.px(a[0], a[1]), view.px(b[0], b[1]), 5)
-            pygame.draw.line(surface, vis, view.px(a[0], a[1]), view.px(b[0], b[1]), 3)
-            labels.avoid_line(view.px(a[0], a[1]), view.px(b[0], b[1]), 8)
-            self._blockers(surface, r.sight.blocked_by)
-        for ghost in r.notes.ghosts:
-            for m, (x, y) in zip(t.unit_models[ghost.unit], ghost.at, strict=False):
-                pygame.draw.polygon(surface, pal.INK_SOFT, base_points(view, t, int(m), x, y), 2)
-        for ring in r.notes.rings:
-            for m in t.unit_models[ring.unit]:
-                pygame.draw.circle(surface, pal.HIGHLIGHT, view.px(t.x[m], t.y[m]),
-                                   view.length(t.reach[m]) + 4, 3)
-            lead = t.unit_models[ring.unit][0]
-            s = boxed_text(ring.reason, style.small_size, pal.INK,
-                           pal.HIGHLIGHT, pal.INK, 2)
-            above = view.px(t.x[lead], t.y[lead] + t.reach[lead] + 0.3)
-            labels.add(s, [(above[0], above[1] - s.get_height() / 2)], priority=3,
-                       anchor=_disc(view, t.x[lead], t.y[lead], t.reach[lead]))
-        draw_marks(surface, view, style, r.notes.marks)
-        # The ghost: the unit where it would stand (turned, when it was turned in the hand).
-        turned = self.facing if len(p.models) == 1 else None
-        for k, m in enumerate(p.models):
-            pts = base_points(view, t, int(m), *r.ends[k], turned)
-            pygame.draw.polygon(surface, colour, pts)
-            pygame.draw.polygon(surface, edge, pts, 2)
-            if int(t.shape[m]) == RECT:        # a block's front edge, heavier
-                pygame.draw.line(surface, edge, pts[0], pts[1], 5)
-        for m in r.faults:
-            k = np.nonzero(p.models == m)[0]
-            x, y = (r.ends[k[0]] if len(k) else (t.x[m], t.y[m]))
-            c = view.px(x, y)
-            pygame.draw.circle(surface, (255, 255, 255), c, view.length(t.reach[m]) + 5, 5)
-            pygame.draw.circle(surface, FAULT, c, view.length(t.reach[m]) + 5, 3)
-        seen: set[str] = set()
-        for m, why in r.faults.items():
-            if len(seen) >= 3 or why[0] in seen:
-                continue
-            k = np.nonzero(p.models == m)[0]
-            x, y = (r.ends[k[0]] if len(k) else (t.x[m], t.y[m]))
-            # every reason this model is at fault (a charge through an outcrop: moves
-            # through it and ends in it), not only the first
-            tag = "; ".join(dict.fromkeys(why))
-            s = boxed_text(tag if len(tag) <= 90 else tag[:88] + "...", style.small_size,
-                           (255, 255, 255), FAULT, pal.INK, 2)
-            c = view.px(x, y)
-            rr = view.length(t.reach[m])
-            labels.add(s, [(c[0] + rr + 8 + s.get_width() / 2, c[1] - rr - 12)], priority=4,
-                       anchor=_disc(view, x, y, t.reach[m]))
-            seen.add(why[0])
-        # The ruler along the path of the reference model.
-        path = r.action.paths[0][1] if p.single else r.action.path
-        pts = view.points(path)
-        a, b = pts[-2], pts[-1]
-        rc = shown.ruler
-        pygame.draw.lines(surface, (255, 255, 255), False, pts, 7)
-        pygame.draw.lines(surface, rc, False, pts, 4)
-        for q0, q1 in zip(pts, pts[1:], strict=False):
-            labels.avoid_line(q0, q1, 10)
-        label = f'{r.used:.2f}"' + (f' / {r.allowed:g}"' if r.allowed else "")
-        if r.climbed > 1e-6:
-            label += f' (climb {r.climbed:.2f}")'
-        s = boxed_text(label, style.label_size, pal.INK, (255, 255, 255), rc, 3)
-        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-        labels.add(s, [(mid[0], mid[1] - 8 - s.get_height() / 2),
-                       (mid[0], mid[1] + 8 + s.get_height() / 2)], priority=5,
-                   anchor=(mid[0] - 2, mid[1] - 2, 4, 4))
-        # The caption: every ruling in words, beside the cursor clear of the bases.
-        lines = shown.caption
-        # long lines (every reason of an illegal drop) wrap instead of being cut short
-        rows = [text_surface(part, style.small_size,
-                             RULER_OVER if text.startswith("illegal") else
-                             pal.INK_SOFT if text.startswith("after the drop") else pal.INK)
-                for text in lines for part in textwrap.wrap(text, 90)][:14]
-        if rows:
-            box = pygame.Surface((max(s.get_width() for s in rows) + 20,
-                                  sum(s.get_height() for s in rows) + 12), pygame.SRCALPHA)
-            box.fill((255, 255, 255, 215))
-            y = 6
-            for s in rows:
-                box.blit(s, (10, y))
-                y += s.get_height()
-            w, h = box.get_size()
-            cx, cy = view.px(*r.ends[list(p.models).index(p.ref)]) if p.ref in p.models \
-                else b
-            off = view.length(t.reach[p.ref]) + 24
-            labels.add(box, [(cx + off + w / 2, cy + off + h / 2),
-                             (cx - off - w / 2, cy + off + h / 2),
-                             (cx + off + w / 2, cy - off - h / 2),
-                             (cx - off - w / 2, cy - off - h / 2)], priority=6,
-                       anchor=(cx - off, cy - off, 2 * off, 2 * off))
-        labels.draw(surface)
-
-    def _blockers(self, surface: pygame.Surface, names: list[str]) -> None:
-        st = self.state
-        view = self.table.view
-        pieces = {pc.id: pc for pc in st.scene.terrain}
-        index = {n: i for i, n in enumerate(st.scene.model_names)}
-        t = st.table
-        for name in names:
-            if name in pieces:
-                pts = view.points(pieces[name].outline)
-                pygame.draw.polygon(surface, (0, 0, 0), pts, 6)
-                pygame.draw.polygon(surface, pal.HIGHLIGHT, pts, 3)
-            elif name in index:
-                m = index[name]
-                c = view.px(t.x[m], t.y[m])
-                pygame.draw.circle(surface, pal.HIGHLIGHT, c, view.length(t.reach[m]) + 4, 3)
-
-
-def _disc(view, x: float, y: float, reach: float) -> pygame.Rect:
-    """The square round a base of that reach on the screen (what tags keep off)."""
-    c, r = view.px(float(x), float(y)), view.length(float(reach))
-    return pygame.Rect(round(c[0] - r), round(c[1] - r), round(2 * r), round(2 * r))
-
-
-def _discs(view, x: np.ndarray, y: np.ndarray, reach: np.ndarray) -> list[pygame.Rect]:
-    """_disc for many bases at once."""
-    r = np.asarray(reach, dtype=np.float64) * view.scale
-    cx = view.ox + np.asarray(x, dtype=np.float64) * view.scale
-    cy = view.oy - np.asarray(y, dtype=np.float64) * view.scale
-    box = np.rint(np.column_stack([cx - r, cy - r, 2 * r, 2 * r])).astype(np.int64).tolist()
-    return [pygame.Rect(b) for b in box]
+            px = placed.move(tv.rect.topleft)            # the table's own labels
+            (x0, y1), (x1, y0) = view.table(px.left, px.top), view.table(px.right, px.bottom)
+            avoid.append((x0, y0, x1, y1))
+        r0 = tv.rect.inflate(-4, -4)
+        (bx0, by1), (bx1, by0) = view.table(r0.left, r0.top), view.table(r0.right, r0.bottom)
+        dep = depicted.overlay(st, p, r, metrics, style.sides, avoid, self.facing, caption,
+                               (bx0, by0, bx1, by1))
+        draw(surface, view, dep.layers["drag"], metrics)
+        draw(surface, view, dep.layers["labels"], metrics)

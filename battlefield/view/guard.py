@@ -15,8 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from battlefield.rules.actions import Action
-from battlefield.rules.state import State
+from battlefield.rules.choices import choice_words, spends
 
 GUARD_S = 0.6            # seconds a button that appeared under the pointer takes no click
 MOVED_PX = 4             # pixels the pointer must move for it to count as moved
@@ -74,18 +73,6 @@ class ButtonGuard:
         return False
 
 
-def spends(state: State, action: Action) -> bool:
-    """Whether choosing `action` spends something of the side's (its vocabulary's `explain:`
-    says it "spends": a command point, morale tokens, an ability die), unless it names 0 of
-    it ("commit 0 costs nothing")."""
-    doc = next((a for a in state.scene.ruleset.actions if a.id == action.type), None)
-    if doc is None or "spend" not in doc.explain.lower():
-        return False
-    numbers = [v for _, v in action.options if isinstance(v, (int, float))
-               and not isinstance(v, bool)]
-    return not any(v == 0 for v in numbers)
-
-
 @dataclass
 class TakeBack:
     """A spending choice the player may take back: the game goes back to `before` actions."""
@@ -96,13 +83,6 @@ class TakeBack:
     @property
     def label(self) -> str:
         return f"take back {self.what}"
-
-
-def choice_words(action: Action) -> str:
-    """'commit 4', 'all-out-defence red-blades': the choice as its button said it."""
-    bits = [action.type] + ([action.unit] if action.unit else [])
-    bits += [str(v) for _, v in action.options]
-    return " ".join(bits)
 
 
 __all__ = ["ButtonGuard", "TakeBack", "spends", "choice_words", "GUARD_S", "MOVED_PX"]

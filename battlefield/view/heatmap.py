@@ -3,8 +3,8 @@ model there sees, how much of a deployment zone sees it) in a colour-blind-safe 
 palette, with the terrain outlined over it, the zones and objectives, numbered spots, a colour
 bar and a caption; and the marches from each zone to each objective drawn on the plain board.
 
-Headless: importing this sets SDL to the dummy video driver (as picture.py does) and draws onto
-plain Surfaces.
+Headless: it draws onto plain Surfaces and needs no display (importing it leaves SDL's video
+driver alone, so a window opened later opens on the real display).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import numpy as np  # noqa: E402

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from battlefield.depiction import live
 from battlefield.errors import UsageError
 from battlefield.inputs import plain_whole
 from battlefield.names import after, model_names
 from battlefield.rules.state import State
-from battlefield.view import live
 
 if TYPE_CHECKING:
     from battlefield.view.app import PlayScene

@@ -18,10 +18,11 @@ import pygame
 
 from battlefield.client.link import ThreadedLink
 from battlefield.client.seat import Seat
+from battlefield.depiction import live
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Action
-from battlefield.view import live
 from battlefield.view.app import SIZE, App, Opened, PlayScene
+from battlefield.view.guard import TakeBack, choice_words, spends
 from battlefield.view.picture import save_image
 
 JOIN_WAIT = 30.0            # seconds to wait for the server's hello before giving up
@@ -36,6 +37,7 @@ class JoinedScene(PlayScene):
         self.link, self.seat = link, seat
         self.drag.submit = self.submit
         self.auto_pass = False         # the server's game: every step is the seat's own
+        self.panel.watching = seat.seat is None     # a spectator gets no buttons
         self.resend_at: float | None = None    # when to send the act the server put off
         seat.fresh = False
         who = f"you play {seat.seat}" if seat.seat else "watching (no seat)"
@@ -73,6 +75,16 @@ class JoinedScene(PlayScene):
         self.submit(action)
         return True
 
+    def take_back_now(self) -> None:
+        """The take-back button of a joined game: the server is asked to retract our
+        spending choice (it does while the other side has not acted since and no dice were
+        seen); its `retracted` and fresh hello then show the game as it was."""
+        tb, self.take_back = self.take_back, None
+        if tb is None or self.seat.seat is None or self.seat.mirror is None:
+            return
+        self.seat.retract(tb.before)
+        self.say(f"taking back {tb.what}: waiting for the server")
+
     def undo(self) -> None:
         self.say("a game on a server has no undo")
 
@@ -109,6 +121,12 @@ class JoinedScene(PlayScene):
                 self.say(f"the server says: {msg.get('message')}")
                 if seat.wait is not None:
                     self.resend_at, seat.wait = time.monotonic() + seat.wait, None
+            elif msg.get("type") == "retracted":
+                self.take_back = None
+                n = int(msg.get("from", 0)) - int(msg.get("version", 0))
+                self.say(f"took back {n} action{'s' if n != 1 else ''}: choose again"
+                         if msg.get("by") == seat.seat else
+                         f"{msg.get('by')} took back {n} of their actions")
             elif msg.get("type") == "over":
                 r = msg.get("result", {})
                 self.say(f"the battle is over: {r.get('winner') or 'a draw'} "
@@ -125,10 +143,28 @@ class JoinedScene(PlayScene):
             self.table.changed()
         applied = seat.take_applied()
         if applied:
+            self.take_back = self._take_back(applied[-1])
             if self.drag.pickup is not None and not seat.ready():
                 self.drag.cancel("the position changed: pick the unit up again")
             self.table.changed()
             self.say(heard(applied[-1], self.panel.entries(self.state)))
+
+    def _take_back(self, msg: dict[str, Any]) -> TakeBack | None:
+        """Our own spending choice, when the server could take it back (no dice rolled)."""
+        if msg.get("by") != self.seat.seat or msg.get("dice"):
+            return None
+        try:
+            action = Action.from_dict(msg["action"])
+        except (KeyError, TypeError, ValueError):
+            return None
+        if not spends(self.state, action):
+            return None
+        return TakeBack(int(msg["version"]) - 1, choice_words(action))
+
+    def shown(self) -> tuple:
+        """What this window shows that changes by itself (view.frames.look): the connection
+        and whose turn it is - an idle window redraws when the server goes away."""
+        return (self.status_line(),)
 
     def status_line(self) -> str:
         """Which side this window plays, the connection, whose decision it is."""

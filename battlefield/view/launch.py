@@ -147,13 +147,10 @@ def window(scene_arg: str | None, ruleset: str | None, seed: int, size: tuple[in
     are ready. Bad input is refused before the window opens (one line, as everywhere)."""
     # here, not at the top: the first frame draws before numba is imported
     from battlefield.scene.load import load_scene_text
-    from battlefield.view import USER_VIDEO_DRIVER
     from battlefield.view.opening import battle_text
     from battlefield.view.stack import App
 
     jit.defer()                    # the first frame's distances in plain Python, no numba
-    if USER_VIDEO_DRIVER is None and os.environ.get("SDL_VIDEODRIVER") == "dummy":
-        del os.environ["SDL_VIDEODRIVER"]     # set by a headless module imported on the way
     rid, text, name = battle_text(scene_arg, ruleset)
     scene = load_scene_text(text, name)
     setup.check(scene)

@@ -16,17 +16,14 @@ import shapely
 from shapely.ops import polylabel
 
 from battlefield import palette as pal
-from battlefield.geometry import MM_PER_INCH
+from battlefield.depiction.table import Table, fmt_in, objective_radii
 from battlefield.geometry.bases import OVAL, RECT, outline_points
 from battlefield.page.shapes import find_model
-from battlefield.page.svg import main_group
-from battlefield.page.words import fmt_in
 from battlefield.scene.model import ModelSpec, Scene
-from battlefield.view.damage_marks import draw_wound_bars, wounds_left
+from battlefield.view.damage_marks import draw_wound_bars
+from battlefield.view.depict import WindowMetrics, draw
 from battlefield.view.drawing import (
-    boxed_text,
     dashed,
-    disc,
     dotted,
     fill_polygon,
     font,
@@ -108,13 +105,6 @@ def _bbox(pts: Sequence[tuple[float, float]]) -> pygame.Rect:
     ys = [p[1] for p in pts]
     return pygame.Rect(math.floor(min(xs)), math.floor(min(ys)),
                        math.ceil(max(xs) - min(xs)) + 1, math.ceil(max(ys) - min(ys)) + 1)
-
-
-def objective_radii(scene: Scene) -> tuple[float, float]:
-    """(zone radius, marker radius) in inches: the zone is `range` from the marker's edge."""
-    rule = scene.ruleset.objectives
-    marker = rule.marker_mm / MM_PER_INCH / 2
-    return rule.range + marker, marker
 
 
 # --- board ----------------------------------------------------------------------------------------
@@ -322,75 +312,39 @@ def _hatch(surface: pygame.Surface, view: ViewTransform, poly: shapely.Polygon,
 # --- objectives -----------------------------------------------------------------------------------
 def draw_objectives(surface: pygame.Surface, view: ViewTransform, scene: Scene, style: Style,
                     report: dict | None = None, labels: Labels | None = None) -> None:
-    """Each objective's zone (dashed circle, tinted by controller), its marker, home side."""
-    zone, marker = objective_radii(scene)
-    info = (report or {}).get("objectives", {})
-    lw = style.line
-    for o in scene.objectives:
-        r = info.get(o.id, {})
-        held = r.get("controlled_by", o.controlled_by) if r else o.controlled_by
-        home = r.get("home", scene.tie_side(o)) if r else scene.tie_side(o)
-        c = style.side(held) if held else pal.NEUTRAL
-        centre = view.px(o.x, o.y)
-        zr = view.length(zone)
-        circle = _circle_pts(centre, zr)
-        fill_polygon(surface, pal.with_alpha(c, 40 if held else 28), circle)
-        dashed(surface, pal.darker(c, 0.15), circle, True, dash=9, gap=6, width=max(1.5, lw * 1.5))
-        mr = view.length(marker) if marker > 0 else max(5.0, view.scale * 0.3)
-        if home:
-            ring(surface, style.side(home), centre, mr + max(3.0, lw * 3), max(3.0, lw * 3))
-        if marker > 0:
-            disc(surface, pal.darker(c, 0.55), centre, mr)
-            disc(surface, c if held else (205, 205, 200), centre, mr - max(1.5, lw * 1.5))
-            disc(surface, pal.darker(c, 0.55), centre, max(1.5, mr * 0.18))
-        else:
-            d = mr
-            diamond = [(centre[0], centre[1] - d), (centre[0] + d, centre[1]),
-                       (centre[0], centre[1] + d), (centre[0] - d, centre[1])]
-            fill_polygon(surface, c if held else (205, 205, 200), diamond)
-            polyline(surface, pal.darker(c, 0.55), diamond, max(1.5, lw * 1.2), closed=True)
-        if labels is not None:
-            text = o.id
-            if held:
-                text += f": {held}"
-            if home and home.lower() not in o.id.lower():
-                text += f" ({home} home)"
-            colour = pal.darker(c, 0.45) if held else pal.INK
-            t = text_surface(text, style.small_size, colour)
-            w, h = t.get_size()
-            below = centre[1] + mr + max(3.0, lw * 3) + 2 + h / 2
-            above = centre[1] - mr - max(3.0, lw * 3) - 2 - h / 2
-            inside = centre[1] + zr - h / 2 - 2
-            labels.add(t, [(centre[0], below), (centre[0], above), (centre[0], inside),
-                           (centre[0], centre[1] - zr + h / 2 + 2),
-                           (centre[0] + mr + 4 + w / 2, centre[1]),
-                           (centre[0] - mr - 4 - w / 2, centre[1])], priority=2,
-                       anchor=(centre[0] - mr, centre[1] - mr, 2 * mr, 2 * mr))
-
-
-def _circle_pts(c: tuple[float, float], r: float) -> list[tuple[float, float]]:
-    n = max(32, min(256, int(r * 0.6)))
-    return [(c[0] + r * math.cos(2 * math.pi * k / n), c[1] + r * math.sin(2 * math.pi * k / n))
-            for k in range(n)]
+    """Each objective as the depiction draws it (depiction/table.py: its zone tinted by who
+    holds it, a hollow marker with a cross, the home side's ring); its tag placed by `labels`
+    (pixels) when given."""
+    held = {oid: o.get("controlled_by") for oid, o in (report or {}).get("objectives", {})
+            .items()} or None
+    metrics = WindowMetrics(style, view.scale, style.sides)
+    t = Table(scene, [], metrics, style.sides)
+    t.objectives(held, labels is not None)
+    draw(surface, view, t.layers["objectives"], metrics)
+    if labels is None:
+        return
+    for want in t.placer.wants:
+        x0, y0, x1, y1 = want.anchor
+        (ax, ay), (bx, by) = view.px(x0, y1), view.px(x1, y0)
+        labels.avoid((ax, ay, bx - ax, by - ay))
+        labels.add(metrics.surface(want.item), view.points(want.near), priority=2,
+                   anchor=(ax, ay, bx - ax, by - ay))
 
 
 # --- models ---------------------------------------------------------------------------------------
 def draw_models(surface: pygame.Surface, view: ViewTransform, scene: Scene, style: Style,
-                labels: Labels | None = None, wounds: dict | None = None) -> None:
+                wounds: dict | None = None) -> list[pygame.Rect]:
     """True-size bases in side colours, leaders ringed white (in units of more than one model),
     a facing tick on ovals and rectangles (whose front edge is also drawn heavier), elevated
-    models with a shadow and their height above the table; unit ids. `wounds` (unit id ->
-    (damage, health) per model, outcome.unit_wounds): a bar on each damaged model and the
-    health left beside a damaged unit's id."""
+    models with a shadow. `wounds` (unit id -> (damage, health) per model,
+    outcome.unit_wounds): a bar on each damaged model (returned). The units' ids and heights
+    are labels of the depiction (depiction/table.py)."""
     lw = style.line
     for u in scene.units:
         colour = style.side(u.side)
         edge = pal.darker(colour, 0.6)
-        boxes = []
         for k, m in enumerate(u.models):
             pts = model_px(view, m)
-            box = _bbox(pts)
-            boxes.append(box)
             if m.z > 0:
                 off = min(2 + m.z * view.scale * 0.08, view.scale * 0.4)
                 fill_polygon(surface, (0, 0, 0, 70), [(x + off, y + off) for x, y in pts])
@@ -410,66 +364,15 @@ def draw_models(surface: pygame.Surface, view: ViewTransform, scene: Scene, styl
             if k == u.leader and len(u.models) > 1:
                 rr = min(a_px, b_px) * 0.62
                 ring(surface, (255, 255, 255), c, rr, max(2, round(lw * 1.6)))
-            if labels is not None:
-                labels.avoid(box)
-        if labels is None or not boxes:
-            continue
-        # Elevation: one badge on the unit's label ("+2"" when all stand at one height, else
-        # "+2" x3"); a badge beside the model when only one of several is raised.
-        heights = {round(m.z, 2) for m in u.models if m.z > 0}
-        left = wounds_left((wounds or {}).get(u.id) or ())
-        name = text_surface(u.id + (f" {left[0]}/{left[1]}" if left else ""), style.label_size,
-                            pal.darker(colour, 0.35))
-        raised = [k for k, m in enumerate(u.models) if m.z > 0]
-        if len(heights) == 1 and len(raised) == len(u.models):
-            name = _beside(name, _elevation_badge(style, heights.pop(), edge))
-        elif len(raised) > 1:
-            # Raised models (a unit part way up a climb): one badge on its label, not a badge
-            # by each of them among the bases (the raised bases show by their shadows).
-            lo, hi = min(heights), max(heights)
-            span = f"+{fmt_in(lo)}" + (f"-{fmt_in(hi)}" if hi > lo else "")
-            name = _beside(name, boxed_text(f"{span} x{len(raised)}", style.small_size,
-                                            pal.INK, (255, 255, 255), edge, pad=2))
-        elif heights:
-            for k in raised:
-                box, m = boxes[k], u.models[k]
-                t = _elevation_badge(style, m.z, edge)
-                w, h = t.get_size()
-                labels.add(t, [(box.right + w / 2 - 2, box.top + h / 2 - 2),
-                               (box.left - w / 2 + 2, box.top + h / 2 - 2),
-                               *around(box, w, h, 1)], priority=3, anchor=box)
-        w, h = name.get_size()
-        group = [boxes[k] for k in main_group(u)]
-        anchor = group[0].unionall(group[1:])
-        cands = around(anchor, w, h, 3)
-        if len(group) < len(boxes):
-            cands += around(boxes[0].unionall(boxes[1:]), w, h, 3)
-        labels.add(name, cands, priority=5, anchor=anchor)
-    if wounds:
-        for bar in draw_wound_bars(surface, view, scene, style.side, wounds, lw):
-            if labels is not None:
-                labels.avoid(bar)
-
-
-def _elevation_badge(style: Style, z: float, edge: pal.RGB) -> pygame.Surface:
-    return boxed_text(f"+{fmt_in(z, 2)}", style.small_size, pal.INK, (255, 255, 255), edge, pad=2)
-
-
-def _beside(a: pygame.Surface, b: pygame.Surface, gap: int = 3) -> pygame.Surface:
-    w = a.get_width() + gap + b.get_width()
-    h = max(a.get_height(), b.get_height())
-    out = pygame.Surface((w, h), pygame.SRCALPHA)
-    out.blit(a, (0, (h - a.get_height()) // 2))
-    out.blit(b, (a.get_width() + gap, (h - b.get_height()) // 2))
-    return out
-
-
+    if not wounds:
+        return []
+    return draw_wound_bars(surface, view, scene, style.side, wounds, lw)
 
 
 # The overlays and draw_scene live in battlefield.view.overlays, which builds on this module.
 
 __all__ = [
     "LAYERS", "Style", "ViewTransform", "draw_board", "draw_rulers", "draw_terrain",
-    "draw_objectives", "draw_models", "find_model", "objective_radii", "fmt_in", "main_group",
+    "draw_objectives", "draw_models", "find_model", "objective_radii", "fmt_in",
     "label_terrain", "label_piece",
 ]

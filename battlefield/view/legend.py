@@ -11,7 +11,10 @@ from pathlib import Path
 import pygame
 
 from battlefield import palette as pal
-from battlefield.page.words import measure_caption
+from battlefield.depiction.legend import (
+    legend,
+    measure_caption,  # noqa: F401 (re-exported)
+)
 from battlefield.scene.model import Scene
 from battlefield.view.drawing import (
     boxed_text,
@@ -25,7 +28,7 @@ from battlefield.view.drawing import (
     star_points,
     thick_line,
 )
-from battlefield.view.layers import Style, fmt_in, objective_radii
+from battlefield.view.layers import Style, fmt_in
 
 Icon = Callable[[pygame.Surface, pygame.Rect], None]
 
@@ -142,6 +145,8 @@ def _measure(s: pygame.Surface, r: pygame.Rect) -> None:
 
 
 def _objective(marker: bool) -> Icon:
+    """The zone, dashed, and the marker as the depiction draws it: hollow with a cross through
+    it (a point objective: a hollow diamond) - nothing like a base."""
     def draw(s: pygame.Surface, r: pygame.Rect) -> None:
         c = r.center
         zr = r.h * 0.48
@@ -149,14 +154,16 @@ def _objective(marker: bool) -> Icon:
                for k in range(24)]
         fill_polygon(s, pal.with_alpha(pal.NEUTRAL, 40), pts)
         dashed(s, pal.darker(pal.NEUTRAL, 0.15), pts, True, dash=4, gap=3, width=1.5)
+        d = zr * 0.42
+        ink = pal.INK_SOFT
         if marker:
-            disc(s, pal.darker(pal.NEUTRAL, 0.55), c, zr * 0.35)
-            disc(s, (205, 205, 200), c, zr * 0.35 - 1.5)
+            ring(s, ink, c, d, 2)
         else:
-            d = zr * 0.35
-            dm = [(c[0], c[1] - d), (c[0] + d, c[1]), (c[0], c[1] + d), (c[0] - d, c[1])]
-            fill_polygon(s, (205, 205, 200), dm)
-            polyline(s, pal.darker(pal.NEUTRAL, 0.55), dm, 1.5, closed=True)
+            polyline(s, ink, [(c[0], c[1] - d), (c[0] + d, c[1]), (c[0], c[1] + d),
+                              (c[0] - d, c[1])], 1.5, closed=True)
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            thick_line(s, ink, (c[0] + dx * d * 0.45, c[1] + dy * d * 0.45),
+                       (c[0] + dx * d * 1.6, c[1] + dy * d * 1.6), 1.5, caps=False)
     return draw
 
 
@@ -214,9 +221,19 @@ def _elevation(size: int) -> Icon:
     return draw
 
 
-_KIND_NAMES = {"solid": "solid", "obstacle": "obstacle", "area": "area (translucent)",
-               "obscuring": "obscuring", "impassable": "impassable",
-               "place-of-power": "place of power"}
+def _icon(key: str, style: Style, body: int) -> Icon:
+    """The caption bar's icon for a legend entry's key (depiction/legend.py)."""
+    if key.startswith("side:"):
+        return _swatch(style.side(key[5:]))
+    if key.startswith("terrain:"):
+        return _terrain(key[8:])
+    if key in ("objective", "objective-point"):
+        return _objective(key == "objective")
+    if key == "height":
+        return _elevation(body - 2)
+    return {"leader": _leader, "facing": _facing, "coherency": _coherency,
+            "wound-bar": _wound_bar, "slain": _slain, "combat": _combat, "measure": _measure,
+            "blocker": _blocker, "heights": _heights}[key]
 
 
 # --- layout -----------------------------------------------------------------------------------
@@ -261,88 +278,16 @@ def _layout(scene: Scene, report: dict | None, measure: dict | None, style: Styl
     text_block(scene_title(scene), title)
     if scene.description:
         text_block(scene.description, body, pal.INK_SOFT)
-
-    # sides
-    side_items = []
-    for side in list(dict.fromkeys([*scene.sides, *scene.deployment])):
-        ids = [u.id for u in scene.units if u.side == side]
-        label = side
-        if ids:
-            label += ": " + (", ".join(ids) if len(ids) <= 4 else f"{len(ids)} units")
-        side_items.append((_swatch(style.side(side)), label))
-    if side_items:
-        chips(side_items, "Sides")
-
-    # key
-    key: list[tuple[Icon, str]] = []
-    if scene.units:
-        if any(len(u.models) > 1 for u in scene.units):    # leaders are ringed only there
-            key.append((_leader, "leader"))
-        if any(m.base.shape != 0 for u in scene.units for m in u.models):
-            key.append((_facing, "facing"))
-        if any(m.z > 0 for u in scene.units for m in u.models):
-            key.append((_elevation(body - 2), "height above the table"))
-    if report and any(u.get("coherency_breaks") for u in report.get("units", {}).values()):
-        key.append((_coherency, "out of coherency"))
-    if damage[0]:
-        key.append((_wound_bar, "health left (wounds left by the unit's id)"))
-    if damage[1]:
-        key.append((_slain, "slain, where it stood"))
-    if report and any(p.get("in_combat") for p in report.get("pairs", [])):
-        key.append((_combat, "in combat"))
-    if scene.objectives:
-        zone, marker = objective_radii(scene)
-        rule = scene.ruleset.objectives
-        what = (f"objective zone {fmt_in(rule.range)} from a {rule.marker_mm:g} mm marker"
-                if marker > 0 else f"objective zone {fmt_in(zone)} from the centre")
-        key.append((_objective(marker > 0), what))
-    if measure:
-        key.append((_measure, "closest points"))
-        if measure.get("blocked_by"):
-            key.append((_blocker, "blocks sight"))
-    if key:
-        chips(key, "Key")
-    kinds = list(dict.fromkeys(p.kind for p in scene.terrain))
-    if kinds:
-        chips([(_heights, "darker = taller"),
-               *[(_terrain(k), _KIND_NAMES.get(k, k)) for k in kinds]], "Terrain")
-
-    # rulings
-    if report:
-        units = report.get("units", {})
-        broken = []
-        for u in units.values():
-            reasons = u.get("coherency_reasons", {})
-            for name in u.get("coherency_breaks", []):
-                broken.append(f"{name} ({reasons[name]})" if name in reasons else name)
-        if len(broken) > 4:
-            names = [b.split(" ", 1)[0] for b in broken]
-            broken = [", ".join(names)]
-        combat, seen = [], set()
-        for p in report.get("pairs", []):
-            key_ = frozenset((p["a"], p["b"]))
-            if p.get("in_combat") and key_ not in seen:
-                seen.add(key_)
-                combat.append(f"{p['a']} v {p['b']}")
-        objectives = []
-        for oid, o in report.get("objectives", {}).items():
-            held = o.get("controlled_by")
-            totals = o.get("totals") or {}
-            tally = " v ".join(f"{s} {v:g}" for s, v in totals.items())
-            text = f"{oid} held by {held}" if held else f"{oid} unheld"
-            objectives.append(text + (f" ({tally})" if tally else ""))
-        if broken:
-            text_block("Out of coherency: " + "; ".join(broken), body)
-        if combat:
-            text_block("In combat: " + "; ".join(combat), body)
-        if objectives:
-            text_block("Objectives: " + "; ".join(objectives), body)
-
-    if measure:
+    entries = legend(scene, report, measure, damage)
+    for head, items in entries.rows:
+        chips([(_icon(key, style, body), words) for key, words in items], head)
+    for line in entries.rulings:
+        text_block(line, body)
+    if entries.caption:
         y += 2
         ops.append(_Op("rule", x0, y, w=x1 - x0))
         y += 6
-        text_block(measure_caption(measure), title)
+        text_block(entries.caption, title)
     return ops, y + pad - 2
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pygame
 
+from battlefield.depiction import live
 from battlefield.rules.standing import scene_now
 from battlefield.rulings import Referee
-from battlefield.view import live
 from battlefield.view.layers import Style
 from battlefield.view.overlays import draw_measurement
 from battlefield.view.table_view import TableView

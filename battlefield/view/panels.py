@@ -56,6 +56,7 @@ class Panel:
         self.chosen: str | None = None
         self.answers: dict[str, Action] = {}     # button label -> the answer it gives
         self.network = ""                        # joined to a server: seat, connection, turn
+        self.watching = False                    # a spectator's window: nothing to press
         self.computer: set[str] = set()          # the sides the computer plays
         self.scroll = 0                          # log lines scrolled back from the newest
         self._entries: tuple[tuple[int, int, int], list[outcome.Entry]] | None = None
@@ -222,7 +223,7 @@ class Panel:
         self.buttons = []
         self.answers = {}
         names = []
-        for name in state.available():
+        for name in (() if self.watching else state.available()):
             if picks_a_side(state, name):       # warband's first: who goes first
                 for side in state.sides:
                     self.answers[f"{name} {side}"] = Action(name, side=side)
@@ -232,7 +233,7 @@ class Panel:
         if state.pending:
             y = self._decision(surface, state, x, y)
             d = state.pending[0]
-            self.answers = {d.label(c): c for c in d.choices}
+            self.answers = {} if self.watching else {d.label(c): c for c in d.choices}
             names = list(self.answers)
         # The buttons stay where they were when the text above them gets shorter (a resource
         # line that wrapped, a decision box that went): they only ever move down.

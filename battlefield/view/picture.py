@@ -2,9 +2,9 @@
 settle an argument. Board with rulers, terrain, objectives, true-size bases, the referee's
 rulings, an optional measurement, and a caption bar underneath.
 
-Headless: only pygame.font is initialised and the drawing goes onto a plain Surface. (The
-interactive window reuses battlefield.view.layers directly; it should not import this module,
-which defaults SDL to the dummy video driver.)
+Headless: only pygame.font is initialised and the drawing goes onto a plain Surface; no
+display is asked for, so importing this module changes nothing for a window opened later (it
+once set SDL's dummy video driver, and `play --join`, which imports it, opened no window).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import math
 import os
 from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402

@@ -5,31 +5,30 @@ frames is cached: the board and terrain per view, the models and rulings per gam
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pygame
 
 from battlefield import palette as pal
 from battlefield.analysis.coverage import coverage
+from battlefield.depiction.table import Depiction, pieces_of_scene
 from battlefield.rules.outcome import losses, unit_wounds
 from battlefield.rules.standing import scene_now
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
-from battlefield.view.damage_marks import Loss, draw_losses
+from battlefield.view.damage_marks import Loss, draw_losses, wounds_left
+from battlefield.view.depict import placed_rects
 from battlefield.view.drawing import draw_cells, text_surface
 from battlefield.view.heatmap import ramp
-from battlefield.view.labels import Labels
 from battlefield.view.layers import (
     Style,
     draw_board,
     draw_models,
-    draw_objectives,
     draw_rulers,
     draw_terrain,
-    label_terrain,
 )
-from battlefield.view.overlays import combat_links, draw_combat, draw_marks, draw_rulings
+from battlefield.view.overlays import draw_layers, leaders, table_depiction
 from battlefield.view.picture import margins
 from battlefield.view.transform import ViewTransform
 
@@ -49,7 +48,8 @@ class TableView:
         self.panning: tuple[int, int] | None = None
         self._static: tuple[tuple, pygame.Surface] | None = None
         self._units: tuple[tuple, pygame.Surface] | None = None
-        self.labels: Labels | None = None
+        self.labels: Placed | None = None           # where the labels of the table went
+        self.depiction: Depiction | None = None     # what the units layer drew over the board
         self._report: tuple[int, dict] | None = None
         self.heat = False                  # the sight heat map of the layout over the board
         self._heat: tuple[tuple, np.ndarray] | None = None
@@ -147,12 +147,10 @@ class TableView:
             view = self.local_view()
             scene = self.state.scene
             style = Style.for_scene(scene, None, view.scale)
-            labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth)))
-            draw_board(surf, view, scene, style, labels)
-            draw_terrain(surf, view, scene, style)     # labelled with the models, below
+            draw_board(surf, view, scene, style)       # labelled with the models, below
+            draw_terrain(surf, view, scene, style)
             if self.heat:
                 self._draw_heat(surf, view)
-            labels.draw(surf)
             self._static = (key, surf)
         return self._static[1]
 
@@ -211,28 +209,29 @@ class TableView:
                 units[hidden] = replace(spec, models=kept, leader=leader)
                 scene = replace(scene, units=units)
                 report = _without(report, self.state.scene.units[hidden].id)
-            labels = Labels(bounds=pygame.Rect(view.board_rect(scene.width, scene.depth))
-                            .clip(surf.get_rect().inflate(-8, -8)))   # zoomed: in the window
-            # While a unit is in the hand the drag labels each objective with who would hold
-            # it after the drop: its label as things stand is left out, not drawn twice.
-            label_terrain(view, self.state.scene, style, labels)
-            draw_objectives(surf, view, scene, style, report, labels if hidden is None else None)
-            if extra is not None:
-                extra(surf, view)
-            draw_combat(surf, view, scene, style, report)
-            for p, q, _ in combat_links(view, scene, report):
-                labels.avoid_line(p, q, max(8.0, style.line * 8))
             wounds = unit_wounds(self.state)
             if hidden is not None:
                 wounds.pop(self.state.scene.units[hidden].id, None)
+            left = {uid: f"{w[0]}/{w[1]}" for uid, each in wounds.items()
+                    if (w := wounds_left(each))}
+            # While a unit is in the hand the drag labels each objective with who would hold
+            # it after the drop: its label as things stand is left out, not drawn twice.
+            marks = [k for k in self.state.rules.window.marks(self.state)
+                     if hidden is None or k.unit != hidden]
+            bounds = pygame.Rect(view.board_rect(scene.width, scene.depth)).clip(
+                surf.get_rect().inflate(-8, -8))                  # zoomed: in the window
+            dep, metrics = table_depiction(view, scene, style, report, None, marks,
+                                           pieces_of_scene(scene), left,
+                                           objective_labels=hidden is None, bounds=bounds)
+            if extra is not None:
+                extra(surf, view)
+            draw_layers(surf, view, dep, metrics, ("objectives", "combat"))
             draw_losses(surf, view, self.losses(), style.side, style.line)
-            draw_models(surf, view, scene, style, labels, wounds)
-            draw_marks(surf, view, style, [k for k in self.state.rules.window.marks(self.state)
-                                           if hidden is None or k.unit != hidden])
-            draw_rulings(surf, view, scene, style, report)
-            labels.draw(surf)
+            draw_models(surf, view, scene, style, wounds)
+            draw_layers(surf, view, dep, metrics, ("marks", "rulings", "measurement", "labels"))
+            self.depiction = dep
+            self.labels = Placed(placed_rects(view, dep.placed), leaders(view, dep.placed))
             self.draw_pinned_rulers(surf, view)
-            self.labels = labels           # where the labels went (the tests read it)
             self._units = (key, surf)
         return self._units[1]
 
@@ -267,6 +266,14 @@ class TableView:
         off = st.scene.model_offsets()
         return [Loss(float(t.x[m]), float(t.y[m]), float(t.reach[m]),
                      st.scene.units[bisect_right(off, m) - 1].side) for m in losses(st)]
+
+
+@dataclass
+class Placed:
+    """Where the table's labels went on its layer (pixels), and their leader lines."""
+
+    placed: list[pygame.Rect]
+    leaders: list[tuple[tuple[float, float], tuple[float, float]]]
 
 
 def _paper(surface: pygame.Surface, rect: pygame.Rect) -> None:

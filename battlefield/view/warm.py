@@ -38,9 +38,9 @@ def warm_up(state: Any, computer: bool = True) -> None:
     actions offered, a drag of each of the acting side's units an inch and onto an enemy, and
     (`computer`) the computer player's moves for a few actions on a copy of the game."""
     # here, not at the top: the window's first frame draws before numba is imported
+    from battlefield.depiction import live
     from battlefield.rules.standing import scene_now
     from battlefield.rulings import Referee
-    from battlefield.view import live
 
     Referee(scene_now(state)).check_report()
     state.available()
@@ -77,7 +77,7 @@ def to_a_drag(state: Any) -> Any:
     or None when it does not come within TO_A_DRAG actions."""
     # here, not at the top: the window's first frame draws before numba is imported (view.launch
     # imports this module)
-    from battlefield.view import live
+    from battlefield.depiction import live
 
     copy = state.snapshot()
     players: dict[str, Any] = {}

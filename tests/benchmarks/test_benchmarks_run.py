@@ -43,7 +43,8 @@ def test_the_quick_run_prints_every_figure_as_json():
                 "openwg_game_s", "blocks_game_s", "svg_render_ms", "page_version_step_ms",
                 "server_action_ms_p95", "server_games", "server_lost_actions",
                 "layout_eval_ms", "layout_generate_s", "window_idle_cpu",
-                "window_first_frame_s", "window_first_frame_warm_s"):
+                "window_first_frame_s", "window_first_frame_warm_s",
+                "browser_preview_ms_p95", "browser_previews", "play_page_first_paint_ms"):
         assert key in figures, key
     assert figures["machine"]["cores"] >= 1 and figures["machine"]["cpu"]
     assert figures["los_answers_identical"] and figures["live_check_answers_identical"]
@@ -57,6 +58,7 @@ def test_the_quick_run_prints_every_figure_as_json():
         assert figures["page_version_step_ms"] > 0
     assert figures["server_games"] == 2 and figures["server_lost_actions"] == 0
     assert figures["server_actions"] > 0 and figures["server_action_ms_p95"] > 0
+    assert figures["browser_preview_players"] == 2 and figures["browser_previews"] > 0
     assert figures["server_lost_actions_under_attack"] == 0
     assert figures["server_actions_under_attack"] > 0
     assert figures["server_action_ms_p95_under_attack"] > 0

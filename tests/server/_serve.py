@@ -45,9 +45,10 @@ WIDE = ("--games-per-minute", "100000", "--frames-per-second", "100000",
 class Served:
     """`battlefield serve --port 0` as a subprocess: its address, started again at will."""
 
-    def __init__(self, db: Path, options: tuple[str, ...] = WIDE,
+    def __init__(self, db: Path, *args: str, options: tuple[str, ...] = WIDE,
                  cwd: Path | None = None) -> None:
         self.db = db
+        self.args = args                  # more of `serve`'s options (--catalogues DIR ...)
         self.port = 0
         self.options = options
         self.cwd = cwd
@@ -60,7 +61,7 @@ class Served:
         with open(self.errors, "a", encoding="utf-8") as err:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "battlefield", "serve", "--port", str(self.port),
-                 "--db", str(self.db), *self.options], stdout=subprocess.PIPE,
+                 "--db", str(self.db), *self.options, *self.args], stdout=subprocess.PIPE,
                 stderr=err, text=True, env=env, cwd=self.cwd)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()

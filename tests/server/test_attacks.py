@@ -61,7 +61,7 @@ TIGHT = ("--idle-timeout", "4", "--games-per-minute", "6", "--frames-per-second"
 @pytest.fixture(scope="module")
 def tight(tmp_path_factory):
     """`battlefield serve` with the real limits, its timeouts short (4 s idle)."""
-    served = Served(tmp_path_factory.mktemp("attacks") / "games.sqlite", TIGHT)
+    served = Served(tmp_path_factory.mktemp("attacks") / "games.sqlite", options=TIGHT)
     yield served
     served.stop()
 
@@ -380,7 +380,7 @@ def test_new_games_and_frames_are_rate_limited_per_address(tight):
 
 
 def test_behind_a_proxy_each_client_is_limited_by_its_own_address(tmp_path):
-    served = Served(tmp_path / "g.sqlite", (*TIGHT, "--proxy", "127.0.0.1"))
+    served = Served(tmp_path / "g.sqlite", options=(*TIGHT, "--proxy", "127.0.0.1"))
     try:
         async def run():
             async with session("127.0.0.1") as s:      # the proxy: every client through it

@@ -11,10 +11,10 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+from battlefield.depiction import live  # noqa: E402
 from battlefield.rules import registry  # noqa: E402
 from battlefield.rules.actions import Action  # noqa: E402
 from battlefield.rulesets import load_ruleset  # noqa: E402
-from battlefield.view import live  # noqa: E402
 from battlefield.view.app import PlayScene, open_game, to_phase  # noqa: E402
 from battlefield.view.panels import button_tip  # noqa: E402
 

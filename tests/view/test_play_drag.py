@@ -11,8 +11,8 @@ import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+from battlefield.depiction import live  # noqa: E402
 from battlefield.rules.actions import Action  # noqa: E402
-from battlefield.view import live  # noqa: E402
 from battlefield.view.app import PlayScene, open_game, to_phase  # noqa: E402
 from battlefield.view.launch import play  # noqa: E402
 

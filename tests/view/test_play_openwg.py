@@ -81,10 +81,10 @@ def test_the_panel_lists_the_wounds_pooled(scene: PlayScene) -> None:
 def test_a_charge_is_dragged_in_a_straight_line_whatever_is_in_the_way():
     """ruleset.yaml marks openwg's charge `straight: true`: no reach field routes it round
     things, so the drop is the straight line the rules want (a move is routed as usual)."""
+    from battlefield.depiction import live
     from battlefield.rules.log import rules_for
     from battlefield.rules.state import Game
     from battlefield.scene.load import load_scene, resolve_scene_path
-    from battlefield.view import live
 
     scene = load_scene(resolve_scene_path("demo-openwg"))
     state = Game(rules_for("openwg"), scene, 1).new_state()

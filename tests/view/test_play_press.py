@@ -11,7 +11,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 
-from battlefield.view import live  # noqa: E402
+from battlefield.depiction import live  # noqa: E402
 from battlefield.view.app import PlayScene, open_game, to_phase  # noqa: E402
 
 

@@ -11,8 +11,8 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+from battlefield.depiction import live  # noqa: E402
 from battlefield.rules.actions import Action  # noqa: E402
-from battlefield.view import live  # noqa: E402
 from battlefield.view.app import Opened, PlayScene, open_game, to_phase  # noqa: E402
 
 

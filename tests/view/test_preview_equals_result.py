@@ -16,13 +16,13 @@ import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+from battlefield.depiction import live  # noqa: E402
 from battlefield.rules import registry  # noqa: E402
 from battlefield.rules.actions import Action, IllegalAction  # noqa: E402
 from battlefield.rules.moves import leader  # noqa: E402
 from battlefield.rules.state import State  # noqa: E402
 from battlefield.rulings import Referee  # noqa: E402
 from battlefield.view import drag as dragview  # noqa: E402
-from battlefield.view import live  # noqa: E402
 from battlefield.view.app import PlayScene, open_game, to_phase  # noqa: E402
 
 CASES = 50          # seeded places per ruleset (each one a drag, a check and an apply)

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from battlefield.cli.main import main
-from battlefield.view import live, warm
+from battlefield.depiction import live
+from battlefield.view import warm
 
 
 @pytest.fixture

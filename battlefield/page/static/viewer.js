@@ -1,45 +1,34 @@
 /* battlefield's page viewer: hover details on a ruling, and a game's versions shown one at a
-   time in the same SVG (models moved by their transform, objectives recoloured, rulings
-   redrawn), with a slider, step buttons, a side panel and #v=N links.
+   time in the same SVG (models moved by their transform; the objectives, combat links,
+   rulings, marks and labels redrawn from each version's overlay, the depiction Python made:
+   page/static/depict.js draws it, nothing here decides what to draw), with a slider, step
+   buttons, a side panel and #v=N links.
 
    API (window.Battlefield):
      Battlefield.start(kind)          read the page's JSON data and wire the page up; returns
                                       {viewer, panel} ("replay") or {hover} ("ruling")
-     new Battlefield.Viewer(svg, meta)  meta: {depth, colours, neutral, names, leaders, units}
+     new Battlefield.Viewer(svg, meta)  meta: {depth, palette, names, units}
      viewer.addVersion(version)       append the next version (see battlefield/page/replay.py:
                                       {v, clock, models: {NAME: [x, y, facing, z] | null}
-                                      (what changed), objectives, rulings, action, rolls,
+                                      (what changed), overlay: {LAYER: [shapes]} (the layers
+                                      that changed), objectives, rulings, action, rolls,
                                       events, result}); a live page feeds them as they arrive
      viewer.show(n)                   draw version n (0 = the start)
      viewer.count, viewer.current, viewer.on(fn)  fn(viewer, what) after "added" / "shown"
    No network, no build step: this file is written inline into each page. */
 (function () {
   "use strict";
-  var SVGNS = "http://www.w3.org/2000/svg";
   var FIELDS = 4;                     // x, y, facing, z per model
+  var OVERLAY = ["objectives", "combat", "marks", "rulings", "labels"];
 
   function num(v) { return String(Math.round(v * 10000) / 10000); }
   function inches(v) { return (Math.round(v * 100) / 100).toFixed(2) + '"'; }
-  function el(tag, attrs) {
-    var e = document.createElementNS(SVGNS, tag);
-    for (var k in attrs) { if (Object.prototype.hasOwnProperty.call(attrs, k)) e.setAttribute(k, attrs[k]); }
-    return e;
-  }
   function html(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
     if (text !== undefined && text !== null) e.textContent = text;
     return e;
   }
-  function darker(hex, f) {
-    var n = parseInt(hex.slice(1), 16), out = "#";
-    [16, 8, 0].forEach(function (s) {
-      var c = Math.round(((n >> s) & 255) * (1 - f));
-      out += (c < 16 ? "0" : "") + c.toString(16);
-    });
-    return out;
-  }
-
   /* --- the viewer: versions of one table drawn in one SVG ------------------------------- */
   function Viewer(svg, meta) {
     var self = this;
@@ -54,30 +43,15 @@
       var i = self.index[e.getAttribute("data-model")];
       if (i !== undefined) self.models[i] = e;
     });
-    this.objectives = {};
-    svg.querySelectorAll("[data-objective]").forEach(function (e) {
-      self.objectives[e.getAttribute("data-objective")] = e;
-    });
-    this.objectiveLabels = {};
-    svg.querySelectorAll("[data-label-objective]").forEach(function (e) {
-      self.objectiveLabels[e.getAttribute("data-label-objective")] = e;
-    });
-    // A unit's label keeps its place relative to the unit's leader.
-    this.labels = {};
-    svg.querySelectorAll("[data-label-for]").forEach(function (e) {
-      self.labels[e.getAttribute("data-label-for")] = {
-        el: e, x: parseFloat(e.getAttribute("x")), y: parseFloat(e.getAttribute("y"))};
-    });
-    this.rulingsLayer = svg.querySelector("#rulings");
-    this.marksLayer = svg.querySelector("#marks");
-    this.marksShown = null;
-    this.combatLayer = svg.querySelector("#combat");
+    this.depict = new window.BattlefieldDepict(meta.depth, meta.palette);
+    this.layers = {};
+    this.drawn = {};                   // layer -> the shapes drawn in it now
+    OVERLAY.forEach(function (name) { self.layers[name] = svg.querySelector("#" + name); });
     this.versions = [];
     this.frames = [];
     this.shown = null;                 // the frame now drawn
     this.current = -1;
     this.listeners = [];
-    this.home = null;                  // label anchors: the leaders' places in version 0
   }
 
   Object.defineProperty(Viewer.prototype, "count", {get: function () { return this.versions.length; }});
@@ -103,11 +77,21 @@
     if (!version.objectives && n) version.objectives = this.versions[n - 1].objectives;
     if (!version.marks && n) version.marks = this.versions[n - 1].marks;
     if (!version.abilities && n) version.abilities = this.versions[n - 1].abilities;
+    // Each version knows every layer: those it did not change are the version before's.
+    var before = n ? this.versions[n - 1].layers : {}, layers = {}, over = version.overlay || {};
+    OVERLAY.forEach(function (name) { layers[name] = over[name] !== undefined ? over[name] : before[name]; });
+    version.layers = layers;
     this.versions.push(version);
     this.frames.push(frame);
-    if (n === 0) this.home = frame;
     this.emit("added");
     return n;
+  };
+
+  // Versions from n on are gone (a seat took its actions back): the page shows the last kept.
+  Viewer.prototype.truncate = function (n) {
+    if (n < 1 || n >= this.versions.length) return;
+    this.versions.length = n;
+    this.emit("truncated");
   };
 
   Viewer.prototype.show = function (n) {
@@ -141,196 +125,19 @@
     }
     this.shown = frame;
     this.current = n;
-    var v = this.versions[n];
-    this.moveLabels(frame);
-    this.showObjectives(v.objectives || {});
-    this.showRulings(v.rulings);
-    this.showMarks(v.marks);
+    this.showOverlay(this.versions[n].layers);
     this.emit("shown");
     return n;
   };
 
-  Viewer.prototype.leaderOf = function (unit, frame) {
-    var info = (this.meta.units || {})[unit];
-    if (!info) return -1;
-    var lead = info.first + info.leader;
-    if (frame[lead * FIELDS] === frame[lead * FIELDS]) return lead;
-    for (var k = 0; k < info.count; k++) {
-      var i = info.first + k;
-      if (frame[i * FIELDS] === frame[i * FIELDS]) return i;
+  // The depiction's layers of a version, each redrawn only when it differs from the one drawn.
+  Viewer.prototype.showOverlay = function (layers) {
+    for (var k = 0; k < OVERLAY.length; k++) {
+      var name = OVERLAY[k], shapes = layers[name], layer = this.layers[name];
+      if (!layer || shapes === undefined || shapes === this.drawn[name]) continue;
+      this.depict.fill(layer, shapes);
+      this.drawn[name] = shapes;
     }
-    return -1;
-  };
-
-  Viewer.prototype.moveLabels = function (frame) {
-    for (var unit in this.labels) {
-      var label = this.labels[unit], now = this.leaderOf(unit, frame);
-      var was = this.leaderOf(unit, this.home);
-      if (now < 0 || was < 0) { label.el.setAttribute("display", "none"); continue; }
-      label.el.removeAttribute("display");
-      var dx = frame[now * FIELDS] - this.home[was * FIELDS];
-      var dy = -(frame[now * FIELDS + 1] - this.home[was * FIELDS + 1]);
-      label.el.setAttribute("x", num(label.x + dx));
-      label.el.setAttribute("y", num(label.y + dy));
-      var text = unit + this.raised(unit, frame);
-      if (label.el.textContent !== text) label.el.textContent = text;
-    }
-  };
-
-  // ' +2.5"' when every model of the unit on the table stands that high, else "".
-  Viewer.prototype.raised = function (unit, frame) {
-    var info = (this.meta.units || {})[unit], z = null;
-    if (!info) return "";
-    for (var k = 0; k < info.count; k++) {
-      var o = (info.first + k) * FIELDS;
-      if (frame[o] !== frame[o]) continue;
-      var h = Math.round(frame[o + 3] * 100) / 100;
-      if (!(h > 0) || (z !== null && h !== z)) return "";
-      z = h;
-    }
-    return z ? " +" + z + '"' : "";
-  };
-
-  Viewer.prototype.showObjectives = function (held) {
-    for (var id in this.objectives) {
-      var g = this.objectives[id], side = held[id] || "";
-      if (g.getAttribute("data-controlled-by") === side) continue;
-      g.setAttribute("data-controlled-by", side);
-      var c = side ? (this.meta.colours[side] || this.meta.neutral) : this.meta.neutral;
-      var zone = g.querySelector(".zone"), marker = g.querySelector(".marker");
-      if (zone) {
-        zone.setAttribute("fill", c);
-        zone.setAttribute("fill-opacity", side ? "0.16" : "0.11");
-        zone.setAttribute("stroke", darker(c, 0.15));
-      }
-      if (marker) {
-        marker.setAttribute("fill", side ? c : "#cdcdc8");
-        marker.setAttribute("stroke", darker(c, 0.55));
-      }
-      var label = this.objectiveLabels[id];
-      if (label) {
-        var home = g.getAttribute("data-home");
-        var text = id + (side ? ": " + side : "");
-        if (home && id.toLowerCase().indexOf(home.toLowerCase()) < 0) text += " (" + home + " home)";
-        label.textContent = text;
-        label.setAttribute("fill", side ? darker(c, 0.45) : "#1e1e1e");
-      }
-    }
-  };
-
-  Viewer.prototype.ring = function (name, grow, under, underW, over, overW, what) {
-    var m = this.models[this.index[name]];
-    var base = m && m.querySelector(".base");
-    if (!base) return null;
-    var d, a, b, g = el("g", {"data-ruling": what, "data-for": name,
-                              transform: m.getAttribute("transform")});
-    var edge = 0.0275 + grow;
-    if (base.tagName === "rect") {
-      a = -parseFloat(base.getAttribute("x")) + edge;
-      b = -parseFloat(base.getAttribute("y")) + edge;
-      d = "M" + num(-a) + " " + num(-b) + "H" + num(a) + "V" + num(b) + "H" + num(-a) + "Z";
-    } else {
-      a = parseFloat(base.getAttribute(base.tagName === "circle" ? "r" : "rx")) + edge;
-      b = parseFloat(base.getAttribute(base.tagName === "circle" ? "r" : "ry")) + edge;
-      d = "M" + num(a) + " 0A" + num(a) + " " + num(b) + " 0 1 1 " + num(-a) + " 0A" +
-          num(a) + " " + num(b) + " 0 1 1 " + num(a) + " 0Z";
-    }
-    g.appendChild(el("path", {d: d, fill: "none", stroke: under, "stroke-width": underW}));
-    g.appendChild(el("path", {d: d, fill: "none", stroke: over, "stroke-width": overW}));
-    return g;
-  };
-
-  Viewer.prototype.showRulings = function (rulings) {
-    if (!rulings || !this.rulingsLayer) return;
-    var D = this.depth, self = this;
-    this.rulingsLayer.textContent = "";
-    if (this.combatLayer) this.combatLayer.textContent = "";
-    (rulings.breaks || []).forEach(function (name) {
-      var g = self.ring(name, 0.15, "#fff", 0.22, "#e6007e", 0.14, "coherency");
-      if (g) self.rulingsLayer.appendChild(g);
-    });
-    (rulings.combat || []).forEach(function (c) {
-      var d = "M" + num(c[0]) + " " + num(D - c[1]) + "L" + num(c[2]) + " " + num(D - c[3]);
-      if (self.combatLayer) {
-        self.combatLayer.appendChild(el("path", {d: d, stroke: "#fff", "stroke-width": 0.4, "stroke-linecap": "round"}));
-        self.combatLayer.appendChild(el("path", {d: d, stroke: "#191919", "stroke-width": 0.25, "stroke-linecap": "round"}));
-      }
-      var x = c[4], y = D - c[5], k = 0.15;
-      var g = el("g", {"data-ruling": "combat", "data-a": c[6] || "", "data-b": c[7] || ""});
-      g.appendChild(el("circle", {cx: num(x), cy: num(y), r: 0.4, fill: "#fff"}));
-      g.appendChild(el("circle", {cx: num(x), cy: num(y), r: 0.3, fill: "#191919"}));
-      g.appendChild(el("path", {d: "M" + num(x - k) + " " + num(y - k) + "L" + num(x + k) + " " +
-        num(y + k) + "M" + num(x - k) + " " + num(y + k) + "L" + num(x + k) + " " + num(y - k),
-        stroke: "#fff", "stroke-width": 0.08}));
-      self.rulingsLayer.appendChild(g);
-    });
-  };
-
-  function lighter(hex, f) {
-    var n = parseInt(hex.slice(1), 16), out = "#";
-    [16, 8, 0].forEach(function (s) {
-      var c = (n >> s) & 255;
-      c = Math.round(c + (255 - c) * f);
-      out += (c < 16 ? "0" : "") + c.toString(16);
-    });
-    return out;
-  }
-
-  function tag(text, x, y, edge) {
-    var size = 0.5, w = text.length * size * 0.56 + 0.4, h = size * 1.5;
-    var g = el("g", {"class": "tag"});
-    g.appendChild(el("rect", {x: num(x - w / 2), y: num(y - h / 2), width: num(w), height: num(h),
-      fill: "#fff", stroke: edge, "stroke-width": 0.05, rx: 0.05}));
-    var t = el("text", {x: num(x), y: num(y), "font-size": size, fill: edge, style: "stroke:none"});
-    t.textContent = text;
-    g.appendChild(t);
-    return g;
-  }
-
-  // The ruleset's marks (window.Mark), drawn as battlefield/page/overlays.py marks() does.
-  Viewer.prototype.showMarks = function (marks) {
-    if (!this.marksLayer || !marks || marks === this.marksShown) return;
-    var layer = this.marksLayer, D = this.depth, meta = this.meta;
-    layer.textContent = "";
-    this.marksShown = marks;
-    marks.forEach(function (mark) {
-      var pts = mark.points.map(function (p) { return [p[0], D - p[1]]; });
-      if (pts.length < 2) return;
-      var side = mark.side && (meta.colours[mark.side] || meta.neutral);
-      var colour = side ? darker(side, 0.45) : "#1e1e1e";
-      var d = "M" + pts.map(function (p) { return num(p[0]) + " " + num(p[1]); }).join("L");
-      var first = pts[0], last = pts[pts.length - 1];
-      var g = el("g", {"data-mark": mark.kind});
-      if (mark.label) g.setAttribute("data-label", mark.label);
-      if (mark.kind === "edge") {
-        var e = "M" + num(first[0]) + " " + num(first[1]) + "L" + num(last[0]) + " " + num(last[1]);
-        g.appendChild(el("path", {d: e, stroke: "#fff", "stroke-width": 0.3}));
-        g.appendChild(el("path", {d: e, stroke: "#191919", "stroke-width": 0.2}));
-      } else if (mark.kind === "outline") {
-        g.appendChild(el("path", {d: d + " Z", fill: "none",
-          stroke: mark.label ? colour : (side ? lighter(side, 0.35) : "#5f5f5a"),
-          "stroke-width": mark.label ? 0.125 : 0.05}));
-      } else if (mark.kind === "path") {
-        g.appendChild(el("path", {d: d, fill: "none", stroke: colour, "stroke-width": 0.1,
-                                  "stroke-dasharray": "0.4 0.4"}));
-        g.appendChild(el("circle", {cx: num(last[0]), cy: num(last[1]), r: 0.15, fill: colour}));
-      } else {
-        var a = pts[pts.length - 2], ang = Math.atan2(last[1] - a[1], last[0] - a[0]);
-        var wing = [0.45, -0.45].map(function (s) {
-          return num(last[0] - 0.4 * Math.cos(ang - s)) + "," + num(last[1] - 0.4 * Math.sin(ang - s));
-        });
-        g.appendChild(el("path", {d: d, fill: "none", stroke: colour, "stroke-width": 0.1,
-                                  "stroke-linejoin": "round"}));
-        g.appendChild(el("polygon", {points: num(last[0]) + "," + num(last[1]) + " " + wing.join(" "),
-                                     fill: colour}));
-      }
-      if (mark.label) {
-        var at = mark.kind === "arrow" ? [(first[0] + last[0]) / 2, (first[1] + last[1]) / 2]
-                                       : [last[0], last[1] - 0.6];
-        g.appendChild(tag(mark.label, at[0], at[1], colour));
-      }
-      layer.appendChild(g);
-    });
   };
 
   /* --- hover details ------------------------------------------------------------------ */
@@ -415,6 +222,7 @@
     });
     viewer.on(function (v, what) {
       if (what === "added") self.added(v.versions[v.count - 1], v.count - 1);
+      else if (what === "truncated") self.truncated();
       else self.shown(v.current);
     });
     viewer.versions.forEach(function (v, n) { self.added(v, n); });
@@ -451,6 +259,12 @@
     this.slider.max = String(this.viewer.count - 1);
     if (this.viewer.current >= 0 && this.follow && n === this.viewer.count - 1) this.go(n);
     else this.label.textContent = this.viewer.current + " / " + (this.viewer.count - 1);
+  };
+  Panel.prototype.truncated = function () {
+    var n = this.viewer.count;
+    while (this.items.length > n) this.log.removeChild(this.items.pop());
+    this.slider.max = String(n - 1);
+    this.go(n - 1);
   };
   Panel.prototype.shown = function (n) {
     var v = this.viewer.versions[n], c = v.clock || {};
@@ -540,5 +354,5 @@
     return out;
   }
 
-  window.Battlefield = {start: start, Viewer: Viewer, Panel: Panel, Hover: Hover};
+  window.Battlefield = {start: start, Viewer: Viewer, Panel: Panel, Hover: Hover, OVERLAY: OVERLAY};
 })();

@@ -5,7 +5,11 @@
    from /games/ID/versions?since=N (built by the server, only what a spectator may see) and
    handed to viewer.addVersion. The page follows the newest version unless it was opened at a
    #v=N or stepped back; a dropped connection joins again by itself.
-   Status: <div id="live" data-state="connecting|live|reconnecting|over" data-version=N>. */
+   Status: <div id="live" data-state="connecting|live|reconnecting|over" data-version=N>.
+   The play page (battlefield/server/static/play.js) joins with its seat (`live.play` holds
+   ?seat=TOKEN) and listens here: battlefield.live.listen(fn) gets every message and every
+   change of the connection ({"type": "status", "status": STATE}); battlefield.live.send(msg)
+   sends one while connected (false when not). */
 (function () {
   "use strict";
   var bf = window.battlefield, viewer = bf.viewer, panel = bf.panel, data = bf.data;
@@ -24,7 +28,8 @@
   }
 
   var over = !!live.over, seed = data.seed, known = viewer.count - 1, shown = known;
-  var fetching = false, again = false, delay = 500, socket = null;
+  var fetching = false, again = false, delay = 500, socket = null, listeners = [];
+  function tell(msg) { for (var k = 0; k < listeners.length; k++) listeners[k](msg); }
 
   function say(state) {
     var text;
@@ -34,6 +39,7 @@
         (shown < known ? " · " + (known - shown) + " held back until a secret answer is revealed" : "");
     else if (state === "reconnecting") text = "connection lost: joining again";
     else text = "joining the game · " + known + " actions so far";
+    if (status.getAttribute("data-state") !== state) tell({type: "status", status: state});
     status.setAttribute("data-state", state);
     status.setAttribute("data-version", String(viewer.count - 1));
     status.className = "live " + state;
@@ -69,7 +75,13 @@
     ws.onmessage = function (ev) {
       var msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
-      if (msg.type === "hello" || msg.type === "event") {
+      tell(msg);
+      if (msg.type === "retracted") {          // versions after msg.version are gone
+        viewer.truncate(msg.version + 1);
+        known = msg.version;
+        shown = Math.min(shown, known);
+        say("live");
+      } else if (msg.type === "hello" || msg.type === "event") {
         known = Math.max(known, msg.version);
         say("live");
         pull();
@@ -88,7 +100,14 @@
     };
   }
 
+  function send(msg) {
+    if (!socket || socket.readyState !== 1) return false;
+    socket.send(JSON.stringify(msg));
+    return true;
+  }
+
   say(over ? "over" : "connecting");
   connect();
-  window.battlefield.live = {status: status, pull: pull};
+  window.battlefield.live = {status: status, pull: pull, send: send,
+                             listen: function (fn) { listeners.push(fn); }};
 })();

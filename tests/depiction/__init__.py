@@ -1,0 +1,1 @@
+"""Tests of battlefield/depiction: what every view draws, decided once."""

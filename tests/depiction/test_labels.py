@@ -1,0 +1,166 @@
+"""The one label placer (depiction/labels.py) on the five demos, as the pages and the window
+place them: at every version of a seeded game of each ruleset (what a game page and a replay
+show) and on the window's table, no label covers another label - terrain names are labels too -
+or a base (its true outline, not its box), and none leaves the board; a unit's label set away
+from the unit, or standing nearer another unit's model than its own (warband's fighters in a
+line), is tied to it by a leader line. And the placer itself: a free near place is taken, a
+crowded label goes further out on its rings with a leader line, an ambiguous place is passed
+over for an unambiguous one."""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+import pytest
+import shapely
+
+from battlefield.depiction.labels import Placer
+from battlefield.depiction.table import Rulings, depict, pieces_of_state, side_colours
+from battlefield.geometry.bases import outline_points
+from battlefield.page.replay import rulings
+from battlefield.rules import registry
+from battlefield.rules.deploy import battle_scene
+from battlefield.rules.state import Game
+from battlefield.scene.load import load_scene_text
+
+RULESETS = ("aos4", "skirmish", "openwg", "warband", "blocks")
+PAD = 0.06           # how much a label's halo may touch (the placer's pad for the pages)
+
+
+def faults(state, dep) -> list[tuple]:
+    """Every label over another, over a base or off the board."""
+    pieces = pieces_of_state(state)
+    bases = [shapely.Polygon(outline_points(p.shape, p.a, p.b, p.x, p.y, p.facing, 32))
+             for p in pieces]
+    tree = shapely.STRtree(bases)
+    boxes = [shapely.box(b[0] + PAD, b[1] + PAD, b[2] - PAD, b[3] - PAD)
+             for b in (p.box for p in dep.placed)]
+    out = []
+    for i, box in enumerate(boxes):
+        name = dep.placed[i].item.get("t")
+        for j in range(i + 1, len(boxes)):
+            if box.intersects(boxes[j]):
+                out.append(("label", name, dep.placed[j].item.get("t")))
+        for k in tree.query(box):
+            if box.intersection(bases[k]).area > 1e-3:
+                out.append(("base", name, pieces[k].name))
+        x0, y0, x1, y1 = dep.placed[i].box
+        if x0 < 0 or y0 < 0 or x1 > state.scene.width or y1 > state.scene.depth:
+            out.append(("off the board", name))
+    return out
+
+
+def unexplained(state, dep) -> list[str]:
+    """Unit labels as near another unit's model as their own, with no leader line."""
+    pieces = pieces_of_state(state)
+    out = []
+    for p in dep.placed:
+        unit = p.item.get("a", {}).get("data-label-for")
+        if unit is None or p.leader is not None:
+            continue
+        label = shapely.box(*p.box)
+        own = min(label.distance(shapely.box(*q.box)) for q in pieces if q.unit == unit)
+        other = min((label.distance(shapely.box(*q.box)) for q in pieces if q.unit != unit),
+                    default=math.inf)
+        if other <= own + 0.3:           # about as near another unit as its own: ambiguous
+            out.append(unit)
+    return out
+
+
+def versions(ruleset: str, seed: int = 1):
+    """Each state of a seeded battle of the ruleset's demo, with its page depiction."""
+    text, name = battle_scene(ruleset, None)
+    scene = load_scene_text(text, name)
+    state = Game(registry.get(ruleset), scene, seed).new_state(keep_undo=False)
+    player = registry.get(ruleset).player()
+    colours = side_colours(scene)
+    while True:
+        ruled = rulings(state)
+        held = {o.id: state.objectives.get(o.id, o.controlled_by) for o in scene.objectives}
+        r = Rulings(breaks=ruled["breaks"], combat=[tuple(c) for c in ruled["combat"]],
+                    held=held)
+        yield state, depict(scene, pieces_of_state(state), r, None, state.rules.window.marks(state),
+                            colours=colours, held=held)
+        if state.over:
+            return
+        state.apply(player.choose(state))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_no_label_covers_a_label_a_base_or_the_edge_in_a_whole_game(ruleset):
+    seen = 0
+    for state, dep in versions(ruleset):
+        assert faults(state, dep) == [], (ruleset, len(state.actions))
+        assert unexplained(state, dep) == [], (ruleset, len(state.actions))
+        seen += 1
+    assert seen > 20
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_window_places_its_labels_clear_of_every_base(ruleset):
+    from battlefield.view.app import PlayScene, open_game
+    from battlefield.view.layers import model_px
+
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        opened = open_game(None, ruleset)
+        scene = PlayScene(opened, (1600, 1000))
+        table = scene.table
+        table.units_layer()
+        rects = table.labels.placed
+        view = table.local_view()
+        bases = [shapely.Polygon(model_px(view, m)) for u in table.state.scene.units
+                 for m in u.models]
+        assert len(rects) >= len(table.state.scene.units)
+        for i, a in enumerate(rects):
+            inner = a.inflate(-4, -4)
+            for b in rects[i + 1:]:
+                assert not inner.colliderect(b.inflate(-4, -4)), (ruleset, a, b)
+            box = shapely.box(inner.left, inner.top, inner.right, inner.bottom)
+            assert all(box.intersection(base).area < 1 for base in bases), (ruleset, a)
+    finally:
+        pygame.display.quit()
+
+
+def test_warbands_fighters_in_a_line_are_tied_to_their_labels():
+    """The fighters stand in a line across the table: a label above or below it stands next
+    to other fighters too, so each unit label nearer another's model has its leader line."""
+    state, dep = next(versions("warband"))
+    units = [p for p in dep.placed if "data-label-for" in p.item.get("a", {})]
+    assert len(units) == len(state.scene.units)
+    assert unexplained(state, dep) == []
+    assert any(p.leader is not None for p in units)
+
+
+def test_a_free_near_place_is_taken_without_a_leader():
+    placer = Placer(bounds=(0, 0, 20, 20), gap=0.1, pad=0.05)
+    placer.avoid((9, 9, 11, 11), "u")
+    placer.add("label", 2, 0.5, [(10, 11.4)], anchor=(9, 9, 11, 11), owner="u")
+    (p,) = placer.place()
+    assert p.centre == (10, 11.4) and p.leader is None
+
+
+def test_a_crowded_label_goes_out_on_its_rings_with_a_leader_line():
+    placer = Placer(bounds=(0, 0, 40, 40), gap=0.1, pad=0.05)
+    unit = (19, 19, 21, 21)
+    placer.avoid(unit, "u")
+    for k in range(12):                 # a dozen labels wanting the same two places
+        placer.add(k, 3, 0.6, [(20, 21.5), (20, 18.5)], anchor=unit, owner="u")
+    placed = placer.place()
+    boxes = [shapely.box(*p.box).buffer(-0.05) for p in placed]
+    assert not any(a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    assert not any(b.intersects(shapely.box(*unit).buffer(-0.05)) for b in boxes)
+    far = [p for p in placed if p.leader is not None]
+    assert len(far) >= 10 and all(0 < p.centre[0] < 40 and 0 < p.centre[1] < 40 for p in placed)
+
+
+def test_a_place_nearer_another_units_model_is_passed_over():
+    placer = Placer(bounds=(0, 0, 20, 20), gap=0.1, pad=0.05)
+    placer.avoid((9, 9, 10, 10), "mine")
+    placer.avoid((9, 10.75, 10, 11.75), "theirs")          # right above mine, a gap between
+    placer.add("mine", 1, 0.5, [(9.5, 10.45), (9.5, 8.6)], anchor=(9, 9, 10, 10),
+               owner="mine")
+    (p,) = placer.place()
+    assert p.centre == (9.5, 8.6) and p.leader is None     # below: unambiguous
