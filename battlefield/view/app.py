@@ -16,7 +16,7 @@ from battlefield import palette as pal
 from battlefield.errors import InputError, UsageError
 from battlefield.files import write_text
 from battlefield.inputs import plain_whole
-from battlefield.rules import log, outcome, registry
+from battlefield.rules import log, outcome, players, registry
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.choices import open_choices
 from battlefield.rules.standing import scene_now
@@ -106,6 +106,7 @@ class PlayScene:
         self.picking: tuple[str, str | None] | None = None     # (ability, unit) being targeted
         self.computer = set(computer)
         self.players: dict[str, Any] = {}
+        self.level = "normal"          # the computer players' level (play --level)
         self.save_path = save_path
         self.push: Any = None          # a scene to push onto the stack (the app takes it)
         self.shots = 0
@@ -477,7 +478,10 @@ class PlayScene:
             return
         side = st.acting_side
         if side in self.computer:
-            player = self.players.setdefault(side, st.rules.player())
+            if side not in self.players:
+                self.players[side] = players.make(
+                    st.rules, self.level, players.side_seed(st.game.seed, st.scene.sides, side))
+            player = self.players[side]
             before = auto.positions(st)
             action = player.choose(st)
             if self.apply(action) and self.glide_s > 0:
@@ -521,6 +525,7 @@ def before_play(setup: Setup, state: State) -> None:
 def table_scene(setup: Setup, opened: Opened, size: tuple[int, int]) -> PlayScene:
     """The play scene for the opened game, set up as asked."""
     scene = PlayScene(opened, size, setup.computer, setup.save_path)
+    scene.level = setup.level
     scene.auto_pass = setup.auto_pass
     if setup.load:
         scene.load(setup.load)

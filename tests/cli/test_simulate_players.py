@@ -58,3 +58,13 @@ def test_bad_options_are_one_line(capsys, argv, words):
     assert main(["simulate", "--ruleset", "skirmish", *argv]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1 and words in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "--computer", "blue", "--level", "hard", "--screenshot", "x.png"],
+    ["bot", "ws://127.0.0.1:9/games/x/play?seat=t", "--level", "hard"],
+])
+def test_play_and_bot_take_a_level_and_refuse_a_bad_one(capsys, argv):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "--level: no player 'hard'" in err
