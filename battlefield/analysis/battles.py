@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, TextIO
 
 from battlefield.analysis.match import summarise, wilson
@@ -28,6 +29,7 @@ from battlefield.rules import log
 from battlefield.rules.battle import play
 from battlefield.rules.state import Game
 from battlefield.scene.load import load_scene_text
+from battlefield.scene.model import Scene
 
 _MASK = (1 << 64) - 1
 
@@ -61,11 +63,19 @@ class Job:
     zones: tuple[tuple[str, str], ...] = ()       # (side, the deployment zone it stands in)
 
 
+@lru_cache(maxsize=8)
+def _scene(text: str, name: str) -> Scene:
+    """The scene of a battle, read once per process: a worker plays many battles of the same
+    few scenes, and what a scene works out once (its layout, its rulesets' per-unit tables)
+    stays with it. Games never change their scene."""
+    return load_scene_text(text, name)
+
+
 def play_one(job: Job) -> dict[str, Any]:
     """One battle (in whatever process runs it): its index, seed and result, the side that
     acted first with a unit, each side's zone, the navigation counts per zone and the action
     types each side used."""
-    scene = load_scene_text(job.scene_text, job.scene_name)
+    scene = _scene(job.scene_text, job.scene_name)
     game = Game(log.rules_for(job.ruleset), scene, job.seed)
     zones = dict(job.zones) or {s: s for s in scene.sides if s in scene.deployment}
     seen: dict[str, Any] = {"first": None, "tracker": None}

@@ -331,6 +331,12 @@ class Ruleset(ABC):
         that only referees)."""
         raise UsageError(f"the {self.id} ruleset has no computer player")
 
+    def value(self, state: State, side: str) -> float | None:
+        """When the strong level's search values a position it has played out: how good it is
+        for `side`, 0 (lost) .. 1 (won). Default: None, the engine's measure (rules/search.py:
+        the result once over, else the deciding score and the health left on the table)."""
+        return None
+
     def field_values(self, state: State, kind: str, name: str, unit: int | None
                      ) -> Sequence[Any]:
         """When the random legal player or a search draws an action of type `kind`: the

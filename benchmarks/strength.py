@@ -1,0 +1,169 @@
+"""How strong the computer players are, measured: `python benchmarks/strength.py [--json]
+[--games N] [--strong-games M] [--rulesets aos4,skirmish] [--workers K] [--markdown]`.
+
+For every ruleset's demo battle, from both sides (the level under test as red, then as blue):
+
+- normal against random: the normal level's wins against the uniform legal player (rules/
+  players.py); target >= 97% wins from each side (`normal_vs_random_min`).
+- easy against random: the same for the easy level, for comparison.
+- strong against normal: the strong level's match score (a win 1, a draw 1/2) against the
+  normal level; target >= 65% (`strong_vs_normal_score`), from both sides together.
+- the abilities each level uses per battle: the action types of its side per battle (the
+  passes and the answers to decisions left out), summed over the battles it played.
+
+Every figure has its 95% Wilson interval and its number of battles. Battles are seeded (seed 1,
+battle i's seed derived from it), so a run gives the same figures on any machine; only the
+time it takes depends on the machine. The figures go to README's strength table
+(--markdown prints it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from battlefield.analysis.battles import Variant, run_battles
+from battlefield.analysis.match import interval
+from battlefield.rules import registry
+from battlefield.rules.deploy import battle_scene
+
+GAMES = 100                 # battles per side for the matches against random
+STRONG_GAMES = 20           # battles per side for strong against normal
+SEED = 1
+TARGETS = {"normal_vs_random_min": 0.97, "strong_vs_normal_score": 0.65}
+NOT_ABILITIES = {"decline", "commit", "no-reaction", "first", "initiative"}
+
+
+def match(ruleset: str, level: str, against: str, games: int, workers: int | None
+          ) -> dict[str, Any]:
+    """`level` against `against`, `games` battles with `level` as each side in turn."""
+    text, name = battle_scene(ruleset, None)
+    sides = ["red", "blue"]
+    out: dict[str, Any] = {"games": 0, "wins": 0, "draws": 0, "losses": 0, "per_side": {},
+                           "uses": {}}
+    passes = {a.id for a in registry.get(ruleset).spec.actions if a.passes}
+    for side in sides:
+        other = [s for s in sides if s != side][0]
+        kinds = {side: level, other: against}
+        results = run_battles(ruleset, text, name, games, SEED + sides.index(side), workers,
+                              kinds=kinds, variants=[Variant(text, name)])
+        won = sum(1 for r in results if r["winner"] == side)
+        drawn = sum(1 for r in results if r["winner"] is None)
+        out["per_side"][side] = {"games": games, "wins": won, "draws": drawn,
+                                 "win_rate": round(won / games, 4),
+                                 "win_rate_95": interval(won, games)}
+        out["games"] += games
+        out["wins"] += won
+        out["draws"] += drawn
+        out["losses"] += games - won - drawn
+        for r in results:
+            for kind, n in r["uses"].get(side, {}).items():
+                if kind not in passes and kind not in NOT_ABILITIES:
+                    out["uses"][kind] = out["uses"].get(kind, 0) + n
+    n = out["games"]
+    out["win_rate"] = round(out["wins"] / n, 4)
+    out["win_rate_95"] = interval(out["wins"], n)
+    out["score"] = round((out["wins"] + out["draws"] / 2) / n, 4)
+    out["score_95"] = interval(out["wins"] + out["draws"] / 2, n)
+    out["min_side_win_rate"] = min(s["win_rate"] for s in out["per_side"].values())
+    out["uses"] = {k: round(v / n, 2) for k, v in sorted(out["uses"].items(),
+                                                         key=lambda kv: -kv[1])}
+    return out
+
+
+def run(rulesets: list[str], games: int, strong_games: int, workers: int | None
+        ) -> dict[str, Any]:
+    out: dict[str, Any] = {"games_per_side": games, "strong_games_per_side": strong_games,
+                           "seed": SEED, "rulesets": {}}
+    for ruleset in rulesets:
+        t0 = time.perf_counter()
+        row: dict[str, Any] = {}
+        if games:
+            row["normal_vs_random"] = match(ruleset, "normal", "random", games, workers)
+            row["easy_vs_random"] = match(ruleset, "easy", "random", games, workers)
+        if strong_games:
+            row["strong_vs_normal"] = match(ruleset, "strong", "normal", strong_games,
+                                            workers)
+        row["seconds"] = round(time.perf_counter() - t0, 1)
+        out["rulesets"][ruleset] = row
+        print(f"{ruleset}: done in {row['seconds']} s", file=sys.stderr, flush=True)
+    met = {}
+    for ruleset, row in out["rulesets"].items():
+        if "normal_vs_random" in row:
+            met[f"{ruleset}.normal_vs_random_min"] = (
+                row["normal_vs_random"]["min_side_win_rate"] >= TARGETS["normal_vs_random_min"])
+        if "strong_vs_normal" in row:
+            met[f"{ruleset}.strong_vs_normal_score"] = (
+                row["strong_vs_normal"]["score"] >= TARGETS["strong_vs_normal_score"])
+    out["targets"] = TARGETS
+    out["targets_met"] = met
+    return out
+
+
+def markdown(out: dict[str, Any]) -> str:
+    """README's strength table, and the abilities each level uses per battle."""
+
+    def pct(x: float) -> str:
+        return f"{x:.0%}" if x in (0, 1) else f"{x:.1%}"
+
+    def ci(v: list[float]) -> str:
+        return f"{pct(v[0])}–{pct(v[1])}"
+
+    lines = ["| ruleset | normal vs random, as red | as blue | easy vs random (both sides) "
+             "| strong vs normal, score (both sides) |", "| --- | --- | --- | --- | --- |"]
+    for ruleset, row in out["rulesets"].items():
+        cells = [ruleset]
+        nr = row.get("normal_vs_random")
+        for side in ("red", "blue"):
+            if nr:
+                s = nr["per_side"][side]
+                cells.append(f"{pct(s['win_rate'])} ({ci(s['win_rate_95'])}, {s['games']})")
+            else:
+                cells.append("-")
+        er = row.get("easy_vs_random")
+        cells.append(f"{pct(er['win_rate'])} ({ci(er['win_rate_95'])}, {er['games']})"
+                     if er else "-")
+        sn = row.get("strong_vs_normal")
+        cells.append(f"{pct(sn['score'])} ({ci(sn['score_95'])}, {sn['games']})" if sn else "-")
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", "| ruleset | level | abilities used per battle (its side) |",
+              "| --- | --- | --- |"]
+    for ruleset, row in out["rulesets"].items():
+        for key, level in (("easy_vs_random", "easy"), ("normal_vs_random", "normal"),
+                           ("strong_vs_normal", "strong")):
+            if key in row:
+                used = ", ".join(f"{k} {v:g}" for k, v in row[key]["uses"].items())
+                lines.append(f"| {ruleset} | {level} | {used or '-'} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=GAMES,
+                    help=f"battles per side against random (default {GAMES}; 0: none)")
+    ap.add_argument("--strong-games", type=int, default=STRONG_GAMES,
+                    help=f"battles per side of strong against normal (default {STRONG_GAMES})")
+    ap.add_argument("--rulesets", default=None, help="comma-separated (default: every one)")
+    ap.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--markdown", action="store_true", help="print README's tables")
+    args = ap.parse_args(argv)
+    rulesets = (args.rulesets.split(",") if args.rulesets
+                else [n for n in registry.playable() if registry.get(n).spec.demo])
+    out = run(rulesets, args.games, args.strong_games, args.workers)
+    if args.json:
+        print(json.dumps(out, indent=2))
+    if args.markdown or not args.json:
+        print(markdown(out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
