@@ -12,15 +12,16 @@ class InputError(BattlefieldError):
     """A file (scene, map, ruleset, log) or a command-line value that cannot be used."""
 
     def __init__(self, file: str, path: str, line: int | None, message: str,
-                 expected: str | None = None) -> None:
+                 expected: str | None = None, hint: str = "") -> None:
         self.file, self.path, self.line = file, path, line
-        self.message, self.expected = message, expected
+        self.message, self.expected, self.hint = message, expected, hint
         super().__init__(str(self))
 
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         text = f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
         text = f"{text} (expected {self.expected})" if self.expected else text
+        text = f"{text}; {self.hint}" if self.hint else text     # did you mean NAME?
         return _one_line(text)
 
 

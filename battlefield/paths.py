@@ -10,7 +10,8 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from battlefield.errors import UsageError
+from battlefield.errors import InputError, UsageError
+from battlefield.names import after, did_you_mean
 
 _PACKAGE = Path(__file__).resolve().parent
 _CHECKOUT = _PACKAGE.parent
@@ -72,7 +73,8 @@ def ruleset_dir(name: str) -> Path:
     if not (folder / "ruleset.yaml").is_file():
         folder = _external_dirs().get(name, folder)
     if not (folder / "ruleset.yaml").is_file():
-        raise UsageError(f"unknown ruleset '{name}' (expected one of {', '.join(ruleset_names())})")
+        raise UsageError(f"unknown ruleset '{name}' (expected one of {', '.join(ruleset_names())})"
+                         f"{after(name, ruleset_names())}")
     return folder
 
 
@@ -104,3 +106,12 @@ def find_map(name: str) -> Path | None:
     stem = name[:-5] if name.endswith(".yaml") else name
     path = maps_dir() / f"{stem}.yaml"
     return path if path.is_file() else None
+
+
+def no_such_scene(arg: str, what: str = "scene") -> Exception:
+    """The one-line error for a scene or map argument that is neither a file nor a bundled
+    name: the closest bundled name offered, then every bundled one."""
+    names = map_names()
+    return InputError(arg, "", None, f"no such {what} file",
+                      f"a {what} file, or a bundled {what}: " + ", ".join(names),
+                      hint=did_you_mean(arg, names))

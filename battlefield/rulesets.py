@@ -99,6 +99,7 @@ class ActionDoc:
 
 
 EXTRA_TYPES = ("mapping", "list", "text", "number", "boolean", "any")
+NAMED = ["weapons"]         # what a model key's items may name (ExtraKey.names)
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,10 @@ class ExtraKey:
     # The JSON Schema an editor checks the value with (`battlefield schema`), when the ruleset
     # gives one (aos4's spells); else the type's. The ruleset's package checks the value itself.
     schema: dict[str, Any] | None = field(default=None, compare=False)
+    # A list key of a model whose items name entries of its unit (`names: weapons`: aos4's
+    # `weapons: [Warhammer]`, the weapons a model carries): the loader refuses a name its unit
+    # does not have, in one line naming it.
+    names: str | None = None
 
 
 @dataclass(frozen=True)
@@ -300,14 +305,16 @@ def _extra_keys(r: Reader, where: str, raw: object) -> tuple[ExtraKey, ...]:
     out = []
     for name, spec in items.items():
         p = (where, name)
-        d = r.mapping(p, spec, ["type", "description"], ["bases", "schema"])
+        d = r.mapping(p, spec, ["type", "description"], ["bases", "schema", "names"])
         schema = r.mapping((*p, "schema"), d["schema"], [], list(d["schema"])
                            if isinstance(d["schema"], dict) else []) if "schema" in d else None
         bases = r.mapping((*p, "bases"), d["bases"], [], list(d["bases"])
                           if isinstance(d["bases"], dict) else []) if "bases" in d else {}
         out.append(ExtraKey(str(name), r.string((*p, "type"), d["type"], EXTRA_TYPES),
                             r.string((*p, "description"), d["description"]),
-                            tuple((str(k), v) for k, v in bases.items()), schema))
+                            tuple((str(k), v) for k, v in bases.items()), schema,
+                            r.string((*p, "names"), d["names"], NAMED) if "names" in d
+                            else None))
     return tuple(out)
 
 

@@ -23,6 +23,7 @@ from battlefield.geometry.separation import point_distances
 from battlefield.geometry.sight import STATUS, Sight, SightModel
 from battlefield.geometry.table import Closest, Table
 from battlefield.inputs import plain_whole
+from battlefield.names import after, model_names
 from battlefield.scene.model import Scene
 
 
@@ -91,17 +92,25 @@ class Referee:
             return self.scene.unit_index(unit_id)
         except KeyError:
             ids = ", ".join(u.id for u in self.scene.units) or "(none)"
-            raise UsageError(f"{self.scene.file}: no unit '{unit_id}' (units: {ids})") from None
+            raise UsageError(f"{self.scene.file}: no unit '{unit_id}' (units: {ids})"
+                             f"{after(unit_id, (u.id for u in self.scene.units))}") from None
 
     def resolve(self, ref: str) -> tuple[int, int | None]:
         """'UNIT' -> (unit, None); 'UNIT/N' -> (unit, model index in the table)."""
         if "/" in ref:
             uid, _, n = ref.rpartition("/")
-            u = self.unit(uid)
+            models = model_names((s.id, len(s.models)) for s in self.scene.units)
+            try:
+                u = self.scene.unit_index(uid)
+            except KeyError:
+                ids = ", ".join(s.id for s in self.scene.units) or "(none)"
+                raise UsageError(f"{self.scene.file}: no model '{ref}' (no unit '{uid}'; units: "
+                                 f"{ids}){after(ref, models)}") from None
             count = len(self.scene.units[u].models)
             k = plain_whole(n)
             if k is None or not 1 <= k <= count:
-                raise UsageError(f"{self.scene.file}: '{ref}': unit {uid} has models 1..{count}")
+                raise UsageError(f"{self.scene.file}: '{ref}': unit {uid} has models 1..{count}"
+                                 f"{after(ref, models)}")
             return u, self.offsets[u] + k - 1
         return self.unit(ref), None
 

@@ -87,7 +87,9 @@ UNIT = Shape("unit", "A unit: its id and side, its models, and its profile.", (
     Key("leader", "leader", "Which model leads the unit, counted from 1."),
     Key("name", "word", "The unit's name (default: its id)."),
     Key("stats", "stats", "The unit's characteristics, numbers or dice."),
-    Key("weapons", "weapons", "The unit's weapons: every model has each of them."),
+    Key("weapons", "weapons", "The unit's weapon profiles: every model carries each of them, "
+        "unless the ruleset lets a model name the ones it carries (aos4: a model's "
+        "`weapons: [NAME, ...]`)."),
     Key("keywords", "keywords", "The unit's keywords (HERO, INFANTRY, WIZARD ...)."),
     Key("profile", "word", "A profile of the ruleset the unit takes its stats from."),
 ))

@@ -20,6 +20,7 @@ import yaml
 
 from battlefield.errors import InputError
 from battlefield.inputs import readable_file
+from battlefield.names import did_you_mean
 
 Path_ = tuple[Any, ...]
 
@@ -377,8 +378,9 @@ class Reader:
             path = path[:-1]
         return self.lines.get(())
 
-    def error(self, path: Path_, message: str, expected: str | None = None) -> InputError:
-        return InputError(self.file, format_path(path), self.line(path), message, expected)
+    def error(self, path: Path_, message: str, expected: str | None = None, hint: str = ""
+              ) -> InputError:
+        return InputError(self.file, format_path(path), self.line(path), message, expected, hint)
 
     # --- shapes ----------------------------------------------------------------------------
     def mapping(self, path: Path_, value: Any, required: Iterable[str] = (),
@@ -394,8 +396,8 @@ class Reader:
         valid = required + optional
         for key in value:
             if key not in valid:
-                raise self.error((*path, key), f"unknown key '{key}'",
-                                 "one of " + ", ".join(valid))
+                raise self.error((*path, key), f"unknown key '{key}'", "one of " + ", ".join(valid),
+                                 did_you_mean(str(key), valid))
         for key in required:
             if key not in value:
                 where = format_path(path) or "the top level"
@@ -441,7 +443,8 @@ class Reader:
         if not value.strip():
             raise self.error(path, "must not be empty", "a word")
         if choices is not None and value not in choices:
-            raise self.error(path, f"unknown value '{value}'", "one of " + ", ".join(choices))
+            raise self.error(path, f"unknown value '{value}'", "one of " + ", ".join(choices),
+                             did_you_mean(value, choices))
         return value
 
     def point(self, path: Path_, value: Any) -> tuple[float, float]:

@@ -9,6 +9,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 # The sight-map cache goes to a folder of this run, never the user's ~/.cache/battlefield (the
@@ -69,3 +71,38 @@ def pytest_configure(config) -> None:
         _, err = run.communicate()
         if run.returncode:                      # the tests themselves will show what is wrong
             sys.stderr.write(f"tests/warm.py {half} failed:\n{err[-2000:]}\n")
+
+
+# --- the BSData catalogues (army import, the effect reader's texts) ---------------------------
+AOS = Path("bsdata") / "age-of-sigmar-4th"
+
+
+def _bsdata() -> Path:
+    """The BSData catalogues: $BATTLEFIELD_BSDATA, else shared/bsdata beside the checkout or
+    beside any folder above it (the project's ../shared, wherever the clone stands)."""
+    if os.environ.get("BATTLEFIELD_BSDATA"):
+        return Path(os.environ["BATTLEFIELD_BSDATA"])
+    root = Path(__file__).resolve().parents[1]
+    for folder in (root, *root.parents):
+        found = folder.parent / "shared" / AOS
+        if (found / "Age of Sigmar 4.0.gst").is_file():
+            return found
+    return root.parent / "shared" / AOS
+
+
+BSDATA = _bsdata()
+
+
+@pytest.fixture(scope="session")
+def bsdata() -> Path:
+    """The catalogues, or a skip that says why: they are the BSData community's files, kept
+    beside the repository (../shared/bsdata), not in it. CI has them and sets
+    BATTLEFIELD_REQUIRE_BSDATA=1 (.ci/run), so there a missing folder fails instead."""
+    if not (BSDATA / "Age of Sigmar 4.0.gst").is_file():
+        why = (f"army import against the real BSData catalogues: they are not shipped with "
+               f"battlefield and are not at {BSDATA} (set BATTLEFIELD_BSDATA to a checkout of "
+               f"BSData/age-of-sigmar-4th; CI has it and runs these tests)")
+        if os.environ.get("BATTLEFIELD_REQUIRE_BSDATA"):
+            pytest.fail(why)
+        pytest.skip(why)
+    return BSDATA

@@ -181,7 +181,8 @@ class Catalogues:
             el = target
             eid = f"{eid}::{el.get('id', '')}"
         entry = Entry(name=name or el.get("name", ""), entry_id=eid,
-                      type=el.get("type", "upgrade"), number=_count(link, el))
+                      type=el.get("type", "upgrade"), number=_count(link, el),
+                      table=el.tag == "selectionEntryGroup")
         for holder in (link, el) if link is not el else (el,):
             self._fill(entry, holder, depth)
         return entry

@@ -1,10 +1,12 @@
 """A roster unit (merged with its catalogue entry) as an aos4 unit of a scene: the `Unit` profile
-as stats, every weapon profile as a weapon, categories as keywords, spells and prayers the
-engine plays, and each model with its own base. A `Manifestation` profile is read as a Unit
-profile; faction terrain (the FACTION TERRAIN keyword, or Move - and Control -) becomes a
-terrain piece. A Move that is dice (2D6") is kept as dice. What cannot be mapped raises
-ImportProblem naming the unit; what is left out or defaulted (a weapon whose characteristic
-points at an ability, a spell without a casting value) is a warning that says so."""
+as stats, every weapon profile as a weapon with its weapon abilities, categories as keywords,
+spells and prayers the engine plays, every ability of its warscroll (warscroll.py), and each
+model with its own base, its own weapons and its unit-command role (loadout.py). A
+`Manifestation` profile is read as a Unit profile; faction terrain (the FACTION TERRAIN keyword,
+or Move - and Control -) becomes a terrain piece. A Move that is dice (2D6") is kept as dice.
+What cannot be mapped raises ImportProblem naming the unit; what is left out or defaulted (a
+weapon whose characteristic points at an ability, a spell without a casting value, a weapon
+ability the engine does not play) is a warning that says so."""
 
 from __future__ import annotations
 
@@ -15,6 +17,9 @@ from typing import Any
 from battlefield.army import bases as base_sizes
 from battlefield.army.bases import BASE_RULE, BaseSizeError, expected, parse_base
 from battlefield.army.entries import Entry, Profile
+from battlefield.army.loadout import Loadout, loadout
+from battlefield.army.warscroll import abilities, is_ability, rules_text
+from battlefield.rules.aos4 import weapons as aos4_weapons
 
 UNIT_PROFILE = "Unit"
 UNIT_PROFILES = (UNIT_PROFILE, "Manifestation")     # a manifestation's profile is its Unit one
@@ -28,10 +33,17 @@ WEAPON_STATS = {"Rng": "range", "Atk": "attacks", "Hit": "hit", "Wnd": "wound", 
 WEAPON_TYPES = {"Melee Weapon": False, "Ranged Weapon": True}
 MAGIC_TYPES = {"Ability (Spell)": ("spells", "Casting Value", "casting_value"),
                "Ability (Prayer)": ("prayers", "Chanting Value", "chanting_value")}
-# Weapon abilities of the data and the engine's names for them (rules/aos4/weapons.py).
+# Weapon abilities of the data and the engine's names for them (rules/aos4/weapons.py); Anti-X
+# (+N Rend) is read by _ANTI in every spelling the data uses.
 WEAPON_ABILITIES = {"crit (mortal)": "crit-mortal", "crit (2 hits)": "crit-2-hits",
                     "crit (auto-wound)": "crit-auto-wound", "companion": "companion",
-                    "shoot in combat": "shoot-in-combat", "charge (+1 damage)": "charge-damage"}
+                    "shoot in combat": "shoot-in-combat", "charge (+1 damage)": "charge-damage",
+                    "charge (+1 damage": "charge-damage"}
+# 'Anti-Infantry (+1 Rend)', 'Anti-Hero(+1 Rend)', 'Anti-Cavalry +1 Rend)', 'Anit-Infantry (+1
+# Rend)', 'Anti-WAR MACHINE (+1 Rend)', and once 'Anti-Monster' alone (every Anti-X of the
+# game is +1 Rend: read so, with a warning).
+_ANTI = re.compile(r"^an(?:ti|it)-\s*(?P<what>[a-z][a-z' -]*?)\s*(?:\(?\s*\+\s*(?P<rend>\d+)\s*"
+                   r"rend\s*\)?)?$", re.I)
 # Categories with a number: the keyword, and the stat the number is.
 NUMBERED = {"WARD": "ward", "WIZARD": "power", "PRIEST": "power"}
 
@@ -58,8 +70,9 @@ class WeaponProblem(Exception):
 class Converted:
     unit: dict[str, Any]                        # an army template (rules/deploy.py ARMY_KEYS)
     warnings: list[str] = field(default_factory=list)
-    left_out: list[str] = field(default_factory=list)   # abilities the engine does not play
+    left_out: list[str] = field(default_factory=list)   # profiles the import does not read
     bases: list[Any] = field(default_factory=list)      # each model's base, in mm
+    loadout: Loadout | None = None              # each model's weapons and unit-command role
     terrain: bool = False                       # faction terrain: a piece, not a unit
 
     def __post_init__(self) -> None:
@@ -98,17 +111,21 @@ def convert(entry: Entry, with_catalogues: bool, all_weapons: bool = False) -> C
             keywords.append(kw)
     out.unit["stats"] = stats
     n, out.bases = _models(entry, with_catalogues, w)
-    out.unit["weapons"] = _weapons(entry, n, w, all_weapons)
+    out.loadout = _weapons(entry, len(out.bases), w, all_weapons)
+    out.unit["weapons"] = out.loadout.weapons
     out.unit["keywords"] = keywords
     out.unit["models"] = n
     out.unit["base"] = base_sizes.scene_base(_spacing(out.bases))
     for kind, items in _magic(entry, w).items():
         if items:
             out.unit[kind] = items
+    said = abilities(entry)
+    if said:
+        out.unit["abilities"] = said
     read = {*UNIT_PROFILES, *WEAPON_TYPES, *MAGIC_TYPES}
     for e in entry.walk():
         for p in e.profiles:
-            if p.type_name not in read:
+            if p.type_name not in read and not is_ability(p):
                 out.left_out.append(f"{p.type_name}: {p.name}")
     return out
 
@@ -279,46 +296,26 @@ def _models(entry: Entry, with_catalogues: bool, w: list[str]) -> tuple[int, lis
 
 
 # --- weapons ----------------------------------------------------------------------------------
-def _weapons(entry: Entry, n: int, w: list[str], every: bool = False) -> list[dict[str, Any]]:
-    """Every weapon profile of the unit. A scene gives all models of a unit the same weapons:
-    the weapons most models carry are kept, the others are a warning."""
-    carried: dict[tuple, int] = {}          # weapon -> how many models carry it
-    specs: dict[tuple, dict[str, Any]] = {}
-    skipped: set[tuple] = set()
-
-    def visit(e: Entry, carriers: int, unit_level: bool = False) -> None:
+def _weapons(entry: Entry, n: int, w: list[str], every: bool = False) -> Loadout:
+    """Every weapon profile of the unit, and the ones each of its n models carries
+    (loadout.py); a weapon whose characteristic points at an ability is left out (a warning)."""
+    for e in entry.walk():
         for p in e.profiles:
-            if p.type_name in WEAPON_TYPES:
-                key = (p.type_name, p.name)
-                if key in skipped:
-                    continue
-                try:
-                    specs[key] = _weapon(entry.name, p, WEAPON_TYPES[p.type_name], w)
-                except WeaponProblem as exc:
-                    skipped.add(key)
-                    w.append(f"unit '{entry.name}': weapon '{p.name}' is left out: {exc}")
-                    continue
-                carried[key] = carried.get(key, 0) + carriers
-            elif "weapon" in p.type_name.lower():
+            if p.type_name not in WEAPON_TYPES and "weapon" in p.type_name.lower():
                 raise ImportProblem(entry.name, f"unknown weapon profile type '{p.type_name}' "
                                     f"('{p.name}')", "Melee Weapon or Ranged Weapon")
-        for c in e.children:
-            if c.type == "model":
-                visit(c, c.number)
-            elif c.number:
-                # an upgrade of the unit goes to every model; a model's, to that many of them
-                visit(c, carriers if unit_level else min(c.number, carriers))
 
-    visit(entry, n, unit_level=True)
-    if not specs:
+    def one(p: Profile) -> dict[str, Any] | None:
+        try:
+            return _weapon(entry.name, p, WEAPON_TYPES[p.type_name], w)
+        except WeaponProblem as exc:
+            w.append(f"unit '{entry.name}': weapon '{p.name}' is left out: {exc}")
+            return None
+
+    got = loadout(entry, n, one, rules_text, every)
+    if not got.weapons:
         w.append(f"unit '{entry.name}': no weapon profiles; it cannot attack")
-        return []
-    most = 0 if every else max(carried.values())
-    for key, count in carried.items():
-        if count < most:
-            w.append(f"unit '{entry.name}': {count} of its {n} models carry '{key[1]}'; a "
-                     f"scene gives every model the same weapons, so it is left out")
-    return [specs[k] for k in specs if carried[k] >= most]
+    return got
 
 
 def _weapon(unit: str, p: Profile, ranged: bool, w: list[str]) -> dict[str, Any]:
@@ -362,18 +359,38 @@ def _weapon_value(unit: str, p: Profile, k: str, key: str, v: str, out: dict[str
 
 
 def _abilities(unit: str, weapon: str, text: str, w: list[str]) -> list[str]:
+    """A weapon's abilities as the engine names them (every spelling the data uses); one the
+    engine does not play is a warning (kept on the weapon when the engine knows it, left off
+    when it does not), and the weapon is always kept."""
     out = []
     for part in re.split(r",(?![^(]*\))", clean(text)):
         part = part.strip()
         if part in ("", "-"):
             continue
-        name = WEAPON_ABILITIES.get(part.lower())
-        if name is None:
-            w.append(f"unit '{unit}': weapon '{weapon}' ability '{part}' is not one battlefield "
-                     f"plays; left out")
-        elif name not in out:
+        name = weapon_ability(part)
+        if name is None or not aos4_weapons.known(name):
+            w.append(f"unit '{unit}': weapon '{weapon}' ability '{part}' is not one "
+                     f"battlefield knows; left off the weapon")
+            continue
+        if not aos4_weapons.played(name):
+            w.append(f"unit '{unit}': weapon '{weapon}' ability '{part}' is kept on the weapon "
+                     f"but not played yet")
+        elif name.startswith("anti-") and "+" not in part:
+            w.append(f"unit '{unit}': weapon '{weapon}' ability '{part}' gives no Rend; read "
+                     f"as {name}")
+        if name not in out:
             out.append(name)
     return out
+
+
+def weapon_ability(text: str) -> str | None:
+    """A weapon ability of the data as a scene writes it ('Anti-Hero(+1 Rend)' -> 'anti-hero
+    (+1 rend)', 'Shoot In Combat' -> 'shoot-in-combat'), or None for one it does not know."""
+    t = " ".join(text.split())
+    m = _ANTI.match(t)
+    if m is not None:
+        return f"anti-{m.group('what').strip().lower()} (+{int(m.group('rend') or 1)} rend)"
+    return WEAPON_ABILITIES.get(t.lower())
 
 
 def clean(text: str) -> str:
@@ -386,6 +403,11 @@ def clean(text: str) -> str:
 _WITHIN = re.compile(r'within\s+(\d+)"')
 _MORTAL = re.compile(r"^inflict (D3|D6|\d+) mortal damage on (?:the target|that unit)", re.I)
 _HEAL = re.compile(r"^heal \((D3|D6|\d+)\) (?:the target|that unit)", re.I)
+
+
+def _dice_or_whole(text: str) -> int | str:
+    """'D3' -> 'D3', '1' -> 1: a flat amount is a number in the scene, not text."""
+    return int(text) if text.isdigit() else text.upper()
 
 
 def _magic(entry: Entry, w: list[str]) -> dict[str, list[dict[str, Any]]]:
@@ -408,9 +430,9 @@ def _magic(entry: Entry, w: list[str]) -> dict[str, list[dict[str, Any]]]:
                       "friendly" if "friendly" in declare.lower() else None)
             m_mortal, m_heal = _MORTAL.match(effect), _HEAL.match(effect)
             if m_mortal and target == "enemy":
-                eff = {"mortal": m_mortal.group(1).upper()}
+                eff = {"mortal": _dice_or_whole(m_mortal.group(1))}
             elif m_heal and target == "friendly":
-                eff = {"heal": m_heal.group(1).upper()}
+                eff = {"heal": _dice_or_whole(m_heal.group(1))}
             else:
                 w.append(f"unit '{entry.name}': {what} '{p.name}' does something battlefield "
                          f"does not play (it plays mortal damage and healing); left out")

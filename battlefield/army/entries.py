@@ -27,6 +27,9 @@ class Entry:
     rules: dict[str, str] = field(default_factory=dict)      # name -> description
     categories: list[str] = field(default_factory=list)
     children: list[Entry] = field(default_factory=list)
+    # A catalogue's shared table of choices linked into the unit (heroic traits, artefacts,
+    # lores, paths): what a list may pick, not what the warscroll gives every such unit.
+    table: bool = False
 
     def walk(self):
         """This entry and every entry below it, depth first."""

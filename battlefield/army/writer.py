@@ -4,6 +4,7 @@ with --into - set up on the table: by the engine's deployment rules (rules/deplo
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +16,7 @@ import yaml
 from battlefield.army import store
 from battlefield.army.bases import extent, scene_base
 from battlefield.army.catalogue import Catalogues, merge
-from battlefield.army.convert import ImportProblem, convert
+from battlefield.army.convert import Converted, ImportProblem, convert
 from battlefield.army.entries import Entry
 from battlefield.army.roster import Roster, read_roster
 from battlefield.errors import InputError, UsageError
@@ -23,9 +24,12 @@ from battlefield.files import write_text
 from battlefield.geometry import MM_PER_INCH
 from battlefield.geometry.bases import footprint
 from battlefield.paths import find_map
+from battlefield.rules import registry
+from battlefield.rules.boundary import playable_units
 from battlefield.rules.deploy import set_up
 from battlefield.rulings import Referee
 from battlefield.scene.load import load_scene, load_scene_text, resolve_scene_path
+from battlefield.scene.model import Scene
 from battlefield.yamlsource import Reader
 
 # Why the aos4 mapping stays here and not in battlefield/rules/aos4: the importer reads
@@ -39,6 +43,11 @@ DEFAULT_MAP = "aos4"
 DEPLOY_GAP = 9.0        # aos4 Deploy Unit: more than 9" from enemy territory (abilities.yaml)
 
 
+# set_up (rules/deploy.py) lays bases out as 32-gons inside their true outline, so a round base
+# set down beside another could reach 0.5% of its radius into it (a Cogfort's into a Witch
+# Aelf: 0.01", more than the loader takes). The import lays every base out grown to the 32-gon
+# round its true outline, and writes the true bases: no two overlap, none pokes out of its zone.
+LAYOUT = 1.0 / math.cos(math.pi / 32) + 1e-3
 TERRAIN_MM = 100.0      # faction terrain without a base: a 100 mm (about 4") round footprint
 TERRAIN_HEIGHT = 3.0    # inches; the data gives faction terrain no height
 TERRAIN_KIND = "obstacle"
@@ -64,11 +73,23 @@ class Army:
     name: str
     templates: list[dict[str, Any]] = field(default_factory=list)
     bases: list[list[Any]] = field(default_factory=list)     # per template, each model's base
+    models: list[list[dict[str, Any]]] = field(default_factory=list)   # ... its own keys
     terrain: list[tuple[dict[str, Any], list[Any]]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     left_out: int = 0
     skipped: list[str] = field(default_factory=list)
     catalogues: str = ""
+
+    def add(self, c: Converted) -> None:
+        """A converted unit: faction terrain as a piece, else a unit with its models' keys."""
+        self.warnings += c.warnings
+        self.left_out += len(c.left_out)
+        if c.terrain:
+            self.terrain.append((c.unit, c.bases))
+            return
+        self.templates.append(c.unit)
+        self.bases.append(c.bases)
+        self.models.append(c.loadout.model_keys() if c.loadout else [{} for _ in c.bases])
 
 
 def read_catalogues(paths: list[str] | None, r: Roster) -> tuple[Catalogues | None, str]:
@@ -107,13 +128,7 @@ def army_templates(roster: str | Path, catalogues: list[str] | None, strict: boo
             first = first or err
             army.skipped.append(f"unit '{p.unit}' is left out: {p.message}")
             continue
-        army.warnings += c.warnings
-        army.left_out += len(c.left_out)
-        if c.terrain:
-            army.terrain.append((c.unit, c.bases))
-        else:
-            army.templates.append(c.unit)
-            army.bases.append(c.bases)
+        army.add(c)
     if not army.templates and first is not None:      # no unit at all: the first one's cause
         raise first
     return army
@@ -143,7 +158,14 @@ def _blame(p: ImportProblem, e: Entry, r: Roster, force: int, cats: Catalogues |
 def import_army(roster: str | Path, out: str | Path, side: str = "red",
                 into: str | None = None, catalogues: list[str] | None = None,
                 deploy: bool = False, strict: bool = False) -> Imported:
-    army = army_templates(roster, catalogues, strict)
+    return place_army(army_templates(roster, catalogues, strict), out, side, into, deploy,
+                      Path(roster).name)
+
+
+def place_army(army: Army, out: str | Path, side: str = "red", into: str | None = None,
+               deploy: bool = False, source: str = "") -> Imported:
+    """An army's units (and faction terrain) set up in a scene: the bundled aos4 map, or the
+    scene `into`; the scene's YAML, not yet written (write_scene checks it first)."""
     templates, warnings, left_out, name = (army.templates, army.warnings, army.left_out,
                                            army.name)
     out = Path(out)
@@ -167,8 +189,8 @@ def import_army(roster: str | Path, out: str | Path, side: str = "red",
     taken = {u.id for u in scene.units} | {p.id for p in scene.terrain}
     for t in templates:
         t["id"] = _free(f"{side}-{t['id']}", taken)[len(side) + 1:]
-    placed = [footprint(m.base.shape, m.base.a, m.base.b, m.x, m.y, m.facing, 32)
-              for u in scene.units for m in u.models]
+    placed = [footprint(m.base.shape, m.base.a * LAYOUT, m.base.b * LAYOUT, m.x, m.y, m.facing,
+                        32) for u in scene.units for m in u.models]
     board = [(0, 0), (scene.width, 0), (scene.width, scene.depth), (0, scene.depth)]
     centre = (scene.width / 2, scene.depth / 2)
     zones = scene.deployment
@@ -181,17 +203,31 @@ def import_army(roster: str | Path, out: str | Path, side: str = "red",
         piece = _place_terrain(unit, sizes, side, zone, scene, placed, taken, warnings)
         if piece is not None:
             pieces.append(piece)
-    for t, sizes in zip(templates, army.bases, strict=True):
+    own: dict[str, list[dict[str, Any]]] = {}       # unit id -> each model's own keys
+    for t, sizes, keys in zip(templates, army.bases, army.models, strict=True):
+        order = list(range(len(sizes)))
         if len({str(x) for x in sizes}) > 1:        # each model its own base
-            order = sorted(sizes, key=lambda x: -extent(x))     # biggest (champion) first
-            t["_bases"] = [scene_base(x) for x in order]
+            order.sort(key=lambda i: -extent(sizes[i]))        # biggest (champion) first
+            t["_bases"] = [scene_base(sizes[i]) for i in order]
+        if any(keys):
+            own[f"{side}-{t['id']}"] = [keys[i] for i in order]
+    true = {f"{side}-{t['id']}": t.get("_bases") or [t["base"]] * int(t["models"])
+            for t in templates}
+    laid = [{**t, "base": _grown(t["base"]),
+             **({"_bases": [_grown(b) for b in t["_bases"]]} if "_bases" in t else {})}
+            for t in templates]
     if deploy:
         enemy = [p for s, p in zones.items() if s != side]
-        units = set_up(templates, side, zones[side], enemy[0] if enemy else None, DEPLOY_GAP,
+        units = set_up(laid, side, zones[side], enemy[0] if enemy else None, DEPLOY_GAP,
                        scene.layout, placed, centre)
     else:
-        units = set_up(templates, side, zone, None, 0.0, scene.layout, placed, centre,
+        units = set_up(laid, side, zone, None, 0.0, scene.layout, placed, centre,
                        front_first=False, near=_back(zone, centre))
+    for u in units:          # the true bases, and each model's weapons and role, in set_up's order
+        for m, base, keys in zip(u["models"], true[u["id"]], own.get(u["id"], [{}] * len(
+                u["models"])), strict=True):
+            m["base"] = base
+            m.update(keys)
     if pieces:      # a scene's own terrain key replaces its map's: the map's pieces go in it
         have = data.get("terrain")
         if have is None:
@@ -200,8 +236,8 @@ def import_army(roster: str | Path, out: str | Path, side: str = "red",
         data["terrain"] = list(have) + pieces
     data["units"] = list(data.get("units") or []) + units
     text = (f"# {len(units)} units of {side} imported by `battlefield army import` from "
-            f"{Path(roster).name}\n" + yaml.safe_dump(data, sort_keys=False, width=100,
-                                                       allow_unicode=True))
+            f"{source}\n" + yaml.safe_dump(data, sort_keys=False, width=100,
+                                             allow_unicode=True))
     return Imported(text, units, warnings, left_out, army.skipped, pieces, army.catalogues)
 
 
@@ -239,12 +275,26 @@ def _place_terrain(unit: dict[str, Any], sizes: list[Any], side: str, zone, scen
     return None
 
 
+def checked_scene(text: str, name: str) -> Scene:
+    """The scene as `battlefield validate` reads it: the loader, the ruleset's checks of its own
+    keys (abilities, weapon abilities, each model's weapons), every unit's needed stats, and a
+    scene of two sides or more set up as a battle. (A scene of one side - one list imported
+    alone - is a battle only once the other army is added: `--into` it.)"""
+    scene = load_scene_text(text, name)
+    ruleset = registry.find(scene.ruleset.id)
+    registry.checked(scene, battle=len(scene.sides) > 1)
+    if ruleset is not None and scene.units:
+        playable_units(scene, ruleset.given_stats)
+    return scene
+
+
 def write_scene(imported: Imported, out: str | Path, side: str, deploy: bool) -> list[str]:
-    """Read the scene back with the loader, then write it whole (files.write_text); with
-    --deploy, the new units not in coherency by the ruleset's rule (models on different bases in
-    a big unit) are named."""
+    """Check the scene as validate would (checked_scene), then write it whole
+    (files.write_text): a scene battlefield would refuse is never written. With --deploy, the
+    new units not in coherency by the ruleset's rule (models on different bases in a big unit)
+    are named."""
     out = Path(out)
-    scene = load_scene_text(imported.text, str(out))   # read back before anything is written
+    scene = checked_scene(imported.text, str(out))      # before anything is written
     write_text(out, imported.text)
     said = []
     if deploy:
@@ -255,6 +305,19 @@ def write_scene(imported: Imported, out: str | Path, side: str, deploy: bool) ->
                 said.append(f"{u.id} could not be set up in coherency in {side}'s territory; "
                             "move its models together before the battle")
     return said
+
+
+def _grown(spec: Any) -> Any:
+    """A base as a scene writes it (32, [60, 35], {round: 45}, {oval: [..]}, {rect: [..]}) grown
+    by LAYOUT for laying out (a rectangle's outline is exact: kept)."""
+    if isinstance(spec, dict):
+        (kind, size), = spec.items()
+        if kind == "rect":
+            return spec
+        return {kind: [x * LAYOUT for x in size] if isinstance(size, list) else size * LAYOUT}
+    if isinstance(spec, list):
+        return {"oval": [x * LAYOUT for x in spec]}
+    return {"round": float(spec) * LAYOUT}
 
 
 def _free(uid: str, taken: set[str]) -> str:

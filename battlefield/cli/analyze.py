@@ -41,7 +41,8 @@ Test a map (or a scene's map; units are ignored) for a ruleset:
 
 With two maps, both are analysed and compared side by side. Writes PNG heat maps, report.md
 and analysis.json into --out; prints a summary (or the JSON with --json). Sight maps are
-cached per terrain layout (BATTLEFIELD_CACHE=DIR or off; default ~/.cache/battlefield).
+cached per terrain layout (BATTLEFIELD_CACHE=DIR or off; default $XDG_CACHE_HOME/battlefield,
+else ~/.cache/battlefield).
 
 Before it starts, the sight map's cost is estimated from the grid (cells, sight lines, seconds,
 memory); beyond the budget ({budget}) analyze says so in one line with a grid that fits, and

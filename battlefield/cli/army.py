@@ -1,6 +1,7 @@
 """`battlefield army`: armies from New Recruit and BattleScribe - `import` a roster (.ros/.rosz)
-into an aos4 scene, `units` lists what a BSData catalogue says about its units, `catalogues`
-shows (and `catalogues update` fetches) the community catalogues in the user's cache."""
+into an aos4 scene, `units` lists what a BSData catalogue says about its units, `coverage` what
+battlefield makes of every catalogue, `catalogues` shows (and `catalogues update` fetches) the
+community catalogues in the user's cache."""
 
 from __future__ import annotations
 
@@ -32,11 +33,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Read a roster exported by New Recruit or BattleScribe (.ros XML, or .rosz: "
                     "the same zipped) and write a scene with its units: the Unit profile (Move, "
                     "Health, Save, Control), the models and their base (the Base Size rule), "
-                    "every weapon profile with the abilities battlefield plays (Crit (Mortal), "
-                    "Crit (2 Hits), Crit (Auto-wound), Companion, Shoot in Combat, Charge (+1 "
-                    "Damage)), keywords from the categories (WARD (5+) is the ward, WIZARD (1) "
-                    "and PRIEST (1) the power level) and the spells and prayers that inflict "
-                    "mortal damage or heal. A Move in dice (2D6\") is kept as dice and rolled "
+                    "every weapon profile with its weapon abilities (Crit (Mortal), Crit (2 "
+                    "Hits), Crit (Auto-wound), Anti-X (+N Rend), Companion, Shoot in Combat, "
+                    "Charge (+1 Damage)), each model with the weapons the list gives it and its "
+                    "unit-command role (Champion, Musician, Standard Bearer) with its rule, "
+                    "keywords from the categories (WARD (5+) is the ward, WIZARD (1) and PRIEST "
+                    "(1) the power level), the spells and prayers that inflict mortal damage or "
+                    "heal, and every ability of the unit's warscroll as `abilities:`. The scene "
+                    "is checked as `battlefield validate` checks it before it is written. A "
+                    "Move in dice (2D6\") is kept as dice and rolled "
                     "when the unit moves; faction terrain becomes a terrain piece of the side; "
                     "each model gets its own base. What the roster leaves out (New Recruit "
                     "never exports base sizes) comes from --catalogues, else from the "
@@ -87,6 +92,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--json", action="store_true", help="print JSON")
     q.set_defaults(run=run_units)
 
+    q = army.add_parser(
+        "coverage", formatter_class=fmt,
+        help="what battlefield makes of every catalogue: units, weapons, weapon abilities, "
+             "abilities",
+        description="Over every catalogue of the dataset (the cached one by default, or "
+                    "--catalogues DIR): the units a list can field that map, their weapon "
+                    "profiles imported, the weapon abilities the engine plays (by name, the "
+                    "unplayed ones listed), the units whose models carry their own weapons, and "
+                    "the units' distinct abilities - kept in the scene, shown, read by the "
+                    "effect reader, played by the engine, by kind - with the commonest shapes "
+                    "of those not played and not read. Each figure is asked of the importer, "
+                    "the ruleset and the effect reader.",
+        epilog="JSON: {\"units\": {\"mapped\", \"total\"}, \"weapons\": {\"imported\", "
+               "\"total\"}, \"weapon_abilities\": {\"played\", \"total\", \"unplayed\": "
+               "{NAME: COUNT}}, \"abilities\": {\"played\", \"shown\", \"total\", "
+               "\"by_kind\", \"kept\", \"readable\", \"readable_by_kind\", "
+               "\"unplayed_shapes\", \"unread_shapes\"}, \"own_weapons\": {\"units\", "
+               "\"models\"}, \"catalogues\": {\"folder\", \"files\"}}\n\n"
+               "examples:\n  battlefield army coverage\n"
+               "  battlefield army coverage --catalogues age-of-sigmar-4th/ --json")
+    q.add_argument("--catalogues", metavar="DIR",
+                   help="a folder of BSData .cat/.gst files (default: the cached catalogues of "
+                        "`army catalogues update`)")
+    q.add_argument("--json", action="store_true", help="print JSON")
+    q.set_defaults(run=run_coverage)
+
     c = army.add_parser(
         "catalogues", formatter_class=fmt,
         help="the community catalogues in the cache; `update` fetches them",
@@ -133,10 +164,68 @@ def run_import(args: argparse.Namespace) -> int:
           + terrain + (", deployed" if args.deploy else "")
           + (f"; {len(got.skipped)} unit{'s' if len(got.skipped) != 1 else ''} left out "
              "(see the warnings)" if got.skipped else ""))
+    kept = sum(len(u.get("abilities", ())) for u in got.units)
+    if kept:
+        print(f"note: {plural(kept, 'ability', 'abilities')} of the roster's units kept in the "
+              "scene (`abilities:`); the engine plays the core abilities, the weapons, the "
+              "spells and prayers that inflict mortal damage or heal, not these yet")
     if got.left_out:
-        print(f"note: {got.left_out} abilities of the roster's units are not imported "
-              "(battlefield plays the core abilities, the weapons, spells and prayers)")
+        print(f"note: {plural(got.left_out, 'other profile')} of the roster's units not "
+              "imported")
     return 0
+
+
+def run_coverage(args: argparse.Namespace) -> int:
+    # here, not at the top: start-up time of the CLI
+    from battlefield.army import store
+    from battlefield.army.coverage import coverage
+    from battlefield.errors import InputError
+
+    folder = args.catalogues
+    if folder is None:
+        got = store.cached()
+        if got is None:
+            raise InputError("--catalogues", "", None, f"no catalogues given, and none cached "
+                             f"in {store.folder()}", "--catalogues DIR, or `battlefield army "
+                             "catalogues update` once")
+        folder = str(got.folder)
+    elif not Path(folder).is_dir():
+        raise InputError(folder, "", None, "no such folder", "a folder of BSData .cat files")
+    d = coverage(folder)
+    if args.json:
+        emit_json(d)
+        return 0
+    u, w, wa, a, own = (d["units"], d["weapons"], d["weapon_abilities"], d["abilities"],
+                        d["own_weapons"])
+    print(f"catalogues: {d['catalogues']['folder']} ({d['catalogues']['files']} files)")
+    rows = [["units mapped", f"{u['mapped']} of {u['total']}", _share(u["mapped"], u["total"])],
+            ["weapons imported", f"{w['imported']} of {w['total']}",
+             _share(w["imported"], w["total"])],
+            ["weapon abilities played", f"{wa['played']} of {wa['total']}",
+             _share(wa["played"], wa["total"])],
+            ["units whose models carry their own weapons", f"{own['units']} ({own['models']} "
+             "models)", ""],
+            ["abilities kept in the scene", f"{a['kept']} of {a['total']}",
+             _share(a["kept"], a["total"])],
+            ["abilities read by the effect reader", f"{a['readable']} of {a['total']}",
+             _share(a["readable"], a["total"])],
+            ["abilities played by the engine", f"{a['played']} of {a['total']}",
+             _share(a["played"], a["total"])],
+            ["abilities shown at their timing", f"{a['shown']} of {a['total']}",
+             _share(a["shown"], a["total"])]]
+    print(table(["", "count", "share"], rows))
+    print("weapon abilities not played: " + ", ".join(f"{k} {n}" for k, n in
+                                                       wa["unplayed"].items()))
+    print("abilities by kind: " + ", ".join(f"{k} {n} (read {a['readable_by_kind'].get(k, 0)})"
+                                            for k, n in a["by_kind"].items()))
+    print("commonest shapes the effect reader does not read:")
+    for shape, n in a["unread_shapes"].items():
+        print(f"  {n:4d}  {shape if len(shape) <= 110 else shape[:107] + '...'}")
+    return 0
+
+
+def _share(n: int, total: int) -> str:
+    return f"{n / total:.1%}" if total else "-"
 
 
 def run_catalogues(args: argparse.Namespace) -> int:

@@ -33,8 +33,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "phase of its ability within the acting side's turn (the side of the first "
                     "action's unit), the phases before it passed; a scene whose `state:` holds "
                     "a whole position (as --out writes it) goes on from there. An illegal "
-                    "action changes nothing and says why; a legal one reports its events and "
-                    "dice.",
+                    "action changes nothing and says why; a legal one says what came of it "
+                    "as the play window's log does (damage, models slain, wounds left, what "
+                    "failed; credited to the action that caused it), every other event in "
+                    "words, and its dice; --json gives the raw events.",
         epilog="Action shape: {\"type\": ID, \"unit\": ID, \"path\": [[x, y], ...]} (the "
                "leader follows the path, the unit keeps its formation) or \"paths\": "
                "{\"1\": [[x, y], ...], ...} per model; plus \"target\", \"weapon\" and the "
@@ -171,27 +173,74 @@ def run_try(args: argparse.Namespace) -> int:
         emit_json({"results": results, "state": summary(state),
                    **({"out": args.out} if args.out else {})})
         return 0
+    entries = _entries(state, results)
     for i, r in enumerate(results, 1):
-        a = r["action"]
-        head = f"{i}. {a['type']}" + (f" {a['unit']}" if "unit" in a else "")
-        if not r["legal"]:
-            print(f"{head}: ILLEGAL")
-            for x in r["violations"]:
-                print(f"     {x['code']}: {x['message']}")
-            continue
-        print(f"{head}: done")
-        for ans in r.get("answered", []):
-            for x in ans.get("refused", []):
-                who = f" {ans['unit']}" if ans.get("unit") else ""
-                print(f"     answer {ans['type']}{who} refused: {x['code']}: {x['message']}")
-        for roll in r.get("rolls", []):
-            print(f"     rolled {roll['dice']} {roll['values']} for {roll['for']}")
-        for e in r["events"]:
-            print("     " + ", ".join(f"{k}={v}" for k, v in e.items()))
+        print("\n".join(try_text(i, r, state if i == len(results) else None, state.rules,
+                                 entries[i - 1])))
     print(summary_line(state))
     if args.out:
         print(f"wrote {args.out}")
     return 0
+
+
+def _entries(state: Any, results: list[dict[str, Any]]) -> list[list[Any]]:
+    """The game log's entries (rules/outcome.game_log: worded and credited) of each result:
+    the action, then the answers given for it (its shorthand, or the default); none for an
+    illegal one."""
+    # here, not at the top: start-up time of the CLI
+    from battlefield.rules import outcome
+
+    sizes = [1 + sum(1 for a in r.get("answered", ()) if not a.get("refused"))
+             if r["legal"] else 0 for r in results]
+    log = outcome.game_log(state)
+    log = log[len(log) - sum(sizes):] if sum(sizes) <= len(log) else []
+    out, k = [], 0
+    for n in sizes:
+        out.append(log[k:k + n] if log else [])
+        k += n
+    return out
+
+
+def try_text(i: int, r: dict[str, Any], state: Any, ruleset: Any,
+             entries: list[Any] | None = None) -> list[str]:
+    """One action of `try` in words, as the play window's log words it (rules/outcome.py):
+    what came of it first (damage, models slain, wounds left - `state`: the position now,
+    for the last action - or what failed), credited to the action that caused it (an answer
+    given for the other side lets an attack resolve: the attack's), then the dice of each
+    attack, every other event (decisions and answers, moves, the phase passed to), and the
+    dice rolled. An illegal one: ILLEGAL and every reason. `--json` keeps the fields."""
+    # here, not at the top: start-up time of the CLI
+    from battlefield.rules import outcome
+
+    a = r["action"]
+    head = f"{i}. {a['type']}" + (f" {a['unit']}" if "unit" in a else "")
+    if not r["legal"]:
+        return [f"{head}: ILLEGAL"] + [f"     {x['code']}: {x['message']}"
+                                       for x in r["violations"]]
+    said = outcome.entry({"action": a}, r["events"], state, ruleset=ruleset)
+    entries = entries or []
+    credited = next((en for en in entries if en.credit != en.side), None)
+    if entries and entries[0].credit != entries[0].side:
+        head = f"{i}. {entries[0].action}"      # this action's answer let another resolve
+    lines = said.lines or ["done"]
+    out = [f"{head}: {lines[0]}"] + [f"     {x}" for x in lines[1:]]
+    if credited is not None and credited is not entries[0] \
+            and credited.action.split(" (")[0] != entries[0].action.split(" (")[0]:
+        out.append(f"     credited to {credited.action.split(' (')[0]}")
+    words = outcome.action_words(a)
+    out += [f"     {x}" for x in said.events
+            if x not in lines and x.replace(f": {words} (", " (") not in lines]
+    for ans in r.get("answered", []):
+        who = f" {ans['unit']}" if ans.get("unit") else ""
+        if ans.get("refused"):
+            out += [f"     answer {ans['type']}{who} refused: {x['code']}: {x['message']}"
+                    for x in ans["refused"]]
+        else:
+            out.append(f"     ({ans.get('side', 'the other side')}'s answer {ans['type']}{who} "
+                       f"given with the action, or by default)")
+    out += [f"     rolled {roll['dice']} {roll['values']} for {roll['for']}"
+            for roll in r.get("rolls", [])]
+    return out
 
 
 # --- simulate and replay -------------------------------------------------------------------------

@@ -13,7 +13,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "bot", formatter_class=argparse.RawDescriptionHelpFormatter,
         help="the computer player as a remote seat of a `battlefield serve` game",
         description="Join a game as the seat the URL's token holds and let the ruleset's "
-                    "computer player choose every action of that side. When the connection "
+                    "computer player choose every action of that side. A server that cannot be "
+                    "reached at the start is said at once (exit 2). When the connection "
                     "drops it joins again with back-off (for at least a minute), resumes where "
                     "it was and resends its unanswered action. It exits 0 when the game is "
                     "over, printing the result.",
@@ -25,8 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the bot's own seed (its back-off jitter and any random choice; "
                         "default 0)")
     p.add_argument("--patience", type=float, default=120.0,
-                   help="seconds to keep trying to reach the server (default 120, at least 60, "
-                        "at most a year)")
+                   help="seconds to keep trying to reach the server again after the connection "
+                        "dropped (default 120, at least 60, at most a year)")
     p.add_argument("--level", default="normal", metavar="LEVEL",
                    help="the computer player's level: easy, normal (default) or strong")
     p.add_argument("--json", action="store_true", help="print the `over` message as JSON")

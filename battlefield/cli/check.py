@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Rulings for a whole scene: every unit's coherency (and the models that "
                     "break it), who is in combat with whom, who controls each objective, and "
                     "for every ordered pair of opposing units (a, b) the distance and how much "
-                    "of b a can see.",
+                    "of b a can see. The first check after installing also compiles the "
+                    "geometry kernels the play window uses into numba's cache, once (about "
+                    "half a minute), so that the first `battlefield play` is ready in seconds.",
         epilog="JSON keys: units.ID.{coherent, coherency_breaks, coherency_reasons, "
                "in_combat_with}, "
                "objectives.ID.{controlled_by, totals, contested_by}, "
@@ -41,9 +44,24 @@ def run_check(args: argparse.Namespace) -> int:
     report = with_ruleset_check(scene, Referee(scene).check_report())
     if args.json:
         emit_json(report)
-        return 0
-    print(check_text(scene, report))
+    else:
+        print(check_text(scene, report))
+    sys.stdout.flush()
+    prepare_play()
     return 0
+
+
+def prepare_play() -> None:
+    """The first check after installing (the README's first command) also compiles what the
+    play window asks first into numba's cache (view.warm), so the first game is playable at
+    once; said on stderr, and later runs skip it."""
+    # here, not at the top: start-up time of the CLI
+    from battlefield.view.warm import warm_play
+
+    def say(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    warm_play(say)
 
 
 def check_text(scene, report: dict[str, Any]) -> str:

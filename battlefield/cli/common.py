@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from battlefield.errors import BattlefieldError, InputError
+from battlefield.errors import BattlefieldError
 from battlefield.inputs import dumps, plain_problem
-from battlefield.paths import map_names
+from battlefield.paths import no_such_scene
 from battlefield.rules.registry import checked
 from battlefield.scene.load import load_scene, resolve_scene_path
 
@@ -17,8 +17,7 @@ def open_scene(arg: str, battle: bool = False):
     its ruleset too (registry.checked; battle=True: set up as a battle too, as validate asks)."""
     path = resolve_scene_path(arg)
     if not path.exists():
-        raise InputError(arg, "", None, "no such scene file",
-                         "a scene file, or a bundled scene: " + ", ".join(map_names()))
+        raise no_such_scene(arg)
     return checked(load_scene(path), battle)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")     # no banner on the 
 
 from battlefield.cli import commands
 from battlefield.errors import BattlefieldError
+from battlefield.names import after
 from battlefield.paths import as_typed, map_names
 
 DESCRIPTION = """\
@@ -80,7 +82,18 @@ class Parser(argparse.ArgumentParser):
     other error line does (its subcommands' parsers are of this class too)."""
 
     def error(self, message: str) -> NoReturn:
-        super().error(_short(message))
+        super().error(_short(_suggest(message)))
+
+
+def _suggest(message: str) -> str:
+    """argparse's "invalid choice: 'checks' (choose from 'check', ...)" (a command, a
+    subcommand, an option's choices) followed by the closest choice."""
+    m = re.match(r"(.*invalid choice: )'(.*)' \(choose from (.*)\)$", message, re.S)
+    if not m:
+        return message
+    choices = re.findall(r"'((?:[^'\\]|\\.)*)'", m.group(3)) or \
+        [c.strip() for c in m.group(3).split(",")]
+    return message + after(m.group(2), choices)
 
 
 def build_parser() -> argparse.ArgumentParser:

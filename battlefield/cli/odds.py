@@ -46,7 +46,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--all-out-attack", action="store_true", help="+1 to hit (aos4 command)")
     p.add_argument("--all-out-defence", action="store_true", help="+1 to save (aos4 command)")
     p.add_argument("--charged", action="store_true",
-                   help="the target charged this turn (aos4: it gets no cover)")
+                   help="the target charged this turn (aos4: it gets no cover, and an "
+                        "Anti-charge weapon adds its rend)")
     p.add_argument("--slain", type=int, help="models slain this round (openwg --morale)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=run_odds, questions=list(questions))

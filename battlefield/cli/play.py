@@ -49,7 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--load", metavar="LOG",
                    help="continue a saved action log (simulate --log, Ctrl+S) where it stands")
     p.add_argument("--screenshot", metavar="PNG",
-                   help="draw the first frame (with overlays) to PNG and exit")
+                   help="draw the window to PNG and exit: its first frame as the other "
+                        "options set it up (with --computer, once your side is to decide)")
     p.add_argument("--phase", help="pass until this phase (e.g. movement, charge)")
     p.add_argument("--drag", metavar="UNIT", help="hold UNIT (or UNIT/N) as if dragged")
     p.add_argument("--to", metavar="X,Y", help="where the dragged unit's leader is held")
@@ -154,13 +155,21 @@ def run_play(args: argparse.Namespace) -> int:
     if args.screenshot and not Path(args.screenshot).resolve().parent.is_dir():
         raise UsageError(f"--screenshot {args.screenshot}: no such folder "
                          f"{Path(args.screenshot).resolve().parent}")
+    if args.scene is not None and not args.join:
+        # here, not at the top: start-up time of the CLI
+        from battlefield.paths import no_such_scene
+        from battlefield.scene.load import resolve_scene_path
+
+        if not resolve_scene_path(args.scene).exists():
+            raise no_such_scene(args.scene)       # before any word of compiling kernels
     if not kernels_cached():
         if args.screenshot or args.join:
             print("first launch: compiling the geometry kernels once (a minute or two; later "
                   "launches take seconds)...", file=sys.stderr, flush=True)
         else:
             print("first launch: the window opens now and prepares sight and reach behind "
-                  "the board, once (a minute or two; later launches take seconds)",
+                  "the board, once (a minute or two; later launches take seconds; "
+                  "`battlefield check` does it ahead)",
                   file=sys.stderr, flush=True)
     from battlefield.rules.players import check_kind  # here, not at the top: start-up time
 

@@ -19,8 +19,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     fmt = argparse.RawDescriptionHelpFormatter
     p = sub.add_parser(
         "render", formatter_class=fmt,
-        help="draw the scene from above as a PNG, with its rulings",
-        description="Draw the scene from above: terrain shaded by height, true-size bases, "
+        help="draw the scene from above as a PNG, SVG or HTML page, with its rulings",
+        description="Draw the scene from above - a picture (.png, .jpg ...), an SVG or one "
+                    "self-contained HTML page, by the name of --out: terrain shaded by "
+                    "height, true-size bases, "
                     "objectives and their zones and controllers, coherency breaks, combat "
                     "pairs; with --measure the closest-point line and what blocks the sight.",
         epilog="examples:\n  battlefield render demo -o demo.png\n"
@@ -34,7 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         ".bmp, .tga")
     p.add_argument("--measure", nargs=2, metavar=("A", "B"), help="draw the measurement A -> B")
     p.add_argument("--scale", type=_scale, default=20.0,
-                   help="pixels per inch, 2 to 200 (default 20)")
+                   help="pixels per inch of a picture, 2 to 200 (default 20; an SVG or a "
+                        "page is drawn in inches)")
     p.set_defaults(run=run_render)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from battlefield.cli.common import emit_json
 from battlefield.errors import UsageError
+from battlefield.names import after
 from battlefield.paths import ruleset_names
 from battlefield.rules import registry
 from battlefield.rulesets import load_ruleset
@@ -59,7 +60,8 @@ def text(name: str, d: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     names = ruleset_names()
     if args.name is not None and args.name not in names:
-        raise UsageError(f"unknown ruleset '{args.name}' (expected one of {', '.join(names)})")
+        raise UsageError(f"unknown ruleset '{args.name}' (expected one of {', '.join(names)})"
+                         f"{after(args.name, names)}")
     chosen = [args.name] if args.name else names
     data = {n: describe(n) for n in chosen}
     if args.json:

@@ -7,6 +7,7 @@ import argparse
 
 from battlefield.cli.common import emit_json
 from battlefield.errors import UsageError
+from battlefield.names import after
 from battlefield.paths import ruleset_names
 
 
@@ -38,6 +39,6 @@ def run(args: argparse.Namespace) -> int:
 
     if args.ruleset is not None and args.ruleset not in ruleset_names():
         raise UsageError(f"unknown ruleset '{args.ruleset}' (expected one of "
-                         f"{', '.join(ruleset_names())})")
+                         f"{', '.join(ruleset_names())}){after(args.ruleset, ruleset_names())}")
     emit_json(schema(args.kind, args.ruleset))
     return 0

@@ -10,7 +10,11 @@ EPILOG = """\
 routes:
   POST /games {"scene": NAME_OR_YAML, "seed": N}   -> 201 {game, ruleset, seats, watch}
   GET  /games                                      -> {"games": [{id, ruleset, version, over}]}
+  GET  /games/ID                                   -> the game as JSON; in a browser its
+                                                      live page
+  GET  /games/ID/versions?since=N                  -> the versions a spectator may see
   GET  /games/ID/log                               -> the log (409 until the game is over)
+  GET  /                                           -> a page listing the games
   ws://HOST:PORT/games/ID/play?seat=TOKEN          a seat (no seat: a spectator)
 
 examples:

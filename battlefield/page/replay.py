@@ -6,13 +6,17 @@ engine rebuilds each from the log. `game.html#v=N` opens at version N.
 
 A version is plain JSON (what viewer.js's addVersion takes), so a live page can be fed the same
 versions over a WebSocket: {"v", "clock": {"round", "phase", "active", "acting", "deciding",
-"over"}, "models": {"UNIT/N": [x, y, facing, z] | null (off the table)} (those that changed;
-all at version 0), "objectives": {ID: SIDE | null}, "rulings": {"breaks": [UNIT/N], "combat":
-[[ax, ay, bx, by, gap x, gap y, UNIT, UNIT]]} (scene inches), "marks": [{"kind", "points",
-"label", "side"}] (the ruleset's, when they changed), "action", "outcome" (what came of the
-action in words, first: damage dealt, models slain, wounds left, morale; rules/outcome.py),
-"rolls", "events" (text),
-"sides" (text), "result" (text, at the end)}."""
+"over", "now" (the step in one line and what it expects, rules/guide.py)}, "models": {"UNIT/N":
+[x, y, facing, z] | null (off the table)} (those that changed; all at version 0), "objectives":
+{ID: SIDE | null}, "rulings": {"breaks": [UNIT/N], "combat": [[ax, ay, bx, by, gap x, gap y,
+UNIT, UNIT]]} (scene inches), "marks": [{"kind", "points", "label", "side"}] (the ruleset's,
+when they changed), "action" (in words; an answer that let the other side's action resolve is
+credited to that action: 'shoot red-archers at blue-drake (blue answered all-out-defence:
+decline)'), "by" (the side that took it), "credit" (the side whose action the outcome is),
+"outcome" (what came of the action in words, first: damage dealt, models slain, wounds left,
+morale, what failed - else what it did; rules/outcome.py, as the play window words it),
+"rolls", "events" (every other event in words, rules/event_words.py), "sides" (text), "result"
+(text, at the end)}."""
 
 from __future__ import annotations
 
@@ -29,9 +33,11 @@ from battlefield.page.html import document
 from battlefield.page.legend import heading_html, legend_html
 from battlefield.page.shapes import gap_point, hex_colour
 from battlefield.page.svg import Picture
-from battlefield.page.words import action_text, event_text, profile_line, roll_text
+from battlefield.page.words import action_text, profile_line, roll_text
+from battlefield.rules.choices import open_choices
+from battlefield.rules.guide import what_now
 from battlefield.rules.log import SavedGame, new_game
-from battlefield.rules.outcome import failure, outcome
+from battlefield.rules.outcome import GameLog, event_lines
 from battlefield.rules.result import label
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
@@ -50,6 +56,8 @@ class Versions:
         self.names = state.scene.model_names
         self.last: list[Any] = [None] * len(self.names)
         self.last_marks: list[dict[str, Any]] | None = None
+        self.log = GameLog()                     # the actions worded and credited
+        self.said: list[str] = []                # each action's own words, in order
 
     def version(self, state: State, n: int, record: dict | None = None,
                 events: list | None = None) -> dict[str, Any]:
@@ -73,23 +81,33 @@ class Versions:
         drawn = marks(state)
         if drawn != self.last_marks:
             out["marks"] = self.last_marks = drawn
-        if record is not None:
-            out["action"] = action_text(record.get("action", {}))
-            out["rolls"] = [roll_text(r) for r in record.get("rolls", [])]
         caused = [e for e in (events or []) if e.get("type") != "action"]
         if record is not None:
-            why = failure(caused)
-            out["outcome"] = ([why] if why else []) + outcome(caused, state)
-        out["events"] = [event_text(e) for e in caused]
+            said = action_text(record.get("action", {}))
+            self.said.append(said)
+            en = self.log.feed(state)[-1]
+            if en.cause is not None:     # an answer that let the other side's action resolve
+                said = f"{self.said[en.cause]} ({en.own})"
+            out["action"] = said
+            out["by"], out["credit"] = en.side, en.credit
+            out["rolls"] = [roll_text(r) for r in record.get("rolls", [])]
+            out["outcome"] = list(en.lines)
+            out["events"] = [x for x in en.events if x not in en.lines]
+        else:
+            out["events"] = event_lines(caused, state.rules)
         if state.over:
             out["result"] = result_text(state)
         return out
 
 
 def clock(state: State) -> dict[str, Any]:
+    """Whose step it is; `now`: the step in one line, what it expects (rules.guide, as the
+    play window says it under its phase bar)."""
     over = state.over
     out = {"round": state.round, "phase": state.phase, "active": state.active,
-           "acting": None if over else state.acting_side, "over": over}
+           "acting": None if over else state.acting_side, "over": over,
+           "now": what_now(state, open_choices(state) if not (state.pending or over)
+                           else [])}
     if state.pending and not over:
         d = state.pending[0]
         out["deciding"] = f"{d.side} decides {d.kind}" + (" (secret)" if d.secret else "")

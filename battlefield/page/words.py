@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from battlefield.rules import event_words
 from battlefield.scene.model import Scene, UnitSpec
 
 
@@ -75,15 +76,9 @@ def profile_line(unit: UnitSpec) -> str:
 
 
 def event_text(event: dict[str, Any]) -> str:
-    """An event as one line: its type, then its other fields (as `battlefield try` prints)."""
-    kind = str(event.get("type", "event"))
-    rest = ", ".join(f"{k}={_short(v)}" for k, v in event.items() if k != "type")
-    return f"{kind}: {rest}" if rest else kind
-
-
-def _short(v: Any) -> str:
-    text = _stat(v) if not isinstance(v, str) else v
-    return text if len(text) <= 160 else text[:157] + "..."
+    """An event as one line in words, as the play window and `try` say it
+    (rules/event_words.py)."""
+    return event_words.line(event) or str(event.get("type", "event"))
 
 
 def action_text(action: dict[str, Any]) -> str:

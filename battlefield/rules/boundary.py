@@ -26,6 +26,7 @@ from battlefield.inputs import (
     plain_problem,
     shown,
 )
+from battlefield.names import after
 from battlefield.rules.actions import KEYS, Action, ActionFormatError, Violation
 from battlefield.yamlsource import format_path
 
@@ -236,6 +237,9 @@ def _problem(value: Any, t: FieldType, scene: Scene, path: tuple[str | int, ...]
         lists = [f for o, f in zip(t.options, failures, strict=True) if o.kind == "list"]
         if isinstance(value, (list, tuple)) and len(lists) == 1:
             return lists[0]            # a list for the list option: why that list is not it
+        names = [f for o, f in zip(t.options, failures, strict=True) if o.kind == "unit"]
+        if isinstance(value, str) and len(names) == 1:
+            return names[0]            # a name for the unit option: no such unit (did you mean)
         return path, f"{shown(value)} is not {t.text}"
     if k in ("text", "unit", "side"):
         if not isinstance(value, str):
@@ -245,9 +249,11 @@ def _problem(value: Any, t: FieldType, scene: Scene, path: tuple[str | int, ...]
         if k == "unit" and value not in {u.id for u in scene.units}:
             ids = ", ".join(u.id for u in scene.units[:12]) or "none"
             more = ", ..." if len(scene.units) > 12 else ""
-            return path, f"no unit {shown(value)} (units: {ids}{more})"
+            near = after(value, (u.id for u in scene.units))
+            return path, f"no unit {shown(value)} (units: {ids}{more}){near}"
         if k == "side" and value not in scene.sides:
-            return path, f"no side {shown(value)} (sides: {', '.join(scene.sides) or 'none'})"
+            return path, (f"no side {shown(value)} (sides: {', '.join(scene.sides) or 'none'})"
+                           f"{after(value, scene.sides)}")
         return None
     if k == "yes-no":
         return None if isinstance(value, bool) else (path, f"{shown(value)} is not true or "

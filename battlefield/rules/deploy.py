@@ -12,9 +12,9 @@ from typing import Any
 import shapely
 import yaml
 
-from battlefield.errors import InputError, UsageError
+from battlefield.errors import UsageError
 from battlefield.geometry.bases import Base, footprint
-from battlefield.paths import find_map, map_names, ruleset_dir
+from battlefield.paths import find_map, no_such_scene, ruleset_dir
 from battlefield.rulesets import load_ruleset
 from battlefield.scene.load import load_scene, load_scene_text, resolve_scene_path
 from battlefield.yamlsource import Reader
@@ -289,6 +289,5 @@ def _battle_path(ruleset: str, map_arg: str | None) -> Path:
         return path
     path = resolve_scene_path(map_arg)
     if not path.exists():
-        raise InputError(map_arg, "", None, "no such scene file",
-                         "a scene file, or a bundled scene: " + ", ".join(map_names()))
+        raise no_such_scene(map_arg)
     return path

@@ -14,6 +14,7 @@ import shapely
 from battlefield.geometry.paths import Terrain, edge_arrays, segments_free
 from battlefield.geometry.separation import signed_distance_matrix
 from battlefield.geometry.table import Table
+from battlefield.names import after
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.state import State
 
@@ -45,7 +46,8 @@ def find_unit(state: State, action: Action) -> tuple[int, Violation | None]:
         u = state.unit_index(action.unit)
     except KeyError:
         ids = ", ".join(s.id for s in state.scene.units)
-        return -1, v("unknown_unit", f"no unit '{action.unit}' (units: {ids})")
+        near = after(action.unit, (s.id for s in state.scene.units))
+        return -1, v("unknown_unit", f"no unit '{action.unit}' (units: {ids}){near}")
     if not len(state.models_of(u)):
         return u, v("destroyed", f"{action.unit} has been destroyed")
     return u, None

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from battlefield.rules import event_words
 from battlefield.rules.ruleset import Effect, Ruleset
 from battlefield.rules.state import State
 
@@ -285,17 +286,36 @@ def headline(events: Sequence[Event], state: State | None = None) -> str:
 
 @dataclass
 class Entry:
-    """One action of the game log, worded: who did it, what came of it, the rolls."""
+    """One action of the game log, worded: who did it, what came of it, the rolls. `side`
+    took the action; `credit` is the side whose action the outcome belongs to (an answer to
+    a decision about an attack - All-out Defence declined, a reaction, the last morale card
+    of a skirmish - resolves the attacker's action: the damage is the attacker's doing, and
+    `action` says so, 'red-archers shoot -> blue-drake (blue answered all-out-defence:
+    decline)'); `own` is what `side` itself did ('blue answered all-out-defence: decline').
+    `events`: every other event of the action in words (rules/event_words.py)."""
 
     side: str | None
     action: str
     lines: list[str]
     rolls: list[str]
     phase: tuple[Any, ...]            # (round, active side, phase) it was taken in
+    credit: str | None = None
+    own: str = ""
+    events: list[str] = field(default_factory=list)
+    cause: int | None = None          # the entry (index in the log) credited with the outcome
+
+    def __post_init__(self) -> None:
+        self.credit = self.credit or self.side
+        self.own = self.own or self.action
 
     @property
     def text(self) -> list[str]:
         return [self.action] + ["  " + x for x in self.lines]
+
+    @property
+    def news(self) -> str:
+        """The entry as one line: what was done and what came of it."""
+        return f"{self.action}: {self.lines[0]}" if self.lines else f"{self.action}: done"
 
 
 def entry(record: Event, events: Sequence[Event], state: State | None = None,
@@ -307,11 +327,58 @@ def entry(record: Event, events: Sequence[Event], state: State | None = None,
     lines = []
     why = failure(events)
     if why:
-        lines.append(why)
+        who = next((str(e["unit"]) for e in events if e.get("unit") and (
+            failed(e) or e.get("type") == "no-charge")), "")
+        # credited to the unit that failed when the action does not name it ('blue-ballista:
+        # no charge: ...' after red's answer, not as if red's answer failed)
+        lines.append(f"{who}: {why}" if who and who not in action_words(shown) else why)
     lines += outcome(events, state, ruleset)
+    rules = ruleset or (state.rules if state is not None else None)
+    said = event_lines([_unsaid(e, shown) for e in events], rules)
+    if not lines:        # nothing hurt, nothing failed: a decision it asked, a reveal, the end
+        lines = event_lines([_unsaid(e, shown) for e in events if e.get("type") in NOTABLE],
+                            rules)
     rolls = [f"{r.get('for', '')}: {r['total'] if r.get('summed') else r.get('values')}"
              for r in record.get("rolls") or ()]
-    return Entry(side, action_words(shown), lines, rolls, phase)
+    return Entry(side, action_words(shown), lines, rolls, phase, events=said)
+
+
+def event_lines(events: Sequence[Event], ruleset: Ruleset | None = None) -> list[str]:
+    """The events an action caused that the outcome does not word (the clock, decisions and
+    answers, moves, spells, orders), each in words (rules/event_words.py); the ones its
+    ruleset or the common words turn into the outcome (damage, slain, attacks) left out."""
+    out = []
+    revealed = any(e.get("type") == "revealed" for e in events)
+    for e in events:
+        if (ruleset.effect(e) if ruleset is not None else None) or common(e):
+            continue
+        if revealed and e.get("type") == "decided" and "answer" not in e:
+            continue                     # a secret answer the reveal below says
+        if failed(e) or e.get("type") == "no-charge":
+            continue                     # the headline says what failed
+        text = event_words.line(e)
+        if text:
+            out.append(text)
+    return out
+
+
+def _unsaid(e: Event, shown: dict[str, Any]) -> Event:
+    """A decision about the very action it follows, without saying the action again ('blue
+    decides all-out-defence (choices: ...)' under 'red-blades fight -> blue-drake')."""
+    about = e.get("about")
+    if e.get("type") != "decision" or not isinstance(about, dict):
+        return e
+    who = about.get("attacker") or about.get("unit")
+    whom = about.get("target") or about.get("defender")
+    if who == shown.get("unit") and whom is not None and whom == shown.get("target"):
+        return {k: v for k, v in e.items() if k != "about"}
+    return e
+
+
+# The events an action that hurt nothing is worded by in the log: what it asked of the other
+# side, what it revealed, the battle's end (its moves and the clock are said elsewhere: the
+# table, the phase bar, rules.guide).
+NOTABLE = ("decision", "revealed", "battle-over")
 
 
 def last_events(state: State) -> list[Event]:
@@ -338,38 +405,118 @@ def game_log(state: State) -> list[Entry]:
     """Every action taken so far, worded (the newest with the wounds left now). An action
     with no unit or side (end-phase) is the side that was acting then: the active side of the
     clock events, as far as they tell."""
-    out: list[Entry] = []
-    clock: dict[str, Any] = {}
-    asked: dict[str, str] = {}        # side -> the decision it was asked and has not answered
-    events = state.events
-    i = 0
-    while i < len(events):
-        e = events[i]
-        kind = e.get("type")
-        if kind != "action":
-            _tick(clock, e)
-            i += 1
-            continue
-        j = i + 1
-        while j < len(events) and events[j].get("type") != "action":
-            j += 1
-        caused = events[i + 1:j]
-        shown = e.get("action") or {}
+    return GameLog().feed(state)
+
+
+class GameLog:
+    """The game log kept up to date as a game goes on (a replay's or a live page's versions):
+    `feed(state)` words the actions added to `state.events` since the last call, each with
+    the wounds left as they were just after it."""
+
+    def __init__(self) -> None:
+        self.entries: list[Entry] = []
+        self.clock: dict[str, Any] = {}
+        # side -> (the decision it was asked and has not answered, the entry that asked it)
+        self.asked: dict[str, tuple[str, int]] = {}
+        self.read = 0                  # state.events read so far
+
+    def feed(self, state: State) -> list[Entry]:
+        events = state.events
+        i = self.read
+        while i < len(events):
+            e = events[i]
+            if e.get("type") != "action":
+                _tick(self.clock, e)
+                i += 1
+                continue
+            j = i + 1
+            while j < len(events) and events[j].get("type") != "action":
+                j += 1
+            self._add(state, e, events[i + 1:j], j == len(events))
+            i = j
+        self.read = i
+        return self.entries
+
+    def _add(self, state: State, record: Event, caused: Sequence[Event], newest: bool
+             ) -> None:
+        clock, out = self.clock, self.entries
+        shown = record.get("action") or {}
         side = side_of(state, shown) or _passer(caused) or clock.get("active")
-        said = entry(e, caused, state if j == len(events) else None, side,
+        said = entry(record, caused, state if newest else None, side,
                      (clock.get("round"), clock.get("active"), clock.get("phase")),
                      state.rules)
-        question = asked.pop(side, None) if side else None
-        words = str(shown.get("type", "")).split("-")
-        if question and not any(len(w) >= 4 and w in question for w in words):
-            said.action += f" ({question})"     # 'blue decline (all-out-defence)', not 'react
+        passed = next((c["phase"] for c in caused if c.get("type") in PASSES
+                       and c.get("phase")), None)
+        if passed and said.phase[2] is not None:
+            # the phase the pass ended, as its event says: a turn's first phase has no event
+            # of its own, so the clock still says the last turn's last phase
+            said.phase = (*said.phase[:2], passed)
+        if shown.get("type") in PASSES and (failure(caused)
+                                             or outcome(caused, ruleset=state.rules)):
+            # what a pass brought is the rules' doing at the end of the phase or turn (openwg's
+            # pooled wounds, routs), not the passing side's: said so, credited to neither
+            phase = passed or said.phase[2]
+            said.action = f"{said.action} - then the end of the " + (
+                f"{phase} phase" if phase else "turn")
+            said.credit = None
+        question = self.asked.pop(side, None) if side else None
+        if question:
+            _answered(said, question, out, caused, record)
         out.append(said)
         for c in caused:
             _tick(clock, c)
             if c.get("type") == "decision" and c.get("side"):
-                asked[str(c["side"])] = str(c.get("kind"))
-        i = j
-    return out
+                self.asked[str(c["side"])] = (str(c.get("kind")), len(out) - 1)
+
+
+def _answered(said: Entry, question: tuple[str, int], log: list[Entry],
+              caused: Sequence[Event], record: Event) -> None:
+    """An answer to a decision, worded: what was decided ('blue decline (all-out-defence)');
+    when the decision was about an action at another side's unit that the answer lets
+    resolve (a shot, a fight, a skirmish declared), the outcome is credited to that action."""
+    kind, asker = question
+    shown = record.get("action") or {}
+    side = said.side
+    answer = _answer(caused, side, shown)
+    words = str(shown.get("type", "")).split("-")
+    if not any(len(w) >= 4 and w in kind for w in words):
+        said.action += f" ({kind})"     # 'blue decline (all-out-defence)', not 'react (reaction)'
+    if answer.get("type") == kind:      # 'red used all-out-defence on red-blades'
+        rest = {k: v for k, v in answer.items() if k not in ("type", "side", "unit")}
+        if len(rest) == 1 and not answer.get("unit"):        # 'blue commit 1'
+            said.own = f"{side} {kind} {event_words.plain(next(iter(rest.values())))}"
+        else:
+            said.own = (f"{side} used {kind}" + (f" on {answer['unit']}" if answer.get("unit")
+                                                 else "")
+                        + (f" ({event_words.plain(rest)})" if rest else ""))
+    else:                               # 'blue answered all-out-defence: decline'
+        said.own = f"{side} answered {kind}" + (
+            f": {event_words.answer_words(answer)}" if answer else "")
+    cause = log[asker] if 0 <= asker < len(log) else None
+    if cause is None or cause.side in (None, side) or " -> " not in cause.own:
+        return                  # not an action at another side's unit (an answer of its own)
+    said.credit = cause.side
+    said.cause = asker
+    said.action = f"{cause.own} ({said.own})"
+
+
+def _answer(caused: Sequence[Event], side: str | None, shown: dict[str, Any]
+            ) -> dict[str, Any]:
+    """The side's answer, from the events (a secret one once revealed); {} when unknown."""
+    for e in caused:
+        if e.get("type") == "decided" and e.get("side") == side and "answer" in e:
+            return dict(e["answer"])
+        if e.get("type") == "revealed":
+            for a in e.get("answers") or ():
+                if isinstance(a, dict) and a.get("side") == side and "answer" in a:
+                    return dict(a["answer"])
+    return {} if shown.get("secret") else dict(shown)
+
+
+def news(state: State) -> str:
+    """The newest action of the game in one line, credited (Entry.news); '' before any."""
+    log = game_log(state)
+    return log[-1].news if log else ""
 
 
 PASSES = ("pass", "stop", "end-phase", "end-turn")
@@ -408,4 +555,4 @@ def phase_actions(state: State, sides: Iterable[str]) -> list[Entry]:
 
 __all__ = ["unit_wounds", "losses", "outcome", "headline", "last_events", "failure", "entry",
            "Entry", "game_log", "phase_actions", "wounds", "model_wounds", "health", "effects",
-           "Hurt", "action_words"]
+           "Hurt", "action_words", "event_lines", "news", "GameLog"]

@@ -18,6 +18,7 @@ from typing import Any
 
 import battlefield.rules
 from battlefield.errors import UsageError
+from battlefield.names import after
 from battlefield.paths import add_ruleset_dir, entry_point_rulesets, ruleset_names
 from battlefield.rules.boundary import playable_units
 from battlefield.rules.ruleset import Ruleset
@@ -72,7 +73,8 @@ def get(name: str) -> Ruleset:
                              f"{', '.join(playable())}")
         rest = [n for n in ruleset_names() if n not in playable()]
         raise UsageError(f"unknown ruleset '{name}' (playable: {', '.join(playable())}"
-                         + (f"; geometry only: {', '.join(rest)})" if rest else ")"))
+                         + (f"; geometry only: {', '.join(rest)})" if rest else ")")
+                         + after(name, ruleset_names()))
     return ruleset
 
 

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from battlefield.errors import UsageError
+from battlefield.names import after
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import Decision
 from battlefield.rules.result import Result
@@ -244,7 +245,7 @@ class Ruleset(ABC):
         types there are (State.check asks it with `actions`; a ruleset whose types depend on
         the unit, as aos4's spells, asks it from `check`), `tail` adds to that list."""
         return [Violation("unknown_action", f"no {what} '{kind}' (valid: {', '.join(valid)}"
-                                            f"{tail})")]
+                                            f"{tail}){after(kind, valid)}")]
 
     def not_your_turn(self, state: State, action: Action) -> list[Violation]:
         """`not_your_turn` when the action names a `side` that is not the acting side

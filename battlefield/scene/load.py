@@ -7,6 +7,7 @@ bundled map (or a map file path relative to the scene) unless the scene gives it
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from pathlib import Path
@@ -21,7 +22,8 @@ from battlefield.geometry.bases import OVAL_SIZES_MM, RECT, ROUND_SIZES_MM, Base
 from battlefield.geometry.separation import half_width, signed_distance_matrix
 from battlefield.geometry.terrain import KINDS, Layout, Piece, normalise_kind
 from battlefield.inputs import MAX_NUMBER
-from battlefield.paths import find_map, map_names, ruleset_names
+from battlefield.names import after, did_you_mean
+from battlefield.paths import find_map, map_names, no_such_scene, ruleset_names
 from battlefield.rulesets import BOARD_ID, ExtraKey, load_ruleset
 from battlefield.scene.model import ModelSpec, Objective, Scene, UnitSpec
 from battlefield.yamlsource import Reader, _kind, format_path, load_yaml
@@ -100,7 +102,8 @@ class _SceneReader:
         if ruleset_override is not None:
             if ruleset_override not in names:
                 raise UsageError(f"unknown ruleset '{ruleset_override}' "
-                                 f"(expected one of {', '.join(names)})")
+                                 f"(expected one of {', '.join(names)})"
+                                 f"{after(ruleset_override, names)}")
             name = ruleset_override
         elif "ruleset" in top:
             name = r.string(("ruleset",), top["ruleset"], names)
@@ -179,7 +182,8 @@ class _SceneReader:
                 names = map_names()
                 raise r.error(("map",), f"no map '{ref}'",
                               "a map file next to the scene" +
-                              (", or a bundled map: " + ", ".join(names) if names else ""))
+                              (", or a bundled map: " + ", ".join(names) if names else ""),
+                              did_you_mean(ref, names))
             path = bundled
         if _where(path) in self.chain:
             raise r.error(("map",), f"map '{ref}' leads back to {path.name}",
@@ -303,6 +307,7 @@ class _SceneReader:
             weapons = [self._stats((*p, "weapons", k), w, rs.weapon_characteristics, weapon=True)
                        for k, w in enumerate(r.sequence((*p, "weapons"), u.get("weapons", [])))]
             self._ranges(p, weapons, rs)
+            self._named(p, models, weapons, rs)
             keywords = tuple(k.upper() for k in r.strings((*p, "keywords"),
                                                            u.get("keywords", [])))
             profile = r.string((*p, "profile"), u["profile"]) if "profile" in u else None
@@ -323,6 +328,29 @@ class _SceneReader:
                                    f"shooting weapon; in {rs.id} a melee weapon has no range",
                                    f"no range for a melee weapon, or {least:g}\" or more "
                                    f"for a shooting one")
+
+    def _named(self, path: tuple, models: list[ModelSpec], weapons: list[dict[str, Any]],
+               rs: Any) -> None:
+        """A model key whose items name the unit's weapons (ExtraKey.names, aos4's `weapons:`):
+        each item is the name of one of them, said once."""
+        have = [str(w.get("name")) for w in weapons]
+        for key in (k for k in rs.model_keys if k.names == "weapons"):
+            for k, m in enumerate(models):
+                items = m.extra.get(key.name)
+                for j, item in enumerate(items if isinstance(items, list) else ()):
+                    where = (*path, "models", k, key.name, j)
+                    if isinstance(item, bool) or not isinstance(item, (str, int, float)):
+                        raise self.r.error(where, f"must be a weapon's name, not {_kind(item)}",
+                                           "the name of one of the unit's weapons")
+                    if str(item) not in have:
+                        close = difflib.get_close_matches(str(item), have, 1, 0.6)
+                        raise self.r.error(
+                            where, f"'{item}' is not one of the unit's weapons"
+                            + (f"; did you mean {close[0]}?" if close else ""),
+                            ", ".join(have) if have else "a unit `weapons:` list to name")
+                    if item in items[:j]:
+                        raise self.r.error(where, f"'{item}' is named twice",
+                                           "each weapon the model carries once")
 
     def _default_base(self, path: tuple, given: dict[str, Any], rs: Any) -> Any:
         """The base a unit's models take when they leave theirs out: from a ruleset key that
@@ -587,8 +615,7 @@ def open_map(arg: str, ruleset: str | None) -> Scene:
     if not path.is_file():                # a folder of that name (an earlier --out, say)
         path = find_map(arg) or path
     if not path.exists():
-        raise InputError(arg, "", None, "no such map file",
-                         "a map file, or a bundled map: " + ", ".join(map_names()))
+        raise no_such_scene(arg, "map")
     return load_scene(path, ruleset=ruleset)       # a device or folder: refused by what it is
 
 

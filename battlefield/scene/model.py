@@ -13,6 +13,7 @@ from battlefield.errors import InputError, UnknownUnit
 from battlefield.geometry.bases import Base
 from battlefield.geometry.table import Table
 from battlefield.geometry.terrain import Layout, Piece
+from battlefield.names import after
 from battlefield.rulesets import RulesetData
 from battlefield.yamlsource import format_path
 
@@ -50,6 +51,18 @@ class UnitSpec:
 
     def has(self, keyword: str) -> bool:
         return keyword.upper() in self.keywords
+
+    def model_weapons(self, k: int) -> list[dict[str, Any]]:
+        """The weapon profiles the unit's k-th model (from 0) carries: the unit's weapons its
+        `weapons:` names (aos4's model key), the profiles it lists (openwg's), else every one of
+        the unit's: what the window's and the pages' hover of a model show."""
+        own = self.models[k].extra.get("weapons") if 0 <= k < len(self.models) else None
+        if not isinstance(own, list):
+            return list(self.weapons)
+        if all(isinstance(w, dict) for w in own):
+            return list(own)                    # the model's own profiles (openwg)
+        names = {str(n) for n in own}
+        return [w for w in self.weapons if str(w.get("name")) in names]
 
 
 @dataclass
@@ -111,7 +124,8 @@ class Scene:
             if u.id == unit_id:
                 return i
         ids = ", ".join(u.id for u in self.units) or "(none)"
-        raise UnknownUnit(f"{self.file}: no unit '{unit_id}' (units: {ids})")
+        raise UnknownUnit(f"{self.file}: no unit '{unit_id}' (units: {ids})"
+                          f"{after(unit_id, (u.id for u in self.units))}")
 
     @property
     def model_names(self) -> list[str]:

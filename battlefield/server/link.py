@@ -1,13 +1,16 @@
 """A client's connection to the server (aiohttp's WebSocket client): it connects, yields the
 server's messages, and when the connection drops connects again with back-off (for `patience`
-seconds at least), saying so with a `{"type": "status"}` message of its own. What to do after a
-new hello (resume, resend) is the caller's: the link knows nothing of the game.
+seconds at least), saying so with a `{"type": "status"}` message of its own. A first connection
+that cannot be made (refused, no such host, no answer in CONNECT_S) is given up at once with
+the reason: nothing was ever there to come back. What to do after a new hello (resume,
+resend) is the caller's: the link knows nothing of the game.
 
 ThreadedLink runs a Link on its own thread for the window, whose pygame loop polls it."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import queue
 import random
 import threading
@@ -23,6 +26,7 @@ from battlefield.server import messages
 FIRST_DELAY = 0.25
 MAX_DELAY = 5.0
 PATIENCE = 120.0             # seconds of failed attempts before giving up (at least 60)
+CONNECT_S = 10.0             # seconds a first connection may take to be answered
 
 
 def check_url(url: str) -> str:
@@ -90,9 +94,11 @@ class Link:
     async def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
         loop = asyncio.get_running_loop()
         self.wake = asyncio.Event()
-        async with aiohttp.ClientSession() as session:
+        timeout = aiohttp.ClientTimeout(total=None, sock_connect=CONNECT_S)
+        async with aiohttp.ClientSession(timeout=timeout) as session:
             failing_since: float | None = None
             delay = FIRST_DELAY
+            connected = False            # ever: a first failure is final, a later one is not
             while not self._closed:
                 try:
                     ws = await session.ws_connect(self.url, max_msg_size=0, heartbeat=30.0)
@@ -101,8 +107,13 @@ class Link:
                         what = "no such seat" if exc.status == 403 else "no such game"
                         raise GaveUp(f"{self.url}: the server says {exc.status} ({what})"
                                      ) from None
+                    if not connected:
+                        raise GaveUp(f"{self.url}: the server says {exc.status} "
+                                     f"({exc.message})") from None
                     ws = None
-                except (aiohttp.ClientError, OSError, asyncio.TimeoutError):
+                except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
+                    if not connected:
+                        raise GaveUp(f"{self.url}: cannot connect ({_why(exc)})") from None
                     ws = None
                 if ws is None:
                     now = loop.time()
@@ -112,7 +123,7 @@ class Link:
                     await asyncio.sleep(delay * (0.75 + 0.5 * self.rng.random()))
                     delay = min(delay * 2, MAX_DELAY)
                     continue
-                failing_since, delay = None, FIRST_DELAY
+                failing_since, delay, connected = None, FIRST_DELAY, True
                 self.ws = ws
                 self.status = "connected"
                 yield {"type": "status", "status": "connected"}
@@ -139,6 +150,17 @@ class Link:
                 if not self._restart:
                     yield {"type": "status", "status": "reconnecting"}
                 self._restart = False
+
+
+def _why(exc: BaseException) -> str:
+    """Why a connection could not be made, in a few words ('connection refused')."""
+    if isinstance(exc, asyncio.TimeoutError):
+        return f"no answer in {CONNECT_S:.0f} s"
+    cause = getattr(exc, "os_error", None) or exc
+    code = getattr(cause, "errno", None)
+    text = (os.strerror(code) if isinstance(code, int) and code > 0 else None) \
+        or getattr(cause, "strerror", None) or str(cause) or type(cause).__name__
+    return text[:1].lower() + text[1:]
 
 
 class ThreadedLink:

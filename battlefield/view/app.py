@@ -13,12 +13,12 @@ import pygame
 import yaml
 
 from battlefield import palette as pal
-from battlefield.errors import InputError, UsageError
+from battlefield.errors import InputError
 from battlefield.files import write_text
-from battlefield.inputs import plain_whole
 from battlefield.rules import log, outcome, players, registry
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.choices import open_choices
+from battlefield.rules.guide import nothing_to_decide, what_now
 from battlefield.rules.standing import scene_now
 from battlefield.rules.state import Game, State
 from battlefield.rules.trial import scene_after
@@ -30,8 +30,10 @@ from battlefield.view import auto, live
 from battlefield.view.aim import aim_text
 from battlefield.view.drag import DragTool, base_points
 from battlefield.view.editor import Editor
+from battlefield.view.guard import TakeBack, choice_words, spends
+from battlefield.view.held import hold  # noqa: F401  (as before, from here)
 from battlefield.view.measure_tool import MeasureTool
-from battlefield.view.opening import Setup, battle_text
+from battlefield.view.opening import Setup, battle_text, to_phase
 from battlefield.view.panels import WIDTH, HelpOverlay, Panel
 from battlefield.view.stack import SIZE, App  # noqa: F401  (App: as before, from here)
 from battlefield.view.table_view import TableView
@@ -59,34 +61,6 @@ def open_text(ruleset: str, text: str, name: str, seed: int = 1) -> Opened:
     registry.get(ruleset)
     scene = registry.checked(load_scene_text(text, name), battle=True)
     return Opened(Game(log.rules_for(ruleset), scene, seed).new_state(), text, name)
-
-
-def to_phase(state: State, phase: str) -> None:
-    """Pass (the vocabulary's action that needs nothing: end-phase, stop; warband's first, the
-    initiative side itself) until the named phase of the acting side comes up."""
-    if state.phase is None:
-        raise UsageError(f"--phase {phase}: {state.rules.id} has no phases (sides take turns)")
-    phases = state.rules.phases
-    if phases and phase not in phases:
-        raise UsageError(f"--phase {phase}: no such phase (phases: {', '.join(phases)})")
-    for _ in range(50):
-        now = state.phase
-        if now == phase and state.acting_side == state.active:
-            return
-        passing = next((a.id for a in state.scene.ruleset.actions    # all its fields optional
-                        if all(f.endswith("?") for f in a.fields)
-                        and a.id in state.available()), None)
-        if passing is None:
-            raise UsageError(f"--phase {phase}: the game cannot pass the {now} phase (no "
-                             f"action that needs nothing is available: "
-                             f"{', '.join(state.available()) or 'none'})")
-        try:
-            state.apply(Action(passing))      # aos4's end-phase, openwg's stop
-        except IllegalAction as exc:
-            why = "; ".join(v.message for v in exc.violations)
-            raise UsageError(f"--phase {phase}: the game cannot pass the {now} phase ({why})"
-                             ) from None
-    raise UsageError(f"--phase {phase}: not reached after 50 passes")
 
 
 class PlayScene:
@@ -121,6 +95,10 @@ class PlayScene:
         self.confirm: tuple[str, Any] | None = None      # (question, what Y does): asked first
         self.chosen_at: tuple[Any, ...] | None = None     # the turn an ability was chosen in
         self.aim_cache: dict[Any, str] = {}              # target previews (view/aim.py)
+        self.take_back: TakeBack | None = None   # the player's spending choice, undoable
+        self.by_itself = False         # the actions applied now are the computer's or auto-pass's
+        self.news = False              # the message holds an outcome (a pass by itself keeps it)
+        self._now: tuple[tuple, str] | None = None
 
     @property
     def state(self) -> State:
@@ -128,25 +106,67 @@ class PlayScene:
 
     def say(self, text: str) -> None:
         self.panel.message = text
+        self.news = False
 
     def applied(self, rolls: list, text: str) -> None:
         """An action went through: the models layer is redrawn, the log scrolls to the newest
-        entry (which words the outcome and the dice: outcome.game_log)."""
+        entry, and the message is the newest action worded and credited to the side that
+        caused its outcome (outcome.news). The player's own spending choice may be taken back
+        until their next action (view.guard)."""
         self.table.changed()
         self.panel.scroll = 0
         if self.chosen_at is not None and self.chosen_at != self.turn():
             # the turn (or phase) passed: the ability chosen for it is no longer meant
             self.drag.wanted = self.panel.chosen = self.chosen_at = None
             self.picking = None
+        if not self.by_itself:
+            done = self.state.actions[-1]
+            self.take_back = (TakeBack(len(self.state.actions) - 1, choice_words(done))
+                              if spends(self.state, done) else None)
         what = text.partition(": ")[0]
-        self.say(f"{what}: {outcome.headline(outcome.last_events(self.state), self.state)}")
+        newest = self.panel.entries(self.state)[-1]
+        said = outcome.headline(outcome.last_events(self.state), self.state)
+        if self.by_itself and said == "done" and self.news:
+            return       # a pass that followed by itself leaves the news in view (what now
+            #              says where the game is)
+        if newest.credit != newest.side:   # an answer that let the other side's action resolve
+            what = newest.action
+        elif newest.action in outcome.PASSES and newest.side:   # whose pass, of which phase
+            what = f"{newest.side} {newest.action}" + (
+                f" ({newest.phase[2]} phase)" if len(newest.phase) > 2 and newest.phase[2]
+                else "")
+        self.say(f"{what}: {said}")
+        self.news = said != "done"
+
+    def take_back_now(self) -> None:
+        """The take-back button: the game as it was before the spending choice."""
+        tb, self.take_back = self.take_back, None
+        if tb is None:
+            return
+        while len(self.state.actions) > tb.before and self.state.undo():
+            pass
+        self.panel.by_itself = {k: p for k, p in self.panel.by_itself.items() if k < tb.before}
+        self.glide = None
+        self.table.changed()
+        self.say(f"took back {tb.what}: choose again")
+
+    def now_line(self) -> str:
+        """Where the game is and what the step expects (rules.guide), once per state."""
+        st = self.state
+        key = (id(st), len(st.actions), len(st.pending), self.table.version)
+        if self._now is None or self._now[0] != key:
+            said = what_now(st, self.open_now())
+            if st.acting_side in self.computer and not st.over:
+                said = f"the computer plays {st.acting_side}: {said}"
+            self._now = (key, said)
+        return self._now[1]
 
     def apply(self, action: Action) -> bool:
         before = len(self.state.dice.log)
         try:
             events = self.state.apply(action)
         except IllegalAction as exc:
-            self.say("illegal: " + "; ".join(v.message for v in exc.violations))
+            self.say("illegal: " + "; ".join(live.reasons(exc.violations)))
             return False
         what = f"{action.type}" + (f" {action.unit}" if action.unit else "")
         what += f" -> {action.target}" if action.target else ""
@@ -290,6 +310,11 @@ class PlayScene:
             self.aim(e.pos)         # the target under the cursor, before the click
         if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1:
             name = self.panel.button_at(e.pos)
+            self.panel.guard.pointer_at(e.pos)
+            if name is not None and self.panel.guard.blocks(name):
+                self.say(f"{name} has just appeared under the pointer: move the pointer and "
+                         "click again to choose it")
+                return True
             if name is not None:
                 self.panel.tip_off = name
                 self.button(name)
@@ -305,6 +330,9 @@ class PlayScene:
         return self.table.handle_event(e)
 
     def button(self, name: str) -> None:
+        if self.take_back is not None and name == self.take_back.label:
+            self.take_back_now()
+            return
         if name in self.panel.answers:               # a pending decision's answer
             self.picking = None
             self.apply(self.panel.answers[name])
@@ -359,6 +387,7 @@ class PlayScene:
     def undo(self) -> None:
         """Take back the player's last action, and with it what followed by itself (the
         computer's actions, the passes auto-pass gave)."""
+        self.take_back = None
         if self.state.undo():
             while ((self.computer and self.state.acting_side in self.computer)
                    or self.forced() is not None) and self.state.undo():
@@ -484,17 +513,33 @@ class PlayScene:
             player = self.players[side]
             before = auto.positions(st)
             action = player.choose(st)
-            if self.apply(action) and self.glide_s > 0:
+            self.by_itself = True
+            try:
+                applied = self.apply(action)
+            finally:
+                self.by_itself = False
+            if applied and self.glide_s > 0:
                 self.glide = auto.Glide.of(st, action, before, self.glide_s)
             return
         step = self.forced()
         if step is not None:
             phase = st.phase
-            if self.apply(step):
+            where = f"{side}'s {phase} phase" if phase else f"{side}'s turn"
+            why = nothing_to_decide(st) if step.type in auto.passes(st) else ""
+            self.by_itself = True
+            try:
+                applied = self.apply(step)
+            finally:
+                self.by_itself = False
+            if applied and self.news:
+                self.panel.by_itself[len(st.actions) - 1] = phase     # the log says so
+            elif applied:
                 self.panel.by_itself[len(st.actions) - 1] = phase
-                self.say(f"{side} passed by itself ({step.type}: nothing else to do; A turns "
-                         "auto-pass off)" if step.type in auto.passes(st) else
+                self.say(f"{where} passed by itself: nothing to decide"
+                         + (f" ({why})" if why else "") + "; A turns auto-pass off"
+                         if step.type in auto.passes(st) else
                          f"{side}: {step.type} by itself (nothing else to decide)")
+                self.news = True       # why it passed: the computer's pass that follows keeps it
             else:
                 self._forced = (self._forced[0], None)    # refused: leave it to the player
 
@@ -513,6 +558,8 @@ class PlayScene:
             self.panel.draw_editor(surface, self.editor)
             return
         self.panel.open_now = self.open_now()
+        self.panel.now_line = self.now_line()
+        self.panel.take_back = self.take_back.label if self.take_back is not None else None
         self.panel.draw(surface, self.state)
 
 
@@ -544,39 +591,3 @@ def table_scene(setup: Setup, opened: Opened, size: tuple[int, int]) -> PlayScen
         if setup.edit:
             scene.editor.selected = ("piece", setup.edit)
     return scene
-
-
-def hold(scene: PlayScene, unit: str, to: tuple[float, float] | None,
-         target: str | None = None, facing: float | None = None) -> None:
-    """Pick up `unit` ('UNIT' or 'UNIT/N' for one model) and hold it with its reference model
-    at `to` (and the cursor over `target`), as a drag would, with the engine's full check."""
-    st = scene.state
-    uid, _, n = unit.partition("/")
-    u = _unit(st, uid, "--drag")
-    size = len(st.scene.units[u].models)
-    k = plain_whole(n) if n else None
-    if n and not (k is not None and 1 <= k <= size):
-        raise UsageError(f"--drag {unit}: {uid} has models 1 to {size}")
-    model = st.scene.model_offsets()[u] + k - 1 if k is not None else None
-    if model is not None and st.table.unit[model] < 0:
-        raise UsageError(f"--drag {unit}: that model has been slain")
-    p = live.pick_up(st, u, model, scene.drag.wanted)
-    if p is None:
-        raise UsageError(f"--drag {unit}: it cannot be moved now ({st.acting_side} is acting"
-                         + (f" in the {st.phase} phase" if st.phase
-                            else "") + "; try --phase movement)")
-    d = scene.drag
-    d.pickup = p
-    t = st.table
-    d.to = to if to is not None else (float(t.x[p.ref]), float(t.y[p.ref]))
-    d.target = _unit(st, target, "--target") if target else None
-    d.facing = None if facing is None else facing % 360.0
-    d.update_ruling(engine=True)
-
-
-def _unit(state: State, uid: str, flag: str) -> int:
-    try:
-        return state.scene.unit_index(uid)
-    except KeyError:
-        raise UsageError(f"{flag} {uid}: no such unit (units: "
-                         + ", ".join(u.id for u in state.scene.units) + ")") from None

@@ -214,7 +214,7 @@ class DragTool:
         if self.submit is not None:
             bad = self.state.check(action)
             if bad:
-                self.cancel("snapped back: " + "; ".join(v.message for v in bad))
+                self.cancel("snapped back: " + "; ".join(live.reasons(bad)))
                 return
             self.pickup = None
             self.ruling = None
@@ -224,8 +224,7 @@ class DragTool:
         try:
             events = self.state.apply(action)
         except IllegalAction as exc:
-            why = "; ".join(v.message for v in exc.violations)
-            self.cancel(f"snapped back: {why}")
+            self.cancel("snapped back: " + "; ".join(live.reasons(exc.violations)))
             return
         uid = self.state.scene.units[p.unit].id
         self.pickup = None
@@ -304,8 +303,13 @@ class DragTool:
         short = " in 3-D" if rules.distance == "3d" else ""
         lines = live.describe(r)
         if near:
-            lines.append(f'in combat (within {rules.combat_range:g}"{short}) with: '
-                         + ", ".join(near))
+            # where the drop leaves the unit, not a fault (a fault is on the illegal: line):
+            # a charge's target among them is what the charge is for
+            aim = st.scene.units[r.target].id if r.target is not None and live.targeted(
+                st, r.action.type) else None
+            lines.append(f'after the drop, in combat (within {rules.combat_range:g}"{short}) '
+                         f'with: ' + ", ".join(f"{u} (its target)" if u == aim else u
+                                               for u in near))
         if r.legal is False:
             ruler = RULER_OVER
         else:
@@ -411,7 +415,8 @@ class DragTool:
         lines = shown.caption
         # long lines (every reason of an illegal drop) wrap instead of being cut short
         rows = [text_surface(part, style.small_size,
-                             RULER_OVER if text.startswith("illegal") else pal.INK)
+                             RULER_OVER if text.startswith("illegal") else
+                             pal.INK_SOFT if text.startswith("after the drop") else pal.INK)
                 for text in lines for part in textwrap.wrap(text, 90)][:14]
         if rows:
             box = pygame.Surface((max(s.get_width() for s in rows) + 20,

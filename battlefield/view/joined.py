@@ -56,7 +56,7 @@ class JoinedScene(PlayScene):
     def apply(self, action: Action) -> bool:
         bad = self.state.check(action)
         if bad:
-            self.say("illegal: " + "; ".join(v.message for v in bad))
+            self.say("illegal: " + "; ".join(live.reasons(bad)))
             return False
         self.submit(action)
         return True
@@ -111,7 +111,7 @@ class JoinedScene(PlayScene):
             if self.drag.pickup is not None and not seat.ready():
                 self.drag.cancel("the position changed: pick the unit up again")
             self.table.changed()
-            self.say(heard(applied[-1]))
+            self.say(heard(applied[-1], self.panel.entries(self.state)))
 
     def status_line(self) -> str:
         """Which side this window plays, the connection, whose decision it is."""
@@ -133,11 +133,15 @@ class JoinedScene(PlayScene):
         self.link.close()
 
 
-def heard(msg: dict[str, Any]) -> str:
-    """An event in words, with its dice: 'blue: charge blue-riders -> red-1: done (2D6 7)'."""
+def heard(msg: dict[str, Any], log: list[Any] | None = None) -> str:
+    """An event in words, with its dice: 'blue: charge blue-riders -> red-1: done (2D6 7)';
+    with the mirrored game's log (outcome.game_log), its newest entry as the window words it,
+    credited to the side whose action the outcome is."""
     a = msg["action"]
     if a.get("secret"):
         return f"{msg['by']}: {a.get('type')} (secret until revealed)"
+    if log:
+        return log[-1].news
     what = f"{msg['by']}: {a.get('type')}" + (f" {a['unit']}" if a.get("unit") else "")
     if a.get("target"):
         what += f" -> {a['target']}"

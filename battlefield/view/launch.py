@@ -30,11 +30,10 @@ from battlefield.view.drawing import font
 from battlefield.view.layers import Style
 from battlefield.view.overlays import draw_scene
 from battlefield.view.transform import ViewTransform
+from battlefield.view.warm import warm_up
 
 PREPARING = "preparing sight and reach..."
 PANEL_W = 340                  # as view.panels.WIDTH (not imported: it pulls in the rules)
-WARM_ACTIONS = 12              # computer moves played on a copy of the game while preparing
-WARM_S = 4.0                   # and no longer than this once the kernels are compiled
 
 
 def fit_view(scene: Scene, rect: pygame.Rect) -> ViewTransform:
@@ -140,45 +139,6 @@ class Launch:
             surface.blit(small.render(line, True, pal.INK_SOFT), (x, y))
             y += 18
         self.drawn = True
-
-
-def warm_up(state: Any, computer: bool = True) -> None:
-    """What the window asks first, asked now so that numba compiles those kernels (or loads
-    them from its cache) before the player can ask: the rulings drawn on the board, the
-    actions offered, a drag of each of the acting side's units an inch and onto an enemy, and
-    (`computer`) the computer player's moves for a few actions on a copy of the game."""
-    # here, not at the top: the first frame draws before numba is imported
-    from battlefield.rules.standing import scene_now
-    from battlefield.rulings import Referee
-    from battlefield.view import live
-
-    Referee(scene_now(state)).check_report()
-    state.available()
-    t = state.table
-    for u in range(len(state.scene.units)):
-        p = live.pick_up(state, u)
-        if p is None:
-            continue
-        x, y = float(t.x[p.ref]), float(t.y[p.ref])
-        live.rule(state, p, (x + 1.0, y), engine=True, detail=True)
-        for enemy in state.enemies(u)[:1]:
-            m = int(state.models_of(enemy)[0])
-            live.rule(state, p, (float(t.x[m]), float(t.y[m])), enemy, engine=True,
-                      detail=True)
-    if not computer:
-        return
-    copy = state.snapshot()
-    players: dict[str, Any] = {}
-    start = time.perf_counter()
-    for k in range(WARM_ACTIONS):
-        if copy.over or (k and time.perf_counter() - start > WARM_S):
-            break
-        side = copy.acting_side
-        player = players.setdefault(side, copy.rules.player())
-        try:
-            copy.apply(player.choose(copy))
-        except Exception:              # a warm-up: whatever it compiled is compiled
-            break
 
 
 def window(scene_arg: str | None, ruleset: str | None, seed: int, size: tuple[int, int],

@@ -6,10 +6,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from battlefield.errors import InputError, UsageError
 from battlefield.inputs import readable_file
+from battlefield.names import after
+from battlefield.paths import no_such_scene
 from battlefield.scene.model import Scene
+
+if TYPE_CHECKING:
+    from battlefield.rules.state import State
 
 
 def battle_text(scene_arg: str | None, ruleset: str | None = None) -> tuple[str, str, str]:
@@ -20,6 +26,8 @@ def battle_text(scene_arg: str | None, ruleset: str | None = None) -> tuple[str,
     from battlefield.rulesets import BOARD_ID
     from battlefield.scene.load import load_scene, resolve_scene_path
 
+    if scene_arg is not None and not resolve_scene_path(scene_arg).exists():
+        raise no_such_scene(scene_arg)
     if scene_arg is not None and ruleset is None:
         ruleset = load_scene(resolve_scene_path(scene_arg)).ruleset.id
         if ruleset == BOARD_ID:      # a plain board: the default ruleset's demo armies on it
@@ -79,7 +87,7 @@ class Setup:
         for side in self.computer:
             if side not in scene.sides:
                 raise UsageError(f"--computer {side}: no such side (sides: "
-                                 f"{', '.join(scene.sides)})")
+                                 f"{', '.join(scene.sides)}){after(side, scene.sides)}")
         if self.load:
             try:
                 readable_file(Path(self.load), self.load, "a saved game", "a saved game's log")
@@ -91,8 +99,41 @@ class Setup:
         if self.zoom is not None and not 1 <= self.zoom <= 20:
             raise UsageError(f"--zoom {self.zoom:g}: from 1 (the whole board) to 20")
         if self.edit and self.edit not in {p.id for p in scene.terrain}:
+            pieces = [p.id for p in scene.terrain]
             raise UsageError(f"--edit {self.edit!r}: no such terrain piece (pieces: "
-                             + ", ".join(p.id for p in scene.terrain) + ")")
+                             + ", ".join(pieces) + ")" + after(self.edit, pieces))
 
 
-__all__ = ["Setup", "battle_text"]
+__all__ = ["Setup", "battle_text", "to_phase"]
+
+
+def to_phase(state: State, phase: str) -> None:
+    """Pass (the vocabulary's action that needs nothing: end-phase, stop; warband's first, the
+    initiative side itself) until the named phase of the acting side comes up."""
+    # here, not at the top: the first frame draws before the rules are imported (view.launch)
+    from battlefield.rules.actions import Action, IllegalAction
+
+    if state.phase is None:
+        raise UsageError(f"--phase {phase}: {state.rules.id} has no phases (sides take turns)")
+    phases = state.rules.phases
+    if phases and phase not in phases:
+        raise UsageError(f"--phase {phase}: no such phase (phases: {', '.join(phases)})"
+                         f"{after(phase, phases)}")
+    for _ in range(50):
+        now = state.phase
+        if now == phase and state.acting_side == state.active:
+            return
+        passing = next((a.id for a in state.scene.ruleset.actions    # all its fields optional
+                        if all(f.endswith("?") for f in a.fields)
+                        and a.id in state.available()), None)
+        if passing is None:
+            raise UsageError(f"--phase {phase}: the game cannot pass the {now} phase (no "
+                             f"action that needs nothing is available: "
+                             f"{', '.join(state.available()) or 'none'})")
+        try:
+            state.apply(Action(passing))      # aos4's end-phase, openwg's stop
+        except IllegalAction as exc:
+            why = "; ".join(v.message for v in exc.violations)
+            raise UsageError(f"--phase {phase}: the game cannot pass the {now} phase ({why})"
+                             ) from None
+    raise UsageError(f"--phase {phase}: not reached after 50 passes")

@@ -14,11 +14,14 @@ from battlefield import palette as pal
 from battlefield.rules import outcome
 from battlefield.rules.actions import Action
 from battlefield.rules.choices import open_choices, passes
+from battlefield.rules.event_words import about_words
 from battlefield.rules.state import State
 from battlefield.view.drawing import font
 from battlefield.view.editor_marks import SHORTCUTS as EDIT_KEYS
+from battlefield.view.guard import ButtonGuard
 
 WIDTH = 340
+NOW_LINES = 3                # the lines kept for "what now" under the phase bar
 SHORTCUTS = (
     ("left drag", "move a unit (Shift: one model) for the ability chosen"),
     ("drop", "apply it; illegal snaps back; a charge a hair off snaps legal"),
@@ -61,10 +64,15 @@ class Panel:
         self.open_now: list[str] | None = None   # the scene's open_choices of the state drawn
         self.buttons_top = 0         # the button row never moves up under the cursor
         self._top_key: tuple[Any, ...] = ()
+        self.guard = ButtonGuard()   # a button that appears under the pointer waits a moment
+        self.now_line = ""           # where the game is and what the step expects (rules.guide)
+        self.take_back: str | None = None   # the button that takes back a spending choice
 
     def handle_event(self, e: pygame.event.Event) -> bool:
         """The game log scrolls: the wheel over the panel, Page Up / Page Down, Home. The
         cursor's place is kept for the buttons' tooltips."""
+        if e.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN):
+            self.guard.pointer_at(e.pos)
         if e.type == pygame.MOUSEMOTION:
             self.hover = e.pos if self.rect.collidepoint(e.pos) else None
             if self.tip_off is not None and self.button_at(e.pos) != self.tip_off:
@@ -96,7 +104,10 @@ class Panel:
         surface.blit(font(18).render(f"computer ({sides}) this phase:", True, pal.INK), (x, y))
         y += 20
         for en in done[-6:]:
-            text = en.action + (f": {en.lines[0]}" if en.lines else "")
+            # what the computer itself did; an answer that let the other side's action
+            # resolve is its answer alone (the outcome is that action's, in the game log)
+            text = en.own if en.credit != en.side else (
+                en.action + (f": {en.lines[0]}" if en.lines else ""))
             for k, line in enumerate(_wrap(text, small, self.rect.width - 36)[:2]):
                 surface.blit(small.render(line, True, pal.INK_SOFT), (x + (12 if k else 4), y))
                 y += 17
@@ -110,7 +121,9 @@ class Panel:
         colours = pal.side_colours(state.sides)
         lines: list[tuple[str, pal.RGB, int]] = []
         for n, en in reversed(list(enumerate(self.entries(state)))):
-            ink = pal.darker(colours.get(en.side, pal.INK), 0.5) if en.side else pal.INK
+            # in the colour of the side whose action the outcome is (rules.outcome: an answer
+            # that let the other side's attack resolve is that attack)
+            ink = pal.darker(colours.get(en.credit, pal.INK), 0.5) if en.credit else pal.INK
             said = en.action
             if n in self.by_itself:
                 phase = self.by_itself[n]
@@ -175,6 +188,15 @@ class Panel:
         y += 26
         surface.blit(small.render(f"acting: {state.acting_side}", True, pal.INK), (x, y))
         y += 20
+        # where the game is and what the step expects (rules.guide), in a box of its own
+        # height always, so the buttons below never move when it changes
+        lines = _wrap(self.now_line, small, r.width - 24)
+        if len(lines) > NOW_LINES:
+            lines = lines[:NOW_LINES - 1] + [_cut(" ".join(lines[NOW_LINES - 1:]), small,
+                                                  r.width - 24)]
+        for k, line in enumerate(lines):
+            surface.blit(small.render(line, True, pal.darker(pal.BLUE, 0.7)), (x, y + 18 * k))
+        y += 18 * NOW_LINES + 2
         if self.network:
             for line in _wrap(self.network, small, r.width - 24)[:2]:
                 surface.blit(small.render(line, True, pal.VERMILLION if "reconnecting" in line
@@ -218,6 +240,8 @@ class Panel:
         self.buttons_top = y = max(y, self.buttons_top)
         bx = x
         idle = self.idle(state)
+        if self.take_back:
+            names = [*names, self.take_back]
         for name in names:
             w = small.size(name)[0] + 14
             if bx + w > r.right - 8:
@@ -225,12 +249,15 @@ class Panel:
             b = pygame.Rect(bx, y, w, 24)
             on = name == self.chosen
             back = pal.SKY if on else (244, 244, 240) if name in idle else (255, 255, 255)
+            if name == self.take_back:
+                back = (255, 236, 214)           # taking back: apart from the choices
             pygame.draw.rect(surface, back, b, border_radius=4)
             pygame.draw.rect(surface, pal.INK_SOFT, b, 1, border_radius=4)
             surface.blit(small.render(name, True, pal.INK_SOFT if name in idle else pal.INK),
                          (bx + 7, y + 4))
             self.buttons.append((b, name))
             bx += w + 6
+        self.guard.drawn(self.buttons)
         y += 36
         y = self._unit_notes(surface, state, x, y)
         for line in _wrap(self.message, small, r.width - 24)[:5]:
@@ -250,6 +277,9 @@ class Panel:
         if name is not None and name == self.tip_off:
             return          # clicked: the message it covers says what came of the click
         text = button_tip(state, name, self.answers) if name is not None else ""
+        if name is not None and name == self.take_back:
+            text = (f"{name}: undo that choice and what followed by itself; you may until "
+                    "your next action")
         if not text:
             return
         small = font(16)
@@ -278,7 +308,7 @@ class Panel:
         d = state.pending[0]
         big, small = font(20), font(16)
         others = len(state.pending) - 1
-        about = ", ".join(f"{k} {val}" for k, val in d.about)
+        about = about_words(dict(d.about)) if d.about else ""
         lines = _wrap(about + (f"; then {others} more" if others else ""), small,
                       self.rect.width - 30)[:3]
         box = pygame.Rect(x - 6, y - 2, self.rect.width - 12, 30 + 18 * len(lines))
@@ -335,6 +365,15 @@ def _shown(value: object) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(str(v) for v in value) or "-"
     return str(value)
+
+
+def _cut(text: str, f: pygame.font.Font, width: int) -> str:
+    """The text cut to `width` with '...' when it is longer."""
+    if f.size(text)[0] <= width:
+        return text
+    while text and f.size(text + "...")[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "..."
 
 
 def _wrap(text: str, f: pygame.font.Font, width: int) -> list[str]:

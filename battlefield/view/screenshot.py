@@ -10,6 +10,7 @@ import time
 import pygame
 
 from battlefield.errors import UsageError
+from battlefield.names import after
 from battlefield.view import auto
 from battlefield.view.app import PlayScene, before_play, open_game, table_scene
 from battlefield.view.opening import Setup
@@ -42,7 +43,8 @@ def click(scene: PlayScene, name: str, surf: pygame.Surface) -> None:
     rect = next((r for r, n in scene.panel.buttons if n == name), None)
     if rect is None:
         raise UsageError(f"--click {name}: no such button now (buttons: "
-                         + ", ".join(n for _, n in scene.panel.buttons) + ")")
+                         + ", ".join(n for _, n in scene.panel.buttons) + ")"
+                         + after(name, [n for _, n in scene.panel.buttons]))
     scene.panel.hover = rect.center
     scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
 
@@ -108,7 +110,8 @@ def screenshot_of(scene_arg: str | None, ruleset: str | None, seed: int,
         rect = next((r for r, n in scene.panel.buttons if n == setup.hover), None)
         if rect is None:
             raise UsageError(f"--hover {setup.hover}: no such button now (buttons: "
-                             + ", ".join(n for _, n in scene.panel.buttons) + ")")
+                             + ", ".join(n for _, n in scene.panel.buttons) + ")"
+                             + after(setup.hover, [n for _, n in scene.panel.buttons]))
         scene.panel.hover = rect.center
         scene.draw(surf)
     # here, not at the top: the headless picture module sets SDL's dummy driver on import

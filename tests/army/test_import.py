@@ -108,8 +108,15 @@ def test_models_counts_mixed_weapons_and_prayers(battle):
     scene = load_scene(battle)
     by = {u.id: u for u in scene.units}
     assert [len(by[u].models) for u in UNITS] == [5, 3, 1, 1, 1, 10, 1]
-    # 4 Liberators carry Warhammers, 1 a Grandhammer: a unit has one set of weapons
-    assert [w["name"] for w in by["red-liberators"].weapons] == ["Warhammer"]
+    # 4 Liberators carry Warhammers (one of them the champion), 1 a Grandhammer
+    liberators = by["red-liberators"]
+    assert [w["name"] for w in liberators.weapons] == ["Warhammer", "Grandhammer"]
+    assert [m.extra.get("weapons") for m in liberators.models] == [
+        ["Warhammer"]] * 4 + [["Grandhammer"]]
+    assert [list(m.extra.get("command", {})) for m in liberators.models] == [
+        ["Champion"], [], [], [], []]
+    assert liberators.models[0].extra["command"]["Champion"] == (
+        "Add 1 to the Attacks characteristic of weapons used by champions in this unit.")
     ionus = by["red-ionus-cryptborn-warden-of-lost-souls"]
     assert ionus.stats["power"] == 2 and "PRIEST" in ionus.keywords
     assert spellbook.of(ionus, "prayers") == [
@@ -159,5 +166,7 @@ def test_without_deploy_units_stand_in_roster_order(tmp_path, capsys):
     scene = load_scene(out)
     assert {u.side for u in scene.units} == {"red"} and scene.terrain    # the aos4 map
     warnings = capsys.readouterr().err
-    assert "1 of its 5 models carry 'Grandhammer'" in warnings
+    assert "models carry" not in warnings          # each model carries its own weapons
+    assert ("unit 'Prosecutors': weapon 'Stormcall Javelin' ability 'Charge (+1 Damage)' is "
+            "kept on the weapon but not played yet") in warnings
     assert "Lightning Tempest' is played as its first effect" in warnings

@@ -54,7 +54,22 @@ def test_an_action_comes_with_its_dice_and_events(versions):
     rolled = [v for v in vs if v.get("rolls")]
     assert rolled and all(re.match(r"\d*D\d+ \[", r) for v in rolled for r in v["rolls"])
     moved = next(v for v in vs if v.get("action", "").startswith("move "))
-    assert any(e.startswith("moved: ") for e in moved["events"])
+    unit = moved["action"].split()[1]
+    said = moved["outcome"] + moved["events"]
+    assert any(e.startswith(f"{unit} moves ") for e in said), said      # in words
+    for v in vs:
+        for text in v.get("outcome", []) + v.get("events", []):
+            assert "=" not in text and "{'" not in text and "False" not in text, text
+
+
+def test_an_answer_is_credited_to_the_action_it_lets_resolve(versions):
+    """The last morale card of a skirmish lets the skirmish resolve: the version says the
+    skirmish (and the card), credited to the side that declared it."""
+    _, vs = versions
+    credited = [v for v in vs if v.get("credit") and v["credit"] != v["by"]]
+    assert credited
+    for v in credited:
+        assert v["action"].startswith("skirmish ") and "(" in v["action"], v["action"]
 
 
 def test_an_action_says_what_came_of_it_before_its_dice(saved, versions):

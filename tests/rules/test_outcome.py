@@ -194,8 +194,10 @@ def test_a_pass_is_the_side_that_passed():
     assert sides == ["red", "blue"]
 
 
-def test_an_answer_names_the_decision_it_answers():
-    # 'blue decline' alone does not say what was declined
+def test_an_answer_is_credited_to_the_action_it_lets_resolve():
+    """blue declining All-out Defence lets red's fight resolve: the damage is red's doing, so
+    the entry says red's fight (and what blue answered), in red's name; what blue did is its
+    own line ('blue answered ...', the computer's list), not 'blue decline: 1 damage'."""
     from battlefield.rules.actions import Action
 
     text, name = battle_scene("aos4", None)
@@ -204,9 +206,17 @@ def test_an_answer_names_the_decision_it_answers():
         state.apply(Action("end-phase"))
     state.apply(Action("fight", unit="red-blades", target="blue-drake"))
     assert state.pending and state.pending[0].kind == "all-out-defence"
+    asked = outcome.game_log(state)[-1]
+    assert asked.lines == ["blue decides all-out-defence (choices: all-out-defence, decline)"]
+    assert asked.events[0] == asked.lines[0]
     state.apply(Action("decline", side="blue"))
     last = outcome.game_log(state)[-1]
-    assert last.action == "blue decline (all-out-defence)" and "1 damage" in last.lines[0]
+    assert last.side == "blue" and last.credit == "red"
+    assert last.action == ("red-blades fight -> blue-drake (blue answered all-out-defence: "
+                           "decline)")
+    assert last.own == "blue answered all-out-defence: decline"
+    assert last.lines[0].startswith("blue-drake: 1 damage")
+    assert outcome.news(state) == f"{last.action}: {last.lines[0]}"
 
 
 def test_an_answer_that_names_its_decision_is_left_as_it_is():

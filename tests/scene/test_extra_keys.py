@@ -48,7 +48,8 @@ def toy(tmp_path, monkeypatch):
     text = "\n".join(line for line in text.splitlines() if not line.startswith("_demo:"))
     own, models = KEYS.split("model_keys:")           # beside aos4's own unit keys
     text = text.replace("\nunit_keys:\n", own.rstrip() + "\n", 1)
-    (folder / "ruleset.yaml").write_text(text + "\nmodel_keys:" + models, encoding="utf-8")
+    text = text.replace("\nmodel_keys:\n", "\nmodel_keys:" + models, 1)   # beside aos4's own
+    (folder / "ruleset.yaml").write_text(text, encoding="utf-8")
     real_dir, real_names = rulesets.ruleset_dir, load.ruleset_names
     monkeypatch.setattr(rulesets, "ruleset_dir",
                         lambda name: folder if name == "toy" else real_dir(name))

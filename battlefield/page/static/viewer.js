@@ -456,7 +456,7 @@
     var when = "round " + (c.round || 0) + " · " + (c.active || "?") + "'s " +
                (c.phase ? c.phase + " phase" : "turn");
     this.clock.textContent = when;
-    this.acting.textContent = c.over ? "the battle is over" :
+    this.acting.textContent = c.now ? c.now : c.over ? "the battle is over" :
       (c.deciding ? c.deciding : (c.acting || "?") + " to act");
     this.sides.textContent = "";
     var sides = this.sides;

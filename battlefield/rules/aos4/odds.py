@@ -11,7 +11,7 @@ import numpy as np
 
 from battlefield.rules.aos4 import attacks as seq
 from battlefield.rules.aos4.cover import pieces_covering
-from battlefield.rules.aos4.weapons import Weapon, weapons_of
+from battlefield.rules.aos4.weapons import Weapon, against, carries, weapons_of
 
 EPS = 1e-6
 
@@ -84,9 +84,13 @@ def attack_odds(referee, u: int, v: int, weapon: str | None = None,
                          save=1 if all_out_defence else 0, ward=ward)
     dist = np.array([1.0])
     who: dict[str, list[str]] = {}
+    anti: dict[str, list[str]] = {}
     for w in chosen:
         n, names = _able(referee, u, v, w)
         who[w.name] = names
+        w, said = against(w, b, charged)        # Anti-X (+N Rend) against this target
+        if said:
+            anti[w.name] = said
         if n:
             dist = np.convolve(dist, seq.volley_dist(w, n, save, mods))
     inflicted = seq.capped(dist, pool)
@@ -94,19 +98,23 @@ def attack_odds(referee, u: int, v: int, weapon: str | None = None,
         kind, seq.mean(inflicted), seq.as_dict(inflicted),
         seq.as_dict(seq.slain(inflicted, health, models)), who,
         {"hit": mods.hit, "save": mods.save, "ward": ward, "target_save": save,
-         "cover": [table.layout.pieces[k].id for k in cover]},
+         "cover": [table.layout.pieces[k].id for k in cover], **({"anti": anti} if anti else {})},
         "" if any(who.values()) else "no model of the attacking unit is in range and can see")
 
 
 def _able(referee, u: int, v: int, w: Weapon) -> tuple[int, list[str]]:
-    """Models of u that can attack v with w: a model of v within range, and visible."""
+    """Models of u that can attack v with w: models that carry it (weapons.carries), with a
+    model of v within range, and visible."""
     table = referee.table
     reach = referee.rules.combat_range if w.melee else float(w.range)
     mine = table.unit_models[u]
     theirs = table.unit_models[v]
     d = table.distances(mine, theirs)
+    spec, first = referee.scene.units[u], referee.scene.model_offsets()[u]
     names = []
     for i, m in enumerate(mine):
+        if not carries(spec, int(m) - first, w.name):
+            continue
         close = theirs[d[i] <= reach + EPS]
         if len(close) and any(_sees(referee, int(m), int(t)) for t in close):
             names.append(referee.names[int(m)])

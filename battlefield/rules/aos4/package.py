@@ -89,6 +89,8 @@ def _attack_text(d: dict[str, Any]) -> str:
     m = d["modifiers"]
     if m.get("cover"):
         lines.append(f"  target in cover ({', '.join(m['cover'])}): -1 to hit")
+    for w, said in m.get("anti", {}).items():
+        lines.append(f"  {w}: {', '.join(said)} (Anti-X)")
     lines.extend(distribution(d))
     return "\n".join(lines)
 

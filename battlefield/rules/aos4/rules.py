@@ -15,7 +15,7 @@ from typing import Any
 
 from battlefield.errors import InputError, UsageError
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import defence, magic, package, spellbook, turns
+from battlefield.rules.aos4 import defence, magic, package, spellbook, turns, warscroll, weapons
 from battlefield.rules.aos4.data import Ability, abilities, used_core
 from battlefield.rules.aos4.fighting import Fighting
 from battlefield.rules.aos4.heroics import Heroics
@@ -393,6 +393,8 @@ class Aos4(Moving, Shooting, Fighting, Heroics, Ruleset):
 
     def check_scene(self, scene: Scene) -> None:
         spellbook.check_scene(scene)
+        weapons.check_scene(scene)
+        warscroll.check_scene(scene)
 
     def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
         return package.try_start(scene, actions)

@@ -12,7 +12,7 @@ from battlefield.rules.aos4 import allocation, defence
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.cover import pieces_covering
 from battlefield.rules.aos4.movement import v
-from battlefield.rules.aos4.weapons import weapons_of
+from battlefield.rules.aos4.weapons import against, weapons_of
 from battlefield.rulings import Referee
 
 Event = dict[str, Any]
@@ -123,8 +123,11 @@ class Shooting:
                 n = self._able(state, ref, u, w, wp)
                 if not n:
                     continue
+                wp, anti = against(wp, spec, "charged" in state.units[w].flags)
                 dmg, ev = allocation.volley(state, u, w, wp, n, mods)
                 ev["cover"] = [state.table.layout.pieces[k].id for k in cover]
+                if anti:
+                    ev["anti"] = anti
                 events.append(ev)
                 total += dmg
             events.extend(allocation.allocate(state, w, total, state.models_of(u),

@@ -21,14 +21,17 @@ from xml.etree import ElementTree as ET
 HERE = Path(__file__).resolve().parent
 BSDATA = HERE.parents[2].parent / "shared" / "bsdata" / "age-of-sigmar-4th"
 CAT = "{http://www.battlescribe.net/schema/catalogueSchema}"
+GST = "{http://www.battlescribe.net/schema/gameSystemSchema}"
 ROSTER_NS = "http://www.battlescribe.net/schema/rosterSchema"
 GST_ID, GST_NAME, FORCE_ENTRY = "e51d-b1a3-75fc-dc3g", "Age of Sigmar 4.0", "f079-501a-2738-6845"
 
 # (roster file, faction catalogue, library, hidden rules copied, [(unit, [(model, number,
-# [weapons by upgrade name])]) ...])
+# [weapons by upgrade name], [unit-command roles])]) ...]): a champion is a model selection of
+# its own, with its role (the game system's Champion entry, as New Recruit links it).
 ROSTERS = [
     ("stormcast.ros", "Stormcast Eternals.cat", "Stormcast Eternals - Library.cat", True, [
-        ("Liberators", [("Liberator", 4, ["Warhammer"]), ("Liberator", 1, ["Grandhammer"])]),
+        ("Liberators", [("Liberator", 1, ["Warhammer"], ["Champion"]),
+                        ("Liberator", 3, ["Warhammer"]), ("Liberator", 1, ["Grandhammer"])]),
         ("Prosecutors", [("Prosecutor", 3, None)]),
         ("Lord-Aquilor", [("Lord-Aquilor", 1, None)]),
         ("Ionus Cryptborn, Warden of Lost Souls", [("Ionus Cryptborn, Warden of Lost Souls", 1,
@@ -68,12 +71,19 @@ def rid(*parts: str) -> str:
 
 
 def kids(el: ET.Element, holder: str, tag: str) -> list[ET.Element]:
-    h = el.find(CAT + holder)
-    return [] if h is None else [c for c in h if c.tag == CAT + tag]
+    """The `tag` children of el's `holder` (a catalogue's or the game system's)."""
+    for ns in (CAT, GST):
+        h = el.find(ns + holder)
+        if h is not None:
+            return [c for c in h if c.tag == ns + tag]
+    return []
 
 
-def copy_profiles(src: ET.Element, dst: ET.Element) -> None:
+def copy_profiles(src: ET.Element, dst: ET.Element, first_only: bool = False) -> None:
     profiles = kids(src, "profiles", "profile")
+    if first_only:      # the data's second profile of a name is for another battle pack
+        profiles = [p for k, p in enumerate(profiles)
+                    if p.get("name") not in {q.get("name") for q in profiles[:k]}]
     if not profiles:
         return
     out = ET.SubElement(dst, "profiles")
@@ -97,6 +107,26 @@ def copy_rules(src: ET.Element, dst: ET.Element, hidden: bool) -> None:
         q = ET.SubElement(out, "rule", {"id": r.get("id"), "name": r.get("name"),
                                         "hidden": r.get("hidden", "false")})
         ET.SubElement(q, "description").text = "".join(r.find(CAT + "description").itertext())
+
+
+def command_model(parent: ET.Element, ids: tuple[str, ...], model: ET.Element, role: str,
+                  number: int) -> None:
+    """A unit-command role of the model (Champion ...): the model's entryLink to the game
+    system's entry, with that entry's profile and its Command Model category."""
+    link = next(e for e in model.iter(CAT + "entryLink") if e.get("name") == role)
+    gst = ET.parse(BSDATA / "Age of Sigmar 4.0.gst").getroot()
+    entry = next(e for e in gst.iter(GST + "selectionEntry") if e.get("id") ==
+                 link.get("targetId"))
+    s = ET.SubElement(parent, "selection", {
+        "id": rid(*ids, role), "name": role,
+        "entryId": f"{link.get('id')}::{entry.get('id')}", "number": str(number),
+        "type": "upgrade", "from": "group"})
+    copy_profiles(entry, s, first_only=True)
+    cats = ET.SubElement(s, "categories")
+    for c in kids(entry, "categoryLinks", "categoryLink"):
+        ET.SubElement(cats, "category", {"id": rid(*ids, role, c.get("id")),
+                                         "name": c.get("name"), "entryId": c.get("targetId"),
+                                         "primary": c.get("primary", "false")})
 
 
 def build(name: str, faction: str, library: str, hidden: bool, units: list) -> bytes:
@@ -130,7 +160,7 @@ def build(name: str, faction: str, library: str, hidden: bool, units: list) -> b
         children = ET.SubElement(u, "selections")
         model_entries = [m for m in kids(entry, "selectionEntries", "selectionEntry")
                          if m.get("type") == "model"]
-        for k, (model_name, number, weapons) in enumerate(models):
+        for k, (model_name, number, weapons, *roles) in enumerate(models):
             me = next(m for m in model_entries if m.get("name") == model_name)
             m = ET.SubElement(children, "selection", {
                 "id": rid(name, unit_name, model_name, str(k)), "name": model_name,
@@ -146,6 +176,8 @@ def build(name: str, faction: str, library: str, hidden: bool, units: list) -> b
                     "name": up.get("name"), "entryId": up.get("id"), "number": str(number),
                     "type": "upgrade", "from": "entry"})
                 copy_profiles(up, w)
+            for role in roles[0] if roles else []:
+                command_model(wsel, (name, unit_name, model_name, str(k)), me, role, number)
         cats = ET.SubElement(u, "categories")
         for c in kids(entry, "categoryLinks", "categoryLink"):
             ET.SubElement(cats, "category", {"id": rid(name, unit_name, c.get("id")),

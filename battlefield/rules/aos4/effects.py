@@ -1,0 +1,530 @@
+"""The effect reader: an ability's Timing, Declare and Effect text (a unit's `abilities:` entry)
+read into a structured effect of a small vocabulary, or None. It reads the WHOLE text or nothing:
+every sentence must be one it knows, else the ability is left alone (never a partial reading).
+
+The vocabulary (each effect a dict, JSON-ready):
+- `{"modify": ROLL, "by": +-N, "who": WHO}`: a modifier to hit, wound, save, rend, damage,
+  attacks, move, run, charge, control, casting or chanting; for hit and wound rolls `"of"` says
+  whose attacks (`"attacks"`: melee or shooting only) and `"against"` whose attacks that target
+  WHO; rend, damage and attacks modify weapons (`"weapons"`: melee or ranged).
+- `{"ward": N, "who": WHO}`: a ward of N+.
+- `{"mortal": AMOUNT, "who": WHO}`: mortal damage (AMOUNT a number, dice, or "roll": the roll).
+- `{"heal": AMOUNT, "who": WHO}`.
+Any effect may carry `"on": {"roll": DICE, "at_least": N}` (On a N+, ...), `"each": {"roll":
+DICE, "dice": K, "at_least": N}` (Roll K dice. For each N+, ...), `"if": [CONDITION ...]` and
+`"until"` (phase, turn, next-turn, battle). WHO: `{"unit": "self" | "target" | "friendly" |
+"enemy", "keywords": [...], "wholly_within": N, "within": N}` (the last two: of this unit).
+CONDITION: `{"charged": true}` (this unit charged this turn), `{"in_combat": true}`,
+`{"target_has": KEYWORD}`, `{"wholly_within": N, "of": {"unit": "friendly", "keywords": [...]}}`.
+
+`read(ability)` -> Reading | None; `shape(text)` is a text with its numbers, dice and keywords
+taken out, for counting which shapes the reader does not read yet (`army coverage`).
+Keywords are read as the import writes them: in capitals (INFANTRY, VANGUARD CHAMBER).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+ROLLS = ("hit", "wound", "save", "rend", "damage", "attacks", "move", "run", "charge",
+         "control", "casting", "chanting")
+PHASES = ("hero", "movement", "shooting", "charge", "combat", "end of turn")
+
+_KW = r"[A-Z][A-Z'\-]+(?: [A-Z][A-Z'\-]+)*"
+_AMOUNT = r"(\d*D[36](?:\+\d+)?|\d+)"
+_DICE_WORD = {"a dice": "D6", "a d6": "D6", "a d3": "D3", "2d6": "2D6", "d3": "D3", "d6": "D6"}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What an ability does, read whole: when it is used, what it targets, the conditions to
+    use it, and its effects."""
+
+    timing: dict[str, Any] | None = None
+    target: dict[str, Any] | None = None
+    conditions: tuple[dict[str, Any], ...] = ()
+    effects: tuple[dict[str, Any], ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"timing": self.timing, "target": self.target,
+                "if": list(self.conditions), "effects": list(self.effects)}
+
+
+class _Unread(Exception):
+    """A sentence the reader does not know: the ability is left alone."""
+
+
+def read(ability: Mapping[str, Any]) -> Reading | None:
+    """The ability's Timing, Declare and Effect read whole, or None."""
+    try:
+        timing = read_timing(ability.get("timing"))
+        target, conditions = _declare(ability.get("declare"))
+        effects = _effect(str(ability.get("effect") or ""), target is not None)
+    except _Unread:
+        return None
+    conditions += [e["_if"] for e in effects if "_if" in e]
+    effects = [e for e in effects if "_if" not in e]
+    if not effects:
+        return None
+    return Reading(timing, target, tuple(conditions), tuple(effects))
+
+
+def readable(ability: Mapping[str, Any]) -> bool:
+    return read(ability) is not None
+
+
+def has_keywords(phrase: str, keywords: tuple[str, ...] | list[str]) -> bool:
+    """Whether a unit with `keywords` has the keywords a text names together: 'CITIES OF SIGMAR
+    HUMAN' is CITIES OF SIGMAR and HUMAN, 'MONSTERS' is MONSTER (a plural names the keyword)."""
+    have = {k.upper() for k in keywords}
+    words = phrase.upper().split()
+
+    def covered(i: int) -> bool:
+        if i == len(words):
+            return True
+        for j in range(len(words), i, -1):
+            name = " ".join(words[i:j])
+            singular = {name, name[:-1] if name.endswith("S") else name,
+                        name[:-2] if name.endswith("ES") else name}
+            if have & singular and covered(j):
+                return True
+        return False
+
+    return bool(words) and covered(0)
+
+
+def shape(text: str) -> str:
+    """A text with its keywords, dice, distances and numbers taken out: 'Add N to hit rolls for
+    KW units ...'."""
+    t = re.sub(r"\b" + _KW + r"\b", "KW", " ".join(str(text).split()))
+    t = re.sub(r"\b\d*D[36](\+\d+)?\b", "DICE", t)
+    t = re.sub(r'\d+"', 'N"', t)
+    return re.sub(r"\b\d+\b", "N", t)
+
+
+# --- timing ---------------------------------------------------------------------------------
+_TIMING = re.compile(r"^(?:once per (?P<once>turn|battle)(?: \(army\))?, )?(?:"
+                     r"(?P<whose>your|enemy|any) (?P<phase>hero|movement|shooting|charge|combat"
+                     r"|end of turn) phase|(?P<edge>start|end) of (?P<turn>your|enemy|any) turn"
+                     r"|(?P<deploy>deployment phase))$", re.I)
+
+
+def read_timing(text: Any) -> dict[str, Any] | None:
+    """'Once Per Turn (Army), Any Combat Phase' -> {"phase": "combat", "whose": "any"}; None
+    for a passive ability (no timing); a timing it does not know (a reaction) is unread."""
+    if text is None or not str(text).strip() or str(text).strip().lower() == "passive":
+        return None
+    m = _TIMING.match(" ".join(str(text).split()))
+    if m is None:
+        raise _Unread(text)
+    if m.group("deploy"):
+        return {"phase": "deployment", "whose": "any"}
+    if m.group("edge"):
+        return {"phase": f"{m.group('edge').lower()} of turn", "whose": m.group("turn").lower()}
+    return {"phase": m.group("phase").lower(), "whose": m.group("whose").lower()}
+
+
+# --- declare --------------------------------------------------------------------------------
+_PICK = re.compile(
+    r"^pick (?:(?P<n>a|an|each|up to (?P<k>\d+)) )?(?P<visible>visible )?"
+    r"(?P<side>enemy|friendly|another friendly|other friendly) (?P<not>non-)?(?P<kw>" + _KW +
+    r" )?(?:units?|(?P<kwonly>" + _KW + r"))"
+    r"(?: (?:(?P<wholly>wholly )?within (?:(?P<d>\d+)\"(?: of (?:this unit|it))?"
+    r"|(?P<range>this unit's combat range))"
+    r"|(?P<charged>that charged this turn and is )?in combat with (?:this unit|it)"
+    r"(?P<charged2> and that charged this turn)?))?"
+    r" to be the targets?(?:, then make a (?P<roll>casting|chanting) roll of 2?D6)?$")
+_FIRST = re.compile(r"^(?P<cond>if this unit (?:charged this (?:phase|turn)|is (?:not )?in combat))"
+                    r", (?P<rest>pick .*)$")
+_ROLL_ONLY = re.compile(r"^(?:then, )?make a (casting|chanting) roll of 2?D6$")
+
+
+def _declare(text: Any) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    if text is None or not str(text).strip():
+        return None, []
+    target: dict[str, Any] | None = None
+    conditions: list[dict[str, Any]] = []
+    for s in _sentences(str(text)):
+        low = _lower_first(s)
+        m = _FIRST.match(low)
+        if m is not None:
+            conditions.append(_condition(" " + m.group("cond")))
+            low = m.group("rest")
+        if _ROLL_ONLY.match(low):
+            continue
+        m = _PICK.match(low)
+        if m is None or target is not None:
+            raise _Unread(s)
+        if m.group("n") is None and "another" not in m.group("side"):
+            raise _Unread(s)
+        target = {"unit": "friendly" if "friendly" in m.group("side") else "enemy"}
+        kw = " ".join(k.strip() for k in (m.group("kw"), m.group("kwonly")) if k)
+        if kw:
+            target["not_keywords" if m.group("not") else "keywords"] = [kw]
+        elif m.group("not"):
+            raise _Unread(s)
+        if "another" in m.group("side") or "other" in m.group("side"):
+            target["other"] = True
+        if m.group("visible"):
+            target["visible"] = True
+        if m.group("d"):
+            target["wholly_within" if m.group("wholly") else "within"] = int(m.group("d"))
+        elif m.group("range"):
+            target["wholly_within" if m.group("wholly") else "within"] = "combat range"
+        elif "in combat with" in low:
+            target["in_combat"] = True
+        if m.group("charged") or m.group("charged2"):
+            target["charged"] = True
+        n = m.group("n")
+        target["count"] = "each" if n == "each" else int(m.group("k")) if m.group("k") else 1
+    return target, conditions
+
+
+# --- effect -----------------------------------------------------------------------------------
+def _sentences(text: str) -> list[str]:
+    out = []
+    for line in text.replace("\r", "").split("\n"):
+        line = line.strip()
+        for s in re.split(r"(?<=[.:])\s+(?=[A-Z•])", line):
+            s = s.strip()
+            if s:
+                out.append(s)
+    return out
+
+
+def _lower_first(s: str) -> str:
+    """The sentence without its full stop, its first word in lower case (keywords kept)."""
+    s = s.strip().rstrip(".").strip()
+    first, _, rest = s.partition(" ")
+    if first and not (first.isupper() and len(first) > 1):
+        first = first.lower()
+    return f"{first} {rest}".strip()
+
+
+_HEADERS = {"for the rest of the turn:": "turn", "until the start of your next turn:": "next-turn",
+            "for the rest of the phase:": "phase"}
+_ROLL = re.compile(r"^roll (?P<what>a dice|a d6|a d3|d3|d6|2d6|(?P<k>\d+) dice)"
+                   r"(?: for each (?:(?P<each>target)|model in (?P<per>the target|this) unit))?$",
+                   re.I)
+_ON = re.compile(r"^on an? (?P<n>\d)(?P<plus>\+|-(?P<top>\d))?, (?P<rest>.+)$")
+_FOR_EACH = re.compile(r"^for each (?P<n>\d)\+, (?P<rest>.+)$")
+
+
+def _effect(text: str, has_target: bool) -> list[dict[str, Any]]:
+    effects: list[dict[str, Any]] = []
+    roll: dict[str, Any] | None = None        # a roll made and not yet used
+    used: dict[str, Any] | None = None        # the roll the last sentence used
+    header: dict[str, Any] | None = None      # what a header line gives the bullets below it
+    for s in _sentences(text):
+        if s.startswith("•"):
+            if header is None:
+                raise _Unread(s)
+            got = _clause(_lower_first(s.lstrip("• ")), has_target)
+            for e in got:
+                if "until" in header and "until" in e:
+                    raise _Unread(s)
+                e.update(header)
+            effects += got
+            continue
+        if header is not None and not effects:
+            raise _Unread("a header without bullets")
+        header = None
+        low = _lower_first(s)
+        if low in _HEADERS:
+            header = {"until": _HEADERS[low]}
+            continue
+        m = re.match(r"^on an? (\d)\+:$", low)
+        if m is not None:
+            if roll is None or roll["dice"] != 1:
+                raise _Unread(s)
+            header = {"on": {**roll, "at_least": int(m.group(1))}}
+            roll = None
+            continue
+        m = _ROLL.match(low)
+        if m is not None:
+            if roll is not None:
+                raise _Unread(s)
+            roll = _rolled(m, has_target)
+            continue
+        m = _ON.match(low) or _FOR_EACH.match(low)
+        if m is not None:
+            roll = roll or (used if m.re is _ON else None)      # On a 1, ... of the same roll
+            if roll is None or (m.re is _ON and roll["dice"] != 1) or (
+                    m.re is _FOR_EACH and roll["dice"] == 1):
+                raise _Unread(s)
+            got = _clause(m.group("rest"), has_target, equal_to_roll=m.re is _ON)
+            for e in got:
+                key = "on" if m.re is _ON else "each"
+                e[key] = {**roll, **_outcome(m)}
+            effects += got
+            used, roll = roll, None
+            continue
+        used = None
+        if roll is not None:
+            raise _Unread(s)
+        effects += _clause(low, has_target)
+    if roll is not None or header is not None and not effects:
+        raise _Unread("a roll or a header nothing uses")
+    return effects
+
+
+def _outcome(m: re.Match[str]) -> dict[str, int]:
+    """'On a 3+' -> at_least 3; 'On a 1' -> exactly 1; 'On a 2-5' -> from 2 to 5."""
+    n = int(m.group("n"))
+    if m.re is _FOR_EACH or m.group("plus") == "+":
+        return {"at_least": n}
+    if m.group("top"):
+        return {"at_least": n, "at_most": int(m.group("top"))}
+    return {"at_least": n, "at_most": n}
+
+
+def _rolled(m: re.Match[str], has_target: bool) -> dict[str, Any]:
+    """'Roll a D3 for each target.' -> {"roll": "D3", "dice": 1, "each_target": true}."""
+    what = m.group("what").lower()
+    roll: dict[str, Any] = {"roll": "D6" if m.group("k") else _DICE_WORD[what],
+                            "dice": int(m.group("k")) if m.group("k") else 1}
+    if m.group("each"):
+        roll["each_target"] = True
+    if m.group("per"):
+        if m.group("per") == "the target" and not has_target:
+            raise _Unread(m.group(0))
+        roll["dice"] = "models of " + ("target" if m.group("per") == "the target" else "self")
+    return roll
+
+
+# --- one clause -------------------------------------------------------------------------------
+_LEAD = re.compile(r"^(?P<cond>(?:if|while) [^,]+), (?P<rest>.+)$")
+_MODIFY = re.compile(r"^(?P<verb>add|subtract) (?P<n>\d+)\"? (?:to|from) (?P<what>.+)$")
+_WARD = re.compile(r"^(?P<who>.+?) (?:has|have) WARD \((?P<n>\d)\+\)(?P<tail>.*)$")
+_MORTAL = re.compile(r"^inflict (?:(?P<amount>" + _AMOUNT + r") mortal damage on (?P<who>.+?)"
+                     r"|an amount of mortal damage on (?P<who2>.+?) equal to the roll)"
+                     r"(?P<tail>(?: for the rest of the turn| this phase)?)$")
+_HEAL = re.compile(r"^heal \((?P<amount>" + _AMOUNT + r")\) (?P<who>.+?)$")
+_SET = re.compile(r"^the (?P<c>attacks|damage) characteristic of (?:its |this unit's |the )?"
+                  r"(?P<weapon>[^,]+?) is (?P<n>\d+)$", re.I)
+
+
+_ONLY_IF = re.compile(r"^this unit can use this ability (?:only )?if it is "
+                      r"(?P<not>not )?in combat$")
+
+
+def _clause(text: str, has_target: bool, equal_to_roll: bool = False) -> list[dict[str, Any]]:
+    """One clause that does something: a modifier, a ward, mortal damage or healing (or, as
+    {"_if": CONDITION}, a condition on using the ability at all)."""
+    m = _ONLY_IF.match(text)
+    if m is not None:
+        return [{"_if": {"in_combat": not m.group("not")}}]
+    lead: list[dict[str, Any]] = []
+    m = _LEAD.match(text)
+    if m is not None:
+        lead.append(_condition(" " + m.group("cond")))
+        text = m.group("rest")
+    m = _MORTAL.match(text)
+    if m is not None:
+        if m.group("who2") is not None and not equal_to_roll:
+            raise _Unread(text)
+        who = _who(m.group("who") or m.group("who2"), has_target)
+        out: dict[str, Any] = {"mortal": (m.group("amount") or "roll").upper(), "who": who}
+        return [_finish(out, m.group("tail"), lead)]
+    m = _HEAL.match(text)
+    if m is not None:
+        return [_finish({"heal": m.group("amount").upper(),
+                         "who": _who(m.group("who"), has_target)}, "", lead)]
+    m = _WARD.match(text)
+    if m is not None:
+        who, tail = _subject_with_tail(m.group("who"), m.group("tail"), has_target)
+        return [_finish({"ward": int(m.group("n")), "who": who}, tail, lead)]
+    m = _SET.match(text)
+    if m is not None:
+        return [_finish({"set": m.group("c").lower(), "to": int(m.group("n")),
+                         "weapon": m.group("weapon"), "who": {"unit": "self"}}, "", lead)]
+    m = _MODIFY.match(text)
+    if m is not None:
+        by = int(m.group("n")) * (1 if m.group("verb") == "add" else -1)
+        return [_finish(e, tail, lead) for e, tail in _modifiers(m.group("what"), by,
+                                                                  has_target)]
+    raise _Unread(text)
+
+
+def _finish(effect: dict[str, Any], tail: str, lead: list[dict[str, Any]]
+            ) -> dict[str, Any]:
+    conditions = [*lead, *effect.pop("if", [])]
+    rest = tail
+    while rest:
+        m = _UNTIL.match(rest)
+        if m is not None:
+            if "until" in effect:
+                raise _Unread(tail)
+            effect["until"] = _UNTIL_WORDS[m.group(1)]
+            rest = rest[m.end():]
+            continue
+        m = _TAIL_CONDITION.match(rest)
+        if m is None:
+            raise _Unread(tail)
+        conditions.append(_condition(m.group(0)))
+        rest = rest[m.end():]
+    if conditions:
+        effect["if"] = conditions
+    return effect
+
+
+_UNTIL_WORDS = {"for the rest of the turn": "turn", "this phase": "phase",
+                "until the start of your next turn": "next-turn",
+                "for the rest of the battle": "battle"}
+_UNTIL = re.compile(r"^ (for the rest of the turn|this phase|until the start of your next turn"
+                    r"|for the rest of the battle)")
+_CONDITIONS = [
+    (r" (?:if|while) (?:it|this unit) charged (?:this turn|in the same turn|this phase)",
+     lambda m: {"charged": True}),
+    (r" (?:if|while) (?:it|this unit) is in combat", lambda m: {"in_combat": True}),
+    (r" (?:if|while) (?:it|this unit) is not in combat", lambda m: {"in_combat": False}),
+    (r" (?:if|while) (?:it|this unit) is damaged", lambda m: {"damaged": True}),
+    (r" (?:if|while) (?:it|this unit) has (\d+) or more damage points",
+     lambda m: {"damage_points_at_least": int(m.group(1))}),
+    (r" (?:if|while) the target (?:has the (" + _KW + r") keyword|is an? (" + _KW +
+     r")(?: unit)?)", lambda m: {"target_has": m.group(1) or m.group(2)}),
+    (r" (?:if|while) (?:it|this unit) is wholly within (\d+)\" of (?:a|any) friendly (" + _KW +
+     r")(?: units?)?", lambda m: {"wholly_within": int(m.group(1)),
+                                  "of": {"unit": "friendly", "keywords": [m.group(2)]}}),
+]
+_TAIL_CONDITION = re.compile("^(?:" + "|".join(f"(?:{p})" for p, _ in _CONDITIONS) + ")")
+
+
+def _condition(text: str) -> dict[str, Any]:
+    for pattern, make in _CONDITIONS:
+        m = re.fullmatch(pattern, text)
+        if m is not None:
+            return make(m)
+    raise _Unread(text)
+
+
+# --- who --------------------------------------------------------------------------------------
+_AURA = re.compile(r"^(?P<who>.+?) while they are (?:(?P<wholly>wholly )?within (?P<d>\d+)\" of "
+                   r"|(?P<combat>in combat with ))this unit$")
+_GROUP = re.compile(r"^(?P<side>friendly|enemy) (?P<not>non-)?(?:(?P<kw>" + _KW + r") units|"
+                    r"(?P<kwonly>" + _KW + r")|units)(?: within (?P<d>\d+)\" of this unit)?$")
+
+
+def _who(text: str, has_target: bool) -> dict[str, Any]:
+    t = text.strip()
+    if t in ("this unit", "it"):
+        return {"unit": "self"}
+    if t in ("the target", "the targets", "each target", "that unit"):
+        if not has_target:
+            raise _Unread(text)
+        return {"unit": "target"}
+    m = _AURA.match(t)
+    if m is not None:
+        who = _who(m.group("who"), has_target)
+        if who["unit"] not in ("friendly", "enemy"):
+            raise _Unread(text)
+        if m.group("combat"):
+            who["in_combat_with"] = "self"
+        else:
+            who["wholly_within" if m.group("wholly") else "within"] = int(m.group("d"))
+        return who
+    m = _GROUP.match(t)
+    if m is not None:
+        who = {"unit": m.group("side")}
+        kw = m.group("kw") or m.group("kwonly")
+        if kw:
+            who["not_keywords" if m.group("not") else "keywords"] = [kw]
+        elif m.group("not"):
+            raise _Unread(text)
+        if m.group("d"):
+            who["within"] = int(m.group("d"))
+        return who
+    raise _Unread(text)
+
+
+def _subject_with_tail(subject: str, tail: str, has_target: bool
+                       ) -> tuple[dict[str, Any], str]:
+    """A subject and what follows its verb: an aura's 'while they are wholly within N" of this
+    unit' belongs to the subject."""
+    m = _THEY.match(tail)
+    if m is not None:
+        return _who(subject + m.group(0), has_target), tail[m.end():]
+    return _who(subject, has_target), tail
+
+
+_THEY = re.compile(r"^ while they are (?:(?:wholly )?within \d+\" of |in combat with )this unit")
+_POSSESSIVE = re.compile(r"^(?P<who>this unit|the target|the targets|friendly (?:" + _KW +
+                         r") units|that unit)(?:'s|')")
+_SPLIT = re.compile(r"(?= (?:if|while) | for the rest of | this phase| until the start )")
+
+
+def _owner(text: str, has_target: bool) -> tuple[dict[str, Any], str]:
+    """'this unit's melee weapons' -> (this unit, 'melee weapons')."""
+    m = _POSSESSIVE.match(text)
+    if m is None:
+        raise _Unread(text)
+    return _who(m.group("who"), has_target), text[m.end():].strip()
+
+
+_ROLLS = re.compile(r"^(?P<rolls>(?:hit|wound|save|run|charge|casting|chanting) rolls"
+                    r"(?: and (?:hit|wound|save|run|charge|casting|chanting) rolls)?) for "
+                    r"(?P<for>.+)$")
+_ATTACKS = re.compile(r"^(?:(?P<poss>.+?)'s? (?P<kind1>combat |shooting )?attacks"
+                      r"|(?P<kind2>combat |shooting )?attacks (?P<rel>made by|that target) "
+                      r"(?P<who>.+?))(?: that target (?:an? )?(?:enemy )?(?P<kw>" + _KW +
+                      r")(?: units?)?)?$")
+_CHARACTERISTIC = re.compile(r"^the (?P<c>rend|attacks|damage|move) characteristics? of "
+                             r"(?P<of>.+?) (?P<kind>melee |ranged )?weapons$", re.I)
+_CONTROL = re.compile(r"^(?:(?P<poss>.+?)'s? control scores?|the control scores? of "
+                      r"(?P<who>.+?))$")
+_MOVE = re.compile(r"^(?:(?P<poss>.+?)'s? move characteristic|the move characteristic of "
+                   r"(?P<who>.+?))$", re.I)
+
+
+def _modifiers(what: str, by: int, has_target: bool) -> list[tuple[dict[str, Any], str]]:
+    """'hit rolls for this unit's combat attacks if it charged this turn' -> the modifiers, each
+    with the tail of conditions and duration still to read."""
+    parts = _SPLIT.split(what, maxsplit=1)
+    main, tail = parts[0], (parts[1] if len(parts) > 1 else "")
+    aura = _THEY.match(tail)
+    if aura is not None:                   # the subject's own: friendly X units while they ...
+        main, tail = main + aura.group(0), tail[aura.end():]
+    m = _ROLLS.match(main)
+    if m is not None:
+        rolls = re.findall(r"(hit|wound|save|run|charge|casting|chanting) rolls", m.group("rolls"))
+        return [(_roll_modifier(r, by, m.group("for"), has_target), tail) for r in rolls]
+    m = _CHARACTERISTIC.match(main)
+    if m is not None:
+        owner = m.group("of")
+        who = (_who(owner, has_target) if not owner.endswith(("'s", "s'"))
+               else _owner(owner, has_target)[0])
+        e = {"modify": m.group("c").lower(), "by": by, "who": who}
+        if m.group("kind"):
+            e["weapons"] = m.group("kind").strip()
+        return [(e, tail)]
+    m = _CONTROL.match(main) or _MOVE.match(main)
+    if m is not None:
+        who = (_who(m.group("who"), has_target) if m.group("who")
+               else _who(m.group("poss"), has_target))
+        kind = "control" if "control" in main else "move"
+        return [({"modify": kind, "by": by, "who": who}, tail)]
+    raise _Unread(what)
+
+
+def _roll_modifier(roll: str, by: int, subject: str, has_target: bool) -> dict[str, Any]:
+    if roll in ("hit", "wound"):
+        m = _ATTACKS.match(subject)
+        if m is None:              # 'hit rolls for friendly X units': their attacks
+            return {"modify": roll, "by": by, "of": _who(subject, has_target)}
+        e: dict[str, Any] = {"modify": roll, "by": by}
+        kind = (m.group("kind1") or m.group("kind2") or "").strip()
+        if m.group("poss") is not None:
+            e["of"] = _who(m.group("poss"), has_target)
+        elif m.group("rel") == "made by":
+            e["of"] = _who(m.group("who"), has_target)
+        else:
+            e["against"] = _who(m.group("who"), has_target)
+        if kind:
+            e["attacks"] = "melee" if kind == "combat" else "shooting"
+        if m.group("kw"):
+            e["if"] = [{"target_has": m.group("kw")}]
+        return e
+    return {"modify": roll, "by": by, "who": _who(subject, has_target)}
