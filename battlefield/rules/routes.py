@@ -11,6 +11,7 @@ the gap, not slid along."""
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
@@ -24,6 +25,7 @@ from battlefield.rules.state import State
 Point = tuple[float, float]
 CUTS = (1.0, 0.75, 0.5, 0.25)        # of the move, when the whole is refused
 EPS = 1e-6
+ROUTES_KEPT = 4096                   # routes kept per planner
 SIMPLIFY = 0.005                     # inches a route's corners may be thinned out by
 _SEARCH = 24                         # halvings when a route is cut at an allowance
 
@@ -53,7 +55,13 @@ def route(state: State, u: int, goal: Point) -> list[Point]:
     p = planner(state, u, m)
     if p is None:
         return [start, (float(goal[0]), float(goal[1]))]
-    key = ("route", u, round(goal[0], 3), round(goal[1], 3))
+    # Kept with the planner's layout, by where the leader stands and the goal: the unit's
+    # route asked again after other units moved is the same route.
+    kept: OrderedDict = t.layout.memo(("routes", id(p)), OrderedDict)
+    key = (round(start[0], 4), round(start[1], 4), round(goal[0], 4), round(goal[1], 4))
+    if key in kept:
+        kept.move_to_end(key)
+        return kept[key]
 
     def legs(pts: np.ndarray, origin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         d = np.hypot(pts[:, 0] - goal[0], pts[:, 1] - goal[1])[:, None]
@@ -65,7 +73,10 @@ def route(state: State, u: int, goal: Point) -> list[Point]:
             return [start, (float(goal[0]), float(goal[1]))]
         return simplified([start, *found.path[1:]])
 
-    return t.memo(key, find)
+    kept[key] = found = find()
+    if len(kept) > ROUTES_KEPT:
+        kept.popitem(last=False)
+    return found
 
 
 def simplified(path: Sequence[Point], tolerance: float = SIMPLIFY) -> list[Point]:
