@@ -1,7 +1,10 @@
 """How strong the computer players are, measured: `python benchmarks/strength.py [--json]
 [--games N] [--strong-games M] [--rulesets aos4,skirmish] [--workers K] [--markdown]`.
 
-For every ruleset's demo battle, from both sides (the level under test as red, then as blue):
+For every ruleset, on its table (TABLES: the ruleset's map, or its demo battle's when that has
+deployment zones) in mirror matches - the same demo army on both sides, every other battle with
+the zones swapped, each army in turn, so that neither the armies nor the table favour a
+side - from both sides (the level under test as red, then as blue):
 
 - normal against random: the normal level's wins against the uniform legal player (rules/
   players.py); target >= 97% wins from each side (`normal_vs_random_min`).
@@ -31,20 +34,34 @@ if __package__ in (None, ""):
 
 from battlefield.analysis.battles import Variant, run_battles
 from battlefield.analysis.match import interval
+from battlefield.paths import find_map
 from battlefield.rules import registry
-from battlefield.rules.deploy import battle_scene
+from battlefield.rules.deploy import mirror_battles
 
 GAMES = 100                 # battles per side for the matches against random
 STRONG_GAMES = 20           # battles per side for strong against normal
 SEED = 1
 TARGETS = {"normal_vs_random_min": 0.97, "strong_vs_normal_score": 0.65}
 NOT_ABILITIES = {"decline", "commit", "no-reaction", "first", "initiative"}
+# The table each ruleset's strength is measured on (a bundled map with two deployment zones).
+TABLES = {"aos4": "aos4", "skirmish": "skirmish", "openwg": "openwg", "warband": "warband",
+          "blocks": "demo-blocks"}
+
+
+def table_of(ruleset: str) -> list[Variant]:
+    """The mirror matches of the ruleset's table (its demo battle's map when TABLES names
+    none)."""
+    name = TABLES.get(ruleset) or str(registry.get(ruleset).spec.demo)
+    path = find_map(name)
+    if path is None:
+        raise SystemExit(f"strength: no bundled map {name!r} for {ruleset}")
+    return [Variant(t, n, tuple(z.items())) for t, n, z in mirror_battles(path, ruleset, name)]
 
 
 def match(ruleset: str, level: str, against: str, games: int, workers: int | None
           ) -> dict[str, Any]:
     """`level` against `against`, `games` battles with `level` as each side in turn."""
-    text, name = battle_scene(ruleset, None)
+    ways = table_of(ruleset)
     sides = ["red", "blue"]
     out: dict[str, Any] = {"games": 0, "wins": 0, "draws": 0, "losses": 0, "per_side": {},
                            "uses": {}}
@@ -52,8 +69,8 @@ def match(ruleset: str, level: str, against: str, games: int, workers: int | Non
     for side in sides:
         other = [s for s in sides if s != side][0]
         kinds = {side: level, other: against}
-        results = run_battles(ruleset, text, name, games, SEED + sides.index(side), workers,
-                              kinds=kinds, variants=[Variant(text, name)])
+        results = run_battles(ruleset, ways[0].scene_text, ways[0].scene_name, games,
+                              SEED + sides.index(side), workers, kinds=kinds, variants=ways)
         won = sum(1 for r in results if r["winner"] == side)
         drawn = sum(1 for r in results if r["winner"] is None)
         out["per_side"][side] = {"games": games, "wins": won, "draws": drawn,
@@ -81,7 +98,8 @@ def match(ruleset: str, level: str, against: str, games: int, workers: int | Non
 def run(rulesets: list[str], games: int, strong_games: int, workers: int | None
         ) -> dict[str, Any]:
     out: dict[str, Any] = {"games_per_side": games, "strong_games_per_side": strong_games,
-                           "seed": SEED, "rulesets": {}}
+                           "seed": SEED, "tables": {r: TABLES.get(r) for r in rulesets},
+                           "rulesets": {}}
     for ruleset in rulesets:
         t0 = time.perf_counter()
         row: dict[str, Any] = {}
