@@ -20,24 +20,12 @@ from battlefield.rules.actions import Action
 from battlefield.rules.choices import passes
 from battlefield.rules.decisions import DECLINE
 from battlefield.rules.ruleset import Player, Ruleset
+from battlefield.rules.search import SearchPlayer, mix
 from battlefield.rules.state import State
 
 LEVELS = ("easy", "normal", "strong")          # --level
 KINDS = (*LEVELS, "random", "pass")            # --players SIDE=KIND
 DEFAULT = "normal"
-_MASK = (1 << 64) - 1
-
-
-def mix(*values: int) -> int:
-    """A well-mixed 63-bit number from whole numbers (splitmix64 of each in turn)."""
-    z = 0x9E3779B97F4A7C15
-    for v in values:
-        z = (z ^ (int(v) & _MASK)) & _MASK
-        z = (z + 0x9E3779B97F4A7C15) & _MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        z ^= z >> 31
-    return z & 0x7FFFFFFFFFFFFFFF
 
 
 def side_seed(seed: int, sides: list[str], side: str) -> int:
@@ -83,10 +71,7 @@ def make(rules: Ruleset, kind: str = DEFAULT, seed: int = 0) -> Player:
     if kind == "pass":
         return PassPlayer(seed)
     if kind == "strong":
-        # here, not at the top: the search is only loaded by those who ask for it
-        from battlefield.rules.search import SearchPlayer
-
-        return SearchPlayer(rules, seed)
+        return SearchPlayer(rules, lambda s: _own(rules, "normal"), seed)
     check_kind(kind)
     return _own(rules, kind)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
 from battlefield.rules.actions import Action
@@ -31,6 +32,7 @@ DEPTH = 48                  # actions per rollout after the candidate
 CANDIDATES = 4              # candidates weighed per decision
 MARGIN = 0.02               # how much better than the normal choice another must be
 SCORE_WEIGHT = 2.0          # the deciding score's share against ...
+_MASK = (1 << 64) - 1
 HEALTH_WEIGHT = 3.0         # ... the health left on the table's, in the value
 
 
@@ -39,19 +41,16 @@ class SearchPlayer:
 
     level = "strong"
 
-    def __init__(self, rules: Ruleset, seed: int = 0, rollouts: int | None = None,
-                 depth: int | None = None, candidates: int | None = None) -> None:
-        # here, not at the top: players.py makes this player, and this one makes normal ones
-        from battlefield.rules import players
-
+    def __init__(self, rules: Ruleset, normal: Callable[[int], Player], seed: int = 0,
+                 rollouts: int | None = None, depth: int | None = None,
+                 candidates: int | None = None) -> None:
         self.rules = rules
+        self.normal = normal                     # a normal player of this ruleset, by seed
         self.seed = seed
         self.rollouts = ROLLOUTS if rollouts is None else rollouts
         self.depth = DEPTH if depth is None else depth
         self.candidates = CANDIDATES if candidates is None else candidates
-        self._make = players.make
-        self._mix = players.mix
-        self.base = players.make(rules, "normal", seed)
+        self.base = normal(seed)
         self.searched = 0                       # decisions weighed (for the benchmarks)
 
     def choose(self, state: State) -> Action:
@@ -60,7 +59,7 @@ class SearchPlayer:
             return options[0]
         self.searched += 1
         side = state.acting_side
-        rng = random.Random(self._mix(self.seed, len(state.actions), 0x5EA2C4))
+        rng = random.Random(mix(self.seed, len(state.actions), 0x5EA2C4))
         worlds = [rng.getrandbits(63) for _ in range(self.rollouts)]
         means = [sum(self.rollout(state, side, a, w) for w in worlds) / len(worlds)
                  for a in options]
@@ -96,14 +95,26 @@ class SearchPlayer:
         w = sampled(state, side, world)
         w.apply(action)
         sides = list(state.scene.sides)
-        players: dict[str, Player] = {s: self._make(self.rules, "normal",
-                                                    self._mix(world, k + 1))
+        players: dict[str, Player] = {s: self.normal(mix(world, k + 1))
                                       for k, s in enumerate(sides)}
         for _ in range(self.depth):
             if w.over:
                 break
             w.apply(players[w.acting_side].choose(w), checked=True)
         return value(w, side)
+
+
+def mix(*values: int) -> int:
+    """A well-mixed 63-bit number from whole numbers (splitmix64 of each in turn): the seeds
+    of players and of sampled worlds."""
+    z = 0x9E3779B97F4A7C15
+    for v in values:
+        z = (z ^ (int(v) & _MASK)) & _MASK
+        z = (z + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z ^= z >> 31
+    return z & 0x7FFFFFFFFFFFFFFF
 
 
 def sampled(state: State, side: str, world: int) -> State:
@@ -157,4 +168,4 @@ def _health(state: State) -> dict[str, float]:
     return {s: left[s] / full[s] if full[s] else 0.0 for s in full}
 
 
-__all__ = ["SearchPlayer", "sampled", "value"]
+__all__ = ["SearchPlayer", "mix", "sampled", "value"]

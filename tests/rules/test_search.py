@@ -43,8 +43,9 @@ def test_a_sampled_world_has_its_own_dice_and_no_secret_of_the_other_side():
 
 def test_strong_choices_are_legal_and_repeatable():
     state = _state()
-    one = SearchPlayer(state.rules, 7, rollouts=2, depth=8).choose(state)
-    two = SearchPlayer(state.rules, 7, rollouts=2, depth=8).choose(state)
+    normal = lambda seed: state.rules.player()      # noqa: E731
+    one = SearchPlayer(state.rules, normal, 7, rollouts=2, depth=8).choose(state)
+    two = SearchPlayer(state.rules, normal, 7, rollouts=2, depth=8).choose(state)
     assert one == two and not state.check(one)
 
 
