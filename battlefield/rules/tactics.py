@@ -55,6 +55,16 @@ class Tactician:
         """{decision kind: this side's answer (one of the decision's choices)}."""
         return {}
 
+    def other(self, state: State, kind: str) -> Iterable[Scored]:
+        """The candidates of a type `entries` does not name (aos4's spells, warband's
+        fighters' own abilities: types that depend on the unit). Default: none."""
+        return ()
+
+    def kinds(self, state: State) -> list[str]:
+        """The action types to weigh now. Default: those the acting side may use
+        (State.available)."""
+        return list(state.available())
+
     def pass_score(self, state: State) -> float:
         """What passing is worth now, against the entries' scores."""
         return 0.0
@@ -80,11 +90,13 @@ class Tactician:
         scored: list[Scored] = []
         table = self.entries()
         passing = passes(state)
-        for kind in state.available():
+        for kind in self.kinds(state):
             if kind in passing:
                 scored.append((self.pass_score(state), Action(kind)))
             elif kind in table:
                 scored.extend(table[kind](state))
+            else:
+                scored.extend(self.other(state, kind))
         order = sorted(range(len(scored)), key=lambda i: (-scored[i][0], i))
         out: list[Action] = []
         for i in order:
