@@ -99,9 +99,15 @@ class Tactician:
                 scored.extend(self.other(state, kind))
         order = sorted(range(len(scored)), key=lambda i: (-scored[i][0], i))
         out: list[Action] = []
+        refused = self.remember(state, "refused", set)
         for i in order:
             action = scored[i][1]
-            if action in out or state.check(action):
+            if action in out or action in refused:
+                continue
+            if state.check(action):
+                # refused now: not checked again this moment (what another unit's action
+                # frees up is offered again as a new candidate, or next moment)
+                refused.add(action)
                 continue
             out.append(action)
             if len(out) >= limit:
