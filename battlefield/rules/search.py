@@ -3,10 +3,12 @@ names its candidates (its choice first); each candidate is played out in sampled
 state copied, its dice reseeded from the searcher's own generator (never the real dice), any
 secret answer of another side taken back and answered again by the rollout's players (never
 read) - with normal players on every side for a bounded number of actions, and the world
-valued from the searcher's side. The candidate with the best mean value is played; the normal
-player's own choice keeps it unless another beats it by MARGIN.
+valued from the searcher's side. Each candidate meets the normal player's own choice in the
+same worlds; it replaces that choice only when its mean gain is beyond the worlds' noise (more
+than twice its standard error) and at least MARGIN, and one plainly worse after half of the
+worlds is dropped.
 
-Bounded by work, not by time: ROLLOUTS worlds per candidate (the same worlds for every
+Bounded by work, not by time: at most ROLLOUTS worlds per candidate (the same worlds for every
 candidate, so that their difference is the candidates' and not the dice's), DEPTH actions per
 rollout, CANDIDATES candidates per decision. Same position, same seed: same choice.
 
@@ -27,7 +29,7 @@ from battlefield.rules.dice import Dice
 from battlefield.rules.ruleset import Player, Ruleset
 from battlefield.rules.state import State
 
-ROLLOUTS = 6                # sampled worlds per candidate
+ROLLOUTS = 8                # sampled worlds per candidate (at most)
 DEPTH = 48                  # actions per rollout after the candidate
 CANDIDATES = 4              # candidates weighed per decision
 MARGIN = 0.02               # how much better than the normal choice another must be
@@ -61,11 +63,27 @@ class SearchPlayer:
         side = state.acting_side
         rng = random.Random(mix(self.seed, len(state.actions), 0x5EA2C4))
         worlds = [rng.getrandbits(63) for _ in range(self.rollouts)]
-        means = [sum(self.rollout(state, side, a, w) for w in worlds) / len(worlds)
-                 for a in options]
-        best = max(range(len(options)), key=lambda i: (means[i], -i))
-        if means[best] < means[0] + MARGIN:
-            best = 0
+        # Every candidate is played out in the same worlds as the normal choice (options[0]),
+        # so each world's difference is the candidates' own. The worlds are played in two
+        # rounds: after the first half, a candidate that is plainly worse is dropped.
+        base = [self.rollout(state, side, options[0], w) for w in worlds]
+        half = max(2, len(worlds) // 2)
+        diffs: dict[int, list[float]] = {}
+        for i in range(1, len(options)):
+            diffs[i] = [self.rollout(state, side, options[i], w) - base[k]
+                        for k, w in enumerate(worlds[:half])]
+            if _upper(diffs[i]) < 0:
+                continue
+            diffs[i] += [self.rollout(state, side, options[i], w) - base[half + k]
+                         for k, w in enumerate(worlds[half:])]
+        best = 0
+        gain = MARGIN
+        for i, d in diffs.items():
+            m = sum(d) / len(d)
+            # another candidate replaces the normal choice only when it is better beyond the
+            # worlds' noise (its mean gain more than twice its standard error) and by MARGIN
+            if m > gain and _lower(d) > 0:
+                best, gain = i, m
         chosen = options[best]
         # the choice is applied on the real state next: checked here, as a player's is
         state.check(chosen)
@@ -102,6 +120,24 @@ class SearchPlayer:
                 break
             w.apply(players[w.acting_side].choose(w), checked=True)
         return value(w, side)
+
+
+def _spread(d: list[float]) -> tuple[float, float]:
+    """(mean, standard error) of paired differences."""
+    n = len(d)
+    m = sum(d) / n
+    var = sum((x - m) ** 2 for x in d) / (n - 1) if n > 1 else 0.0
+    return m, math.sqrt(var / n)
+
+
+def _upper(d: list[float]) -> float:
+    m, se = _spread(d)
+    return m + 2 * se
+
+
+def _lower(d: list[float]) -> float:
+    m, se = _spread(d)
+    return m - 2 * se
 
 
 def mix(*values: int) -> int:
