@@ -54,6 +54,14 @@ def entry_point_rulesets() -> dict[str, Any]:
     return out
 
 
+@cache
+def entry_point_names() -> tuple[str, ...]:
+    """The names the entry points in the group `battlefield.rulesets` give, without loading
+    them: listing the rulesets (the scene loader checks a `ruleset:` against them) imports no
+    ruleset, so an installed one costs nothing until it is played."""
+    return tuple(sorted({ep.name for ep in entry_points(group=ENTRY_POINTS)}))
+
+
 def _external_dirs() -> dict[str, Path]:
     out = {n: Path(p.data) for n, p in entry_point_rulesets().items()
            if getattr(p, "data", None) is not None}
@@ -64,7 +72,8 @@ def _external_dirs() -> dict[str, Path]:
 def ruleset_names() -> list[str]:
     """Every ruleset with data: the bundled ones and those installed or registered."""
     names = {p.name for p in rulesets_dir().iterdir() if (p / "ruleset.yaml").is_file()}
-    names |= {n for n, d in _external_dirs().items() if (d / "ruleset.yaml").is_file()}
+    names |= set(entry_point_names())
+    names |= {n for n, d in _extra_dirs.items() if (d / "ruleset.yaml").is_file()}
     return sorted(names)
 
 

@@ -76,11 +76,17 @@ class LayoutDefaults:
 @dataclass(frozen=True)
 class ActionDoc:
     """One entry of a ruleset's action vocabulary: its id, fields, what it does, an example.
-    `drag`: the window gives it by dragging a unit (it has a path); `targeted`: the drop needs
-    an enemy (the one under the cursor); `straight`: the move goes in a straight line, so the
-    drag does not route it round what is in the way (openwg's charge); `passes`: the acting side
-    gives up its turn to act with it and does nothing else (end-phase, stop, pass) - the window
-    gives it by itself when nothing else is available (auto-pass)."""
+    `fields` are the keys the action may carry besides `type` and `side` ("path | paths": one
+    of them, "weapon?": optional); the engine refuses any other (unknown_key), and `shorthand`
+    names the keys `try` reads off it as the other side's answers (the ruleset refuses them in
+    a game). `phases`: when it is used ("movement", or "your movement" / "enemy movement":
+    in the acting side's own turn or the other's); the engine refuses it in any other phase
+    (wrong_phase). `drag`: the window gives it by dragging a unit (it has a path); `targeted`:
+    the drop needs an enemy (the one under the cursor; a targeted action is dragged);
+    `straight`: the move goes in a straight line, so the drag does not route it round what is
+    in the way (openwg's charge); `passes`: the acting side gives up its turn to act with it
+    and does nothing else (end-phase, stop, pass) - the window gives it by itself when nothing
+    else is available (auto-pass)."""
 
     id: str
     fields: tuple[str, ...]
@@ -91,11 +97,23 @@ class ActionDoc:
     straight: bool = False
     passes: bool = False
     explain: str = ""         # one line for a button's tooltip: what choosing it costs or means
+    phases: tuple[str, ...] = ()
+    shorthand: tuple[str, ...] = ()
 
     @property
     def tip(self) -> str:
         """What a button for this action says on hover: `explain:`, else `does:`."""
         return self.explain or self.does
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Every key the action may carry, in the order its fields name them."""
+        return tuple(dict.fromkeys(("type", "side", *field_names(self.fields))))
+
+
+def field_names(fields: tuple[str, ...]) -> list[str]:
+    """The key names in vocabulary fields: "path | paths" -> path, paths; "weapon?" -> weapon."""
+    return [name.strip().rstrip("?") for f in fields for name in f.split("|") if name.strip()]
 
 
 EXTRA_TYPES = ("mapping", "list", "text", "number", "boolean", "any")
@@ -158,6 +176,9 @@ class RulesetData:
     # The types of the fields the ruleset's actions add to the engine's own (unit, side,
     # target, weapon, path, paths, facing): name -> a type in battlefield.inputs' words.
     action_fields: tuple[tuple[str, str], ...] = ()
+    # The fields (and phases) of an action type the vocabulary does not list: aos4's spells
+    # and prayers, warband's fighters' own abilities, named by their ids (None: no such type).
+    unlisted_actions: ActionDoc | None = None
     # Key paths of a position's `state:` (extra.orders.*) where null may stand for a value the
     # ruleset's start has (an order given up); anywhere else such a null is refused.
     position_nulls: tuple[str, ...] = ()
@@ -207,7 +228,8 @@ def load_ruleset(name: str) -> RulesetData:
     r = Reader.open(file)
     top = r.mapping((), r.data, ["id", "name", "seed", "board", "characteristics",
                                  "weapon_characteristics", "geometry"],
-                    ["demo", "analysis", "actions", "action_fields", "resources", "unit_keys",
+                    ["demo", "analysis", "actions", "unlisted_actions", "action_fields",
+                     "resources", "unit_keys",
                      "model_keys", "objective_keys", "unplayed_unit_keys", "position_nulls",
                      "unit_needs",
                      "weapon_defaults", "weapon_range_min", "layout"])
@@ -254,7 +276,8 @@ def load_ruleset(name: str) -> RulesetData:
         else False,
         demo=r.string(("demo",), top["demo"]) if "demo" in top else None,
         analysis=_analysis(r, top.get("analysis")),
-        actions=_actions(r, top.get("actions")),
+        actions=_actions(r, top.get("actions"), top.get("action_fields")),
+        unlisted_actions=_unlisted(r, top.get("unlisted_actions"), top.get("action_fields")),
         action_fields=_action_fields(r, top.get("action_fields")),
         position_nulls=tuple(r.strings(("position_nulls",), top["position_nulls"]))
         if "position_nulls" in top else (),
@@ -361,13 +384,37 @@ def _action_fields(r: Reader, raw: object) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def _actions(r: Reader, raw: object) -> tuple[ActionDoc, ...]:
+def _fields(r: Reader, path: tuple, raw: object, declared: object) -> tuple[str, ...]:
+    """An action's `fields:`, each a field the engine has or `action_fields:` declares."""
+    fields = tuple(r.strings(path, raw))
+    known = [*ENGINE_FIELDS[1:], *(declared if isinstance(declared, dict) else {})]
+    for i, name in enumerate(fields):
+        for part in field_names((name,)):
+            if part not in known:
+                raise r.error((*path, i), f"no field {part!r}",
+                              f"one of {', '.join(known)} (or give its type in action_fields)")
+    return fields
+
+
+def _unlisted(r: Reader, raw: object, declared: object) -> ActionDoc | None:
+    """`unlisted_actions: {fields: [...], phases: [...], does: ...}`."""
+    if raw is None:
+        return None
+    p = ("unlisted_actions",)
+    a = r.mapping(p, raw, ["fields", "does"], ["phases"])
+    return ActionDoc("", _fields(r, (*p, "fields"), a["fields"], declared),
+                     r.string((*p, "does"), a["does"]), {},
+                     phases=tuple(r.strings((*p, "phases"), a.get("phases", []))))
+
+
+def _actions(r: Reader, raw: object, declared: object = None) -> tuple[ActionDoc, ...]:
     if raw is None:
         return ()
     out = []
     for i, item in enumerate(r.sequence(("actions",), raw)):
         p = ("actions", i)
-        a = r.mapping(p, item, ACTION_KEYS, ["drag", "targeted", "straight", "passes", "explain"])
+        a = r.mapping(p, item, ACTION_KEYS, ["drag", "targeted", "straight", "passes", "explain",
+                                             "phases", "shorthand"])
         ident = r.string((*p, "id"), a["id"])
         example = a["example"]
         if not isinstance(example, dict) or "type" not in example:
@@ -376,13 +423,25 @@ def _actions(r: Reader, raw: object) -> tuple[ActionDoc, ...]:
         if example["type"] != ident:
             raise r.error((*p, "example", "type"), f"the example is a {example['type']!r} "
                                                    f"action, not {ident!r}")
-        out.append(ActionDoc(ident, tuple(r.strings((*p, "fields"), a["fields"])),
-                             r.string((*p, "does"), a["does"]), dict(example),
-                             _bool(r, (*p, "drag"), a.get("drag", False)),
-                             _bool(r, (*p, "targeted"), a.get("targeted", False)),
-                             _bool(r, (*p, "straight"), a.get("straight", False)),
-                             _bool(r, (*p, "passes"), a.get("passes", False)),
-                             r.string((*p, "explain"), a["explain"]) if "explain" in a else ""))
+        doc = ActionDoc(ident, _fields(r, (*p, "fields"), a["fields"], declared),
+                        r.string((*p, "does"), a["does"]), dict(example),
+                        _bool(r, (*p, "drag"), a.get("drag", False)),
+                        _bool(r, (*p, "targeted"), a.get("targeted", False)),
+                        _bool(r, (*p, "straight"), a.get("straight", False)),
+                        _bool(r, (*p, "passes"), a.get("passes", False)),
+                        r.string((*p, "explain"), a["explain"]) if "explain" in a else "",
+                        tuple(r.strings((*p, "phases"), a.get("phases", []))),
+                        tuple(r.strings((*p, "shorthand"), a.get("shorthand", []))))
+        if doc.targeted and not doc.drag:
+            raise r.error((*p, "targeted"), f"{ident} is targeted but not dragged: the window "
+                                            f"takes a targeted action's enemy from the drop",
+                          "drag: true with targeted: true")
+        odd = [k for k in doc.shorthand if k not in (declared if isinstance(declared, dict)
+                                                     else {})]
+        if odd:
+            raise r.error((*p, "shorthand"), f"no field {odd[0]!r} in action_fields",
+                          "keys whose type action_fields gives")
+        out.append(doc)
     return tuple(out)
 
 

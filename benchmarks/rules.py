@@ -82,7 +82,7 @@ def _sample(scene, ref, u, v, odds, n: int) -> list[int]:
 
     state = Game(RULESET, scene, 12345).new_state()
     melee = odds.kind == "combat"
-    weapons = weapons_of(scene.units[u], melee=melee)
+    weapons = weapons_of(scene, u, melee=melee)
     health = int(float(scene.units[v].stats.get("health", 1)))
     pool = health * len(ref.table.unit_models[v])
     mods = Modifiers(hit=odds.modifiers.get("hit", 0), save=odds.modifiers.get("save", 0),

@@ -19,6 +19,37 @@ if "BATTLEFIELD_CACHE" not in os.environ:
     os.environ["BATTLEFIELD_CACHE"] = tempfile.mkdtemp(prefix="battlefield-test-cache-")
     atexit.register(shutil.rmtree, os.environ["BATTLEFIELD_CACHE"], ignore_errors=True)
 
+# The sixth ruleset, tests/rules/homebrew (written from battlefield/rules/README.md alone), is
+# installed the way a player's own ruleset is: a distribution whose entry point in the group
+# `battlefield.rulesets` names it. Its metadata is written to a folder of this run, which the
+# test workers and every `battlefield` the tests start find on their path: every suite that
+# runs over registry.playable() plays it too.
+HOMEBREW = Path(__file__).resolve().parent / "rules" / "homebrew"
+HOMEBREW_SITE = "BATTLEFIELD_TEST_HOMEBREW_SITE"
+
+
+def _install_homebrew() -> None:
+    site = os.environ.get(HOMEBREW_SITE)
+    if site is None:
+        site = os.environ[HOMEBREW_SITE] = tempfile.mkdtemp(prefix="battlefield-homebrew-")
+        atexit.register(shutil.rmtree, site, ignore_errors=True)
+        info = Path(site) / "homebrew_ruleset-0.1.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text("Metadata-Version: 2.1\nName: homebrew-ruleset\n"
+                                       "Version: 0.1\n", encoding="utf-8")
+        (info / "entry_points.txt").write_text("[battlefield.rulesets]\n"
+                                               "homebrew = homebrew_ruleset:RULESET\n",
+                                               encoding="utf-8")
+    paths = [site, str(HOMEBREW)]
+    for p in reversed(paths):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    given = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    os.environ["PYTHONPATH"] = os.pathsep.join([*paths, *[p for p in given if p not in paths]])
+
+
+_install_homebrew()
+
 
 
 def _hypothesis_draws_the_same_examples_everywhere() -> None:

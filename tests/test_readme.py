@@ -50,3 +50,10 @@ def test_the_browser_commands_parse():
     for line in lines:
         parser.parse_args(shlex.split(line)[1:])
     assert "--html game.html" in block and "game.html#v=" in block
+
+
+def test_the_shorter_aos4_battle_plays_as_shown(capsys):
+    # Rulesets: a game with parameters (Game(ruleset, scene, seed, params)) plays three rounds.
+    block = README.split("## Rulesets", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    exec(compile(block, "README.md", "exec"), {})
+    assert capsys.readouterr().out.split() == ["3"]

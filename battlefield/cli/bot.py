@@ -38,10 +38,10 @@ def run_bot(args: argparse.Namespace) -> int:
     # here, not at the top: start-up time of the CLI
     import asyncio
 
+    from battlefield.client.bot import BotFailed, result_line
+    from battlefield.client.bot import run_bot as play
+    from battlefield.client.link import GaveUp, check_url
     from battlefield.rules.players import check_kind
-    from battlefield.server.bot import BotFailed, result_line
-    from battlefield.server.bot import run_bot as play
-    from battlefield.server.link import GaveUp, check_url
 
     check_kind(args.level)
     check_url(args.url)

@@ -17,14 +17,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     fmt = argparse.RawDescriptionHelpFormatter
 
     questions: dict[str, list[tuple[str, Any]]] = {}
+    options: dict[str, list[tuple[str, Any]]] = {}     # each question's own options
     for name in registry.playable():
         for q in registry.get(name).odds:
             questions.setdefault(q.flag, []).append((name, q))
+            for o in q.options:
+                options.setdefault(o.name, []).append((name, o))
     lines = []
     for flag, asked in questions.items():
         for name, q in asked:
-            lines.append(f"  --{flag} ({name}): {q.help}" + (f"; JSON keys: {q.json_keys}"
-                                                             if q.json_keys else ""))
+            takes = ", ".join(f"--{o.name}" for o in q.options)
+            lines.append(f"  --{flag} ({name}): {q.help}" + (f" (options: {takes})"
+                                                             if takes else "")
+                         + (f"; JSON keys: {q.json_keys}" if q.json_keys else ""))
     p = sub.add_parser(
         "odds", formatter_class=fmt,
         help="exact odds from where the models stand (the questions each ruleset answers)",
@@ -42,15 +47,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         q = asked[0][1]
         what.add_argument(f"--{flag}", nargs=len(q.args), metavar=q.args,
                           help=" / ".join(f"{n}: {x.help}" for n, x in asked))
-    p.add_argument("--weapon", help="attack with this weapon only (its name)")
-    p.add_argument("--all-out-attack", action="store_true", help="+1 to hit (aos4 command)")
-    p.add_argument("--all-out-defence", action="store_true", help="+1 to save (aos4 command)")
-    p.add_argument("--charged", action="store_true",
-                   help="the target charged this turn (aos4: it gets no cover, and an "
-                        "Anti-charge weapon adds its rend)")
-    p.add_argument("--slain", type=int, help="models slain this round (openwg --morale)")
+    for name, given in options.items():        # declared by the questions that take them
+        said: dict[str, list[str]] = {}
+        for r, o in given:
+            said.setdefault(o.help, []).append(r)
+        helps = " / ".join(f"{h} ({', '.join(rs)})" for h, rs in said.items())
+        kind = given[0][1].kind
+        if kind == "flag":
+            p.add_argument(f"--{name}", action="store_true", help=helps)
+        else:
+            p.add_argument(f"--{name}", type=int if kind == "whole" else str, help=helps)
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(run=run_odds, questions=list(questions))
+    p.set_defaults(run=run_odds, questions=list(questions),
+                   options=[o.replace("-", "_") for o in options])
 
 
 def run_odds(args: argparse.Namespace) -> int:
@@ -62,12 +71,10 @@ def run_odds(args: argparse.Namespace) -> int:
         asks = ", ".join(f"--{x.flag}" for x in ruleset.odds) or "no odds questions"
         raise UsageError(f"{args.scene}: --{flag} is not a question {scene.ruleset.id} "
                          f"answers (it answers {asks})")
-    options = {k: v for k, v in vars(args).items()
-               if k not in ("scene", "json", "run", "questions", "command")
-               and k not in [f.replace("-", "_") for f in args.questions]}
-    unused = [k for k, v in options.items() if v not in (None, False) and k not in q.options]
+    options = {k: getattr(args, k) for k in args.options}
+    unused = [k for k, v in options.items() if v not in (None, False) and k not in q.keys]
     if unused:     # said, never silently ignored (--slain with --charge)
-        takes = ", ".join("--" + o.replace("_", "-") for o in q.options) or "no options"
+        takes = ", ".join(f"--{o.name}" for o in q.options) or "no options"
         raise UsageError(f"{', '.join('--' + k.replace('_', '-') for k in unused)}: not used "
                          f"by {scene.ruleset.id}'s --{flag} (it takes {takes})")
     playable_units(scene, ruleset.given_stats)     # odds play the rules: no Move of 0 unsaid

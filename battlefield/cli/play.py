@@ -176,7 +176,7 @@ def run_play(args: argparse.Namespace) -> int:
     check_kind(args.level)
     if args.join:
         # here, not at the top: start-up time of the CLI
-        from battlefield.server.link import check_url
+        from battlefield.client.link import check_url
         from battlefield.view.joined import play_joined
 
         given = [flag for flag, v in (("a scene", args.scene), ("--computer", args.computer),

@@ -83,8 +83,8 @@ def run_render(args: argparse.Namespace) -> int:
 
 
 def _marks(scene) -> list:
-    """What the scene's ruleset draws on it (orders, routes, engaged sides; ruleset.Mark)."""
+    """What the scene's ruleset draws on it (orders, routes, engaged sides; window.Mark)."""
     ruleset = registry.find(scene.ruleset.id)
-    if ruleset is None or not ruleset.provides("marks") or not scene.units:
+    if ruleset is None or not ruleset.window.provides("marks") or not scene.units:
         return []
-    return ruleset.marks(Game(ruleset, scene).new_state())
+    return ruleset.window.marks(Game(ruleset, scene).new_state())

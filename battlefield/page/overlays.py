@@ -95,7 +95,7 @@ def ring(pic: Picture, name: str, x: float, y: float, facing: float, m: ModelSpe
 
 
 def marks(pic: Picture) -> str:
-    """What a ruleset draws (ruleset.Mark): arrows for orders, dashed paths for routes,
+    """What a ruleset draws (window.Mark): arrows for orders, dashed paths for routes,
     heavy edges for engaged sides, thin outlines for front arcs; each with its label."""
     out = ['<g id="marks">']
     for mark in pic.marks:

@@ -137,9 +137,9 @@ def rulings(state: State) -> dict[str, Any]:
 
 
 def marks(state: State) -> list[dict[str, Any]]:
-    """What the ruleset draws on the table now (ruleset.Mark), as JSON."""
+    """What the ruleset draws on the table now (window.Mark), as JSON."""
     return [{"kind": m.kind, "points": np.asarray(m.points)[:, :2].round(4).tolist(),
-             "label": m.label, "side": m.side} for m in state.rules.marks(state)]
+             "label": m.label, "side": m.side} for m in state.rules.window.marks(state)]
 
 
 def _model_now(scene: Scene, t, i: int):

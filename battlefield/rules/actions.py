@@ -153,18 +153,22 @@ def _path(name: str, value: Any) -> tuple[Point, ...]:
 class Violation:
     """Why an action is illegal: a code, a message with the numbers, the numbers, and what it
     is about - the units (ids) and the models (UNIT/N, as the message names them, the one at
-    fault first) - so that a window or a client marks them without reading the message."""
+    fault first) - so that a window or a client marks them without reading the message; and,
+    when all that is wrong is a field not given yet, that field (`choose`: "path", "target",
+    "spell" ...): what the player still has to choose, which the window asks for."""
 
     code: str
     message: str
     numbers: tuple[tuple[str, float], ...] = ()
     units: tuple[str, ...] = ()
     models: tuple[str, ...] = ()
+    choose: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, **dict(self.numbers),
                 **({"units": list(self.units)} if self.units else {}),
-                **({"models": list(self.models)} if self.models else {})}
+                **({"models": list(self.models)} if self.models else {}),
+                **({"choose": self.choose} if self.choose else {})}
 
 
 class IllegalAction(BattlefieldError):

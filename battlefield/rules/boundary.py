@@ -32,6 +32,7 @@ from battlefield.yamlsource import format_path
 
 if TYPE_CHECKING:
     from battlefield.rules.state import State
+    from battlefield.rulesets import ActionDoc
     from battlefield.scene.model import Scene
 
 CODE = "bad_field"
@@ -114,6 +115,52 @@ def playable_units(scene: Scene,
             raise scene.error(path, f"{u.id} has no {', '.join(missing)}: {scene.ruleset.id} "
                                     f"needs {', '.join(needs)} to play it",
                               f"stats: {{{', '.join(f'{k}: ...' for k in needs)}}}")
+
+
+# --- the vocabulary: which keys an action carries, and when it is used ---------------------------
+def declared(state: State, action: Action, doc: ActionDoc | None, when: tuple[str, ...]
+             ) -> list[Violation]:
+    """`unknown_key` for a key the action's vocabulary entry (`doc`, ruleset.yaml) does not
+    declare (nor `shorthand:` lists), else `wrong_phase` when the phase is not one of `when`;
+    nothing for a type with no entry."""
+    if doc is not None:
+        given = [k for k in KEYS[1:] if getattr(action, k) is not None]
+        odd = [k for k in given + [k for k, _ in action.options]
+               if k not in doc.keys and k not in doc.shorthand]
+        if odd:
+            return [Violation("unknown_key", f"unknown key '{odd[0]}' in a {action.type} action "
+                                             f"(valid: {', '.join(doc.keys)})")]
+    problem = phase_problem(state, action.type, when)
+    return [problem] if problem else []
+
+
+WHOSE = {"your": "the acting side's own", "enemy": "the enemy's"}
+
+
+def in_phase(state: State, when: tuple[str, ...]) -> bool:
+    """Whether the state's phase is one of `when` ("movement", "your movement": the acting
+    side's own turn, "enemy movement": the other side's); empty: any phase."""
+    mine = state.acting_side == state.active
+    for w in when:
+        whose, _, phase = w.rpartition(" ")
+        if phase == state.phase and (whose in ("", "any") or (whose == "your") == mine):
+            return True
+    return not when
+
+
+def phase_problem(state: State, kind: str, when: tuple[str, ...]) -> Violation | None:
+    """`wrong_phase` when an action of type `kind`, used in the phases `when`, comes in any
+    other; None when it is in one of them."""
+    if in_phase(state, when):
+        return None
+    if any(" " in w for w in when):
+        said = " or ".join(f"{WHOSE.get(w.rpartition(' ')[0], 'any')} {w.rpartition(' ')[2]}"
+                           f" phase" for w in when)
+        return Violation("wrong_phase", f"{kind} is used in the {said}; it is {state.active}'s "
+                                        f"{state.phase} phase and {state.acting_side} is "
+                                        f"acting")
+    return Violation("wrong_phase", f"{kind} is a {' or '.join(when)} phase action; it is the "
+                                    f"{state.phase} phase of round {state.round}")
 
 
 # --- actions ------------------------------------------------------------------------------------

@@ -3,20 +3,18 @@ allows (aos4's start phase always offers activate-place-of-power, blocks' combat
 `usable` asks the engine whether some unit of the acting side may take one now.
 
 A type is usable when `State.check` of it - with each of the side's units, and each unit as
-target for a type that has one - refuses it for nothing but a field still to be chosen (where
-the models go, which spell, which order: FIELD_CODES), and the ruleset does not call it futile
-(Ruleset.futile: aos4's rally of an unhurt unit). It errs towards usable: a refusal it
-cannot read as final counts as a choice, so a step is never passed on a player's behalf while
-something was open to them."""
+target for a type that has one - refuses it for nothing but fields still to be chosen (each
+violation's `choose`: where the models go, which spell, which order), and the ruleset does not
+call it futile (Ruleset.futile: aos4's rally of an unhurt unit). A step whose only legal
+actions are futile passes by itself."""
 
 from __future__ import annotations
 
-from battlefield.rules.actions import Action
-from battlefield.rules.state import State
+from collections.abc import Sequence
 
-# the codes `check` gives for a field not given yet (the probe leaves them out on purpose)
-FIELD_CODES = frozenset({"no_path", "no_point", "no_target", "unknown_spell", "bad_order",
-                         "unknown_card"})
+from battlefield.rules.actions import Action, Violation
+from battlefield.rules.state import State
+from battlefield.rulesets import field_names
 
 
 def passes(state: State) -> set[str]:
@@ -24,15 +22,16 @@ def passes(state: State) -> set[str]:
     return {a.id for a in state.scene.ruleset.actions if a.passes}
 
 
-def _open(codes: set[str], still: frozenset[str] = FIELD_CODES) -> bool:
-    return codes <= still
+def _open(violations: Sequence[Violation], given: tuple[str, ...] = ()) -> bool:
+    """Nothing but fields still to choose, none of them one already `given`."""
+    return all(v.choose is not None and v.choose not in given for v in violations)
 
 
 def usable(state: State, kind: str) -> bool:
     """Whether some unit of the acting side may take an action of type `kind` now, the fields
     a player picks on the table (path, point, spell, order) aside."""
-    spec = next((a for a in state.scene.ruleset.actions if a.id == kind), None)
-    fields = {f.rstrip("?") for f in spec.fields} if spec is not None else {"unit", "target"}
+    doc = state.rules.doc(state, kind)
+    fields = set(field_names(doc.fields)) if doc is not None else {"unit", "target"}
     side = state.acting_side
     units: list[str | None] = [None]
     if "unit" in fields:
@@ -40,16 +39,15 @@ def usable(state: State, kind: str) -> bool:
     targets = [u.id for u in state.scene.units] if "target" in fields else []
     for unit in units:
         action = Action(kind, unit=unit)
-        codes = {v.code for v in state.check(action)}
-        if not _open(codes):
+        bad = state.check(action)
+        if not _open(bad):
             continue
-        if not codes and state.rules.futile(state, action):
+        if not bad and state.rules.futile(state, action):
             continue                   # legal, but it would change nothing (Ruleset.futile)
-        if "no_target" not in codes or not targets:
+        if not any(v.choose == "target" for v in bad) or not targets:
             return True
         for target in targets:
-            given = {v.code for v in state.check(Action(kind, unit=unit, target=target))}
-            if _open(given, FIELD_CODES - {"no_target"}):
+            if _open(state.check(Action(kind, unit=unit, target=target)), ("target",)):
                 return True
     return False
 
@@ -61,4 +59,4 @@ def open_choices(state: State) -> list[str]:
     return [a for a in state.available() if a not in passing and usable(state, a)]
 
 
-__all__ = ["FIELD_CODES", "open_choices", "passes", "usable"]
+__all__ = ["open_choices", "passes", "usable"]

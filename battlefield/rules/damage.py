@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from battlefield.rules.state import State
 
 
 @dataclass
@@ -64,3 +68,30 @@ def fill_each(damage: np.ndarray, health: Health, order: Sequence[int],
         yield out
         if i >= len(order):
             return
+
+
+@dataclass
+class Dealt:
+    """What `deal` did to a unit: points dealt, the models slain as the table numbers them
+    (State.slay's, UNIT/N's order: what to name in events) and as the unit does (0-based)."""
+
+    dealt: int
+    slain: list[int]
+    slain_in_unit: list[int]
+
+
+def deal(state: State, u: int, packets: Iterable[int], health: Health,
+         order: Sequence[int] | None = None, spill: bool = True) -> Dealt:
+    """Unit u takes `packets` of points on its models still standing (in `order`, 0-based
+    within the unit; default: the unit's order), each model up to its `health`; the models
+    slain are taken off the table. `fill` and `State.slay` in one, with their two numberings
+    (the unit's own, the table's) kept apart for the ruleset."""
+    us = state.units[u]
+    first = state.scene.model_offsets()[u]
+    if order is None:
+        order = [int(m) - first for m in state.models_of(u)]
+    filled = fill(us.damage, health, order, packets, spill)
+    slain = [first + k for k in filled.slain]
+    if slain:
+        state.slay(u, slain)
+    return Dealt(filled.dealt, slain, list(filled.slain))

@@ -100,7 +100,9 @@ class Dice:
                 return x % sides + 1, False
 
     def roll(self, expr: str | int, purpose: str, summed: bool = True) -> Roll:
-        """Roll `expr` for `purpose` and log it; summed=False: each die counts on its own."""
+        """Roll `expr` for `purpose` and log it: a Roll (each die's value in `values`, their sum
+        and bonus in `total`; `total()` gives the number alone); summed=False: each die counts
+        on its own."""
         n, sides, _ = parse(expr)
         values, fixed = [], False
         for _ in range(n):
@@ -110,6 +112,11 @@ class Dice:
         r = Roll(str(expr).upper(), tuple(values), purpose, fixed, summed)
         self.log.append(r)
         return r
+
+    def total(self, expr: str | int, purpose: str) -> int:
+        """Roll `expr` for `purpose`, logged as `roll` logs it, and give its total: the number
+        most rules want (a charge roll, a damage roll)."""
+        return self.roll(expr, purpose).total
 
     def copy(self) -> Dice:
         return Dice(self.state, deque(self.fixed), list(self.log))

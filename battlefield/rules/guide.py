@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from battlefield.rules.actions import Action
-from battlefield.rules.choices import FIELD_CODES, passes
+from battlefield.rules.choices import passes
 from battlefield.rules.event_words import about_words
 from battlefield.rules.state import State
 
@@ -112,8 +112,7 @@ def nothing_to_decide(state: State, offered: Sequence[str] | None = None) -> str
         if kind in passing:
             continue
         for unit in units[:1] or [None]:
-            bad = [v for v in state.check(Action(kind, unit=unit))
-                   if v.code not in FIELD_CODES]
+            bad = [v for v in state.check(Action(kind, unit=unit)) if v.choose is None]
             if bad:
                 return f"{kind}: {bad[0].message}"
             if unit is not None and state.rules.futile(state, Action(kind, unit=unit)):

@@ -37,10 +37,13 @@ class SavedGame:
     file: str = "<log>"                       # where it was read from, for messages
     lines: list[int] = field(default_factory=list)   # the line of each action in the file
     header_line: int | None = None
+    params: dict[str, Any] = field(default_factory=dict)   # the game's parameters
 
 
 def header(state: State, scene_text: str) -> dict[str, Any]:
+    """The log's first line; a game with parameters (Game's params) has them too."""
     return {"battlefield": FORMAT, "ruleset": state.rules.id, "seed": state.game.seed,
+            **({"params": dict(state.rules.params)} if state.rules.params else {}),
             "scene_name": state.scene.name or Path(state.scene.file).stem, "scene": scene_text}
 
 
@@ -107,16 +110,21 @@ def read(path: str | Path) -> SavedGame:
         prints.append(printed if isinstance(printed, str) else None)
         where.append(n)
     scene_name = head.get("scene_name", "")
+    params = head.get("params", {})
+    if not isinstance(params, dict) or not all(isinstance(k, str) for k in params):
+        raise InputError(name, "params", items[0][0], "the header's params are not a mapping",
+                         '{"rounds": 3}')
     return SavedGame(head["ruleset"], int(head["seed"]), head["scene"],
                      scene_name if isinstance(scene_name, str) else "", actions, prints,
-                     name, where, items[0][0])
+                     name, where, items[0][0], params)
 
 
-def new_game(ruleset: str, seed: int, scene_text: str, scene_name: str = "<log>") -> Game:
+def new_game(ruleset: str, seed: int, scene_text: str, scene_name: str = "<log>",
+             params: dict[str, Any] | None = None) -> Game:
     scene = load_scene_text(scene_text, scene_name)
     if scene.ruleset.id != ruleset:
         raise UsageError(f"the scene is for {scene.ruleset.id}, the game for {ruleset}")
-    return Game(rules_for(ruleset), scene, seed)
+    return Game(rules_for(ruleset), scene, seed, params or {})
 
 
 def replay_states(rules: Ruleset, seed: int, scene_text: str, actions: Iterable[Action]
@@ -136,7 +144,7 @@ def replay(saved: SavedGame) -> tuple[State, int | None]:
     whose state differs from the one saved (None when every state matches)."""
     try:
         game = new_game(saved.ruleset, saved.seed, saved.scene_text,
-                        saved.scene_name or "<log>")
+                        saved.scene_name or "<log>", saved.params)
         state = game.new_state()
     except BattlefieldError as exc:      # the scene in the header: said at the header's line
         raise InputError(saved.file, "scene", saved.header_line,

@@ -1,6 +1,11 @@
 """What every ruleset's moves share: violations with their numbers, finding the acting unit,
-and turning an action's `path` (where the unit's leader goes, the others keep formation) or
-`paths` (one per model, 1-based) into each model's path from where it stands."""
+turning an action's `path` (where the unit's leader goes, the others keep formation) or `paths`
+(one per model, 1-based) into each model's path from where it stands, and the one move check
+(`check_move`) every ruleset's moves, runs, charges, retreats, pile-ins and disengages go
+through: how far each model goes against its allowance, what no path may cross, where no model
+may end (off the board, in impassable terrain, on another model, half on a piece, out of
+coherency), the enemy ranges a move may not pass through or end in (`Keep`), where it must
+arrive (`Arrive`) and what it must not go further from (`closer`)."""
 
 from __future__ import annotations
 
@@ -16,26 +21,12 @@ from battlefield.geometry.separation import signed_distance_matrix
 from battlefield.geometry.table import Table
 from battlefield.names import after
 from battlefield.rules.actions import Action, Violation
+from battlefield.rules.ranges import Arrive, Keep, arrived, kept, no_further
+from battlefield.rules.refusals import ModelNames, about, v
 from battlefield.rules.state import State
+from battlefield.rulings import Referee
 
 EPS = 1e-6
-
-
-def v(code: str, message: str, *, units: Sequence[str] = (), models: Sequence[str] = (),
-      **numbers: float) -> Violation:
-    """A violation with the numbers it was decided on, and the units and models (UNIT/N) it is
-    about."""
-    return Violation(code, message, tuple((k, round(float(x), 6)) for k, x in numbers.items()),
-                     tuple(units), tuple(models))
-
-
-def about(state: State, *models: int) -> dict[str, tuple[str, ...]]:
-    """`units=` and `models=` of a violation about these models (table indices), in the order
-    its message names them: their names (UNIT/N) and their units' ids."""
-    names = state.scene.model_names
-    specs = state.scene.units
-    units = dict.fromkeys(specs[int(state.table.unit[m])].id for m in models)
-    return {"units": tuple(units), "models": tuple(names[int(m)] for m in models)}
 
 
 def find_unit(state: State, action: Action) -> tuple[int, Violation | None]:
@@ -99,7 +90,7 @@ def planned(state: State, u: int, action: Action) -> Moves | Violation:
         moves = translated(state, u, pts - pts[0])
         return turned(state, moves, ref, action.facing) if action.facing is not None else moves
     return v("no_path", f"{action.type} needs a \"path\" (where the unit's leader goes) or "
-                        f"\"paths\" (one per model)")
+                        f"\"paths\" (one per model)", choose="path")
 
 
 def translated(state: State, u: int, offsets: np.ndarray) -> Moves:
@@ -133,20 +124,6 @@ def starting_at(t: Table, m: int, pts: np.ndarray) -> np.ndarray:
     if np.hypot(*(pts[0] - start)) > EPS:
         pts = np.vstack([start, pts])
     return pts
-
-
-class ModelNames:
-    """The scene's model names ("UNIT/N"), listed only when a message needs one (most checks
-    find nothing to say)."""
-
-    def __init__(self, state: State) -> None:
-        self._state = state
-        self._names: list[str] | None = None
-
-    def __getitem__(self, m: int) -> str:
-        if self._names is None:
-            self._names = self._state.scene.model_names
-        return self._names[int(m)]
 
 
 OVERLAP = 0.01        # bases may touch; more overlap than this is "on another model"
@@ -213,7 +190,7 @@ def _joined(found: Sequence[Obstacle]) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return (np.concatenate(edges), start, np.concatenate([o.edges[2] for o in found]))
 
 
-def through(state: State, moves: Moves,
+def crossed(state: State, moves: Moves,
             near: Callable[[int, tuple[float, float, float, float]], Sequence[Obstacle]]
             ) -> list[Violation]:
     """Every ruleset's check that no model's path crosses what the ruleset says it may not
@@ -278,3 +255,187 @@ def climb(ter: Terrain, path: np.ndarray, big: float = math.inf) -> Climb:
             drops.append(prev - h)
         prev = h
     return Climb(horizontal, up, drops, big)
+
+
+# --- the one move check ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Step:
+    """What a model's path costs: the inches it spends, of which climbing, and whether it takes
+    a risk doing so (skirmish's dangerous drop, warband's fall: the ruleset rolls for it)."""
+
+    spent: float
+    climbed: float = 0.0
+    risky: bool = False
+
+
+Cost = Callable[[int, np.ndarray], Step]
+Near = Callable[[int, tuple[float, float, float, float]], Sequence["Obstacle"]]
+
+
+@dataclass
+class MoveCheck:
+    """A move checked: its problems (empty: legal), the models and paths (None: no plan), the
+    table with the moved models where they end, what each moving model spends (table index ->
+    inches), and the models that take their path's risk (Step.risky)."""
+
+    problems: list[Violation]
+    moves: Moves | None
+    after: Table
+    spent: dict[int, float] = field(default_factory=dict)
+    risky: list[int] = field(default_factory=list)
+
+    @property
+    def longest(self) -> float:
+        """The most any model spends (0 when none moves)."""
+        return max(self.spent.values(), default=0.0)
+
+
+def flat(state: State, u: int) -> Cost:
+    """What a path costs by the ruleset's own measure (Ruleset.move_cost), without risk."""
+    def cost(m: int, path: np.ndarray) -> Step:
+        spent, climbed = state.rules.move_cost(state, u, m, path)
+        return Step(spent, climbed)
+    return cost
+
+
+def check_move(state: State, u: int, action: Action | Moves,
+               allowance: float | Callable[[int], float] | None, *,
+               cost: Cost | None = None, straight: bool = False,
+               through: Near | None = None, ends: bool = True,
+               straddle: float | None = None, coherency: str | None = None,
+               keep: Sequence[Keep] = (), arrive: Arrive | None = None,
+               closer: Sequence[int] = (), too_far: str = "move_too_far") -> MoveCheck:
+    """Unit u's move (an action's `path`/`paths`, or the Moves a ruleset planned) as every
+    ruleset checks it, each part a parameter:
+
+    - `allowance`: how far each model may go (a number, per model m a function, or None: no
+      limit); `cost(m, path)`: what a path spends (default: the ruleset's move_cost). The
+      model furthest past its allowance is refused (`too_far`, default move_too_far);
+      `straight`: each path is a straight line (openwg's charge).
+    - `through(m, box)`: what no path may cross near its box (moves.through; None: nothing).
+    - where the models end: with `ends`, on the board, out of impassable terrain, on no other
+      model (end_problems); `straddle`: not half on a piece at least this tall (area and
+      impassable terrain aside); `coherency` "always" or "kept" (a move of the whole unit may
+      leave it no less coherent than it was): the unit ends coherent.
+    Then, only when all of that holds, the rules of where a move goes:
+    - `keep`: enemy ranges it may not pass through or end in (Keep), in order;
+    - `arrive`: where it must end (Arrive);
+    - `closer`: units no moved model may end further from than it started (a pile-in).
+    """
+    moves = planned(state, u, action) if isinstance(action, Action) else action
+    if isinstance(moves, Violation):
+        return MoveCheck([moves], None, state.table)
+    cost = cost or flat(state, u)
+    out, spent, risky = _lengths(state, moves, allowance, cost, too_far)
+    if straight:
+        out.extend(_straight(state, moves))
+    if through is not None:
+        out.extend(crossed(state, moves, through))
+    after = moves.placed(state.table)
+    if ends:
+        out.extend(end_problems(state, moves, after))
+    if straddle is not None:
+        out.extend(straddling(state, moves, after, straddle))
+    if coherency is not None:
+        out.extend(_coherent(state, u, moves, after, coherency == "kept"))
+    if not out:
+        for k in keep:
+            out.extend(kept(state, u, moves, after, k))
+        if arrive is not None:
+            out.extend(arrived(state, u, after, arrive))
+        if closer:
+            out.extend(no_further(state, moves, after, closer))
+    return MoveCheck(out, moves, after, spent, risky)
+
+
+def _lengths(state: State, moves: Moves, allowance: float | Callable[[int], float] | None,
+             cost: Cost, code: str) -> tuple[list[Violation], dict[int, float], list[int]]:
+    """(the model furthest past its allowance, refused; what each spends; the risky ones)."""
+    names = ModelNames(state)
+    spent: dict[int, float] = {}
+    risky: list[int] = []
+    worst: tuple[float, Violation] | None = None
+    for m, path in zip(moves.models, moves.paths, strict=True):
+        step = cost(int(m), path)
+        spent[int(m)] = step.spent
+        if step.risky:
+            risky.append(int(m))
+        most = allowance(int(m)) if callable(allowance) else allowance
+        if most is None or step.spent <= most + EPS:
+            continue
+        over = step.spent - most
+        if worst is None or over > worst[0]:
+            climb = f" (climbing {step.climbed:.2f}\")" if step.climbed > EPS else ""
+            worst = (over, v(code, f"{names[m]} moves {step.spent:.2f}\"{climb}, more than "
+                                   f"{most:g}\"", moved=step.spent, allowed=most,
+                             **about(state, m)))
+    return ([worst[1]] if worst else []), spent, risky
+
+
+def _straight(state: State, moves: Moves) -> list[Violation]:
+    """Each path a straight line: no point of it strays more than 0.01" off the line from its
+    start to its end."""
+    names = ModelNames(state)
+    out = []
+    for m, path in zip(moves.models, moves.paths, strict=True):
+        if len(path) <= 2:
+            continue
+        d = path[-1] - path[0]
+        n = float(np.hypot(*d))
+        q = path - path[0]
+        off = np.abs(d[0] * q[:, 1] - d[1] * q[:, 0]) / n if n > EPS else np.hypot(*q.T)
+        if float(off.max()) > 0.01:
+            out.append(v("not_straight", f"{names[m]} does not go in a straight line (strays "
+                                         f"{float(off.max()):.2f}\")", off=float(off.max()),
+                         **about(state, m)))
+    return out
+
+
+def straddling(state: State, moves: Moves, after: Table, tall: float) -> list[Violation]:
+    """A model stands on the ground or wholly on a piece's top, never half on a piece at least
+    `tall` high (area and impassable terrain aside)."""
+    names = ModelNames(state)
+    layout = after.layout
+    pieces = [k for k, p in enumerate(layout.pieces)
+              if p.kind not in ("area", "impassable") and p.height >= tall]
+    out = []
+    for m in moves.models:
+        edge = after.outline(int(m), 64)
+        (x0, y0), (x1, y1) = edge.min(axis=0), edge.max(axis=0)
+        foot = None
+        for k in pieces:
+            bx0, by0, bx1, by1 = layout.bboxes[k]
+            if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
+                continue                        # apart: none of it on the piece
+            foot = foot if foot is not None else shapely.Polygon(edge)
+            part = foot.intersection(layout.polygons[k]).area
+            if 1e-4 < part < foot.area - 1e-4:
+                p = layout.pieces[k]
+                out.append(v("straddles_terrain", f"{names[m]} ends half on {p.id} "
+                                                  f"({p.height:g}\" tall)", **about(state, m)))
+    return out
+
+
+def coherent_now(state: State, u: int) -> bool:
+    """Unit u is coherent where it stands (asked once per table: every candidate move asks)."""
+    scene = state.scene
+    _, coherent = state.table.memo(("coherent-now", id(scene), u), lambda: (
+        scene, Referee(scene, state.table).coherency(u).coherent))
+    return coherent
+
+
+def _coherent(state: State, u: int, moves: Moves, after: Table, kept: bool
+              ) -> list[Violation]:
+    coh = Referee(state.scene, after).coherency(u)
+    if coh.coherent or (kept and moves.rigid and not coherent_now(state, u)):
+        return []
+    names = ModelNames(state)
+    why = "; ".join(f"{names[m]} {r}" for m, r in coh.reasons.items())
+    return [v("coherency", f"the unit ends out of coherency: {why}",
+              **about(state, *coh.reasons))]
+
+
+__all__ = ["OVERLAP", "Arrive", "Climb", "Cost", "Keep", "ModelNames", "MoveCheck", "Moves",
+           "Obstacle", "Step", "about", "check_move", "climb", "crossed", "end_problems",
+           "find_unit", "leader", "obstacle", "planned", "starting_at", "straddling",
+           "translated", "turned", "v"]

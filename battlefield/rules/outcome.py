@@ -236,28 +236,15 @@ def _left(state: State, uid: str) -> str | None:
 
 
 def failed(e: Event) -> str | None:
-    """What one event says failed and why (a charge roll too short, a run shorter than the
-    path, a spell failed, miscast or unbound), or None."""
-    kind = str(e.get("type", ""))
-    if kind.endswith("-failed") or kind.endswith("-short"):
-        why = e.get("reason")
-        return kind.replace("-", " ") + (f": {why}" if why else "")
-    if e.get("result") in ("failed", "miscast"):
-        return f"{kind} {e['result']}"
-    if e.get("unbound"):
-        return f"unbound by {e.get('unit')}"
-    return None
+    """What one event says failed and why, in its own words (its `failed` field: a charge
+    roll too short, a run shorter than the path, a spell miscast or unbound ...), or None."""
+    why = e.get("failed")
+    return str(why) if why else None
 
 
 def failure(events: Sequence[Event]) -> str | None:
-    """What failed and why (as `failed` says, or a charge not made), or None."""
-    for e in events:
-        why = failed(e)
-        if why:
-            return why
-        if e.get("type") == "no-charge":
-            return "no charge" + (f": {e['reason']}" if e.get("reason") else "")
-    return None
+    """What failed and why: the first event that says so (`failed`), or None."""
+    return next((why for e in events if (why := failed(e))), None)
 
 
 def action_words(shown: dict[str, Any]) -> str:

@@ -135,7 +135,7 @@ def probe(state: State) -> None:
     try:
         summary(state)
         state.rules.available(state)
-        state.rules.marks(state)
+        state.rules.window.marks(state)
         state.fingerprint()
     except Exception as exc:       # whatever a ruleset meets in a position it cannot use
         raise _error(state, (), f"not a position {state.rules.id} can go on from "

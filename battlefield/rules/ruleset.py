@@ -9,54 +9,65 @@ instance and register it (a package `battlefield.rules.NAME` that defines `RULES
 `registry.register(instance)`, or the entry-point group `battlefield.rulesets`).
 tests/rules/homebrew is a whole ruleset written against this class alone.
 
-The small records the hooks answer with (odds questions, drag notes, marks ...) are defined
-here too, so that a ruleset imports one module to plug in. What the hooks work with is the
-engine's core, and nothing else needs reading:
+The window's hooks are its own protocol (rules/window.py: `Window`, set as `window =`), the
+odds questions their own records (rules/questions.py); the handlers of each action type are
+registered with `@handles` (rules/handlers.py). battlefield/rules/README.md is the guide; what
+the hooks work with is the engine's core, and nothing else needs reading:
 
 - `State` (rules/state.py): `scene` (units, sides, objectives, model_names, the scene's
   `state:` key), `table` (geometry.table.Table: where each model stands; `moved`, `distances`),
   `units[u]` (alive, damage per model, flags, counters), `sides` (each side's resources, named
-  by ruleset.yaml `resources:`), `clock` (`round`, `active`, `phase` - read by the commands and
-  the window - and the ruleset's own keys), `objectives` (id -> the side holding it), `extra`
-  (anything else it keeps), `dice` (`state.dice.roll("D6", "what it is for")`: seeded, logged),
-  and `unit_index`, `side_of`, `models_of`, `slay`, `enemies`, `friends`, `enemies_within`.
+  by ruleset.yaml `resources:`, made empty before `setup`), `clock` (`round`, `active`, `phase`
+  - read by the commands and the window - and the ruleset's own keys), `objectives` (id -> the
+  side holding it), `extra` (anything else it keeps), `dice` (`state.dice.total("D6", "what it
+  is for")`: seeded, logged), `rules` (this ruleset, its numbers in `state.rules.book`), and
+  `unit_index`, `side_of`, `models_of`, `slay`, `enemies`, `friends`, `enemies_within`.
 - rules/state.py `scene_start`, `start_round`, `start_per_side`: `setup` reads the scene's
   `state:` key with them (a bad value is one line naming the file and key, never a traceback).
-- rules/moves.py: `v(code, message, units=, models=, **numbers)` builds a violation, `about`
-  names the models it is about, `find_unit` the acting unit, `planned` an action's `path` as
-  each model's path, `end_problems` where a move may not end (off the board, in impassable
-  terrain, on another model).
-- rules/damage.py `fill` (damage on models, each up to its health); rules/chance.py (a dice
-  procedure written once, rolled in play and enumerated for exact odds); rules/decisions.py
-  `ask` (a choice the other side makes mid-action, carried on by `resume`); rules/result.py
-  `Result(winner, by, score, scores, round)`.
+- rules/moves.py: `v(code, message, units=, models=, choose=, **numbers)` builds a violation,
+  `about` names the models it is about, `find_unit` the acting unit, `planned` an action's
+  `path` as each model's path, `check_move` the one move check (allowance, cost, straight lines,
+  what a path crosses, where no model may end, the enemy ranges a move may not pass through or
+  end in: `Keep`, `Arrive`, `closer`).
+- rules/damage.py `deal` (damage on a unit's models, the slain taken off the table);
+  rules/chance.py (a dice procedure written once, rolled in play and enumerated for exact
+  odds); rules/decisions.py `ask` (a choice the other side makes mid-action, carried on by
+  `resume`); rules/result.py `Result(winner, by, score, scores, round)`.
 - The events `resolve` returns are the ruleset's own dicts; the game log and the window word
   the common ones for any ruleset (rules/outcome.py): {"type": "damage", "unit", "amount"},
   {"type": "slain" | "removed", "unit", "models": [UNIT/N ...]}, {"type": "destroyed",
-  "unit"}, {"type": "healed", "unit", "points"}, a type ending in "-failed" with a "reason",
-  and the clock's {"type": "turn" | "phase" | "battle-round", "round", "active", "phase"}.
+  "unit"}, {"type": "healed", "unit", "points"}, any event that says what failed and why in
+  its "failed" field ("charge failed", "run short: ..."), and the clock's {"type": "turn" |
+  "phase" | "battle-round", "round", "active", "phase"}.
   Its own events it words with the `effect` hook.
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from battlefield.errors import UsageError
 from battlefield.names import after
+from battlefield.paths import ruleset_dir
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import Decision
+from battlefield.rules.handlers import Handler, collect
 from battlefield.rules.result import Result
-from battlefield.rulesets import RulesetData, load_ruleset
+from battlefield.rules.window import Window
+from battlefield.rulesets import ActionDoc, RulesetData, load_ruleset
 from battlefield.scene.model import Scene
 
 if TYPE_CHECKING:
+    from battlefield.rules.questions import OddsQuestion
     from battlefield.rules.state import State
 
 Event = dict[str, Any]
@@ -70,78 +81,15 @@ class Player(Protocol):
 
 
 @dataclass(frozen=True)
-class OddsQuestion:
-    """One question `battlefield odds` can ask of a scene: `--FLAG ARG ...`.
+class Parameter:
+    """A number of the ruleset's data a game may set (`Game(ruleset, scene, seed, {"rounds":
+    3})`): its name, where it is in the ruleset's `book` (attribute names, dotted) and what it
+    is, for people."""
 
-    `answer(ruleset, scene, args, options)` returns the JSON answer; `text(answer)` the lines a
-    person reads. `options` are the odds command's other flags (weapon, modifiers) by name."""
-
-    flag: str                                  # "attack" -> --attack
-    args: tuple[str, ...]                      # metavars: ("A", "B")
-    help: str
-    answer: Callable[[Ruleset, Scene, Sequence[str], dict[str, Any]], Answer]
-    text: Callable[[Answer], str]
-    json_keys: str = ""                        # for --help: what the JSON holds
-    options: tuple[str, ...] = ()              # the odds flags it reads ("weapon", "slain")
-
-
-@dataclass
-class Ring:
-    """A unit the drop would trigger or affect, ringed on the table with the reason."""
-
-    unit: int
-    reason: str
-
-
-@dataclass
-class Ghost:
-    """Where a unit's models would stand after the drop (a retreat, a push ...)."""
-
-    unit: int
-    at: np.ndarray                             # (n, 2) per model still on the table
-    reason: str = ""
-
-
-@dataclass
-class Mark:
-    """Something a ruleset draws on the table, in inches: an `arrow` (an order), a `path` (a
-    rout route), an `edge` (an engaged side) or an `outline` (a front arc), with a label and
-    the side whose colour it takes (None: ink)."""
-
-    kind: str
-    points: np.ndarray                         # (n, 2)
-    label: str = ""
-    side: str | None = None
-    unit: int | None = None                    # the unit it belongs to (hidden while dragged)
-
-
-@dataclass
-class DragNotes:
-    """What a ruleset adds to the drag overlay, as data the view draws: caption lines, odds
-    against the enemy under the cursor, units ringed with their reasons, ghosts."""
-
-    lines: list[str] = field(default_factory=list)
-    odds: Any = None
-    rings: list[Ring] = field(default_factory=list)
-    ghosts: list[Ghost] = field(default_factory=list)
-    marks: list[Mark] = field(default_factory=list)
-
-
-@dataclass
-class DragContext:
-    """One place of a dragged unit: its action, the table with it dropped there, the enemy
-    under the cursor, whether the cursor rests (`rests`: the rulings that cost more than a
-    frame are asked, such as sight with its blockers), and a cache that lives as long as the
-    pick-up (odds that do not depend on the drop)."""
-
-    state: State
-    unit: int
-    ability: str
-    action: Action
-    moved: Any                                 # geometry.table.Table with the unit dropped
-    target: int | None
-    rests: bool
-    cache: dict[Any, Any]
+    name: str
+    path: str
+    help: str = ""
+    least: float | None = None                  # the smallest value it may take
 
 
 @dataclass
@@ -205,8 +153,8 @@ class Ruleset(ABC):
 
     actions: tuple[str, ...] = ()
     """The action types it plays, as its refusal lists them: State.check refuses any other
-    type (unknown_action) before asking `check`. Empty: `check` refuses unknown types itself
-    (aos4's spells and warband's fighter abilities are types only a unit has)."""
+    type (unknown_action, `unknown`) before asking `check`. Empty: the ids of its vocabulary
+    (ruleset.yaml `actions:`)."""
 
     odds: tuple[OddsQuestion, ...] = ()
     """The questions `battlefield odds` asks of a scene in this ruleset (--attack, --charge
@@ -224,10 +172,61 @@ class Ruleset(ABC):
     """The keys of its clock that hold a list of sides (openwg's `stopped`), checked the same
     way."""
 
+    parameters: tuple[Parameter, ...] = ()
+    """The numbers of its `book` a game may set (Game's `params`): `rounds` ..."""
+
+    params: Mapping[str, Any] = MappingProxyType({})
+    """The parameters this instance plays with (a variant's; empty: as its files say)."""
+
+    def __init__(self, book: Any = None) -> None:
+        """`book`: the ruleset's own data as `load` reads it, given instead (a test's
+        numbers); None: read from its folder the first time it is asked."""
+        self._book = book
+
     @property
     def spec(self) -> RulesetData:
         """Its data: rulesets/ID/ruleset.yaml as read and checked (vocabulary, demo, ranges)."""
         return load_ruleset(self.id)
+
+    @property
+    def folder(self) -> Path:
+        """The folder of its data: `data` for a ruleset installed apart, else rulesets/ID."""
+        return Path(self.data) if self.data is not None else ruleset_dir(self.id)
+
+    @property
+    def book(self) -> Any:
+        """Its own rules as data (what `load` reads from its folder: rounds, distances, dice,
+        tables), read once for this instance; every rule reads its numbers here (a variant or
+        a subclass changes them; two variants play side by side)."""
+        book = self.__dict__.get("_book")
+        if book is None:
+            book = self._book = self.load()
+        return book
+
+    def load(self) -> Any:
+        """Its own data files read and checked (rules.datafile.read), from `folder`. Default:
+        None, a ruleset whose every number is in ruleset.yaml (`spec`) or its code."""
+        return None
+
+    def variant(self, params: Mapping[str, Any]) -> Ruleset:
+        """A copy of this ruleset whose `book` has the `parameters` named in `params` set (a
+        shorter battle: {"rounds": 3}); this one is unchanged. An unknown name, or a value
+        not of the kind the book holds, is a UsageError naming it."""
+        known = {p.name: p for p in self.parameters}
+        book = self.book
+        for name, value in params.items():
+            p = known.get(name)
+            if p is None:
+                takes = ", ".join(known) or "none"
+                raise UsageError(f"{self.id} has no parameter {name!r} (it takes: {takes})")
+            what = f"{self.id} parameter {name}"
+            if p.least is not None and isinstance(value, (int, float)) and value < p.least:
+                raise UsageError(f"{what}: {value!r} is less than {p.least:g}")
+            book = _replaced(book, p.path.split("."), value, what)
+        new = copy.copy(self)
+        new._book = book
+        new.params = MappingProxyType({**self.params, **params})
+        return new
 
     def question(self, flag: str) -> OddsQuestion | None:
         """The odds question asked by `--FLAG`, or None."""
@@ -265,20 +264,77 @@ class Ruleset(ABC):
         read with rules.state.scene_start and start_round) and return the opening events. A
         whole position in `state:` is restored after it, over what setup filled."""
 
-    @abstractmethod
     def check(self, state: State, action: Action) -> list[Violation]:
         """When an action is checked (State.check, and before State.apply): why it is illegal
         now, empty when it is legal. Changes nothing. State.check has already refused it when
-        the battle is over or its type is not one of `actions`; while decisions are pending it
-        is asked only about an action that addresses one (rules.decisions.check). Build each
-        violation with rules.moves.v, naming the units and models it is about (`about`), so the
-        window marks them without reading the message; an action that needs a "target" and has
-        none is refused with the code `no_target` (the window then asks for a click on one)."""
+        the battle is over, its type is unknown (`unknown`), a key is not one its vocabulary
+        entry declares or it is not used in this phase (ruleset.yaml `fields:`, `phases:`;
+        rules.boundary.declared); while decisions are pending it is asked only about an
+        action that addresses one (rules.decisions.check). Build each violation with
+        rules.moves.v, naming the units and models it is about (`about`), so the window marks
+        them without reading the message; a field still to choose (no "target" yet, no path)
+        is said with `choose=` (the window then asks for it). Default: the check of the
+        action's handler (`@handles`)."""
+        found = self.handler(action.type)
+        if found is None:
+            return self.unknown_action(action.type, list(self.handlers))
+        return found.check(state, action)
 
-    @abstractmethod
     def resolve(self, state: State, action: Action) -> list[Event]:
         """When a legal action is applied: change the state, roll dice (state.dice), return
-        the events. May ask the other side decisions (rules.decisions.ask)."""
+        the events. May ask the other side decisions (rules.decisions.ask). Default: the
+        resolve of the action's handler."""
+        found = self.handler(action.type)
+        if found is None or found.resolve is None:
+            raise NotImplementedError(f"{self.id} has no resolve for {action.type!r}")
+        return found.resolve(state, action)
+
+    handlers: dict[str, Handler] = {}
+    """The action types this class plays and their handlers (`@handles`), its bases'
+    included: filled when the class is made."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.handlers = collect(cls)
+
+    def handler(self, kind: str) -> Handler | None:
+        """The check and resolve of action type `kind`, bound to this ruleset, or None."""
+        found = type(self).handlers.get(kind)
+        return found.on(self) if found is not None else None
+
+    def unknown(self, state: State, action: Action) -> list[Violation]:
+        """When State.check meets an action: `unknown_action` when there is no action of its
+        type. Default: a type not one of `actions` (or, when that is empty, of the vocabulary
+        in ruleset.yaml), unless the vocabulary has `unlisted_actions` (aos4's spells, warband's
+        fighters' own abilities: types that depend on the unit, which their check refuses)."""
+        spec = self.vocabulary(state)
+        known = self.actions or (tuple(a.id for a in spec.actions) if spec else ())
+        if known and action.type not in known and (spec is None
+                                                   or spec.unlisted_actions is None):
+            return self.unknown_action(action.type, known)
+        return []
+
+    def when(self, state: State, kind: str) -> tuple[str, ...]:
+        """When State.check meets an action of type `kind`: the phases it is used in
+        ("movement", "your movement", "enemy movement"; empty: any). Default: its vocabulary
+        entry's `phases:` (ruleset.yaml); aos4 reads them from its abilities file."""
+        doc = self.doc(state, kind)
+        return doc.phases if doc is not None else ()
+
+    def doc(self, state: State, kind: str) -> ActionDoc | None:
+        """The vocabulary entry of action type `kind`: its own, else (for a ruleset that lists
+        no `actions` of its own) `unlisted_actions`."""
+        spec = self.vocabulary(state)
+        if spec is None:
+            return None
+        return next((a for a in spec.actions if a.id == kind),
+                    None if self.actions else spec.unlisted_actions)
+
+    def vocabulary(self, state: State) -> RulesetData | None:
+        """Its ruleset.yaml as the game's scene was read with it (None: the scene is another
+        ruleset's, as a test's ruleset plays one)."""
+        spec = state.scene.ruleset
+        return spec if spec.id == self.id else None
 
     @abstractmethod
     def available(self, state: State) -> list[str]:
@@ -346,6 +402,12 @@ class Ruleset(ABC):
         engine draws from the field's type, else uses the vocabulary's example."""
         return ()
 
+    # --- the play window: its own hooks (rules/window.py) ---------------------------------------
+    window: Window = Window()
+    """What the play window, render and the replay page ask beyond the game (drag abilities,
+    drag notes, drops, unit notes, marks): an instance of the ruleset's Window subclass.
+    Default: the Window of no additions."""
+
     # --- battlefield try ---------------------------------------------------------------------
     def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
         """When `try` starts from a scene: the `state:` defaults for these actions (whose turn,
@@ -391,31 +453,6 @@ class Ruleset(ABC):
         {"points", "stats"}}, "sides": {SIDE: points}}). Default: None, no points."""
         return None
 
-    # --- the play window and render ---------------------------------------------------------------
-    def drag_abilities(self, state: State, u: int, offered: list[str]) -> list[str]:
-        """When unit u is picked up: which of the abilities offered (the vocabulary's drag
-        actions, in order) a drag stands for, first the one used. Default: all, in order."""
-        return offered
-
-    def drag_notes(self, ctx: DragContext) -> DragNotes:
-        """While a unit is dragged, at each place: what the overlay adds (odds, rings,
-        ghosts). Default: nothing."""
-        return DragNotes()
-
-    def drop_pose(self, state: State, u: int, action: Action) -> tuple[Any, Any] | None:
-        """While unit u is dragged: where its moving models would really end, (x, y) rows and
-        facings, when that is not where the path puts them (blocks: a move stops touching what
-        it meets), so the drag's rulings are the result's; asked of legal actions only. Default:
-        None (where dropped)."""
-        return None
-
-    def drop_in_place(self, state: State, u: int, ability: str, target: int | None
-                      ) -> Action | str:
-        """When a picked-up unit u is dropped where it stood (a click: nothing moved), on the
-        enemy unit `target` or on none: the action the click stands for, or why the unit is
-        put back. Default: "put back"."""
-        return "put back"
-
     def effect(self, event: Event) -> Effect | None:
         """When an action's events are worded (the game log, the window's panel, a replay
         page: rules/outcome.py): what one of this ruleset's own events did. Default: None, the
@@ -430,16 +467,6 @@ class Ruleset(ABC):
         a choice."""
         return False
 
-    def unit_notes(self, state: State) -> dict[int, str]:
-        """When the window's panel is drawn: a line per unit the ruleset has something to say
-        about now (openwg: the wounds pooled on it). Default: none."""
-        return {}
-
-    def marks(self, state: State) -> list[Mark]:
-        """When the table is drawn (window and render), and when a position is restored: what
-        the ruleset draws for this state (orders, routes, engaged sides). Default: nothing."""
-        return []
-
     def health(self, state: State, u: int) -> list[int] | None:
         """When the window's panel, its damage marks, `render` or the game log show damage
         (rules.outcome): each model's health in unit u, the points of damage that slay it, in
@@ -447,4 +474,19 @@ class Ruleset(ABC):
         return None
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} ruleset {self.id!r}>"
+        made = "".join(f", {k}={v!r}" for k, v in self.params.items())
+        return f"<{type(self).__name__} ruleset {self.id!r}{made}>"
+
+
+def _replaced(book: Any, path: list[str], value: Any, what: str) -> Any:
+    """`book` (nested frozen dataclasses) with the attribute at `path` set to `value`, of the
+    kind it holds (a whole number stays one)."""
+    if len(path) > 1:
+        inner = _replaced(getattr(book, path[0]), path[1:], value, what)
+        return dataclasses.replace(book, **{path[0]: inner})
+    old = getattr(book, path[0])
+    kind = type(old)
+    if isinstance(value, bool) != isinstance(old, bool) or not isinstance(value, (kind, int)) \
+            or (kind is int and not isinstance(value, int)):
+        raise UsageError(f"{what}: {value!r} is not {kind.__name__} (as {old!r})")
+    return dataclasses.replace(book, **{path[0]: kind(value)})

@@ -21,7 +21,6 @@ from typing import Any
 from battlefield.inputs import FieldType
 from battlefield.rules import boundary
 from battlefield.rules.actions import Action
-from battlefield.rules.choices import FIELD_CODES
 from battlefield.rules.moves import leader
 from battlefield.rules.state import State
 
@@ -36,7 +35,7 @@ def fields_of(state: State, kind: str) -> list[tuple[str, bool]]:
     """(field, required) for an action type, as its vocabulary entry lists them ('path |
     paths' read as a path); a type the vocabulary does not list (an aos4 spell, a warband
     fighter's ability) is taken to name its unit and, maybe, a target."""
-    doc = next((a for a in state.scene.ruleset.actions if a.id == kind), None)
+    doc = state.rules.doc(state, kind)
     if doc is None:
         return [("unit", True), ("target", False)]
     out = []
@@ -53,7 +52,7 @@ def fields_of(state: State, kind: str) -> list[tuple[str, bool]]:
 
 def example_of(state: State, kind: str) -> dict[str, Any]:
     """The vocabulary's example of an action type (empty when it has none)."""
-    doc = next((a for a in state.scene.ruleset.actions if a.id == kind), None)
+    doc = state.rules.doc(state, kind)
     return dict(doc.example or {}) if doc is not None else {}
 
 
@@ -81,8 +80,7 @@ def _able(state: State, kind: str) -> list[int]:
     for i, spec in enumerate(state.scene.units):
         if spec.side != side or not len(state.models_of(i)):
             continue
-        codes = {v.code for v in state.check(Action(kind, unit=spec.id))}
-        if codes <= FIELD_CODES:
+        if all(v.choose is not None for v in state.check(Action(kind, unit=spec.id))):
             out.append(i)
     return out
 
@@ -96,9 +94,8 @@ def _targets(state: State, kind: str, u: int | None) -> list[int]:
     unit = state.scene.units[u].id
     ok = []
     for w in alive:
-        codes = {v.code for v in state.check(Action(kind, unit=unit,
-                                                    target=state.scene.units[w].id))}
-        if codes <= FIELD_CODES - {"no_target"}:
+        bad = state.check(Action(kind, unit=unit, target=state.scene.units[w].id))
+        if all(v.choose not in (None, "target") for v in bad):
             ok.append(w)
     return ok or alive
 

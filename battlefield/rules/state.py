@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -124,15 +124,25 @@ class UnitState:
 
 @dataclass
 class Game:
+    """A ruleset, a scene, a seed and the game's parameters (the numbers of the ruleset's book
+    it sets: {"rounds": 3}, Ruleset.parameters): `rules` is then the ruleset's variant."""
+
     rules: Ruleset
     scene: Scene
     seed: int = 0
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.params:
+            self.rules = self.rules.variant(self.params)
+        self.params = dict(self.rules.params)
 
     def new_state(self, fixed_dice: Iterable[int] = (), keep_undo: bool = True) -> State:
         """The state before the first action. keep_undo=False: apply keeps no undo history
         (computer battles that never step back)."""
         state = State(self, self.scene.table(), Dice.seeded(self.seed, fixed_dice),
                       keep_undo=keep_undo)
+        state.sides = {s: {} for s in self.scene.sides}     # setup fills their resources
         state.units = [UnitState(np.ones(len(u.models), dtype=bool),
                                  np.zeros(len(u.models), dtype=np.int64)) for u in self.scene.units]
         state.events.extend(self.rules.setup(state))
@@ -182,7 +192,9 @@ class State:
         """Why `action` is illegal here (empty: legal). Never changes the state. While
         decisions are pending only their answers are legal; once the battle is over nothing
         is, nor a type the ruleset does not play (Ruleset.actions); the ruleset checks the
-        rest. First of all, every field must be of its declared type (rules.boundary)."""
+        rest. First of all, every field must be of its declared type (rules.boundary); then
+        the type one the ruleset plays (Ruleset.unknown), each key one its vocabulary entry
+        declares and the phase one it is used in (rules.boundary.declared)."""
         if bad := boundary.check(self, action):    # fields of their declared types, first
             self._checked = None
             return bad
@@ -190,10 +202,11 @@ class State:
             violations = decisions.check(self, action)
         elif self.over:
             violations = [Violation("battle_over", "the battle is over")]
-        elif self.rules.actions and action.type not in self.rules.actions:
-            violations = self.rules.unknown_action(action.type, self.rules.actions)
         else:
-            violations = self.rules.check(self, action)
+            violations = (self.rules.unknown(self, action)
+                          or boundary.declared(self, action, self.rules.doc(self, action.type),
+                                               self.rules.when(self, action.type))
+                          or self.rules.check(self, action))
         self._checked = None if violations else action
         return violations
 
@@ -307,7 +320,8 @@ class State:
         return self.table.unit_models[u]
 
     def slay(self, u: int, models: Iterable[int]) -> None:
-        """Take models of unit u (table indices) off the table."""
+        """Take models of unit u off the table: `models` are table indices (models_of's),
+        not the unit's own 0-based ones (damage.fill's; damage.deal fills and slays)."""
         models = [int(m) for m in models]
         first = self.scene.model_offsets()[u]
         for m in models:

@@ -31,7 +31,7 @@ from battlefield.view.aim import aim_text
 from battlefield.view.drag import DragTool, base_points
 from battlefield.view.editor import Editor
 from battlefield.view.guard import TakeBack, choice_words, spends
-from battlefield.view.held import hold  # noqa: F401  (as before, from here)
+from battlefield.view.held import hold
 from battlefield.view.measure_tool import MeasureTool
 from battlefield.view.opening import Setup, battle_text, to_phase
 from battlefield.view.panels import WIDTH, HelpOverlay, Panel
@@ -372,7 +372,7 @@ class PlayScene:
         if unit is None:
             action = Action(ability, uid)
             bad = self.state.check(action)
-            if any(v.code == "no_target" for v in bad):     # Ruleset.check: no target given
+            if any(v.choose == "target" for v in bad):     # Ruleset.check: no target given
                 self.picking = (ability, uid)
                 self.say(f"{ability} {uid}: click the target")
                 return True

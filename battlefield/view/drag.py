@@ -206,7 +206,8 @@ class DragTool:
         if abs(self.ruling.used) < 1e-9 and self.facing is None:
             # A click, nothing moved: what the ruleset makes of it (aos4: fight where it
             # stands), or why the unit is put back.
-            clicked = self.state.rules.drop_in_place(self.state, p.unit, p.ability, self.target)
+            clicked = self.state.rules.window.drop_in_place(self.state, p.unit, p.ability,
+                                                            self.target)
             if isinstance(clicked, str):
                 self.cancel(clicked)
                 return

@@ -2,8 +2,8 @@
 
 The window is the same PlayScene; what differs is where actions go. The live checks while a
 unit is dragged are computed locally from the position the client holds (a Mirror of the
-server's game, battlefield/server/mirror.py); a legal drop or button is sent to the server
-(battlefield/server/seat.py over a ThreadedLink) and applied when its event comes back, as the
+server's game, battlefield/client/mirror.py); a legal drop or button is sent to the server
+(battlefield/client/seat.py over a ThreadedLink) and applied when its event comes back, as the
 other player's actions are, with the server's dice. The panel says which side this window
 plays, whether it is connected, and whose decision it is. The network runs on its own thread;
 this module only polls it each frame."""
@@ -16,10 +16,10 @@ from typing import Any
 
 import pygame
 
+from battlefield.client.link import ThreadedLink
+from battlefield.client.seat import Seat
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Action
-from battlefield.server.link import ThreadedLink
-from battlefield.server.seat import Seat
 from battlefield.view import live
 from battlefield.view.app import SIZE, App, Opened, PlayScene
 from battlefield.view.picture import save_image

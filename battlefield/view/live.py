@@ -1,6 +1,6 @@
 """What the table shows while a unit is dragged, asked of the engine and nothing else: the
 action the drop would be (State.check), the rulings where the unit would stand (Referee,
-live_check), and what the ruleset adds (ruleset.DragNotes: odds against the enemy under the
+live_check), and what the ruleset adds (window.DragNotes: odds against the enemy under the
 cursor, units its path triggers, ghosts such as a retreat). No pygame here: the benchmark and
 the tests read these values directly."""
 
@@ -18,8 +18,8 @@ from battlefield.geometry.reach import ReachField, reach_field
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.moves import leader
 from battlefield.rules.outcome import failed
-from battlefield.rules.ruleset import DragContext, DragNotes
 from battlefield.rules.state import State
+from battlefield.rules.window import DragContext, DragNotes
 from battlefield.rulings import LiveCheck, Referee, live_check
 
 
@@ -56,7 +56,7 @@ def drag_ability(state: State, u: int, wanted: str | None = None) -> str | None:
     avail = [a for a in drag_abilities(state) if a in offered]
     if wanted in avail:
         return wanted
-    avail = state.rules.drag_abilities(state, u, avail)
+    avail = state.rules.window.drag_abilities(state, u, avail)
     return avail[0] if avail else None
 
 
@@ -184,7 +184,7 @@ def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = 
     path = np.asarray(action.paths[0][1] if p.single else action.path, dtype=np.float64)
     used, climbed = state.rules.move_cost(state, p.unit, p.ref, path)
     turned = None if facing is None or len(p.models) != 1 else [facing]
-    pose = (state.rules.drop_pose(state, p.unit, action)
+    pose = (state.rules.window.drop_pose(state, p.unit, action)
             if engine and not violations and not p.single else None)
     if pose is not None:                # where the models really end (a block stopped short)
         ends, turned = np.asarray(pose[0], dtype=np.float64), pose[1]
@@ -222,7 +222,7 @@ def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = 
         return r
     if detail and target is not None:   # full / partial / none and the blockers: at rest
         r.sight = referee.pair(p.unit, target)
-    r.notes = state.rules.drag_notes(DragContext(state, p.unit, p.ability, action, moved,
+    r.notes = state.rules.window.drag_notes(DragContext(state, p.unit, p.ability, action, moved,
                                                  target, detail, p.cache))
     return r
 

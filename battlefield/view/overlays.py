@@ -36,7 +36,7 @@ from battlefield.view.transform import ViewTransform
 # --- a ruleset's marks ----------------------------------------------------------------------------
 def draw_marks(surface: pygame.Surface, view: ViewTransform, style: Style, marks: Iterable
                ) -> None:
-    """What a ruleset draws (ruleset.Mark): arrows for orders, dashed paths for routes, heavy
+    """What a ruleset draws (window.Mark): arrows for orders, dashed paths for routes, heavy
     edges for engaged sides, thin outlines for front arcs; each with its label."""
     lw = style.line
     for mark in marks:

@@ -296,7 +296,7 @@ class Panel:
         """What the ruleset says about units now (Ruleset.unit_notes), one line each."""
         small = font(16)
         colours = pal.side_colours(state.sides)
-        for u, text in sorted(state.rules.unit_notes(state).items())[:8]:
+        for u, text in sorted(state.rules.window.unit_notes(state).items())[:8]:
             colour = pal.darker(colours[state.scene.units[u].side], 0.5)
             surface.blit(small.render(f"{state.scene.units[u].id}: {text}"[:52], True, colour),
                          (x, y))

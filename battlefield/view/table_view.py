@@ -227,7 +227,7 @@ class TableView:
                 wounds.pop(self.state.scene.units[hidden].id, None)
             draw_losses(surf, view, self.losses(), style.side, style.line)
             draw_models(surf, view, scene, style, labels, wounds)
-            draw_marks(surf, view, style, [k for k in self.state.rules.marks(self.state)
+            draw_marks(surf, view, style, [k for k in self.state.rules.window.marks(self.state)
                                            if hidden is None or k.unit != hidden])
             draw_rulings(surf, view, scene, style, report)
             labels.draw(surf)

@@ -12,6 +12,7 @@ import shapely
 from battlefield.cli.main import main
 from battlefield.rules.aos4 import spellbook
 from battlefield.rules.aos4.weapons import weapon_from
+from battlefield.rulesets import load_ruleset
 from battlefield.scene.load import load_scene
 
 from .conftest import DATA, NS
@@ -72,7 +73,7 @@ def test_units_match_the_catalogue_field_by_field(battle, library, uid):
                if p.get("typeName") in ("Melee Weapon", "Ranged Weapon")}
     assert unit.weapons, uid
     for spec in unit.weapons:
-        w = weapon_from(spec)
+        w = weapon_from(spec, load_ruleset("aos4").weapon_defaults)
         xml = _chars(weapons[spec["name"], not w.melee])
         assert w.attacks == str(_number(xml["Atk"])) and w.damage == str(_number(xml["Dmg"]))
         assert (w.hit, w.wound) == (_number(xml["Hit"]), _number(xml["Wnd"]))

@@ -166,8 +166,8 @@ def test_a_battle_rolls_the_dice_moves(cache, tmp_path, capsys):
     from battlefield.rules.actions import Action
     from battlefield.rules.battle import play
     from battlefield.rules.log import rules_for
-    from battlefield.rules.ruleset import DragContext
     from battlefield.rules.state import Game
+    from battlefield.rules.window import DragContext
 
     start = Game(rules_for("aos4"), load_scene(both), 2).new_state()
     u = start.unit_index("red-squig-hoppers")
@@ -175,7 +175,7 @@ def test_a_battle_rolls_the_dice_moves(cache, tmp_path, capsys):
     for kind in ("normal-move", "run"):
         a = Action(kind, unit="red-squig-hoppers", path=((10.0, 5.0), (10.0, 17.0)))
         ctx = DragContext(start, u, kind, a, start.table, None, False, {})
-        notes += start.rules.drag_notes(ctx).lines
+        notes += start.rules.window.drag_notes(ctx).lines
     assert notes == ['move D6+8 (9-14") reaches 12.0": 50%',
                      'move D6+8 + run D6 reaches 12.0": 92%']
     state = play(Game(rules_for("aos4"), load_scene(both), 2))

@@ -12,9 +12,10 @@ import shapely
 from battlefield.analysis.survey import survey
 from battlefield.cli.main import main
 from battlefield.layout.table import largest_base, marker_radius
+from battlefield.rules import registry
 from battlefield.scene.load import load_scene
 
-RULESETS = ("aos4", "skirmish", "openwg", "warband", "blocks")
+RULESETS = tuple(registry.playable())
 
 SMALL = """\
 ruleset: {ruleset}

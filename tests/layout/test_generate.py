@@ -160,9 +160,10 @@ def test_targets_parse_over_the_defaults():
 
 
 def test_every_ruleset_ships_a_catalogue_and_targets():
+    from battlefield.rules import registry
     from battlefield.rulesets import load_ruleset
 
-    for r in ("aos4", "skirmish", "openwg", "warband", "blocks"):
+    for r in registry.playable():
         lay = load_ruleset(r).layout
         assert lay is not None and len(load_catalogue(lay.pieces)) >= 3
         assert dict(lay.targets)["visible"] > 0

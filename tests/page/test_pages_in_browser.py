@@ -225,7 +225,7 @@ def test_a_page_fed_versions_one_by_one_follows_the_game(skirmish_log, tmp_path,
 
 
 def test_a_game_page_draws_the_rulesets_marks_of_each_version(tmp_path, browser):
-    """blocks draws orders, routes and front arcs (ruleset.Mark): the page draws those of
+    """blocks draws orders, routes and front arcs (window.Mark): the page draws those of
     the version it shows."""
     from battlefield.rules.battle import player_for
     from battlefield.rules.deploy import battle_scene
@@ -243,7 +243,7 @@ def test_a_game_page_draws_the_rulesets_marks_of_each_version(tmp_path, browser)
     assert run_cli("replay", str(game), "--html", str(page)) == 0
     for n in (0, 3):
         after = _engine_after(log.read(game), n)
-        want = after.rules.marks(after)
+        want = after.rules.window.marks(after)
         assert want
         dom = Dom(dump_dom(url_of(page, f"v={n}")))
         drawn = [a for _, a in dom.elements if "data-mark" in a]

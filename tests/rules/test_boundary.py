@@ -15,7 +15,7 @@ from battlefield.rules import registry
 from battlefield.rules.actions import Action
 from battlefield.rules.boundary import CODE, Refused, read
 from battlefield.rules.state import Game
-from battlefield.rulesets import load_ruleset
+from battlefield.rulesets import field_names, load_ruleset
 from battlefield.scene.load import load_scene
 
 
@@ -123,15 +123,12 @@ def test_every_field_a_vocabulary_names_has_a_type():
     from battlefield.rules.boundary import ENGINE_FIELDS
 
     for name in registry.playable():
-        rs = load_ruleset(name) if name in ("aos4", "blocks", "openwg", "skirmish",
-                                            "warband") else None
-        if rs is None:
-            continue
+        rs = load_ruleset(name)
         declared = set(ENGINE_FIELDS) | {k for k, _ in rs.action_fields}
-        for doc in rs.actions:
-            for f in doc.fields:
-                for one in f.rstrip("?").split(" | "):
-                    assert one in declared, f"{name}: {doc.id}'s field {one!r} has no type"
+        for doc in [*rs.actions, *([rs.unlisted_actions] if rs.unlisted_actions else [])]:
+            for one in field_names(doc.fields):
+                assert one in declared, f"{name}: {doc.id}'s field {one!r} has no type"
+            assert set(doc.shorthand) <= declared, f"{name}: {doc.id}'s shorthand"
 
 
 @pytest.mark.parametrize("text", ["whole 1..", "list", "side ->", "frob", "whole 3..1",

@@ -7,8 +7,9 @@ import ast
 from pathlib import Path
 
 RULES = Path(__file__).parents[2] / "battlefield" / "rules"
-CORE = ("actions", "boundary", "chance", "damage", "decisions", "dice", "moves", "odds", "position",
-        "result", "ruleset", "snapshots", "state", "summary")
+CORE = ("actions", "boundary", "chance", "damage", "datafile", "decisions", "dice", "handlers",
+        "questions", "ranges", "refusals", "rounds", "steps", "window",
+        "moves", "odds", "position", "result", "ruleset", "snapshots", "state", "summary")
 
 
 def imported(path: Path) -> set[str]:

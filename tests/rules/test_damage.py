@@ -63,3 +63,33 @@ def test_fill_each_stops_at_the_packet_that_slays_the_last_model():
     damage = np.array([0])
     steps = list(fill_each(damage, 1, [0], [1, 1, 1], spill=False))
     assert len(steps) == 1 and steps[0].slain == [0]
+
+
+def test_deal_fills_and_slays_in_both_numberings():
+    from battlefield.rules import registry
+    from battlefield.rules.damage import deal
+    from battlefield.rules.state import Game
+    from battlefield.scene.load import load_scene_text
+
+    scene = load_scene_text("""\
+ruleset: skirmish
+board: {width: 20, depth: 20}
+units:
+- {id: a, side: red, models: [{base: 25, at: [2, 2]}]}
+- {id: b, side: blue, models: [{base: 25, at: [8, 8]}, {base: 25, at: [10, 8]},
+                               {base: 25, at: [12, 8]}]}
+""")
+    state = Game(registry.get("skirmish"), scene, 1).new_state()
+    # b's models are table 1, 2, 3 (a is 0); 2 points each: 5 points slay the first two
+    # models b lists in its order (its third, then its first) and put 1 on its second
+    dealt = deal(state, 1, [5], 2, order=[2, 0, 1])
+    assert (dealt.dealt, dealt.slain, dealt.slain_in_unit) == (5, [3, 1], [2, 0])
+    assert list(state.models_of(1)) == [2] and list(state.units[1].damage) == [2, 1, 2]
+
+
+def test_dice_total_is_the_number_and_the_roll_is_logged():
+    from battlefield.rules.dice import Dice
+
+    dice = Dice.seeded(0, fixed=[3, 4])
+    assert dice.total("2D6+1", "a test") == 8
+    assert dice.log[-1].values == (3, 4) and dice.log[-1].purpose == "a test"

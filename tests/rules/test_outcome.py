@@ -105,10 +105,37 @@ def test_a_rulesets_own_events_are_worded_only_by_it():
 
 
 def test_failure_is_the_headline():
-    events = [{"type": "run-short", "unit": "blue-cantor",
-               "reason": "moves 10.83\", more than 10\""}]
+    # an event says what failed in its own words (its "failed" field); outcome decodes nothing
+    events = [{"type": "run-short", "unit": "blue-cantor", "reason": "moves 10.83\"",
+               "failed": "run short: moves 10.83\", more than 10\""}]
     assert outcome.headline(events) == "run short: moves 10.83\", more than 10\""
     assert outcome.headline([{"type": "moved", "unit": "a"}]) == "done"
+    assert outcome.failure([{"type": "cast", "result": "miscast"}]) is None
+
+
+CHARGE = """\
+ruleset: aos4
+board: {width: 30, depth: 30}
+units:
+- {id: red-1, side: red, stats: {move: 5, health: 1, save: 4},
+   weapons: [{name: Blade}], models: [{base: 32, at: [10, 10]}]}
+- {id: blue-1, side: blue, stats: {move: 5, health: 1, save: 4},
+   weapons: [{name: Blade}], models: [{base: 32, at: [10, 16]}]}
+"""
+
+
+def test_a_ruleset_says_what_failed_as_a_field():
+    from battlefield.rules.actions import Action
+    from battlefield.rules.state import Game
+    from battlefield.scene.load import load_scene_text
+
+    # the charge needs 4.5" (from 4.74" apart to 0.24"); the dice roll 1 + 1
+    state = Game(registry.get("aos4"), load_scene_text(CHARGE)).new_state(fixed_dice=[1, 1])
+    while state.phase != "charge":
+        state.apply(Action("end-phase"))
+    events = state.apply(Action("charge", "red-1", target="blue-1",
+                                path=((10.0, 10.0), (10.0, 14.5))))
+    assert outcome.failure(events) == "charge failed"
 
 
 def test_action_words():

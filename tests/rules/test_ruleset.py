@@ -10,8 +10,9 @@ import pytest
 
 from battlefield.rules import registry
 from battlefield.rules.actions import Action
-from battlefield.rules.ruleset import CheckAdditions, DragNotes, Ruleset
+from battlefield.rules.ruleset import CheckAdditions, Ruleset
 from battlefield.rules.state import Game
+from battlefield.rules.window import DragNotes, Window
 from battlefield.scene.load import load_scene, load_scene_text
 
 ROOT = Path(__file__).parents[2] / "battlefield"
@@ -77,19 +78,20 @@ def test_the_hooks_left_out_answer_nothing() -> None:
     rules = Bare()
     scene = load_scene_text(SCENE)
     state = Game(rules, scene).new_state()
-    assert not any(rules.provides(h) for h in ("player", "drag_notes", "marks", "points"))
+    assert not any(rules.provides(h) for h in ("player", "points"))
+    assert type(rules.window) is Window
     assert rules.try_start(scene, [Action("x", unit="b")]) == {"active": "blue"}
     assert rules.try_advance(state, Action("x")) == []
     assert rules.shorthand(state, Action("x")) == (Action("x"), {}, [])
     assert rules.shorthand_answer(state, None, {}) is None
-    assert rules.points(scene) is None and rules.unit_notes(state) == {}
-    assert rules.check_additions(scene) == CheckAdditions() and rules.marks(state) == []
-    assert rules.drag_abilities(state, 0, ["move", "run"]) == ["move", "run"]
-    assert rules.drag_notes(None) == DragNotes()
+    assert rules.points(scene) is None and rules.window.unit_notes(state) == {}
+    assert rules.check_additions(scene) == CheckAdditions() and rules.window.marks(state) == []
+    assert rules.window.drag_abilities(state, 0, ["move", "run"]) == ["move", "run"]
+    assert rules.window.drag_notes(None) == DragNotes()
     assert rules.move_allowance(state, 0, "move") is None
     assert rules.move_cost(state, 0, 0, [[0, 0], [3, 4], [3, 5]]) == (6.0, 0.0)
     assert rules.move_ground(state, 0, 0, (0, 0, 1, 1)) == ([], None)
-    assert rules.drop_in_place(state, 0, "fight", 1) == "put back"
+    assert rules.window.drop_in_place(state, 0, "fight", 1) == "put back"
     with pytest.raises(UsageError, match="bare ruleset has no computer player"):
         rules.player()
 
@@ -140,5 +142,5 @@ def test_unknown_action_lists_the_types_in_each_rulesets_words() -> None:
         "no ability 'fly' (valid: move, or x)"]
     s = Game(registry.get("skirmish"), load_scene_text(SCENE), seed=1).new_state()
     assert [(v.code, v.message) for v in s.check(Action("fly"))] == [
-        ("unknown_action", "no action 'fly' (valid: move, skirmish, bombard, fortify, end-turn, "
-                           "retreat, commit, decline)")]
+        ("unknown_action", "no action 'fly' (valid: move, skirmish, commit, bombard, fortify, "
+                           "retreat, decline, end-turn)")]

@@ -26,6 +26,7 @@ class Step(Ruleset):
     """Move a unit's model to a point up to D6 inches away; 'end' passes the turn."""
 
     id = "aos4"  # stands in for the aos4 rules module: the engine is tested on its own
+    actions = ("step", "end")     # its own types, not aos4's vocabulary
 
     def setup(self, state: State) -> list[dict]:
         state.clock.update({"active": "red", "turn": 1})

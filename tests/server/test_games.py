@@ -1,4 +1,4 @@
-"""The server's game (server/games.py) and a client's copy of it (server/mirror.py), without
+"""The server's game (server/games.py) and a client's copy of it (client/mirror.py), without
 sockets: every seat's and a spectator's copy stays identical to the server's state, action by
 action (aos4 and skirmish: the rulesets with the other side's decisions), and the game is the
 one `simulate` plays; rebuilt from its stored actions it is the same game; a secret answer
@@ -12,13 +12,13 @@ import json
 
 import pytest
 
+from battlefield.client.mirror import Mirror
 from battlefield.rules import position, registry
 from battlefield.rules.actions import Action
 from battlefield.rules.battle import play
 from battlefield.rules.state import Game, State
 from battlefield.scene.load import load_scene_text
 from battlefield.server.games import LiveGame, Refused, replayed
-from battlefield.server.mirror import Mirror
 
 from ._serve import PLAYABLE, short_battle
 

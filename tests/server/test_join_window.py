@@ -15,9 +15,9 @@ import time
 import pygame
 import pytest
 
+from battlefield.client.bot import run_bot
 from battlefield.rules import registry
 from battlefield.rules.actions import Action
-from battlefield.server.bot import run_bot
 
 
 @pytest.fixture
@@ -88,7 +88,7 @@ def test_play_join_draws_a_screenshot(server, tmp_path):
 
 
 def test_a_drop_in_the_joined_window_is_sent_and_comes_back_as_the_event(server):
-    from battlefield.view.app import hold
+    from battlefield.view.held import hold
     from battlefield.view.joined import open_joined
 
     game = server.new_game("demo-skirmish", 8)

@@ -9,7 +9,7 @@ import socket
 import pytest
 
 from battlefield.cli.main import main
-from battlefield.server.link import GaveUp, Link
+from battlefield.client.link import GaveUp, Link
 
 
 def _closed_port() -> int:

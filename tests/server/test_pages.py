@@ -16,11 +16,11 @@ import pygame
 import pytest
 from page.conftest import Dom  # tests/page: the DOM reader the page tests use
 
+from battlefield.client.bot import run_bot
 from battlefield.page.browser import INSTALL, dump_dom, find_chromium
 from battlefield.page.replay import game_versions
 from battlefield.rules import log, registry
 from battlefield.rules.actions import Action
-from battlefield.server.bot import run_bot
 from battlefield.server.games import LiveGame
 from battlefield.server.pages import Book, public
 

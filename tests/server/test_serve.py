@@ -19,15 +19,15 @@ import pytest
 import yaml
 
 from battlefield.cli.main import main
+from battlefield.client.bot import run_bot
+from battlefield.client.mirror import Mirror
 from battlefield.errors import InputError
 from battlefield.rules import log, registry
 from battlefield.rules.battle import play
 from battlefield.rules.state import Game
 from battlefield.scene.load import load_scene_text
 from battlefield.server.app import new_game
-from battlefield.server.bot import run_bot
 from battlefield.server.messages import MAX_FRAME, seed_sha256
-from battlefield.server.mirror import Mirror
 
 from ._serve import PLAYABLE, Served, short_battle
 

@@ -14,12 +14,13 @@ import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+from battlefield.rules import registry  # noqa: E402
 from battlefield.rules.actions import Action  # noqa: E402
 from battlefield.rules.choices import open_choices  # noqa: E402
 from battlefield.view import auto  # noqa: E402
 from battlefield.view.app import PlayScene, open_game  # noqa: E402
 
-RULESETS = ["aos4", "skirmish", "openwg", "warband", "blocks"]
+RULESETS = registry.playable()
 
 
 pytestmark = pytest.mark.usefixtures("display")

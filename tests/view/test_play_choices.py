@@ -11,6 +11,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+from battlefield.rules import registry  # noqa: E402
 from battlefield.rules.actions import Action  # noqa: E402
 from battlefield.rulesets import load_ruleset  # noqa: E402
 from battlefield.view import live  # noqa: E402
@@ -30,7 +31,7 @@ def click_button(scene: PlayScene, name: str) -> None:
     scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
 
 
-@pytest.mark.parametrize("ruleset", ["aos4", "skirmish", "openwg", "warband", "blocks"])
+@pytest.mark.parametrize("ruleset", registry.playable())
 def test_every_button_only_action_says_what_it_costs(ruleset: str) -> None:
     data = load_ruleset(ruleset)
     bare = [a for a in data.actions if all(f.endswith("?") for f in a.fields)]

@@ -88,7 +88,7 @@ def test_too_far_is_shown_on_the_models_and_snaps_back(scene: PlayScene) -> None
 
 def test_sight_to_the_enemy_under_the_cursor(scene: PlayScene) -> None:
     st = scene.state
-    from battlefield.view.app import hold
+    from battlefield.view.held import hold
 
     hold(scene, "red-lancers", (14, 12), "blue-drake")
     r = scene.drag.ruling
@@ -201,7 +201,7 @@ def test_the_reachable_region_goes_round_terrain_and_the_drop_follows_it(
     # d2 = |EC| = 2.2361, sqrt(d1^2 - R^2) + sqrt(d2^2 - R^2) + R (206.93 deg in radians
     # - acos(R / d1) - acos(R / d2)) = 3.0087 + 2.0928 + 0.8551 = 5.9566" by hand; the route
     # turns at the corners of a polygon just enclosing that arc: up to 0.04" longer.
-    from battlefield.view.app import hold
+    from battlefield.view.held import hold
 
     hold(scene, "red-pyromancer", (26, 15))
     d = scene.drag

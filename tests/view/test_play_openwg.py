@@ -74,9 +74,8 @@ def test_a_movement_phase_by_drag_and_stop(scene: PlayScene) -> None:
 def test_the_panel_lists_the_wounds_pooled(scene: PlayScene) -> None:
     scene.state.units[0].counters["wounds"] = 3
     click(scene, "stop")                               # the panel is drawn
-    from battlefield.rules.openwg.package import unit_notes
 
-    assert unit_notes(scene.state) == {0: "3 wounds pooled"}
+    assert scene.state.rules.window.unit_notes(scene.state) == {0: "3 wounds pooled"}
 
 
 def test_a_charge_is_dragged_in_a_straight_line_whatever_is_in_the_way():

@@ -16,6 +16,7 @@ import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+from battlefield.rules import registry  # noqa: E402
 from battlefield.rules.actions import Action, IllegalAction  # noqa: E402
 from battlefield.rules.moves import leader  # noqa: E402
 from battlefield.rules.state import State  # noqa: E402
@@ -76,9 +77,8 @@ def place_enemy_near(state: State, u: int, w: int, rng: random.Random, allowed: 
     return True
 
 
-@pytest.mark.parametrize("ruleset, phase", [("aos4", None), ("aos4", "charge"),
-                                            ("skirmish", None), ("openwg", None),
-                                            ("warband", None), ("blocks", None)])
+@pytest.mark.parametrize("ruleset, phase", [*((r, None) for r in registry.playable()),
+                                            ("aos4", "charge")])
 def test_the_drag_shows_what_check_and_apply_do(ruleset: str, phase: str | None) -> None:
     pygame.display.init()
     pygame.font.init()

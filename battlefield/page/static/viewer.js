@@ -286,7 +286,7 @@
     return g;
   }
 
-  // The ruleset's marks (ruleset.Mark), drawn as battlefield/page/overlays.py marks() does.
+  // The ruleset's marks (window.Mark), drawn as battlefield/page/overlays.py marks() does.
   Viewer.prototype.showMarks = function (marks) {
     if (!this.marksLayer || !marks || marks === this.marksShown) return;
     var layer = this.marksLayer, D = this.depth, meta = this.meta;

@@ -19,13 +19,10 @@ import numpy as np
 from battlefield.geometry.paths import Obstacle, Planner, Terrain
 from battlefield.geometry.separation import separations_from
 from battlefield.geometry.sight import SightModel
-from battlefield.rules.aos4.data import core
+from battlefield.rules.aos4.data import Book
 from battlefield.rules.aos4.movement import JUMP_LANDING, grown_base, used
 from battlefield.rules.aos4.rolls import charge_chance
-from battlefield.rulesets import load_ruleset
 
-CHARGE_REACH = core().charge.reach    # rules.yaml charge.reach: end within 1/2" of the target
-CLIMB_FREE = load_ruleset("aos4").analysis.climb_threshold   # ruleset.yaml analysis.climb_free
 DETOUR = 6.0
 PLAN_SIDES = 24   # sides of the polygons round other models when planning (checks use more)
 
@@ -41,8 +38,10 @@ class ChargeOdds:
     reason: str = ""
 
 
-def charge_odds(referee, u: int, v: int, within: float | None = None) -> ChargeOdds:
-    """Odds that unit u's charge reaches unit v from where the models stand in referee.table.
+def charge_odds(book: Book, referee, u: int, v: int, within: float | None = None
+                ) -> ChargeOdds:
+    """Odds that unit u's charge reaches unit v from where the models stand in referee.table
+    (with the numbers of the aos4 `book`).
     `within` (a computer player's question): charges needing up to that many inches are found
     exactly; a longer one may come back longer than it is, or as no path."""
     units = referee.scene.units
@@ -51,19 +50,21 @@ def charge_odds(referee, u: int, v: int, within: float | None = None) -> ChargeO
     if referee.combat[u]:
         other = units[referee.combat[u][0]].id
         return ChargeOdds(None, 0.0, 0.0, reason=f"{units[u].id} is already in combat ({other})")
-    best = shortest_charge(referee, u, v, within)
+    best = shortest_charge(book, referee, u, v, within)
     if best is None:
         return ChargeOdds(None, 0.0, 0.0, reason="no legal path reaches a visible model")
-    best.probability = float(charge_chance(best.needed, False))
-    best.probability_reroll = float(charge_chance(best.needed, True))
+    dice = book.core.charge.roll
+    best.probability = float(charge_chance(dice, best.needed, False))
+    best.probability_reroll = float(charge_chance(dice, best.needed, True))
     return best
 
 
-def shortest_charge(referee, u: int, v: int, within: float | None = None
+def shortest_charge(book: Book, referee, u: int, v: int, within: float | None = None
                     ) -> ChargeOdds | None:
     """The shortest legal charge path from any model of u to within 1/2" of a model of v
     that the charging model can see from the end of it. `within`: as charge_odds."""
     table = referee.table
+    reach = book.core.charge.reach            # end within 1/2" of the target
     movers = table.unit_models[u]
     targets = table.unit_models[v].astype(np.int64)
     fly = referee.scene.units[u].has("FLY")
@@ -76,7 +77,7 @@ def shortest_charge(referee, u: int, v: int, within: float | None = None
     obstacles = [table.memo(("aos4-plan-base", int(o), clearance), lambda o=int(o): Obstacle(
                      grown_base(table, o, clearance, PLAN_SIDES), referee.names[o]))
                  for o in np.nonzero(table.on_table)[0] if int(o) not in own]
-    terrain = Terrain(table.layout, CLIMB_FREE, JUMP_LANDING, clearance)
+    terrain = Terrain(table.layout, book.climb_free, JUMP_LANDING, clearance)
     planner = Planner(terrain, obstacles, clearance, fly=fly, region=region)
     if within is not None:
         # A path through corner p is at least as long as the way to p from the nearest start
@@ -84,7 +85,7 @@ def shortest_charge(referee, u: int, v: int, within: float | None = None
         # 1/2" are taken off: corners beyond `within` by that count serve no such charge.
         sx, sy = table.x[movers], table.y[movers]
         tx, ty, tr = table.x[targets], table.y[targets], table.reach[targets]
-        slack = float(table.reach[movers].max()) + CHARGE_REACH
+        slack = float(table.reach[movers].max()) + reach
 
         def useful(pts: np.ndarray) -> np.ndarray:
             x, y = pts[:, 0:1], pts[:, 1:2]
@@ -105,7 +106,7 @@ def shortest_charge(referee, u: int, v: int, within: float | None = None
                                      int(table.shape[m]), table.a[m], table.b[m], table.cos[m],
                                      table.sin[m], table.x, table.y, table.shape, table.a,
                                      table.b, table.cos, table.sin, targets)
-            go = np.maximum(0.0, d - CHARGE_REACH)
+            go = np.maximum(0.0, d - reach)
             remaining[rows] = go
             ends[rows, :, 0] = points[rows, 0, None] + go * np.cos(th)
             ends[rows, :, 1] = points[rows, 1, None] + go * np.sin(th)
@@ -122,7 +123,7 @@ def shortest_charge(referee, u: int, v: int, within: float | None = None
         if SightModel(moved).model_visibility(m, int(targets[route.goal])).any:
             # The path as play measures it (movement.used: that model's whole base, a jump
             # down at the end): the odds are for the roll the check of this path asks.
-            spent = used(table, m, np.asarray(route.path, dtype=np.float64), fly)[0]
+            spent = used(book, table, m, np.asarray(route.path, dtype=np.float64), fly)[0]
             return ChargeOdds(round(spent, 6), 0.0, 0.0, m, int(targets[route.goal]),
                               route.path)
     return None

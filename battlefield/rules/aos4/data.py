@@ -1,17 +1,18 @@
 """The aos4 rules as data: rulesets/aos4/abilities.yaml (the seed's universal abilities, which
 command reacts to which ability, which are not played and why), battleplan.yaml (rounds, command
 points, scoring) and rules.yaml (the core rules' numbers: distances and dice). Unknown keys are
-errors listing valid ones."""
+errors listing valid ones. The ruleset reads them once (`Aos4.book`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from functools import cache
+from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
-from typing import Any
 
-from battlefield.paths import ruleset_dir
-from battlefield.rules.dice import DiceError, parse
+from battlefield.rules.aos4.rolls import most
+from battlefield.rules.datafile import item, read, unread, value_of
+from battlefield.rules.state import State
+from battlefield.rulesets import RulesetData
 from battlefield.yamlsource import Reader
 
 PHASE_OF = {  # seed phase names -> (phase, whose turn: your / enemy / any)
@@ -25,20 +26,28 @@ PHASE_OF = {  # seed phase names -> (phase, whose turn: your / enemy / any)
 }
 
 
+def _phases(r: Reader, path: tuple, value: object) -> tuple[tuple[str, str], ...]:
+    names = r.strings(path, value)
+    for k, name in enumerate(names):
+        if name not in PHASE_OF:
+            raise r.error((*path, k), f"unknown phase '{name}'", "one of " + ", ".join(PHASE_OF))
+    return tuple(PHASE_OF[name] for name in names)
+
+
 @dataclass(frozen=True)
 class Ability:
     id: str
     name: str
-    type: str                       # normal | command
-    timing: str
-    phases: tuple[tuple[str, str], ...]
-    keywords: frozenset[str]
-    cost: int = 0
-    declare: str = ""
-    effect: str = ""
-    reacts_to: tuple[str, ...] = ()     # a reaction command: the abilities it is given on
-    not_played: str = ""                # why battlefield does not play it (empty: played)
-    where: tuple[str, str, int | None] = field(default=("", "", None), compare=False)
+    type: str = item(choices=("normal", "command"))
+    timing: str = item()
+    phases: tuple[tuple[str, str], ...] = item(read=_phases)
+    keywords: frozenset[str] = item()
+    cost: int = item(least=0, default=0)
+    declare: str = item(default="")
+    effect: str = item(default="")
+    reacts_to: tuple[str, ...] = item(default=())   # a reaction command: the abilities it is on
+    not_played: str = item(default="")              # why battlefield does not play it
+    where: tuple[str, str, int | None] = unread(("", "", None))   # file, entry, line
 
     @property
     def command(self) -> bool:
@@ -50,124 +59,93 @@ class Ability:
 
 
 @dataclass(frozen=True)
+class Abilities:
+    abilities: tuple[Ability, ...]
+
+
+@dataclass(frozen=True)
 class Battleplan:
     name: str
-    rounds: int
-    command_points: int
-    underdog_bonus: int
-    hold_one: int
-    hold_two: int
-    hold_more: int
-
-
-@cache
-def abilities() -> dict[str, Ability]:
-    return load_abilities(ruleset_dir("aos4") / "abilities.yaml")
+    rounds: int = item(least=0)
+    command_points: int = item(least=0)
+    underdog_bonus: int = item(least=0)
+    hold_one: int = item("scoring.hold_one", least=0)
+    hold_two: int = item("scoring.hold_two", least=0)
+    hold_more: int = item("scoring.hold_more", least=0)
 
 
 def load_abilities(path: Path) -> dict[str, Ability]:
-    """Read an abilities file (rulesets/aos4/abilities.yaml)."""
+    """Read an abilities file (rulesets/aos4/abilities.yaml): each reaction says what it reacts
+    to (abilities of the file) or why it is not played."""
     r = Reader.open(path)
-    top = r.mapping((), r.data, ["abilities"])
+    found = value_of(r, (), r.data, Abilities).abilities
+    ids = {a.id for a in found}
     out: dict[str, Ability] = {}
-    items = r.sequence(("abilities",), top["abilities"])
-    ids = [item.get("id") for item in items if isinstance(item, dict)]
-    for i, item in enumerate(items):
+    for i, a in enumerate(found):
         p = ("abilities", i)
-        a = r.mapping(p, item, ["id", "name", "type", "timing", "phases", "keywords"],
-                      ["cost", "declare", "effect", "reacts_to", "not_played"])
-        reaction = str(a["timing"]).startswith("Reaction")
-        reacts = r.strings((*p, "reacts_to"), a.get("reacts_to", []))
-        for k, name in enumerate(reacts):
+        for k, name in enumerate(a.reacts_to):
             if name not in ids:
                 raise r.error((*p, "reacts_to", k), f"no ability '{name}'",
                               "ability ids of this file")
-        if reacts and not reaction:
-            raise r.error((*p, "reacts_to"), f"{a['id']} is not a reaction (timing "
-                                             f"'{a['timing']}')", "a timing 'Reaction: ...'")
-        if reaction and not reacts and "not_played" not in a:
-            raise r.error(p, f"reaction {a['id']} says neither what it reacts to nor why it "
+        if a.reacts_to and not a.reaction:
+            raise r.error((*p, "reacts_to"), f"{a.id} is not a reaction (timing "
+                                             f"'{a.timing}')", "a timing 'Reaction: ...'")
+        if a.reaction and not a.reacts_to and not a.not_played:
+            raise r.error(p, f"reaction {a.id} says neither what it reacts to nor why it "
                              f"is not played", "reacts_to: [ABILITY, ...] or not_played: REASON")
-        phases = []
-        for k, name in enumerate(r.strings((*p, "phases"), a["phases"])):
-            if name not in PHASE_OF:
-                raise r.error((*p, "phases", k), f"unknown phase '{name}'",
-                              "one of " + ", ".join(PHASE_OF))
-            phases.append(PHASE_OF[name])
-        out[a["id"]] = Ability(
-            a["id"], a["name"], r.string((*p, "type"), a["type"], ["normal", "command"]),
-            a["timing"], tuple(phases), frozenset(r.strings((*p, "keywords"), a["keywords"])),
-            int(r.number((*p, "cost"), a.get("cost", 0), 0, integer=True)),
-            a.get("declare", ""), a.get("effect", ""), tuple(reacts),
-            r.string((*p, "not_played"), a["not_played"]) if "not_played" in a else "",
-            (r.file, f"abilities[{i}]", r.line(p)))
+        out[a.id] = replace(a, where=(r.file, f"abilities[{i}]", r.line(p)))
     return out
-
-
-@cache
-def battleplan() -> Battleplan:
-    r = Reader.open(ruleset_dir("aos4") / "battleplan.yaml")
-    top = r.mapping((), r.data, ["name", "rounds", "command_points", "underdog_bonus",
-                                 "scoring"])
-    s = r.mapping(("scoring",), top["scoring"], ["hold_one", "hold_two", "hold_more"])
-    n = lambda path, v: int(r.number(path, v, 0, integer=True))  # noqa: E731
-    return Battleplan(top["name"], n(("rounds",), top["rounds"]),
-                      n(("command_points",), top["command_points"]),
-                      n(("underdog_bonus",), top["underdog_bonus"]),
-                      n(("scoring", "hold_one"), s["hold_one"]),
-                      n(("scoring", "hold_two"), s["hold_two"]),
-                      n(("scoring", "hold_more"), s["hold_more"]))
 
 
 # --- rules.yaml: the core rules' numbers ---------------------------------------------------------
 @dataclass(frozen=True)
 class MovementRules:
-    run_roll: str
-    at_the_double: int
-    redeploy_roll: str
-    retreat_mortal: str
+    run_roll: str = item(dice=True)
+    at_the_double: int = item(least=0)
+    redeploy_roll: str = item(dice=True)
+    retreat_mortal: str = item(dice=True)
 
 
 @dataclass(frozen=True)
 class ChargeRules:
-    roll: str
-    reach: float
+    roll: str = item(dice=True)
+    reach: float = item(least=0)
 
 
 @dataclass(frozen=True)
 class CombatRules:
-    pile_in: float
-    power_through_mortal: str
+    pile_in: float = item(least=0)
+    power_through_mortal: str = item(dice=True)
 
 
 @dataclass(frozen=True)
 class HeroRules:
-    rally_rolls: int
-    rally_point_on: int
-    place_of_power_range: float
-    place_of_power_roll: str
-    place_of_power_fails_on: int
-    place_of_power_mortal: str
-    place_of_power_bonus: int
+    rally_rolls: int = item(least=0)
+    rally_point_on: int = item(least=0)
+    place_of_power_range: float = item(least=0)
+    place_of_power_roll: str = item(dice=True)
+    place_of_power_fails_on: int = item(least=0)
+    place_of_power_mortal: str = item(dice=True)
+    place_of_power_bonus: int = item(least=0)
 
 
 @dataclass(frozen=True)
 class MagicRules:
-    casting_roll: str
-    miscast_ones: int
-    miscast_mortal: str
-    unbind_range: float
-    unbinding_roll: str
-    chanting_roll: str
-    chant_fails_on: int
-    ritual_lost: str
-    range: float
-    intervention_penalty: int
+    casting_roll: str = item(dice=True)
+    miscast_ones: int = item(least=0)
+    miscast_mortal: str = item(dice=True)
+    unbind_range: float = item(least=0)
+    unbinding_roll: str = item(dice=True)
+    chanting_roll: str = item(dice=True)
+    chant_fails_on: int = item(least=0)
+    ritual_lost: str = item(dice=True)
+    range: float = item(least=0)
+    intervention_penalty: int = item(least=0)
 
 
 @dataclass(frozen=True)
 class BattleRules:
-    priority_roll: str
+    priority_roll: str = item(dice=True)
 
 
 @dataclass(frozen=True)
@@ -180,43 +158,62 @@ class CoreRules:
     battle: BattleRules
 
 
-def _field(r: Reader, path: tuple[Any, ...], value: Any, kind: type) -> Any:
-    """A dice expression (str), a whole number (int) or a distance in inches (float)."""
-    if kind is int:
-        return int(r.number(path, value, 0, integer=True))
-    if kind is float:
-        return float(r.number(path, value, 0))
-    text = r.string(path, value)
-    try:
-        parse(text)
-    except DiceError as exc:
-        raise r.error(path, str(exc), "dice such as D6, 2D6, D3+1") from None
-    return text.upper()
-
-
 def load_rules(path: Path) -> CoreRules:
     """Read a rules file (rulesets/aos4/rules.yaml)."""
-    r = Reader.open(path)
-    sections = {f.name: f.type for f in fields(CoreRules)}
-    top = r.mapping((), r.data, list(sections))
-    kinds = {"str": str, "int": int, "float": float}
-    made = {}
-    for name, cls in ((f.name, globals()[str(f.type)]) for f in fields(CoreRules)):
-        keys = {f.name: kinds[str(f.type)] for f in fields(cls)}
-        sec = r.mapping((name,), top[name], list(keys))
-        made[name] = cls(**{k: _field(r, (name, k), sec[k], t) for k, t in keys.items()})
-    return CoreRules(**made)
+    return read(CoreRules, path)
 
 
-@cache
-def core() -> CoreRules:
-    """rulesets/aos4/rules.yaml, read once."""
-    return load_rules(ruleset_dir("aos4") / "rules.yaml")
+@dataclass(frozen=True)
+class Book:
+    """Everything aos4 reads of its own files: abilities.yaml, battleplan.yaml, rules.yaml, and
+    of its ruleset.yaml the height climbed freely."""
+
+    abilities: dict[str, Ability]
+    battleplan: Battleplan
+    core: CoreRules
+    climb_free: float                  # terrain taller than this is climbed (analysis)
+
+    @cached_property
+    def reactions(self) -> dict[str, str]:
+        """Which command reacts to which abilities ("shoot|fight"): `reacts_to`."""
+        return {a.id: "|".join(a.reacts_to) for a in self.abilities.values() if a.reacts_to}
+
+    @cached_property
+    def not_played(self) -> dict[str, str]:
+        """The abilities not played, with the reason: `not_played`."""
+        return {a.id: a.not_played for a in self.abilities.values() if a.not_played}
+
+    @cached_property
+    def max_charge(self) -> int:
+        """The most the charge roll can give."""
+        return most(self.core.charge.roll)
+
+    @cached_property
+    def run_most(self) -> int:
+        """The most the run roll adds."""
+        return most(self.core.movement.run_roll)
+
+    @cached_property
+    def redeploy_most(self) -> float:
+        """The most a redeploy moves."""
+        return float(most(self.core.movement.redeploy_roll))
+
+    def used_core(self, phase_used: set[str]) -> bool:
+        """A unit that has used these abilities this phase has used a CORE one: the Rule of
+        One lets it use no other."""
+        return any(x in self.abilities and "CORE" in self.abilities[x].keywords
+                   for x in phase_used)
 
 
-def used_core(phase_used: set[str]) -> bool:
-    """A unit that has used these abilities this phase has used a CORE one: the Rule of One
-    lets it use no other."""
-    table = abilities()
-    return any(x in table and "CORE" in table[x].keywords for x in phase_used)
+def load(folder: Path, spec: RulesetData) -> Book:
+    """The aos4 book from its folder (and its ruleset.yaml, `spec`)."""
+    analysis = spec.analysis
+    assert analysis is not None, "aos4's ruleset.yaml gives analysis.climb_free"
+    return Book(load_abilities(folder / "abilities.yaml"),
+                read(Battleplan, folder / "battleplan.yaml"),
+                load_rules(folder / "rules.yaml"), analysis.climb_threshold)
 
+
+def book(state: State) -> Book:
+    """The aos4 book of the game `state` is a moment of."""
+    return state.rules.book

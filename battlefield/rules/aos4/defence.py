@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from battlefield.rules.actions import Action
-from battlefield.rules.aos4.data import abilities
+from battlefield.rules.aos4.data import book
 from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.state import State
 
@@ -23,7 +23,7 @@ def can_use(state: State, w: int) -> bool:
     """Unit w's side can give it All-out Defence now."""
     side = state.side_of(w)
     res = state.sides[side]
-    return (res["cp"] >= abilities()[ID].cost and ID not in res["commands"]
+    return (res["cp"] >= book(state).abilities[ID].cost and ID not in res["commands"]
             and "command" not in state.units[w].phase_used and bool(len(state.models_of(w))))
 
 
@@ -44,7 +44,7 @@ def decision(state: State, attacker: int, targets: list[int], ability: str
 def use(state: State, w: int) -> list[Event]:
     """Pay for All-out Defence on unit w: +1 to its saves for the rest of the phase."""
     side = state.side_of(w)
-    cost = abilities()[ID].cost
+    cost = book(state).abilities[ID].cost
     state.sides[side]["cp"] -= cost
     state.sides[side]["commands"].append(ID)
     state.units[w].phase_used.add("command")

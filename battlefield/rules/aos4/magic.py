@@ -20,15 +20,13 @@ from __future__ import annotations
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import allocation, spellbook
-from battlefield.rules.aos4.data import core
+from battlefield.rules.aos4 import allocation, commands, spellbook
+from battlefield.rules.aos4.data import book
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
 SACRED_RITES = "sacred-rites"
-UNBIND_RANGE = core().magic.unbind_range      # rules.yaml magic.unbind_range
-RANGE = core().magic.range                    # a spell or prayer without a range of its own
 Event = dict[str, Any]
 
 
@@ -105,7 +103,8 @@ def _check_target(state, u, action, data) -> list[Violation]:
     if want == "self":
         return []
     if action.target is None:
-        return [v("no_target", f"{data['id']} needs a \"target\" ({want} unit)")]
+        return [v("no_target", f"{data['id']} needs a \"target\" ({want} unit)",
+                  choose="target")]
     try:
         w = state.unit_index(action.targets[0])
     except KeyError:
@@ -117,7 +116,7 @@ def _check_target(state, u, action, data) -> list[Violation]:
     if not len(state.models_of(w)):
         return [v("destroyed", f"{action.targets[0]} has been destroyed")]
     d = state.table.unit_distance(u, w)
-    reach = float(data.get("range", RANGE))
+    reach = float(data.get("range", book(state).core.magic.range))
     if d > reach + 1e-6:
         return [v("out_of_range", f"{action.targets[0]} is {d:.2f}\" away, the range is "
                                   f"{reach:g}\"", distance=d, range=reach)]
@@ -132,7 +131,7 @@ def resolve(state: State, u: int, action: Action, intervention: bool) -> list[Ev
     key = "spells" if kind == "spell" else "prayers"
     us.counters[f"{key}_this_phase"] = us.counters.get(f"{key}_this_phase", 0) + 1
     state.sides[state.scene.units[u].side].setdefault(key, []).append(data["id"])
-    m, h = core().magic, core().hero
+    m, h = book(state).core.magic, book(state).core.hero
     bonus = ((h.place_of_power_bonus if "empowered" in us.flags else 0)
              - (m.intervention_penalty if intervention else 0))
     if kind == "spell":
@@ -142,17 +141,17 @@ def resolve(state: State, u: int, action: Action, intervention: bool) -> list[Ev
 
 def _cast(state, u, action, data, bonus) -> list[Event]:
     spec = state.scene.units[u]
-    m = core().magic
+    m = book(state).core.magic
     roll = state.dice.roll(m.casting_roll, f"casting roll {spec.id} ({data['id']})")
     total = roll.total + bonus
     ev: Event = {"type": "cast", "unit": spec.id, "spell": data["id"], "roll": total,
                  "casting_value": data["casting_value"]}
     if sum(1 for x in roll.values if x == 1) >= m.miscast_ones:
         state.units[u].phase_used.add("miscast")
-        return [{**ev, "result": "miscast"},
+        return [{**ev, "result": "miscast", "failed": "cast miscast"},
                 *allocation.mortal(state, u, m.miscast_mortal, f"miscast {spec.id}")]
     if total < data["casting_value"]:
-        return [{**ev, "result": "failed"}]
+        return [{**ev, "result": "failed", "failed": "cast failed"}]
     events = [{**ev, "result": "cast"}]
     if action.option("unbind", True):
         unbinder = _unbinder(state, u)
@@ -162,14 +161,15 @@ def _cast(state, u, action, data, bonus) -> list[Event]:
                 state.units[unbinder].counters.get("unbinds_this_phase", 0) + 1
             un = state.dice.roll(m.unbinding_roll, f"unbinding roll {w.id}").total
             unbound = un > total
-            events.append({"type": "unbind", "unit": w.id, "roll": un, "unbound": unbound})
+            events.append({"type": "unbind", "unit": w.id, "roll": un, "unbound": unbound,
+                           **({"failed": f"unbound by {w.id}"} if unbound else {})})
             if unbound:
                 return events
     return events + effect(state, u, action, data)
 
 
 def _unbinder(state, u) -> int | None:
-    best, where = None, UNBIND_RANGE + 1e-6
+    best, where = None, book(state).core.magic.unbind_range + 1e-6
     side = state.scene.units[u].side
     for w, spec in enumerate(state.scene.units):
         if spec.side == side or not spec.has("WIZARD") or not len(state.models_of(w)):
@@ -185,7 +185,7 @@ def _unbinder(state, u) -> int | None:
 def _chant(state, u, action, data, bonus) -> list[Event]:
     spec = state.scene.units[u]
     us = state.units[u]
-    m = core().magic
+    m = book(state).core.magic
     roll = state.dice.roll(m.chanting_roll, f"chanting roll {spec.id} ({data['id']})")
     points = int(us.counters.get("ritual", 0))
     ev: Event = {"type": "chant", "unit": spec.id, "prayer": data["id"], "roll": roll.total}
@@ -195,7 +195,8 @@ def _chant(state, u, action, data, bonus) -> list[Event]:
     if roll.values[0] == m.chant_fails_on:
         lost = state.dice.roll(m.ritual_lost, f"ritual points lost {spec.id}").total
         us.counters["ritual"] = max(0, points - lost)
-        return [{**ev, "result": "failed", "ritual": us.counters["ritual"]}]
+        return [{**ev, "result": "failed", "ritual": us.counters["ritual"],
+                 "failed": "chant failed"}]
     total = roll.total + bonus
     if not action.option("bank", False) and total + points >= data["chanting_value"]:
         us.counters["ritual"] = 0
@@ -226,3 +227,37 @@ def effect(state, u, action, data) -> list[Event]:
     for stat, x in amount.items():
         us.counters[f"buff_{stat}"] = us.counters.get(f"buff_{stat}", 0) + x
     return [{"type": "buff", "unit": name, **{k: x for k, x in amount.items()}}]
+
+
+# --- a spell or prayer as an action (Aos4.check and resolve ask these) ---------------------------
+def check_spell(state: State, action: Action) -> list[Violation]:
+    """A spell or prayer named by its id: the caster, what it knows, its own rule, and
+    Magical Intervention (given as its command) paid."""
+    u, problem = commands.acting_unit(state, action)
+    if problem:
+        return [problem]
+    if lookup(state, u, action.type) is None:
+        return [v("unknown_spell", f"{action.unit} does not know {action.type}")]
+    intervention = "magical-intervention" in commands.given(action)
+    out = check(state, u, action, intervention)
+    side = state.clock["acting"]
+    cost = book(state).abilities["magical-intervention"].cost
+    if intervention and not out:
+        if state.sides[side]["cp"] < cost:
+            out.append(v("command_points", f"magical-intervention needs {cost} command "
+                                           f"point{'s' * (cost != 1)}, {side} has "
+                                           f"{state.sides[side]['cp']}",
+                         needed=cost, have=state.sides[side]["cp"]))
+        elif "magical-intervention" in state.sides[side]["commands"]:
+            out.append(v("command_used", f"{side} has used magical-intervention this phase"))
+    return out
+
+
+def use_spell(state: State, action: Action) -> list[Event]:
+    """Cast or chant it, Magical Intervention paid first when it is given."""
+    u = state.unit_index(action.unit)
+    intervention = "magical-intervention" in commands.given(action)
+    events: list[Event] = []
+    if intervention:
+        events.append(commands.spend(state, state.clock["acting"], "magical-intervention"))
+    return events + resolve(state, u, action, intervention)

@@ -49,11 +49,11 @@ def attack_odds(referee, u: int, v: int, weapon: str | None = None,
     a, b = scene.units[u], scene.units[v]
     in_combat = v in referee.combat[u]
     if weapon is not None:
-        chosen = weapons_of(a, name=weapon)
+        chosen = weapons_of(scene, u, name=weapon)
         melee = chosen[0].melee
     else:
-        melee = in_combat or not weapons_of(a, melee=False)
-        chosen = weapons_of(a, melee=melee)
+        melee = in_combat or not weapons_of(scene, u, melee=False)
+        chosen = weapons_of(scene, u, melee=melee)
     kind = "combat" if melee else "shooting"
     save = _stat(b, "save", None)
     ward = _stat(b, "ward", None)

@@ -6,17 +6,17 @@ the game log's words for its events."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from battlefield.errors import UsageError
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import rolls
 from battlefield.rules.aos4.allocation import stat
 from battlefield.rules.chance import mean, outcomes
-from battlefield.rules.ruleset import DragContext, DragNotes, Effect, OddsQuestion, Player, Ruleset
+from battlefield.rules.questions import Asked, OddsOption, OddsQuestion
+from battlefield.rules.ruleset import Effect, Player, Ruleset
 from battlefield.rules.state import State
+from battlefield.rules.window import DragContext, DragNotes, Window
 from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
 from battlefield.text import distribution, inches, plural, table
@@ -30,14 +30,13 @@ def player() -> Player:
 
 
 # --- odds ----------------------------------------------------------------------------------------
-def _charge(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
-            ) -> dict[str, Any]:
+def _charge(asked: Asked) -> dict[str, Any]:
     # here, not at the top: start-up time of the CLI
     from battlefield.rules.aos4.charge import charge_odds
 
-    referee = Referee(scene)
-    a, b = args
-    o = charge_odds(referee, referee.unit(a), referee.unit(b))
+    referee = Referee(asked.scene)
+    a, b = asked.names
+    o = charge_odds(asked.ruleset.book, referee, *asked.units)
     names = referee.names
     return {"charger": a, "target": b, "needed": o.needed,
             "probability": round(o.probability, 9),
@@ -62,20 +61,16 @@ def _charge_text(d: dict[str, Any]) -> str:
     ])
 
 
-def _attack(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
-            ) -> dict[str, Any]:
+def _attack(asked: Asked) -> dict[str, Any]:
     # here, not at the top: start-up time of the CLI
     from battlefield.rules.aos4.odds import attack_odds
 
-    referee = Referee(scene)
-    a, b = args
-    side = scene.units[referee.unit(a)].side
-    if side == scene.units[referee.unit(b)].side:
-        raise UsageError(f"{b} is not an enemy of {a} (both are {side})")
-    o = attack_odds(referee, referee.unit(a), referee.unit(b), weapon=options.get("weapon"),
+    options = asked.options
+    o = attack_odds(Referee(asked.scene), *asked.units, weapon=options.get("weapon"),
                     all_out_attack=bool(options.get("all_out_attack")),
                     all_out_defence=bool(options.get("all_out_defence")),
                     charged=bool(options.get("charged")))
+    a, b = asked.names
     return {"attacker": a, "target": b, **o.to_dict()}
 
 
@@ -95,17 +90,16 @@ def _attack_text(d: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _move(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
-          ) -> dict[str, Any]:
+def _move(asked: Asked) -> dict[str, Any]:
     """How far unit A can move: its Move (a dice Move as the exact chance of each inches) and
     with a run roll added."""
-    referee = Referee(scene)
-    (a,) = args
-    move = scene.units[referee.unit(a)].stats.get("move", 0)
+    (a,) = asked.names
+    move = asked.scene.units[asked.units[0]].stats.get("move", 0)
     dist = (rolls.move_distribution(str(move)) if rolls.is_dice(move)
             else {float(move or 0): Fraction(1)})
     run: dict[float, Fraction] = {}
-    for r, q in outcomes(lambda: rolls.run_roll("", False)).items():
+    movement = asked.ruleset.book.core.movement
+    for r, q in outcomes(lambda: rolls.run_roll(movement, "", False)).items():
         for m, p in dist.items():
             run[m + r] = run.get(m + r, Fraction(0)) + p * q
 
@@ -133,17 +127,22 @@ def _move_text(d: dict[str, Any]) -> str:
         table(["run", "chance", "at least", ""], rows(d["run_distribution"]))])
 
 
+WEAPON = OddsOption("weapon", "attack with this weapon only (its name)", "text")
 ODDS = (
     OddsQuestion("charge", ("A", "B"),
                  "unit A charges unit B: the shortest legal path and the chance 2D6 reaches it",
                  _charge, _charge_text,
                  "needed, probability, probability_reroll, path, model, target_model"),
     OddsQuestion("attack", ("A", "B"),
-                 "unit A attacks unit B: the exact distribution of the damage B takes "
-                 "(options: --weapon, --all-out-attack, --all-out-defence, --charged)",
+                 "unit A attacks unit B: the exact distribution of the damage B takes",
                  _attack, _attack_text,
                  "expected_damage, distribution {\"0\": p, ...}, models_slain, attackers, "
-                 "modifiers", ("weapon", "all_out_attack", "all_out_defence", "charged")),
+                 "modifiers",
+                 (WEAPON, OddsOption("all-out-attack", "+1 to hit (the All-out Attack command)"),
+                  OddsOption("all-out-defence", "+1 to save (the All-out Defence command)"),
+                  OddsOption("charged", "the target charged this turn: it gets no cover, and "
+                                        "an Anti-charge weapon adds its rend")),
+                 enemies=True),
     OddsQuestion("move", ("A",),
                  "how far unit A moves: its Move, or the exact distribution of a dice Move "
                  "(2D6), and with a run roll added",
@@ -153,51 +152,6 @@ ODDS = (
 
 
 # --- the play window ---------------------------------------------------------------------------
-def drag_abilities(state: State, u: int, offered: list[str]) -> list[str]:
-    """A unit in combat retreats in the movement phase; one out of combat cannot."""
-    if "retreat" not in offered:
-        return offered
-
-    in_combat = bool(Referee(state.scene, state.table).combat[u])
-    if in_combat:
-        return ["retreat", *[a for a in offered if a != "retreat"]]
-    return [a for a in offered if a != "retreat"]
-
-
-def drag_notes(ctx: DragContext) -> DragNotes:
-    """The charge odds against the enemy under the cursor (from where the unit stood)."""
-    notes = DragNotes()
-    move = ctx.state.scene.units[ctx.unit].stats.get("move")
-    if ctx.ability in ("normal-move", "retreat", "run") and isinstance(move, str) and "D" in \
-            move.upper():
-        notes.lines.append(_dice_move_note(ctx, move))
-    if ctx.target is None or ctx.ability not in ("charge", "counter-charge"):
-        return notes
-    # here, not at the top: start-up time of the CLI
-    from battlefield.rules.aos4.charge import charge_odds
-
-    key = ("charge", ctx.target)
-    if key not in ctx.cache:
-        ctx.cache[key] = charge_odds(Referee(ctx.state.scene, ctx.state.table), ctx.unit,
-                                     ctx.target)
-    c = notes.odds = ctx.cache[key]
-    if c.needed is None:
-        notes.lines.append(f"charge: {c.reason}")
-    else:
-        notes.lines.append(f"charge needs {c.needed:.2f}\": {c.probability:.1%} "
-                           f"(re-roll {c.probability_reroll:.1%})")
-    return notes
-
-
-def drop_in_place(state: State, u: int, ability: str, target: int | None) -> Action | str:
-    """A click on a unit in combat, on the enemy: it fights where it stands."""
-    if ability != "fight":
-        return "put back"
-    if target is None:
-        return "fight: drop beside the enemy to fight (drag to pile in first)"
-    return Action("fight", state.scene.units[u].id, target=state.scene.units[target].id)
-
-
 def _dice_move_note(ctx: DragContext, move: str) -> str:
     """A dice Move while dragging: the chance the roll reaches the drag, from its distribution
     (a run adds the run roll's)."""
@@ -206,7 +160,7 @@ def _dice_move_note(ctx: DragContext, move: str) -> str:
                for path in paths), default=0.0)
     dist = rolls.move_distribution(move)
     if ctx.ability == "run":
-        runs = outcomes(lambda: rolls.run_roll("", False))
+        runs = outcomes(lambda: rolls.run_roll(ctx.state.rules.book.core.movement, "", False))
         chance = sum(p * q for m, p in dist.items() for r, q in runs.items()
                      if m + r >= far - rolls.EPS)
         return f"move {move} + run D6 reaches {far:.1f}\": {float(chance):.0%}"
@@ -215,12 +169,60 @@ def _dice_move_note(ctx: DragContext, move: str) -> str:
             f"{float(rolls.move_chance(move, far)):.0%}")
 
 
+class Aos4Window(Window):
+    """What the play window shows of aos4: retreat first for a unit in combat, the charge odds
+    against the enemy under the cursor, a dice Move's chance to reach, a click that fights."""
+
+    def drag_abilities(self, state: State, u: int, offered: list[str]) -> list[str]:
+        """A unit in combat retreats in the movement phase; one out of combat cannot."""
+        if "retreat" not in offered:
+            return offered
+
+        in_combat = bool(Referee(state.scene, state.table).combat[u])
+        if in_combat:
+            return ["retreat", *[a for a in offered if a != "retreat"]]
+        return [a for a in offered if a != "retreat"]
+
+    def drag_notes(self, ctx: DragContext) -> DragNotes:
+        """The charge odds against the enemy under the cursor (from where the unit stood)."""
+        notes = DragNotes()
+        move = ctx.state.scene.units[ctx.unit].stats.get("move")
+        if ctx.ability in ("normal-move", "retreat", "run") and isinstance(move, str) and "D" in \
+                move.upper():
+            notes.lines.append(_dice_move_note(ctx, move))
+        if ctx.target is None or ctx.ability not in ("charge", "counter-charge"):
+            return notes
+        # here, not at the top: start-up time of the CLI
+        from battlefield.rules.aos4.charge import charge_odds
+
+        key = ("charge", ctx.target)
+        if key not in ctx.cache:
+            ctx.cache[key] = charge_odds(ctx.state.rules.book,
+                                         Referee(ctx.state.scene, ctx.state.table), ctx.unit,
+                                         ctx.target)
+        c = notes.odds = ctx.cache[key]
+        if c.needed is None:
+            notes.lines.append(f"charge: {c.reason}")
+        else:
+            notes.lines.append(f"charge needs {c.needed:.2f}\": {c.probability:.1%} "
+                               f"(re-roll {c.probability_reroll:.1%})")
+        return notes
+
+    def drop_in_place(self, state: State, u: int, ability: str, target: int | None) -> Action | str:
+        """A click on a unit in combat, on the enemy: it fights where it stands."""
+        if ability != "fight":
+            return "put back"
+        if target is None:
+            return "fight: drop beside the enemy to fight (drag to pile in first)"
+        return Action("fight", state.scene.units[u].id, target=state.scene.units[target].id)
+
+
 # --- battlefield try -----------------------------------------------------------------------------
-def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
+def try_start(ruleset: Ruleset, scene: Scene, actions: list[Action]) -> dict[str, Any]:
     # here, not at the top: start-up time of the CLI
     from battlefield.rules.aos4 import turnfinder
 
-    return turnfinder.start(scene, actions)
+    return turnfinder.start(ruleset.book, scene, actions)
 
 
 def try_advance(state: State, action: Action) -> list[Violation]:

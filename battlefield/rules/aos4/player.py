@@ -12,14 +12,15 @@ saves at least a point of damage on average, else decline.
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
 
 import numpy as np
 
 from battlefield.rules.actions import Action
 from battlefield.rules.aos4 import movement, rolls, spellbook
-from battlefield.rules.aos4.charge import CHARGE_REACH, charge_odds
-from battlefield.rules.aos4.data import used_core
+from battlefield.rules.aos4.charge import charge_odds
+from battlefield.rules.aos4.data import book
 from battlefield.rules.aos4.movement import EPS
 from battlefield.rules.aos4.odds import attack_odds
 from battlefield.rules.aos4.rolls import charge_chance
@@ -27,6 +28,7 @@ from battlefield.rules.aos4.weapons import weapons_of
 from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.moves import Moves, leader
 from battlefield.rules.state import State
+from battlefield.rules.steps import heading, places
 from battlefield.rulings import Referee
 
 END = Action("end-phase")
@@ -48,9 +50,9 @@ class Aos4Player:
             return self.decide(state, state.pending[0])
         c = state.clock
         key = (c["round"], c["turn"], c["phase"], c["acting"])
-        handler = getattr(self, "_" + c["phase"], None)
-        if handler is not None:
-            for action in handler(state):
+        offers = self.offers.get(c["phase"])
+        if offers is not None:
+            for action in offers(self, state):
                 tag = (key, action)
                 if tag in self._tried:
                     continue
@@ -120,7 +122,7 @@ class Aos4Player:
             return
         ref = Referee(state.scene, state.table)
         for u in self._mine(state):
-            if ref.combat[u] or used_core(state.units[u].phase_used):
+            if ref.combat[u] or book(state).used_core(state.units[u].phase_used):
                 continue                  # the Rule of One refuses any move of this unit now
             spec = state.scene.units[u]
             goal = self._goal(state, u)
@@ -134,26 +136,23 @@ class Aos4Player:
                 continue
             foes = np.array([m for w in state.enemies(u) for m in state.models_of(w)],
                             dtype=np.int64)
-            shooter = bool(weapons_of(spec, melee=False))
-            fly = spec.has("FLY")
+            shooter = bool(weapons_of(state.scene, u, melee=False))
             kinds = ["normal-move"] if shooter or dist <= move + 1 else ["run", "normal-move"]
             for kind in kinds:
                 reach = move + (3.5 if kind == "run" else 0.0)
                 allowed = state.rules.move_allowance(state, u, kind)
-                for frac in FRACTIONS:
-                    step = min(reach * frac, max(0.0, dist - 1.0))
-                    for ang in ANGLES:
-                        end = self._toward((lx, ly), goal, step, ang)
-                        if end is None or self._near_enemy(state, u, foes, end, lx, ly):
-                            continue
-                        # A path too long (climbing) is refused by the check before anything
-                        # else: found here, without the rest of the check.
-                        action = Action(kind, unit=spec.id, path=((lx, ly), end))
-                        moves = movement.planned(state, u, action)
-                        if isinstance(moves, Moves) and movement.too_far(state, moves, allowed,
-                                                                         fly):
-                            continue
-                        yield action
+                lengths = [s for s in (min(reach * f, max(0.0, dist - 1.0)) for f in FRACTIONS)
+                           if s > 0.05]
+                for end in places((lx, ly), heading((lx, ly), goal), lengths, ANGLES):
+                    if self._near_enemy(state, u, foes, end, lx, ly):
+                        continue
+                    # A path too long (climbing) is refused by the check before anything
+                    # else: found here, without the rest of the check.
+                    action = Action(kind, unit=spec.id, path=((lx, ly), end))
+                    moves = movement.planned(state, u, action)
+                    if isinstance(moves, Moves) and movement.too_far(state, u, moves, allowed):
+                        continue
+                    yield action
 
     @staticmethod
     def _planned_move(move: Any) -> float:
@@ -170,7 +169,7 @@ class Aos4Player:
         ref = Referee(state.scene, state.table)
         for u in self._mine(state):
             spec = state.scene.units[u]
-            if not weapons_of(spec, melee=False) or ref.combat[u]:
+            if not weapons_of(state.scene, u, melee=False) or ref.combat[u]:
                 continue
             if state.units[u].flags & {"ran", "retreated"}:
                 continue
@@ -187,17 +186,18 @@ class Aos4Player:
             spec = state.scene.units[u]
             if ref.combat[u] or state.units[u].flags & {"ran", "retreated"}:
                 continue
-            if not weapons_of(spec, melee=True):
+            if not weapons_of(state.scene, u, melee=True):
                 continue
             options = []
             reroll = state.sides[side]["cp"] >= 1
-            longest = _longest_charge(reroll)
+            rules = book(state)
+            longest = _longest_charge(rules.core.charge.roll, reroll)
             for w in state.enemies(u):
                 # A charge moves at least the gap less the reach: when even that is longer
                 # than a charge worth declaring, no path search can find one.
-                if state.table.unit_distance(u, w) - CHARGE_REACH > longest + EPS:
+                if state.table.unit_distance(u, w) - rules.core.charge.reach > longest + EPS:
                     continue
-                odds = charge_odds(ref, u, w, within=longest)
+                odds = charge_odds(rules, ref, u, w, within=longest)
                 if odds.needed is None:
                     continue
                 p = odds.probability_reroll if reroll else odds.probability
@@ -224,6 +224,11 @@ class Aos4Player:
             else:
                 yield Action("fight", unit=spec.id, target=state.scene.units[best].id)
 
+    # what this player offers in each phase (start and end: nothing but ending it)
+    offers: ClassVar[dict[str, Callable[[Aos4Player, State], Iterator[Action]]]] = {
+        "hero": _hero, "movement": _movement, "shooting": _shooting, "charge": _charge,
+        "combat": _combat}
+
     # --- helpers ---------------------------------------------------------------------------------
     def _mine(self, state: State) -> list[int]:
         side = state.clock["acting"]
@@ -247,14 +252,6 @@ class Aos4Player:
         pts = [(float(state.table.x[m]), float(state.table.y[m]))
                for w in foes for m in state.models_of(w)]
         return min(pts, key=lambda p: math.dist(p, here))
-
-    def _toward(self, start, goal, step, angle_deg):
-        dx, dy = goal[0] - start[0], goal[1] - start[1]
-        d = math.hypot(dx, dy)
-        if d < 1e-9 or step <= 0.05:
-            return None
-        a = math.atan2(dy, dx) + math.radians(angle_deg)
-        return (start[0] + step * math.cos(a), start[1] + step * math.sin(a))
 
     def _near_enemy(self, state: State, u: int, foes: np.ndarray, end, lx, ly) -> bool:
         """Unit u moved so its leader goes from (lx, ly) to `end` comes within KEEP_OFF of one
@@ -290,9 +287,9 @@ class Aos4Player:
         return [(float(x + dx), float(y + dy)) for x, y in odds.path]
 
 
-def _longest_charge(reroll: bool) -> float:
+def _longest_charge(dice: str, reroll: bool) -> float:
     """The longest charge whose odds reach CHARGE_ODDS (longer ones are never declared)."""
-    return float(max((n for n in range(0, 13) if charge_chance(n, reroll) >= CHARGE_ODDS),
+    return float(max((n for n in range(0, 13) if charge_chance(dice, n, reroll) >= CHARGE_ODDS),
                      default=0))
 
 

@@ -1,6 +1,6 @@
 """The aos4 rolls outside the attack sequence, written once as chance procedures
 (battlefield/rules/chance.py): played with the game's dice, enumerated for the odds. The dice
-are rulesets/aos4/rules.yaml's."""
+are rulesets/aos4/rules.yaml's (the ruleset's book), given by the caller."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Protocol
 
-from battlefield.rules.aos4.data import core
 from battlefield.rules.chance import Procedure, Throw, outcomes
 
 EPS = 1e-6          # a roll reaches a distance it falls short of by less than this
@@ -32,10 +32,9 @@ class ChargeRoll:
         return self.rolls[-1] >= self.needed - EPS
 
 
-def charge_roll(unit: str, needed: float, reroll: bool) -> Procedure[ChargeRoll]:
-    """2D6 against the distance needed; a roll that falls short is rolled again when `reroll`
-    (Forward to Victory)."""
-    dice = core().charge.roll
+def charge_roll(dice: str, unit: str, needed: float, reroll: bool) -> Procedure[ChargeRoll]:
+    """The charge roll (`dice`: 2D6) against the distance needed; a roll that falls short is
+    rolled again when `reroll` (Forward to Victory)."""
     first = yield Throw(dice, f"charge roll {unit}")
     if reroll and first < needed - EPS:
         second = yield Throw(dice, f"charge re-roll {unit}")
@@ -43,29 +42,36 @@ def charge_roll(unit: str, needed: float, reroll: bool) -> Procedure[ChargeRoll]
     return ChargeRoll((first,), needed)
 
 
-def charge_chance(needed: float, reroll: bool) -> Fraction:
-    """The exact chance that a charge needing `needed` inches gets there. Rolls are whole
-    numbers, so a roll reaches `needed` exactly when it reaches the whole number
-    ceil(needed - EPS): the odds are worked out once for each whole number."""
-    return _charge_chance(math.ceil(needed - EPS), reroll)
+def charge_chance(dice: str, needed: float, reroll: bool) -> Fraction:
+    """The exact chance that a charge rolling `dice` and needing `needed` inches gets there.
+    Rolls are whole numbers, so a roll reaches `needed` exactly when it reaches the whole
+    number ceil(needed - EPS): the odds are worked out once for each whole number."""
+    return _charge_chance(dice, math.ceil(needed - EPS), reroll)
 
 
 @lru_cache(maxsize=256)
-def _charge_chance(needed: int, reroll: bool) -> Fraction:
-    return outcomes(lambda: charge_roll("", needed, reroll),
+def _charge_chance(dice: str, needed: int, reroll: bool) -> Fraction:
+    return outcomes(lambda: charge_roll(dice, "", needed, reroll),
                     key=lambda r: r.reached).get(True, Fraction(0))
 
 
-def run_roll(unit: str, at_the_double: bool) -> Procedure[int]:
+class RunRules(Protocol):
+    """What a run roll needs of rules.yaml's movement section (data.MovementRules)."""
+
+    run_roll: str
+    at_the_double: int
+
+
+def run_roll(rules: RunRules, unit: str, at_the_double: bool) -> Procedure[int]:
     """The run roll: D6, or 6 with At the Double (no dice)."""
     if at_the_double:
-        return core().movement.at_the_double
-    return (yield Throw(core().movement.run_roll, f"run roll {unit}"))
+        return rules.at_the_double
+    return (yield Throw(rules.run_roll, f"run roll {unit}"))
 
 
-def run_chance(extra: float, at_the_double: bool = False) -> Fraction:
+def run_chance(rules: RunRules, extra: float, at_the_double: bool = False) -> Fraction:
     """The exact chance that a run roll adds at least `extra` inches to the Move."""
-    return sum((p for roll, p in outcomes(lambda: run_roll("", at_the_double)).items()
+    return sum((p for roll, p in outcomes(lambda: run_roll(rules, "", at_the_double)).items()
                 if roll >= extra - EPS), Fraction(0))
 
 

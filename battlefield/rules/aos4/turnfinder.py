@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4.data import abilities
+from battlefield.rules.aos4.data import Book, book
 from battlefield.rules.aos4.magic import known
 from battlefield.rules.aos4.turns import PHASES
 from battlefield.rules.ruleset import first_side
@@ -16,7 +16,7 @@ from battlefield.scene.model import Scene
 
 def phase_of(state: State, action: Action) -> tuple[str, str] | None:
     """(phase, whose) the action's ability is used in, as seen by the acting unit's side."""
-    a = abilities().get(action.type)
+    a = book(state).abilities.get(action.type)
     if a is None and action.type in known(state):
         return ("hero", _magic_whose(action))
     return a.phases[0] if a is not None and a.phases else None
@@ -29,13 +29,14 @@ def _magic_whose(action: Action) -> str:
     return "enemy" if "magical-intervention" in names else "your"
 
 
-def start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
+def start(rules: Book, scene: Scene, actions: list[Action]) -> dict[str, Any]:
     """The `state:` defaults for the turn the actions belong to: the first action's side is
-    active, or its enemy when the first action is used in the enemy's phase."""
+    active, or its enemy when the first action is used in the enemy's phase (the abilities
+    of the aos4 book `rules`)."""
     side = first_side(scene, actions)
     whose = None
     if actions:
-        a = abilities().get(actions[0].type)
+        a = rules.abilities.get(actions[0].type)
         whose = _magic_whose(actions[0]) if a is None else (a.phases[0][1] if a.phases
                                                             else None)
     active = side if whose != "enemy" else next((s for s in scene.sides if s != side), side)

@@ -10,16 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from battlefield.rules.aos4.data import battleplan, core
+from battlefield.rules.aos4.data import book
+from battlefield.rules.rounds import other
 from battlefield.rules.state import State, scene_start, start_per_side, start_round
 from battlefield.rulings import Referee
 
 PHASES = ("start", "hero", "movement", "shooting", "charge", "combat", "end")
 Event = dict[str, Any]
-
-
-def other(state: State, side: str) -> str:
-    return next(s for s in state.sides if s != side)
 
 
 START_KEYS = ("round", "active", "command_points", "victory_points")
@@ -30,7 +27,7 @@ def begin(state: State) -> list[Event]:
     round and turn: {round: 2, active: blue, command_points: {red: 2}, victory_points: ...}."""
     sides = state.scene.sides
     start, active = scene_start(state, START_KEYS)
-    rnd = start_round(state, start, battleplan().rounds)
+    rnd = start_round(state, start, book(state).battleplan.rounds)
     vps = start_per_side(state, start, "victory_points", "victory points")
     cps = start_per_side(state, start, "command_points", "command points")
     state.sides = {s: {"cp": 0, "vp": 0, "commands": []} for s in sides}
@@ -48,7 +45,7 @@ def begin(state: State) -> list[Event]:
 
 def new_round(state: State, first: str | None = None) -> list[Event]:
     c = state.clock
-    plan = battleplan()
+    plan = book(state).battleplan
     if c["round"] >= plan.rounds:
         c["over"] = True
         return [{"type": "battle-over", "round": c["round"]}]
@@ -58,8 +55,8 @@ def new_round(state: State, first: str | None = None) -> list[Event]:
     if first is not None:
         pass                          # round 1 (or a scene's given start): no priority roll
     else:
-        rolls = {s: state.dice.roll(core().battle.priority_roll, f"priority roll {s}").total
-                 for s in sides}
+        dice = book(state).core.battle.priority_roll
+        rolls = {s: state.dice.roll(dice, f"priority roll {s}").total for s in sides}
         best = max(rolls.values())
         winners = [s for s, v in rolls.items() if v == best]
         # A tie: the player who went first last round decides, and goes first again.
@@ -149,7 +146,7 @@ def control_objectives(state: State) -> list[Event]:
 
 
 def score(state: State, side: str) -> list[Event]:
-    plan = battleplan()
+    plan = book(state).battleplan
     mine = sum(1 for v in state.objectives.values() if v == side)
     theirs = sum(1 for v in state.objectives.values() if v not in (None, side))
     vp = ((plan.hold_one if mine >= 1 else 0) + (plan.hold_two if mine >= 2 else 0)

@@ -12,11 +12,12 @@ line naming it; `played` says which of them the engine plays (in play and in odd
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from battlefield.errors import UsageError
-from battlefield.rulesets import load_ruleset
+from battlefield.scene.model import Scene
 
 CRIT_ABILITIES = ("crit-2-hits", "crit-auto-wound", "crit-mortal")
 # Known, and kept on the weapon, but not played yet (shoot-in-combat only in odds); the demo
@@ -101,18 +102,23 @@ def _amount(v: Any) -> str:
     return str(v).upper()
 
 
-def weapon_from(spec: dict[str, Any]) -> Weapon:
-    """A weapon as a scene writes it; what it leaves out is ruleset.yaml's weapon_defaults."""
-    d = dict(load_ruleset("aos4").weapon_defaults)
+def weapon_from(spec: dict[str, Any], defaults: Sequence[tuple[str, float]] = ()) -> Weapon:
+    """A weapon as a scene writes it; what it leaves out is `defaults` (the scene's
+    ruleset.yaml weapon_defaults)."""
+    d = {**dict(defaults), **spec}
+    missing = [k for k in ("attacks", "hit", "wound", "rend", "damage") if k not in d]
+    if missing:
+        raise UsageError(f"weapon {spec.get('name', 'weapon')!r} gives no "
+                         f"{', '.join(missing)}")
     rng = spec.get("range")
     return Weapon(
         name=str(spec.get("name", "weapon")),
         range=float(rng) if rng not in (None, 0) else None,
-        attacks=_amount(spec.get("attacks", d["attacks"])),
-        hit=_plus(spec.get("hit", d["hit"])),
-        wound=_plus(spec.get("wound", d["wound"])),
-        rend=int(float(spec.get("rend", d["rend"]))),
-        damage=_amount(spec.get("damage", d["damage"])),
+        attacks=_amount(d["attacks"]),
+        hit=_plus(d["hit"]),
+        wound=_plus(d["wound"]),
+        rend=int(float(d["rend"])),
+        damage=_amount(d["damage"]),
         abilities=tuple(str(a).lower() for a in spec.get("abilities", ())),
     )
 
@@ -124,9 +130,10 @@ def carries(unit: Any, k: int, name: str) -> bool:
     return not isinstance(named, list) or name in {str(n) for n in named}
 
 
-def weapons_of_model(unit: Any, k: int, melee: bool | None = None) -> list[Weapon]:
-    """The weapons the unit's k-th model carries, optionally only melee/ranged ones."""
-    return [w for w in weapons_of(unit, melee) if carries(unit, k, w.name)]
+def weapons_of_model(scene: Scene, u: int, k: int, melee: bool | None = None) -> list[Weapon]:
+    """The weapons unit u's k-th model carries, optionally only melee/ranged ones."""
+    unit = scene.units[u]
+    return [w for w in weapons_of(scene, u, melee) if carries(unit, k, w.name)]
 
 
 def check_scene(scene: Any) -> None:
@@ -142,9 +149,11 @@ def check_scene(scene: Any) -> None:
                         f"'{a}'", ", ".join((*KNOWN_ABILITIES[:-1], ANTI_FORM)))
 
 
-def weapons_of(unit: Any, melee: bool | None = None, name: str | None = None) -> list[Weapon]:
-    """A unit's weapons, optionally only melee/ranged, or the one called `name`."""
-    out = [weapon_from(w) for w in unit.weapons]
+def weapons_of(scene: Scene, u: int, melee: bool | None = None, name: str | None = None
+               ) -> list[Weapon]:
+    """Unit u's weapons, optionally only melee/ranged, or the one called `name`."""
+    unit = scene.units[u]
+    out = [weapon_from(w, scene.ruleset.weapon_defaults) for w in unit.weapons]
     if name is not None:
         chosen = [w for w in out if w.name == name]
         if not chosen:

@@ -145,7 +145,7 @@ def bonus(state: State, u: int, key: str) -> int:
     us = state.units[u]
     out = int(us.counters.get(f"card-{key}", 0))
     if "afraid" in us.flags:
-        out += dict(game().fear).get(key, 0)
+        out += dict(game(state).fear).get(key, 0)
     return out
 
 
@@ -165,7 +165,7 @@ class Attack:
 
 def numbers(state: State, u: int, w: int, kind: str, red: Card | None = None,
             blue: Card | None = None) -> Attack:
-    g = game()
+    g = game(state)
     red_eff = dict(red.effect) if red else {}
     blue_eff = dict(blue.effect) if blue else {}
     notes = []
@@ -231,7 +231,7 @@ def damage_distribution(att: Attack, room: int | None = None) -> dict[int, Fract
 # --- courage -------------------------------------------------------------------------------------
 def courage(state: State, u: int) -> tuple[int, list[str]]:
     """Unit u's Courage with the modifiers in play, and what they are."""
-    g = game()
+    g = game(state)
     value = stat(state, u, "courage")
     notes = []
     extra = len(sides_engaged(state, u)) - 1
@@ -248,13 +248,13 @@ def courage(state: State, u: int) -> tuple[int, list[str]]:
     return int(round(value)), notes
 
 
-def courage_procedure(value: int, what: str) -> Procedure[bool]:
-    total = yield Throw(game().courage_dice, f"{what}: courage check ({value} or less)")
+def courage_procedure(dice: str, value: int, what: str) -> Procedure[bool]:
+    total = yield Throw(dice, f"{what}: courage check ({value} or less)")
     return total <= value
 
 
-def courage_probability(value: int) -> Fraction:
-    return chance.outcomes(lambda: courage_procedure(value, "")).get(True, Fraction(0))
+def courage_probability(dice: str, value: int) -> Fraction:
+    return chance.outcomes(lambda: courage_procedure(dice, value, "")).get(True, Fraction(0))
 
 
 def fearsome(state: State, u: int) -> bool:

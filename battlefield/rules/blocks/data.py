@@ -1,18 +1,18 @@
 """The blocks rules as data: rulesets/blocks/game.yaml (rounds, command points, footprints,
 damage bar, courage dice, modifiers, command cards) and what the rules read of a unit: its
-characteristics, traits, damage bar, standing order and routing flag (ruleset.yaml unit_keys)."""
+characteristics, traits, damage bar, standing order and routing flag (ruleset.yaml unit_keys).
+The ruleset reads game.yaml once (`Blocks.book`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from pathlib import Path
 from typing import Any
 
 from battlefield.inputs import MAX_COORD
-from battlefield.paths import ruleset_dir
+from battlefield.rules.datafile import item, read
 from battlefield.rules.state import State
 from battlefield.scene.model import Scene, UnitSpec
-from battlefield.yamlsource import Reader
 
 EPS = 1e-6
 COLOURS = ("red", "blue", "green")
@@ -24,69 +24,37 @@ ORDERS = ("hold", "advance", "withdraw", "charge", "march")
 @dataclass(frozen=True)
 class Card:
     id: str
-    colour: str
-    name: str
-    effect: tuple[tuple[str, int], ...]
+    colour: str = item(choices=COLOURS)
+    name: str = item()
+    effect: tuple[tuple[str, int], ...] = item(keys=EFFECTS)
 
 
 @dataclass(frozen=True)
 class GameData:
     rounds: int
-    points_per_command: float
-    bar: tuple[int, int, int]
-    courage_dice: str
-    flank_offence: int
-    rear_offence: int
-    extra_side_courage: int
-    fear: tuple[tuple[str, int], ...]
-    special_courage: int
-    withdraw: float
-    charge_approach: float
-    cards: tuple[Card, ...]
+    points_per_command: float = item("command.points_per", least=1)
+    bar: tuple[int, ...] = item(length=3)
+    courage_dice: str = item(dice=True)
+    flank_offence: int = item("modifiers.flank_offence")
+    rear_offence: int = item("modifiers.rear_offence")
+    extra_side_courage: int = item("modifiers.extra_side_courage")
+    fear: tuple[tuple[str, int], ...] = item("modifiers.fear", keys=EFFECTS)
+    special_courage: int = item("modifiers.special_courage")
+    withdraw: float = item(least=0)
+    charge_approach: float = item(least=0)
+    cards: tuple[Card, ...] = item()
 
     def card(self, cid: str) -> Card | None:
         return next((c for c in self.cards if c.id == cid), None)
 
 
-@cache
-def game() -> GameData:
-    r = Reader.open(ruleset_dir("blocks") / "game.yaml")
-    top = r.mapping((), r.data, ["rounds", "command", "bar", "courage_dice",
-                                 "modifiers", "withdraw", "charge_approach", "cards"])
-    cmd = r.mapping(("command",), top["command"], ["points_per"])
-    mods = r.mapping(("modifiers",), top["modifiers"],
-                     ["flank_offence", "rear_offence", "extra_side_courage", "fear",
-                      "special_courage"])
-    fear = r.mapping(("modifiers", "fear"), mods["fear"], [], list(EFFECTS))
-    bar = r.sequence(("bar",), top["bar"], 3)
-    cards = []
-    for i, c in enumerate(r.sequence(("cards",), top["cards"])):
-        d = r.mapping(("cards", i), c, ["id", "colour", "name", "effect"])
-        eff = r.mapping(("cards", i, "effect"), d["effect"], [], list(EFFECTS))
-        cards.append(Card(r.string(("cards", i, "id"), d["id"]),
-                          r.string(("cards", i, "colour"), d["colour"], COLOURS),
-                          r.string(("cards", i, "name"), d["name"]),
-                          tuple((k, int(r.number(("cards", i, "effect", k), x, integer=True)))
-                                for k, x in eff.items())))
+def load(folder: Path) -> GameData:
+    return read(GameData, folder / "game.yaml")
 
-    def whole(path: tuple, value: Any) -> int:
-        return int(r.number(path, value, integer=True))
 
-    return GameData(
-        rounds=whole(("rounds",), top["rounds"]),
-        points_per_command=float(r.number(("command", "points_per"), cmd["points_per"], 1)),
-        bar=tuple(whole(("bar", i), b) for i, b in enumerate(bar[:3])),  # type: ignore[arg-type]
-        courage_dice=r.string(("courage_dice",), top["courage_dice"]),
-        flank_offence=whole(("modifiers", "flank_offence"), mods["flank_offence"]),
-        rear_offence=whole(("modifiers", "rear_offence"), mods["rear_offence"]),
-        extra_side_courage=whole(("modifiers", "extra_side_courage"),
-                                 mods["extra_side_courage"]),
-        fear=tuple((k, whole(("modifiers", "fear", k), x)) for k, x in fear.items()),
-        special_courage=whole(("modifiers", "special_courage"), mods["special_courage"]),
-        withdraw=float(r.number(("withdraw",), top["withdraw"], 0)),
-        charge_approach=float(r.number(("charge_approach",), top["charge_approach"], 0)),
-        cards=tuple(cards),
-    )
+def game(state: State) -> GameData:
+    """The numbers of the game `state` is a moment of."""
+    return state.rules.book
 
 
 # --- a unit's characteristics --------------------------------------------------------------------
@@ -107,19 +75,20 @@ def traits(spec: UnitSpec) -> tuple[str, ...]:
     return tuple(str(t).lower() for t in spec.extra.get("traits") or ())
 
 
-def bar(spec: UnitSpec) -> tuple[int, int, int]:
+def bar(spec: UnitSpec, g: GameData) -> tuple[int, int, int]:
+    """The unit's damage bar: its own `bar:`, else the game's."""
     b = spec.extra.get("bar")
-    return tuple(int(x) for x in b) if b else game().bar  # type: ignore[return-value]
+    return tuple(int(x) for x in b) if b else g.bar  # type: ignore[return-value]
 
 
-def boxes(spec: UnitSpec) -> int:
-    return sum(bar(spec))
+def boxes(spec: UnitSpec, g: GameData) -> int:
+    return sum(bar(spec, g))
 
 
-def red_from(spec: UnitSpec) -> int:
+def red_from(spec: UnitSpec, g: GameData) -> int:
     """How many boxes are marked when the unit is in the red (its green and yellow gone)."""
-    g, y, _ = bar(spec)
-    return g + y
+    green, yellow, _ = bar(spec, g)
+    return green + yellow
 
 
 def order_of(value: Any) -> dict[str, Any] | None:

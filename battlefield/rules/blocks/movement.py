@@ -18,6 +18,8 @@ import shapely
 
 from battlefield.geometry.bases import RECT, outline_points
 from battlefield.geometry.paths import Obstacle, Planner, Terrain
+from battlefield.rules.actions import Action
+from battlefield.rules.moves import starting_at
 from battlefield.rules.state import State
 
 AREA = 1e-4             # overlap (sq in) still counted as touching where a move ends
@@ -180,6 +182,20 @@ def _leg(p: tuple[float, float], q: tuple[float, float], f: float, a: float, b: 
         else:
             lo = mid
     return lo, hit
+
+
+def trip(state: State, u: int, action: Action) -> tuple[Travel, float]:
+    """Unit u's block along a move's path (under direct control: it keeps its facing, turned
+    to the action's `facing` at the end), stopping where it first touches something; and the
+    path's length."""
+    x, y, f = pose(state, u)
+    m, a, b = block(state, u)
+    pts = starting_at(state.table, m, np.asarray(action.path, dtype=np.float64))
+    length = float(np.hypot(*np.diff(pts, axis=0).T).sum())
+    legs = [(float(p[0]), float(p[1]), f) for p in pts[1:]]
+    if action.facing is not None:
+        legs.append((float(pts[-1][0]), float(pts[-1][1]), float(action.facing)))
+    return travel((x, y, f), legs, a, b, length + 1e-9, ground(state, u)), length
 
 
 def straight(state: State, u: int, distance: float, backwards: bool = False) -> Travel:

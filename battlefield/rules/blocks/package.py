@@ -5,22 +5,15 @@ sides, rout routes), and the game log's words for its events."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from battlefield.errors import UsageError
 from battlefield.rules.actions import Action
 from battlefield.rules.blocks import attacks, movement, turns
-from battlefield.rules.blocks.data import boxes
+from battlefield.rules.blocks.data import boxes, game
 from battlefield.rules.chance import mean
-from battlefield.rules.ruleset import (
-    CheckAdditions,
-    Effect,
-    OddsQuestion,
-    Player,
-    Ruleset,
-    first_side,
-)
+from battlefield.rules.questions import Asked, OddsQuestion
+from battlefield.rules.ruleset import CheckAdditions, Effect, Player, Ruleset, first_side
 from battlefield.rules.state import Game, State
 from battlefield.scene.model import Scene
 from battlefield.text import distribution
@@ -33,18 +26,10 @@ def player() -> Player:
     return BlocksPlayer()
 
 
-def _state(ruleset: Ruleset, scene: Scene) -> State:
-    return Game(ruleset, scene).new_state()
-
-
-def attack_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
-                  ) -> dict[str, Any]:
+def attack_answer(asked: Asked) -> dict[str, Any]:
     """Unit A attacks unit B as they stand: the distribution of the boxes B loses."""
-    a, b = args
-    state = _state(ruleset, scene)
-    u, w = scene.unit_index(a), scene.unit_index(b)
-    if scene.units[u].side == scene.units[w].side:
-        raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
+    (a, b), (u, w) = asked.names, asked.units
+    state, scene = asked.state, asked.scene
     for x in (u, w):
         if not turns.alive(state, x):
             raise UsageError(f"{scene.units[x].id} is not on the table")
@@ -52,7 +37,7 @@ def attack_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: 
     if why:
         kind = "close" if w in attacks.engaged_with(state, u) else "ranged"
     att = attacks.numbers(state, u, w, kind)
-    room = boxes(scene.units[w]) - int(state.units[w].damage[0])
+    room = boxes(scene.units[w], game(state)) - int(state.units[w].damage[0])
     dist = attacks.damage_distribution(att, room)
     return {"attacker": a, "target": b, "kind": kind, "dice": att.dice, "hit_on": att.hit_on,
             "damage_on": att.damage_on, "side": att.side, "modifiers": att.notes,
@@ -73,14 +58,13 @@ def _attack_text(d: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def courage_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
-                   ) -> dict[str, Any]:
+def courage_answer(asked: Asked) -> dict[str, Any]:
     """The chance that the unit passes a courage check now (3D6 <= Courage, modifiers in)."""
-    state = _state(ruleset, scene)
-    u = scene.unit_index(args[0])
+    state, (u,) = asked.state, asked.units
     value, notes = attacks.courage(state, u)
-    return {"unit": args[0], "courage": value, "modifiers": notes,
-            "probability": round(float(attacks.courage_probability(value)), 6)}
+    return {"unit": asked.names[0], "courage": value, "modifiers": notes,
+            "probability": round(float(attacks.courage_probability(game(state).courage_dice,
+                                                                   value)), 6)}
 
 
 def _courage_text(d: dict[str, Any]) -> str:
@@ -94,7 +78,7 @@ ODDS = (
                  "unit A attacks unit B: the exact distribution of the damage B takes",
                  attack_answer, _attack_text,
                  "expected_damage, distribution {\"0\": p, ...}, kind, dice, hit_on, damage_on, "
-                 "side, modifiers, boxes_left"),
+                 "side, modifiers, boxes_left", enemies=True),
     OddsQuestion("courage", ("UNIT",),
                  "the chance that UNIT passes a courage check (blocks)",
                  courage_answer, _courage_text, "probability, courage, modifiers"),
@@ -106,7 +90,7 @@ def check_additions(ruleset: Ruleset, scene: Scene) -> CheckAdditions:
     shooting distance from a's front edge and whether a's front edge sees b as blocks shooting
     counts sight; per unit: its engaged sides and, routing, its rout."""
     out = CheckAdditions()
-    state = _state(ruleset, scene)
+    state = Game(ruleset, scene).new_state()
     on = [u for u in range(len(scene.units)) if turns.alive(state, u)]
     for u in on:
         for w in on:
@@ -152,7 +136,7 @@ def try_advance(state: State, action: Action) -> list:
 
 def health(state: State, u: int) -> list[int]:
     """A block's damage boxes (green, yellow and red together)."""
-    return [boxes(state.scene.units[u])]
+    return [boxes(state.scene.units[u], game(state))]
 
 
 # --- the game log's words for blocks' own events (Ruleset.effect) -------------------------------

@@ -51,7 +51,7 @@ class BlocksPlayer:
         if not state.sides[side]["cards"]:
             yield Action("draw-card")
         for cid in state.sides[side]["cards"]:
-            card = game().card(cid)
+            card = game(state).card(cid)
             if card is None or card.colour != "green":
                 continue
             for u in own:
@@ -75,7 +75,7 @@ class BlocksPlayer:
     def _combat(self, state: State, side: str, own: list[int]):
         strike_back = state.clock["phase"] == "strike-back"
         reds = [c for c in state.sides[side]["cards"]
-                if (g := game().card(c)) is not None and g.colour == "red"]
+                if (g := game(state).card(c)) is not None and g.colour == "red"]
         for u in own:
             best, score = None, -1.0
             for w in state.enemies(u):

@@ -17,31 +17,27 @@ from battlefield.rules import chance, decisions
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.blocks import attacks, movement, package, turns
 from battlefield.rules.blocks import marks as drawn
-from battlefield.rules.blocks.data import check_scene, game, order_of, order_text
+from battlefield.rules.blocks.data import (
+    GameData,
+    check_scene,
+    game,
+    load,
+    order_of,
+    order_text,
+)
 from battlefield.rules.blocks.turns import PHASES
 from battlefield.rules.chance import Throw
 from battlefield.rules.decisions import DECLINE, Decision
-from battlefield.rules.moves import find_unit, starting_at, v
+from battlefield.rules.handlers import handles
+from battlefield.rules.moves import check_move, find_unit, v
 from battlefield.rules.result import Result, decide
-from battlefield.rules.ruleset import (
-    CheckAdditions,
-    DragContext,
-    DragNotes,
-    Effect,
-    Mark,
-    Player,
-    Ruleset,
-)
+from battlefield.rules.rounds import other
+from battlefield.rules.ruleset import Parameter, Ruleset
 from battlefield.rules.state import State
-from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
 COSTS = {"order": 1, "direct": 1, "rally": 1, "draw-card": 1, "special": 1}
 COMMAND = ("order", "direct", "move", "rally", "draw-card", "card", "special")
-FIELDS = {"order": ("unit",), "direct": ("unit",), "move": ("unit", "path"),
-          "rally": ("unit",), "draw-card": (), "card": ("unit",), "special": (),
-          "attack": ("unit", "target"), "end-phase": ()}
-OPTIONS = {"order": ("order",), "card": ("card",), "attack": ("card",)}
 
 
 class Blocks(Ruleset):
@@ -50,10 +46,14 @@ class Blocks(Ruleset):
 
     id = "blocks"
     turn_word = "to act"
-    actions = tuple(FIELDS)
     phases = PHASES
     clock_sides = ("first",)
     odds = package.ODDS
+    window = drawn.BlocksWindow()
+    parameters = (Parameter("rounds", "rounds", "battle rounds", least=1),)
+
+    def load(self) -> GameData:
+        return load(self.folder)
 
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:
@@ -62,7 +62,7 @@ class Blocks(Ruleset):
 
     def acting_side(self, state: State) -> str:
         c = state.clock
-        return turns.other(state, c["active"]) if c["phase"] == "strike-back" else c["active"]
+        return other(state, c["active"]) if c["phase"] == "strike-back" else c["active"]
 
     def standing(self, state: State) -> list[str]:
         return [s for s in state.sides
@@ -91,7 +91,7 @@ class Blocks(Ruleset):
         phase = state.clock["phase"]
         if phase == "command":
             hand = state.sides[self.acting_side(state)]["cards"]
-            green = any(c.id in hand and c.colour == "green" for c in game().cards)
+            green = any(c.id in hand and c.colour == "green" for c in game(state).cards)
             return ["end-phase", *(a for a in COMMAND if a != "card" or green)]
         return ["end-phase", "attack"]
 
@@ -113,34 +113,15 @@ class Blocks(Ruleset):
             d = state.pending[0]
             return [v("not_a_choice", f"{d.side} answers {d.kind} with one of: "
                                       + ", ".join(d.label(c) for c in d.choices))]
-        odd = [k for k, _ in action.options if k not in OPTIONS.get(action.type, ())]
-        odd += [k for k in ("unit", "path", "paths", "target", "weapon")
-                if getattr(action, k) is not None and k not in FIELDS[action.type]
-                and not (k == "target" and action.type == "attack")]
-        if action.facing is not None and action.type != "move":
-            odd.append("facing")
-        if odd:
-            valid = ", ".join(["type", "side", *FIELDS[action.type],
-                               *OPTIONS.get(action.type, ()),
-                               *(["facing"] if action.type == "move" else [])])
-            return [v("unknown_key", f"unknown key '{odd[0]}' in a {action.type} action "
-                                     f"(valid: {valid})")]
         if bad := self.not_your_turn(state, action):
             return bad
         acting = self.acting_side(state)
-        phase = state.clock["phase"]
-        if action.type in COMMAND and phase != "command":
-            return [v("wrong_phase", f"{action.type} belongs to the Movement & Command phase; "
-                                     f"this is the {phase} phase")]
-        if action.type == "attack" and phase not in ("combat", "strike-back"):
-            return [v("wrong_phase", "attacks belong to the Combat phase; this is the "
-                                     f"{phase} phase")]
         cost = COSTS.get(action.type, 0)
         have = state.sides[acting]["command"]
         if cost > have:
             return [v("no_command_points", f"{action.type} costs {cost} command point; "
                                            f"{acting} has {have}", cost=cost, have=have)]
-        return getattr(self, "_check_" + action.type.replace("-", "_"))(state, action)
+        return super().check(state, action)
 
     def _own(self, state: State, action: Action) -> tuple[int, Violation | None]:
         u, problem = find_unit(state, action)
@@ -152,10 +133,12 @@ class Blocks(Ruleset):
                                      f"acting")
         return u, None
 
-    def _check_end_phase(self, state: State, action: Action) -> list[Violation]:
+    @handles("end-phase")
+    def check_end_phase(self, state: State, action: Action) -> list[Violation]:
         return []
 
-    def _check_order(self, state: State, action: Action) -> list[Violation]:
+    @handles("order")
+    def check_order(self, state: State, action: Action) -> list[Violation]:
         u, problem = self._own(state, action)
         if problem:
             return [problem]
@@ -164,7 +147,8 @@ class Blocks(Ruleset):
         order = order_of(action.option("order"))
         if order is None:
             return [v("bad_order", f"{action.option('order')!r} is not an order (hold, "
-                                   f"advance, withdraw, {{charge: UNIT}}, {{march: [x, y]}})")]
+                                   f"advance, withdraw, {{charge: UNIT}}, {{march: [x, y]}})",
+                      choose="order" if action.option("order") is None else None)]
         if order["order"] == "charge":
             try:
                 w = state.unit_index(order["target"])
@@ -178,7 +162,8 @@ class Blocks(Ruleset):
                 return [v("off_board", f"({x:g}, {y:g}) is off the board")]
         return []
 
-    def _check_direct(self, state: State, action: Action) -> list[Violation]:
+    @handles("direct")
+    def check_direct(self, state: State, action: Action) -> list[Violation]:
         u, problem = self._own(state, action)
         if problem:
             return [problem]
@@ -191,7 +176,8 @@ class Blocks(Ruleset):
             return [v("already_moved", f"{action.unit} has moved this turn")]
         return []
 
-    def _check_move(self, state: State, action: Action) -> list[Violation]:
+    @handles("move")
+    def check_move(self, state: State, action: Action) -> list[Violation]:
         u, problem = self._own(state, action)
         if problem:
             return [problem]
@@ -208,33 +194,23 @@ class Blocks(Ruleset):
         return self._path_problems(state, u, action)
 
     def _path_problems(self, state: State, u: int, action: Action) -> list[Violation]:
+        """The one move check (rules.moves.check_move) of its length on the flat; where the
+        block ends is not checked there - a block that meets something on the way stops,
+        touching it - but its centre's end must be on the table."""
         if not action.path:
-            return [v("no_path", "move needs a \"path\" (where the block's centre goes)")]
-        pts = np.asarray(action.path, dtype=np.float64)
-        length = float(np.hypot(*np.diff(starting_at(state.table, movement.block(state, u)[0],
-                                                      pts), axis=0).T).sum())
-        allowed = turns.move_allowance(state, u)
-        if length > allowed + 1e-6:
-            return [v("move_too_far", f"{action.unit} moves {length:.2f}\" > its Move "
-                                      f"{allowed:g}\"", distance=length, allowed=allowed)]
+            return [v("no_path", "move needs a \"path\" (where the block's centre goes)",
+                      choose="path")]
+        checked = check_move(state, u, action, turns.move_allowance(state, u), ends=False)
+        if checked.problems:
+            return checked.problems
         t = state.table
-        x, y = pts[-1]
+        x, y = action.path[-1]
         if not (0 <= x <= t.width and 0 <= y <= t.depth):
             return [v("off_board", f"({x:g}, {y:g}) is off the board")]
-        return []           # a block that meets something on the way stops there, touching
+        return []
 
-    def trip(self, state: State, u: int, action: Action) -> tuple[movement.Travel, float]:
-        x, y, f = movement.pose(state, u)
-        m, a, b = movement.block(state, u)
-        pts = starting_at(state.table, m, np.asarray(action.path, dtype=np.float64))
-        length = float(np.hypot(*np.diff(pts, axis=0).T).sum())
-        legs = [(float(p[0]), float(p[1]), f) for p in pts[1:]]
-        if action.facing is not None:
-            legs.append((float(pts[-1][0]), float(pts[-1][1]), float(action.facing)))
-        trip = movement.travel((x, y, f), legs, a, b, length + 1e-9, movement.ground(state, u))
-        return trip, length
-
-    def _check_rally(self, state: State, action: Action) -> list[Violation]:
+    @handles("rally")
+    def check_rally(self, state: State, action: Action) -> list[Violation]:
         u, problem = self._own(state, action)
         if problem:
             return [problem]
@@ -245,10 +221,12 @@ class Blocks(Ruleset):
             return [v("already_moved", f"{action.unit} has moved: rally before it moves")]
         return []
 
-    def _check_draw_card(self, state: State, action: Action) -> list[Violation]:
-        return [] if game().cards else [v("no_cards", "the deck has no cards")]
+    @handles("draw-card")
+    def check_draw_card(self, state: State, action: Action) -> list[Violation]:
+        return [] if game(state).cards else [v("no_cards", "the deck has no cards")]
 
-    def _check_special(self, state: State, action: Action) -> list[Violation]:
+    @handles("special")
+    def check_special(self, state: State, action: Action) -> list[Violation]:
         side = self.acting_side(state)
         if state.sides[side]["rally_cry"]:
             return [v("special_used", f"{side} has used its rally cry this turn")]
@@ -256,11 +234,12 @@ class Blocks(Ruleset):
 
     def _card(self, state: State, action: Action, colour: str) -> Violation | None:
         cid = action.option("card")
-        card = game().card(str(cid)) if cid is not None else None
+        card = game(state).card(str(cid)) if cid is not None else None
         side = self.acting_side(state)
         if card is None:
             return v("unknown_card", f"no card {cid!r} (cards: "
-                                     f"{', '.join(c.id for c in game().cards)})")
+                                     f"{', '.join(c.id for c in game(state).cards)})",
+                     choose="card" if cid is None else None)
         if cid not in state.sides[side]["cards"]:
             return v("not_in_hand", f"{side} holds no {cid} card (hand: "
                                     f"{', '.join(state.sides[side]['cards']) or 'empty'})")
@@ -269,14 +248,16 @@ class Blocks(Ruleset):
                                      f"is played here")
         return None
 
-    def _check_card(self, state: State, action: Action) -> list[Violation]:
+    @handles("card")
+    def check_card(self, state: State, action: Action) -> list[Violation]:
         bad = self._card(state, action, "green")
         if bad:
             return [bad]
         u, problem = self._own(state, action)
         return [problem] if problem else []
 
-    def _check_attack(self, state: State, action: Action) -> list[Violation]:
+    @handles("attack")
+    def check_attack(self, state: State, action: Action) -> list[Violation]:
         u, problem = self._own(state, action)
         if problem:
             return [problem]
@@ -285,7 +266,8 @@ class Blocks(Ruleset):
             if bad:
                 return [bad]
         if not isinstance(action.target, str):
-            return [v("no_target", "attack needs a \"target\": an enemy unit's id")]
+            return [v("no_target", "attack needs a \"target\": an enemy unit's id",
+                      choose="target")]
         try:
             w = state.unit_index(action.target)
         except KeyError:
@@ -297,7 +279,7 @@ class Blocks(Ruleset):
     def resolve(self, state: State, action: Action) -> list[Event]:
         side = self.acting_side(state)
         state.sides[side]["command"] -= COSTS.get(action.type, 0)
-        events = getattr(self, "_do_" + action.type.replace("-", "_"))(state, action)
+        events = self.handler(action.type).resolve(state, action)
         return self._ended(state, events)
 
     def _ended(self, state: State, events: list[Event]) -> list[Event]:
@@ -309,39 +291,45 @@ class Blocks(Ruleset):
                            **self.result(state)})
         return events
 
-    def _do_order(self, state: State, action: Action) -> list[Event]:
+    @check_order.resolver
+    def order(self, state: State, action: Action) -> list[Event]:
         order = order_of(action.option("order"))
         state.extra["orders"][action.unit] = order
         return [{"type": "order", "unit": action.unit, "order": order_text(order)}]
 
-    def _do_direct(self, state: State, action: Action) -> list[Event]:
+    @check_direct.resolver
+    def direct(self, state: State, action: Action) -> list[Event]:
         state.units[state.unit_index(action.unit)].flags.add("directed")
         return [{"type": "direct", "unit": action.unit}]
 
-    def _do_move(self, state: State, action: Action) -> list[Event]:
+    @check_move.resolver
+    def move(self, state: State, action: Action) -> list[Event]:
         u = state.unit_index(action.unit)
-        trip, _ = self.trip(state, u, action)
+        trip, _ = movement.trip(state, u, action)
         turns.place(state, u, trip)
         state.units[u].flags.add("moved")
         return [turns.moved_event(state, u, "direct control", trip)]
 
-    def _do_rally(self, state: State, action: Action) -> list[Event]:
+    @check_rally.resolver
+    def rally(self, state: State, action: Action) -> list[Event]:
         us = state.units[state.unit_index(action.unit)]
         us.flags.discard("routing")
         us.flags.add("moved")
         return [{"type": "rallied", "unit": action.unit}]
 
-    def _do_draw_card(self, state: State, action: Action) -> list[Event]:
-        cards = game().cards
+    @check_draw_card.resolver
+    def draw_card(self, state: State, action: Action) -> list[Event]:
+        cards = game(state).cards
         side = self.acting_side(state)
         k = chance.play(_draw(len(cards), side), state.dice)
         card = cards[k - 1]
         state.sides[side]["cards"] = [*state.sides[side]["cards"], card.id]
         return [{"type": "card-drawn", "side": side, "card": card.id}]
 
-    def _do_card(self, state: State, action: Action) -> list[Event]:
+    @check_card.resolver
+    def card(self, state: State, action: Action) -> list[Event]:
         side = self.acting_side(state)
-        card = game().card(str(action.option("card")))
+        card = game(state).card(str(action.option("card")))
         hand = list(state.sides[side]["cards"])
         hand.remove(card.id)
         state.sides[side]["cards"] = hand
@@ -351,19 +339,21 @@ class Blocks(Ruleset):
         return [{"type": "card", "side": side, "card": card.id, "unit": action.unit,
                  "effect": dict(card.effect)}]
 
-    def _do_special(self, state: State, action: Action) -> list[Event]:
+    @check_special.resolver
+    def special(self, state: State, action: Action) -> list[Event]:
         side = self.acting_side(state)
         state.sides[side]["rally_cry"] = True
         return [{"type": "special", "side": side, "ability": "rally cry",
-                 "courage": game().special_courage}]
+                 "courage": game(state).special_courage}]
 
-    def _do_attack(self, state: State, action: Action) -> list[Event]:
+    @check_attack.resolver
+    def attack(self, state: State, action: Action) -> list[Event]:
         u, w = state.unit_index(action.unit), state.unit_index(action.target)
         kind, _ = attacks.attack_kind(state, u, w, state.clock["phase"] == "strike-back")
         red = None
         if action.option("card") is not None:
             side = self.acting_side(state)
-            red = game().card(str(action.option("card")))
+            red = game(state).card(str(action.option("card")))
             hand = list(state.sides[side]["cards"])
             hand.remove(red.id)
             state.sides[side]["cards"] = hand
@@ -372,7 +362,7 @@ class Blocks(Ruleset):
                 "red": red.id if red else None, "blue": None}
         defender = state.side_of(w)
         blues = list(dict.fromkeys(c for c in state.sides[defender]["cards"]
-                                   if _colour(c) == "blue"))
+                                   if _colour(state, c) == "blue"))
         if blues:                      # the defender may answer with a blue card
             return decisions.ask(state, [_card_decision(defender, "blue-card", blues, info)],
                                  {"attack": info, "step": "blue"})
@@ -380,7 +370,7 @@ class Blocks(Ruleset):
 
     def _strike(self, state: State, info: dict[str, Any]) -> list[Event]:
         u, w = state.unit_index(info["unit"]), state.unit_index(info["target"])
-        g = game()
+        g = game(state)
         red = g.card(info["red"]) if info["red"] else None
         blue = g.card(info["blue"]) if info["blue"] else None
         return turns.attack(state, u, w, info["kind"],
@@ -401,10 +391,10 @@ class Blocks(Ruleset):
             state.sides[decision.side]["cards"] = hand
             info[step] = played
             events.append({"type": "card", "side": decision.side, "card": played,
-                           "effect": dict(game().card(played).effect)})
+                           "effect": dict(game(state).card(played).effect)})
         attacker = state.side_of(state.unit_index(info["unit"]))
         reds = list(dict.fromkeys(c for c in state.sides[attacker]["cards"]
-                                  if _colour(c) == "red"))
+                                  if _colour(state, c) == "red"))
         if step == "blue" and played and not info["red"] and reds:
             return events + decisions.ask(
                 state, [_card_decision(attacker, "red-card", reds, info)],
@@ -417,7 +407,8 @@ class Blocks(Ruleset):
         """try's default answer to a card decision: no card."""
         return decision.choices[-1]
 
-    def _do_end_phase(self, state: State, action: Action) -> list[Event]:
+    @check_end_phase.resolver
+    def end_phase(self, state: State, action: Action) -> list[Event]:
         c = state.clock
         events: list[Event] = [{"type": "end-phase", "phase": c["phase"],
                                 "side": self.acting_side(state)}]
@@ -446,46 +437,23 @@ class Blocks(Ruleset):
         return events
 
     # --- beyond the game: the computer player, odds, check, try, the table (package.py) -----------
-    def player(self) -> Player:
-        return package.player()
+    player = staticmethod(package.player)
 
-    def check_scene(self, scene: Scene) -> None:
-        check_scene(scene)
+    check_scene = staticmethod(check_scene)
 
-    def check_additions(self, scene: Scene) -> CheckAdditions:
-        return package.check_additions(self, scene)
+    check_additions = package.check_additions
 
-    def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
-        return package.try_start(scene, actions)
+    try_start = staticmethod(package.try_start)
 
-    def try_advance(self, state: State, action: Action) -> list[Violation]:
-        return package.try_advance(state, action)
+    try_advance = staticmethod(package.try_advance)
 
-    def marks(self, state: State) -> list[Mark]:
-        return drawn.marks(state)
+    health = staticmethod(package.health)
 
-    def drop_pose(self, state: State, u: int, action: Action) -> tuple[Any, Any] | None:
-        """A (legal) move that meets something stops touching it: the block's pose there."""
-        if action.type != "move" or not action.path:
-            return None
-        trip, _ = self.trip(state, u, action)
-        if not trip.stopped_by:
-            return None
-        x, y, f = trip.end
-        return np.array([[x, y]]), [f]
-
-    def drag_notes(self, ctx: DragContext) -> DragNotes:
-        return drawn.drag_notes(ctx)
-
-    def health(self, state: State, u: int) -> list[int]:
-        return package.health(state, u)
-
-    def effect(self, event: Event) -> Effect | None:
-        return package.effect(event)
+    effect = staticmethod(package.effect)
 
 
-def _colour(cid: str) -> str | None:
-    card = game().card(cid)
+def _colour(state: State, cid: str) -> str | None:
+    card = game(state).card(cid)
     return card.colour if card else None
 
 

@@ -10,19 +10,25 @@ import math
 from typing import Any
 
 from battlefield.errors import UsageError
-from battlefield.rules import chance, position
+from battlefield.rules import chance, position, rounds
 from battlefield.rules.blocks import attacks, movement
-from battlefield.rules.blocks.data import bar, boxes, game, order_of, red_from, stat
+from battlefield.rules.blocks.data import (
+    GameData,
+    bar,
+    boxes,
+    game,
+    order_of,
+    red_from,
+    stat,
+)
+from battlefield.rules.rounds import other
 from battlefield.rules.state import State, scene_start, start_error, start_per_side, start_round
+from battlefield.scene.model import UnitSpec
 
 Event = dict[str, Any]
 START_KEYS = ("round", "active", "phase", "command", "cards")
 PHASES = ("command", "combat", "strike-back")
 KEEP = {"routing"}                     # flags that outlast the turn
-
-
-def other(state: State, side: str) -> str:
-    return next(s for s in state.sides if s != side)
 
 
 def uid(state: State, u: int) -> str:
@@ -37,7 +43,7 @@ def command_points(state: State, side: str) -> int:
     """1 per full `points_per` army points (every unit the side brought)."""
     pts = sum(stat(state, u, "points") for u, s in enumerate(state.scene.units)
               if s.side == side)
-    return int(pts // game().points_per_command)
+    return int(pts // game(state).points_per_command)
 
 
 # --- the battle ----------------------------------------------------------------------------------
@@ -47,7 +53,7 @@ def begin(state: State) -> list[Event]:
         raise UsageError(f"{state.scene.file}: a blocks battle is fought by two sides; the "
                          f"scene has {len(sides)}: {', '.join(sides)}")
     start, active = scene_start(state, START_KEYS)
-    rnd = start_round(state, start, game().rounds)
+    rnd = start_round(state, start, game(state).rounds)
     state.sides = {s: {"command": 0, "cards": [], "rally_cry": False, "destroyed": 0}
                    for s in sides}
     orders = {}
@@ -76,7 +82,7 @@ def _start_keys(state: State, start: dict[str, Any]) -> None:
     for side, points in start_per_side(state, start, "command", "command points").items():
         state.sides[side]["command"] = points
     cards = start.get("cards") or {}
-    names = ", ".join(c.id for c in game().cards)
+    names = ", ".join(c.id for c in game(state).cards)
     if not isinstance(cards, dict):
         raise start_error(state, ("cards",), "expected the cards in each side's hand",
                           f"{{{', '.join(f'{s}: [card, ...]' for s in state.sides)}}}")
@@ -84,7 +90,7 @@ def _start_keys(state: State, start: dict[str, Any]) -> None:
         if side not in state.sides:
             raise start_error(state, ("cards", side), f"no side {side!r}",
                               f"one of {', '.join(state.sides)}")
-        if not (isinstance(value, list) and all(game().card(str(c)) for c in value)):
+        if not (isinstance(value, list) and all(game(state).card(str(c)) for c in value)):
             raise start_error(state, ("cards", side), "not a list of card ids",
                               f"cards from {names}")
         state.sides[side]["cards"] = list(value)
@@ -134,27 +140,17 @@ def start_turn(state: State, side: str) -> list[Event]:
 
 
 def end_turn(state: State) -> list[Event]:
-    c = state.clock
-    events: list[Event] = [{"type": "end-turn", "side": c["active"], "round": c["round"]}]
-    if c["turn"] == 1:
-        c["turn"] = 2
-        return events + start_turn(state, other(state, c["first"]))
-    if c["round"] >= game().rounds:
-        c["over"] = True
-        return events
-    c["round"] += 1
-    c["turn"] = 1
-    events.append({"type": "battle-round", "round": c["round"], "first": c["first"]})
-    return events + start_turn(state, c["first"])
+    """The turn ends (rules/rounds.py); the battle's end is worded with its result."""
+    return rounds.end_turn(state, game(state).rounds, start_turn)
 
 
 # --- damage and removal --------------------------------------------------------------------------
-def shakes(spec, before: int, after: int) -> bool:
+def shakes(spec: UnitSpec, g: GameData, before: int, after: int) -> bool:
     """Damage from `before` to `after` boxes loses the last green box (into the yellow), the
     last yellow box (into the red) or is taken while in the red: the block must check its
     courage (the seed: "loses its last green or yellow box or took any damage while in the
     red")."""
-    green, red = bar(spec)[0], red_from(spec)
+    green, red = bar(spec, g)[0], red_from(spec, g)
     return after > before and (before < green <= after or before < red <= after
                                or before >= red)
 
@@ -165,14 +161,15 @@ def mark(state: State, w: int, n: int) -> Event:
     spec = state.scene.units[w]
     us = state.units[w]
     before = int(us.damage[0])
-    after = min(boxes(spec), before + n)
+    after = min(boxes(spec, game(state)), before + n)
     us.damage[0] = after
-    if shakes(spec, before, after):
+    if shakes(spec, game(state), before, after):
         us.flags.add("shaken")
-    if after >= boxes(spec):
+    if after >= boxes(spec, game(state)):
         us.flags.add("destroyed")
     return {"type": "damage", "unit": spec.id, "boxes": after - before, "marked": after,
-            "of": boxes(spec), **({"destroyed": True} if after >= boxes(spec) else {})}
+            "of": boxes(spec, game(state)),
+            **({"destroyed": True} if after >= boxes(spec, game(state)) else {})}
 
 
 def remove(state: State, u: int, why: str) -> Event:
@@ -206,7 +203,8 @@ def attack(state: State, u: int, w: int, kind: str, what: str, red=None, blue=No
 
 def courage_check(state: State, u: int, why: str) -> tuple[bool, Event]:
     value, notes = attacks.courage(state, u)
-    ok = chance.play(attacks.courage_procedure(value, f"{uid(state, u)} {why}"), state.dice)
+    ok = chance.play(attacks.courage_procedure(game(state).courage_dice, value,
+                                                  f"{uid(state, u)} {why}"), state.dice)
     return ok, {"type": "courage", "unit": uid(state, u), "why": why, "courage": value,
                 "passed": bool(ok), "modifiers": list(notes)}
 
@@ -242,7 +240,7 @@ def by_order(state: State, u: int) -> list[Event]:
     if kind == "advance":
         trip = movement.straight(state, u, move)
     elif kind == "withdraw":
-        trip = movement.straight(state, u, move * game().withdraw, backwards=True)
+        trip = movement.straight(state, u, move * game(state).withdraw, backwards=True)
     elif kind == "charge":
         trip = charge(state, u, order["target"], move)
         if trip is None:
@@ -288,7 +286,7 @@ def charge_goal(state: State, u: int, w: int) -> tuple[tuple[float, float, float
     _, wa, wb = movement.block(state, w)
     _, a, b = movement.block(state, u)
     where = movement.ground(state, u, skip=[w])
-    back = game().charge_approach
+    back = game(state).charge_approach
     turns = {"front": 0.0, "left": 90.0, "rear": 180.0, "right": 270.0}
     for side in sorted(turns, key=lambda s: (s != first, list(turns).index(s))):
         out = math.radians(wf + turns[side])
@@ -435,7 +433,7 @@ def rout_steps(state: State, checks: list[tuple[int, str]]) -> list[Event]:
                 break
             events.extend(attack(state, w, u, "close", f"{uid(state, w)} free attack on "
                                                         f"{uid(state, u)}"))
-        if shakes(state.scene.units[u], start, int(state.units[u].damage[0])):
+        if shakes(state.scene.units[u], game(state), start, int(state.units[u].damage[0])):
             second.append(u)
     events.extend(remove_destroyed(state, "destroyed by free attacks"))
     for u in second:                                    # (3) second rout checks

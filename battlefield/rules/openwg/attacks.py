@@ -49,11 +49,11 @@ class Plan:
 def armor(state: State, w: int) -> int:
     """Unit w's Armor now: its characteristic, +1 while holding (Standfast), and `armor`
     specials (shields: unless it charged this round)."""
-    prof = profiles(state.scene)[w]
+    prof = profiles(state)[w]
     flags = state.units[w].flags
     value = prof.stat("armor")
     if "held" in flags:
-        value += game().hold_armor
+        value += game(state).hold_armor
     for e in prof.effects("armor"):
         if e.get("unless") == "charged" and "charged" in flags:
             continue
@@ -84,7 +84,7 @@ def granted(state: State, u: int) -> list[dict[str, Any]]:
         if not f.startswith("granted:"):
             continue
         _, caster, spell, _ = f.split(":")
-        for e in profiles(state.scene)[state.unit_index(caster)].effects("wizard"):
+        for e in profiles(state)[state.unit_index(caster)].effects("wizard"):
             if e.get("spell") == spell and isinstance(e.get("grants"), dict):
                 out.append(e["grants"])
     return out
@@ -92,8 +92,8 @@ def granted(state: State, u: int) -> list[dict[str, Any]]:
 
 def _rerolls(state: State, u: int, w: int, kind: str, roll: str, threshold: int
              ) -> frozenset[int]:
-    mine = [*profiles(state.scene)[u].effects("reroll"), *granted(state, u)]
-    theirs = profiles(state.scene)[w].effects("reroll")
+    mine = [*profiles(state)[u].effects("reroll"), *granted(state, u)]
+    theirs = profiles(state)[w].effects("reroll")
     faces: frozenset[int] = frozenset()
     for e, side in [*((e, "attacker") for e in mine), *((e, "defender") for e in theirs)]:
         if e.get("effect", "reroll") != "reroll" or e.get("roll") != roll:
@@ -117,7 +117,7 @@ def plan(state: State, u: int, w: int, kind: str, weapon: str | None = None,
     models listed, 0-based in the unit, when given; `extra` instead of its own weapons)."""
     scene = state.scene
     t = state.table
-    prof = profiles(scene)[u]
+    prof = profiles(state)[u]
     first = scene.model_offsets()[u]
     names = scene.model_names
     out = Plan(u, w)
@@ -160,7 +160,7 @@ def plan(state: State, u: int, w: int, kind: str, weapon: str | None = None,
 
 def nearby(state: State, u: int, w: int, when: str) -> list[Burst]:
     """`wounds_nearby` dice of unit u against unit w (within their range) on `when`."""
-    prof = profiles(state.scene)[u]
+    prof = profiles(state)[u]
     n = len(state.models_of(u))
     out = []
     for e in prof.effects("wounds_nearby"):

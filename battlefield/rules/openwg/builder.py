@@ -9,10 +9,9 @@ each extra health per model above 1 (the seed's Spearhead: 5 + 1 + 3 + 2 + 2 + 2
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from pathlib import Path
 from typing import Any
 
-from battlefield.paths import ruleset_dir
 from battlefield.scene.model import Scene, UnitSpec
 from battlefield.yamlsource import Reader
 
@@ -88,9 +87,9 @@ def _any(r: Reader, path: tuple, value: Any) -> dict[Any, Any]:
     return r.mapping(path, value, [], list(value) if isinstance(value, dict) else [])
 
 
-@cache
-def builder() -> Builder:
-    r = Reader.open(ruleset_dir("openwg") / "builder.yaml")
+def read_builder(file: Path) -> Builder:
+    """builder.yaml: the templates, their upgrades and the health ranks."""
+    r = Reader.open(file)
     top = r.mapping((), r.data, ["health_discount", "health_ranks", "templates"])
     ranks: dict[int, tuple[tuple[int, int], ...]] = {}
     for rank, choices in _any(r, ("health_ranks",), top["health_ranks"]).items():
@@ -144,9 +143,9 @@ def _whole(scene: Scene, path: tuple, value: Any, least: int) -> int:
     return int(value)
 
 
-def build(scene: Scene, unit: UnitSpec) -> Built:
-    """The unit's `build:` checked and worked out; an InputError at the key path otherwise."""
-    b = builder()
+def build(scene: Scene, unit: UnitSpec, b: Builder) -> Built:
+    """The unit's `build:` checked and worked out with the builder `b`; an InputError at the
+    key path otherwise."""
     raw = unit.extra["build"]
     p = (*unit.path, "build")
     odd = [k for k in raw if k not in BUILD_KEYS]

@@ -1,49 +1,61 @@
 """The openwg game as data: rulesets/openwg/game.yaml (rounds, phases, the numbers of moves and
-holds) read once, with unknown keys refused."""
+holds) and builder.yaml (the unit builder), read by the ruleset (`OpenWG.book`) with unknown keys
+refused."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from pathlib import Path
+from typing import Any
 
-from battlefield.paths import ruleset_dir
+from battlefield.rules.datafile import item, read
+from battlefield.rules.openwg.builder import Builder, read_builder
+from battlefield.rules.state import State
+from battlefield.scene.model import Scene
 from battlefield.yamlsource import Reader
 
 EPS = 1e-6
 PHASES = ("movement", "ranged", "melee", "leadership")
-# The phase each action belongs to.
-PHASE_OF = {"move": "movement", "run": "movement", "charge": "movement", "retreat": "movement",
-            "hold": "movement", "shoot": "ranged", "fight": "melee", "cast": "leadership"}
+
+
+def phase_of(scene: Scene, kind: str) -> str | None:
+    """The phase an action of type `kind` belongs to (its `phases:` in ruleset.yaml)."""
+    doc = next((a for a in scene.ruleset.actions if a.id == kind), None)
+    return doc.phases[0] if doc is not None and doc.phases else None
+
+
+def _phases(r: Reader, path: tuple, value: Any) -> tuple[str, ...]:
+    phases = tuple(r.strings(path, value))
+    if phases != PHASES:
+        raise r.error(path, f"the phases are {list(phases)}",
+                      f"the seed's four phases in order: {', '.join(PHASES)}")
+    return phases
 
 
 @dataclass(frozen=True)
 class GameData:
-    rounds: int
-    phases: tuple[str, ...]
-    combat_range: float
-    run_multiplier: float
-    adjust: float
-    hold_armor: int
-    objective_range: float
-    cast_dice: str
+    rounds: int = item(least=1)
+    phases: tuple[str, ...] = item(read=_phases)
+    combat_range: float = item(least=0)
+    run_multiplier: float = item(least=1)
+    adjust: float = item(least=0)
+    hold_armor: int = item(least=0)
+    objective_range: float = item(least=0)
+    cast_dice: str = item(dice=True)
 
 
-@cache
-def game() -> GameData:
-    r = Reader.open(ruleset_dir("openwg") / "game.yaml")
-    top = r.mapping((), r.data, ["rounds", "phases", "combat_range", "run_multiplier", "adjust",
-                                 "hold_armor", "objective_range", "cast_dice"])
-    phases = tuple(r.strings(("phases",), top["phases"]))
-    if phases != PHASES:
-        raise r.error(("phases",), f"the phases are {list(phases)}",
-                      f"the seed's four phases in order: {', '.join(PHASES)}")
-    return GameData(
-        rounds=int(r.number(("rounds",), top["rounds"], 1, integer=True)),
-        phases=phases,
-        combat_range=float(r.number(("combat_range",), top["combat_range"], 0)),
-        run_multiplier=float(r.number(("run_multiplier",), top["run_multiplier"], 1)),
-        adjust=float(r.number(("adjust",), top["adjust"], 0)),
-        hold_armor=int(r.number(("hold_armor",), top["hold_armor"], 0, integer=True)),
-        objective_range=float(r.number(("objective_range",), top["objective_range"], 0)),
-        cast_dice=r.string(("cast_dice",), top["cast_dice"]),
-    )
+@dataclass(frozen=True)
+class Book:
+    """Everything openwg reads of its own files."""
+
+    game: GameData
+    builder: Builder
+
+
+def load(folder: Path) -> Book:
+    return Book(read(GameData, folder / "game.yaml"), read_builder(folder / "builder.yaml"))
+
+
+def game(state: State) -> GameData:
+    """The numbers of the game `state` is a moment of."""
+    return state.rules.book.game

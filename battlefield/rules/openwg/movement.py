@@ -7,41 +7,37 @@ not slow a move (the seed has no climbing)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import numpy as np
 import shapely
 
-from battlefield.geometry.table import Table
-from battlefield.rules.actions import Action, Violation
+from battlefield.rules.actions import Action
 from battlefield.rules.moves import (
     OVERLAP,
-    ModelNames,
-    Moves,
+    Arrive,
+    Keep,
+    MoveCheck,
     Obstacle,
-    about,
-    end_problems,
+    Step,
+    check_move,
     obstacle,
-    planned,
-    through,
-    v,
 )
-from battlefield.rules.openwg.data import EPS, game
+from battlefield.rules.openwg.data import game
 from battlefield.rules.openwg.profiles import profiles
 from battlefield.rules.state import State
-from battlefield.rulings import Referee
 
 DOUBLE = ("run", "retreat", "charge")
 
 
 def allowance(state: State, u: int, k: int, kind: str) -> float:
     """How far model k (0-based in unit u) may go with a move of `kind`."""
-    prof = profiles(state.scene)[u]
+    prof = profiles(state)[u]
     move = prof.stat("move", k)
     if kind == "adjust":
-        return game().adjust
+        return game(state).adjust
     if kind in DOUBLE:
-        move *= game().run_multiplier
+        move *= game(state).run_multiplier
     if kind == "charge":
         move += sum(float(e.get("add", 0)) for e in prof.effects("charge_move"))
     return move
@@ -91,58 +87,15 @@ def _near(state: State, u: int):
     return near
 
 
-@dataclass
-class Checked:
-    problems: list[Violation]
-    after: Table
-    moves: Moves | None = None
-    longest: float = 0.0
-
-
-def _coherent(state: State, u: int, table: Table) -> tuple[bool, str, list[int]]:
-    """(coherent, why not, the models out of it)."""
-    coh = Referee(state.scene, table).coherency(u)
-    names = ModelNames(state)
-    return (coh.coherent, "; ".join(f"{names[m]} {r}" for m, r in coh.reasons.items()),
-            list(coh.reasons))
-
-
-def check_move(state: State, u: int, action: Action, kind: str) -> Checked:
-    """How far, how (straight for a charge), through what, where the models end."""
-    moves = planned(state, u, action)
-    if isinstance(moves, Violation):
-        return Checked([moves], state.table)
-    names = ModelNames(state)
+def check(state: State, u: int, action: Action, kind: str, keep: Sequence[Keep] = (),
+          arrive: Arrive | None = None) -> MoveCheck:
+    """A move of `kind` through the one move check (rules.moves.check_move): each model up to
+    its allowance, a charge in a straight line, no path through enemy bases or impassable
+    terrain, where the models end, the unit coherent (or, moved as a block, no less coherent
+    than it was), then the ranges it keeps out of and where it must arrive."""
     first = state.scene.model_offsets()[u]
-    out: list[Violation] = []
-    worst: tuple[float, Violation] | None = None
-    longest = 0.0
-    for m, path in zip(moves.models, moves.paths, strict=True):
-        used = length(path)
-        longest = max(longest, used)
-        most = allowance(state, u, int(m) - first, kind)
-        if used > most + EPS and (worst is None or used > worst[0]):
-            worst = (used, v("move_too_far", f"{names[m]} moves {used:.2f}\", more than "
-                                             f"{most:g}\"", moved=used, allowed=most,
-                             **about(state, m)))
-        if kind == "charge" and len(path) > 2:
-            d = path[-1] - path[0]
-            n = float(np.hypot(*d))
-            q = path - path[0]
-            off = (np.abs(d[0] * q[:, 1] - d[1] * q[:, 0]) / n if n > EPS
-                   else np.hypot(*q.T))
-            if float(off.max()) > 0.01:
-                out.append(v("charge_not_straight", f"{names[m]} does not charge in a straight "
-                                                    f"line (strays {float(off.max()):.2f}\")",
-                             off=float(off.max()), **about(state, m)))
-    if worst is not None:
-        out.insert(0, worst[1])
-    out.extend(through(state, moves, _near(state, u)))
-    after = moves.placed(state.table)
-    out.extend(end_problems(state, moves, after))
-    if len(state.models_of(u)) > 1:
-        ok, why, apart = _coherent(state, u, after)
-        if not ok and not (moves.rigid and not _coherent(state, u, state.table)[0]):
-            out.append(v("coherency", f"the unit ends out of coherency: {why}",
-                         **about(state, *apart)))
-    return Checked(out, after, moves, longest)
+    return check_move(state, u, action, lambda m: allowance(state, u, m - first, kind),
+                      cost=lambda m, path: Step(length(path)), straight=kind == "charge",
+                      through=_near(state, u),
+                      coherency="kept" if len(state.models_of(u)) > 1 else None,
+                      keep=keep, arrive=arrive)

@@ -5,7 +5,6 @@ the game log's words for its events."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -14,20 +13,13 @@ from battlefield.errors import UsageError
 from battlefield.rules.actions import Action
 from battlefield.rules.chance import mean
 from battlefield.rules.openwg import attacks
-from battlefield.rules.openwg.data import PHASE_OF
+from battlefield.rules.openwg.data import phase_of
 from battlefield.rules.openwg.odds import morale_distribution
-from battlefield.rules.openwg.profiles import profiles
-from battlefield.rules.ruleset import (
-    DragContext,
-    DragNotes,
-    Effect,
-    OddsQuestion,
-    Player,
-    Ring,
-    Ruleset,
-    first_side,
-)
+from battlefield.rules.openwg.profiles import profiles, scene_profiles
+from battlefield.rules.questions import Asked, OddsOption, OddsQuestion
+from battlefield.rules.ruleset import Effect, Player, Ruleset, first_side
 from battlefield.rules.state import Game, State
+from battlefield.rules.window import DragContext, DragNotes, Ring, Window
 from battlefield.scene.model import Scene
 from battlefield.text import distribution, plural, table
 
@@ -39,24 +31,16 @@ def player() -> Player:
     return OpenWGPlayer()
 
 
-def _state(ruleset: Ruleset, scene: Scene) -> State:
-    return Game(ruleset, scene).new_state()
-
-
 def _dist(dist: dict[int, Fraction]) -> dict[str, float]:
     return {str(k): float(dist[k]) for k in sorted(dist)}
 
 
-def attack_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
-                  ) -> dict[str, Any]:
+def attack_answer(asked: Asked) -> dict[str, Any]:
     """A's attack on B: the exact distribution of the WOUNDS B suffers."""
-    a, b = args
-    state = _state(ruleset, scene)
-    u, w = scene.unit_index(a), scene.unit_index(b)
-    if scene.units[u].side == scene.units[w].side:
-        raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
-    weapon = options.get("weapon")
-    prof = profiles(scene)[u]
+    (a, b), (u, w) = asked.names, asked.units
+    state, scene, ruleset = asked.state, asked.scene, asked.ruleset
+    weapon = asked.options.get("weapon")
+    prof = profiles(state)[u]
     kind = "melee"
     if weapon is not None:
         found = [wp for ws in prof.model_weapons for wp in ws if wp.name == weapon]
@@ -87,13 +71,14 @@ def _refused_now(ruleset: Ruleset, scene: Scene, a: str, b: str, kind: str, weap
     units as they stand (in combat, already shot or fought this round, ...): the odds are the
     dice's all the same."""
     action = Action("shoot" if kind == "ranged" else "fight", unit=a, target=b, weapon=weapon)
-    moment = {"phase": PHASE_OF[action.type], "active": scene.units[scene.unit_index(a)].side}
+    moment = {"phase": phase_of(scene, action.type),
+              "active": scene.units[scene.unit_index(a)].side}
     st = dict(scene.extra.get("state") or {})
     if "clock" in st:                 # a whole position: its clock moved to that moment
         st["clock"] = {**st["clock"], **moment, "stopped": []}
     else:
         st.update(moment)
-    state = _state(ruleset, replace(scene, extra={**scene.extra, "state": st}))
+    state = Game(ruleset, replace(scene, extra={**scene.extra, "state": st})).new_state()
     return [{"code": x.code, "message": x.message} for x in state.check(action)
             if x.code not in NOT_NOW]
 
@@ -116,16 +101,14 @@ def _attack_text(d: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def morale_answer(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
-                  ) -> dict[str, Any]:
+def morale_answer(asked: Asked) -> dict[str, Any]:
     """How many models of UNIT flee after N were slain this round."""
-    (name,) = args
-    slain = options.get("slain")
+    (name,), (u,) = asked.names, asked.units
+    slain = asked.options.get("slain")
     if slain is None or slain < 0:
         raise UsageError("--morale needs --slain N (models slain this round, 0 or more)")
-    state = _state(ruleset, scene)
-    u = scene.unit_index(name)
-    bravery = int(profiles(scene)[u].stat("bravery"))
+    state = asked.state
+    bravery = int(profiles(state)[u].stat("bravery"))
     models = len(state.models_of(u))
     if slain > models:
         raise UsageError(f"--slain {slain}: {name} has {models} model"
@@ -145,12 +128,12 @@ def _morale_text(d: dict[str, Any]) -> str:
                       table(["fled", "chance", ""], rows)])
 
 
-
-def points(scene: Scene) -> dict[str, Any]:
+def points(ruleset: Ruleset, scene: Scene) -> dict[str, Any]:
     """The points of every unit given by `build:`, and each side's total."""
     units: dict[str, Any] = {}
     sides: dict[str, int] = {}
-    for spec, prof in zip(scene.units, profiles(scene), strict=True):
+    for spec, prof in zip(scene.units, scene_profiles(scene, ruleset.book.builder),
+                          strict=True):
         if prof.built is None:
             continue
         units[spec.id] = {"points": prof.built.points, "template": prof.built.template,
@@ -168,39 +151,9 @@ def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if not (actions and actions[0].type == "stop" and not actions[0].side):
         out["active"] = first_side(scene, actions)
-    first = next((a for a in actions if a.type in PHASE_OF), None)
+    first = next((a for a in actions if phase_of(scene, a.type)), None)
     if first is not None:
-        out["phase"] = PHASE_OF[first.type]
-    return out
-
-
-def drag_notes(ctx: DragContext) -> DragNotes:
-    """The charge target's 1" ring; the allowance and the wound pools in the caption."""
-    notes = DragNotes()
-    state = ctx.state
-    allowed = state.rules.move_allowance(state, ctx.unit, ctx.ability)
-    if allowed is not None:
-        notes.lines.append(f"{ctx.ability}: up to {allowed:g}\""
-                           + (" in a straight line" if ctx.ability == "charge" else ""))
-    if ctx.target is not None and ctx.ability == "charge":
-        notes.rings.append(Ring(ctx.target, "charge: end within 1\""))
-    return notes
-
-
-def unit_notes(state: State) -> dict[int, str]:
-    """The wounds pooled on each unit this round (resolved in the Leadership phase), and what
-    it did this round."""
-    out = {}
-    for u, us in enumerate(state.units):
-        bits = []
-        if us.counters.get("wounds"):
-            bits.append(f"{int(us.counters['wounds'])} wounds pooled")
-        done = sorted(f for f in us.flags if f in ("ran", "charged", "retreated", "held",
-                                                   "shot"))
-        if done:
-            bits.append(", ".join(done))
-        if bits:
-            out[u] = "; ".join(bits)
+        out["phase"] = phase_of(scene, first.type)
     return out
 
 
@@ -210,23 +163,24 @@ ODDS = (
                  "(melee unless --weapon names a ranged one)",
                  attack_answer, _attack_text,
                  "expected_damage, distribution {\"0\": p, ...}, attackers {WEAPON: [models]}",
-                 ("weapon",)),
+                 (OddsOption("weapon", "attack with this weapon only (its name)", "text"),),
+                 enemies=True),
     OddsQuestion("morale", ("UNIT",),
                  "UNIT's morale test after --slain N models were slain this round: how many "
                  "flee", morale_answer, _morale_text,
                  "distribution {\"0\": p, ...}, expected_fled, bravery, models_left",
-                 ("slain",)),
+                 (OddsOption("slain", "models slain this round", "whole"),)),
 )
 
 
-def check_scene(scene: Scene) -> None:
+def check_scene(ruleset: Ruleset, scene: Scene) -> None:
     """Every unit's profile, build and specials (InputError at the key path)."""
-    profiles(scene)
+    scene_profiles(scene, ruleset.book.builder)
 
 
 def health(state: State, u: int) -> list[int]:
     """Each model's Health from its profile (models of a unit may differ)."""
-    prof = profiles(state.scene)[u]
+    prof = profiles(state)[u]
     return [int(prof.stat("health", k)) for k in range(len(state.scene.units[u].models))]
 
 
@@ -249,3 +203,36 @@ def effect(e: dict[str, Any]) -> Effect | None:
                       notes=[f"morale: {len(e['fled'])} fled (Bravery {e.get('bravery')})"]
                       if e.get("fled") else [])
     return None
+
+
+class OpenWGWindow(Window):
+    """What the play window shows of openwg: the attack odds while dragged, the wounds pooled on
+    each unit."""
+
+    def drag_notes(self, ctx: DragContext) -> DragNotes:
+        """The charge target's 1" ring; the allowance and the wound pools in the caption."""
+        notes = DragNotes()
+        state = ctx.state
+        allowed = state.rules.move_allowance(state, ctx.unit, ctx.ability)
+        if allowed is not None:
+            notes.lines.append(f"{ctx.ability}: up to {allowed:g}\""
+                               + (" in a straight line" if ctx.ability == "charge" else ""))
+        if ctx.target is not None and ctx.ability == "charge":
+            notes.rings.append(Ring(ctx.target, "charge: end within 1\""))
+        return notes
+
+    def unit_notes(self, state: State) -> dict[int, str]:
+        """The wounds pooled on each unit this round (resolved in the Leadership phase), and what
+        it did this round."""
+        out = {}
+        for u, us in enumerate(state.units):
+            bits = []
+            if us.counters.get("wounds"):
+                bits.append(f"{int(us.counters['wounds'])} wounds pooled")
+            done = sorted(f for f in us.flags if f in ("ran", "charged", "retreated", "held",
+                                                       "shot"))
+            if done:
+                bits.append(", ".join(done))
+            if bits:
+                out[u] = "; ".join(bits)
+        return out

@@ -6,14 +6,13 @@ passed the engine's check."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from battlefield.rules.actions import Action
 from battlefield.rules.openwg.profiles import profiles
 from battlefield.rules.openwg.reach import between, enemies_in_combat, unit_gap
 from battlefield.rules.state import State
+from battlefield.rules.steps import heading, places
 
 FRACTIONS = (1.0, 0.6, 0.3)
 TURNS = (0.0, 25.0, -25.0, 50.0, -50.0)
@@ -93,7 +92,7 @@ class OpenWGPlayer:
             return None
         w = foes[0]
         gap = unit_gap(t, u, w)
-        prof = profiles(state.scene)[u]
+        prof = profiles(state)[u]
         ranged = [wp.range for wp in prof.weapons if wp.type == "ranged"]
         if ranged and gap <= max(ranged) - 0.5:
             return None
@@ -103,20 +102,17 @@ class OpenWGPlayer:
             return None
         start = self._leader_at(state, u)
         target = np.array([t.x[t.unit_models[w]].mean(), t.y[t.unit_models[w]].mean()])
-        heading = math.atan2(*(target - start)[::-1])
         uid = state.scene.units[u].id
-        for f in FRACTIONS:
-            for turn in TURNS:
-                th = heading + math.radians(turn)
-                end = start + go * f * np.array([math.cos(th), math.sin(th)])
-                act = Action("move", uid, path=(tuple(start), tuple(end)))
-                if self._legal(state, act):
-                    return act
+        for end in places(tuple(start), heading(tuple(start), tuple(target)),
+                          [go * f for f in FRACTIONS], TURNS):
+            act = Action("move", uid, path=(tuple(start), end))
+            if self._legal(state, act):
+                return act
         return None
 
     def _shoot(self, state: State, u: int) -> Action | None:
         uid = state.scene.units[u].id
-        names = [wp.name for wp in profiles(state.scene)[u].weapons if wp.type == "ranged"]
+        names = [wp.name for wp in profiles(state)[u].weapons if wp.type == "ranged"]
         for w in self._enemies(state, u):
             for name in names:
                 act = Action("shoot", uid, target=state.scene.units[w].id, weapon=name)
@@ -134,7 +130,7 @@ class OpenWGPlayer:
 
     def _cast(self, state: State, u: int) -> Action | None:
         uid = state.scene.units[u].id
-        for e in profiles(state.scene)[u].effects("wizard"):
+        for e in profiles(state)[u].effects("wizard"):
             act = Action("cast", uid, target=uid, options=(("spell", e.get("spell")),))
             if self._legal(state, act):
                 return act

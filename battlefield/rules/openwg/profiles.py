@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from battlefield.inputs import shown
-from battlefield.rules.openwg.builder import Built, build
+from battlefield.rules.openwg.builder import Builder, Built, build
+from battlefield.rules.state import State
 from battlefield.scene.model import Scene, UnitSpec
 
 STAT_KEYS = ("move", "bravery", "armor", "health", "shrug", "size")
@@ -169,11 +170,11 @@ def _specials(scene: Scene, path: tuple, raw: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _profile(scene: Scene, u: int) -> Profile:
+def _profile(scene: Scene, u: int, builder: Builder) -> Profile:
     spec: UnitSpec = scene.units[u]
     built = None
     if "build" in spec.extra:
-        built = build(scene, spec)
+        built = build(scene, spec, builder)
         stats = dict(built.stats)
         stats.update({k: float(v) for k, v in spec.stats.items()
                       if isinstance(v, (int, float))})
@@ -198,10 +199,17 @@ def _profile(scene: Scene, u: int) -> Profile:
     return Profile(stats, weapons, model_stats, model_weapons, specials, built)
 
 
-def profiles(scene: Scene) -> list[Profile]:
-    """Every unit's profile (worked out once per scene; errors name the key path)."""
-    cached = scene.__dict__.get("_openwg_profiles")
-    if cached is None:
-        cached = scene.__dict__["_openwg_profiles"] = [_profile(scene, u)
-                                                      for u in range(len(scene.units))]
-    return cached
+def scene_profiles(scene: Scene, builder: Builder) -> list[Profile]:
+    """Every unit's profile, its `build:` worked out with `builder` (once per scene and
+    builder; errors name the key path)."""
+    made = scene.__dict__.setdefault("_openwg_profiles", {})
+    found = made.get(id(builder))
+    if found is None or found[0] is not builder:
+        found = made[id(builder)] = (builder, [_profile(scene, u, builder)
+                                               for u in range(len(scene.units))])
+    return found[1]
+
+
+def profiles(state: State) -> list[Profile]:
+    """Every unit's profile in the game `state` is a moment of (its ruleset's builder)."""
+    return scene_profiles(state.scene, state.rules.book.builder)

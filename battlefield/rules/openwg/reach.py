@@ -29,7 +29,7 @@ def unit_gap(t: Table, u: int, w: int) -> float:
 
 def enemies_in_combat(state: State, u: int, table: Table | None = None) -> list[int]:
     """The enemy units within combat range of unit u (on `table`, default the state's)."""
-    return [w for w, _ in state.enemies_within(u, game().combat_range + EPS, table=table)]
+    return [w for w, _ in state.enemies_within(u, game(state).combat_range + EPS, table=table)]
 
 
 def models_within(t: Table, u: int, w: int, reach: float) -> np.ndarray:

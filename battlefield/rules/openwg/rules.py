@@ -10,30 +10,25 @@ Actions (JSON): {"type": "move"|"run"|"retreat", "unit", "path"|"paths"}, {"type
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.chance import Throw, play
-from battlefield.rules.moves import about, find_unit, v
-from battlefield.rules.openwg import attacks, movement, package, turns
-from battlefield.rules.openwg.data import EPS, PHASE_OF, PHASES, game
-from battlefield.rules.openwg.profiles import Weapon, profiles
+from battlefield.rules.handlers import handles
+from battlefield.rules.moves import Arrive, Keep, about, find_unit, v
+from battlefield.rules.openwg import attacks, data, movement, package, turns
+from battlefield.rules.openwg.data import EPS, PHASES, game, phase_of
+from battlefield.rules.openwg.profiles import Weapon, profiles, scene_profiles
 from battlefield.rules.openwg.reach import enemies_in_combat, unit_gap
 from battlefield.rules.result import Result, decide
-from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Player, Ruleset
+from battlefield.rules.ruleset import Parameter, Ruleset
 from battlefield.rules.state import State
 from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
 MOVES = ("move", "run", "charge", "retreat")
-FIELDS = {"move": ("unit", "path", "paths"), "run": ("unit", "path", "paths"),
-          "retreat": ("unit", "path", "paths"), "charge": ("unit", "target", "path", "paths"),
-          "hold": ("unit",), "shoot": ("unit", "target", "weapon"),
-          "fight": ("unit", "target", "weapon"), "cast": ("unit", "target"), "stop": ()}
-OPTIONS = {"shoot": ("split",), "fight": ("adjust", "split"), "cast": ("spell",)}
 
 
 class OpenWG(Ruleset):
@@ -42,14 +37,17 @@ class OpenWG(Ruleset):
 
     id = "openwg"
     turn_word = "action"
-    actions = tuple(FIELDS)
     phases = PHASES
     clock_side_lists = ("stopped",)
     odds = package.ODDS
+    window = package.OpenWGWindow()
+    parameters = (Parameter("rounds", "game.rounds", "battle rounds", least=1),)
+
+    def load(self) -> data.Book:
+        return data.load(self.folder)
 
     # --- the engine's questions ---------------------------------------------------------------
-    def setup(self, state: State) -> list[Event]:
-        return turns.begin(state)
+    setup = staticmethod(turns.begin)
 
     def acting_side(self, state: State) -> str:
         return state.clock["active"]
@@ -76,8 +74,9 @@ class OpenWG(Ruleset):
             return []
         out = ["stop"]
         side = state.clock["active"]
-        for kind, phase in PHASE_OF.items():
-            if phase != state.clock["phase"]:
+        for doc in state.scene.ruleset.actions:
+            kind = doc.id
+            if state.clock["phase"] not in doc.phases:
                 continue
             if any(self.eligible(state, u, kind) for u in range(len(state.units))
                    if state.side_of(u) == side):
@@ -103,9 +102,9 @@ class OpenWG(Ruleset):
         if not len(state.models_of(u)):
             return False
         us = state.units[u]
-        prof = profiles(state.scene)[u]
+        prof = profiles(state)[u]
         fighting = bool(enemies_in_combat(state, u))
-        if kind in PHASE_OF and PHASE_OF[kind] != state.clock["phase"]:
+        if phase_of(state.scene, kind) not in (None, state.clock["phase"]):
             return False
         if kind in MOVES or kind == "hold":
             if "moved" in us.flags:
@@ -129,35 +128,26 @@ class OpenWG(Ruleset):
 
     # --- check --------------------------------------------------------------------------------
     def check(self, state: State, action: Action) -> list[Violation]:
-        odd = [k for k, _ in action.options if k not in OPTIONS.get(action.type, ())]
-        odd += [k for k in ("unit", "path", "paths", "target", "weapon")
-                if getattr(action, k) is not None and k not in FIELDS[action.type]]
-        if odd:
-            valid = ", ".join(["type", "side", *FIELDS[action.type],
-                               *OPTIONS.get(action.type, ())])
-            return [v("unknown_key", f"unknown key '{odd[0]}' in a {action.type} action "
-                                     f"(valid: {valid})")]
+        """Whose action, then the unit's; each type's own rule after (its handler, asked
+        with the unit: `(state, u, action)`)."""
         c = state.clock
         if bad := self.not_your_turn(state, action):
             return bad
         if action.type == "stop":
             return []
-        phase = PHASE_OF[action.type]
-        if phase != c["phase"]:
-            return [v("wrong_phase", f"{action.type} is a {phase} phase action; it is the "
-                                     f"{c['phase']} phase of round {c['round']}")]
         u, problem = find_unit(state, action)
         if problem:
             return [problem]
         if state.side_of(u) != c["active"]:
             return [v("not_your_turn", f"{action.unit} is {state.side_of(u)}'s; it is "
                                        f"{c['active']}'s action")]
-        return getattr(self, "_check_" + action.type)(state, u, action)
+        return self.handler(action.type).check(state, u, action)
 
     def _target(self, state: State, u: int, target: Any, enemy: bool = True
                 ) -> tuple[int, Violation | None]:
         if not isinstance(target, str):
-            return -1, v("no_target", "the action needs a \"target\" (a unit id)")
+            return -1, v("no_target", "the action needs a \"target\" (a unit id)",
+                         choose="target")
         try:
             w = state.unit_index(target)
         except KeyError:
@@ -177,19 +167,9 @@ class OpenWG(Ruleset):
                                          f"Movement phase action this round")
         return None
 
-    def _check_move(self, state: State, u: int, action: Action) -> list[Violation]:
-        return self._check_moving(state, u, action, action.type)
-
-    _check_run = _check_move
-
-    def _check_retreat(self, state: State, u: int, action: Action) -> list[Violation]:
-        return self._check_moving(state, u, action, "retreat")
-
-    def _check_charge(self, state: State, u: int, action: Action) -> list[Violation]:
-        return self._check_moving(state, u, action, "charge")
-
-    def _check_moving(self, state: State, u: int, action: Action, kind: str
-                      ) -> list[Violation]:
+    @handles(*MOVES)
+    def check_moving(self, state: State, u: int, action: Action) -> list[Violation]:
+        kind = action.type
         problem = self._moved(state, u)
         if problem:
             return [problem]
@@ -206,35 +186,21 @@ class OpenWG(Ruleset):
         if kind != "retreat" and foes:
             names = ", ".join(state.scene.units[f].id for f in foes)
             return [v("in_combat", f"{uid} is in combat with {names}: it may only retreat")]
-        checked = movement.check_move(state, u, action, kind)
-        out = list(checked.problems)
-        if out:
-            return out
-        after = checked.after
-        reach = game().combat_range
+        reach = game(state).combat_range
         if kind == "charge":
-            gap = unit_gap(after, u, w)
-            if gap > reach + EPS:
-                out.append(v("not_in_combat_after_charge", f"{uid} ends {gap:.2f}\" from "
-                                                           f"{action.target}, more than "
-                                                           f"{reach:g}\"", gap=gap,
-                             allowed=reach))
-        else:
-            ends = enemies_in_combat(state, u, after)
-            if ends:
-                gap = min(unit_gap(after, u, f) for f in ends)
-                code = "still_in_combat" if kind == "retreat" else "ends_in_combat"
-                out.append(v(code, f"{uid} ends {gap:.2f}\" from "
-                                   f"{state.scene.units[ends[0]].id}, within {reach:g}\" "
-                                   f"(combat)", gap=gap, allowed=reach))
-        return out
+            return movement.check(state, u, action, kind, arrive=Arrive(
+                (w,), reach, code="not_in_combat_after_charge")).problems
+        code = "still_in_combat" if kind == "retreat" else "ends_in_combat"
+        return movement.check(state, u, action, kind, keep=(
+            Keep(reach, code=code, what="combat"),)).problems
 
-    def _check_hold(self, state: State, u: int, action: Action) -> list[Violation]:
+    @handles("hold")
+    def check_hold(self, state: State, u: int, action: Action) -> list[Violation]:
         problem = self._moved(state, u)
         if problem:
             return [problem]
         uid = state.scene.units[u].id
-        if not profiles(state.scene)[u].has("standfast"):
+        if not profiles(state)[u].has("standfast"):
             return [v("not_standfast", f"{uid} has no Standfast: only Standfast units hold")]
         if enemies_in_combat(state, u):
             return [v("in_combat", f"{uid} is in combat: Standfast holds out of combat")]
@@ -281,7 +247,8 @@ class OpenWG(Ruleset):
                                        "{\"blue-1\": [1, 2]}")]
         return out, []
 
-    def _check_shoot(self, state: State, u: int, action: Action) -> list[Violation]:
+    @handles("shoot")
+    def check_shoot(self, state: State, u: int, action: Action) -> list[Violation]:
         uid = state.scene.units[u].id
         us = state.units[u]
         if "shot" in us.flags:
@@ -293,7 +260,7 @@ class OpenWG(Ruleset):
         if bad:
             return bad
         foes = enemies_in_combat(state, u)
-        prof = profiles(state.scene)[u]
+        prof = profiles(state)[u]
         if action.weapon is not None and action.weapon not in prof.weapon_names():
             return [v("unknown_weapon", f"{uid} has no weapon '{action.weapon}' (weapons: "
                                         f"{', '.join(prof.weapon_names())})")]
@@ -312,13 +279,13 @@ class OpenWG(Ruleset):
         """Each target is one the unit may attack (in combat: only those it is in combat
         with; melee: only those), and every model given it has it within its weapon's range."""
         uid = state.scene.units[u].id
-        prof = profiles(state.scene)[u]
+        prof = profiles(state)[u]
         for w, models in shots:
             tid = state.scene.units[w].id
             if kind == "melee" and w not in foes:
                 return [v("not_in_combat", f"{uid} is not in combat with {tid} "
                                            f"({unit_gap(state.table, u, w):.2f}\" apart, combat "
-                                           f"is {game().combat_range:g}\")")]
+                                           f"is {game(state).combat_range:g}\")")]
             if foes and w not in foes:
                 return [v("must_shoot_combat_enemy", f"{uid} is in combat: it may only shoot "
                                                      f"a unit it is in combat with")]
@@ -343,12 +310,13 @@ class OpenWG(Ruleset):
                               **about(state, first + out[0]))]
         return []
 
-    def _check_fight(self, state: State, u: int, action: Action) -> list[Violation]:
+    @handles("fight")
+    def check_fight(self, state: State, u: int, action: Action) -> list[Violation]:
         uid = state.scene.units[u].id
         problem = self._no_attack(state, u, "fight")
         if problem:
             return [problem]
-        prof = profiles(state.scene)[u]
+        prof = profiles(state)[u]
         most = 2 if prof.has("frenzy") else 1
         if state.units[u].counters.get("fights", 0) >= most:
             return [v("fought_this_round", f"{uid} has fought {most} time"
@@ -363,16 +331,10 @@ class OpenWG(Ruleset):
         if bad:
             return bad
         adjust = self._adjust(action)
-        if adjust is not None:
-            checked = movement.check_move(state, u, adjust, "adjust")
-            out = list(checked.problems)
-            if not enemies_in_combat(state, u, checked.after):
-                gap = min((unit_gap(checked.after, u, w) for w in foes), default=math.inf)
-                out.append(v("adjust_leaves_combat", f"{uid}'s adjust move takes it out of "
-                                                     f"combat ({gap:.2f}\" from the nearest "
-                                                     f"enemy it fought, combat is "
-                                                     f"{game().combat_range:g}\")", gap=gap))
-            return out
+        if adjust is not None:          # it stays in combat with an enemy
+            return movement.check(state, u, adjust, "adjust", arrive=Arrive(
+                tuple(state.enemies(u)), game(state).combat_range,
+                code="adjust_leaves_combat")).problems
         return []
 
     def _adjust(self, action: Action) -> Action | None:
@@ -382,15 +344,17 @@ class OpenWG(Ruleset):
         paths = tuple((int(k), tuple(tuple(p) for p in pts)) for k, pts in raw)
         return Action("adjust", action.unit, paths=paths)
 
-    def _check_cast(self, state: State, u: int, action: Action) -> list[Violation]:
+    @handles("cast")
+    def check_cast(self, state: State, u: int, action: Action) -> list[Violation]:
         uid = state.scene.units[u].id
         spell = action.option("spell")
-        effect = next((e for e in profiles(state.scene)[u].effects("wizard")
+        effect = next((e for e in profiles(state)[u].effects("wizard")
                        if e.get("spell") == spell), None)
         if effect is None:
-            known = [e.get("spell") for e in profiles(state.scene)[u].effects("wizard")]
+            known = [e.get("spell") for e in profiles(state)[u].effects("wizard")]
             return [v("unknown_spell", f"{uid} cannot cast {spell!r} (spells: "
-                                       f"{', '.join(map(str, known)) or 'none'})")]
+                                       f"{', '.join(map(str, known)) or 'none'})",
+                      choose="spell" if spell is None else None)]
         n = len(state.models_of(u))
         least = int(effect.get("min_models", 1))
         if n < least:
@@ -413,14 +377,15 @@ class OpenWG(Ruleset):
         if action.type == "stop":
             return turns.stop(state)
         u = state.unit_index(action.unit)
-        events = getattr(self, "_do_" + action.type)(state, u, action)
+        events = self.handler(action.type).resolve(state, u, action)
         if not self.over(state):
             turns.acted(state)
         return events
 
-    def _do_move(self, state: State, u: int, action: Action) -> list[Event]:
+    @check_moving.resolver
+    def moving(self, state: State, u: int, action: Action) -> list[Event]:
         kind = action.type
-        checked = movement.check_move(state, u, action, kind)
+        checked = movement.check(state, u, action, kind)
         events: list[Event] = []
         flags = state.units[u].flags
         flags.add("moved")
@@ -433,15 +398,11 @@ class OpenWG(Ruleset):
                           **({"target": action.target} if action.target else {})})
         return events
 
-    _do_run = _do_move
-    _do_retreat = _do_move
-    _do_charge = _do_move
-
     def _charging(self, state: State, u: int, w: int) -> list[Event]:
         """At the start of a charge: a once-per-battle attack (Throwing Axes) and the charge's
         dice within range (shields), both against the charge target."""
         events: list[Event] = []
-        prof = profiles(state.scene)[u]
+        prof = profiles(state)[u]
         us = state.units[u]
         for e in prof.effects("attack_on_charge"):
             if "axes" in us.flags:
@@ -470,11 +431,13 @@ class OpenWG(Ruleset):
                 "target": state.scene.units[p.w].id, "with": what, "wounds": total,
                 "attackers": p.attackers, "pool": int(counters["wounds"])}
 
-    def _do_hold(self, state: State, u: int, action: Action) -> list[Event]:
+    @check_hold.resolver
+    def hold(self, state: State, u: int, action: Action) -> list[Event]:
         state.units[u].flags.update({"moved", "held"})
         return [{"type": "hold", "unit": action.unit, "armor": attacks.armor(state, u)}]
 
-    def _do_shoot(self, state: State, u: int, action: Action) -> list[Event]:
+    @check_shoot.resolver
+    def shoot(self, state: State, u: int, action: Action) -> list[Event]:
         shots, _ = self._shots(state, u, action)
         state.units[u].flags.add("shot")
         events = []
@@ -483,7 +446,8 @@ class OpenWG(Ruleset):
             events.append(self._wound(state, p, "shoot", action.weapon or "ranged"))
         return events
 
-    def _do_fight(self, state: State, u: int, action: Action) -> list[Event]:
+    @check_fight.resolver
+    def fight(self, state: State, u: int, action: Action) -> list[Event]:
         shots, _ = self._shots(state, u, action)
         counters = state.units[u].counters
         counters["fights"] = counters.get("fights", 0) + 1
@@ -493,17 +457,18 @@ class OpenWG(Ruleset):
             events.append(self._wound(state, p, "fight", action.weapon or "melee"))
         adjust = self._adjust(action)
         if adjust is not None:
-            state.table = movement.check_move(state, u, adjust, "adjust").after
+            state.table = movement.check(state, u, adjust, "adjust").after
             events.append({"type": "adjust", "unit": action.unit})
         return events
 
-    def _do_cast(self, state: State, u: int, action: Action) -> list[Event]:
+    @check_cast.resolver
+    def cast(self, state: State, u: int, action: Action) -> list[Event]:
         spell = action.option("spell")
-        effect = next(e for e in profiles(state.scene)[u].effects("wizard")
+        effect = next(e for e in profiles(state)[u].effects("wizard")
                       if e.get("spell") == spell)
         state.units[u].flags.add("cast")
         need = int(effect.get("cast", 6))
-        roll = play(_cast(need, spell), state.dice)
+        roll = play(_cast(game(state).cast_dice, need, spell), state.dice)
         cast = roll >= need
         if cast:
             w = state.unit_index(action.target)
@@ -513,37 +478,25 @@ class OpenWG(Ruleset):
                  "roll": roll, "needed": need, "cast": cast}]
 
     # --- beyond the game: the computer player, odds, points, the window, try (package.py) ---------
-    def player(self) -> Player:
-        return package.player()
+    player = staticmethod(package.player)
 
-    def drag_notes(self, ctx: DragContext) -> DragNotes:
-        return package.drag_notes(ctx)
+    try_start = staticmethod(package.try_start)
 
-    def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
-        return package.try_start(scene, actions)
+    points = package.points
 
-    def points(self, scene: Scene) -> dict[str, Any]:
-        return package.points(scene)
-
-    def unit_notes(self, state: State) -> dict[int, str]:
-        return package.unit_notes(state)
-
-    def check_scene(self, scene: Scene) -> None:
-        package.check_scene(scene)
+    check_scene = package.check_scene
 
     def given_stats(self, scene: Scene, u: int) -> dict[str, float]:
         """Its `stats:`, over what its `build:` gives."""
-        return profiles(scene)[u].stats
+        return scene_profiles(scene, self.book.builder)[u].stats
 
-    def health(self, state: State, u: int) -> list[int]:
-        return package.health(state, u)
+    health = staticmethod(package.health)
 
-    def effect(self, event: Event) -> Effect | None:
-        return package.effect(event)
+    effect = staticmethod(package.effect)
 
 
-def _cast(need: int, spell: str):
-    return (yield Throw(game().cast_dice, f"cast {spell} ({need}+)"))
+def _cast(dice: str, need: int, spell: str):
+    return (yield Throw(dice, f"cast {spell} ({need}+)"))
 
 
 RULESET = OpenWG()

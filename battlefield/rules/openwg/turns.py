@@ -20,6 +20,7 @@ from battlefield.rules.openwg import odds
 from battlefield.rules.openwg.data import EPS, PHASES, game
 from battlefield.rules.openwg.profiles import profiles
 from battlefield.rules.openwg.reach import unit_gap
+from battlefield.rules.rounds import other
 from battlefield.rules.state import State, scene_start, start_error, start_round
 
 Event = dict[str, Any]
@@ -28,19 +29,15 @@ ROUND_FLAGS = ("moved", "ran", "charged", "retreated", "held", "shot", "cast")
 KEEP = ("axes",)            # once-per-battle marks
 
 
-def other(state: State, side: str) -> str:
-    return next(s for s in state.sides if s != side)
-
-
 def begin(state: State) -> list[Event]:
     sides = state.scene.sides
     where = state.scene.file
     if len(sides) != 2:
         raise UsageError(f"{where}: an openwg battle needs two sides; the scene has "
                          f"{len(sides)}: {', '.join(sides)}")
-    profiles(state.scene)                        # every profile checked before play
+    profiles(state)                        # every profile checked before play
     start, active = scene_start(state, START_KEYS)
-    g = game()
+    g = game(state)
     rnd = start_round(state, start, g.rounds)
     phase = start.get("phase", PHASES[0])
     if phase not in PHASES:
@@ -106,7 +103,7 @@ def can_cast(state: State, u: int) -> bool:
     if "cast" in state.units[u].flags:
         return False
     n = len(state.models_of(u))
-    return any(n >= int(e.get("min_models", 1)) for e in profiles(state.scene)[u].effects("wizard"))
+    return any(n >= int(e.get("min_models", 1)) for e in profiles(state)[u].effects("wizard"))
 
 
 # --- the end of the round: wounds, morale, objectives -------------------------------------------
@@ -123,7 +120,7 @@ def removal_order(state: State, u: int) -> list[int]:
 
 def shrug_value(state: State, u: int) -> int:
     """Shrug N: the characteristic, or a `shrug` special's value by models or a hero near."""
-    prof = profiles(state.scene)[u]
+    prof = profiles(state)[u]
     value = int(prof.stat("shrug"))
     n = len(state.models_of(u))
     for e in prof.effects("shrug"):
@@ -152,7 +149,7 @@ def _hero_near(state: State, u: int, near: dict[str, Any]) -> bool:
 def take(state: State, u: int, wounds: int) -> list[int]:
     """Damage unit u's models one at a time until each is slain (the wounds spill over, each
     model filled up to its own health: rules/damage); the models slain (table indices)."""
-    prof = profiles(state.scene)[u]
+    prof = profiles(state)[u]
     first = state.scene.model_offsets()[u]
     us = state.units[u]
     health = [int(prof.stat("health", k)) for k in range(len(us.damage))]
@@ -190,7 +187,7 @@ def end_round(state: State, first: str) -> list[Event]:
         left = len(state.models_of(u))
         if not n or not left:
             continue
-        bravery = int(profiles(state.scene)[u].stat("bravery"))
+        bravery = int(profiles(state)[u].stat("bravery"))
         fled = play(odds.morale(bravery, n, left), state.dice)
         gone = flee(state, u, fled)
         events.append({"type": "morale", "unit": state.scene.units[u].id, "slain": n,
@@ -207,7 +204,7 @@ def end_round(state: State, first: str) -> list[Event]:
     standing = [s for s in state.sides if any(len(state.models_of(u))
                                               for u, sp in enumerate(state.scene.units)
                                               if sp.side == s)]
-    if c["round"] >= game().rounds or len(standing) < len(state.sides):
+    if c["round"] >= game(state).rounds or len(standing) < len(state.sides):
         c["over"] = True
         return events
     c["round"] += 1
@@ -223,7 +220,7 @@ def control(state: State) -> dict[str, str | None]:
     t = state.table
     out: dict[str, str | None] = {}
     on = np.nonzero(t.on_table)[0]
-    reach = game().objective_range
+    reach = game(state).objective_range
     for o in state.scene.objectives:
         d = np.hypot(t.x[on] - o.x, t.y[on] - o.y) - t.reach[on]
         count: dict[str, int] = {}

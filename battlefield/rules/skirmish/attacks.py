@@ -44,7 +44,7 @@ def distance(state: State, u: int, w: int, table=None) -> float:
     """u's range measure to w: leader base to leader base, 3-D across elevation, horizontal for
     a melee unit while the leaders are less than 2" apart in height."""
     t = table if table is not None else state.table
-    return movement.leader_gap(t, leader(state, u), leader(state, w), is_melee(state, u))
+    return movement.leader_gap(state, t, leader(state, u), leader(state, w), is_melee(state, u))
 
 
 def in_range(state: State, u: int, w: int, table=None) -> bool:
@@ -86,7 +86,7 @@ class Support:
 
 
 def support(state: State, u: int, w: int) -> Support:
-    g = game()
+    g = game(state)
     s = Support()
     for f in state.friends(u):
         if in_range(state, f, w):
@@ -128,7 +128,7 @@ def prepare(state: State, u: int, w: int, hit_mod: int = 0, cover_bonus: int = 0
 
 def roll(state: State, a: Attack) -> tuple[int, Event]:
     """Roll the hits and the cover saves; (hits that stand, the attack's event so far)."""
-    g = game()
+    g = game(state)
     spec, dspec = state.scene.units[a.attacker], state.scene.units[a.defender]
     tag = f"{spec.id} at {dspec.id}"
     hit = istat(state, a.attacker, "hit")
@@ -216,7 +216,7 @@ def dangerous(state: State, u: int, models: list[int]) -> list[Event]:
     """A D6 for each model that dropped 4" or more; each 1 is a point of damage to the unit."""
     if not models or not len(state.models_of(u)):
         return []
-    g = game()
+    g = game(state)
     spec = state.scene.units[u]
     rolls = state.dice.roll(f"{len(models)}D6", f"dangerous terrain ({spec.id})").values
     fails = sum(1 for r in rolls if r <= g.dangerous_fails_on)
@@ -257,15 +257,16 @@ def retreat(state: State, w: int, attacker: int, heal: bool = True) -> list[Even
     plan = movement.retreat_plan(state, w, attacker)
     if plan is None:
         state.table, us.alive, us.damage = keep
+        why = "no clear line within 90 degrees of directly away"
         return [{"type": "retreat-blocked", "unit": spec.id,
-                 "from": state.scene.units[attacker].id,
-                 "reason": "no clear line within 90 degrees of directly away"}]
+                 "from": state.scene.units[attacker].id, "reason": why,
+                 "failed": f"retreat blocked: {why}"}]
     moves, checked, turned = plan
     state.table = checked.after
     us.flags.add("retreated")
     us.counters.pop("last_hit", None)
     event: Event = {"type": "retreat", "unit": spec.id, "from": state.scene.units[attacker].id,
-                    "distance": game().retreat_distance, "turned": turned,
+                    "distance": game(state).retreat_distance, "turned": turned,
                     "to": [[round(float(x), 6), round(float(y), 6)] for x, y in moves.ends()]}
     if healed:
         event["healed"] = healed
@@ -273,7 +274,7 @@ def retreat(state: State, w: int, attacker: int, heal: bool = True) -> list[Even
         event["returned"] = healed
     events: list[Event] = [event]
     events.extend(bombardment.remove(state, w, "moved"))
-    events.extend(dangerous(state, w, checked.dangerous))
+    events.extend(dangerous(state, w, checked.risky))
     return events
 
 

@@ -58,7 +58,7 @@ def distance_to(state: State, u: int, at: tuple[float, float], table=None) -> fl
 def support(state: State, attacker: int, defender: int) -> tuple[int, list[str]]:
     """+2 (+4 from a unit of Strike 2 or more) for each friendly token within 6" of the
     defender."""
-    g = game()
+    g = game(state)
     side = state.scene.units[attacker].side
     total, sources = 0, []
     for uid, at in sorted(tokens(state, side).items()):

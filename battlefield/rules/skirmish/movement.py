@@ -16,32 +16,31 @@ allows) and a charge's path (a full move that brings the leaders within 1").
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 import shapely
 
 from battlefield.geometry.paths import Terrain, grown_polygon
 from battlefield.geometry.table import Table
-from battlefield.rules.actions import Violation
 from battlefield.rules.moves import (  # noqa: F401 - skirmish's names for them
     OVERLAP,
     Climb,
+    Cost,
+    MoveCheck,
     Moves,
     Obstacle,
+    Step,
     about,
-    end_problems,
+    check_move,
     obstacle,
     planned,
     starting_at,
-    through,
     translated,
     v,
 )
 from battlefield.rules.moves import climb as moves_climb
 from battlefield.rules.skirmish.data import EPS, game, leader, stat
 from battlefield.rules.state import State
-from battlefield.rulings import Referee
 
 CHARGE_GAPS = (0.5, 0.9, 0.1)             # how far short of contact a charge stops (leaders)
 CHARGE_TURNS = (0, 15, -15, 30, -30, 45, -45, 60, -60, 75, -75, 90, -90, 120, -120, 150, -150,
@@ -54,15 +53,16 @@ def terrain(state: State, m: int) -> Terrain:
     them."""
     t = state.table
     r = float(min(t.a[m], t.b[m]))
-    return t.layout.memo(("skirmish-terrain", r),
-                         lambda: Terrain(t.layout, game().climb_free - 1e-6, clearance=r))
+    free = game(state).climb_free - 1e-6
+    return t.layout.memo(("skirmish-terrain", free, r),
+                         lambda: Terrain(t.layout, free, clearance=r))
 
 
 # --- measuring ---------------------------------------------------------------------------------
-def climb(ter: Terrain, path: np.ndarray) -> Climb:
+def climb(state: State, ter: Terrain, path: np.ndarray) -> Climb:
     """Horizontal length, height climbed onto pieces of 2" or more, and each drop off one
     (a dangerous drop: game.yaml dangerous_drop or more)."""
-    return moves_climb(ter, path, game().dangerous_drop)
+    return moves_climb(ter, path, game(state).dangerous_drop)
 
 
 def spent(c: Climb, allowed: float | None, jump: bool = False) -> float:
@@ -76,50 +76,37 @@ def spent(c: Climb, allowed: float | None, jump: bool = False) -> float:
 
 def allowance(state: State, u: int, overextended: bool) -> float:
     speed = stat(state, u, "speed")
-    return speed * game().overextended_speed if overextended else speed
+    return speed * game(state).overextended_speed if overextended else speed
 
 
-@dataclass
-class Checked:
-    """A move's problems, the table after it, and the models that drop dangerously."""
-
-    problems: list[Violation]
-    after: Table
-    dangerous: list[int]
-    used: float = 0.0
-
-
-def check_move(state: State, u: int, moves: Moves, allowed: float | None,
-               jump: bool = False) -> Checked:
-    """Length (climbing counted), impassable terrain crossed, where the models end."""
-    out, dangerous, worst = lengths(state, moves, allowed, jump)
-    out.extend(through_impassable(state, moves))
-    after = moves.placed(state.table)
-    out.extend(where_they_end(state, u, moves, after))
-    return Checked(out, after, dangerous, worst)
+def check(state: State, u: int, moves: Moves, allowed: float | None, jump: bool = False
+          ) -> MoveCheck:
+    """A skirmish move through the one move check (rules.moves.check_move): its length with
+    climbing (a dangerous drop jumped is the step's risk), impassable terrain crossed (models
+    move through other models here), where the models end (not half on a piece of 2" or more)
+    and the unit ending coherent, or - moving as a block - no less coherent than before."""
+    g = game(state)
+    return check_move(state, u, moves, allowed, cost=cost(state, allowed, jump),
+                      through=lambda m, box: _impassable(state.table, m),
+                      straddle=g.climb_free - 1e-6, coherency="kept")
 
 
-def lengths(state: State, moves: Moves, allowed: float | None, jump: bool = False
-            ) -> tuple[list[Violation], list[int], float]:
-    """The length test of check_move (asked first, and alone by a player choosing a move):
-    ([move_too_far] or [], the models that jump a dangerous drop, the longest path)."""
-    names = state.scene.model_names
-    dangerous: list[int] = []
-    worst, too_far = 0.0, []
-    for m, path in zip(moves.models, moves.paths, strict=True):
-        c = climb(terrain(state, int(m)), path)
+def cost(state: State, allowed: float | None, jump: bool = False) -> Cost:
+    """What a skirmish path costs: spent() with climbing; a dangerous drop that is jumped
+    rather than climbed down is the step's risk."""
+    def step(m: int, path: np.ndarray) -> Step:
+        c = climb(state, terrain(state, m), path)
         used = spent(c, allowed, jump)
-        if c.big_drop and used < c.cost(climb_down=True) - EPS:      # it jumps the drop
-            dangerous.append(int(m))
-        worst = max(worst, used)
-        if allowed is not None and used > allowed + EPS:
-            climbed = f" (climbing {c.up:.2f}\")" if c.up > EPS else ""
-            too_far.append((used, v("move_too_far", f"{names[m]} moves {used:.2f}\"{climbed}, "
-                                                    f"more than {allowed:g}\"",
-                                    moved=used, allowed=allowed, **about(state, m))))
-    # the model that goes furthest speaks for the unit
-    out = [max(too_far, key=lambda x: x[0])[1]] if too_far else []
-    return out, dangerous, worst
+        return Step(used, c.up, c.big_drop and used < c.cost(climb_down=True) - EPS)
+    return step
+
+
+def too_far(state: State, u: int, moves: Moves, allowed: float | None) -> bool:
+    """Whether a model goes further than `allowed` (asked alone by a player choosing a move:
+    the first thing the check refuses)."""
+    c = cost(state, allowed)
+    return allowed is not None and any(c(int(m), p).spent > allowed + EPS
+                                       for m, p in zip(moves.models, moves.paths, strict=True))
 
 
 def impassable(t: Table, m: int) -> list[shapely.Polygon]:
@@ -133,53 +120,6 @@ def _impassable(t: Table, m: int) -> list[Obstacle]:
     return list(t.memo(("skirmish-impassable", r), lambda: [
         obstacle(grown_polygon(t.layout.polygons[k], r - OVERLAP), t.layout.pieces[k].id,
                  "impassable terrain") for k in t.layout.pieces_with("impassable")]))
-
-
-def through_impassable(state: State, moves: Moves) -> list[Violation]:
-    """Models move through other models here, but not through impassable terrain."""
-    t = state.table
-    if not t.layout.pieces_with("impassable"):
-        return []
-    return through(state, moves, lambda m, box: _impassable(t, m))
-
-
-def where_they_end(state: State, u: int, moves: Moves, after: Table) -> list[Violation]:
-    """On the board, out of impassable terrain, not half on a piece of 2" or more, on no other
-    base; and the unit ends coherent (or, moving as a block, no less coherent than before)."""
-    names = state.scene.model_names
-    layout = after.layout
-    tall = [i for i, p in enumerate(layout.pieces)
-            if p.kind not in ("area", "impassable") and p.height >= game().climb_free - 1e-6]
-    out = end_problems(state, moves, after)
-    for m in moves.models:
-        edge = after.outline(int(m), 64)
-        (x0, y0), (x1, y1) = edge.min(axis=0), edge.max(axis=0)
-        foot = None
-        for k in tall:
-            bx0, by0, bx1, by1 = layout.bboxes[k]
-            if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
-                continue                        # apart: none of it on the piece
-            foot = foot if foot is not None else shapely.Polygon(edge)
-            part = foot.intersection(layout.polygons[k]).area
-            if 1e-4 < part < foot.area - 1e-4:
-                out.append(v("straddles_terrain", f"{names[m]} ends half on "
-                                                  f"{layout.pieces[k].id} "
-                                                  f"({layout.pieces[k].height:g}\" tall)",
-                             **about(state, m)))
-    coh = Referee(state.scene, after).coherency(u)
-    if not coh.coherent and not (moves.rigid and not _coherent_now(state, u)):
-        why = "; ".join(f"{names[m]} {r}" for m, r in coh.reasons.items())
-        out.append(v("coherency", f"the unit ends out of coherency: {why}",
-                     **about(state, *coh.reasons)))
-    return out
-
-
-def _coherent_now(state: State, u: int) -> bool:
-    """Unit u is coherent where it stands (asked once per table: every candidate move asks)."""
-    scene = state.scene
-    _, coherent = state.table.memo(("skirmish-coherent", id(scene), u), lambda: (
-        scene, Referee(scene, state.table).coherency(u).coherent))
-    return coherent
 
 
 # --- retreats ----------------------------------------------------------------------------------
@@ -197,9 +137,9 @@ def away(state: State, u: int, w: int) -> np.ndarray:
     return d / n if n > EPS else np.array([0.0, 1.0])
 
 
-def retreat_turns() -> list[float]:
+def retreat_turns(state: State) -> list[float]:
     """0, then +-step, +-2 step ... up to the largest turn: the straightest first."""
-    g = game()
+    g = game(state)
     out = [0.0]
     k = 1
     while k * g.retreat_turn_step <= g.retreat_max_turn + EPS:
@@ -208,41 +148,41 @@ def retreat_turns() -> list[float]:
     return out
 
 
-def retreat_plan(state: State, u: int, w: int) -> tuple[Moves, Checked, float] | None:
+def retreat_plan(state: State, u: int, w: int) -> tuple[Moves, MoveCheck, float] | None:
     """Every model of u moves exactly 5" directly away from w in a straight line, or - where
     terrain or models are in the way - along the line nearest to it that is clear. A retreat
     never climbs onto a piece of 2" or more. None when no line up to 90 degrees off is clear."""
-    g = game()
+    g = game(state)
     base = away(state, u, w)
-    for turn in retreat_turns():
+    for turn in retreat_turns(state):
         a = math.radians(turn)
         d = np.array([base[0] * math.cos(a) - base[1] * math.sin(a),
                       base[0] * math.sin(a) + base[1] * math.cos(a)])
         moves = translated(state, u, np.array([[0.0, 0.0], d * g.retreat_distance]))
-        if any(climb(terrain(state, int(m)), p).up > EPS
+        if any(climb(state, terrain(state, int(m)), p).up > EPS
                for m, p in zip(moves.models, moves.paths, strict=True)):
             continue
-        checked = check_move(state, u, moves, None, jump=True)
+        checked = check(state, u, moves, None, jump=True)
         if not checked.problems:
             return moves, checked, turn
     return None
 
 
 # --- charges -----------------------------------------------------------------------------------
-def leader_gap(t: Table, i: int, j: int, melee: bool) -> float:
+def leader_gap(state: State, t: Table, i: int, j: int, melee: bool) -> float:
     """Leader base to leader base: 3-D, or horizontal for melee units within 2" of height."""
     h = t.memo(("leader-gap", i, j), lambda: float(t.distances(np.array([i]),
                                                               np.array([j]))[0, 0]))
     dz = float(t.z[i] - t.z[j])
-    if melee and abs(dz) < game().melee_vertical - EPS:
+    if melee and abs(dz) < game(state).melee_vertical - EPS:
         return h
     return math.hypot(h, dz)
 
 
-def charge_plan(state: State, u: int, w: int) -> tuple[Moves, Checked] | None:
+def charge_plan(state: State, u: int, w: int) -> tuple[Moves, MoveCheck] | None:
     """A full move (up to Speed) straight to a place where u's leader is within 1" of w's
     leader: the nearest such place that is legal, else None."""
-    g = game()
+    g = game(state)
     t = state.table
     i, j = leader(state, u), leader(state, w)
     speed = stat(state, u, "speed")
@@ -264,10 +204,10 @@ def charge_plan(state: State, u: int, w: int) -> tuple[Moves, Checked] | None:
         if length > speed + EPS:
             break
         moves = translated(state, u, np.array([[0.0, 0.0], end - start]))
-        checked = check_move(state, u, moves, speed)
+        checked = check(state, u, moves, speed)
         if checked.problems:
             continue
-        if leader_gap(checked.after, i, j, True) <= g.charge_within + EPS:
+        if leader_gap(state, checked.after, i, j, True) <= g.charge_within + EPS:
             return moves, checked
     return None
 

@@ -22,7 +22,7 @@ def hit_chance(hit_on: int) -> float:
 
 def standing_chance(state: State, a: attacks.Attack) -> tuple[float, int]:
     """(the chance one die of attack `a` is a hit that stands, the score it needs to hit)."""
-    g = game()
+    g = game(state)
     hit_on = g.pot_shot_hit_on if a.pot_shots else istat(state, a.attacker, "hit") - a.hit_mod
     p_save = hit_chance(g.cover_save_on - a.cover_bonus) if a.cover_bonus > 0 else 0.0
     return hit_chance(hit_on) * (1 - p_save), hit_on
@@ -86,7 +86,7 @@ def attack_odds(state: State, u: int, w: int) -> dict[str, Any]:
     if reason is not None:
         return {"expected_damage": 0.0, "distribution": {"0": 1.0}, "models_slain": {"0": 1.0},
                 "dice": 0, "hit_on": None, "reason": reason}
-    cover = game().partial_sight_cover if seen == "partial" else 0
+    cover = game(state).partial_sight_cover if seen == "partial" else 0
     a = attacks.prepare(state, u, w, cover_bonus=cover)
     damage, slain, hit_on = outcomes(state, a)
     return {"expected_damage": round(sum(d * q for d, q in damage.items()), 9),

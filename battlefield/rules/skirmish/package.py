@@ -6,26 +6,15 @@ game log's words for its events."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
 from typing import Any
 
-from battlefield.errors import UsageError
 from battlefield.rules.actions import Violation
 from battlefield.rules.moves import planned
-from battlefield.rules.ruleset import (
-    DragContext,
-    DragNotes,
-    Effect,
-    Ghost,
-    OddsQuestion,
-    Player,
-    Ring,
-    Ruleset,
-)
+from battlefield.rules.questions import Asked, OddsQuestion
+from battlefield.rules.ruleset import Effect, Player
 from battlefield.rules.skirmish import movement, potshots
 from battlefield.rules.skirmish.data import istat
-from battlefield.rules.state import Game
-from battlefield.scene.model import Scene
+from battlefield.rules.window import DragContext, DragNotes, Ghost, Ring, Window
 from battlefield.text import distribution, plural
 
 
@@ -36,17 +25,12 @@ def player() -> Player:
     return SkirmishPlayer()
 
 
-def _attack(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
-            ) -> dict[str, Any]:
+def _attack(asked: Asked) -> dict[str, Any]:
     # here, not at the top: start-up time of the CLI
     from battlefield.rules.skirmish.odds import attack_odds
 
-    a, b = args
-    state = Game(ruleset, scene).new_state()
-    u, w = scene.unit_index(a), scene.unit_index(b)
-    if scene.units[u].side == scene.units[w].side:
-        raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
-    return {"attacker": a, "target": b, **attack_odds(state, u, w)}
+    a, b = asked.names
+    return {"attacker": a, "target": b, **attack_odds(asked.state, *asked.units)}
 
 
 def _attack_text(d: dict[str, Any]) -> str:
@@ -66,34 +50,8 @@ ODDS = (
                  "unit A attacks unit B: the exact distribution of the damage B takes",
                  _attack, _attack_text,
                  "expected_damage, distribution {\"0\": p, ...}, models_slain, dice, hit_on, "
-                 "cover_bonus, support, sight"),
+                 "cover_bonus, support, sight", enemies=True),
 )
-
-
-def drag_notes(ctx: DragContext) -> DragNotes:
-    """When the cursor rests: the pot shots the move's path triggers (wherever it is dropped:
-    next to an enemy is where they come from), and where the enemy under the cursor would
-    retreat to if the dropped unit attacked it."""
-    notes = DragNotes()
-    if not ctx.rests:
-        return notes
-
-    state = ctx.state
-    moves = planned(state, ctx.unit, ctx.action)
-    if not isinstance(moves, Violation):
-        over = state.rules.overextended(state, ctx.unit, "move")
-        for trig in potshots.triggers(state, ctx.unit, moves, over):
-            notes.rings.append(Ring(trig.by, f"pot shots: {trig.reason}"))
-            notes.lines.append(f"pot shots from {state.scene.units[trig.by].id} "
-                               f"({trig.reason})")
-    if ctx.target is None:
-        return notes
-    after = copy.copy(state)        # a shallow view with the unit dropped: read, never applied
-    after.table = ctx.moved
-    plan = movement.retreat_plan(after, ctx.target, ctx.unit)
-    if plan is not None:
-        notes.ghosts.append(Ghost(ctx.target, plan[0].ends(), "retreat"))
-    return notes
 
 
 def health(state: Any, u: int) -> list[int]:
@@ -133,3 +91,32 @@ def effect(e: dict[str, Any]) -> Effect | None:
         return Effect(str(e["unit"]), notes=["returned " + str(e["returned"]) if e.get("returned")
                                              else "healed " + str(e["healed"])])
     return None
+
+
+class SkirmishWindow(Window):
+    """What the play window shows of skirmish while a unit is dragged: pot shots, retreats."""
+
+    def drag_notes(self, ctx: DragContext) -> DragNotes:
+        """When the cursor rests: the pot shots the move's path triggers (wherever it is dropped:
+        next to an enemy is where they come from), and where the enemy under the cursor would
+        retreat to if the dropped unit attacked it."""
+        notes = DragNotes()
+        if not ctx.rests:
+            return notes
+
+        state = ctx.state
+        moves = planned(state, ctx.unit, ctx.action)
+        if not isinstance(moves, Violation):
+            over = state.rules.overextended(state, ctx.unit, "move")
+            for trig in potshots.triggers(state, ctx.unit, moves, over):
+                notes.rings.append(Ring(trig.by, f"pot shots: {trig.reason}"))
+                notes.lines.append(f"pot shots from {state.scene.units[trig.by].id} "
+                                   f"({trig.reason})")
+        if ctx.target is None:
+            return notes
+        after = copy.copy(state)        # a shallow view with the unit dropped: read, never applied
+        after.table = ctx.moved
+        plan = movement.retreat_plan(after, ctx.target, ctx.unit)
+        if plan is not None:
+            notes.ghosts.append(Ghost(ctx.target, plan[0].ends(), "retreat"))
+        return notes

@@ -24,10 +24,12 @@ from battlefield.geometry.objectives import models_in_zone
 from battlefield.rules.actions import Action
 from battlefield.rules.decisions import Decision
 from battlefield.rules.moves import Moves
-from battlefield.rules.skirmish import attacks, bombardment, movement, potshots, turns
+from battlefield.rules.rounds import other
+from battlefield.rules.skirmish import attacks, bombardment, movement, potshots
 from battlefield.rules.skirmish.data import bombards, game, is_melee, leader, stat
 from battlefield.rules.skirmish.odds import expected_slain
 from battlefield.rules.state import State
+from battlefield.rules.steps import heading, places
 from battlefield.rulings import Referee
 
 END = Action("end-turn")
@@ -48,7 +50,7 @@ class SkirmishPlayer:
         c = state.clock
         if c["commands"] == 0 and not c["fortified"] and not state.check(FORTIFY):
             return FORTIFY
-        if c["fortified"] or c["commands"] >= game().commands_per_turn:
+        if c["fortified"] or c["commands"] >= game(state).commands_per_turn:
             return END
         skirmish = self._best_skirmish(state)
         bomb = self._bombard(state)
@@ -77,7 +79,7 @@ class SkirmishPlayer:
         for u in self._units(state, side):
             if "did-skirmish" in state.units[u].flags or not attacks.may_attack(state, u):
                 continue
-            for w in self._units(state, turns.other(state, side)):
+            for w in self._units(state, other(state, side)):
                 if not attacks.in_range(state, u, w) or attacks.sight(state, u, w, ref) == "none":
                     continue
                 gain = self._exchange(state, ref, u, w)
@@ -158,7 +160,7 @@ class SkirmishPlayer:
         if not is_melee(state, u) and stat(state, u, "range") >= 8:
             ref = Referee(state.scene, t)
             if any(attacks.in_range(state, u, w) and attacks.sight(state, u, w, ref) != "none"
-                   for w in self._units(state, turns.other(state, side))):
+                   for w in self._units(state, other(state, side))):
                 return None, 0.0                  # shooters with targets stay and shoot
         wanted = [o for o in state.scene.objectives if held.get(o.id) != side]
         if wanted:
@@ -167,7 +169,7 @@ class SkirmishPlayer:
             d = math.dist((o.x, o.y), here)
             value = 1.5 + 3.0 / (1.0 + d / 6)
             return (o.x, o.y), value
-        foes = self._units(state, turns.other(state, side))
+        foes = self._units(state, other(state, side))
         if not foes:
             return None, 0.0
         w = min(foes, key=lambda w: math.dist(here, (t.x[leader(state, w)],
@@ -185,29 +187,23 @@ class SkirmishPlayer:
         speed = stat(state, u, "speed")
         spec = state.scene.units[u]
         allowed = movement.allowance(state, u, state.rules.overextended(state, u, "move"))
-        for frac in FRACTIONS:
-            step = min(speed * frac, dist - stop)
-            if step < 0.3:
+        lengths = [s for s in (min(speed * f, dist - stop) for f in FRACTIONS) if s >= 0.3]
+        for x, y in places(start, heading(start, goal), lengths, ANGLES):
+            action = Action("move", unit=spec.id, path=(start, (round(x, 4), round(y, 4))))
+            moves = movement.planned(state, u, action)
+            # A path too long (climbing) is the check's first refusal: found without it.
+            if (isinstance(moves, Moves) and movement.too_far(state, u, moves, allowed)) \
+                    or state.check(action):
                 continue
-            for ang in ANGLES:
-                a = math.atan2(goal[1] - start[1], goal[0] - start[0]) + math.radians(ang)
-                end = (round(start[0] + step * math.cos(a), 4),
-                       round(start[1] + step * math.sin(a), 4))
-                action = Action("move", unit=spec.id, path=(start, end))
-                moves = movement.planned(state, u, action)
-                # A path too long (climbing) is the check's first refusal: found without it.
-                if (isinstance(moves, Moves) and movement.lengths(state, moves, allowed)[0]) \
-                        or state.check(action):
-                    continue
-                if potshots.triggers(state, u, moves, False):
-                    continue
-                return action
+            if potshots.triggers(state, u, moves, False):
+                continue
+            return action
         return None
 
     # --- bombardment --------------------------------------------------------------------------
     def _bombard(self, state: State) -> tuple[float, Action] | None:
         side = state.clock["active"]
-        foes = self._units(state, turns.other(state, side))
+        foes = self._units(state, other(state, side))
         mine = self._units(state, side)
         for u in mine:
             if not bombards(state, u) or "did-bombard" in state.units[u].flags:
@@ -216,7 +212,7 @@ class SkirmishPlayer:
             for w in foes:
                 j = leader(state, w)
                 at = (round(float(state.table.x[j]), 4), round(float(state.table.y[j]), 4))
-                if bombardment.distance_to(state, u, at) <= game().bombard_farther_than + 0.01:
+                if bombardment.distance_to(state, u, at) <= game(state).bombard_farther_than + 0.01:
                     continue
                 score = sum(1 for f in mine if f != u and attacks.in_range(state, f, w))
                 score += 1 if _on_objective(state, w) else 0
@@ -250,7 +246,7 @@ def _in_zone(t, x: float, y: float, zone: float) -> np.ndarray:
 
 
 def _partial(state: State, ref: Referee, u: int, w: int) -> int:
-    return game().partial_sight_cover if attacks.sight(state, u, w, ref) == "partial" else 0
+    return game(state).partial_sight_cover if attacks.sight(state, u, w, ref) == "partial" else 0
 
 
 def _on_objective(state: State, u: int) -> bool:
@@ -270,11 +266,11 @@ def commitment(state: State, side: str, u: int, w: int, stake: float) -> int:
     objective (a unit on a field objective or on the enemy's home one) or a big exchange is worth
     1 or 2; never leaving fewer than RESERVE tokens nor going more than one behind the enemy."""
     tokens = state.sides[side]["morale"]
-    theirs = state.sides[turns.other(state, side)]["morale"]
+    theirs = state.sides[other(state, side)]["morale"]
     matters = sum([_contests(state, u), _contests(state, w), abs(stake) >= 1.5])
     want = (0, 0, 1, 2)[matters]
     cap = min(tokens - RESERVE, tokens - theirs + 1, tokens - 1)
-    cards = [c for c in game().morale_cards if c <= min(want, cap)]
+    cards = [c for c in game(state).morale_cards if c <= min(want, cap)]
     return max(cards) if cards else 0
 
 

@@ -99,7 +99,7 @@ def may_take(state: State, w: int) -> bool:
 def triggers(state: State, u: int, moves: Moves, overextended: bool,
              exclude: tuple[int, ...] = ()) -> list[Trigger]:
     """The enemy units the move lets take pot shots, in the order the path reaches them."""
-    g = game()
+    g = game(state)
     t = state.table
     foes = [w for w in state.enemies(u) if w not in exclude and may_take(state, w)]
     if not foes:
@@ -154,7 +154,7 @@ def _note(found: dict[int, Trigger], trig: Trigger) -> None:
 def _in_range(state: State, u: int, m: int, pts: np.ndarray, along: np.ndarray,
               foes: list[int], found: dict[int, Trigger]) -> None:
     """Overextended: the mover's leader within each enemy's Range of that enemy's leader."""
-    g = game()
+    g = game(state)
     t = state.table
     z = None
     for w in foes:

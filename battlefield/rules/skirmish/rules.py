@@ -20,9 +20,11 @@ from typing import Any
 from battlefield.geometry.paths import Terrain
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import DECLINE, Decision
+from battlefield.rules.handlers import handles
 from battlefield.rules.moves import find_unit
 from battlefield.rules.result import Result
-from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Player, Ruleset
+from battlefield.rules.rounds import other
+from battlefield.rules.ruleset import Parameter, Ruleset
 from battlefield.rules.skirmish import (
     attacks,
     bombardment,
@@ -33,17 +35,12 @@ from battlefield.rules.skirmish import (
     turns,
 )
 from battlefield.rules.skirmish.bombardment import distance_to
-from battlefield.rules.skirmish.data import EPS, bombards, game
+from battlefield.rules.skirmish.data import EPS, GameData, bombards, game, load
 from battlefield.rules.skirmish.movement import v
 from battlefield.rules.state import State
 
 Event = dict[str, Any]
 COMMANDS = ("move", "skirmish", "bombard")
-OPTIONS = {"move": ("jump",), "skirmish": ("advantage",), "bombard": ("at",),
-           "fortify": (), "end-turn": (), "retreat": ("from",), "commit": ("tokens",),
-           DECLINE: ()}
-FIELDS = {"move": ("unit", "path", "paths"), "skirmish": ("unit", "target"), "bombard": ("unit",),
-          "fortify": (), "end-turn": (), "retreat": ("unit",), "commit": (), DECLINE: ()}
 ANSWERS = ("commit", DECLINE)        # only answers to a pending decision
 
 
@@ -52,13 +49,18 @@ class Skirmish(Ruleset):
     plus what package.py answers for the tools."""
 
     id = "skirmish"
-    actions = tuple(OPTIONS)
     clock_sides = ("first",)
     odds = package.ODDS
+    window = package.SkirmishWindow()
+    parameters = (Parameter("rounds", "rounds", "battle rounds", least=1),
+                  Parameter("morale_tokens", "morale_tokens", "each side's morale tokens",
+                            least=1))
+
+    def load(self) -> GameData:
+        return load(self.folder)
 
     # --- the engine's questions ---------------------------------------------------------------
-    def setup(self, state: State) -> list[Event]:
-        return turns.begin(state)
+    setup = staticmethod(turns.begin)
 
     def acting_side(self, state: State) -> str:
         return state.clock["active"]
@@ -122,20 +124,13 @@ class Skirmish(Ruleset):
                                         f"\"side\"}}); try also takes it on the skirmish")]
         if action.type != "retreat" and (bad := self.not_your_turn(state, action)):
             return bad
-        odd = [k for k, _ in action.options if k not in OPTIONS[action.type]]
-        odd += [k for k in ("unit", "path", "paths", "target", "weapon")
-                if getattr(action, k) is not None and k not in FIELDS[action.type]]
-        if odd:
-            valid = ", ".join(["type", "side", *FIELDS[action.type], *OPTIONS[action.type]])
-            return [v("unknown_key", f"unknown key '{odd[0]}' in a {action.type} action "
-                                     f"(valid: {valid})")]
-        return getattr(self, "_check_" + action.type.replace("-", "_"))(state, action)
+        return super().check(state, action)
 
     def _commands_left(self, state: State) -> Violation | None:
         c = state.clock
         if c["fortified"]:
             return v("turn_over", f"{c['active']} fortified its position: its turn is over")
-        n = game().commands_per_turn
+        n = game(state).commands_per_turn
         if c["commands"] >= n:
             return v("no_commands_left", f"{c['active']} has commanded its {n} actions this "
                                          f"turn", commands=c["commands"], allowed=n)
@@ -170,7 +165,7 @@ class Skirmish(Ruleset):
 
     def move_cost(self, state: State, u: int, m: int, path) -> tuple[float, float]:
         """(inches model m spends along path, of which climbing), as a move's check counts."""
-        c = movement.climb(movement.terrain(state, m), path)
+        c = movement.climb(state, movement.terrain(state, m), path)
         return movement.spent(c, self.move_allowance(state, u, "move")), c.up
 
     def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
@@ -178,15 +173,21 @@ class Skirmish(Ruleset):
         """What model m moves round (impassable terrain only) and what it climbs."""
         return movement.impassable(state.table, m), movement.terrain(state, m)
 
-    def _check_end_turn(self, state: State, action: Action) -> list[Violation]:
+    @handles("end-turn")
+    def check_end_turn(self, state: State, action: Action) -> list[Violation]:
         return []
+
+    @check_end_turn.resolver
+    def end_turn(self, state: State, action: Action) -> list[Event]:
+        return self._after(state, turns.end_turn(state))
 
     def _ahead(self, state: State) -> tuple[int, dict[str, int]]:
         held = turns.controlled(state)
         side = state.clock["active"]
-        return held[side] - held[turns.other(state, side)], held
+        return held[side] - held[other(state, side)], held
 
-    def _check_fortify(self, state: State, action: Action) -> list[Violation]:
+    @handles("fortify")
+    def check_fortify(self, state: State, action: Action) -> list[Violation]:
         c = state.clock
         if c["fortified"]:
             return [v("turn_over", f"{c['active']} has fortified this turn")]
@@ -196,13 +197,25 @@ class Skirmish(Ruleset):
         diff, held = self._ahead(state)
         side = c["active"]
         if diff <= 0:
-            foe = turns.other(state, side)
+            foe = other(state, side)
             return [v("not_ahead", f"{side} controls {held[side]} objectives, {foe} "
                                    f"{held[foe]}: fortifying needs more",
                       mine=held[side], theirs=held[foe])]
         return []
 
-    def _check_move(self, state: State, action: Action) -> list[Violation]:
+    @check_fortify.resolver
+    def fortify(self, state: State, action: Action) -> list[Event]:
+        diff, held = self._ahead(state)
+        side = state.clock["active"]
+        foe = other(state, side)
+        lost = min(diff, state.sides[foe]["morale"])
+        state.sides[foe]["morale"] -= lost
+        state.clock["fortified"] = True
+        return self._after(state, [{"type": "fortify", "side": side, "objectives": held,
+                                    "lost": {foe: lost}, "morale": turns.morale_of(state)}])
+
+    @handles("move")
+    def check_move(self, state: State, action: Action) -> list[Violation]:
         u, out = self._command(state, action)
         if out:
             return out
@@ -210,14 +223,41 @@ class Skirmish(Ruleset):
         if isinstance(moves, Violation):
             return [moves]
         allowed = movement.allowance(state, u, self.overextended(state, u, "move"))
-        return movement.check_move(state, u, moves, allowed,
-                                   bool(action.option("jump"))).problems
+        return movement.check(state, u, moves, allowed, bool(action.option("jump"))).problems
 
-    def _check_skirmish(self, state: State, action: Action) -> list[Violation]:
+    @check_move.resolver
+    def move(self, state: State, action: Action) -> list[Event]:
+        u, over = self._commanded(state, action)
+        spec = state.scene.units[u]
+        moves = movement.planned(state, u, action)
+        checked = movement.check(state, u, moves, movement.allowance(state, u, over),
+                                 bool(action.option("jump")))
+        trigs = potshots.triggers(state, u, moves, over)
+        state.table = checked.after
+        lead = movement.leader(state, u)
+        events: list[Event] = [{"type": "moved", "unit": spec.id,
+                                "to": [round(float(state.table.x[lead]), 6),
+                                       round(float(state.table.y[lead]), 6)],
+                                "distance": round(checked.longest, 6), "overextended": over,
+                                **({"triggered": [t.to_dict(state) for t in trigs]}
+                                   if trigs else {})}]
+        events.extend(bombardment.remove(state, u, "moved"))
+        events.extend(potshots.take(state, u, trigs))
+        events.extend(attacks.dangerous(state, u, [m for m in checked.risky
+                                                   if state.table.unit[m] >= 0]))
+        return self._after(state, events)
+
+    @handles("skirmish")
+    def check_skirmish(self, state: State, action: Action) -> list[Violation]:
         u, out = self._command(state, action)
         if out:
             return out
         return skirmishes.check(state, u, action)
+
+    @check_skirmish.resolver
+    def skirmish(self, state: State, action: Action) -> list[Event]:
+        u, over = self._commanded(state, action)
+        return self._after(state, skirmishes.resolve(state, u, action, over))
 
     def _at(self, action: Action) -> tuple[float, float] | None:
         at = action.option("at")
@@ -226,28 +266,36 @@ class Skirmish(Ruleset):
             return None
         return float(at[0]), float(at[1])
 
-    def _check_bombard(self, state: State, action: Action) -> list[Violation]:
+    @handles("bombard")
+    def check_bombard(self, state: State, action: Action) -> list[Violation]:
         u, out = self._command(state, action)
         if out:
             return out
         if not bombards(state, u):
             return [v("no_bombardment", f"{action.unit} has no Bombardment (keywords "
-                                        f"{', '.join(game().bombard_keywords)})")]
+                                        f"{', '.join(game(state).bombard_keywords)})")]
         at = self._at(action)
         if at is None:
-            return [v("no_point", "bombard needs \"at\": [x, y], where the token goes")]
+            return [v("no_point", "bombard needs \"at\": [x, y], where the token goes",
+                      choose="at")]
         t = state.table
         if not (0 <= at[0] <= t.width and 0 <= at[1] <= t.depth):
             return [v("off_board", f"({at[0]:g}, {at[1]:g}) is off the board")]
         d = distance_to(state, u, at)
-        far = game().bombard_farther_than
+        far = game(state).bombard_farther_than
         if d <= far + EPS:
             return [v("too_close", f"the token must go more than {far:g}\" from "
                                    f"{action.unit}; ({at[0]:g}, {at[1]:g}) is {d:.2f}\"",
                       distance=d, needed=far)]
         return []
 
-    def _check_retreat(self, state: State, action: Action) -> list[Violation]:
+    @check_bombard.resolver
+    def bombard(self, state: State, action: Action) -> list[Event]:
+        u, _ = self._commanded(state, action)
+        return self._after(state, bombardment.place(state, u, self._at(action)))
+
+    @handles("retreat")
+    def check_retreat(self, state: State, action: Action) -> list[Violation]:
         u, problem = self._unit(state, action, own=False)
         if problem:
             return [problem]
@@ -268,18 +316,19 @@ class Skirmish(Ruleset):
                                          f"(terrain, the board edge or models at the end)")]
         return []
 
-    # --- resolve ------------------------------------------------------------------------------
-    def resolve(self, state: State, action: Action) -> list[Event]:
-        kind = action.type
-        if kind in COMMANDS:
-            u = state.unit_index(action.unit)
-            over = self.overextended(state, u, kind)
-            state.clock["commands"] += 1
-            state.units[u].flags.add(f"did-{kind}")
-            events = getattr(self, "_do_" + kind)(state, u, action, over)
-        else:
-            events = getattr(self, "_do_" + kind.replace("-", "_"))(state, action)
-        return self._after(state, events)
+    @check_retreat.resolver
+    def retreat(self, state: State, action: Action) -> list[Event]:
+        u = state.unit_index(action.unit)
+        return self._after(state, attacks.retreat(state, u,
+                                                  state.unit_index(action.option("from"))))
+
+    def _commanded(self, state: State, action: Action) -> tuple[int, bool]:
+        """A command given: (its unit, whether it is overextended), counted and flagged."""
+        u = state.unit_index(action.unit)
+        over = self.overextended(state, u, action.type)
+        state.clock["commands"] += 1
+        state.units[u].flags.add(f"did-{action.type}")
+        return u, over
 
     # --- decisions ----------------------------------------------------------------------------
     def resume(self, state: State, suspended: dict[str, Any],
@@ -312,61 +361,12 @@ class Skirmish(Ruleset):
                            **self.result(state)})
         return events
 
-    def _do_end_turn(self, state: State, action: Action) -> list[Event]:
-        return turns.end_turn(state)
-
-    def _do_fortify(self, state: State, action: Action) -> list[Event]:
-        diff, held = self._ahead(state)
-        side = state.clock["active"]
-        foe = turns.other(state, side)
-        lost = min(diff, state.sides[foe]["morale"])
-        state.sides[foe]["morale"] -= lost
-        state.clock["fortified"] = True
-        return [{"type": "fortify", "side": side, "objectives": held, "lost": {foe: lost},
-                 "morale": turns.morale_of(state)}]
-
-    def _do_move(self, state: State, u: int, action: Action, over: bool) -> list[Event]:
-        spec = state.scene.units[u]
-        moves = movement.planned(state, u, action)
-        checked = movement.check_move(state, u, moves, movement.allowance(state, u, over),
-                                      bool(action.option("jump")))
-        trigs = potshots.triggers(state, u, moves, over)
-        state.table = checked.after
-        lead = movement.leader(state, u)
-        events: list[Event] = [{"type": "moved", "unit": spec.id,
-                                "to": [round(float(state.table.x[lead]), 6),
-                                       round(float(state.table.y[lead]), 6)],
-                                "distance": round(checked.used, 6), "overextended": over,
-                                **({"triggered": [t.to_dict(state) for t in trigs]}
-                                   if trigs else {})}]
-        events.extend(bombardment.remove(state, u, "moved"))
-        events.extend(potshots.take(state, u, trigs))
-        events.extend(attacks.dangerous(state, u, [m for m in checked.dangerous
-                                                   if state.table.unit[m] >= 0]))
-        return events
-
-    def _do_skirmish(self, state: State, u: int, action: Action, over: bool) -> list[Event]:
-        return skirmishes.resolve(state, u, action, over)
-
-    def _do_bombard(self, state: State, u: int, action: Action, over: bool) -> list[Event]:
-        return bombardment.place(state, u, self._at(action))
-
-    def _do_retreat(self, state: State, action: Action) -> list[Event]:
-        u = state.unit_index(action.unit)
-        return attacks.retreat(state, u, state.unit_index(action.option("from")))
-
     # --- beyond the game: the computer player, the window (package.py) ------------------------
-    def player(self) -> Player:
-        return package.player()
+    player = staticmethod(package.player)
 
-    def drag_notes(self, ctx: DragContext) -> DragNotes:
-        return package.drag_notes(ctx)
+    health = staticmethod(package.health)
 
-    def health(self, state: State, u: int) -> list[int]:
-        return package.health(state, u)
-
-    def effect(self, event: Event) -> Effect | None:
-        return package.effect(event)
+    effect = staticmethod(package.effect)
 
 
 RULESET = Skirmish()

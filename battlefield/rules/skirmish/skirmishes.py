@@ -49,7 +49,7 @@ SHORTHAND = (COMMIT, RETREAT)          # try's answers written on the skirmish
 # --- morale cards --------------------------------------------------------------------------------
 def commit_problem(state: State, side: str, n: Any) -> Violation | None:
     """Why `side` may not commit `n` tokens (None: it may)."""
-    cards = game().morale_cards
+    cards = game(state).morale_cards
     if not isinstance(n, int) or isinstance(n, bool) or n not in cards:
         return v("no_such_card", f"{side} commits {n!r}: the morale cards are "
                                  f"{', '.join(str(c) for c in cards)}")
@@ -62,7 +62,7 @@ def commit_problem(state: State, side: str, n: Any) -> Violation | None:
 
 def cards(state: State, side: str) -> list[int]:
     """The cards `side` may commit now."""
-    return [c for c in game().morale_cards if commit_problem(state, side, c) is None]
+    return [c for c in game(state).morale_cards if commit_problem(state, side, c) is None]
 
 
 def commitments(state: State, action: Action) -> dict[str, int] | Violation:
@@ -135,7 +135,8 @@ def check(state: State, u: int, action: Action) -> list[Violation]:
     if "retreated" in state.units[u].flags:
         return [v("retreated", f"{spec.id} retreated this turn: it may not attack")]
     if action.target is None or isinstance(action.target, tuple):
-        return [v("no_target", "a skirmish needs one enemy unit as \"target\"")]
+        return [v("no_target", "a skirmish needs one enemy unit as \"target\"",
+                  choose="target" if action.target is None else None)]
     try:
         w = state.unit_index(action.target)
     except KeyError:
@@ -233,7 +234,7 @@ def resume(state: State, suspended: dict[str, Any],
 
 def morale(state: State, skirmish: dict[str, Any], commit: dict[str, int]) -> list[Event]:
     """Both cards revealed: tokens lost, the advantage, then ranges, sight and the steps."""
-    g = game()
+    g = game(state)
     u, w = skirmish["units"]
     units = state.scene.units
     action = Action.from_dict(skirmish["action"])
@@ -356,9 +357,10 @@ def charge(state: State, s: dict[str, Any], x: int, y: int) -> tuple[list[Event]
     units = state.scene.units
     plan = movement.charge_plan(state, x, y)
     if plan is None:
+        why = (f"no legal move of up to {stat(state, x, 'speed'):g}\" brings its leader "
+               f"within {game(state).charge_within:g}\" of {units[y].id}'s")
         return [{"type": "no-charge", "unit": units[x].id, "target": units[y].id,
-                 "reason": f"no legal move of up to {stat(state, x, 'speed'):g}\" brings its "
-                           f"leader within {game().charge_within:g}\" of {units[y].id}'s"}], []
+                 "reason": why, "failed": f"no charge: {why}"}], []
     moves, checked = plan
     trigs = potshots.triggers(state, x, moves, overextended=False, exclude=(y,))
     state.table = checked.after
@@ -366,10 +368,10 @@ def charge(state: State, s: dict[str, Any], x: int, y: int) -> tuple[list[Event]
     lead = (float(state.table.x[i]), float(state.table.y[i]))
     events: list[Event] = [{"type": "charge", "unit": units[x].id, "target": units[y].id,
                             "to": [round(float(lead[0]), 6), round(float(lead[1]), 6)],
-                            "distance": round(checked.used, 6)}]
+                            "distance": round(checked.longest, 6)}]
     events.extend(bombardment.remove(state, x, "moved"))
     events.extend(potshots.take(state, x, trigs))
-    events.extend(attacks.dangerous(state, x, checked.dangerous))
+    events.extend(attacks.dangerous(state, x, checked.risky))
     if attacks.may_attack(state, x) and len(state.models_of(y)):
         events.extend(_attack(state, s, [x]))
         return events, [x]

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from battlefield.errors import UsageError
+from battlefield.rules import rounds
 from battlefield.rules.skirmish.data import game
 from battlefield.rules.state import State, scene_start, start_per_side, start_round
 from battlefield.rulings import Referee
@@ -23,12 +24,8 @@ Event = dict[str, Any]
 START_KEYS = ("round", "active", "morale")
 
 
-def other(state: State, side: str) -> str:
-    return next(s for s in state.sides if s != side)
-
-
 def begin(state: State) -> list[Event]:
-    g = game()
+    g = game(state)
     sides = state.scene.sides
     where = state.scene.file
     if len(sides) != 2:
@@ -65,20 +62,9 @@ def start_turn(state: State, side: str) -> list[Event]:
 
 
 def end_turn(state: State) -> list[Event]:
-    c = state.clock
-    events: list[Event] = [{"type": "end-turn", "side": c["active"], "round": c["round"]}]
-    if c["turn"] == 1:
-        c["turn"] = 2
-        return events + start_turn(state, other(state, c["first"]))
-    if c["round"] >= game().rounds:
-        c["over"] = True
-        return events + [{"type": "battle-over", "round": c["round"],
-                          "morale": morale_of(state)}]
-    c["round"] += 1
-    c["turn"] = 1
-    events.append({"type": "battle-round", "round": c["round"], "first": c["first"],
-                   "morale": morale_of(state)})
-    return events + start_turn(state, c["first"])
+    """The turn ends (rules/rounds.py): each round and the battle's end say the morale."""
+    return rounds.end_turn(state, game(state).rounds, start_turn,
+                           lambda s: {"morale": morale_of(s)}, end_event=True)
 
 
 def control(state: State) -> dict[str, str | None]:

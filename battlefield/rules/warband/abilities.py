@@ -29,7 +29,7 @@ def check(state: State, u: int, ability: Ability, action: Action, counts: Mappin
     if ability.not_engaged:
         problem = attacks.engaged_violation(state, u)
         if problem:
-            return [v("engaged", f"{ability.name} cannot be used within {game().engaged:g}\" "
+            return [v("engaged", f"{ability.name} cannot be used within {game(state).engaged:g}\" "
                                  f"of an enemy: {problem.message.split(':')[0]}",
                       **dict(problem.numbers))]
     _, problem = initiative.payment(state, state.side_of(u), ability.cost,
@@ -47,7 +47,8 @@ def check(state: State, u: int, ability: Ability, action: Action, counts: Mappin
 def check_command(state: State, u: int, target: Any, reach: float) -> list[Violation]:
     """Command: a visible friendly fighter within `reach` that has not activated this round."""
     if not isinstance(target, str):
-        return [v("no_target", "command needs \"target\": a friendly fighter's id")]
+        return [v("no_target", "command needs \"target\": a friendly fighter's id",
+                  choose="target")]
     try:
         w = state.unit_index(target)
     except KeyError:

@@ -36,8 +36,8 @@ class Score:
         return self.damage if value >= self.hit_on else 0
 
 
-def hit_on(strength: int, defense: int) -> int:
-    h = game().hit_on
+def hit_on(state: State, strength: int, defense: int) -> int:
+    h = game(state).hit_on
     if strength > defense:
         return h["stronger"]
     return h["equal"] if strength == defense else h["weaker"]
@@ -57,7 +57,7 @@ def defense(state: State, w: int, dodge: bool = False) -> int:
     """The target's Defense now: its characteristic, its modifiers until the round ends
     (Rampage, ...), +1 when it dodges."""
     d = fighter(state, w).defense + int(state.units[w].counters.get("defense", 0))
-    return max(1, d + (game().dodge if dodge else 0))
+    return max(1, d + (game(state).dodge if dodge else 0))
 
 
 def attacks(state: State, u: int, weapon: Weapon, counter: bool = False) -> int:
@@ -67,7 +67,7 @@ def attacks(state: State, u: int, weapon: Weapon, counter: bool = False) -> int:
     if weapon.melee:
         n += int(state.units[u].counters.get("melee_attacks", 0))
     if counter:
-        n = max(game().counter_least, n + game().counter_attacks)
+        n = max(game(state).counter_least, n + game(state).counter_attacks)
     return max(0, n)
 
 
@@ -105,7 +105,7 @@ def choose_weapon(state: State, u: int, w: int, name: str | None
 
 
 def score(state: State, u: int, w: int, weapon: Weapon, dodge: bool = False) -> Score:
-    return Score(hit_on(weapon.strength, defense(state, w, dodge)), game().critical_on,
+    return Score(hit_on(state, weapon.strength, defense(state, w, dodge)), game(state).critical_on,
                  weapon.damage, weapon.crit)
 
 
@@ -155,7 +155,7 @@ def wound(state: State, w: int, amount: int, why: str) -> list[dict[str, Any]]:
 
 def engaged_with(state: State, u: int) -> list[tuple[int, float]]:
     """The enemy fighters within 1" of fighter u (3-D), closest first: (unit, distance)."""
-    near = state.enemies_within(u, game().engaged + EPS, three_d=True)
+    near = state.enemies_within(u, game(state).engaged + EPS, three_d=True)
     return sorted(near, key=lambda p: p[1])
 
 
@@ -166,6 +166,6 @@ def engaged_violation(state: State, u: int) -> Violation | None:
         return None
     w, d = near[0]
     return v("engaged", f"{d:.2f}\" from {state.scene.units[w].id}: an engaged fighter "
-                        f"(within {game().engaged:g}\") can only disengage",
-             distance=d, within=game().engaged,
+                        f"(within {game(state).engaged:g}\") can only disengage",
+             distance=d, within=game(state).engaged,
              units=(state.scene.units[u].id, state.scene.units[w].id))

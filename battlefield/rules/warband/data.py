@@ -1,14 +1,15 @@
 """The warband rules as data: rulesets/warband/game.yaml (rounds, initiative dice, the attack
-roll, disengage, falling, reactions, the universal abilities), and each fighter as the rules
-read it from the scene: Move, Defense, Wounds, its weapons and its own abilities."""
+roll, disengage, falling, reactions, the universal abilities), read by the ruleset
+(`Warband.book`), and each fighter as the rules read it from the scene: Move, Defense, Wounds,
+its weapons and its own abilities."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
-from battlefield.paths import ruleset_dir
+from battlefield.rules.datafile import item, read, value_of
 from battlefield.rules.state import State
 from battlefield.scene.model import Scene
 from battlefield.yamlsource import Reader
@@ -18,7 +19,32 @@ SIZES = {"double": 2, "triple": 3, "quad": 4}      # ability dice: how many dice
 NAMES = {n: k for k, n in SIZES.items()}
 EFFECTS = ("move", "melee_attacks", "heal", "defense", "bonus_action", "command")
 BONUS_ACTIONS = ("move", "attack", "disengage")
-ABILITY_KEYS = ("id", "name", "cost", "not_engaged", "effects")
+
+
+def _cost(r: Reader, path: tuple, value: Any) -> int:
+    if not isinstance(value, str) or value not in SIZES:
+        raise r.error(path, f"{value!r} is not a size of ability dice", "double, triple or quad")
+    return SIZES[value]
+
+
+def _effects(r: Reader, path: tuple, value: Any) -> tuple[tuple[str, Any], ...]:
+    if not isinstance(value, dict) or not value:
+        raise r.error(path, "must be a mapping of effects", f"some of {', '.join(EFFECTS)}")
+    for key, x in value.items():
+        where = (*path, key)
+        if key not in EFFECTS:
+            raise r.error(where, f"unknown effect {key!r}", f"one of {', '.join(EFFECTS)}")
+        if key == "bonus_action":
+            if x not in BONUS_ACTIONS:
+                raise r.error(where, f"{x!r} is not an action a bonus can be",
+                              ", ".join(BONUS_ACTIONS))
+        elif key == "heal":
+            if x != "value" and (isinstance(x, bool) or not isinstance(x, int) or x < 1):
+                raise r.error(where, f"{x!r} is not damage to remove",
+                              "a whole number, or value (the ability's value)")
+        elif isinstance(x, bool) or not isinstance(x, (int, float)):
+            raise r.error(where, f"{x!r} is not a number", "a number (inches or a bonus)")
+    return tuple(sorted(value.items()))
 
 
 @dataclass(frozen=True)
@@ -27,122 +53,60 @@ class Ability:
     or a fighter's own from its `abilities:`)."""
 
     id: str
-    name: str
-    cost: int                                  # 2 double, 3 triple, 4 quad
-    effects: tuple[tuple[str, Any], ...]
-    not_engaged: bool = False
+    cost: int = item(read=_cost)                # 2 double, 3 triple, 4 quad
+    effects: tuple[tuple[str, Any], ...] = item(read=_effects)
+    name: str = item(default="")                # (default: the id)
+    not_engaged: bool = item(default=False)
 
     def effect(self, key: str, default: Any = None) -> Any:
         return dict(self.effects).get(key, default)
 
 
+def _abilities(r: Reader, path: tuple, value: Any) -> tuple[Ability, ...]:
+    """The universal abilities: {id: {name, cost, not_engaged?, effects}}."""
+    return tuple(read_ability(r, (*path, k), {"id": k, **dict(a)})
+                 for k, a in r.mapping(path, value, [], list(value)
+                                       if isinstance(value, dict) else []).items())
+
+
 @dataclass(frozen=True)
 class GameData:
-    rounds: int
-    initiative_dice: int
-    actions: int
-    most_of_one: int
-    engaged: float
-    disengage: float
-    disengage_clear: float
-    hit_on: dict[str, int]
-    critical_on: int
-    objective_vp: int
-    fall_drop: float
-    fall_fails_on: int
-    fall_damage: str
-    dodge: int
-    counter_attacks: int
-    counter_least: int
-    opportunistic_on: int
-    abilities: tuple[Ability, ...]
+    rounds: int = item(least=1)
+    initiative_dice: int = item(least=1)
+    actions: int = item("actions_per_activation", least=1)
+    most_of_one: int = item("most_of_one_action", least=1)
+    engaged: float = item("engaged_within", least=0)
+    disengage: float = item(least=0)
+    disengage_clear: float = item(least=0)
+    hit_on: dict[str, int] = item(keys=("stronger", "equal", "weaker"), least=1)
+    critical_on: int = item(least=1)
+    objective_vp: int = item(least=0)
+    fall_drop: float = item("falling.drop", least=0)
+    fall_fails_on: int = item("falling.fails_on", least=0)
+    fall_damage: str = item("falling.damage", dice=True)
+    dodge: int = item("reactions.dodge")
+    counter_attacks: int = item("reactions.counter_attacks")
+    counter_least: int = item("reactions.counter_least", least=1)
+    opportunistic_on: int = item("reactions.opportunistic_on", least=1)
+    abilities: tuple[Ability, ...] = item(read=_abilities)
 
     def ability(self, aid: str) -> Ability | None:
         return next((a for a in self.abilities if a.id == aid), None)
 
 
-@cache
-def game() -> GameData:
-    r = Reader.open(ruleset_dir("warband") / "game.yaml")
-    top = r.mapping((), r.data, ["rounds", "initiative_dice", "actions_per_activation",
-                                 "most_of_one_action", "engaged_within", "disengage",
-                                 "disengage_clear", "hit_on", "critical_on", "objective_vp",
-                                 "falling", "reactions", "abilities"])
-    hit = r.mapping(("hit_on",), top["hit_on"], ["stronger", "equal", "weaker"])
-    fall = r.mapping(("falling",), top["falling"], ["drop", "fails_on", "damage"])
-    react = r.mapping(("reactions",), top["reactions"], ["dodge", "counter_attacks",
-                                                        "counter_least", "opportunistic_on"])
-
-    def whole(path: tuple, value: Any, minimum: float | None = None) -> int:
-        return int(r.number(path, value, minimum, integer=True))
-
-    abilities = tuple(read_ability(r, ("abilities", k), {"id": k, **dict(a)})
-                      for k, a in r.mapping(("abilities",), top["abilities"], [],
-                                            list(top["abilities"])).items())
-    return GameData(
-        rounds=whole(("rounds",), top["rounds"], 1),
-        initiative_dice=whole(("initiative_dice",), top["initiative_dice"], 1),
-        actions=whole(("actions_per_activation",), top["actions_per_activation"], 1),
-        most_of_one=whole(("most_of_one_action",), top["most_of_one_action"], 1),
-        engaged=float(r.number(("engaged_within",), top["engaged_within"], 0)),
-        disengage=float(r.number(("disengage",), top["disengage"], 0)),
-        disengage_clear=float(r.number(("disengage_clear",), top["disengage_clear"], 0)),
-        hit_on={k: whole(("hit_on", k), hit[k], 1) for k in ("stronger", "equal", "weaker")},
-        critical_on=whole(("critical_on",), top["critical_on"], 1),
-        objective_vp=whole(("objective_vp",), top["objective_vp"], 0),
-        fall_drop=float(r.number(("falling", "drop"), fall["drop"], 0)),
-        fall_fails_on=whole(("falling", "fails_on"), fall["fails_on"], 0),
-        fall_damage=r.string(("falling", "damage"), str(fall["damage"])),
-        dodge=whole(("reactions", "dodge"), react["dodge"]),
-        counter_attacks=whole(("reactions", "counter_attacks"), react["counter_attacks"]),
-        counter_least=whole(("reactions", "counter_least"), react["counter_least"], 1),
-        opportunistic_on=whole(("reactions", "opportunistic_on"), react["opportunistic_on"], 1),
-        abilities=abilities,
-    )
+def load(folder: Path) -> GameData:
+    return read(GameData, folder / "game.yaml")
 
 
-def read_ability(r: Any, path: tuple, raw: Any) -> Ability:
-    """One ability written as data; `r` is a Reader or anything with its error(path, ...)."""
-    if not isinstance(raw, dict):
-        raise r.error(path, "must be a mapping", "{id, name?, cost, not_engaged?, effects}")
-    odd = [k for k in raw if k not in ABILITY_KEYS]
-    if odd:
-        raise r.error((*path, odd[0]), f"unknown key {odd[0]!r}",
-                      f"one of {', '.join(ABILITY_KEYS)}")
-    for key in ("id", "cost", "effects"):
-        if key not in raw:
-            raise r.error(path, f"missing key {key!r}", "{id, name?, cost, not_engaged?, effects}")
-    aid = raw["id"]
-    if not isinstance(aid, str) or not aid:
-        raise r.error((*path, "id"), "must be a name", "e.g. savage-leap")
-    cost = raw["cost"]
-    if not isinstance(cost, str) or cost not in SIZES:
-        raise r.error((*path, "cost"), f"{cost!r} is not a size of ability dice",
-                      "double, triple or quad")
-    effects = raw["effects"]
-    if not isinstance(effects, dict) or not effects:
-        raise r.error((*path, "effects"), "must be a mapping of effects",
-                      f"some of {', '.join(EFFECTS)}")
-    for key, value in effects.items():
-        where = (*path, "effects", key)
-        if key not in EFFECTS:
-            raise r.error(where, f"unknown effect {key!r}", f"one of {', '.join(EFFECTS)}")
-        if key == "bonus_action":
-            if value not in BONUS_ACTIONS:
-                raise r.error(where, f"{value!r} is not an action a bonus can be",
-                              ", ".join(BONUS_ACTIONS))
-        elif key == "heal":
-            if value != "value" and (isinstance(value, bool) or not isinstance(value, int)
-                                     or value < 1):
-                raise r.error(where, f"{value!r} is not damage to remove",
-                              "a whole number, or value (the ability's value)")
-        elif isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise r.error(where, f"{value!r} is not a number", "a number (inches or a bonus)")
-    not_engaged = raw.get("not_engaged", False)
-    if not isinstance(not_engaged, bool):
-        raise r.error((*path, "not_engaged"), "must be true or false")
-    return Ability(aid, str(raw.get("name") or aid), SIZES[cost],
-                   tuple(sorted(effects.items())), not_engaged)
+def game(state: State) -> GameData:
+    """The numbers of the game `state` is a moment of."""
+    return state.rules.book
+
+
+def read_ability(r: Reader, path: tuple, raw: Any) -> Ability:
+    """One ability written as data (`r` reads the file it is in)."""
+    a = value_of(r, path, raw, Ability)
+    return replace(a, name=a.name or a.id)
 
 
 # --- fighters -----------------------------------------------------------------------------------
@@ -176,21 +140,23 @@ class Fighter:
 WEAPON_KEYS = ("type", "range", "attacks", "strength", "damage", "crit")
 
 
-def fighters(scene: Scene) -> list[Fighter]:
-    """Every unit of the scene as a fighter (checked once per scene: a scene breaking the
-    warband's rules is an InputError at the key and line)."""
-    cached = scene.__dict__.get("_warband_fighters")
-    if cached is None:
-        cached = scene.__dict__["_warband_fighters"] = [_fighter(scene, u)
-                                                        for u in range(len(scene.units))]
-    return cached
+def fighters(scene: Scene, book: GameData) -> list[Fighter]:
+    """Every unit of the scene as a fighter of the game `book` describes (checked once per
+    scene and book: a scene breaking the warband's rules is an InputError at the key and
+    line)."""
+    made = scene.__dict__.setdefault("_warband_fighters", {})
+    found = made.get(id(book))
+    if found is None or found[0] is not book:
+        found = made[id(book)] = (book, [_fighter(scene, u, book)
+                                         for u in range(len(scene.units))])
+    return found[1]
 
 
 def fighter(state: State, u: int) -> Fighter:
-    return fighters(state.scene)[u]
+    return fighters(state.scene, game(state))[u]
 
 
-def _fighter(scene: Scene, u: int) -> Fighter:
+def _fighter(scene: Scene, u: int, book: GameData) -> Fighter:
     spec = scene.units[u]
     p = spec.path or ("units", u)
     if len(spec.models) != 1:
@@ -234,9 +200,9 @@ def _fighter(scene: Scene, u: int) -> Fighter:
                           "a different name for each weapon")
     own = []
     raw = spec.extra.get("abilities") or []
-    universal = {a.id for a in game().abilities}
+    universal = {a.id for a in book.abilities}
     for k, a in enumerate(raw):
-        ability = read_ability(scene, (*p, "abilities", k), a)
+        ability = read_ability(Reader(scene.file, scene, scene.lines), (*p, "abilities", k), a)
         if ability.id in universal or ability.id in RESERVED:
             raise scene.error((*p, "abilities", k, "id"), f"{ability.id!r} is already an "
                                                           f"action or universal ability",
@@ -252,7 +218,7 @@ RESERVED = ("initiative", "first", "move", "attack", "disengage", "wait", "pass"
 
 def abilities_of(state: State, u: int) -> tuple[Ability, ...]:
     """The universal abilities and the fighter's own."""
-    return (*game().abilities, *fighter(state, u).abilities)
+    return (*game(state).abilities, *fighter(state, u).abilities)
 
 
 def ability_of(state: State, u: int, aid: str) -> Ability | None:

@@ -63,7 +63,7 @@ def roll(state: State, given: dict[str, list[int]] | None) -> list[Event]:
     """Each side's roll (or the dice the scene gave), then the roll-off if the singles tie; the
     winner holds the initiative (clock "initiative") and the phase goes on to `first`."""
     events: list[Event] = []
-    n = game().initiative_dice
+    n = game(state).initiative_dice
     for side in state.sides:
         dice = (given or {}).get(side)
         if dice is None:

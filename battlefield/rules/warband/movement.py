@@ -10,30 +10,28 @@ every enemy fighter."""
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import numpy as np
 import shapely
 
 from battlefield.geometry.paths import Terrain, disc, grown_polygon
-from battlefield.geometry.table import Table
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.moves import (
     OVERLAP,
     Climb,
+    Keep,
+    MoveCheck,
     Moves,
     Obstacle,
-    about,
-    end_problems,
+    Step,
+    check_move,
     obstacle,
     planned,
-    through,
     v,
 )
 from battlefield.rules.moves import climb as moves_climb
 from battlefield.rules.state import State
-from battlefield.rules.warband.attacks import engaged_with
 from battlefield.rules.warband.data import EPS, fighter, game
 
 
@@ -45,10 +43,10 @@ def terrain(state: State, m: int) -> Terrain:
     return t.layout.memo(("warband-terrain", r), lambda: Terrain(t.layout, 1e-6, clearance=r))
 
 
-def climb(ter: Terrain, path: np.ndarray) -> Climb:
+def climb(state: State, ter: Terrain, path: np.ndarray) -> Climb:
     """Horizontal length, height climbed, and each drop (a fall: game.yaml fall_drop or
     more)."""
-    return moves_climb(ter, path, game().fall_drop)
+    return moves_climb(ter, path, game(state).fall_drop)
 
 
 def spent(c: Climb, allowed: float) -> tuple[float, bool]:
@@ -63,14 +61,6 @@ def spent(c: Climb, allowed: float) -> tuple[float, bool]:
 def allowance(state: State, u: int) -> float:
     """Move, with the activation's bonus (Rush, ...)."""
     return fighter(state, u).move + float(state.units[u].counters.get("move", 0))
-
-
-@dataclass
-class Checked:
-    problems: list[Violation]
-    after: Table
-    used: float
-    falls: bool
 
 
 def _blocking(state: State, u: int, m: int,
@@ -103,75 +93,41 @@ def _blocking(state: State, u: int, m: int,
     return out
 
 
-def check_path(state: State, u: int, moves: Moves, allowed: float, what: str) -> Checked:
-    names = state.scene.model_names
-    out: list[Violation] = []
-    m, path = int(moves.models[0]), moves.paths[0]
-    ter = terrain(state, m)
-    c = climb(ter, path)
-    used, falls = spent(c, allowed)
-    if used > allowed + EPS:
-        climbed = f" (climbing {c.up:.2f}\")" if c.up > EPS else ""
-        out.append(v(f"{what}_too_far", f"{names[m]} moves {used:.2f}\"{climbed}, more than "
-                                         f"{allowed:g}\"", moved=used, allowed=allowed,
-                     **about(state, m)))
-    out.extend(through(state, moves, lambda _m, box: _blocking(state, u, m, box)))
-    after = moves.placed(state.table)
-    out.extend(end_problems(state, moves, after))
-    out.extend(straddles(state, m, after))
-    return Checked(out, after, used, falls)
-
-
-def straddles(state: State, m: int, after: Table) -> list[Violation]:
-    """A fighter stands on the ground or wholly on a piece's top, never half on a piece that
-    has height (area terrain aside)."""
-    layout = after.layout
-    edge = after.outline(m, 64)
-    (x0, y0), (x1, y1) = edge.min(axis=0), edge.max(axis=0)
-    foot = None
-    for k, p in enumerate(layout.pieces):
-        if p.kind in ("area", "impassable") or p.height <= EPS:
-            continue
-        bx0, by0, bx1, by1 = layout.bboxes[k]
-        if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
-            continue
-        foot = foot if foot is not None else shapely.Polygon(edge)
-        part = foot.intersection(layout.polygons[k]).area
-        if 1e-4 < part < foot.area - 1e-4:
-            return [v("straddles_terrain", f"{state.scene.model_names[m]} ends half on {p.id} "
-                                           f"({p.height:g}\" tall): a fighter stands on the "
-                                           f"ground or wholly on top", **about(state, m))]
-    return []
-
-
 def plan(state: State, u: int, action: Action) -> Moves | Violation:
     if action.paths is not None:
         return v("one_model", "a fighter is one model: give \"path\", not \"paths\"")
     return planned(state, u, action)
 
 
-def check_move(state: State, u: int, action: Action) -> Checked | Violation:
+def check(state: State, u: int, action: Action, allowed: float, kind: str,
+          keep: Sequence[Keep] = ()) -> MoveCheck:
+    """A fighter's move or disengage through the one move check (rules.moves.check_move): up
+    to `allowed` with climbing (a big drop it cannot climb down is jumped: the step's risk, a
+    fall), past no enemy base nor impassable terrain, ending on the table, on no other base and
+    not half on a piece of any height; then the ranges it keeps out of."""
     moves = plan(state, u, action)
     if isinstance(moves, Violation):
-        return moves
-    return check_path(state, u, moves, allowance(state, u), "move")
+        return MoveCheck([moves], None, state.table)
+
+    def cost(m: int, path: np.ndarray) -> Step:
+        c = climb(state, terrain(state, m), path)
+        used, falls = spent(c, allowed)
+        return Step(used, c.up, falls)
+
+    m = int(moves.models[0])
+    return check_move(state, u, moves, allowed, cost=cost,
+                      through=lambda _m, box: _blocking(state, u, m, box),
+                      straddle=2e-6, too_far=f"{kind}_too_far", keep=keep)
 
 
-def check_disengage(state: State, u: int, action: Action) -> Checked | Violation:
-    moves = plan(state, u, action)
-    if isinstance(moves, Violation):
-        return moves
-    g = game()
-    checked = check_path(state, u, moves, g.disengage, "disengage")
-    after = copy.copy(state)        # a shallow view with the fighter moved: read, never applied
-    after.table = checked.after
-    near = engaged_with(after, u)
-    close = [(w, d) for w, d in near if d <= g.disengage_clear + EPS]
-    if close:
-        w, d = close[0]
-        checked.problems.append(v("still_engaged", f"the disengage ends {d:.2f}\" from "
-                                                   f"{state.scene.units[w].id}: it must end "
-                                                   f"more than {g.disengage_clear:g}\" from "
-                                                   f"every enemy",
-                                  distance=d, needed=g.disengage_clear))
-    return checked
+def check_walk(state: State, u: int, action: Action) -> MoveCheck:
+    """A move: up to Move (with the activation's bonus)."""
+    return check(state, u, action, allowance(state, u), "move")
+
+
+def check_disengage(state: State, u: int, action: Action) -> MoveCheck:
+    """A disengage: up to 3", ending more than 1" (3-D) from every enemy fighter."""
+    g = game(state)
+    return check(state, u, action, g.disengage, "disengage",
+                 keep=(Keep(g.disengage_clear, three_d=True, code="still_engaged",
+                            what="engaged"),))

@@ -47,7 +47,7 @@ def attack_odds(state: State, u: int, w: int, weapon_name: str | None) -> dict[s
     dodged = attacks.distribution(attacks.attacks(state, u, weapon),
                                   attacks.score(state, u, w, weapon, dodge=True))
     return {"expected_damage": round(float(exp), 6), "distribution": _dist(dist),
-            "hit_on": attacks.hit_on(weapon.strength, attacks.defense(state, w)),
+            "hit_on": attacks.hit_on(state, weapon.strength, attacks.defense(state, w)),
             "attackers": {weapon.name: [model]},
             "weapon": weapon.name, "attacks": attacks.attacks(state, u, weapon),
             "strength": weapon.strength, "defense": attacks.defense(state, w),
@@ -58,5 +58,5 @@ def attack_odds(state: State, u: int, w: int, weapon_name: str | None) -> dict[s
             "slain": round(float(sum(p for k, p in dist.items() if k >= left)), 6),
             "if_dodged": {"expected_damage": round(float(mean(dodged)), 6),
                           "distribution": _dist(dodged),
-                          "hit_on": attacks.hit_on(weapon.strength,
+                          "hit_on": attacks.hit_on(state, weapon.strength,
                                                    attacks.defense(state, w, True))}}

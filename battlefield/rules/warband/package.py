@@ -6,24 +6,16 @@ activates first) and the game log's words for its events."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from battlefield.errors import UsageError
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.ruleset import (
-    DragContext,
-    DragNotes,
-    Effect,
-    OddsQuestion,
-    Player,
-    Ring,
-    Ruleset,
-)
-from battlefield.rules.state import Game, State
+from battlefield.rules.questions import Asked, OddsOption, OddsQuestion
+from battlefield.rules.ruleset import Effect, Player, Ruleset
+from battlefield.rules.state import State
 from battlefield.rules.warband import attacks, initiative
 from battlefield.rules.warband.data import fighter, fighters, game
 from battlefield.rules.warband.turns import given_roll
+from battlefield.rules.window import DragContext, DragNotes, Ring, Window
 from battlefield.scene.model import Scene
 from battlefield.text import distribution, plural
 
@@ -35,17 +27,13 @@ def player() -> Player:
     return WarbandPlayer()
 
 
-def _attack(ruleset: Ruleset, scene: Scene, args: Sequence[str], options: dict[str, Any]
-            ) -> dict[str, Any]:
+def _attack(asked: Asked) -> dict[str, Any]:
     # here, not at the top: start-up time of the CLI
     from battlefield.rules.warband.odds import attack_odds
 
-    a, b = args
-    state = Game(ruleset, scene).new_state()
-    u, w = scene.unit_index(a), scene.unit_index(b)
-    if scene.units[u].side == scene.units[w].side:
-        raise UsageError(f"{b} is not an enemy of {a} (both are {scene.units[u].side})")
-    return {"attacker": a, "target": b, **attack_odds(state, u, w, options.get("weapon"))}
+    a, b = asked.names
+    return {"attacker": a, "target": b,
+            **attack_odds(asked.state, *asked.units, asked.options.get("weapon"))}
 
 
 def _attack_text(d: dict[str, Any]) -> str:
@@ -69,33 +57,10 @@ ODDS = (
                  "fighter A attacks fighter B: the exact distribution of the damage B takes",
                  _attack, _attack_text,
                  "expected_damage, distribution {\"0\": p, ...}, hit_on, attackers {WEAPON: "
-                 "[A's model]}, defense, if_dodged", ("weapon",)),
+                 "[A's model]}, defense, if_dodged",
+                 (OddsOption("weapon", "attack with this weapon only (its name)", "text"),),
+                 enemies=True),
 )
-
-
-def drag_notes(ctx: DragContext) -> DragNotes:
-    """The dragged fighter's Move (climbing counted) or disengage's 3", the enemies within 1"
-    of where it would end (engaged), and its side's dice."""
-    state = ctx.state
-    notes = DragNotes()
-    u = ctx.unit
-    side = state.side_of(u)
-    allowed = state.rules.move_allowance(state, u, ctx.ability)
-    if allowed is not None:
-        notes.lines.append(f"{ctx.ability} up to {allowed:g}\" (climbing counted)")
-    after = __import__("copy").copy(state)
-    after.table = ctx.moved
-    for w, d in attacks.engaged_with(after, u):
-        notes.rings.append(Ring(w, f"engaged: {d:.2f}\" (within {game().engaged:g}\")"))
-    d = state.sides[side]
-    notes.lines.append(f"{side}: {d['singles']} reaction dice, "
-                       f"{initiative.labels(d['ability_dice'])}")
-    return notes
-
-
-def drag_abilities(state: State, u: int, offered: list[str]) -> list[str]:
-    engaged = bool(attacks.engaged_with(state, u))
-    return [a for a in offered if a == ("disengage" if engaged else "move")] or offered
 
 
 def try_start(scene: Scene, actions: list[Action]) -> dict[str, Any]:
@@ -126,11 +91,12 @@ def try_advance(state: State, action: Action) -> list[Violation]:
     return []
 
 
-def check_scene(scene: Scene) -> None:
+def check_scene(ruleset: Ruleset, scene: Scene) -> None:
     """Every unit a fighter (one model, its weapons and abilities as warband reads them) and
     the scene's initiative roll, if it gives one (InputError at the key path)."""
-    fighters(scene)
-    given_roll(scene, (scene.extra.get("state") or {}).get("initiative"))
+    fighters(scene, ruleset.book)
+    given_roll(scene, (scene.extra.get("state") or {}).get("initiative"),
+               ruleset.book.initiative_dice)
 
 
 def health(state: State, u: int) -> list[int]:
@@ -152,3 +118,31 @@ def effect(e: dict[str, Any]) -> Effect | None:
         return Effect(str(e["target"]), damage=int(e.get("damage", 0)), hit=True,
                       dice=f"opportunistic strike: rolled {e['roll']}, needed {e['needed']}")
     return None
+
+
+class WarbandWindow(Window):
+    """What the play window shows of warband: disengage first for an engaged fighter, and what a
+    drag sets off."""
+
+    def drag_abilities(self, state: State, u: int, offered: list[str]) -> list[str]:
+        engaged = bool(attacks.engaged_with(state, u))
+        return [a for a in offered if a == ("disengage" if engaged else "move")] or offered
+
+    def drag_notes(self, ctx: DragContext) -> DragNotes:
+        """The dragged fighter's Move (climbing counted) or disengage's 3", the enemies within 1"
+        of where it would end (engaged), and its side's dice."""
+        state = ctx.state
+        notes = DragNotes()
+        u = ctx.unit
+        side = state.side_of(u)
+        allowed = state.rules.move_allowance(state, u, ctx.ability)
+        if allowed is not None:
+            notes.lines.append(f"{ctx.ability} up to {allowed:g}\" (climbing counted)")
+        after = __import__("copy").copy(state)
+        after.table = ctx.moved
+        for w, d in attacks.engaged_with(after, u):
+            notes.rings.append(Ring(w, f"engaged: {d:.2f}\" (within {game(state).engaged:g}\")"))
+        d = state.sides[side]
+        notes.lines.append(f"{side}: {d['singles']} reaction dice, "
+                           f"{initiative.labels(d['ability_dice'])}")
+        return notes

@@ -13,6 +13,7 @@ import math
 from battlefield.rules.actions import Action
 from battlefield.rules.chance import mean
 from battlefield.rules.state import State
+from battlefield.rules.steps import first_legal, places
 from battlefield.rules.warband import attacks, movement
 from battlefield.rules.warband.data import fighter
 from battlefield.rules.warband.turns import alive, left
@@ -139,16 +140,9 @@ class WarbandPlayer:
         if want < 0.1:
             return None
         uid = state.scene.units[u].id
-        base = math.atan2(dy, dx)
-        for share in SHARES:
-            for turn in TURNS:
-                a = base + math.radians(turn)
-                d = want * share
-                end = (x + d * math.cos(a), y + d * math.sin(a))
-                act = Action("move", uid, path=((x, y), end))
-                if not state.check(act):
-                    return act
-        return None
+        return first_legal(state, (Action("move", uid, path=((x, y), end))
+                                   for end in places((x, y), math.atan2(dy, dx),
+                                                     [want * s for s in SHARES], TURNS)))
 
     def _away(self, state: State, u: int, engaged: list[tuple[int, float]]) -> Action | None:
         t = state.table
@@ -156,13 +150,7 @@ class WarbandPlayer:
         x, y = float(t.x[m]), float(t.y[m])
         ax = sum(x - float(t.x[int(state.models_of(w)[0])]) for w, _ in engaged)
         ay = sum(y - float(t.y[int(state.models_of(w)[0])]) for w, _ in engaged)
-        base = math.atan2(ay, ax)
         uid = state.scene.units[u].id
-        for turn in TURNS:
-            for d in (3.0, 2.5, 2.0):
-                a = base + math.radians(turn)
-                act = Action("disengage", uid, path=((x, y), (x + d * math.cos(a),
-                                                             y + d * math.sin(a))))
-                if not state.check(act):
-                    return act
-        return None
+        return first_legal(state, (Action("disengage", uid, path=((x, y), end))
+                                   for end in places((x, y), math.atan2(ay, ax),
+                                                     (3.0, 2.5, 2.0), TURNS, turns_first=True)))

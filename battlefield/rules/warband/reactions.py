@@ -137,7 +137,7 @@ def check_answer(state: State, action: Action) -> list[Violation]:
 
 def strike(state: State, w: int, u: int) -> list[dict[str, Any]]:
     """An opportunistic strike of fighter w on the disengaging fighter u."""
-    g = game()
+    g = game(state)
     names = state.scene.units
     r = state.dice.roll("D6", f"opportunistic strike: {names[w].id} on {names[u].id}").total
     dmg = max(x.damage for x in fighter(state, w).melee)

@@ -21,12 +21,14 @@ import numpy as np
 from battlefield.geometry.paths import Terrain
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.decisions import Decision, ask
-from battlefield.rules.moves import find_unit, v
+from battlefield.rules.handlers import handles
+from battlefield.rules.moves import MoveCheck, find_unit, v
 from battlefield.rules.result import Result, decide
-from battlefield.rules.ruleset import DragContext, DragNotes, Effect, Player, Ruleset
+from battlefield.rules.ruleset import Parameter, Ruleset
 from battlefield.rules.state import State
 from battlefield.rules.warband import (
     abilities,
+    activation,
     attacks,
     initiative,
     movement,
@@ -34,23 +36,24 @@ from battlefield.rules.warband import (
     reactions,
     turns,
 )
-from battlefield.rules.warband.activation import Activations
-from battlefield.rules.warband.data import Ability, abilities_of, ability_of, fighter, game
+from battlefield.rules.warband.data import (
+    Ability,
+    GameData,
+    abilities_of,
+    ability_of,
+    fighter,
+    game,
+    load,
+)
 from battlefield.rules.warband.turns import alive, left
-from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
-ACTIONS = ("move", "attack", "disengage", "wait")
-FIELDS: dict[str, tuple[str, ...]] = {
-    "initiative": (), "first": ("side",), "pass": (), "move": ("unit", "path"),
-    "attack": ("unit", "target", "weapon"), "disengage": ("unit", "path"), "wait": ("unit",),
-    "react": ("unit", "reaction"), "no-reaction": ()}
-ABILITY_FIELDS = ("unit", "value", "target")
+ACTIONS = ("move", "attack", "disengage", "wait")       # a fighter's actions (not abilities)
 ANSWERS = ("react", "no-reaction")
 SHORTHAND = "reaction"
 
 
-class Warband(Activations, Ruleset):
+class Warband(Ruleset):
     """warband: initiative dice, activations, reactions (the game hooks here), plus what
     package.py answers for the tools."""
 
@@ -58,6 +61,11 @@ class Warband(Activations, Ruleset):
     phases = ("initiative", "first", "combat")    # the roll, who goes first, the activations
     clock_sides = ("initiative",)
     odds = package.ODDS
+    window = package.WarbandWindow()
+    parameters = (Parameter("rounds", "rounds", "battle rounds", least=1),)
+
+    def load(self) -> GameData:
+        return load(self.folder)
 
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:
@@ -98,7 +106,7 @@ class Warband(Activations, Ruleset):
         if uid is None and not left(state, c["active"]):
             return ["pass"]
         units = ([state.unit_index(uid)] if uid else left(state, c["active"]))
-        if uid and self._actions_taken(state, units[0]):
+        if uid and activation.actions_taken(state, units[0]):
             us = state.units[units[0]]
             out = [k[len("bonus_"):] for k, n in us.counters.items()
                    if k.startswith("bonus_") and n > 0]
@@ -111,20 +119,17 @@ class Warband(Activations, Ruleset):
             out.append("pass")
         return out
 
-    def _actions_taken(self, state: State, u: int) -> bool:
-        c = self._counts(state, u)
-        return bool(c) and c.get("actions", 0) >= c.get("limit", game().actions)
 
     def move_allowance(self, state: State, u: int, ability: str) -> float | None:
         if ability == "move":
             return movement.allowance(state, u)
         if ability == "disengage":
-            return game().disengage
+            return game(state).disengage
         return None
 
     def move_cost(self, state: State, u: int, m: int, path) -> tuple[float, float]:
         allowed = self.move_allowance(state, u, "move") or 0.0
-        c = movement.climb(movement.terrain(state, m), np.asarray(path, dtype=np.float64))
+        c = movement.climb(state, movement.terrain(state, m), np.asarray(path, dtype=np.float64))
         return movement.spent(c, allowed)[0], c.up
 
     def move_ground(self, state: State, u: int, m: int, box: tuple[float, float, float, float]
@@ -132,90 +137,79 @@ class Warband(Activations, Ruleset):
         return [o.shape for o in movement._blocking(state, u, m, box)], movement.terrain(state, m)
 
     # --- check --------------------------------------------------------------------------------
+    def unknown(self, state: State, action: Action) -> list[Violation]:
+        """A type of the vocabulary, or an ability of the acting fighter (its own)."""
+        listed = [a.id for a in state.scene.ruleset.actions]
+        if action.type in listed:
+            return []
+        u, _ = find_unit(state, action)
+        if u >= 0 and ability_of(state, u, action.type) is not None:
+            return []
+        return self.unknown_action(action.type, listed, "action or ability",
+                                   ", or a fighter's own ability")
+
     def check(self, state: State, action: Action) -> list[Violation]:
+        """Answers out of turn, whose turn, then the fighter: its activation, the action's
+        slot and the type's own rule (its handler, asked with the fighter: `(state, u,
+        action)`) or the ability's."""
         if state.pending:
             return reactions.check_answer(state, action)
         kind = action.type
-        c = state.clock
         if kind in ANSWERS:
             return [v("no_decision", f"{kind} answers a reaction decision; none is asked now")]
         if action.option(SHORTHAND) is not None:
             return [v("sides_decision", "a reaction is the other side's decision ({\"type\": "
                                         "\"react\", \"unit\", \"reaction\"} or {\"type\": "
                                         "\"no-reaction\"}); try also takes it on the action")]
-        ability = None
-        if kind not in FIELDS:
-            u, _ = find_unit(state, action)
-            ability = ability_of(state, u, kind) if u >= 0 else None
-            if ability is None:
-                return self.unknown_action(kind, [*FIELDS, *(a.id for a in game().abilities)],
-                                           "action or ability", ", or a fighter's own ability")
-        fields = ABILITY_FIELDS if ability is not None else FIELDS[kind]
-        odd = [k for k, _ in action.options if k not in fields]
-        odd += [k for k in ("unit", "path", "paths", "target", "weapon", "facing")
-                if getattr(action, k) is not None and k not in fields]
-        if action.side is not None and "side" not in fields:
-            if bad := self.not_your_turn(state, action):
-                return bad
-        if odd:
-            valid = ", ".join(["type", *fields])
-            return [v("unknown_key", f"unknown key '{odd[0]}' in a {kind} action (valid: "
-                                     f"{valid})")]
-        if kind == "initiative":
-            if c["phase"] != "initiative":
-                return [v("wrong_phase", f"the initiative of round {c['round']} is rolled")]
-            return []
+        if kind != "first" and (bad := self.not_your_turn(state, action)):
+            return bad
         if kind == "first":
-            if c["phase"] != "first":
-                return [v("wrong_phase", "the initiative side chooses who activates first at "
-                                         "the start of the combat phase")]
             if action.side is not None and action.side not in state.sides:
                 return [v("no_side", f"first's \"side\" is {' or '.join(state.sides)}, not "
                                      f"{action.side!r}")]
             return []
-        if c["phase"] != "combat":
-            what = "roll the initiative" if c["phase"] == "initiative" else (
-                f"{c['initiative']} chooses who activates first")
-            return [v("wrong_phase", f"round {c['round']} has not reached its combat phase: "
-                                     f"first {what}")]
+        if kind == "initiative":
+            return []
         if kind == "pass":
-            return self._check_pass(state)
+            return activation.check_pass(state)
         u, problem = find_unit(state, action)
         if problem:
             return [problem]
-        problem = self._activation(state, u)
+        problem = activation.activation_problem(state, u)
         if problem:
             return [problem]
-        if ability is not None:
+        if kind not in ACTIONS:
+            ability = ability_of(state, u, kind)
+            assert ability is not None          # Warband.unknown has refused any other type
             return self._check_ability(state, u, ability, action)
-        problem = self._slot(state, u, kind)
+        problem = activation.slot(state, u, kind)
         if problem:
             return [problem]
-        return getattr(self, "_check_" + kind)(state, u, action)
+        return self.handler(kind).check(state, u, action)
 
-    def _engaged(self, state: State, u: int) -> Violation | None:
-        return attacks.engaged_violation(state, u)
 
-    def _check_move(self, state: State, u: int, action: Action) -> list[Violation]:
-        problem = self._engaged(state, u)
+    @handles("move")
+    def check_move(self, state: State, u: int, action: Action) -> list[Violation]:
+        problem = attacks.engaged_violation(state, u)
         if problem:
             return [problem]
-        checked = movement.check_move(state, u, action)
-        return [checked] if isinstance(checked, Violation) else checked.problems
+        return movement.check_walk(state, u, action).problems
 
-    def _check_disengage(self, state: State, u: int, action: Action) -> list[Violation]:
+    @handles("disengage")
+    def check_disengage(self, state: State, u: int, action: Action) -> list[Violation]:
         if not attacks.engaged_with(state, u):
-            return [v("not_engaged", f"{action.unit} is not within {game().engaged:g}\" of an "
+            return [v("not_engaged", f"{action.unit} is not within {game(state).engaged:g}\" of an "
                                      f"enemy: it moves, it does not disengage")]
-        checked = movement.check_disengage(state, u, action)
-        return [checked] if isinstance(checked, Violation) else checked.problems
+        return movement.check_disengage(state, u, action).problems
 
-    def _check_wait(self, state: State, u: int, action: Action) -> list[Violation]:
-        return []
+    @handles("wait")
+    def check_wait(self, state: State, u: int, action: Action) -> list[Violation]:
+        return []       # carried out by the activation (activation.take): it ends it
 
     def _target(self, state: State, u: int, target: Any) -> tuple[int, Violation | None]:
         if not isinstance(target, str):
-            return -1, v("no_target", "an attack needs \"target\": an enemy fighter's id")
+            return -1, v("no_target", "an attack needs \"target\": an enemy fighter's id",
+                         choose="target")
         try:
             w = state.unit_index(target)
         except KeyError:
@@ -226,7 +220,8 @@ class Warband(Activations, Ruleset):
             return w, v("destroyed", f"{target} has been slain")
         return w, None
 
-    def _check_attack(self, state: State, u: int, action: Action) -> list[Violation]:
+    @handles("attack")
+    def check_attack(self, state: State, u: int, action: Action) -> list[Violation]:
         w, problem = self._target(state, u, action.target)
         if problem:
             return [problem]
@@ -235,11 +230,8 @@ class Warband(Activations, Ruleset):
 
     def _check_ability(self, state: State, u: int, ability: Ability, action: Action
                        ) -> list[Violation]:
-        return abilities.check(state, u, ability, action, self._counts(state, u))
+        return abilities.check(state, u, ability, action, activation.counts(state, u))
 
-    def _check_command(self, state: State, u: int, target: Any, reach: float
-                       ) -> list[Violation]:
-        return abilities.check_command(state, u, target, reach)
 
     # --- resolve ------------------------------------------------------------------------------
     def resolve(self, state: State, action: Action) -> list[Event]:
@@ -252,12 +244,12 @@ class Warband(Activations, Ruleset):
             c["active"] = action.side or c["initiative"]
             events = [{"type": "first", "side": c["active"], "chosen_by": c["initiative"]}]
         elif kind == "pass":
-            events = self._pass(state)
+            events = activation.pass_turn(state)
         else:
             u = state.unit_index(action.unit)
-            events = self._begin(state, u)
-            if kind in FIELDS:
-                events += self._take(state, u, action)
+            events = activation.begin(state, u)
+            if kind in ACTIONS:
+                events += activation.take(state, u, action)
             else:
                 events += self._use(state, u, ability_of(state, u, kind), action)
         return self._after(state, events)
@@ -271,12 +263,12 @@ class Warband(Activations, Ruleset):
                            **self.result(state)})
         return events
 
-    def _move(self, state: State, u: int, action: Action) -> list[Event]:
-        checked = movement.check_move(state, u, action)
-        assert not isinstance(checked, Violation)
-        return self._moved(state, u, checked, "moved") + self._done(state, u)
+    @check_move.resolver
+    def move(self, state: State, u: int, action: Action) -> list[Event]:
+        checked = movement.check_walk(state, u, action)
+        return self._moved(state, u, checked, "moved") + activation.done(state, u)
 
-    def _moved(self, state: State, u: int, checked: movement.Checked, what: str
+    def _moved(self, state: State, u: int, checked: MoveCheck, what: str
                ) -> list[Event]:
         state.table = checked.after
         m = int(state.models_of(u)[0])
@@ -285,9 +277,9 @@ class Warband(Activations, Ruleset):
         events: list[Event] = [{"type": what, "unit": uid,
                                 "to": [round(float(t.x[m]), 6), round(float(t.y[m]), 6)],
                                 "z": round(float(t.z[m]), 6),
-                                "distance": round(checked.used, 6)}]
-        if checked.falls:
-            g = game()
+                                "distance": round(checked.longest, 6)}]
+        if checked.risky:
+            g = game(state)
             r = state.dice.roll("D6", f"falling: {uid}").total
             events.append({"type": "fall", "unit": uid, "roll": r, "fails_on": g.fall_fails_on})
             if r <= g.fall_fails_on:
@@ -296,7 +288,8 @@ class Warband(Activations, Ruleset):
         return events
 
     # --- attacks and reactions ----------------------------------------------------------------
-    def _attack(self, state: State, u: int, action: Action) -> list[Event]:
+    @check_attack.resolver
+    def attack(self, state: State, u: int, action: Action) -> list[Event]:
         w = state.unit_index(str(action.target))
         weapon, _ = attacks.choose_weapon(state, u, w, action.weapon)
         assert weapon is not None
@@ -307,7 +300,8 @@ class Warband(Activations, Ruleset):
                                 "target": action.target, "weapon": weapon.name}]
         return events + self._go_on(state, s)
 
-    def _disengage(self, state: State, u: int, action: Action) -> list[Event]:
+    @check_disengage.resolver
+    def disengage(self, state: State, u: int, action: Action) -> list[Event]:
         s = {"kind": "disengage", "unit": action.unit,
              "path": [list(p) for p in action.path or ()],
              "engaged": [w for w, _ in attacks.engaged_with(state, u)], "reacted": []}
@@ -321,7 +315,7 @@ class Warband(Activations, Ruleset):
                 return ask(state, [reactions.decision(state, s, choices)], s)
             events = self._step(state, s)
             if s.get("finished"):
-                return events + self._done(state, state.unit_index(s["unit"]))
+                return events + activation.done(state, state.unit_index(s["unit"]))
             if events:          # a step that rolled goes on to the next reaction point
                 return events + self._go_on(state, s)
 
@@ -343,7 +337,6 @@ class Warband(Activations, Ruleset):
             return []
         action = Action("disengage", s["unit"], path=tuple(tuple(p) for p in s["path"]))
         checked = movement.check_disengage(state, u, action)
-        assert not isinstance(checked, Violation)
         return self._moved(state, u, checked, "disengaged")
 
     def resume(self, state: State, suspended: dict[str, Any],
@@ -374,21 +367,21 @@ class Warband(Activations, Ruleset):
                 if s["kind"] == "disengage" and not alive(state, u):
                     s["finished"] = True
             if s.get("finished"):
-                return self._after(state, events + self._done(state, u))
+                return self._after(state, events + activation.done(state, u))
             if s["kind"] == "disengage":    # the next engaged fighter may strike too
                 return self._after(state, events + self._go_on(state, s))
         else:
             events.append({"type": "no-reaction", "side": answer.side})
         events += self._step(state, s)
         if s.get("finished"):
-            return self._after(state, events + self._done(state, state.unit_index(s["unit"])))
+            return self._after(state, events + activation.done(state, state.unit_index(s["unit"])))
         return self._after(state, events + self._go_on(state, s))
 
     # --- abilities ----------------------------------------------------------------------------
     def _use(self, state: State, u: int, ability: Ability | None, action: Action
              ) -> list[Event]:
         assert ability is not None
-        return abilities.use(state, u, ability, action) + self._done(state, u)
+        return abilities.use(state, u, ability, action) + activation.done(state, u)
 
     # --- try's shorthand ----------------------------------------------------------------------
     def shorthand(self, state: State, action: Action
@@ -416,29 +409,17 @@ class Warband(Activations, Ruleset):
         return Action(reactions.NO, side=decision.side)
 
     # --- beyond the game: the computer player, odds, the window, try (package.py) -----------------
-    def player(self) -> Player:
-        return package.player()
+    player = staticmethod(package.player)
 
-    def drag_abilities(self, state: State, u: int, offered: list[str]) -> list[str]:
-        return package.drag_abilities(state, u, offered)
+    try_start = staticmethod(package.try_start)
 
-    def drag_notes(self, ctx: DragContext) -> DragNotes:
-        return package.drag_notes(ctx)
+    try_advance = staticmethod(package.try_advance)
 
-    def try_start(self, scene: Scene, actions: list[Action]) -> dict[str, Any]:
-        return package.try_start(scene, actions)
+    check_scene = package.check_scene
 
-    def try_advance(self, state: State, action: Action) -> list[Violation]:
-        return package.try_advance(state, action)
+    health = staticmethod(package.health)
 
-    def check_scene(self, scene: Scene) -> None:
-        package.check_scene(scene)
-
-    def health(self, state: State, u: int) -> list[int]:
-        return package.health(state, u)
-
-    def effect(self, event: Event) -> Effect | None:
-        return package.effect(event)
+    effect = staticmethod(package.effect)
 
 
 RULESET = Warband()

@@ -25,10 +25,6 @@ START_KEYS = ("round", "active", "initiative")
 ROUND_COUNTERS = ("defense",)
 
 
-def other(state: State, side: str) -> str:
-    return next(s for s in state.sides if s != side)
-
-
 def alive(state: State, u: int) -> bool:
     return bool(len(state.models_of(u)))
 
@@ -53,16 +49,16 @@ def begin(state: State) -> list[Event]:
     if len(scene.sides) != 2:
         raise UsageError(f"{where}: a warband battle needs two sides; the scene has "
                          f"{len(scene.sides)}: {', '.join(scene.sides)}")
-    fighters(scene)                                    # every fighter checked up front
+    fighters(scene, state.rules.book)                  # every fighter checked up front
     start, active = scene_start(state, START_KEYS)
-    rnd = start_round(state, start, game().rounds)
+    rnd = start_round(state, start, game(state).rounds)
     state.sides = {s: {"singles": 0, "ability_dice": [], "rolled": [], "initiative": False,
                        "vp": 0, "activated": [], "waiting": []} for s in scene.sides}
     state.clock = {"round": rnd, "phase": "initiative", "active": active, "initiative": None,
                    "activating": None, "commanded": None, "over": False}
     state.objectives = {o.id: o.controlled_by for o in scene.objectives}
     events: list[Event] = [{"type": "battle-round", "round": rnd}]
-    given = given_roll(scene, start.get("initiative"))
+    given = given_roll(scene, start.get("initiative"), game(state).initiative_dice)
     if given is not None:
         counts = {s: initiative.split(d)[0] for s, d in given.items()}
         if len(set(counts.values())) > 1:            # no roll-off: nothing to roll
@@ -72,11 +68,10 @@ def begin(state: State) -> list[Event]:
     return events
 
 
-def given_roll(scene: Scene, raw: Any) -> dict[str, list[int]] | None:
-    """The scene's initiative roll for the first round: {side: six dice}."""
+def given_roll(scene: Scene, raw: Any, n: int) -> dict[str, list[int]] | None:
+    """The scene's initiative roll for the first round: {side: `n` dice}."""
     if raw is None:
         return None
-    n = game().initiative_dice
     want = f"{{{', '.join(f'{s}: [{n} dice 1-6]' for s in scene.sides)}}}"
     if isinstance(raw, dict):
         odd = [s for s in raw if s not in scene.sides]
@@ -118,13 +113,13 @@ def end_round(state: State) -> list[Event]:
     gained = {s: 0 for s in state.sides}
     for held in state.objectives.values():
         if held in gained:
-            gained[held] += game().objective_vp
+            gained[held] += game(state).objective_vp
     for s, n in gained.items():
         state.sides[s]["vp"] += n
     events: list[Event] = [{"type": "end-round", "round": c["round"],
                             "objectives": dict(state.objectives), "gained": gained,
                             "vp": vp(state)}]
-    if c["round"] >= game().rounds:
+    if c["round"] >= game(state).rounds:
         c["over"] = True
         return events
     c["round"] += 1

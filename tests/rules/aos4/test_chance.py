@@ -123,17 +123,18 @@ def test_fixed_dice_give_the_enumerated_outcome(name, spec, models, save, mods):
 def test_charge_roll_frequencies_match_the_exact_odds(needed, reroll):
     dice = Dice.seeded(11)
     n = 4000
-    hits = sum(play(rolls.charge_roll("red", needed, reroll), dice).reached for _ in range(n))
-    p = float(rolls.charge_chance(needed, reroll))
+    hits = sum(play(rolls.charge_roll("2D6", "red", needed, reroll), dice).reached
+               for _ in range(n))
+    p = float(rolls.charge_chance("2D6", needed, reroll))
     assert abs(hits / n - p) <= 5 * math.sqrt(p * (1 - p) / n) + 1 / n
 
 
 def test_charge_odds_are_2d6_with_a_reroll():
-    assert rolls.charge_chance(7.5, False) == pytest.approx(15 / 36)
-    assert rolls.charge_chance(7.5, True) == pytest.approx(1 - (21 / 36) ** 2)
-    assert rolls.charge_chance(7.0000001, False) == pytest.approx(21 / 36)   # within 1e-6
-    assert rolls.run_chance(4) == pytest.approx(1 / 2)
-    assert rolls.run_chance(6.5, at_the_double=True) == 0
+    assert rolls.charge_chance("2D6", 7.5, False) == pytest.approx(15 / 36)
+    assert rolls.charge_chance("2D6", 7.5, True) == pytest.approx(1 - (21 / 36) ** 2)
+    assert rolls.charge_chance("2D6", 7.0000001, False) == pytest.approx(21 / 36)   # within 1e-6
+    assert rolls.run_chance(RULESET.book.core.movement, 4) == pytest.approx(1 / 2)
+    assert rolls.run_chance(RULESET.book.core.movement, 6.5, at_the_double=True) == 0
 
 
 
@@ -142,9 +143,9 @@ def test_charge_chance_by_whole_inches_is_the_enumerated_procedure(reroll):
     """charge_chance works the odds out once per whole number of inches: the same Fraction
     as enumerating the procedure with the distance itself."""
     for needed in [0.0, 1.5, 6.999999, 6.9999995, 7.0, 7.0000001, 7.25, 9.9, 12.0, 12.5]:
-        exact = outcomes(lambda n=needed: rolls.charge_roll("", n, reroll),
+        exact = outcomes(lambda n=needed: rolls.charge_roll("2D6", "", n, reroll),
                          key=lambda r: r.reached).get(True, 0)
-        assert rolls.charge_chance(needed, reroll) == exact, needed
+        assert rolls.charge_chance("2D6", needed, reroll) == exact, needed
 
 CHARGE = """
 ruleset: aos4
@@ -175,7 +176,7 @@ def test_a_charge_with_fixed_dice_rolls_what_the_enumeration_says(dice, command)
     rolled = [e["roll"] for e in r["events"] if e["type"] == "charge-roll"]
     needed = next(e["needed"] for e in r["events"] if e["type"] == "charge-roll")
     assert needed == pytest.approx(8.25, abs=1e-6)
-    want, used = follow(lambda: rolls.charge_roll("red", needed, command is not None), dice)
+    want, used = follow(lambda: rolls.charge_roll("2D6", "red", needed, command is not None), dice)
     assert used == len(dice)
     assert tuple(rolled) == want.rolls
     assert any(e["type"] == "charged" for e in r["events"]) == want.reached

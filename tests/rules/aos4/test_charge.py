@@ -7,6 +7,7 @@ import pytest
 from battlefield.rules import registry
 from battlefield.rules.actions import Action
 from battlefield.rules.aos4.charge import charge_odds
+from battlefield.rules.aos4.rules import RULESET
 from battlefield.rules.choices import usable
 from battlefield.rules.state import Game
 from battlefield.rulings import Referee
@@ -28,7 +29,7 @@ units:
 
 def test_open_ground():
     # 6" between centres: 6 - 2r - 1/2 = 4.240157"; 2D6 >= 4.24 means 5+: 30/36.
-    o = charge_odds(referee(), 0, 1)
+    o = charge_odds(RULESET.book, referee(), 0, 1)
     assert o.needed == pytest.approx(6 - 2 * R - 0.5, abs=1e-6)
     assert o.probability == pytest.approx(30 / 36)
     assert o.probability_reroll == pytest.approx(1 - (6 / 36) ** 2)
@@ -40,7 +41,7 @@ def test_round_an_impassable_rock():
     # 2" along the top, arc round (16, 28), tangent towards the target until 2r + 1/2 from it.
     rock = "{id: rock, outline: [[14, 16], [16, 16], [16, 28], [14, 28]], height: 4, " \
            "kind: impassable}"
-    o = charge_odds(referee(rock, blue_at=(20, 22)), 0, 1)
+    o = charge_odds(RULESET.book, referee(rock, blue_at=(20, 22)), 0, 1)
     d = math.hypot(4, 6)
     tangent = math.sqrt(d * d - R * R)
     arc = R * (math.pi / 2 + math.atan2(6, 4) - math.acos(R / d))
@@ -58,18 +59,19 @@ WALL = "{id: wall, outline: [[12, 0], [12.5, 0], [12.5, 44], [12, 44]], height: 
 
 def test_climbing_a_wall_counts_up_and_down():
     # 4.240157" of ground plus 2" up and 2" down the wall: 8.240157" -> 9+ on 2D6: 10/36.
-    o = charge_odds(referee(WALL), 0, 1)
+    o = charge_odds(RULESET.book, referee(WALL), 0, 1)
     assert o.needed == pytest.approx(6 - 2 * R - 0.5 + 4, abs=1e-6)
     assert o.probability == pytest.approx(10 / 36)
 
 
 def test_fly_ignores_the_wall():
-    o = charge_odds(referee(WALL, red_kw="keywords: [FLY],"), 0, 1)
+    o = charge_odds(RULESET.book, referee(WALL, red_kw="keywords: [FLY],"), 0, 1)
     assert o.needed == pytest.approx(6 - 2 * R - 0.5, abs=1e-6)
 
 
 def test_no_charge_from_combat():
-    o = charge_odds(referee(blue_at=(13, 22)), 0, 1)     # 1.74" apart, visible: in combat
+    # 1.74" apart, visible: in combat
+    o = charge_odds(RULESET.book, referee(blue_at=(13, 22)), 0, 1)
     assert o.needed is None and o.probability == 0.0 and "in combat" in o.reason
 
 
@@ -78,7 +80,7 @@ def test_already_close_but_hidden_is_not_combat():
     # within 1/2" that sees the target except round the wall's end - far away.
     tall = "{id: tall, outline: [[11.5, 12], [12.5, 12], [12.5, 32], [11.5, 32]], height: 5, " \
            "kind: obstacle}"
-    o = charge_odds(referee(tall, blue_at=(14, 22)), 0, 1)
+    o = charge_odds(RULESET.book, referee(tall, blue_at=(14, 22)), 0, 1)
     assert o.needed is not None and o.needed > 2.74
 
 
@@ -139,7 +141,7 @@ def test_a_base_grazing_a_tower_climbs_it_in_play():
 def test_the_charge_odds_step_round_a_tower_and_play_agrees():
     # Going round: the path turns 0.01" outside a polygon enclosing the tower's wall grown by
     # R (15 deg arcs): 0.04" off the straight line, a few ten-thousandths longer than 8.240157".
-    o = charge_odds(referee(TOWER, blue_at=(20, 22)), 0, 1)
+    o = charge_odds(RULESET.book, referee(TOWER, blue_at=(20, 22)), 0, 1)
     straight = 10 - 2 * R - 0.5
     assert straight < o.needed < straight + 1e-3
     assert min(y for _, y in o.path) < 22 - 0.03
@@ -154,7 +156,7 @@ def test_the_charge_odds_step_round_a_tower_and_play_agrees():
 def test_the_charge_odds_climb_when_round_is_dearer_and_play_agrees():
     # The 2" wall across the table (x 12..12.5): whole bases climb it as centres did, 4" more
     # (12.24", beyond 2D6: play refuses the path at the same length).
-    o = charge_odds(referee(WALL, blue_at=(20, 22)), 0, 1)
+    o = charge_odds(RULESET.book, referee(WALL, blue_at=(20, 22)), 0, 1)
     r = played_charge(o.path, [6, 6], terrain=WALL)
     assert measured(r) == pytest.approx(o.needed, abs=1e-6)
     assert o.needed == pytest.approx(10 - 2 * R - 0.5 + 4, abs=1e-6)

@@ -9,8 +9,8 @@ import pytest
 
 from battlefield.errors import InputError
 from battlefield.paths import ruleset_dir
-from battlefield.rules.aos4.data import abilities, core, load_abilities, load_rules
-from battlefield.rules.aos4.rules import NOT_PLAYED, REACTIONS, Aos4
+from battlefield.rules.aos4.data import load_abilities, load_rules
+from battlefield.rules.aos4.rules import RULESET, Aos4
 
 BOGUS = """
 - id: bogus-ability
@@ -31,7 +31,7 @@ def abilities_with(tmp_path: Path, extra: str) -> Path:
 
 def test_every_ability_of_the_data_is_handled_a_reaction_or_not_played():
     rules = Aos4()
-    for a in abilities().values():
+    for a in rules.book.abilities.values():
         assert (a.id in rules.handlers) + bool(a.reacts_to) + bool(a.not_played) == 1, a.id
 
 
@@ -58,15 +58,15 @@ def test_a_reaction_must_say_what_it_reacts_to(tmp_path):
 
 
 def test_reactions_and_not_played_come_from_the_data():
-    assert REACTIONS == {"at-the-double": "run", "forward-to-victory": "charge",
+    assert RULESET.book.reactions == {"at-the-double": "run", "forward-to-victory": "charge",
                          "all-out-attack": "shoot|fight|covering-fire",
                          "all-out-defence": "shoot|fight"}
-    assert sorted(NOT_PLAYED) == ["banish-manifestation", "deploy-faction-terrain",
+    assert sorted(RULESET.book.not_played) == ["banish-manifestation", "deploy-faction-terrain",
                                   "deploy-regiment", "deploy-unit", "unbind"]
 
 
 def test_core_numbers():
-    c = core()
+    c = RULESET.book.core
     assert (c.charge.roll, c.charge.reach, c.combat.pile_in) == ("2D6", 0.5, 3.0)
     assert (c.movement.run_roll, c.movement.at_the_double, c.magic.unbind_range) == ("D6", 6, 30)
 

@@ -20,6 +20,7 @@ from battlefield.rules.aos4.weapons import (
     weapons_of_model,
 )
 from battlefield.rules.registry import checked
+from battlefield.rulesets import load_ruleset
 from battlefield.rulings import Referee
 from battlefield.scene.load import load_scene_text
 
@@ -50,24 +51,31 @@ units:
 """
 
 
+
+def weapon_from_aos4(spec):
+    """A weapon profile with aos4's defaults for what it leaves out."""
+    return weapon_from(spec, load_ruleset("aos4").weapon_defaults)
+
+
 CHAMPION = ("[{base: 32, at: [12, 22], weapons: [Pistol]}, "
             "{base: 32, at: [12, 23.5], weapons: [Bow]}, {base: 32, at: [12, 25]}]")
 
 
 # --- each model its own weapons -------------------------------------------------------------
 def test_a_model_carries_what_it_names_or_all():
-    unit = load_scene_text(scene(CHAMPION)).units[0]
+    loaded = load_scene_text(scene(CHAMPION))
+    unit = loaded.units[0]
     assert [carries(unit, k, "Pistol") for k in range(3)] == [True, False, True]
-    assert [w.name for w in weapons_of_model(unit, 1)] == ["Bow"]
-    assert [w.name for w in weapons_of_model(unit, 2)] == ["Bow", "Pistol"]
+    assert [w.name for w in weapons_of_model(loaded, 0, 1)] == ["Bow"]
+    assert [w.name for w in weapons_of_model(loaded, 0, 2)] == ["Bow", "Pistol"]
     assert [w["name"] for w in unit.model_weapons(0)] == ["Pistol"]
 
 
 def test_odds_count_only_the_models_that_carry_each_weapon():
     o = attack_odds(Referee(load_scene_text(scene(CHAMPION))), 0, 1)
     assert o.attackers == {"Bow": ["red/2", "red/3"], "Pistol": ["red/1", "red/3"]}
-    bow = seq.volley_dist(weapon_from({"name": "Bow", "range": 18}), 2, 4, seq.Modifiers())
-    pistol = seq.volley_dist(weapon_from({"name": "Pistol", "range": 10, "attacks": 2,
+    bow = seq.volley_dist(weapon_from_aos4({"name": "Bow", "range": 18}), 2, 4, seq.Modifiers())
+    pistol = seq.volley_dist(weapon_from_aos4({"name": "Pistol", "range": 10, "attacks": 2,
                                           "hit": 3, "wound": 3}), 2, 4, seq.Modifiers())
     whole = seq.capped(seq._conv(bow, pistol), 2)
     assert o.expected_damage == pytest.approx(seq.mean(whole))
@@ -105,10 +113,10 @@ def test_anti_adds_rend_only_against_its_target(ability, keywords, charged, rend
     text = scene("[{base: 32, at: [12, 22]}]", f"[{SPEAR.replace('ABILITY', repr(ability))}]",
                  keywords)
     s = load_scene_text(text)
-    w, said = against(weapon_from(s.units[0].weapons[0]), s.units[1], charged)
+    w, said = against(weapon_from_aos4(s.units[0].weapons[0]), s.units[1], charged)
     assert w.rend == rend and bool(said) == bool(rend)
     o = attack_odds(Referee(s), 0, 1, charged=charged)
-    one = seq.attack_dist(weapon_from({"name": "Spear", "range": 18, "rend": rend}), 4)
+    one = seq.attack_dist(weapon_from_aos4({"name": "Spear", "range": 18, "rend": rend}), 4)
     assert o.distribution == pytest.approx(seq.as_dict(seq.capped(one, 2)))
     assert ("anti" in o.modifiers) == bool(rend)
 

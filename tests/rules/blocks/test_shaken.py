@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from battlefield.rules.blocks import RULESET
 from battlefield.rules.blocks.turns import shakes
 from battlefield.scene.model import UnitSpec
 
@@ -25,4 +26,4 @@ def block(bar: list[int]) -> UnitSpec:
     ([1, 3, 3], 1, 3, False),      # yellow only
 ])
 def test_damage_that_shakes_a_block(bar, before, after, shaken):
-    assert shakes(block(bar), before, after) is shaken
+    assert shakes(block(bar), RULESET.book, before, after) is shaken

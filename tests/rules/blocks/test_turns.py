@@ -279,6 +279,6 @@ def test_card_is_offered_only_with_a_green_card_in_hand():
     act(s, type="draw-card")
     assert s.sides["red"]["cards"] == ["fury"]          # a red card: played on an attack
     assert "card" not in s.available()
-    green = next(c.id for c in blocks_data().cards if c.colour == "green")
+    green = next(c.id for c in blocks_data(s).cards if c.colour == "green")
     s.sides["red"]["cards"].append(green)
     assert "card" in s.available()

@@ -11,9 +11,17 @@ import pytest
 from battlefield.cli.main import main
 from battlefield.rules.chance import outcomes
 from battlefield.rules.openwg import RULESET, odds
-from battlefield.rules.openwg.package import attack_answer, morale_answer
 
 from ._scene import MELEE, R, load, row, scene, unit
+
+
+def attack_answer(ruleset, scene, args, options):
+    """openwg's --attack as `battlefield odds` asks it (OddsQuestion.answer)."""
+    return ruleset.question("attack").answer(ruleset, scene, args, options)
+
+
+def morale_answer(ruleset, scene, args, options):
+    return ruleset.question("morale").answer(ruleset, scene, args, options)
 
 GAP = 2 * R + 0.5                      # centres of two 25 mm bases 0.5" apart
 

@@ -37,10 +37,10 @@ CASES = [
      "ends_in_combat", "within 1\""),
     ("charge short", two(gap=6), [{"type": "charge", "unit": "red-1", "target": "blue-1",
                                    "path": [[10, 10], [10, 14]]}],
-     "not_in_combat_after_charge", "red-1 ends 2.00\" from blue-1, more than 1\""),
+     "not_in_combat_after_charge", "red-1 ends 2.00\" from blue-1, not within 1\""),
     ("charge bent", two(gap=6), [{"type": "charge", "unit": "red-1", "target": "blue-1",
                                   "path": [[10, 10], [11, 12], [10, 15.5]]}],
-     "charge_not_straight", "straight line"),
+     "not_straight", "straight line"),
     ("charge through", two(gap=3), [{"type": "charge", "unit": "red-1", "target": "blue-1",
                                      "path": [[10, 10], [10, 16]]}],
      "moves_through", "through the enemy model"),
@@ -74,7 +74,7 @@ CASES = [
      [{"type": "fight", "unit": "red-1", "target": "blue-1",
        "adjust": {"1": [[10, 8]], "2": [[11.2, 8]], "3": [[12.4, 8]]}}],
      "adjust_leaves_combat",
-     "out of combat (2.50\" from the nearest enemy it fought, combat is 1\")"),
+     "red-1 ends 2.50\" from blue-1, not within 1\" of a model"),
 ]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from battlefield.errors import InputError
-from battlefield.rules.openwg import attacks, package
+from battlefield.rules.openwg import RULESET, attacks
 from battlefield.rules.registry import with_ruleset_check
 
 from ._scene import GAP_MELEE, MELEE, R, attempt, load, row, scene, unit
@@ -126,7 +126,7 @@ def test_a_fight_split_between_two_units_in_combat():
 def test_a_weapon_without_what_openwg_needs_is_named(weapon, said):
     """Not a Precision of 0 (a weapon that never hits) or a melee weapon nobody called one."""
     with pytest.raises(InputError, match=said):
-        package.check_scene(load(scene(unit("a", "red", row(10, 10), weapons=[weapon]))))
+        RULESET.check_scene(load(scene(unit("a", "red", row(10, 10), weapons=[weapon]))))
 
 
 def test_pierce_left_out_is_assumed_and_shown():
@@ -142,12 +142,12 @@ def test_a_specials_weapon_is_checked_when_the_scene_is_read(weapon):
     """attack_on_charge's weapon was read only at a charge (a text: AttributeError there)."""
     special = {"effect": "attack_on_charge", "once": "battle", "weapon": weapon}
     with pytest.raises(InputError, match="specials"):
-        package.check_scene(load(scene(unit("a", "red", row(10, 10), specials=[special]))))
+        RULESET.check_scene(load(scene(unit("a", "red", row(10, 10), specials=[special]))))
 
 
 @pytest.mark.parametrize("effect", [["armor"], {"armor": 1}, None, 7])
 def test_a_special_whose_effect_is_no_name_is_one_line(effect):
     """{effect: [armor]} was a TypeError (an unhashable list looked up among the effects)."""
     with pytest.raises(InputError, match="unknown special"):
-        package.check_scene(load(scene(unit("a", "red", row(10, 10),
+        RULESET.check_scene(load(scene(unit("a", "red", row(10, 10),
                                             specials=[{"effect": effect}]))))

@@ -11,8 +11,8 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+from battlefield.client.mirror import Mirror, OutOfStep
 from battlefield.rules.actions import Action
-from battlefield.server.mirror import Mirror, OutOfStep
 
 
 class Seat:

@@ -14,11 +14,11 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from battlefield.client.link import PATIENCE, Link
+from battlefield.client.seat import Seat
 from battlefield.errors import BattlefieldError
 from battlefield.rules import players, registry
 from battlefield.rules.actions import Action
-from battlefield.server.link import PATIENCE, Link
-from battlefield.server.seat import Seat
 
 MAX_REFUSED = 20         # refusals in a row before the bot stops (its player is wrong)
 
