@@ -74,7 +74,7 @@ def _scene(text: str, name: str) -> Scene:
 def play_one(job: Job) -> dict[str, Any]:
     """One battle (in whatever process runs it): its index, seed and result, the side that
     acted first with a unit, each side's zone, the navigation counts per zone and the action
-    types each side used."""
+    types each side used (and the commands given with them: aos4's all-out-attack ...)."""
     scene = _scene(job.scene_text, job.scene_name)
     game = Game(log.rules_for(job.ruleset), scene, job.seed)
     zones = dict(job.zones) or {s: s for s in scene.sides if s in scene.deployment}
@@ -84,6 +84,9 @@ def play_one(job: Job) -> dict[str, Any]:
     def choice(state, action) -> None:
         side = state.acting_side
         uses[side][action.type] += 1
+        named = action.option("command")       # a command given with it (aos4's) counts too
+        for name in [named] if isinstance(named, str) else list(named or ()):
+            uses[side][str(name)] += 1
         if seen["first"] is None:
             seen["first"] = side
         if seen["tracker"] is None and zones:
