@@ -1,5 +1,6 @@
 """How strong the computer players are, measured: `python benchmarks/strength.py [--json]
-[--games N] [--strong-games M] [--rulesets aos4,skirmish] [--workers K] [--markdown]`.
+[--games N] [--strong-games M] [--rulesets aos4,skirmish] [--workers K] [--markdown] [--no-easy]
+[--out FILE] [--merge FILE ...]`.
 
 For every ruleset, on its table (TABLES: the ruleset's map, or its demo battle's when that has
 deployment zones) in mirror matches - the same demo army on both sides, every other battle with
@@ -95,8 +96,8 @@ def match(ruleset: str, level: str, against: str, games: int, workers: int | Non
     return out
 
 
-def run(rulesets: list[str], games: int, strong_games: int, workers: int | None
-        ) -> dict[str, Any]:
+def run(rulesets: list[str], games: int, strong_games: int, workers: int | None,
+        easy: bool = True, out_path: str | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"games_per_side": games, "strong_games_per_side": strong_games,
                            "seed": SEED, "tables": {r: TABLES.get(r) for r in rulesets},
                            "rulesets": {}}
@@ -105,13 +106,16 @@ def run(rulesets: list[str], games: int, strong_games: int, workers: int | None
         row: dict[str, Any] = {}
         if games:
             row["normal_vs_random"] = match(ruleset, "normal", "random", games, workers)
-            row["easy_vs_random"] = match(ruleset, "easy", "random", games, workers)
+            if easy:
+                row["easy_vs_random"] = match(ruleset, "easy", "random", games, workers)
         if strong_games:
             row["strong_vs_normal"] = match(ruleset, "strong", "normal", strong_games,
                                             workers)
         row["seconds"] = round(time.perf_counter() - t0, 1)
         out["rulesets"][ruleset] = row
         print(f"{ruleset}: done in {row['seconds']} s", file=sys.stderr, flush=True)
+        if out_path:                   # what is done so far survives a run stopped part way
+            Path(out_path).write_text(json.dumps(out, indent=2))
     met = {}
     for ruleset, row in out["rulesets"].items():
         if "normal_vs_random" in row:
@@ -122,6 +126,21 @@ def run(rulesets: list[str], games: int, strong_games: int, workers: int | None
                 row["strong_vs_normal"]["score"] >= TARGETS["strong_vs_normal_score"])
     out["targets"] = TARGETS
     out["targets_met"] = met
+    if out_path:
+        Path(out_path).write_text(json.dumps(out, indent=2))
+    return out
+
+
+def merged(paths: list[str]) -> dict[str, Any]:
+    """Runs made apart (a ruleset or a few each, in parallel) as one: their rulesets' rows
+    side by side, with each run's numbers of battles."""
+    out: dict[str, Any] = {"rulesets": {}, "runs": [], "targets": TARGETS, "targets_met": {}}
+    for p in paths:
+        one = json.loads(Path(p).read_text())
+        out["rulesets"].update(one["rulesets"])
+        out["targets_met"].update(one.get("targets_met", {}))
+        out["runs"].append({k: one.get(k) for k in ("games_per_side", "strong_games_per_side",
+                                                    "seed", "tables")})
     return out
 
 
@@ -172,10 +191,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--markdown", action="store_true", help="print README's tables")
+    ap.add_argument("--no-easy", action="store_true", help="leave out easy against random")
+    ap.add_argument("--out", default=None,
+                    help="also write the JSON to this file, after each ruleset")
+    ap.add_argument("--merge", nargs="+", default=None, metavar="JSON",
+                    help="print the tables of runs written with --out (nothing played)")
     args = ap.parse_args(argv)
+    if args.merge:
+        out = merged(args.merge)
+        print(json.dumps(out, indent=2) if args.json else markdown(out))
+        return 0
     rulesets = (args.rulesets.split(",") if args.rulesets
                 else [n for n in registry.playable() if registry.get(n).spec.demo])
-    out = run(rulesets, args.games, args.strong_games, args.workers)
+    out = run(rulesets, args.games, args.strong_games, args.workers, easy=not args.no_easy,
+              out_path=args.out)
     if args.json:
         print(json.dumps(out, indent=2))
     if args.markdown or not args.json:

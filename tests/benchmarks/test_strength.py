@@ -29,3 +29,18 @@ def test_every_figure_is_made_and_tabled(monkeypatch):
                                        "skirmish.strong_vs_normal_score"}
     table = strength.markdown(out)
     assert "| skirmish |" in table and "| skirmish | strong |" in table
+
+
+def test_runs_written_apart_are_tabled_together(tmp_path, monkeypatch):
+    from battlefield.rules import search
+
+    monkeypatch.setattr(search, "ROLLOUTS", 1)
+    monkeypatch.setattr(search, "DEPTH", 4)
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    strength.run(["skirmish"], games=1, strong_games=0, workers=1, easy=False, out_path=str(a))
+    strength.run(["openwg"], games=1, strong_games=0, workers=1, easy=False, out_path=str(b))
+    out = strength.merged([str(a), str(b)])
+    assert set(out["rulesets"]) == {"skirmish", "openwg"}
+    assert "easy_vs_random" not in out["rulesets"]["openwg"]
+    table = strength.markdown(out)
+    assert "| skirmish |" in table and "| openwg |" in table
