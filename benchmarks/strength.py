@@ -104,18 +104,19 @@ def run(rulesets: list[str], games: int, strong_games: int, workers: int | None,
     for ruleset in rulesets:
         t0 = time.perf_counter()
         row: dict[str, Any] = {}
+        out["rulesets"][ruleset] = row
         if games:
             row["normal_vs_random"] = match(ruleset, "normal", "random", games, workers)
+            _keep(out, out_path)
             if easy:
                 row["easy_vs_random"] = match(ruleset, "easy", "random", games, workers)
+                _keep(out, out_path)
         if strong_games:
             row["strong_vs_normal"] = match(ruleset, "strong", "normal", strong_games,
                                             workers)
         row["seconds"] = round(time.perf_counter() - t0, 1)
-        out["rulesets"][ruleset] = row
         print(f"{ruleset}: done in {row['seconds']} s", file=sys.stderr, flush=True)
-        if out_path:                   # what is done so far survives a run stopped part way
-            Path(out_path).write_text(json.dumps(out, indent=2))
+        _keep(out, out_path)
     met = {}
     for ruleset, row in out["rulesets"].items():
         if "normal_vs_random" in row:
@@ -129,6 +130,12 @@ def run(rulesets: list[str], games: int, strong_games: int, workers: int | None,
     if out_path:
         Path(out_path).write_text(json.dumps(out, indent=2))
     return out
+
+
+def _keep(out: dict[str, Any], out_path: str | None) -> None:
+    """What is measured so far, written (a run stopped part way keeps it)."""
+    if out_path:
+        Path(out_path).write_text(json.dumps(out, indent=2))
 
 
 def merged(paths: list[str]) -> dict[str, Any]:
@@ -193,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--markdown", action="store_true", help="print README's tables")
     ap.add_argument("--no-easy", action="store_true", help="leave out easy against random")
     ap.add_argument("--out", default=None,
-                    help="also write the JSON to this file, after each ruleset")
+                    help="also write the JSON to this file, after each match")
     ap.add_argument("--merge", nargs="+", default=None, metavar="JSON",
                     help="print the tables of runs written with --out (nothing played)")
     args = ap.parse_args(argv)
