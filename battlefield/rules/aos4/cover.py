@@ -19,13 +19,12 @@ RING = 8
 
 
 def _points(table: Table, models: np.ndarray) -> np.ndarray:
-    """Each model's centre and RING points round its edge (made once per placement of the
-    models: kept while they stand where they stand, other models moving)."""
+    """Each model's centre and RING points round its edge (made once per table)."""
     def make() -> np.ndarray:
         return np.concatenate([np.vstack([[table.x[m], table.y[m]], table.outline(int(m), RING)])
                                for m in models])
 
-    return table.placed_memo("aos4-cover-points", models, make)
+    return table.memo(("aos4-cover-points", models.tobytes()), make)
 
 
 def wholly_on(table: Table, models: np.ndarray, piece: int) -> bool:
@@ -43,10 +42,10 @@ def _lines(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _near(table: Table, attackers: np.ndarray, combat_range: float) -> shapely.Geometry:
-    """The attackers' bases grown by the combat range (made once per placement of theirs)."""
-    return table.placed_memo(("aos4-cover-near", combat_range), attackers,
-                             lambda: shapely.union_all([table.footprint(int(m), 32)
-                                                        for m in attackers]).buffer(combat_range))
+    """The attackers' bases grown by the combat range (made once per table)."""
+    return table.memo(("aos4-cover-near", attackers.tobytes(), combat_range),
+                      lambda: shapely.union_all([table.footprint(int(m), 32)
+                                                 for m in attackers]).buffer(combat_range))
 
 
 def behind(table: Table, attackers: np.ndarray, targets: np.ndarray, piece: int,
@@ -67,9 +66,9 @@ def behind(table: Table, attackers: np.ndarray, targets: np.ndarray, piece: int,
     lines = _lines(a, b)
     if not segments_all_meet(*lines, *whole):
         return False
-    part = table.placed_memo(("aos4-cover-part", piece, combat_range), attackers,
-                             lambda: part_edges(poly.difference(_near(table, attackers,
-                                                                       combat_range))))
+    part = table.memo(("aos4-cover-part", piece, attackers.tobytes(), combat_range),
+                      lambda: part_edges(poly.difference(_near(table, attackers,
+                                                                combat_range))))
     if not len(part[2]):
         return False
     return bool(segments_all_meet(*lines, *part))
@@ -78,12 +77,10 @@ def behind(table: Table, attackers: np.ndarray, targets: np.ndarray, piece: int,
 def covering(table: Table, attackers: np.ndarray, targets: np.ndarray, piece: int,
              combat_range: float) -> bool:
     """The targets are wholly on the piece or behind it, seen from the attackers (asked once
-    per placement of the two: the same question comes for each trait, from the player and the
-    check, and again while these models stand where they stand and others move)."""
-    key = ("aos4-cover", len(attackers), piece, combat_range)
-    return table.placed_memo(key, np.concatenate([attackers, targets]),
-                             lambda: wholly_on(table, targets, piece)
-                             or behind(table, attackers, targets, piece, combat_range))
+    per table: the same question comes for each trait, from the player and from the check)."""
+    key = ("aos4-cover", attackers.tobytes(), targets.tobytes(), piece, combat_range)
+    return table.memo(key, lambda: wholly_on(table, targets, piece)
+                      or behind(table, attackers, targets, piece, combat_range))
 
 
 def pieces_covering(table: Table, attackers: np.ndarray, targets: np.ndarray, trait: str,
