@@ -239,8 +239,14 @@ class Referee:
     def _combat(self) -> dict[int, list[int]]:
         n = len(self.scene.units)
         out: dict[int, list[int]] = {u: [] for u in range(n)}
+        # Horizontally, the pairs within combat range in one pass over the table first (most
+        # are far apart); then in_combat, which measures them again and looks, on those alone.
+        close = (self.table.units_within(self.rules.combat_range + EPS)
+                 if self.rules.distance != "3d" else None)
         for u in range(n):
             for v in range(u + 1, n):
+                if close is not None and not close[u, v]:
+                    continue
                 if self.in_combat(u, v):
                     out[u].append(v)
                     out[v].append(u)

@@ -1,5 +1,7 @@
-"""Monte Carlo battles: N computer-vs-computer battles on one map, their win rates with 95%
-intervals and mean scores.
+"""Monte Carlo battles: N computer-vs-computer battles on one map (or on its set-ups in turn:
+mirror matches, zones swapped), each side's player at its level, and what each battle shows
+beyond its result: the side that moved first, the zone each side stood in, the navigation
+counts and the action types each side used (summed up by analysis/match.py).
 
 Battle i is played with its own seed derived from (seed, i), so the results are the same
 whatever the number of workers and whichever machine plays which battle. Battles run on local
@@ -11,19 +13,23 @@ store, dashboard and native runtime.
 
 from __future__ import annotations
 
-import math
 import os
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, TextIO
 
+from battlefield.analysis.match import summarise, wilson
+from battlefield.analysis.navigation import Tracker
 from battlefield.analysis.progress import ProgressBar
 from battlefield.errors import UsageError
 from battlefield.rules import log
 from battlefield.rules.battle import play
 from battlefield.rules.state import Game
 from battlefield.scene.load import load_scene_text
+from battlefield.scene.model import Scene
 
 _MASK = (1 << 64) - 1
 
@@ -37,60 +43,108 @@ def battle_seed(seed: int, i: int) -> int:
 
 
 @dataclass(frozen=True)
+class Variant:
+    """One way of setting the battle up: the scene (YAML text), its name, and the deployment
+    zone each side stands in, as the map names them (empty: not known)."""
+
+    scene_text: str
+    scene_name: str
+    zones: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class Job:
     ruleset: str
     scene_text: str
     scene_name: str
     seed: int
     index: int
+    kinds: tuple[tuple[str, str], ...] = ()       # (side, player level): normal when left out
+    zones: tuple[tuple[str, str], ...] = ()       # (side, the deployment zone it stands in)
+
+
+@lru_cache(maxsize=8)
+def _scene(text: str, name: str) -> Scene:
+    """The scene of a battle, read once per process: a worker plays many battles of the same
+    few scenes, and what a scene works out once (its layout, its rulesets' per-unit tables)
+    stays with it. Games never change their scene."""
+    return load_scene_text(text, name)
 
 
 def play_one(job: Job) -> dict[str, Any]:
-    """One battle (in whatever process runs it): its index, seed and result."""
-    scene = load_scene_text(job.scene_text, job.scene_name)
-    state = play(Game(log.rules_for(job.ruleset), scene, job.seed))
-    return {"index": job.index, "seed": job.seed, "actions": len(state.actions),
-            **state.result()}
+    """One battle (in whatever process runs it): its index, seed and result, the side that
+    acted first with a unit, each side's zone, the navigation counts per zone and the action
+    types each side used (and the commands given with them: aos4's all-out-attack ...)."""
+    scene = _scene(job.scene_text, job.scene_name)
+    game = Game(log.rules_for(job.ruleset), scene, job.seed)
+    zones = dict(job.zones) or {s: s for s in scene.sides if s in scene.deployment}
+    seen: dict[str, Any] = {"first": None, "tracker": None}
+    uses: dict[str, Counter[str]] = {s: Counter() for s in scene.sides}
+
+    def choice(state, action) -> None:
+        side = state.acting_side
+        uses[side][action.type] += 1
+        named = action.option("command")       # a command given with it (aos4's) counts too
+        for name in [named] if isinstance(named, str) else list(named or ()):
+            uses[side][str(name)] += 1
+        if seen["first"] is None:
+            seen["first"] = side
+        if seen["tracker"] is None and zones:
+            seen["tracker"] = Tracker(state, zones)
+
+    def after(state, action) -> None:
+        if seen["tracker"] is not None:
+            seen["tracker"].see(state)
+
+    state = play(game, kinds=dict(job.kinds), on_choice=choice, on_action=after)
+    out = {"index": job.index, "seed": job.seed, "actions": len(state.actions),
+           **state.result(), "first": first_turn(state) or seen["first"],
+           "uses": {s: dict(c) for s, c in uses.items()}}
+    if job.kinds:
+        out["players"] = dict(job.kinds)
+    if zones:
+        out["zones"] = zones
+    if seen["tracker"] is not None:
+        out["navigation"] = seen["tracker"].report()
+    return out
 
 
-def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """95% Wilson score interval for k successes in n trials."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, centre - half), min(1.0, centre + half))
+def first_turn(state) -> str | None:
+    """The side whose turn came first: the first `turn` event's active side (warband's after
+    its initiative roll), else None (a ruleset without turns: the side acting first)."""
+    return next((e["active"] for e in state.events if e.get("type") == "turn"
+                 and e.get("active")), None)
 
 
-def summarise(results: list[dict[str, Any]], sides: list[str]) -> dict[str, Any]:
-    results = sorted(results, key=lambda r: r["index"])
-    n = len(results)
-    wins = {s: sum(1 for r in results if r["winner"] == s) for s in sides}
-    draws = sum(1 for r in results if r["winner"] is None)
-    name = results[0]["score"] if results else "victory_points"   # the deciding score
-    score = {s: (sum(r[name].get(s, 0) for r in results) / n if n else 0.0) for s in sides}
-    return {
-        "score": name, "games": n, "wins": wins, "draws": draws,
-        "win_rate": {s: wins[s] / n if n else 0.0 for s in sides},
-        "win_rate_95": {s: [round(x, 4) for x in wilson(wins[s], n)] for s in sides},
-        "draw_rate": draws / n if n else 0.0,
-        "mean_score": {s: round(v, 3) for s, v in score.items()},
-        "seeds": [r["seed"] for r in results],
-    }
+def make_jobs(ruleset: str, variants: list[Variant], games: int, seed: int,
+              kinds: dict[str, str] | None = None) -> list[Job]:
+    """Battle i of `games`: variant i modulo their number, its own seed from (seed, i)."""
+    k = tuple(sorted((kinds or {}).items()))
+    return [Job(ruleset, v.scene_text, v.scene_name, battle_seed(seed, i), i, k, v.zones)
+            for i in range(games) for v in [variants[i % len(variants)]]]
 
 
 def run_battles(ruleset: str, scene_text: str, scene_name: str, games: int, seed: int,
                 workers: int | None = None, cluster: str | None = None,
-                progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
-    jobs = [Job(ruleset, scene_text, scene_name, battle_seed(seed, i), i) for i in range(games)]
+                progress: Callable[[int, int], None] | None = None,
+                kinds: dict[str, str] | None = None,
+                variants: list[Variant] | None = None) -> list[dict[str, Any]]:
+    """`games` battles of the scene (or, given `variants`, of each in turn), each side's
+    player at its level in `kinds`, on local processes or a Dask cluster."""
+    variants = variants or [Variant(scene_text, scene_name)]
+    return run_jobs(make_jobs(ruleset, variants, games, seed, kinds), workers, cluster,
+                    progress)
+
+
+def run_jobs(jobs: list[Job], workers: int | None = None, cluster: str | None = None,
+             progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
+    games = len(jobs)
     if progress:
         progress(0, games)
     if cluster:
         return _on_dask(jobs, cluster, progress)
     workers = workers or os.cpu_count() or 1
-    if workers == 1:
+    if workers == 1 or games == 1:
         out = []
         for j in jobs:
             out.append(play_one(j))
@@ -98,7 +152,7 @@ def run_battles(ruleset: str, scene_text: str, scene_name: str, games: int, seed
                 progress(len(out), games)
         return out
     out = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=min(workers, games)) as pool:
         futures = [pool.submit(play_one, j) for j in jobs]
         for f in as_completed(futures):
             out.append(f.result())
@@ -132,3 +186,7 @@ def _on_dask(jobs: list[Job], address: str, progress) -> list[dict[str, Any]]:
 def progress_bar(stream: TextIO | None = None) -> ProgressBar:
     """The bar `simulate --games` shows on stderr: battles done, games per second, time left."""
     return ProgressBar("battles", "games", stream)
+
+
+__all__ = ["Job", "Variant", "battle_seed", "make_jobs", "play_one", "progress_bar", "run_battles",
+           "run_jobs", "summarise", "wilson"]

@@ -14,7 +14,7 @@ from battlefield.cli.common import emit_json, open_scene
 from battlefield.errors import UsageError
 from battlefield.inputs import loads
 from battlefield.rules import boundary, registry
-from battlefield.rules.deploy import battle_scene, default_ruleset
+from battlefield.rules.deploy import battles, default_ruleset
 from battlefield.rules.result import label
 from battlefield.rules.state import Game
 from battlefield.rules.summary import summary, summary_line
@@ -82,12 +82,26 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="two computer players fight a whole battle; prints the result",
         description="Two computer players (move to objectives, shoot the best visible target, "
                     "charge when the odds are good, fight, use commands) play a whole battle. "
-                    "Without --map: the bundled demo battle. With --map: the ruleset's demo "
-                    "armies deployed on that map's deployment zones. The same seed gives the "
-                    "same battle, action for action.",
-        epilog="examples:\n  battlefield simulate --ruleset aos4\n"
+                    "Without --map: the bundled demo battle. With --map: mirror matches of the "
+                    "ruleset's demo armies on that map - the same army on both sides, every "
+                    "other battle with the deployment zones swapped, each army in turn - so "
+                    "that the win rate of each zone is the table's verdict (--no-mirror: each "
+                    "side its own army, as the map deploys them). The same seed gives the same "
+                    "battle, action for action.",
+        epilog="players: easy (the simplest heuristic), normal (the default), strong (a "
+               "search over normal: Monte Carlo rollouts, bounded by work), random (a "
+               "uniform legal player over the ruleset's vocabulary) and pass (passes whenever "
+               "it may).\n\nWith --games the JSON adds, per side, wins/draws/losses with "
+               "95%% intervals and the match score (a draw counts half); zone_win_rates "
+               "({ZONE: rate}, zones as the map's deployment: names them), "
+               "first_player_win_rate, navigation ({ZONE: {never_left_zone, "
+               "never_reached_objective}}, shares of units), uses (action types per battle "
+               "per side) and power (a note when the battles cannot detect a 10-point "
+               "bias).\n\nexamples:\n  battlefield simulate --ruleset aos4\n"
                "  battlefield simulate --ruleset aos4 --map open --seed 7 --log game.jsonl\n"
-               "  battlefield simulate --ruleset aos4 --map aos4 --games 20 --workers 2\n"
+               "  battlefield simulate --ruleset aos4 --map aos4 --games 200 --workers 2\n"
+               "  battlefield simulate --ruleset openwg --games 100 --players "
+               "red=normal,blue=random\n"
                "  battlefield replay game.jsonl")
     p.add_argument("--ruleset", help="ruleset to play (default: the default scene's, aos4)")
     p.add_argument("--map", help="map file or bundled map name (default: the demo battle)")
@@ -96,6 +110,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=int, help="play N battles (seeds derived from --seed) and "
                                              "report wins, draws, 95%% intervals, mean scores")
     p.add_argument("--workers", type=int, help="local processes for --games (default: cores)")
+    p.add_argument("--level", default="normal", metavar="LEVEL",
+                   help="the computer players' level: easy, normal (default) or strong")
+    p.add_argument("--players", metavar="SIDE=LEVEL,...",
+                   help="each side's player: a level, random or pass (e.g. "
+                        "red=strong,blue=normal); a side left out plays at --level")
+    p.add_argument("--no-mirror", action="store_true",
+                   help="with --map: each side its own demo army as the map deploys them, "
+                        "not mirror matches")
     p.add_argument("--cluster", metavar="ADDRESS",
                    help="run --games on an existing Dask cluster (scheduler address, e.g. "
                         "tcp://10.0.0.5:8786); needs pip install \"battlefield[cluster]\"")
@@ -227,24 +249,32 @@ def run_simulate(args: argparse.Namespace) -> int:
     # here, not at the top: start-up time of the CLI
     from battlefield.rules import log, registry
     from battlefield.rules.battle import play
+    from battlefield.rules.players import check_kind, parse_players
 
     args.ruleset = args.ruleset or default_ruleset()
     registry.get(args.ruleset)            # a clear message for a ruleset that cannot be played
-    text, name = battle_scene(args.ruleset, args.map)
+    check_kind(args.level)
+    if args.no_mirror and args.map is None:
+        raise UsageError("--no-mirror goes with --map (the demo battle is played as it is)")
+    variants = battles(args.ruleset, args.map, mirror=not args.no_mirror)
+    text, name, _zones = variants[0]
     scene = load_scene_text(text, name)
     if scene.ruleset.id != args.ruleset:
         raise UsageError(f"{name} is a {scene.ruleset.id} scene, not {args.ruleset}")
+    kinds = {s: args.level for s in scene.sides}
+    if args.players:
+        kinds.update(parse_players(args.players, scene.sides, partial=True))
     if args.games is not None:
-        return _many_battles(args, text, name, scene)
+        return _many_battles(args, variants, scene, kinds)
     if args.workers or args.cluster:
         raise UsageError("--workers and --cluster go with --games N")
     game = Game(log.rules_for(args.ruleset), scene, args.seed)
-    state = play(game)
+    state = play(game, kinds=kinds)
     result = state.result()
     if args.log:
         log.write(args.log, state, text)
     data = {"scene": name, "ruleset": args.ruleset, "seed": args.seed,
-            "actions": len(state.actions), **result,
+            "actions": len(state.actions), **result, "players": kinds,
             **({"log": args.log} if args.log else {})}
     if args.json:
         emit_json(data)
@@ -253,9 +283,9 @@ def run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _many_battles(args, text: str, name: str, scene) -> int:
+def _many_battles(args, variants, scene, kinds: dict[str, str]) -> int:
     # here, not at the top: start-up time of the CLI
-    from battlefield.analysis.battles import progress_bar, run_battles, summarise
+    from battlefield.analysis.battles import Variant, progress_bar, run_battles, summarise
 
     if args.games < 1:
         raise UsageError(f"--games {args.games}: play at least one battle")
@@ -263,20 +293,69 @@ def _many_battles(args, text: str, name: str, scene) -> int:
         raise UsageError(f"--workers {args.workers}: at least one")
     if args.log:
         raise UsageError("--log saves one battle; leave it out with --games")
+    text, name, _ = variants[0]
+    mirrored = len(variants) > 1
     results = run_battles(args.ruleset, text, name, args.games, args.seed, args.workers,
-                          args.cluster, progress_bar() if sys.stderr.isatty() else None)
-    data = {"scene": name, "ruleset": args.ruleset, "seed": args.seed,
+                          args.cluster, progress_bar() if sys.stderr.isatty() else None,
+                          kinds=kinds, variants=[Variant(t, n, tuple(z.items()))
+                                                 for t, n, z in variants])
+    shown = args.map if mirrored else name
+    data = {"scene": shown, "ruleset": args.ruleset, "seed": args.seed, "mirror": mirrored,
             **summarise(results, scene.sides)}
     if args.json:
         emit_json(data)
         return 0
-    print(f"{name} ({args.ruleset}): {data['games']} battles from seed {args.seed}")
-    rows = [[s, data["wins"][s], f"{data['win_rate'][s]:.1%}",
-             f"{data['win_rate_95'][s][0]:.1%} - {data['win_rate_95'][s][1]:.1%}",
-             f"{data['mean_score'][s]:.2f}"] for s in scene.sides]
-    rows.append(["draws", data["draws"], f"{data['draw_rate']:.1%}", "", ""])
-    print(table(["side", "wins", "rate", "95% interval", f"mean {data['score']}"], rows))
+    print(many_text(data, scene.sides))
     return 0
+
+
+def many_text(data: dict[str, Any], sides: list[str]) -> str:
+    """What `simulate --games` prints: each side's results, then the table's verdict."""
+    how = ("mirror matches (the same army on both sides, every other battle with the zones "
+           "swapped)" if data.get("mirror") else "battles")
+    lines = [f"{data['scene']} ({data['ruleset']}): {data['games']} {how} from seed "
+             f"{data['seed']}"]
+    players = data.get("players") or {}
+    if players:
+        lines.append("  players: " + ", ".join(f"{s} {players[s]}" for s in sides))
+
+    def rate(r: float, ci: list[float]) -> str:
+        return f"{r:.1%} ({ci[0]:.1%} - {ci[1]:.1%})"
+
+    rows = [[s, data["wins"][s], data["draws"], data["losses"][s],
+             rate(data["win_rate"][s], data["win_rate_95"][s]),
+             rate(data["match_score"][s], data["match_score_95"][s]),
+             f"{data['mean_score'][s]:.2f}"] for s in sides]
+    lines.append(table(["side", "wins", "draws", "losses", "win rate (95% interval)",
+                        "match score", f"mean {data['score']}"], rows))
+    lines.extend(verdict_lines(data))
+    return "\n".join(lines)
+
+
+def verdict_lines(data: dict[str, Any]) -> list[str]:
+    """The table's verdict under a run of battles: each zone's win rate, the first player's,
+    the navigation check and the note when the battles are too few to see a 10-point bias."""
+
+    def rate(r: float, ci: list[float]) -> str:
+        return f"{r:.1%} ({ci[0]:.1%} - {ci[1]:.1%})"
+
+    lines = []
+    if "zone_win_rates" in data:
+        lines.append("  won from each deployment zone: " + ", ".join(
+            f"{z} {rate(r, data['zone_win_rate_95'][z])}"
+            for z, r in data["zone_win_rates"].items()))
+    if "first_player_win_rate" in data:
+        lines.append("  won by the side that moved first: " + rate(
+            data["first_player_win_rate"], data["first_player_win_rate_95"]))
+    for zone, nav in (data.get("navigation") or {}).items():
+        reached = nav["never_reached_objective"]
+        lines.append(f"  navigation from {zone}: {nav['never_left_zone']:.0%} of units never "
+                     f"left the zone" + ("" if reached is None else
+                                         f", {reached:.0%} never reached an objective"))
+    note = data.get("power", {}).get("note")
+    if note:
+        lines.append(f"  note: {note}")
+    return lines
 
 
 def result_text(d: dict[str, Any]) -> str:

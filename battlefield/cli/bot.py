@@ -28,6 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--patience", type=float, default=120.0,
                    help="seconds to keep trying to reach the server again after the connection "
                         "dropped (default 120, at least 60, at most a year)")
+    p.add_argument("--level", default="normal", metavar="LEVEL",
+                   help="the computer player's level: easy, normal (default) or strong")
     p.add_argument("--json", action="store_true", help="print the `over` message as JSON")
     p.set_defaults(run=run_bot)
 
@@ -39,12 +41,14 @@ def run_bot(args: argparse.Namespace) -> int:
     from battlefield.client.bot import BotFailed, result_line
     from battlefield.client.bot import run_bot as play
     from battlefield.client.link import GaveUp, check_url
+    from battlefield.rules.players import check_kind
 
+    check_kind(args.level)
     check_url(args.url)
     if not 60 <= args.patience <= 86400 * 365:       # also refuses nan (never given up)
         raise UsageError(f"--patience {args.patience:g}: 60 seconds or more (at most a year)")
     try:
-        over = asyncio.run(play(args.url, args.seed, args.patience))
+        over = asyncio.run(play(args.url, args.seed, args.patience, level=args.level))
     except GaveUp as exc:
         raise BotFailed(str(exc)) from None
     if args.json:

@@ -78,8 +78,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--time", type=float, default=None, metavar="SECONDS",
                    help="stop after this many seconds (the result then depends on the machine)")
     g.add_argument("--battles", type=int, default=None, metavar="N",
-                   help="then play N battles of the demo armies on the table (half with the "
-                        "deployment zones swapped) and report the win rates")
+                   help="then play N mirror matches of the demo armies on the table (the "
+                        "same army on both sides, every other battle with the deployment zones "
+                        "swapped) and report the win rates per zone and per side, the first "
+                        "player's and the navigation check")
+    g.add_argument("--no-mirror", action="store_true",
+                   help="--battles with each side its own army (half with the zones swapped)")
     g.add_argument("--workers", type=int, default=None, help="processes for --battles")
     g.add_argument("--cluster", metavar="ADDRESS", help="a Dask scheduler for --battles")
     g.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -126,6 +130,8 @@ def run_generate(args: argparse.Namespace) -> int:
         raise UsageError(f"--battles {args.battles}: play at least one battle")
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers {args.workers}: at least one")
+    if args.no_mirror and args.battles is None:
+        raise UsageError("--no-mirror goes with --battles N")
     if (args.workers or args.cluster) and args.battles is None:
         raise UsageError("--workers and --cluster go with --battles N")
     if args.symmetry not in ("half-turn", "mirror", "none"):
@@ -185,10 +191,10 @@ def run_generate(args: argparse.Namespace) -> int:
             "depends_on_machine": result.timed_out, "interrupted": result.interrupted}
     if args.battles:
         # here, not at the top: start-up time of the CLI
-        from battlefield.layout.battles import play_both_ways
+        from battlefield.layout.battles import play_on_table
 
-        data["battles"] = play_both_ways(out, scene.ruleset.id, args.battles, args.seed,
-                                         args.workers, args.cluster)
+        data["battles"] = play_on_table(out, scene.ruleset.id, args.battles, args.seed,
+                                        args.workers, args.cluster, not args.no_mirror)
     if args.json:
         emit_json(_finite(data))       # strict: a missing figure's inf is null
         return 0
@@ -282,11 +288,18 @@ def rows_text(rows: list[dict], score: float, met: bool) -> str:
 
 
 def battles_text(b: dict) -> str:
+    # here, not at the top: start-up time of the CLI
+    from battlefield.cli.battles import verdict_lines
+
+    how = ("mirror matches of the demo armies (the same army on both sides, every other "
+           "battle with the zones swapped)" if b.get("mirror")
+           else "battles of the demo armies, half with the zones swapped")
     rows = [[s, b["wins"][s], f"{b['win_rate'][s]:.1%}",
              f"{b['win_rate_95'][s][0]:.1%} - {b['win_rate_95'][s][1]:.1%}"] for s in b["wins"]]
     rows.append(["draws", b["draws"], f"{b['draw_rate']:.1%}", ""])
-    return (f"  battles: {b['games']} of the demo armies, half with the zones swapped\n"
-            + table(["side", "wins", "rate", "95% interval"], rows))
+    return "\n".join([f"  battles: {b['games']} {how}",
+                      table(["side", "wins", "rate", "95% interval"], rows),
+                      *verdict_lines(b)])
 
 
 def _v(v) -> str:

@@ -42,6 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=1, help="the dice's seed (default 1)")
     p.add_argument("--computer", action="append", default=[], metavar="SIDE",
                    help="the computer player plays SIDE (repeatable)")
+    p.add_argument("--level", default="normal", metavar="LEVEL",
+                   help="the computer player's level: easy, normal (default) or strong")
     p.add_argument("--save", default="battlefield-game.jsonl",
                    help="where Ctrl+S saves and Ctrl+O loads the action log")
     p.add_argument("--load", metavar="LOG",
@@ -170,6 +172,9 @@ def run_play(args: argparse.Namespace) -> int:
                   "the board, once (a minute or two; later launches take seconds; "
                   "`battlefield check` does it ahead)",
                   file=sys.stderr, flush=True)
+    from battlefield.rules.players import check_kind  # here, not at the top: start-up time
+
+    check_kind(args.level)
     if args.join:
         # here, not at the top: start-up time of the CLI
         from battlefield.client.link import check_url
@@ -177,7 +182,9 @@ def run_play(args: argparse.Namespace) -> int:
 
         given = [flag for flag, v in (("a scene", args.scene), ("--computer", args.computer),
                                       ("--load", args.load), ("--phase", args.phase),
-                                      ("--drag", args.drag), ("--edit", args.edit))
+                                      ("--drag", args.drag), ("--edit", args.edit),
+                                      ("--level", None if args.level == "normal"
+                                       else args.level))
                  if v not in (None, [])]
         if given:
             raise UsageError(f"--join plays the server's game: leave out {', '.join(given)}")
@@ -196,7 +203,7 @@ def run_play(args: argparse.Namespace) -> int:
                   args.target, args.ability, _facing(args.facing), args.heat, args.edit,
                   not args.no_auto_pass, args.hover,
                   tuple(args.aim) if args.aim else None, tuple(args.click), args.zoom,
-                  tuple(args.key))
+                  tuple(args.key), args.level)
     if args.screenshot:
         from battlefield.view.screenshot import screenshot_of  # here, not at the top: as above
 

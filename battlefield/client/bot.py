@@ -5,8 +5,8 @@ back-off), asks for what it missed with `resume` and sends its unanswered act ag
 answers a resent id with the same event, never applying it twice).
 
 The computer players choose from the position alone; `--seed` seeds what a player may draw at
-random (none of the bundled ones do) and the back-off's jitter, so two seeded bots play the same
-game every time."""
+random (the strong level's rollouts) and the back-off's jitter, so two seeded bots play the
+same game every time; `--level` chooses the player (rules/players.py)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from typing import Any
 from battlefield.client.link import PATIENCE, Link
 from battlefield.client.seat import Seat
 from battlefield.errors import BattlefieldError
-from battlefield.rules import registry
+from battlefield.rules import players, registry
 from battlefield.rules.actions import Action
 
 MAX_REFUSED = 20         # refusals in a row before the bot stops (its player is wrong)
@@ -30,23 +30,18 @@ class BotFailed(BattlefieldError):
     """The bot cannot go on (the server gone for good, a player the engine keeps refusing)."""
 
 
-def _player(ruleset: str, seed: int) -> Any:
-    make = registry.get(ruleset).player
-    try:
-        takes_seed = "seed" in inspect.signature(make).parameters
-    except (TypeError, ValueError):
-        takes_seed = False
-    player = make(seed=seed) if takes_seed else make()
-    if hasattr(player, "rng"):
-        player.rng = random.Random(seed)
-    return player
+def _player(ruleset: str, seed: int, level: str = players.DEFAULT) -> Any:
+    """The ruleset's player at `level`, seeded with the bot's seed (what it draws)."""
+    return players.make(registry.get(ruleset), level, seed)
 
 
 async def run_bot(url: str, seed: int = 0, patience: float = PATIENCE,
                   say: Callable[[str], None] | None = None,
-                  listen: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    """Play the seat of `url` to the end of the game; returns the `over` message. `say` gets
-    the lines worth telling (stderr by default), `listen` every message as it arrives."""
+                  listen: Callable[[dict[str, Any]], None] | None = None,
+                  level: str = players.DEFAULT) -> dict[str, Any]:
+    """Play the seat of `url` to the end of the game at `level`; returns the `over` message.
+    `say` gets the lines worth telling (stderr by default), `listen` every message as it
+    arrives."""
     say = say or (lambda line: print(line, file=sys.stderr, flush=True))
     link = Link(url, patience, seed)
     seat = Seat(link.send)
@@ -91,7 +86,7 @@ async def run_bot(url: str, seed: int = 0, patience: float = PATIENCE,
         seat.take_applied()
         if seat.ready():
             assert seat.mirror is not None
-            player = player or _player(seat.mirror.ruleset, seed)
+            player = player or _player(seat.mirror.ruleset, seed, level)
             action: Action = player.choose(seat.mirror.state)
             seat.act(action)
     raise BotFailed("the connection closed before the game was over")

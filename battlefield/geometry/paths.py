@@ -342,9 +342,12 @@ class Planner:
         self._blockers = [o.polygon.buffer(-_EPS * 10) for o in hard]
         self.tree = shapely.STRtree(self._blockers) if hard else None
         self._hard = edge_arrays(self._blockers)
+        # Each node's neighbours along its outline: a path turning round an obstacle or a
+        # climbable piece at one of its corners does so tangent to it (see _tangent_pairs).
         nodes: list[Point] = []
+        sides: list[np.ndarray] = []
         for o in hard:
-            nodes.extend(_corners(o.polygon.buffer(_EPS * 100, join_style="mitre")))
+            _ring_nodes(o.polygon.buffer(_EPS * 100, join_style="mitre"), nodes, sides)
         # The climbable pieces near the region, each as the outline its mover's centre climbs
         # it at (grown by the clearance: the whole base counts).
         near = [] if fly else [j for j, poly in enumerate(terrain.climb_polygons)
@@ -352,15 +355,9 @@ class Planner:
         self.climbable = [terrain.climbable[j] for j in near]
         polys = [terrain.climb_polygons[j] for j in near]
         self._climb = (*edge_arrays(polys), terrain.climb_heights[near])
-        # Each node's neighbours along its outline (NaN: no test): a path turning round a
-        # climbable piece at a corner of its way round does so tangent to it (see _tangent).
-        sides = [np.full(4, np.nan)] * len(nodes)
         for j in near:
             # The corners of the way round each piece, to go round it rather than climb it.
-            corners = _corners(terrain.round_outline(j))
-            ring = np.asarray(corners, dtype=np.float64).reshape(-1, 2)
-            nodes.extend(corners)
-            sides.extend(np.column_stack([np.roll(ring, 1, axis=0), np.roll(ring, -1, axis=0)]))
+            _ring_nodes(terrain.round_outline(j), nodes, sides)
         inside = self._inside(np.asarray(nodes, dtype=np.float64).reshape(-1, 2))
         self.nodes = [p for p, bad in zip(nodes, inside, strict=True) if not bad]
         self._sides = np.asarray([q for q, bad in zip(sides, inside, strict=True) if not bad],
@@ -518,10 +515,12 @@ def grown_polygon(poly: shapely.Polygon, r: float) -> shapely.Polygon:
     return poly.buffer(r / math.cos(math.pi / (4 * _ARC_SEGMENTS)), quad_segs=_ARC_SEGMENTS)
 
 
-def _corners(poly: shapely.Geometry) -> list[Point]:
-    out: list[Point] = []
+def _ring_nodes(poly: shapely.Geometry, nodes: list[Point], sides: list[np.ndarray]) -> None:
+    """Add the corners of each part's exterior to `nodes` and, for each, its two neighbours
+    along the ring (x0, y0, x1, y1) to `sides`."""
     for g in getattr(poly, "geoms", [poly]):
         if g.is_empty:
             continue
-        out.extend((float(x), float(y)) for x, y in np.asarray(g.exterior.coords)[:-1])
-    return out
+        ring = np.asarray(g.exterior.coords, dtype=np.float64)[:-1]
+        nodes.extend((float(x), float(y)) for x, y in ring)
+        sides.extend(np.column_stack([np.roll(ring, 1, axis=0), np.roll(ring, -1, axis=0)]))

@@ -140,6 +140,32 @@ def distances_from_places(x, y, sh, a, b, c, s, reach, m, px, py, cols, cutoff):
 
 
 @njit(cache=True)
+def units_within(x, y, sh, a, b, c, s, reach, unit, n_units, cutoff):
+    """(n_units, n_units) booleans: some model of unit u is within `cutoff` of some model of
+    unit v (base to base, horizontal; slain models, unit -1, left out). A pair of bases whose
+    centres are further apart than their reaches plus the cutoff is never measured, and a pair
+    of units is measured no further once found close."""
+    out = np.zeros((n_units, n_units), dtype=np.bool_)
+    n = x.shape[0]
+    for p in range(n):
+        u = unit[p]
+        if u < 0:
+            continue
+        for q in range(p + 1, n):
+            v = unit[q]
+            if v < 0 or v == u or out[u, v]:
+                continue
+            if math.hypot(x[p] - x[q], y[p] - y[q]) - reach[p] - reach[q] > cutoff + 1e-6:
+                continue
+            d, _ = separation(x[p], y[p], sh[p], a[p], b[p], c[p], s[p],
+                              x[q], y[q], sh[q], a[q], b[q], c[q], s[q])
+            if (d if d > 0.0 else 0.0) <= cutoff:
+                out[u, v] = True
+                out[v, u] = True
+    return out
+
+
+@njit(cache=True)
 def signed_distance_matrix(x, y, sh, a, b, c, s, rows, cols):
     """As distance_matrix but negative where bases overlap (minus the overlap depth)."""
     out = np.empty((rows.shape[0], cols.shape[0]))

@@ -24,6 +24,7 @@ from battlefield.geometry.separation import (
     distance_matrix,
     distances_from_places,
     swept_within,
+    units_within,
 )
 from battlefield.geometry.terrain import Layout
 
@@ -283,6 +284,14 @@ class Table:
         best = self.closest(int(rows[i]), int(cols[j]))
         d3 = np.hypot(h, self.z[rows][:, None] - self.z[cols][None, :])
         return replace(best, distance=float(h[i, j]), distance_3d=float(d3.min()))
+
+    def units_within(self, reach: float) -> np.ndarray:
+        """(n_units, n_units) booleans: the two units have models within `reach` of each
+        other (horizontally, base to base), worked out once per table and reach in one pass
+        that skips the models too far apart to be."""
+        return self.memo(("units-within", float(reach)), lambda: units_within(
+            self.x, self.y, self.shape, self.a, self.b, self.cos, self.sin, self.reach,
+            self.unit, self.n_units, float(reach)))
 
     def unit_distance(self, u: int, v: int) -> float:
         return float(self.distances(self.unit_models[u], self.unit_models[v]).min())

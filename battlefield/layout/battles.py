@@ -1,7 +1,9 @@
-"""Fair by play, not only by sight: battles of the ruleset's demo armies on a generated table,
-half of them with the deployment zones swapped (each army fights from both ends), on the
-simulate machinery (local processes, or a Dask cluster), and each side's win rate with its
-95% interval."""
+"""Fair by play, not only by sight: battles of the ruleset's demo armies on a generated table on
+the simulate machinery (local processes, or a Dask cluster). By default mirror matches: the
+same army on both sides, every other battle with the deployment zones swapped, each army in
+turn, so that the win rate of each zone is the table's verdict, beside the colours', the
+first player's and the navigation check (analysis/match.py). `mirror=False`: each side its own
+army, half of the battles with the zones swapped (each army fights from both ends)."""
 
 from __future__ import annotations
 
@@ -12,10 +14,10 @@ from typing import Any
 
 import yaml
 
-from battlefield.analysis.battles import progress_bar, run_battles, summarise
+from battlefield.analysis.battles import Variant, progress_bar, run_battles, summarise
 from battlefield.errors import UsageError
 from battlefield.rules import registry
-from battlefield.rules.deploy import demo_battle
+from battlefield.rules.deploy import demo_battle, mirror_battles
 from battlefield.scene.load import load_scene_text
 
 
@@ -30,30 +32,47 @@ def swapped(text: str) -> str:
     return yaml.safe_dump(data, sort_keys=False, width=100)
 
 
-def play_both_ways(map_path: str | Path, ruleset: str, games: int, seed: int,
-                   workers: int | None = None, cluster: str | None = None) -> dict[str, Any]:
-    """`games` battles: the first half as the map deploys, the rest with the zones swapped."""
-    registry.get(ruleset)                 # a clear line for a ruleset that cannot be played
-    text = Path(map_path).read_text(encoding="utf-8")
-    halves = [(games + 1) // 2, games // 2]
-    results: list[dict[str, Any]] = []
-    per: list[dict[str, Any]] = []
-    sides: list[str] = []
+def variants(map_path: str | Path, ruleset: str, mirror: bool = True) -> list[Variant]:
+    """The ways the battles are set up on the table, played in turn."""
+    path = Path(map_path)
+    text = path.read_text(encoding="utf-8")
+    zones = yaml.safe_load(text).get("deployment") or {}
+    if len(zones) != 2:
+        raise UsageError("battles on a generated table need exactly two deployment zones")
+    if mirror:
+        return [Variant(t, n, tuple(z.items()))
+                for t, n, z in mirror_battles(path, ruleset, path.stem)]
+    a, b = list(zones)
+    out = []
     with tempfile.TemporaryDirectory() as tmp:
-        for k, (n, body) in enumerate(zip(halves, [text, swapped(text)], strict=True)):
-            if n == 0:
-                continue
-            path = Path(tmp) / f"table-{k}.yaml"
-            path.write_text(body, encoding="utf-8")
-            scene_text = demo_battle(path, ruleset)
-            name = f"{Path(map_path).stem}{' (zones swapped)' if k else ''}: demo armies"
-            sides = load_scene_text(scene_text, name).sides
-            bar = progress_bar() if sys.stderr.isatty() else None
-            got = run_battles(ruleset, scene_text, name, n, seed + k, workers, cluster, bar)
-            per.append({"deployment": "swapped" if k else "as written",
-                        **summarise(got, sides)})
-            base = len(results)
-            results += [{**r, "index": base + r["index"]} for r in got]
+        for k, body in enumerate([text, swapped(text)]):
+            table = Path(tmp) / f"table-{k}.yaml"
+            table.write_text(body, encoding="utf-8")
+            stand = ((a, b), (b, a)) if k else ((a, a), (b, b))
+            out.append(Variant(demo_battle(table, ruleset),
+                               f"{path.stem}{' (zones swapped)' if k else ''}: demo armies",
+                               stand))
+    return out
+
+
+def play_on_table(map_path: str | Path, ruleset: str, games: int, seed: int,
+                  workers: int | None = None, cluster: str | None = None,
+                  mirror: bool = True) -> dict[str, Any]:
+    """`games` battles on the table, the set-ups (`variants`) in turn: the summary of all,
+    and of each set-up under "deployments"."""
+    registry.get(ruleset)                 # a clear line for a ruleset that cannot be played
+    ways = variants(map_path, ruleset, mirror)
+    sides = load_scene_text(ways[0].scene_text, ways[0].scene_name).sides
+    bar = progress_bar() if sys.stderr.isatty() else None
+    results = run_battles(ruleset, ways[0].scene_text, ways[0].scene_name, games, seed,
+                          workers, cluster, bar, variants=ways)
     out = summarise(results, sides)
+    out["mirror"] = mirror
+    per = []
+    for k, way in enumerate(ways):
+        got = [r for r in results if r["index"] % len(ways) == k]
+        if got:
+            per.append({"deployment": "swapped" if dict(way.zones).get(sides[0]) != sides[0]
+                        else "as written", "name": way.scene_name, **summarise(got, sides)})
     out["deployments"] = per
     return out

@@ -17,7 +17,7 @@ from battlefield.errors import UsageError
 from battlefield.geometry.bases import Base, footprint
 from battlefield.paths import find_map, no_such_scene, ruleset_dir
 from battlefield.rulesets import load_ruleset
-from battlefield.scene.load import load_scene, resolve_scene_path
+from battlefield.scene.load import load_scene, load_scene_text, resolve_scene_path
 from battlefield.yamlsource import Reader
 
 DEFAULT_SCENE = "demo"          # maps/demo.yaml: what commands open without a scene
@@ -111,21 +111,31 @@ def _block_mixed(bases: list[Base], x: float, y: float, facing: float
     return out
 
 
-def deploy(scene_dict: dict[str, Any], layout, gap: float = 9.0) -> dict[str, Any]:
-    """Add the ruleset's demo armies to a map (as a scene dict) and return it."""
+def deploy(scene_dict: dict[str, Any], layout, gap: float = 9.0, army: int | None = None,
+           swapped: bool = False) -> dict[str, Any]:
+    """Add the ruleset's demo armies to a map (as a scene dict) and return it: each side its
+    own army (the first side the first army file's), or with `army` the same army (that
+    file, by index) for both sides - a mirror match. `swapped`: each side deploys in the
+    other's zone (the scene's deployment then names the zone each side stands in)."""
     ruleset = scene_dict["ruleset"]
     zones = scene_dict.get("deployment") or {}
     if len(zones) < 2:
         raise UsageError("the map needs deployment zones for two sides to deploy armies")
     sides = list(zones)[:2]
+    stand = dict(zip(sides, reversed(sides), strict=True)) if swapped else {s: s for s in sides}
     width, depth = scene_dict["board"]["width"], scene_dict["board"]["depth"]
     placed: list[shapely.Polygon] = []
     units = []
-    for side, (_, army) in zip(sides, armies(ruleset), strict=False):
-        enemy = zones[[s for s in sides if s != side][0]]
-        units += set_up(army, side, zones[side], enemy, gap, layout, placed,
-                        (width / 2, depth / 2))
-    return {**scene_dict, "units": units}
+    forces = armies(ruleset)
+    chosen = ([forces[army % len(forces)]] * len(sides) if army is not None
+              else forces[:len(sides)])
+    for side, (_, force) in zip(sides, chosen, strict=False):
+        other = [s for s in sides if s != side][0]
+        units += set_up(force, side, zones[stand[side]], zones[stand[other]], gap, layout,
+                        placed, (width / 2, depth / 2))
+    deployment = {**{s: zones[stand[s]] for s in sides},
+                  **{k: v for k, v in zones.items() if k not in sides}}
+    return {**scene_dict, "deployment": deployment, "units": units}
 
 
 def set_up(army: list[dict[str, Any]], side: str, zone_points, enemy_points, gap: float,
@@ -239,9 +249,10 @@ def spots(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre, eac
         yield pos
 
 
-def demo_battle(map_path: Path, ruleset: str | None = None) -> str:
+def demo_battle(map_path: Path, ruleset: str | None = None, army: int | None = None,
+                swapped: bool = False) -> str:
     """A scene (YAML text) with the ruleset's demo armies (default: the map's ruleset)
-    deployed on the map."""
+    deployed on the map (`army`, `swapped`: as `deploy`)."""
     m = load_scene(map_path, ruleset=ruleset)
     data = {"ruleset": m.ruleset.id, "name": f"{m.name or map_path.stem}: demo armies",
             "board": {"width": m.width, "depth": m.depth},
@@ -249,7 +260,30 @@ def demo_battle(map_path: Path, ruleset: str | None = None) -> str:
                          "height": p.height, "kind": p.kind} for p in m.terrain],
             "objectives": [{"id": o.id, "at": [o.x, o.y], **o.extra} for o in m.objectives],
             "deployment": {s: [list(p) for p in pts] for s, pts in m.deployment.items()}}
-    return yaml.safe_dump(deploy(data, m.layout), sort_keys=False, width=100)
+    return yaml.safe_dump(deploy(data, m.layout, army=army, swapped=swapped), sort_keys=False,
+                          width=100)
+
+
+def mirror_battles(map_path: Path, ruleset: str, name: str
+                   ) -> list[tuple[str, str, dict[str, str]]]:
+    """Mirror matches on a map: for each demo army, that army on both sides as the map
+    deploys them, then with the zones swapped - (scene text, name, {side: zone it stands
+    in}) each, in that order. The same army on both sides leaves the table and the order of
+    play as the only differences; swapping the zones tells one from the other."""
+    m = load_scene(map_path, ruleset=ruleset)
+    if len(m.deployment) != 2:
+        raise UsageError(f"{name}: mirror matches need exactly two deployment zones (it has "
+                         f"{len(m.deployment)}); --no-mirror plays it as deployed")
+    sides = list(m.deployment)
+    out = []
+    for a, (army_name, _) in enumerate(armies(ruleset)):
+        for swapped in (False, True):
+            text = demo_battle(map_path, ruleset, army=a, swapped=swapped)
+            zones = dict(zip(sides, reversed(sides), strict=True)) if swapped else {
+                s: s for s in sides}
+            out.append((text, f"{name}: {army_name} both sides"
+                        + (", zones swapped" if swapped else ""), zones))
+    return out
 
 
 def default_ruleset() -> str:
@@ -264,16 +298,36 @@ def battle_scene(ruleset: str, map_arg: str | None) -> tuple[str, str]:
     """(scene text, name) of a battle to play: the ruleset's bundled demo battle (its
     ruleset.yaml `demo:`), a scene file with units, or a map with the ruleset's demo armies
     deployed on it."""
+    path = _battle_path(ruleset, map_arg)
+    m = load_scene(path, ruleset=ruleset)
+    if map_arg is None:
+        return path.read_text(encoding="utf-8"), m.name or path.stem
+    if m.units:             # the file as given: what its errors (file:line) name
+        return path.read_text(encoding="utf-8"), str(map_arg)
+    return demo_battle(path, ruleset), f"{m.name or path.stem}: demo armies"
+
+
+def battles(ruleset: str, map_arg: str | None, mirror: bool = True
+            ) -> list[tuple[str, str, dict[str, str]]]:
+    """The battles to play (scene text, name, {side: the zone it stands in}): a map without
+    units gives its mirror matches (`mirror_battles`) unless `mirror` is False; a scene with
+    units (the demo battle without a map) is played as it is, each side in the zone named as
+    it is when there is one."""
+    path = _battle_path(ruleset, map_arg)
+    m = load_scene(path, ruleset=ruleset)
+    if map_arg is not None and not m.units and mirror:
+        return mirror_battles(path, ruleset, m.name or path.stem)
+    text, name = battle_scene(ruleset, map_arg)
+    return [(text, name, {s: s for s in m.deployment if s in load_scene_text(text, name).sides})]
+
+
+def _battle_path(ruleset: str, map_arg: str | None) -> Path:
     if map_arg is None:
         path = load_ruleset(ruleset).demo_path
         if path is None:
             raise UsageError(f"no bundled demo battle for {ruleset}; give a map or scene")
-        scene = load_scene(path)
-        return path.read_text(encoding="utf-8"), scene.name or path.stem
+        return path
     path = resolve_scene_path(map_arg)
     if not path.exists():
         raise no_such_scene(map_arg)
-    m = load_scene(path, ruleset=ruleset)
-    if m.units:             # the file as given: what its errors (file:line) name
-        return path.read_text(encoding="utf-8"), str(map_arg)
-    return demo_battle(path, ruleset), f"{m.name or path.stem}: demo armies"
+    return path

@@ -405,11 +405,27 @@ class Ruleset(ABC):
         return [], None
 
     # --- computer battles ------------------------------------------------------------------------
-    def player(self) -> Player:
+    def player(self, level: str = "normal") -> Player:
         """When a computer side is needed (simulate, the window's computer side, the
-        conformance suite): a new computer player (players may remember what they tried).
-        Default: none, said as an error (a ruleset that only referees)."""
+        conformance suite): a new computer player (players may remember what they tried) at
+        `level`: "easy" (the simplest), "normal" (the default) - "strong" is the engine's
+        search over "normal" (rules/players.py). Default: none, said as an error (a ruleset
+        that only referees)."""
         raise UsageError(f"the {self.id} ruleset has no computer player")
+
+    def value(self, state: State, side: str) -> float | None:
+        """When the strong level's search values a position it has played out: how good it is
+        for `side`, 0 (lost) .. 1 (won). Default: None, the engine's measure (rules/search.py:
+        the result once over, else the deciding score and the health left on the table)."""
+        return None
+
+    def field_values(self, state: State, kind: str, name: str, unit: int | None
+                     ) -> Sequence[Any]:
+        """When the random legal player or a search draws an action of type `kind`: the
+        values its own field `name` (a text, a mapping: a command, an order, a spell) may take
+        now for unit `unit` (None: the action names none). Default: none named, so the
+        engine draws from the field's type, else uses the vocabulary's example."""
+        return ()
 
     # --- the play window: its own hooks (rules/window.py) ---------------------------------------
     window: Window = Window()

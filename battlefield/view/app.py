@@ -16,7 +16,7 @@ from battlefield import palette as pal
 from battlefield.depiction import live
 from battlefield.errors import InputError
 from battlefield.files import write_text
-from battlefield.rules import log, outcome, registry
+from battlefield.rules import log, outcome, players, registry
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.choices import open_choices
 from battlefield.rules.guide import nothing_to_decide, what_now
@@ -86,6 +86,7 @@ class PlayScene:
         self.picking: tuple[str, str | None] | None = None     # (ability, unit) being targeted
         self.computer = set(computer)
         self.players: dict[str, Any] = {}
+        self.level = "normal"          # the computer players' level (play --level)
         self.save_path = save_path
         self.push: Any = None          # a scene to push onto the stack (the app takes it)
         self.shots = 0
@@ -534,7 +535,10 @@ class PlayScene:
             return
         side = st.acting_side
         if side in self.computer:
-            player = self.players.setdefault(side, st.rules.player())
+            if side not in self.players:
+                self.players[side] = players.make(
+                    st.rules, self.level, players.side_seed(st.game.seed, st.scene.sides, side))
+            player = self.players[side]
             before = auto.positions(st)
             action = player.choose(st)
             self.by_itself = True
@@ -599,6 +603,7 @@ def before_play(setup: Setup, state: State) -> None:
 def table_scene(setup: Setup, opened: Opened, size: tuple[int, int]) -> PlayScene:
     """The play scene for the opened game, set up as asked."""
     scene = PlayScene(opened, size, setup.computer, setup.save_path)
+    scene.level = setup.level
     scene.auto_pass = setup.auto_pass
     if setup.load:
         scene.load(setup.load)

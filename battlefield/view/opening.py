@@ -80,6 +80,7 @@ class Setup:
     clicks: tuple[str, ...] = ()      # a screenshot after these panel buttons were clicked
     zoom: float | None = None         # a screenshot zoomed in this much about the board's centre
     keys: tuple[str, ...] = ()        # a screenshot after these keys were pressed (e, ctrl+o)
+    level: str = "normal"             # the computer player's level (easy, normal, strong)
 
     def check(self, scene: Scene) -> None:
         """Refuse, before anything opens, what the scene alone shows is wrong."""

@@ -40,6 +40,7 @@ def test_the_quick_run_prints_every_figure_as_json():
                 "live_check_ms_p95", "live_check_ms_median",
                 "live_check_reference_visibility_ms_median", "machine", "python", "numba",
                 "heatmap_120x88_s", "heatmap_120x88_peak_mb", "simulate_games_per_s",
+                "simulate_skirmish_games_per_s",
                 "openwg_game_s", "blocks_game_s", "svg_render_ms", "page_version_step_ms",
                 "server_action_ms_p95", "server_games", "server_lost_actions",
                 "layout_eval_ms", "layout_generate_s", "window_idle_cpu",

@@ -128,3 +128,26 @@ def test_segments_meet_a_polygon_with_a_hole_and_a_multipolygon_as_shapely_says(
     assert segments_all_meet(np.array([[0.0, 0.0]]), np.array([[2.0, 2.0]]), *hole)
     assert not segments_all_meet(np.zeros((1, 2)), np.ones((1, 2)), *part_edges(
         shapely.Polygon()))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_only_legs_tangent_at_their_corners_are_searched_and_the_routes_stay_shortest(seed):
+    """A shortest path turns round an obstacle's corner tangent to it: leaving the other legs
+    out of the search (most of the legs between a rounded outline's corners) finds routes as
+    short as searching every leg."""
+    rng = np.random.default_rng(seed)
+    obstacles = [Obstacle(disc(float(x), float(y), float(r), 24), f"o{k}")
+                 for k, (x, y, r) in enumerate(zip(rng.uniform(8, 40, 5), rng.uniform(4, 26, 5),
+                                                   rng.uniform(0.8, 3, 5), strict=True))]
+    planner = Planner(terrain(HILL, ROCK), obstacles, 0.5)
+    goal = (46.0, float(rng.uniform(2, 28)))
+
+    def legs(pts, origin):
+        d = np.hypot(pts[:, 0] - goal[0], pts[:, 1] - goal[1])[:, None]
+        return d, np.broadcast_to(np.array(goal), (len(pts), 1, 2))
+
+    start = (2.0, float(rng.uniform(2, 28)))
+    pruned = planner.shortest([start], legs)[0]
+    planner._sides = np.full_like(planner._sides, np.nan)      # every leg searched
+    every = planner.shortest([start], legs)[0]
+    assert math.isfinite(pruned.cost) and pruned.cost == pytest.approx(every.cost, abs=1e-9)

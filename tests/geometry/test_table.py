@@ -215,3 +215,28 @@ def test_a_placed_memo_keeps_only_the_last_values_asked(monkeypatch):
         t.placed_memo(k, np.array([0]), lambda k=k: k)
     assert t.placed_memo(0, np.array([0]), lambda: "made again") == "made again"
     assert t.placed_memo(3, np.array([0]), lambda: "kept") == 3
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_units_within_is_every_pair_measured(seed) -> None:
+    """Table.units_within (one pass, far bases skipped) says what measuring every pair of
+    units' models says, slain models (unit -1) left out."""
+    from battlefield.geometry.bases import OVAL, RECT, ROUND
+    from battlefield.geometry.table import Table
+    from battlefield.geometry.terrain import Layout
+
+    rng = np.random.default_rng(seed)
+    n, units = 40, 8
+    unit_of = rng.integers(-1, units, n)
+    unit_of[:units] = np.arange(units)                 # every unit has a model
+    t = Table(width=40, depth=40, layout=Layout(()), x=rng.uniform(0, 40, n),
+              y=rng.uniform(0, 40, n), facing=rng.uniform(-180, 180, n),
+              shape=rng.choice([ROUND, OVAL, RECT], n), a=rng.uniform(0.4, 2.0, n),
+              b=rng.uniform(0.4, 1.2, n), z=np.zeros(n), height=np.ones(n),
+              unit=unit_of, n_units=units)
+    for reach in (0.5, 3.0, 6.0):
+        got = t.units_within(reach)
+        for u in range(units):
+            for v in range(units):
+                want = u != v and t.unit_distance(u, v) <= reach
+                assert got[u, v] == want, (u, v, reach)

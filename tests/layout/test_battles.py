@@ -2,7 +2,7 @@
 
 import yaml
 
-from battlefield.layout.battles import play_both_ways, swapped
+from battlefield.layout.battles import play_on_table, swapped
 from battlefield.paths import find_map
 
 
@@ -15,7 +15,7 @@ def test_the_zones_swap():
 
 
 def test_battles_from_both_ends_report_win_rates_with_intervals():
-    out = play_both_ways(find_map("warband"), "warband", 2, 5, workers=1)
+    out = play_on_table(find_map("warband"), "warband", 2, 5, workers=1)
     assert out["games"] == 2 and [d["games"] for d in out["deployments"]] == [1, 1]
     assert [d["deployment"] for d in out["deployments"]] == ["as written", "swapped"]
     assert sum(out["wins"].values()) + out["draws"] == 2
@@ -61,3 +61,33 @@ def test_blocks_battles_on_a_generated_table(tmp_path, capsys):
     for side in ("red", "blue"):
         lo, hi = b["win_rate_95"][side]
         assert 0 <= lo <= b["win_rate"][side] <= hi <= 1
+
+
+def test_mirror_matches_put_the_same_army_on_both_sides_from_both_ends():
+    from battlefield.layout.battles import variants
+    from battlefield.scene.load import load_scene_text
+
+    ways = variants(find_map("warband"), "warband")
+    assert len(ways) == 4                     # two armies, each from both ends
+    plain = yaml.safe_load(find_map("warband").read_text())["deployment"]
+    for k, way in enumerate(ways):
+        scene = load_scene_text(way.scene_text, way.scene_name)
+        red = sorted(u.id.removeprefix("red-") for u in scene.units if u.side == "red")
+        blue = sorted(u.id.removeprefix("blue-") for u in scene.units if u.side == "blue")
+        assert red == blue
+        stand = dict(way.zones)
+        assert stand == ({"red": "blue", "blue": "red"} if k % 2 else {"red": "red",
+                                                                        "blue": "blue"})
+        for side in ("red", "blue"):   # each side stands in the map's zone its label names
+            assert [list(p) for p in scene.deployment[side]] == plain[stand[side]]
+
+
+def test_without_mirror_each_side_keeps_its_own_army():
+    from battlefield.layout.battles import variants
+    from battlefield.scene.load import load_scene_text
+
+    ways = variants(find_map("warband"), "warband", mirror=False)
+    scene = load_scene_text(ways[0].scene_text, ways[0].scene_name)
+    red = sorted(u.id.removeprefix("red-") for u in scene.units if u.side == "red")
+    blue = sorted(u.id.removeprefix("blue-") for u in scene.units if u.side == "blue")
+    assert red != blue and len(ways) == 2

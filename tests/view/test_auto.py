@@ -171,7 +171,8 @@ def test_a_screenshot_of_the_computers_turn_holds_only_a_last_move_half_way(tmp_
 
     moved = play("openwg", None, computer=("red",), screenshot=str(tmp_path / "a.png"),
                  size=(1000, 700))
-    assert moved.state.actions[-1].type == "move" and moved.glide is not None
+    # the normal player runs towards an objective: a run glides as a move does
+    assert moved.state.actions[-1].type in ("move", "run") and moved.glide is not None
     assert abs(moved.glide.fraction() - 0.5) < 0.01
     # blue's moves, then its stop and the steps red passes by itself: played on to red's
     # decision, nothing held (the last action is no move)
@@ -180,3 +181,21 @@ def test_a_screenshot_of_the_computers_turn_holds_only_a_last_move_half_way(tmp_
     st = on.state
     assert on.glide is None and st.acting_side == "red" and on.forced() is None
     assert st.actions[-1].type != "move" and st.round == 2
+
+
+def test_the_computer_plays_at_the_level_asked(display):
+    """play --level: the table's computer side is made at that level (here the random legal
+    player), seeded from the game's seed, and its choices are legal."""
+    from battlefield.view.app import table_scene
+    from battlefield.view.opening import Setup
+
+    opened = open_game(None, "skirmish")
+    scene = table_scene(Setup(("red",), level="random"), opened, (1000, 700))
+    st = scene.state
+    for _ in range(20):
+        if st.acting_side != "red" or st.over:
+            break
+        scene.update(0.016)
+        if scene.glide is not None:
+            scene.glide.finish()
+    assert type(scene.players["red"]).__name__ == "RandomPlayer" and st.actions

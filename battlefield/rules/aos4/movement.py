@@ -81,14 +81,13 @@ def _obstacles(state: State, u: int, m: int, box: tuple[float, float, float, flo
     grow = t.reach + r
     near = (t.on_table & (t.unit != u) & (t.x + grow >= x0) & (t.x - grow <= x1)
             & (t.y + grow >= y0) & (t.y - grow <= y1))
-    grown = t.memo(("aos4-grown", r), dict)       # model or ("piece", k) -> obstacle
-    out = []
-    for o in np.nonzero(near)[0].tolist():
-        found = grown.get(o)
-        if found is None:
-            found = grown[o] = obstacle(grown_base(t, o, r - OVERLAP),
-                                        state.scene.model_names[o], "the model")
-        out.append(found)
+    names = state.scene.model_names
+    # each model's grown base made once while it stands where it stands (others moving)
+    out = [t.placed_memo(("aos4-grown", r), np.array([o]),
+                         lambda o=o: obstacle(grown_base(t, o, r - OVERLAP), names[o],
+                                              "the model"))
+           for o in np.nonzero(near)[0].tolist()]
+    grown = t.layout.memo(("aos4-grown", r), dict)       # ("piece", k) -> obstacle
     for k in t.layout.pieces_with("impassable"):
         found = grown.get(("piece", k))
         if found is None:

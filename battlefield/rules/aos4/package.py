@@ -24,11 +24,14 @@ from battlefield.scene.model import Scene
 from battlefield.text import distribution, inches, plural, table
 
 
-def player() -> Player:
+def player(level: str = "normal") -> Player:
+    """easy: the first heuristic player; normal: it moving along routes round the terrain
+    and spending command points (aos4/normal.py)."""
     # here, not at the top: start-up time of the CLI
+    from battlefield.rules.aos4.normal import Aos4Normal
     from battlefield.rules.aos4.player import Aos4Player
 
-    return Aos4Player()
+    return Aos4Player() if level == "easy" else Aos4Normal()
 
 
 # --- odds ----------------------------------------------------------------------------------------

@@ -24,11 +24,14 @@ from battlefield.scene.model import Scene
 from battlefield.text import distribution, plural, table
 
 
-def player() -> Player:
+def player(level: str = "normal") -> Player:
+    """easy: the first heuristic player; normal: it playing for the objectives along routes
+    round the terrain (openwg/normal.py)."""
     # here, not at the top: start-up time of the CLI
+    from battlefield.rules.openwg.normal import OpenWGNormal
     from battlefield.rules.openwg.player import OpenWGPlayer
 
-    return OpenWGPlayer()
+    return OpenWGPlayer() if level == "easy" else OpenWGNormal()
 
 
 def _dist(dist: dict[int, Fraction]) -> dict[str, float]:

@@ -1,0 +1,56 @@
+"""The strong level's search (rules/search.py): its sampled worlds never hold the real dice or
+another side's secret answers, its choices are legal and a function of position and seed, and
+its values stay within 0..1."""
+
+from __future__ import annotations
+
+from battlefield.rules import registry
+from battlefield.rules.deploy import battle_scene
+from battlefield.rules.search import SearchPlayer, sampled, value
+from battlefield.rules.state import Game
+from battlefield.scene.load import load_scene_text
+
+
+def _state(ruleset: str = "skirmish", seed: int = 1):
+    text, name = battle_scene(ruleset, None)
+    return Game(registry.get(ruleset), load_scene_text(text, name), seed).new_state()
+
+
+def _secret_commit(state):
+    """Played on until one side has committed its morale tokens in secret and the other is
+    to commit now."""
+    players = {s: state.rules.player() for s in state.sides}
+    for _ in range(500):
+        if state.answers and any(d.secret for d, _ in state.answers) and state.pending:
+            return state
+        state.apply(players[state.acting_side].choose(state))
+    raise AssertionError("no secret answer in the battle")
+
+
+def test_a_sampled_world_has_its_own_dice_and_no_secret_of_the_other_side():
+    state = _secret_commit(_state())
+    told = state.answers[0][0].side
+    other = state.acting_side
+    assert state.answers[0][0].secret and other != told
+    w = sampled(state, other, 12345)
+    assert w.dice.state != state.dice.state and not w.dice.fixed and not w.dice.log
+    assert not [a for d, a in w.answers if d.side == told]
+    assert [d.side for d in w.pending].count(told) == 1
+    own = sampled(state, told, 12345)           # its own secret it knows
+    assert own.answers == state.answers
+    assert state.answers and state.dice.state != w.dice.state     # the real state untouched
+
+
+def test_strong_choices_are_legal_and_repeatable():
+    state = _state()
+    normal = lambda seed: state.rules.player()      # noqa: E731
+    one = SearchPlayer(state.rules, normal, 7, rollouts=2, depth=8).choose(state)
+    two = SearchPlayer(state.rules, normal, 7, rollouts=2, depth=8).choose(state)
+    assert one == two and not state.check(one)
+
+
+def test_values_are_between_lost_and_won():
+    state = _state("aos4")
+    for side in state.sides:
+        assert 0.0 <= value(state, side) <= 1.0
+    assert abs(value(state, "red") - 0.5) < 1e-9           # even at the start
