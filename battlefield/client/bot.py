@@ -11,8 +11,6 @@ same game every time; `--level` chooses the player (rules/players.py)."""
 from __future__ import annotations
 
 import asyncio
-import inspect
-import random
 import sys
 from collections.abc import Callable
 from typing import Any
