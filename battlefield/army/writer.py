@@ -24,7 +24,8 @@ from battlefield.errors import InputError, UsageError
 from battlefield.files import write_text
 from battlefield.geometry import MM_PER_INCH
 from battlefield.geometry.bases import footprint
-from battlefield.paths import find_map
+from battlefield.names import after
+from battlefield.paths import find_map, map_names
 from battlefield.rules import registry
 from battlefield.rules.boundary import playable_units
 from battlefield.rules.deploy import set_up
@@ -183,7 +184,9 @@ def place_army(army: Army, out: str | Path, side: str = "red", into: str | None 
     if into is not None:
         path = resolve_scene_path(into)
         if not path.is_file():
-            raise InputError(into, "", None, "no such scene file", "a scene or map to add to")
+            raise InputError(into, "", None, "no such scene file" + after(into, map_names()),
+                             "a scene or map to add to: a file, or a bundled one (" +
+                             ", ".join(map_names()) + ")")
         scene = load_scene(path)
         data = dict(Reader.open(path).data)
         _keep_map(data, path, out)

@@ -36,6 +36,7 @@ from aiohttp import WSMsgType, web
 
 from battlefield.errors import BattlefieldError, InputError, UsageError
 from battlefield.inputs import plain_whole, shown
+from battlefield.names import after
 from battlefield.paths import find_map, map_names
 from battlefield.rules import boundary, registry
 from battlefield.rules.actions import Action
@@ -82,7 +83,7 @@ def scene_source(arg: str) -> tuple[str, str]:
         path = find_map(name)
         if path is None:
             raise InputError(name if len(name) <= 80 else name[:77] + "...", "", None,
-                             "no such scene file",
+                             "no such scene file" + after(name, map_names()),
                              "a scene file, or a bundled scene: " + ", ".join(map_names()))
         scene = load_scene(path)
         if scene.ruleset.id == BOARD_ID:

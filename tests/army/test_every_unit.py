@@ -74,6 +74,14 @@ def test_a_scene_the_checks_refuse_is_never_written(tmp_path, capsys):
     assert "blood-hungry" in err[-1] and not out.exists()
 
 
+def test_a_mistyped_into_scene_says_did_you_mean(tmp_path, capsys):
+    out = tmp_path / "s.yaml"
+    roster = Path(__file__).parent / "data" / "stormcast.ros"
+    assert main(["army", "import", str(roster), "-o", str(out), "--into", "dmeo"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "no such scene file; did you mean demo?" in err[-1] and not out.exists()
+
+
 @pytest.mark.parametrize("spec, grown", [(32, {"round": 32.0}), ([60, 35], {"oval": [60, 35]}),
                                          ({"rect": [100, 50]}, {"rect": [100, 50]})])
 def test_bases_are_laid_out_grown_round_their_true_outline(spec, grown):

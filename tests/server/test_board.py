@@ -90,6 +90,7 @@ def test_a_position_with_its_state_makes_a_board_too(server, tmp_path):
 @pytest.mark.parametrize("body, words", [
     ({}, '{"scene": NAME_OR_YAML}'),
     ({"scene": "no-such-scene"}, "no such scene"),
+    ({"scene": "demo-skirmsh"}, "did you mean demo-skirmish?"),
     ({"scene": "demo-skirmish", "moves": {"red-nobody/1": [1, 1]}}, "no model 'red-nobody/1'"),
     ({"scene": "demo-skirmish", "moves": {"red-spears/1": [1, 99]}}, "off the"),
     ({"scene": "demo-skirmish", "moves": {"red-spears/1": ["a", 1]}}, "expected [x, y]"),
