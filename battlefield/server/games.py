@@ -218,9 +218,10 @@ class LiveGame:
             raise Refused(bad)
         kept = self.records[:to]
         state = Game(self.state.rules, self.state.scene, self.seed).new_state(keep_undo=False)
+        at_start = len(state.dice.log)        # rolled as the battle began (a priority roll)
         for record in kept:
             state.apply(Action.from_dict(record.action))
-        if len(state.dice.log) != sum(len(r.dice) for r in kept):
+        if len(state.dice.log) - at_start != sum(len(r.dice) for r in kept):
             raise RuntimeError(f"game {self.id}: replaying {to} actions rolled other dice")
         if cut is not None:
             cut(to)
