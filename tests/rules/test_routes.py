@@ -23,7 +23,8 @@ def walled():
     text, name, _ = battles("aos4", WALLED)[0]
     state = Game(registry.get("aos4"), load_scene_text(text, name), 1).new_state()
     while state.phase != "movement":
-        state.apply(Action("end-phase"))
+        # the first-turn decision (red goes first) and the passes before red's movement phase
+        state.apply(state.pending[0].choices[0] if state.pending else Action("end-phase"))
     return state
 
 
