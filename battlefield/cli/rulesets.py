@@ -78,8 +78,11 @@ def run(args: argparse.Namespace) -> int:
     chosen = [args.name] if args.name else names
     if args.coverage:
         return _coverage(chosen, bool(args.name))
-    data = {n: describe(n) for n in chosen}
+    data: dict = {n: describe(n) for n in chosen}
     if args.json:
+        if args.name is not None and "coverage" in data[args.name]:
+            # `rulesets aos4 --json`: its coverage at the top too, as well as under its name
+            data["coverage"] = data[args.name]["coverage"]
         emit_json(data)
     else:
         print("\n\n".join(text(n, d) for n, d in data.items()))

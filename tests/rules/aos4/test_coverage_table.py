@@ -39,3 +39,31 @@ def test_every_rows_module_and_test_exist(row):
     file, _, name = row.test.partition("::")
     assert (ROOT / file).is_file(), f"{row.id}: no test file {file}"
     assert name in _tests_in(ROOT / file), f"{row.id}: no test {name} in {file}"
+
+
+SEED = ROOT.parent / "shared" / "seeds" / "000_07d36a3aa1d90cbd.txt"
+
+
+def test_every_ability_and_rule_section_of_seed_000_has_one_row():
+    """The seed's 22 abilities and 10 rule sections, each once (by its list: "charge" is in
+    both), whatever file of coverage/ holds it."""
+    import yaml
+
+    seed = yaml.safe_load(SEED.read_text(encoding="utf-8")) if SEED.is_file() else {
+        "abilities": [], "rules": []}
+    if not seed["abilities"]:
+        pytest.skip(f"the seed is not at {SEED}")
+    want = sorted([("abilities", a["id"]) for a in seed["abilities"]]
+                  + [("rules", r["id"]) for r in seed["rules"]])
+    have = sorted((r.section, r.id) for r in ROWS)
+    assert have == want and len(want) == 32
+
+
+def test_the_json_carries_the_coverage_at_the_top_and_under_its_name(capsys):
+    import json
+
+    assert main(["rulesets", "aos4", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["coverage"] == out["aos4"]["coverage"] and len(out["coverage"]) == 32
+    assert all({"id", "status", "note"} <= set(r) for r in out["coverage"])
+    assert {r["status"] for r in out["coverage"]} <= {"played", "refused", "decided"}
