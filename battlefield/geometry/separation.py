@@ -240,6 +240,20 @@ def _swept(t, ax, ay, bx, by, x, y, sh, a, b, c, s, m, q):
     return d
 
 
+@njit(cache=True, inline="always")
+def _edge(lo, hi, entering, ax, ay, bx, by, x, y, sh, a, b, c, s, m, q, within):
+    """Where along the path, between lo and hi, the swept base crosses `within` of base q: the
+    first t within when `entering` (outside at lo, within at hi), else the last t within
+    (within at lo, outside at hi); bisected _SWEEP_STEPS times."""
+    for _ in range(_SWEEP_STEPS):
+        mid = 0.5 * (lo + hi)
+        if (_swept(mid, ax, ay, bx, by, x, y, sh, a, b, c, s, m, q) <= within) == entering:
+            hi = mid
+        else:
+            lo = mid
+    return hi if entering else lo
+
+
 @njit(cache=True)
 def swept_within(x, y, sh, a, b, c, s, reach, m, ax, ay, bx, by, cols, within):
     """Base m (facing kept) moved along each segment (ax[i], ay[i]) -> (bx[i], by[i]), against
@@ -288,25 +302,11 @@ def swept_within(x, y, sh, a, b, c, s, reach, m, ax, ay, bx, by, cols, within):
             if _swept(0.0, ax[i], ay[i], bx[i], by[i], x, y, sh, a, b, c, s, m, q) <= within:
                 t_in[i, j] = 0.0
             else:
-                lo, hi = 0.0, tm
-                for _ in range(_SWEEP_STEPS):
-                    mid = 0.5 * (lo + hi)
-                    if _swept(mid, ax[i], ay[i], bx[i], by[i], x, y, sh, a, b, c, s, m,
-                              q) <= within:
-                        hi = mid
-                    else:
-                        lo = mid
-                t_in[i, j] = hi
+                t_in[i, j] = _edge(0.0, tm, True, ax[i], ay[i], bx[i], by[i], x, y, sh, a, b, c,
+                                   s, m, q, within)
             if _swept(1.0, ax[i], ay[i], bx[i], by[i], x, y, sh, a, b, c, s, m, q) <= within:
                 t_out[i, j] = 1.0
             else:
-                lo, hi = tm, 1.0
-                for _ in range(_SWEEP_STEPS):
-                    mid = 0.5 * (lo + hi)
-                    if _swept(mid, ax[i], ay[i], bx[i], by[i], x, y, sh, a, b, c, s, m,
-                              q) <= within:
-                        lo = mid
-                    else:
-                        hi = mid
-                t_out[i, j] = lo
+                t_out[i, j] = _edge(tm, 1.0, False, ax[i], ay[i], bx[i], by[i], x, y, sh, a, b,
+                                    c, s, m, q, within)
     return t_in, t_out, least
