@@ -8,10 +8,17 @@
   them - one in flight, the next when it is answered and 100 ms have passed since the last; on
   the move (`"rest": false`), every tenth at rest, as a hand pausing - for DRAG_S seconds
   (after a first untimed second: the kernels warm, each pick-up made).
-  Every answer is checked: a preview of the drag, legal or not, with its overlay. Target p95 <=
-  50 ms on this 2-core machine. browser_server_cpu_ms_per_preview: the server process's CPU
-  time (Linux /proc) over the previews it answered while timed: one process answers about
-  1000 / that many previews a second.
+  Each player is its own client address, as 20 players on 20 machines are (the server runs
+  with `--proxy 127.0.0.1` and each player's requests carry its own X-Forwarded-For), so each
+  has the default engine share (`--engine-share`, 0.1 s of engine CPU a second) and rates.
+  Every answer is checked: a preview of the drag, legal or not, with its overlay, or the
+  server's `slow_down` (an `error` with `retry_after`: the player's engine share is spent),
+  after which the player pauses as the page does. browser_previews_slowed_share: the share of
+  the previews sent that were answered `slow_down` (how often a drag meets the engine share).
+  Anything else fails the run. Target p95 <= 50 ms on this 2-core machine.
+  browser_server_cpu_ms_per_preview: the server process's CPU time (Linux /proc) over the
+  previews it answered while timed: one process answers about 1000 / that many previews a
+  second.
 - play_page_first_paint_ms: the first contentful paint of a seat's play page (`GET
   /games/ID/play?seat=TOKEN` as a browser asks for it) in headless Chromium, as the browser's
   Paint Timing reports it from the start of navigation: the median of PAGES fresh loads (the
@@ -47,19 +54,28 @@ PACE_S = 0.1
 UNIT, LEADER = "red-spears", (9.2, 5.0)
 
 
-def _post(base: str, path: str, body: dict) -> dict:
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST")
+def _post(base: str, path: str, body: dict, address: str | None = None) -> dict:
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"X-Forwarded-For": address} if address else {})
     with urllib.request.urlopen(req, timeout=60) as r:
         return json.loads(r.read())
 
 
+def _address(k: int) -> str:
+    """Player k's own client address (the server trusts loopback as its proxy)."""
+    return f"10.0.{k // 250}.{k % 250 + 1}"
+
+
 async def _player(session: Any, base: str, k: int, seconds: float, warm: float,
-                  times: list[float]) -> int:
-    """One player dragging; returns the answers that were not a preview of the drag."""
+                  times: list[float], slowed: list[int]) -> int:
+    """One player dragging; returns the answers that were neither a preview of the drag nor
+    the server's slow_down."""
+    address = _address(k)
     game = await asyncio.to_thread(_post, base, "/games", {"scene": "demo-skirmish",
-                                                           "seed": k + 1})
+                                                           "seed": k + 1}, address)
     ws = await session.ws_connect("ws" + base[4:] + f"/games/{game['game']}/play?seat="
-                                  f"{game['seats']['red']}")
+                                  f"{game['seats']['red']}",
+                                  headers={"X-Forwarded-For": address})
     hello = await ws.receive_json()
     assert hello["type"] == "hello"
     wrong, n = 0, 0
@@ -81,7 +97,13 @@ async def _player(session: Any, base: str, k: int, seconds: float, warm: float,
             answer = json.loads((await ws.receive()).data)
             if answer.get("id") == n:
                 break
-        if last - start >= warm:
+        timed = last - start >= warm
+        if answer["type"] == "error" and answer.get("retry_after"):
+            if timed:
+                slowed.append(1)
+            await asyncio.sleep(answer["retry_after"])      # previews pause, as the page's do
+            continue
+        if timed:
             times.append((time.perf_counter() - last) * 1000)
             if answer["type"] != "preview" or answer.get("overlay") is None:
                 wrong += 1
@@ -95,21 +117,27 @@ async def _drag(base: str, players: int, seconds: float, pid: int) -> dict:
     from benchmarks.server import _cpu_seconds
 
     times: list[float] = []
+    slowed: list[int] = []
     async with aiohttp.ClientSession() as session:
         cpu = asyncio.get_running_loop().call_later(WARM_S + 0.5, lambda: marks.append(
             (_cpu_seconds(pid), len(times))))
         marks: list[tuple[float | None, int]] = []
-        wrong = await asyncio.gather(*(_player(session, base, k, seconds, WARM_S, times)
-                                       for k in range(players)))
+        wrong = await asyncio.gather(*(_player(session, base, k, seconds, WARM_S, times,
+                                               slowed) for k in range(players)))
         cpu.cancel()
         end = (_cpu_seconds(pid), len(times))
     if sum(wrong):
-        raise AssertionError(f"{sum(wrong)} previews were not answered as previews of the drag")
+        raise AssertionError(f"{sum(wrong)} previews were answered neither as previews of the "
+                             f"drag nor with slow_down")
+    if not times:
+        raise AssertionError(f"no preview was answered: {len(slowed)} were slowed down")
     q = statistics.quantiles(times, n=20) if len(times) > 1 else times * 19
     return {"browser_preview_ms_p95": round(q[18], 2),
             "browser_preview_ms_median": round(statistics.median(times), 2),
             "browser_preview_players": players, "browser_previews": len(times),
             "browser_previews_per_s": round(len(times) / seconds, 1),
+            "browser_previews_slowed_share": round(len(slowed) / (len(slowed) + len(times)),
+                                                   4),
             "browser_server_cpu_ms_per_preview": (
                 round((end[0] - marks[0][0]) * 1000 / max(1, end[1] - marks[0][1]), 2)
                 if marks and marks[0][0] is not None and end[0] is not None else None)}
@@ -133,7 +161,7 @@ async def _paint(base: str, loads: int) -> dict:
 
 def _serve(tmp: str) -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen([sys.executable, "-m", "battlefield", "serve", "--port", "0",
-                             "--db", str(Path(tmp) / "bench.sqlite")],
+                             "--db", str(Path(tmp) / "bench.sqlite"), "--proxy", "127.0.0.1"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert proc.stdout is not None

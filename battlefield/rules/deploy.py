@@ -5,6 +5,7 @@ first (closest to the middle of the board), shooters behind."""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 from pathlib import Path
@@ -215,23 +216,30 @@ def _find(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre, eac
                 None)
 
 
-def spots(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre, each=None
-          ) -> Iterator[list[tuple[float, float]]]:
-    """Each block of n models (`each`: their bases, when they differ) that fits: wholly within
-    `zone`, more than `gap` from `enemy`, clear of `placed`, `blocked` and `edges`; the blocks
-    centred nearest `centre` first, on a 1" grid."""
-    x0, y0, x1, y1 = zone.bounds
-    spots = []
+@functools.lru_cache(maxsize=64)
+def _grid(x0: float, y0: float, x1: float, y1: float, cx: float, cy: float
+          ) -> tuple[tuple[float, float], ...]:
+    """The 1" grid over a zone's bounds, nearest (cx, cy) first (ties: by place). The same for
+    every unit an army sets up in one zone: worked out once."""
+    out = []
     step = 1.0
     y = y0
     while y <= y1:
         x = x0
         while x <= x1:
-            spots.append((x, y))
+            out.append((x, y))
             x += step
         y += step
-    spots.sort(key=lambda p: (round(math.dist(p, (centre.x, centre.y)), 1), p))
-    for cx, cy in spots:
+    out.sort(key=lambda p: (round(math.dist(p, (cx, cy)), 1), p))
+    return tuple(out)
+
+
+def spots(zone, enemy, gap, base, n, facing, placed, blocked, edges, centre, each=None
+          ) -> Iterator[list[tuple[float, float]]]:
+    """Each block of n models (`each`: their bases, when they differ) that fits: wholly within
+    `zone`, more than `gap` from `enemy`, clear of `placed`, `blocked` and `edges`; the blocks
+    centred nearest `centre` first, on a 1" grid."""
+    for cx, cy in _grid(*zone.bounds, centre.x, centre.y):
         pos = _block(n, base, cx, cy, facing) if each is None else _block_mixed(each, cx, cy,
                                                                                  facing)
         feet = [footprint(b.shape, b.a, b.b, x, y, facing, 32)

@@ -17,8 +17,37 @@ def figures(bsdata):
     return cov.coverage(bsdata)
 
 
-def test_the_json_has_the_keys_the_issue_names(bsdata, capsys):
+@pytest.fixture
+def counted(figures, bsdata, monkeypatch):
+    """The command's figures are the module's (worked out once: each pass over the 132
+    catalogues costs seconds); the folders it was asked about are listed."""
+    asked: list[str] = []
+
+    def coverage(folder):
+        asked.append(str(folder))
+        assert str(folder) == str(bsdata)
+        return figures
+
+    monkeypatch.setattr(cov, "coverage", coverage)
+    return asked
+
+
+@pytest.fixture
+def few(bsdata, tmp_path):
+    """A folder with the game system, the shared catalogues and two factions (with their
+    libraries): a whole pass of coverage, over a tenth of the data."""
+    out = tmp_path / "few"
+    out.mkdir()
+    for f in bsdata.iterdir():
+        if f.suffix == ".gst" or f.name.startswith(("Stormcast Eternals", "Fyreslayers",
+                                                    "Lores")):
+            (out / f.name).symlink_to(f)
+    return out
+
+
+def test_the_json_has_the_keys_the_issue_names(bsdata, capsys, counted):
     assert main(["army", "coverage", "--catalogues", str(bsdata), "--json"]) == 0
+    assert counted == [str(bsdata)]
     d = json.loads(capsys.readouterr().out)
     assert set(d["units"]) == {"mapped", "total"}
     assert set(d["weapons"]) == {"imported", "total"}
@@ -52,17 +81,19 @@ def test_the_figures_hold_together(figures):
     assert figures["own_weapons"]["units"] > 20
 
 
-def test_played_is_asked_of_the_engine_not_written_down(bsdata, monkeypatch):
+def test_played_is_asked_of_the_engine_not_written_down(few, monkeypatch):
+    assert cov.coverage(few)["weapon_abilities"]["played"] > 0
     monkeypatch.setattr(cov.aos4_weapons, "played", lambda ability: False)
     monkeypatch.setattr(cov.effects, "read", lambda ability: None)
-    d = cov.coverage(bsdata)
+    d = cov.coverage(few)
     assert d["weapon_abilities"]["played"] == 0 and d["abilities"]["readable"] == 0
     # nothing read, nothing played but the spells and prayers magic plays
     assert set(d["abilities"]["played_by_kind"]) <= {"spell", "prayer"}
     assert sum(d["weapon_abilities"]["unplayed"].values()) == d["weapon_abilities"]["total"]
 
 
-def test_the_cache_by_default_and_a_clear_line_without_it(bsdata, monkeypatch, capsys):
+def test_the_cache_by_default_and_a_clear_line_without_it(bsdata, monkeypatch, capsys,
+                                                        counted):
     assert main(["army", "coverage"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "army catalogues update" in err
