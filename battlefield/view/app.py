@@ -80,7 +80,8 @@ class PlayScene:
         self.cards = AbilityCards(self.table.rect, self.apply)     # abilities now, unit menu
         self.drag = DragTool(self.table, self.applied, self.say)
         self.drag.not_yours = self.not_yours
-        self.setup = SetUpTool(self.table, self.apply, self.say)    # deployment: the reserve
+        self.setup = SetUpTool(self.table, self.apply, self.say,      # deployment: the reserve
+                               mine=lambda side: side not in self.computer)
         self.measure = MeasureTool(self.table, self.say)
         self.measuring = False
         self.picking: tuple[str, str | None] | None = None     # (ability, unit) being targeted

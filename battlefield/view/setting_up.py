@@ -7,7 +7,9 @@ round enemy territory), and the drop is checked live by the engine - the bases g
 unit may be set up there, red with the refusal in words when not. Releasing over the table
 sets the unit up (the action `deploy` with one place per model); releasing over the list, or
 Escape, puts it back. The wheel or Q / E turn the block. `regiment`: R with a unit in the hand
-deploys its whole regiment one unit after another (Deploy Regiment)."""
+deploys its whole regiment one unit after another (Deploy Regiment). The list is offered only to
+a player who plays the deploying side (`mine`): not while the computer deploys, nor in the other
+seat's turn of a server's game (`play --join`), where the server would refuse the drop."""
 
 from __future__ import annotations
 
@@ -52,10 +54,12 @@ class SetUpTool:
     """The reserve list and the drag of a unit in reserve onto the table."""
 
     def __init__(self, table: TableView, apply: Callable[[Action], bool],
-                 say: Callable[[str], None]) -> None:
+                 say: Callable[[str], None],
+                 mine: Callable[[str], bool] = lambda side: True) -> None:
         self.table = table
         self.apply = apply
         self.say = say
+        self.mine = mine            # whether this window's player plays the side
         self.held: Held | None = None
 
     @property
@@ -65,7 +69,8 @@ class SetUpTool:
     # --- what is offered ------------------------------------------------------------------------
     def active(self) -> bool:
         st = self.state
-        return not st.over and not st.pending and DEPLOY in st.available()
+        return (not st.over and not st.pending and DEPLOY in st.available()
+                and self.mine(st.acting_side))
 
     def reserve(self) -> list[int]:
         """The acting side's units in reserve, in the scene's order."""

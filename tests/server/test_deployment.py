@@ -42,3 +42,27 @@ def test_two_bots_deploy_through_the_server_and_play_on(server, tmp_path, capsys
     assert main(["replay", str(path)]) == 0
     assert "every state identical" in capsys.readouterr().out
     assert text_log == _simulated("aos4", text, SEED, tmp_path)
+
+
+def test_the_reserve_list_shows_only_in_the_joined_window_whose_side_deploys(server):
+    """play --join: the seat whose deployment turn it is gets the reserve list to drag from;
+    the other seat's window (and a spectator's) does not (the server would refuse the drop)."""
+    import pygame
+
+    from battlefield.view.joined import open_joined
+
+    game = server.new_game(reserve_battle(), SEED)
+    pygame.display.init()
+    pygame.font.init()
+    windows = {s: open_joined(server.ws(game["game"], game["seats"][s]), (1200, 800))
+               for s in ("red", "blue")}
+    watcher = open_joined(server.ws(game["game"]), (1200, 800))
+    try:
+        red, blue = windows["red"], windows["blue"]
+        assert red.state.phase == "deployment" and red.state.acting_side == "red"
+        assert red.setup.active() and red.setup.rows()
+        assert not blue.setup.active() and not watcher.setup.active()
+        blue.draw(pygame.Surface((1200, 800)))
+    finally:
+        for w in (*windows.values(), watcher):
+            w.close()
