@@ -17,6 +17,7 @@ import yaml
 from battlefield.army import store
 from battlefield.army.bases import extent, scene_base
 from battlefield.army.catalogue import Catalogues, merge
+from battlefield.army.composition import breaches
 from battlefield.army.convert import Converted, ImportProblem, convert
 from battlefield.army.entries import Entry
 from battlefield.army.roster import Roster, read_roster
@@ -143,6 +144,12 @@ def army_templates(roster: str | Path, catalogues: list[str] | None, strict: boo
         army.add(c)
     if not army.templates and first is not None:      # no unit at all: the first one's cause
         raise first
+    broken = breaches(r)              # the list's army composition, once its units are read
+    if broken and strict:
+        raise InputError(r.file, "", None, "army composition: " + broken[0],
+                         "a list the composition rules take (seed 000: regiments, the general, "
+                         "unique units, the points limit), or the import without --strict")
+    army.warnings = [f"army composition: {b}" for b in broken] + army.warnings
     return army
 
 

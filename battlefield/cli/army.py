@@ -48,7 +48,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "catalogues `army catalogues update` put in the cache, by the selection's "
                     "entryId. A unit that cannot be mapped is left out with a warning naming it "
                     "and why (--strict: it stops the import); what is left out or defaulted is "
-                    "a warning. A list for another game is refused.",
+                    "a warning. The army composition rules (each regiment led by a HERO with "
+                    "at most 3 other units, 4 in the general's; one general, a HERO leading a "
+                    "regiment, a WARMASTER if the army has one; a UNIQUE unit once and not "
+                    "reinforced; the list's points limit) are checked: a breach is a warning "
+                    "(--strict: it stops the import). A list for another game is refused.",
         epilog="Without --into the scene is the bundled aos4 map with these units. Without "
                "--deploy the units stand side by side from the back of the side's territory in "
                "the roster's order; with --deploy they are set up by the aos4 deployment rule "
@@ -71,8 +75,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "leaves out; may be given more than once (default: the cached "
                         "catalogues of `army catalogues update`)")
     q.add_argument("--strict", action="store_true",
-                   help="stop at the first unit that cannot be mapped (default: leave it out "
-                        "with a warning and import the rest)")
+                   help="stop at the first unit that cannot be mapped or army composition "
+                        "rule the list breaks (default: leave the unit out with a warning, "
+                        "warn of the breach, and import the rest)")
     q.add_argument("--deploy", action="store_true",
                    help="set the units up by the aos4 deployment rules")
     q.set_defaults(run=run_import)
