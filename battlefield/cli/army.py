@@ -29,9 +29,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     q = army.add_parser(
         "import", formatter_class=fmt,
-        help="a roster (.ros or .rosz) as aos4 units of a new scene",
-        description="Read a roster exported by New Recruit or BattleScribe (.ros XML, or .rosz: "
-                    "the same zipped) and write a scene with its units: the Unit profile (Move, "
+        help="a roster (.ros, .rosz or New Recruit's .json) as aos4 units of a new scene",
+        description="Read a roster exported by New Recruit or BattleScribe (.ros XML, .rosz: "
+                    "the same zipped, or New Recruit's .json: the same tree) and write a scene with its units: the Unit profile (Move, "
                     "Health, Save, Control), the models and their base (the Base Size rule), "
                     "every weapon profile with its weapon abilities (Crit (Mortal), Crit (2 "
                     "Hits), Crit (Auto-wound), Anti-X (+N Rend), Companion, Shoot in Combat, "
@@ -64,7 +64,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                "--side blue --deploy\n"
                "  battlefield army import my-list.ros -o battle.yaml --catalogues "
                "age-of-sigmar-4th/")
-    q.add_argument("roster", help="a roster file: .ros (XML) or .rosz (zipped)")
+    q.add_argument("roster", help="a roster file: .ros (XML), .rosz (zipped) or New Recruit's "
+                                  ".json export")
     q.add_argument("-o", "--out", required=True, help="the scene file to write")
     q.add_argument("--into", metavar="SCENE",
                    help="add the units to this aos4 scene or map (default: the aos4 map)")
