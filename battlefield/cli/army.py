@@ -31,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "import", formatter_class=fmt,
         help="a roster (.ros, .rosz or New Recruit's .json) as aos4 units of a new scene",
         description="Read a roster exported by New Recruit or BattleScribe (.ros XML, .rosz: "
-                    "the same zipped, or New Recruit's .json: the same tree) and write a scene with its units: the Unit profile (Move, "
+                    "the same zipped, or New Recruit's .json: the same tree) and write a "
+                    "scene with its units: the Unit profile (Move, "
                     "Health, Save, Control), the models and their base (the Base Size rule), "
                     "every weapon profile with its weapon abilities (Crit (Mortal), Crit (2 "
                     "Hits), Crit (Auto-wound), Anti-X (+N Rend), Companion, Shoot in Combat, "
