@@ -259,7 +259,7 @@ class _SceneReader:
                 raise r.error((*p, "fixed"), f"must be true or false, not {fixed!r}",
                               "true to keep the piece where it is in layout generate")
             side = self._name((*p, "side"), t["side"]) if "side" in t else ""
-            reserve = self._reserve(p, t, rs) if rs is not None else False
+            reserve = self._reserve(p, t, rs, "terrain piece") if rs is not None else False
             if reserve and not side:
                 raise r.error((*p, "reserve"), "a terrain piece in reserve is a side's own",
                               "side: SIDE beside reserve: true (the side that sets it up)")
@@ -345,19 +345,20 @@ class _SceneReader:
                                   self._extra(p, u, rs.unit_keys), p))
         return units
 
-    def _reserve(self, path: tuple, given: dict[str, Any], rs: Any) -> bool:
-        """The unit's `reserve:` (true: not yet set up), which only a ruleset that deploys
-        units (an action `deploy` in its vocabulary) takes."""
+    def _reserve(self, path: tuple, given: dict[str, Any], rs: Any,
+                 what: str = "unit") -> bool:
+        """The unit's (or terrain piece's) `reserve:` (true: not yet set up), which only a
+        ruleset that deploys units (an action `deploy` in its vocabulary) takes."""
         if "reserve" not in given:
             return False
         value = given["reserve"]
         if not isinstance(value, bool):
             raise self.r.error((*path, "reserve"), f"{value!r} is not true or false",
-                               "true (a unit in reserve, set up in the deployment phase)")
+                               f"true (a {what} in reserve, set up in the deployment phase)")
         if value and not any(a.id == "deploy" for a in rs.actions):
             raise self.r.error((*path, "reserve"), f"{rs.id} has no deployment phase to set "
-                               f"up a unit in reserve", "a unit set up on the table (models "
-                               "with at:)")
+                               f"up a {what} in reserve", f"a {what} set up on the table "
+                               + ("(models with at:)" if what == "unit" else "(no reserve:)"))
         return value
 
     def _ranges(self, path: tuple, weapons: list[dict[str, Any]], rs: Any) -> None:

@@ -148,3 +148,24 @@ def test_a_position_mid_step_reads_back(tmp_path):
     assert again.acting_side == "blue" and again.available() == st.available()
     nxt = terrain("blue-shrine", 30, 40)
     assert again.apply(nxt) == st.apply(nxt)
+
+
+@pytest.mark.parametrize(("piece", "said"), [
+    ("{id: p, reserve: true, " + SQUARE + "}", "a terrain piece in reserve is a side's own"),
+    ("{id: p, side: red, reserve: maybe, " + SQUARE + "}", "'maybe' is not true or false"),
+])
+def test_a_piece_in_reserve_the_loader_refuses(piece, said):
+    from battlefield.errors import InputError
+
+    text = TEXT.replace("  - {id: red-shrine", f"  - {piece}\n  - {{id: red-shrine", 1)
+    with pytest.raises(InputError, match=said):
+        load_scene_text(text)
+
+
+def test_a_ruleset_without_deployment_refuses_terrain_in_reserve():
+    from battlefield.errors import InputError
+
+    with pytest.raises(InputError, match="skirmish has no deployment phase to set up a terrain "
+                                         "piece in reserve"):
+        load_scene_text("ruleset: skirmish\nboard: {width: 30, depth: 30}\nterrain:\n"
+                        f"  - {{id: p, side: red, reserve: true, {SQUARE}}}\n")
