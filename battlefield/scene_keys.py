@@ -69,6 +69,10 @@ TERRAIN = Shape("terrain piece", "A terrain piece: its outline extruded to its h
         "obstacle, area (walked through), obscuring, impassable, place-of-power."),
     Key("name", "word", "The piece's name."),
     Key("fixed", "boolean", "True for a piece `layout generate` keeps where it is."),
+    Key("side", "word", "The side whose own piece it is (aos4 faction terrain)."),
+    Key("reserve", "boolean", "True for a side's faction terrain not yet set up (aos4): its "
+        "outline gives its shape, not its place; Deploy Faction Terrain sets it up in the "
+        "deployment phase. Needs `side`."),
 ))
 
 OBJECTIVE = Shape("objective", "An objective marker.", (

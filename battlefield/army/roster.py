@@ -37,6 +37,8 @@ class Roster:
     forces: list[Force] = field(default_factory=list)
     force_of: list[int] = field(default_factory=list)    # each unit's force (index)
     game: str = ""                                       # gameSystemName
+    points: float | None = None          # the roster's points (its `pts` cost), when it says
+    limit: float | None = None           # its points limit (costLimits; 0: none)
 
     def regiment_of(self, k: int) -> int | None:
         """Unit k's regiment, numbered from 1 in the list's order; None when it is in none
@@ -72,7 +74,19 @@ def read_roster(path: str | Path) -> Roster:
                   [f.get("catalogueName", "") for f in forces], units,
                   [Force(f.get("catalogueId", ""), f.get("catalogueName", ""),
                          f.get("catalogueRevision", ""), f.get("name", "")) for f in forces],
-                  force_of, game)
+                  force_of, game, _points(root.find("costs"), "cost"),
+                  _points(root.find("costLimits"), "costLimit"))
+
+
+def _points(costs: Element | None, tag: str) -> float | None:
+    """The `pts` value of a roster's costs (or cost limits), None when it gives none."""
+    for c in costs.findall(tag) if costs is not None else []:
+        if c.get("name", "").strip().lower() in ("pts", "points") or c.get("typeId") == "points":
+            try:
+                return float(c.get("value", ""))
+            except ValueError:
+                return None
+    return None
 
 
 def _unit_selections(sel: Element | None) -> list[Element]:

@@ -17,6 +17,7 @@ import yaml
 from battlefield.army import store
 from battlefield.army.bases import extent, scene_base
 from battlefield.army.catalogue import Catalogues, merge
+from battlefield.army.composition import breaches
 from battlefield.army.convert import Converted, ImportProblem, convert
 from battlefield.army.entries import Entry
 from battlefield.army.roster import Roster, read_roster
@@ -143,6 +144,12 @@ def army_templates(roster: str | Path, catalogues: list[str] | None, strict: boo
         army.add(c)
     if not army.templates and first is not None:      # no unit at all: the first one's cause
         raise first
+    broken = breaches(r)              # the list's army composition, once its units are read
+    if broken and strict:
+        raise InputError(r.file, "", None, "army composition: " + broken[0],
+                         "a list the composition rules take (seed 000: regiments, the general, "
+                         "unique units, the points limit), or the import without --strict")
+    army.warnings = [f"army composition: {b}" for b in broken] + army.warnings
     return army
 
 
@@ -220,7 +227,7 @@ def place_army(army: Army, out: str | Path, side: str = "red", into: str | None 
     zone = zones.get(side, board)
     pieces = []
     for unit, sizes in army.terrain:
-        piece = _place_terrain(unit, sizes, side, zone, scene, placed, taken, warnings)
+        piece = _place_terrain(unit, sizes, side, zone, scene, placed, taken, warnings, deploy)
         if piece is not None:
             pieces.append(piece)
     own: dict[str, list[dict[str, Any]]] = {}       # unit id -> each model's own keys
@@ -297,11 +304,14 @@ def settled(imported: Imported, name: str) -> Scene:
 
 
 def _place_terrain(unit: dict[str, Any], sizes: list[Any], side: str, zone, scene,
-                   placed: list, taken: set[str], warnings: list[str]) -> dict[str, Any] | None:
+                   placed: list, taken: set[str], warnings: list[str], deploy: bool = True
+                   ) -> dict[str, Any] | None:
     """A faction terrain piece of the side: its base as its footprint (TERRAIN_MM round when the
     data gives none), wholly within the side's territory, more than TERRAIN_CLEAR from
     objectives and other terrain, clear of models; the spot nearest the back of the territory.
-    None (and a warning) when there is no room."""
+    Not `deploy`: the piece is written in reserve (`reserve: true`, its outline at that spot:
+    its shape), set up in the deployment phase by Deploy Faction Terrain. None (and a
+    warning) when there is no room."""
     size = sizes[0] if sizes else TERRAIN_MM
     if not sizes:
         warnings.append(f"unit '{unit['name']}': faction terrain without a base size; a "
@@ -327,6 +337,7 @@ def _place_terrain(unit: dict[str, Any], sizes: list[Any], side: str, zone, scen
             outline = [[round(px, 3), round(py, 3)] for px, py in
                        list(foot.exterior.coords)[:-1]]
             return {"id": _free(f"{side}-{unit['id']}", taken), "name": unit["name"],
+                    "side": side, **({} if deploy else {"reserve": True}),
                     "kind": TERRAIN_KIND, "height": TERRAIN_HEIGHT, "outline": outline}
     warnings.append(f"unit '{unit['name']}': no room for this faction terrain in {side}'s "
                     "territory; left out")

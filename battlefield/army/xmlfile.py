@@ -1,6 +1,7 @@
 """Reading roster and catalogue XML safely: defusedxml only (no DTDs, no entities, nothing
 external), and a zipped roster (.rosz) checked for size, members and compression before any
-byte of it is unpacked."""
+byte of it is unpacked. New Recruit's JSON export of a roster (jsonroster.py) is read as the
+XML tree it transliterates, under the same size limit."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from xml.etree.ElementTree import Element, ParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
+from battlefield.army.jsonroster import looks_like_json, parse_json_roster
 from battlefield.errors import InputError
 
 # A roster of a whole army is well under a megabyte; catalogues of the community data are a few.
@@ -44,6 +46,8 @@ def read_xml(path: str | Path) -> Element:
             raise InputError(str(path), "", None, f"the file is {size} bytes",
                              f"at most {MAX_XML_BYTES} bytes")
         data = path.read_bytes()
+    if looks_like_json(data):             # New Recruit's JSON export: the same tree
+        return parse_json_roster(str(path), data)
     return parse_xml(str(path), data)
 
 

@@ -29,9 +29,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     q = army.add_parser(
         "import", formatter_class=fmt,
-        help="a roster (.ros or .rosz) as aos4 units of a new scene",
-        description="Read a roster exported by New Recruit or BattleScribe (.ros XML, or .rosz: "
-                    "the same zipped) and write a scene with its units: the Unit profile (Move, "
+        help="a roster (.ros, .rosz or New Recruit's .json) as aos4 units of a new scene",
+        description="Read a roster exported by New Recruit or BattleScribe (.ros XML, .rosz: "
+                    "the same zipped, or New Recruit's .json: the same tree) and write a "
+                    "scene with its units: the Unit profile (Move, "
                     "Health, Save, Control), the models and their base (the Base Size rule), "
                     "every weapon profile with its weapon abilities (Crit (Mortal), Crit (2 "
                     "Hits), Crit (Auto-wound), Anti-X (+N Rend), Companion, Shoot in Combat, "
@@ -48,7 +49,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "catalogues `army catalogues update` put in the cache, by the selection's "
                     "entryId. A unit that cannot be mapped is left out with a warning naming it "
                     "and why (--strict: it stops the import); what is left out or defaulted is "
-                    "a warning. A list for another game is refused.",
+                    "a warning. The army composition rules (each regiment led by a HERO with "
+                    "at most 3 other units, 4 in the general's; one general, a HERO leading a "
+                    "regiment, a WARMASTER if the army has one; a UNIQUE unit once and not "
+                    "reinforced; the list's points limit) are checked: a breach is a warning "
+                    "(--strict: it stops the import). A list for another game is refused.",
         epilog="Without --into the scene is the bundled aos4 map with these units. Without "
                "--deploy the units stand side by side from the back of the side's territory in "
                "the roster's order; with --deploy they are set up by the aos4 deployment rule "
@@ -60,7 +65,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                "--side blue --deploy\n"
                "  battlefield army import my-list.ros -o battle.yaml --catalogues "
                "age-of-sigmar-4th/")
-    q.add_argument("roster", help="a roster file: .ros (XML) or .rosz (zipped)")
+    q.add_argument("roster", help="a roster file: .ros (XML), .rosz (zipped) or New Recruit's "
+                                  ".json export")
     q.add_argument("-o", "--out", required=True, help="the scene file to write")
     q.add_argument("--into", metavar="SCENE",
                    help="add the units to this aos4 scene or map (default: the aos4 map)")
@@ -71,8 +77,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "leaves out; may be given more than once (default: the cached "
                         "catalogues of `army catalogues update`)")
     q.add_argument("--strict", action="store_true",
-                   help="stop at the first unit that cannot be mapped (default: leave it out "
-                        "with a warning and import the rest)")
+                   help="stop at the first unit that cannot be mapped or army composition "
+                        "rule the list breaks (default: leave the unit out with a warning, "
+                        "warn of the breach, and import the rest)")
     q.add_argument("--deploy", action="store_true",
                    help="set the units up by the aos4 deployment rules")
     q.set_defaults(run=run_import)

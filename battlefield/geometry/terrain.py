@@ -47,6 +47,8 @@ class Piece:
     height: float
     kind: str = DEFAULT_KIND
     fixed: bool = field(default=False, compare=False)   # layout generate keeps it in place
+    side: str = field(default="", compare=False)        # a side's own piece (faction terrain)
+    reserve: bool = field(default=False, compare=False)  # not set up yet (its outline: a shape)
 
     @cached_property
     def polygon(self) -> shapely.Polygon:

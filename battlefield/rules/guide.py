@@ -50,7 +50,9 @@ def what_now(state: State, open_now: Sequence[str] | None = None) -> str:
     rest = [a for a in choices if a not in drag and a not in pick and a not in place]
     parts = []
     if place:
-        parts.append(f"drag a unit from the reserve list onto the table to {_either(place)}")
+        what = ("a piece of terrain" if all("unit" not in fields.get(a, set()) for a in place)
+                else "a unit")                  # aos4's faction terrain, set up before units
+        parts.append(f"drag {what} from the reserve list onto the table to {_either(place)}")
     moves = [a for a in drag if a not in onto]
     if moves:
         parts.append(f"drag a unit to {_either(moves)}"

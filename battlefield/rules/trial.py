@@ -124,7 +124,10 @@ def scene_after(state: State) -> dict[str, Any]:
     if scene.description:
         out["description"] = scene.description
     out["terrain"] = [{"id": p.id, "outline": [list(pt) for pt in p.outline],
-                       "height": p.height, "kind": p.kind} for p in scene.terrain]
+                       "height": p.height, "kind": p.kind,
+                       **({"side": p.side} if p.side else {}),
+                       **({"reserve": True} if p.reserve else {})}
+                      for p in (*scene.terrain, *scene.reserve_terrain)]
     out["objectives"] = []
     for o in scene.objectives:
         d = {"id": o.id, "at": [o.x, o.y]}

@@ -133,8 +133,10 @@ class _SceneReader:
         else:
             raise r.error((), "missing key 'board' at the top level",
                           "board: {width: 60, depth: 44} in inches, or map: NAME")
-        terrain = (self._terrain(top["terrain"], width, depth) if "terrain" in top
+        terrain = (self._terrain(top["terrain"], width, depth, rs) if "terrain" in top
                    else base_map.get("terrain", ()))
+        reserve_terrain = tuple(p for p in terrain if p.reserve)
+        terrain = [p for p in terrain if not p.reserve]
         objectives = (self._objectives(top["objectives"], width, depth, rs)
                       if "objectives" in top
                       else base_map.get("objectives", []))
@@ -149,6 +151,7 @@ class _SceneReader:
         scene = Scene(
             file=r.file, ruleset=rs, width=width, depth=depth, terrain=tuple(terrain),
             objectives=objectives, units=units, deployment=deployment,
+            reserve_terrain=reserve_terrain,
             name=(self._name(("name",), top["name"]) if "name" in top
                   else base_map.get("name", "")),
             description=self._text(("description",), top.get("description", "")),
@@ -236,7 +239,8 @@ class _SceneReader:
                           "points in order around the outline, edges not crossing")
         return outline
 
-    def _terrain(self, value: Any, width: float, depth: float) -> list[Piece]:
+    def _terrain(self, value: Any, width: float, depth: float, rs: Any = None
+                 ) -> list[Piece]:
         r = self.r
         pieces, ids = [], set()
         for i, item in enumerate(r.sequence(("terrain",), value)):
@@ -254,8 +258,14 @@ class _SceneReader:
             if not isinstance(fixed, bool):
                 raise r.error((*p, "fixed"), f"must be true or false, not {fixed!r}",
                               "true to keep the piece where it is in layout generate")
+            side = self._name((*p, "side"), t["side"]) if "side" in t else ""
+            reserve = self._reserve(p, t, rs, "terrain piece") if rs is not None else False
+            if reserve and not side:
+                raise r.error((*p, "reserve"), "a terrain piece in reserve is a side's own",
+                              "side: SIDE beside reserve: true (the side that sets it up)")
             pieces.append(Piece(pid, self._outline((*p, "outline"), t["outline"], width, depth),
-                                r.number((*p, "height"), t["height"], 0), kind, fixed))
+                                r.number((*p, "height"), t["height"], 0), kind, fixed, side,
+                                reserve))
         return pieces
 
     def _objectives(self, value: Any, width: float, depth: float, rs: Any
@@ -335,19 +345,20 @@ class _SceneReader:
                                   self._extra(p, u, rs.unit_keys), p))
         return units
 
-    def _reserve(self, path: tuple, given: dict[str, Any], rs: Any) -> bool:
-        """The unit's `reserve:` (true: not yet set up), which only a ruleset that deploys
-        units (an action `deploy` in its vocabulary) takes."""
+    def _reserve(self, path: tuple, given: dict[str, Any], rs: Any,
+                 what: str = "unit") -> bool:
+        """The unit's (or terrain piece's) `reserve:` (true: not yet set up), which only a
+        ruleset that deploys units (an action `deploy` in its vocabulary) takes."""
         if "reserve" not in given:
             return False
         value = given["reserve"]
         if not isinstance(value, bool):
             raise self.r.error((*path, "reserve"), f"{value!r} is not true or false",
-                               "true (a unit in reserve, set up in the deployment phase)")
+                               f"true (a {what} in reserve, set up in the deployment phase)")
         if value and not any(a.id == "deploy" for a in rs.actions):
             raise self.r.error((*path, "reserve"), f"{rs.id} has no deployment phase to set "
-                               f"up a unit in reserve", "a unit set up on the table (models "
-                               "with at:)")
+                               f"up a {what} in reserve", f"a {what} set up on the table "
+                               + ("(models with at:)" if what == "unit" else "(no reserve:)"))
         return value
 
     def _ranges(self, path: tuple, weapons: list[dict[str, Any]], rs: Any) -> None:

@@ -92,6 +92,9 @@ class Scene:
     units: list[UnitSpec]
     deployment: dict[str, tuple[tuple[float, float], ...]] = field(default_factory=dict)
     name: str = ""
+    # Faction terrain not yet set up (`reserve: true`, aos4's Deploy Faction Terrain): each
+    # piece's outline is its shape; none of it is on the table or in `layout`.
+    reserve_terrain: tuple[Piece, ...] = ()
     description: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     lines: dict[tuple, int] = field(default_factory=dict, repr=False, compare=False)

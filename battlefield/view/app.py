@@ -37,7 +37,7 @@ from battlefield.view.held import hold
 from battlefield.view.measure_tool import MeasureTool
 from battlefield.view.opening import Setup, battle_text, to_phase
 from battlefield.view.panels import WIDTH, HelpOverlay, Panel
-from battlefield.view.setting_up import DEPLOY, SetUpTool
+from battlefield.view.setting_up import DEPLOY, TERRAIN, SetUpTool
 from battlefield.view.stack import SIZE, App  # noqa: F401  (App: as before, from here)
 from battlefield.view.table_view import TableView
 
@@ -80,7 +80,8 @@ class PlayScene:
         self.cards = AbilityCards(self.table.rect, self.apply)     # abilities now, unit menu
         self.drag = DragTool(self.table, self.applied, self.say)
         self.drag.not_yours = self.not_yours
-        self.setup = SetUpTool(self.table, self.apply, self.say)    # deployment: the reserve
+        self.setup = SetUpTool(self.table, self.apply, self.say,      # deployment: the reserve
+                               mine=lambda side: side not in self.computer)
         self.measure = MeasureTool(self.table, self.say)
         self.measuring = False
         self.picking: tuple[str, str | None] | None = None     # (ability, unit) being targeted
@@ -366,6 +367,9 @@ class PlayScene:
             return
         if name == DEPLOY:
             self.say(f"{name}: drag a unit from the reserve list onto the table")
+            return
+        if name == TERRAIN:
+            self.say(f"{name}: drag a piece from the faction terrain list onto the table")
             return
         self.chosen_at = self.turn()
         if name in live.drag_abilities(self.state):

@@ -38,6 +38,7 @@ class JoinedScene(PlayScene):
         self.drag.submit = self.submit
         self.auto_pass = False         # the server's game: every step is the seat's own
         self.panel.watching = seat.seat is None     # a spectator gets no buttons
+        self.setup.mine = lambda side: side == self.seat.seat    # the reserve list: our turn only
         self.resend_at: float | None = None    # when to send the act the server put off
         seat.fresh = False
         who = f"you play {seat.seat}" if seat.seat else "watching (no seat)"

@@ -7,17 +7,21 @@ round enemy territory), and the drop is checked live by the engine - the bases g
 unit may be set up there, red with the refusal in words when not. Releasing over the table
 sets the unit up (the action `deploy` with one place per model); releasing over the list, or
 Escape, puts it back. The wheel or Q / E turn the block. `regiment`: R with a unit in the hand
-deploys its whole regiment one unit after another (Deploy Regiment)."""
+deploys its whole regiment one unit after another (Deploy Regiment). The list is offered only to
+a player who plays the deploying side (`mine`): not while the computer deploys, nor in the other
+seat's turn of a server's game (`play --join`), where the server would refuse the drop."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pygame
 import shapely
+import shapely.affinity
 
 from battlefield import palette as pal
 from battlefield.geometry.bases import outline_points
@@ -28,6 +32,7 @@ from battlefield.view.drawing import blit_text, dashed, fill_polygon, font
 from battlefield.view.table_view import TableView
 
 DEPLOY = "deploy"               # the vocabulary's set-up action
+TERRAIN = "deploy-faction-terrain"    # ... and its faction terrain's (aos4), before any unit
 ROW_H = 26
 LIST_W = 210
 OK: pal.RGB = (0x00, 0x9E, 0x73)
@@ -46,16 +51,19 @@ class Held:
     places: list[tuple[float, float]] | None = None
     problems: list[Violation] | None = None
     regiment: bool = False
+    terrain: str | None = None      # a faction terrain piece in the hand, not a unit
 
 
 class SetUpTool:
     """The reserve list and the drag of a unit in reserve onto the table."""
 
     def __init__(self, table: TableView, apply: Callable[[Action], bool],
-                 say: Callable[[str], None]) -> None:
+                 say: Callable[[str], None],
+                 mine: Callable[[str], bool] = lambda side: True) -> None:
         self.table = table
         self.apply = apply
         self.say = say
+        self.mine = mine            # whether this window's player plays the side
         self.held: Held | None = None
 
     @property
@@ -65,7 +73,15 @@ class SetUpTool:
     # --- what is offered ------------------------------------------------------------------------
     def active(self) -> bool:
         st = self.state
-        return not st.over and not st.pending and DEPLOY in st.available()
+        return (not st.over and not st.pending and bool({DEPLOY, TERRAIN} & set(st.available()))
+                and self.mine(st.acting_side))
+
+    def pieces(self) -> list[Any]:
+        """The acting side's faction terrain waiting to be set up, while that comes first."""
+        st = self.state
+        if TERRAIN not in st.available():
+            return []
+        return [p for p in st.scene.reserve_terrain if p.side == st.acting_side]
 
     def reserve(self) -> list[int]:
         """The acting side's units in reserve, in the scene's order."""
@@ -74,9 +90,12 @@ class SetUpTool:
         return [u for u, s in enumerate(st.scene.units) if s.side == side and st.in_reserve(u)]
 
     def rows(self) -> list[tuple[int, pygame.Rect]]:
+        """The list's rows: the faction terrain waiting (numbered -1, -2 ...: piece k is -k-1)
+        while that comes first, else the units in reserve."""
         r = self.table.rect
+        items = [-k - 1 for k in range(len(self.pieces()))] or self.reserve()
         return [(u, pygame.Rect(r.x + 8, r.y + 36 + k * ROW_H, LIST_W, ROW_H - 4))
-                for k, u in enumerate(self.reserve())]
+                for k, u in enumerate(items)]
 
     def over_list(self, pos: tuple[int, int]) -> bool:
         rows = self.rows()
@@ -89,6 +108,9 @@ class SetUpTool:
     def action(self, h: Held) -> Action | None:
         if h.places is None:
             return None
+        if h.terrain is not None:
+            return Action(TERRAIN, facing=h.facing, options=(("at", tuple(h.places)),
+                                                              ("terrain", h.terrain)))
         opts: tuple = (("at", tuple(h.places)),)
         if h.regiment:
             opts = (*opts, ("regiment", True))
@@ -102,8 +124,12 @@ class SetUpTool:
             return
         x, y = self.table.table_at(pos)
         h.at = (x, y)
-        bases = [m.base for m in self.state.scene.units[h.unit].models]
-        h.places = [(round(px, 4), round(py, 4)) for px, py in block(bases, x, y, h.facing)]
+        if h.terrain is not None:
+            h.places = [(round(x, 4), round(y, 4))]
+        else:
+            bases = [m.base for m in self.state.scene.units[h.unit].models]
+            h.places = [(round(px, 4), round(py, 4))
+                        for px, py in block(bases, x, y, h.facing)]
         action = self.action(h)
         h.problems = self.state.check(action) if action is not None else None
 
@@ -123,6 +149,12 @@ class SetUpTool:
         h = self.held
         if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and h is None:
             for u, rect in self.rows():
+                if rect.collidepoint(e.pos) and u < 0:
+                    piece = self.pieces()[-u - 1]
+                    self.held = Held(u, facing=0.0, terrain=piece.id)
+                    self.say(f"{piece.id}: drop it in your territory, more than 3\" from "
+                             "objectives and other terrain (wheel or Q / E turns it, Esc: back)")
+                    return True
                 if rect.collidepoint(e.pos):
                     self.held = Held(u, facing=self.facing_of(u))
                     self.say(f"{self.state.scene.units[u].id}: drop it in your territory "
@@ -189,25 +221,30 @@ class SetUpTool:
         panel.fill((255, 255, 255, 225))
         surface.blit(panel, box.topleft)
         pygame.draw.rect(surface, colour, box, 2)
-        blit_text(surface, f"{side} in reserve: drag onto the table", 15,
-                  (box.x + 6, top + 13), colour, anchor="midleft")
+        pieces = self.pieces()
+        title = (f"{side}'s faction terrain: drag it first" if pieces else
+                 f"{side} in reserve: drag onto the table")
+        blit_text(surface, title, 15, (box.x + 6, top + 13), colour, anchor="midleft")
         small = font(15)
         for u, rect in rows:
-            spec = st.scene.units[u]
             held = self.held is not None and self.held.unit == u
             pygame.draw.rect(surface, pal.lighter(colour, 0.75 if held else 0.88), rect)
             pygame.draw.rect(surface, colour, rect, 1)
-            text = f"{spec.id} ({len(spec.models)})"
-            reg = spec.extra.get("regiment")
-            if reg:
-                text += f"  [{reg}]"
+            if u < 0:
+                text = f"{pieces[-u - 1].id} (terrain)"
+            else:
+                spec = st.scene.units[u]
+                text = f"{spec.id} ({len(spec.models)})"
+                reg = spec.extra.get("regiment")
+                if reg:
+                    text += f"  [{reg}]"
             surface.blit(small.render(text[:34], True, pal.INK), (rect.x + 6, rect.y + 4))
 
     def _area(self, surface: pygame.Surface) -> None:
         st = self.state
         h = self.held
         assert h is not None
-        side = st.scene.units[h.unit].side
+        side = st.acting_side if h.terrain is not None else st.scene.units[h.unit].side
         area = st.rules.window.set_up_area(st, side)
         v = self.table.view
         colour = pal.side_colours(st.scene.sides).get(side, pal.INK)
@@ -217,7 +254,7 @@ class SetUpTool:
             fill_polygon(shade, (*colour, 40), pts)
             surface.blit(shade, (0, 0))
             pygame.draw.polygon(surface, colour, pts, 2)
-        for line in area.keep_out:
+        for line in area.keep_out if h.terrain is None else ():   # the 9" line: units'
             pts = v.points(line)
             dashed(surface, BAD, pts, True, 10, 6, 2)
             if area.label and pts:          # on the line, nearest the middle of the board
@@ -234,15 +271,30 @@ class SetUpTool:
             return
         t = st.table
         v = self.table.view
-        first = st.scene.model_offsets()[h.unit]
         ok = not h.problems
         colour = OK if ok else BAD
-        for k, (x, y) in enumerate(h.places):
+        if h.terrain is not None:
+            piece = next(p for p in st.scene.reserve_terrain if p.id == h.terrain)
+            pts = v.points(list(_shaped(piece.outline, h.places[0], h.facing).exterior.coords))
+            fill_polygon(surface, pal.lighter(colour, 0.5), pts)
+            pygame.draw.polygon(surface, colour, pts, 2)
+        first = st.scene.model_offsets()[h.unit] if h.terrain is None else 0
+        for k, (x, y) in enumerate(h.places if h.terrain is None else ()):
             m = first + k
             pts = v.points(outline_points(int(t.shape[m]), t.a[m], t.b[m], x, y, h.facing, 32))
             fill_polygon(surface, pal.lighter(colour, 0.5), pts)
             pygame.draw.polygon(surface, colour, pts, 2)
-        words = ("set up here" + (" (and its regiment after)" if h.regiment else "")
+        words = ("set up here" + (" (and its regiment after)" if h.regiment and
+                                  h.terrain is None else "")
                  if ok else (h.problems[0].message if h.problems else ""))
         at = v.px(*h.at) if h.at is not None else (0, 0)
         blit_text(surface, words, 16, (at[0], at[1] - 28), colour, anchor="midbottom")
+
+
+def _shaped(outline: Any, at: tuple[float, float], facing: float) -> shapely.Polygon:
+    """A faction terrain piece's outline (its shape) with its centre at `at`, turned by
+    `facing` degrees: where the engine would set it up (the action's `at` is its centre)."""
+    poly = shapely.Polygon(outline)
+    c = poly.centroid
+    poly = shapely.affinity.rotate(poly, facing, origin=c) if facing else poly
+    return shapely.affinity.translate(poly, at[0] - c.x, at[1] - c.y)

@@ -59,8 +59,10 @@ def test_a_60_unit_list_imports_whole_with_the_overflow_in_reserve(bsdata, tmp_p
     reserve = [u for u in scene.units if u.reserve]
     placed = [u for u in scene.units if not u.reserve]
     # The roster's units less its faction terrain (a piece each): all in the scene.
-    pieces = [p for p in scene.terrain if "loonshrine" in p.id]
+    pieces = [p for p in (*scene.terrain, *scene.reserve_terrain) if "loonshrine" in p.id]
     assert len(scene.units) + len(pieces) >= 60
+    # Faction terrain: set up with --deploy; else waiting in reserve for Deploy Faction Terrain.
+    assert pieces and all(p.side == "red" and p.reserve is not deploy for p in pieces)
     assert reserve and placed, "the territory holds some units, not all"
     assert f"{len(reserve)} in reserve" in said
     red = shapely.Polygon(scene.deployment["red"]).buffer(1e-6)

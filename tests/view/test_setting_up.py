@@ -86,3 +86,59 @@ def test_a_drop_back_on_the_list_puts_the_unit_back(scene: PlayScene):
     scene.handle_event(ev(pygame.MOUSEBUTTONUP, button=1, pos=row.center))
     assert tool.held is None and not scene.state.actions
     assert "back in reserve" in scene.panel.message
+
+
+TERRAIN_TEXT = f"""ruleset: aos4
+map: aos4
+terrain:
+- {{id: red-shrine, side: red, reserve: true, outline: [[0, 0], [4, 0], [4, 4], [0, 4]],
+   height: 3, kind: obstacle}}
+units:
+- {{id: red-a, side: red, reserve: true, {STATS}, models: [{{base: 32}}]}}
+- {{id: blue-a, side: blue, reserve: true, {STATS}, models: [{{base: 32}}]}}
+"""
+
+
+def test_faction_terrain_is_dragged_from_the_list_first(tmp_path):
+    """Deploy Faction Terrain in the window: red's piece waiting is the list's only row (before
+    any unit); dragged over the middle it is refused, in red's territory it is taken, and the
+    drop is the deploy-faction-terrain action; then the units' list follows."""
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        # A scene of its own with the aos4 map's terrain kept: the map's pieces and ours.
+        import yaml
+
+        from battlefield.paths import find_map
+        from battlefield.rules.aos4.faction_terrain import spots
+
+        board = yaml.safe_load(find_map("aos4").read_text())
+        data = yaml.safe_load(TERRAIN_TEXT)
+        data["terrain"] = board.get("terrain", []) + data["terrain"]
+        text = yaml.safe_dump(data, sort_keys=False)
+        state = Game(RULESET, load_scene_text(text, "terrain")).new_state()
+        scene = PlayScene(Opened(state, text, "terrain"), (1200, 760), computer=("blue",))
+        tool = scene.setup
+        rows = tool.rows()
+        assert [u for u, _ in rows] == [-1] and tool.pieces()[0].id == "red-shrine"
+        scene.handle_event(ev(pygame.MOUSEBUTTONDOWN, button=1, pos=rows[0][1].center))
+        assert tool.held is not None and tool.held.terrain == "red-shrine"
+        scene.handle_event(ev(pygame.MOUSEMOTION, pos=px(scene, 30, 22), rel=(0, 0),
+                              buttons=(1, 0, 0)))
+        assert tool.held.problems and tool.held.problems[0].code == "outside_territory"
+        spot = next(p for p in spots(state, tool.pieces()[0])      # clear of the edges
+                    if 8 < p[0] < 52 and p[1] > 4 and p[1] < 40)
+        scene.handle_event(ev(pygame.MOUSEMOTION, pos=px(scene, *spot), rel=(0, 0),
+                              buttons=(1, 0, 0)))
+        held = tool.held
+        assert held.problems == [], held.problems
+        surf = pygame.Surface((1200, 760))
+        scene.draw(surf)
+        pygame.image.save(surf, str(tmp_path / "terrain.png"))
+        scene.handle_event(ev(pygame.MOUSEBUTTONUP, button=1, pos=px(scene, *held.places[0])))
+        st = scene.state
+        assert st.actions[-1].type == "deploy-faction-terrain"
+        assert "red-shrine" in [p.id for p in st.scene.terrain] and not st.scene.reserve_terrain
+        assert [st.scene.units[u].id for u, _ in tool.rows()] == ["red-a"]
+    finally:
+        pygame.display.quit()

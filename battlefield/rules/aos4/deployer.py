@@ -16,7 +16,7 @@ import shapely
 
 from battlefield.geometry.bases import footprint
 from battlefield.rules.actions import Action
-from battlefield.rules.aos4 import deployment
+from battlefield.rules.aos4 import deployment, faction_terrain
 from battlefield.rules.aos4.data import book
 from battlefield.rules.deploy import spots
 from battlefield.rules.state import State
@@ -29,8 +29,15 @@ def _shoots(state: State, u: int) -> bool:
 
 
 def deploy_actions(state: State) -> Iterator[Action]:
-    """The acting side's deploy actions, in the order it would like them."""
+    """The acting side's deploy actions, in the order it would like them: its faction
+    terrain first while it has some waiting (at the back of its territory)."""
     side = state.clock["acting"]
+    if faction_terrain.step(state):
+        for piece in faction_terrain.waiting(state, side):
+            for x, y in islice(faction_terrain.spots(state, piece), TRIES):
+                yield Action(faction_terrain.TERRAIN, options=(
+                    ("at", ((round(x, 4), round(y, 4)),)), ("terrain", piece.id)))
+        return
     mine = deployment.reserves(state, side, state.clock["regiment"])
     zone_pts = state.scene.deployment.get(side)
     if not mine or not zone_pts:

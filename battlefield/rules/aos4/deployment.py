@@ -12,8 +12,9 @@ keeps deploying, without alternating, until every unit of the unit's regiment (t
 in reserve takes no part in the battle. When both sides have finished, battle round 1 begins
 (`round_one`: the seam to the start of the battle round).
 
-Faction terrain is not deployed in play: army import sets it up before the battle (decided,
-rulesets/aos4/coverage/deployment.yaml)."""
+Faction terrain waiting to be set up (a terrain piece with `side` and `reserve: true`) is set up
+first, before any unit: the side that begins deployment sets up its own, then its opponent
+(faction_terrain.py, the action `deploy-faction-terrain`)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ import numpy as np
 import shapely
 
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import turns
+from battlefield.rules.aos4 import faction_terrain, turns
 from battlefield.rules.aos4.data import book
 from battlefield.rules.moves import Moves, end_problems, straddling
 from battlefield.rules.refusals import v
@@ -52,8 +53,9 @@ def regiment_of(state: State, u: int) -> str | None:
 
 
 def played(state: State) -> bool:
-    """Whether the battle has a deployment phase: some unit of the scene is in reserve."""
-    return any(spec.reserve for spec in state.scene.units)
+    """Whether the battle has a deployment phase: some unit of the scene is in reserve, or
+    some faction terrain waits to be set up."""
+    return any(spec.reserve for spec in state.scene.units) or bool(state.scene.reserve_terrain)
 
 
 def territory(state: State, side: str) -> shapely.Polygon | None:
@@ -74,8 +76,26 @@ def start(state: State) -> list[Event]:
     for s in state.sides:              # a side with nothing in reserve has finished already
         if not reserves(state, s):
             events.extend(_finished(state, s))
+    faction_terrain.begin(state)       # faction terrain first, when some waits
+    if faction_terrain.step(state):
+        return events
     events.extend(_next(state, side, alternate=False))
     return events
+
+
+def _units_begin(state: State) -> list[Event]:
+    """The faction terrain step is over: the units are deployed, starting with the side that
+    begins deployment."""
+    return _next(state, state.clock["first"], alternate=False)
+
+
+def check_terrain(state: State, action: Action) -> list[Violation]:
+    return faction_terrain.check(state, action)
+
+
+def deploy_terrain(state: State, action: Action) -> list[Event]:
+    events = faction_terrain.deploy(state, action)
+    return events if faction_terrain.step(state) else events + _units_begin(state)
 
 
 def _finished(state: State, side: str) -> list[Event]:
@@ -130,6 +150,10 @@ def places(action: Action) -> list[tuple[float, float]] | None:
 def check(state: State, action: Action) -> list[Violation]:
     """A deploy: a unit of the acting side in reserve, of the regiment being deployed, one
     place per model, each where the seed lets a unit be set up."""
+    if faction_terrain.step(state):
+        left = ", ".join(p.id for p in faction_terrain.waiting(state, state.clock["acting"]))
+        return [v("terrain_first", f"faction terrain is set up before any unit: "
+                                   f"deploy-faction-terrain {left} first (or end-phase)")]
     if action.unit is None:
         return [v("no_unit", "deploy needs a \"unit\": one of the acting side's units in "
                              "reserve", choose="unit")]
@@ -283,6 +307,9 @@ def deploy(state: State, action: Action) -> list[Event]:
 
 def pass_(state: State) -> list[Event]:
     """end-phase in deployment: the acting side has no more DEPLOY abilities to use."""
+    if faction_terrain.step(state):
+        events = faction_terrain.pass_(state)
+        return events if faction_terrain.step(state) else events + _units_begin(state)
     side = state.clock["acting"]
     state.clock["regiment"] = None
     events: list[Event] = [{"type": "pass", "side": side, "phase": PHASE}]

@@ -25,6 +25,7 @@ from battlefield.rules.aos4 import (
     commands,
     defence,
     deployment,
+    faction_terrain,
     fighting,
     heroics,
     magic,
@@ -110,7 +111,8 @@ class Aos4(Ruleset):
     id = "aos4"
     phases = (deployment.PHASE, *turns.PHASES)
     clock_sides = ("first", "underdog")
-    clock_side_lists = ("finished",)       # deployment: the sides that have deployed
+    clock_side_lists = ("finished", "terrain")    # deployment: the sides that have deployed,
+                                                  # those still to set faction terrain up
     odds = package.ODDS
     window = package.Aos4Window()
     parameters = (Parameter("rounds", "battleplan.rounds", "battle rounds", least=1),
@@ -151,6 +153,11 @@ class Aos4(Ruleset):
     intervention = handles("magical-intervention", check=_as_option, resolve=_as_option)
     deploy_abilities = handles("deploy-unit", "deploy-regiment", check=deployment.as_deploy,
                                resolve=deployment.as_deploy)
+    deploy_terrain = handles(faction_terrain.TERRAIN,
+                             check=lambda state, a, u, action: deployment.check_terrain(
+                                 state, action),
+                             resolve=lambda state, a, u, action: deployment.deploy_terrain(
+                                 state, action))
 
     # --- the engine's questions ---------------------------------------------------------------
     def setup(self, state: State) -> list[Event]:
@@ -194,6 +201,8 @@ class Aos4(Ruleset):
             return []
         out = [END_PHASE]
         if state.clock["phase"] == deployment.PHASE:
+            if faction_terrain.step(state):
+                return [*out, faction_terrain.TERRAIN]
             mine = deployment.reserves(state, state.clock["acting"])
             return [*out, deployment.DEPLOY] if mine else out
         for a in book(state).abilities.values():
@@ -257,6 +266,8 @@ class Aos4(Ruleset):
             return check_end_phase(state)
         if action.type == deployment.DEPLOY:
             return deployment.check(state, action)
+        if action.type == faction_terrain.TERRAIN:
+            return deployment.check_terrain(state, action)
         if action.type in BY_HAND:
             return BY_HAND[action.type][0](state, action)
         a = book(state).abilities.get(action.type)
@@ -286,6 +297,8 @@ class Aos4(Ruleset):
             return end_phase(state)
         if action.type == deployment.DEPLOY:
             return deployment.deploy(state, action)
+        if action.type == faction_terrain.TERRAIN:
+            return deployment.deploy_terrain(state, action)
         if action.type in BY_HAND:
             return BY_HAND[action.type][1](state, action)
         a = book(state).abilities.get(action.type)

@@ -62,7 +62,7 @@ def test_reactions_and_not_played_come_from_the_data():
     assert RULESET.book.reactions == {"at-the-double": "run", "forward-to-victory": "charge",
                          "all-out-attack": "shoot|fight|covering-fire",
                          "all-out-defence": "shoot|fight|covering-fire"}
-    assert sorted(RULESET.book.not_played) == ["banish-manifestation", "deploy-faction-terrain"]
+    assert sorted(RULESET.book.not_played) == ["banish-manifestation"]
 
 
 def test_core_numbers():
