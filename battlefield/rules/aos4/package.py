@@ -18,7 +18,7 @@ from battlefield.rules.chance import mean, outcomes
 from battlefield.rules.questions import Asked, OddsOption, OddsQuestion
 from battlefield.rules.ruleset import Effect, Player, Ruleset
 from battlefield.rules.state import State
-from battlefield.rules.window import Card, DragContext, DragNotes, SetUpArea, Window
+from battlefield.rules.window import Card, DragContext, DragNotes, SetUpArea, Volley, Window
 from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
 from battlefield.text import distribution, inches, plural, table
@@ -208,6 +208,13 @@ class Aos4Window(Window):
         a unit in combat with the shooter (Shoot in Combat weapons)."""
         a = state.rules.book.abilities.get(ability)
         return {"shooting": True} if a is not None and "SHOOT" in a.keywords else {}
+
+    def volley(self, state: State, action: Action, aims: dict[str, str]) -> Volley | None:
+        """A shoot or a fight at several targets: its split and each target's odds."""
+        # here, not at the top: start-up time of the CLI
+        from battlefield.rules.aos4.volley import volley
+
+        return volley(state, action, aims)
 
     def drag_abilities(self, state: State, u: int, offered: list[str]) -> list[str]:
         """A unit in combat retreats in the movement phase; one out of combat cannot."""
