@@ -34,6 +34,9 @@ def what_now(state: State, open_now: Sequence[str] | None = None) -> str:
     choices = [a for a in offered if a not in passing]
     if open_now is not None:
         choices = [a for a in choices if a in open_now]
+    # the ruleset's choice buttons (aos4's magical-intervention in the enemy hero phase)
+    choices += [a for a in (open_now if open_now is not None else
+                            state.rules.window.choice_buttons(state)) if a not in offered]
     if not choices:
         why = nothing_to_decide(state, offered)
         then = f"{passing[0]} passes" if passing else "the game goes on"

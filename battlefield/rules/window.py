@@ -153,6 +153,12 @@ class Window:
         None."""
         return None
 
+    def choice_buttons(self, state: State) -> dict[str, list[tuple[str, Action]]]:
+        """Buttons of what `available` does not list as an action of its own, each standing
+        for the whole actions it may give now, with their labels (aos4: magical-intervention
+        in the enemy hero phase, each spell or prayer it may be used on). Default: none."""
+        return {}
+
     def unit_notes(self, state: State) -> dict[int, str]:
         """When the window's panel is drawn: a line per unit the ruleset has something to say
         about now (openwg: the wounds pooled on it). Default: none."""

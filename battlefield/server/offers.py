@@ -4,7 +4,9 @@ ability of one of its units (at one enemy, with one of its weapons) that the eng
 accepts as it stands - each as the action JSON the button sends. An attack whose attacks the
 ruleset splits between targets (Window.volley: aos4's shoot and fight) with more than one enemy
 it may attack also has a button at all of them (the engine's default split) and one per weapon
-sent all at one of them (its "split"), each with its targets' attacks and odds as its tooltip.
+sent all at one of them (its "split"), each with its targets' attacks and odds as its tooltip;
+a choice button of the ruleset (Window.choice_buttons: aos4's magical-intervention) a button per
+whole action it stands for.
 Asked of the engine (State.check, State.available, the ruleset's vocabulary); the server holds
 no rules of its own. An action whose fields the page cannot list (a spell, an order, a point) is
 offered as a form with the vocabulary's example, checked live by a preview before it is sent."""
@@ -83,6 +85,11 @@ def offers(state: State, seat: str | None, version: int) -> dict[str, Any]:
                                  doc.example if doc else {"type": kind}})
         else:
             out["buttons"] += found
+    # the ruleset's choice buttons (aos4's magical-intervention in the enemy hero phase): a
+    # button per whole action each stands for
+    for name, got in state.rules.window.choice_buttons(state).items():
+        out["buttons"] += [_button(f"{name}: {label}", action, "act", state)
+                           for label, action in got]
     return out
 
 

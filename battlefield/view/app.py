@@ -82,6 +82,8 @@ class PlayScene(Targeting):
         self.drag.not_yours = self.not_yours
         self.drag.hold = self.hold_attack
         self.volley = None             # an attack at several targets (view/targeting.py)
+        self.choosing: str | None = None          # a choice button opened (view/targeting.py)
+        self.choice_cache: tuple[Any, dict] = (None, {})
         self.setup = SetUpTool(self.table, self.apply, self.say)    # deployment: the reserve
         self.measure = MeasureTool(self.table, self.say)
         self.measuring = False
@@ -326,8 +328,9 @@ class PlayScene(Targeting):
                 self.measure.first = self.measure.result = None
                 self.say("measure: click two models" if self.measuring else "measure off")
                 return True
-            if e.key == pygame.K_ESCAPE and (self.measuring or self.picking):
+            if e.key == pygame.K_ESCAPE and (self.measuring or self.picking or self.choosing):
                 self.measuring, self.picking, self.volley = False, None, None
+                self.choosing = None
                 self.say("")
                 return True
         if e.type == pygame.MOUSEMOTION and self.picking is not None and self.picking[1]:
@@ -360,13 +363,7 @@ class PlayScene(Targeting):
         if self.take_back is not None and name == self.take_back.label:
             self.take_back_now()
             return
-        if self.volley is not None and name in self.volley.labels(self.state):
-            sent = self.volley.press(self.state, name)
-            if sent is not None:
-                self.volley = self.picking = self.panel.chosen = None
-                self.apply(sent)
-            else:
-                self.say(self.volley.text(self.state))
+        if self.press_extra(name):      # an attack's own buttons, a choice button's choices
             return
         if name in self.panel.answers:               # a pending decision's answer
             self.picking = None
@@ -568,7 +565,7 @@ class PlayScene(Targeting):
         self.panel.open_now = self.open_now()
         self.panel.now_line = self.now_line()
         self.panel.take_back = self.take_back.label if self.take_back is not None else None
-        self.panel.extra = self.volley.labels(self.state) if self.volley is not None else []
+        self.panel.extra = [] if self.panel.watching else self.extra_labels()
         self.panel.draw(surface, self.state)
         self.cards.draw(surface, self.state, self.table.table_at)
 

@@ -24,9 +24,54 @@ class Targeting:
     picking: tuple[str, str | None] | None
     volley: Aiming | None
     aim_cache: dict[Any, str]
+    choosing: str | None
+    choice_cache: tuple[Any, dict[str, list[tuple[str, Action]]]]
 
     say: Callable[[str], None]
     apply: Callable[..., bool]
+
+    def choices(self) -> dict[str, list[tuple[str, Action]]]:
+        """The ruleset's choice buttons now (Window.choice_buttons: aos4's magical-intervention
+        in the enemy hero phase), asked once per position."""
+        st = self.state
+        key = (id(st), len(st.actions), len(st.events), len(st.pending), st.acting_side)
+        if self.choice_cache[0] != key:
+            self.choice_cache = (key, st.rules.window.choice_buttons(st))
+        return self.choice_cache[1]
+
+    def extra_labels(self) -> list[str]:
+        """The panel's buttons past the ability buttons: the attack in hand's, else an opened
+        choice button's choices, else the choice buttons."""
+        if self.volley is not None:
+            return self.volley.labels(self.state)
+        got = self.choices()
+        if self.choosing in got:
+            return [label for label, _ in got[self.choosing]]
+        return list(got)
+
+    def press_extra(self, name: str) -> bool:
+        """One of those buttons clicked: the attack's (send it, or aim a weapon), a choice
+        button (its choices replace it), or a choice (its action given)."""
+        if self.volley is not None and name in self.volley.labels(self.state):
+            sent = self.volley.press(self.state, name)
+            if sent is not None:
+                self.volley = self.picking = self.panel.chosen = None
+                self.apply(sent)
+            else:
+                self.say(self.volley.text(self.state))
+            return True
+        got = self.choices()
+        if self.choosing in got:
+            action = dict(got[self.choosing]).get(name)
+            if action is not None:
+                self.choosing = None
+                self.apply(action)
+                return True
+        if name in got:
+            self.choosing = name
+            self.say(f"{name}: click what it is used on ({len(got[name])} choices; Esc: cancel)")
+            return True
+        return False
 
     def aim(self, pos: tuple[int, int]) -> None:
         """While a target is picked: range, sight, legality and odds for the enemy unit under

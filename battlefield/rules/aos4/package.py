@@ -216,6 +216,14 @@ class Aos4Window(Window):
 
         return volley(state, action, aims)
 
+    def choice_buttons(self, state: State) -> dict[str, list[tuple[str, Action]]]:
+        """Magical Intervention in the enemy hero phase: the spells and prayers it may cast."""
+        # here, not at the top: start-up time of the CLI
+        from battlefield.rules.aos4.magic import INTERVENTION, intervention_choices
+
+        got = intervention_choices(state)
+        return {INTERVENTION: got} if got else {}
+
     def drag_abilities(self, state: State, u: int, offered: list[str]) -> list[str]:
         """A unit in combat retreats in the movement phase; one out of combat cannot."""
         if "retreat" not in offered:
