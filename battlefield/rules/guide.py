@@ -82,7 +82,10 @@ def decision_line(state: State) -> str:
     head += f" ({said})" if said else ""
     tips = {a.id: a.explain for a in state.scene.ruleset.actions if a.explain}
     cost = next((tips[a] for a in d.answers if a in tips and a == d.kind), "")
-    return f"{head}: {_either([d.label(c) for c in d.choices], 'or')}" + (
+    # an answer no button gives (aos4's move after a charge roll): a drag of the unit
+    who = d.get("unit") or "the unit"
+    moves = [f"drag {who} to {t}" for t in d.open]
+    return f"{head}: {_either([*moves, *(d.label(c) for c in d.choices)], 'or')}" + (
         f" - {cost}" if cost else "")
 
 

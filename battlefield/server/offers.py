@@ -46,6 +46,14 @@ def offers(state: State, seat: str | None, version: int) -> dict[str, Any]:
     if state.pending:
         d = state.pending[0]
         out["buttons"] = [_button(d.label(c), c, "decision", state) for c in d.choices]
+        # an answer no button can give - a move (aos4's charge after its roll) - is a drag of
+        # the unit the decision is about
+        unit = d.get("unit")
+        moves = [t for t in d.open if t in live.drag_abilities(state)]
+        if unit is not None and moves:
+            u = state.unit_index(unit)
+            out["drag"][unit] = {"abilities": moves,
+                                 "ref": state.scene.model_names[int(leader(state, u))]}
         return out
     mine = [u for u in range(len(state.scene.units)) if state.side_of(u) == seat
             and len(state.models_of(u))]

@@ -278,7 +278,18 @@ class Aos4Window(Window):
         return abilities_play.menu(state, u)
 
     def drop_in_place(self, state: State, u: int, ability: str, target: int | None) -> Action | str:
-        """A click on a unit in combat, on the enemy: it fights where it stands."""
+        """A click on a unit in combat, on the enemy: it fights where it stands. A click on a
+        unit that may charge: the charge declared in the seed's order at the enemy nearest the
+        cursor, else the nearest one it may charge (the roll first; then the unit is dragged
+        to answer it)."""
+        if ability in ("charge", "counter-charge"):
+            if target is None:              # the nearest enemy a charge may be declared at
+                near = sorted(state.enemies(u), key=lambda w: state.table.unit_distance(u, w))
+                target = next((w for w in near if not state.check(Action(
+                    ability, state.scene.units[u].id, target=state.scene.units[w].id))), None)
+            if target is None:
+                return f"{ability}: no enemy unit a charge roll can reach"
+            return Action(ability, state.scene.units[u].id, target=state.scene.units[target].id)
         if ability != "fight":
             return "put back"
         if target is None:
