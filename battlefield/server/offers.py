@@ -151,10 +151,11 @@ def _in_place(state: State, u: int, abilities: list[str]) -> list[dict]:
         legal: list[Action] = []
         for t in state.enemies(u):
             clicked = state.rules.window.drop_in_place(state, u, ability, t)
-            if isinstance(clicked, Action) and not state.check(clicked):
+            if isinstance(clicked, Action) and clicked not in legal and not state.check(clicked):
                 legal.append(clicked)
-                out.append(_button(f"{ability} {uid} at {state.scene.units[t].id} where it "
-                                   "stands", clicked, "act", state))
+                at = f" at {state.scene.units[t].id}" if clicked.targets else ""
+                out.append(_button(f"{ability} {uid}{at} where it stands", clicked, "act",
+                                   state))
         if len(legal) > 1:
             out += _several(state, legal[0], [t for a in legal for t in a.targets],
                             f"{ability} {uid}", " where it stands")

@@ -281,7 +281,9 @@ class Aos4Window(Window):
         """A click on a unit in combat, on the enemy: it fights where it stands. A click on a
         unit that may charge: the charge declared in the seed's order at the enemy nearest the
         cursor, else the nearest one it may charge (the roll first; then the unit is dragged
-        to answer it)."""
+        to answer it). A click on a unit chosen to run: the run declared, the roll first."""
+        if ability == "run":                 # the roll first, then the drag answers it
+            return Action("run", state.scene.units[u].id)
         if ability in ("charge", "counter-charge"):
             if target is None:              # the nearest enemy a charge may be declared at
                 near = sorted(state.enemies(u), key=lambda w: state.table.unit_distance(u, w))
