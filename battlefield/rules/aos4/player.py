@@ -5,7 +5,8 @@ in front (deployer.py). Hero phase: rally a badly hurt unit. Movement: each unit
 nearest objective its side does not hold (else the nearest enemy), as far as a legal move takes
 it, running when it has no ranged weapons and is far away. Shooting: at the target with the
 highest expected damage (a unit in combat with its Shoot in Combat weapons). Charge: when the
-odds are good (re-rolling with Forward to Victory when command points allow). Combat: fight
+odds are good (re-rolling with Forward to Victory when command points allow), declared first,
+the move after the roll (the shortest legal charge it reaches, else decline). Combat: fight
 with every eligible unit, at the enemy it hurts most.
 Decisions (asked of this side by the engine): All-out Defence for the targeted unit when it
 saves at least a point of damage on average, else decline; Unbind always (it costs nothing),
@@ -78,6 +79,8 @@ class Aos4Player:
         """This side's answer to a pending decision (always one of its choices)."""
         if d.kind == adjust.ADJUST:
             return abilities_play.answer(state, d)
+        if d.kind == "charge-move":
+            return self._charge_move(state, d)
         if d.kind in ("unbind", "first-turn"):
             return self._unbind(state, d) if d.kind == "unbind" else d.choices[0]
         decline = next(c for c in d.choices if c.type == DECLINE)
@@ -232,12 +235,32 @@ class Aos4Player:
                 if p >= CHARGE_ODDS:
                     options.append((p, w, odds))
             for _p, w, odds in sorted(options, key=lambda o: -o[0]):
-                path = self._unit_path(state, u, odds)
+                # declared, in the seed's order: the roll first, then the move (decide)
                 extra = ({"command": "forward-to-victory"}
                          if state.sides[side]["cp"] >= 1 and odds.probability < 0.9 else {})
                 yield Action.from_dict({"type": "charge", "unit": spec.id,
-                                        "target": state.scene.units[w].id,
-                                        "path": [list(pt) for pt in path], **extra})
+                                        "target": state.scene.units[w].id, **extra})
+
+    def _charge_move(self, state: State, d: Decision) -> Action:
+        """The move after the charge roll: the shortest legal charge the roll reaches, at the
+        declared target first, then the nearest enemy; else decline (the charge fails)."""
+        uid = str(d.get("unit"))
+        u, rolled = state.unit_index(uid), float(d.get("roll") or 0)
+        ref = Referee(state.scene, state.table)
+        named = [state.unit_index(t) for t in str(d.get("target") or "").split(", ") if t]
+        near = sorted(state.enemies(u), key=lambda w: state.table.unit_distance(u, w))
+        kind = next(iter(d.open), "charge")
+        for w in [*named, *(w for w in near if w not in named)]:
+            odds = charge_odds(book(state), ref, u, w, within=rolled)
+            if odds.needed is None or odds.needed > rolled + EPS:
+                continue
+            action = Action.from_dict({"type": kind, "unit": uid,
+                                       "target": state.scene.units[w].id,
+                                       "path": [list(pt) for pt in
+                                                self._unit_path(state, u, odds)]})
+            if not state.check(action):
+                return action
+        return next(c for c in d.choices if c.type == DECLINE)
 
     def _combat(self, state: State):
         ref = Referee(state.scene, state.table)
