@@ -56,3 +56,22 @@ def test_a_fight_where_it_stands_at_both_enemies_in_combat() -> None:
     a, b = pair.split(" + ")
     assert by[label.format(pair)]["tip"].startswith(f"{a}: Blade 2 attacks")
     assert f"{b}: Blade 1 attack;" in by[label.format(pair)]["tip"]
+
+
+def test_a_charge_is_declared_by_a_button_and_its_roll_answered_by_a_drag() -> None:
+    """The seed's order on the page: "charge red at blue where it stands" declares (no path),
+    the roll is made, and during red's charge-move decision the page may drag red (the
+    decision's open answer) besides its decline button."""
+    from battlefield.view.app import open_text
+    from tests.view.test_play_charge_roll import SCENE as CHARGE
+
+    state = open_text("aos4", CHARGE, "charge").state
+    got = offers(state, "red", 1)
+    declare = next(b for b in got["buttons"] if b["label"] == "charge red at blue where it stands")
+    assert declare["action"] == {"type": "charge", "unit": "red", "target": "blue"}
+    state.apply(Action.from_dict(declare["action"]))
+    if not state.pending:                       # the one roll (2) that reaches nothing
+        return
+    got = offers(state, "red", 2)
+    assert [b["label"] for b in got["buttons"]] == ["decline"]
+    assert got["drag"] == {"red": {"abilities": ["charge"], "ref": "red/1"}}
