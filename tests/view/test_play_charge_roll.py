@@ -46,6 +46,7 @@ def px(scene: PlayScene, x: float, y: float) -> tuple[int, int]:
 
 def test_a_click_declares_and_rolls_then_the_drag_answers_the_roll(display) -> None:
     scene = PlayScene(open_text("aos4", SCENE, "charge"), SIZE)
+    scene.auto_pass = True          # the decision's one button is no forced step: a drag is
     st = scene.state
     scene.draw(pygame.Surface(SIZE))
     at = px(scene, 10, 22)
@@ -59,6 +60,8 @@ def test_a_click_declares_and_rolls_then_the_drag_answers_the_roll(display) -> N
     d = st.pending[0]
     assert (d.kind, d.side, d.get("roll"), d.open) == ("charge-move", "red", str(rolled),
                                                        ("charge",))
+    scene.update(1.0)                # auto-pass on: the decision waits for the player
+    assert st.pending and scene.forced() is None
     scene.draw(pygame.Surface(SIZE))
     assert [n for _, n in scene.panel.buttons][:1] == ["decline"]
     # dragged to 0.3" from blue: 2.74" <= the roll
