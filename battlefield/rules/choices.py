@@ -54,9 +54,11 @@ def usable(state: State, kind: str) -> bool:
 
 def open_choices(state: State) -> list[str]:
     """The types `available()` offers that are not the ruleset's pass and that some unit may
-    take now (`usable`), in its order."""
+    take now (`usable`), in its order; then the ruleset's choice buttons that have a choice
+    (Window.choice_buttons: aos4's magical-intervention in the enemy hero phase)."""
     passing = passes(state)
-    return [a for a in state.available() if a not in passing and usable(state, a)]
+    return [*(a for a in state.available() if a not in passing and usable(state, a)),
+            *state.rules.window.choice_buttons(state)]
 
 
 def spends(state: State, action: Action) -> bool:

@@ -56,11 +56,14 @@ class Decision:
     choices: tuple[Action, ...]                # every legal answer
     secret: bool = False                       # hidden from the other side until all are in
     about: tuple[tuple[str, str], ...] = ()    # ("unit", "blue-1"), ("attacker", "red-2")
+    # answer types no list can hold (aos4's charge move after the roll: a path), each answer
+    # of one of them ruled by the ruleset's check
+    open: tuple[str, ...] = ()
 
     @property
     def answers(self) -> list[str]:
-        """The answer types, in order (what a UI lists as buttons)."""
-        return list(dict.fromkeys(c.type for c in self.choices))
+        """The answer types, in order (what a UI lists as buttons; then the open ones)."""
+        return list(dict.fromkeys([*(c.type for c in self.choices), *self.open]))
 
     def get(self, key: str, default: str | None = None) -> str | None:
         return dict(self.about).get(key, default)
@@ -81,14 +84,16 @@ class Decision:
 
     def to_dict(self) -> dict[str, Any]:
         return {"side": self.side, "kind": self.kind, "secret": self.secret,
-                "about": dict(self.about), "choices": [c.to_dict() for c in self.choices]}
+                "about": dict(self.about), "choices": [c.to_dict() for c in self.choices],
+                **({"open": list(self.open)} if self.open else {})}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Decision:
         return cls(str(data["side"]), str(data["kind"]),
                    tuple(Action.from_dict(c) for c in data["choices"]),
                    bool(data.get("secret", False)),
-                   tuple(sorted((str(k), str(v)) for k, v in dict(data.get("about", {})).items())))
+                   tuple(sorted((str(k), str(v)) for k, v in dict(data.get("about", {})).items())),
+                   tuple(str(t) for t in data.get("open", ())))
 
 
 def to_position(state: State) -> dict[str, Any] | None:
@@ -165,6 +170,8 @@ def check(state: State, action: Action) -> list[Violation]:
                           f"{action.type} is not one")]
     if d.matches(action) is not None:
         return []
+    if action.type in d.open:                   # a path, not a list: the ruleset rules on it
+        return state.rules.check(state, action)
     own = state.rules.check(state, action)
     if own:
         return own
@@ -190,6 +197,8 @@ def answer(state: State, action: Action) -> list[Event]:
     d = addressed(state, action)
     assert d is not None
     chosen = d.matches(action)
+    if chosen is None and action.type in d.open:
+        chosen = action if action.side is not None else replace(action, side=d.side)
     assert chosen is not None
     k = state.pending.index(d)
     state.pending = state.pending[:k] + state.pending[k + 1:]

@@ -54,7 +54,8 @@ def about_words(about: Any) -> str:
     what = about.get("ability") or about.get("action")
     whom = about.get("target") or about.get("defender")
     if who and whom:
-        return f"{who} {what} -> {whom}" if what else f"{who} -> {whom}"
+        rolled = f", rolled {about['roll']}" if about.get("roll") else ""
+        return (f"{who} {what} -> {whom}" if what else f"{who} -> {whom}") + rolled
     if who and about.get("from"):
         return f"{who}, attacked by {plain(about['from'])}"
     if who and what:

@@ -34,6 +34,9 @@ def what_now(state: State, open_now: Sequence[str] | None = None) -> str:
     choices = [a for a in offered if a not in passing]
     if open_now is not None:
         choices = [a for a in choices if a in open_now]
+    # the ruleset's choice buttons (aos4's magical-intervention in the enemy hero phase)
+    choices += [a for a in (open_now if open_now is not None else
+                            state.rules.window.choice_buttons(state)) if a not in offered]
     if not choices:
         why = nothing_to_decide(state, offered)
         then = f"{passing[0]} passes" if passing else "the game goes on"
@@ -81,7 +84,10 @@ def decision_line(state: State) -> str:
     head += f" ({said})" if said else ""
     tips = {a.id: a.explain for a in state.scene.ruleset.actions if a.explain}
     cost = next((tips[a] for a in d.answers if a in tips and a == d.kind), "")
-    return f"{head}: {_either([d.label(c) for c in d.choices], 'or')}" + (
+    # an answer no button gives (aos4's move after a charge roll): a drag of the unit
+    who = d.get("unit") or "the unit"
+    moves = [f"drag {who} to {t}" for t in d.open]
+    return f"{head}: {_either([*moves, *(d.label(c) for c in d.choices)], 'or')}" + (
         f" - {cost}" if cost else "")
 
 

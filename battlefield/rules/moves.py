@@ -420,25 +420,35 @@ def straddling(state: State, moves: Moves, after: Table, tall: float) -> list[Vi
     """A model stands on the ground or wholly on a piece's top, never half on a piece at least
     `tall` high (area and impassable terrain aside)."""
     names = ModelNames(state)
-    layout = after.layout
-    pieces = [k for k, p in enumerate(layout.pieces)
-              if p.kind not in ("area", "impassable") and p.height >= tall]
     out = []
-    for m in moves.models if pieces else ():
-        r = float(after.reach[m])               # the base's box, without drawing it
-        x0, y0, x1, y1 = after.x[m] - r, after.y[m] - r, after.x[m] + r, after.y[m] + r
-        foot = None
-        for k in pieces:
-            bx0, by0, bx1, by1 = layout.bboxes[k]
-            if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
-                continue                        # apart: none of it on the piece
-            foot = foot if foot is not None else shapely.Polygon(after.outline(int(m), 64))
-            part = foot.intersection(layout.polygons[k]).area
-            if 1e-4 < part < foot.area - 1e-4:
-                p = layout.pieces[k]
-                out.append(v("straddles_terrain", f"{names[m]} ends half on {p.id} "
-                                                  f"({p.height:g}\" tall)", **about(state, m)))
+    for m in moves.models:
+        k = half_on(after, int(m), tall)
+        if k is not None:
+            p = after.layout.pieces[k]
+            out.append(v("straddles_terrain", f"{names[m]} ends half on {p.id} "
+                                              f"({p.height:g}\" tall)", **about(state, m)))
     return out
+
+
+def half_on(after: Table, m: int, tall: float) -> int | None:
+    """The piece at least `tall` high (area and impassable terrain aside) that model m stands
+    half on where `after` has it, or None (what `straddling` refuses; the charge odds ask it of
+    the end of a path)."""
+    layout = after.layout
+    r = float(after.reach[m])               # the base's box, without drawing it
+    x0, y0, x1, y1 = after.x[m] - r, after.y[m] - r, after.x[m] + r, after.y[m] + r
+    foot = None
+    for k, p in enumerate(layout.pieces):
+        if p.kind in ("area", "impassable") or p.height < tall:
+            continue
+        bx0, by0, bx1, by1 = layout.bboxes[k]
+        if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
+            continue                        # apart: none of it on the piece
+        foot = foot if foot is not None else shapely.Polygon(after.outline(m, 64))
+        part = foot.intersection(layout.polygons[k]).area
+        if 1e-4 < part < foot.area - 1e-4:
+            return k
+    return None
 
 
 def coherent_now(state: State, u: int) -> bool:

@@ -267,6 +267,7 @@ def no_further(state: State, moves: Moving, after: Table, units: Sequence[int]
     d0 = state.table.distances(moves.models, theirs).min(axis=1)
     d1 = after.distances(moves.models, theirs).min(axis=1)
     names = ModelNames(state)
-    return [v("pile_in_further", f"{names[m]} ends {y:.2f}\" from the enemy, further than "
+    them = " and ".join(state.scene.units[w].id for w in units)
+    return [v("pile_in_further", f"{names[m]} ends {y:.2f}\" from {them}, further than "
                                  f"{x:.2f}\"", **about(state, m))
             for m, x, y in zip(moves.models, d0, d1, strict=True) if y > x + EPS]

@@ -52,6 +52,18 @@ class Mark:
 
 
 @dataclass
+class Volley:
+    """An attack aimed at several targets, as the window shows it before it is sent: the
+    action (its targets, and the `split` the player's weapon choices make), each weapon the
+    player may send at one target with the targets it reaches, and a line per target (its
+    attacks and odds)."""
+
+    action: Action
+    weapons: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+
+@dataclass
 class DragNotes:
     """What a ruleset adds to the drag overlay, as data the view draws: caption lines, odds
     against the enemy under the cursor, units ringed with their reasons, ghosts."""
@@ -131,6 +143,20 @@ class Window:
         """While `ability` picks its target under the cursor: the options of the ruleset's
         attack odds question that make it ask about that very attack (aos4: a shot at a unit
         in combat is a shooting attack). Default: none."""
+        return {}
+
+    def volley(self, state: State, action: Action, aims: dict[str, str]) -> Volley | None:
+        """An attack (the unit's action, its `target` a list) whose attacks may be split
+        between several targets: the action with the split that `aims` (weapon name -> the
+        target all its attacks go at; a weapon left out: dealt as play deals it) makes, and
+        what each target gets. None: this ruleset aims the ability at one target. Default:
+        None."""
+        return None
+
+    def choice_buttons(self, state: State) -> dict[str, list[tuple[str, Action]]]:
+        """Buttons of what `available` does not list as an action of its own, each standing
+        for the whole actions it may give now, with their labels (aos4: magical-intervention
+        in the enemy hero phase, each spell or prayer it may be used on). Default: none."""
         return {}
 
     def unit_notes(self, state: State) -> dict[int, str]:

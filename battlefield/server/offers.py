@@ -1,13 +1,19 @@
 """What a seat may do now, for the play page: the units it may drag and for what, and every
 action it can give by a button - a decision's answers, a pass, an ability given by its name, an
 ability of one of its units (at one enemy, with one of its weapons) that the engine's check
-accepts as it stands - each as the action JSON the button sends. Asked of the engine (State.check,
-State.available, the ruleset's vocabulary); the server holds no rules of its own. An action whose
-fields the page cannot list (a spell, an order, a point) is offered as a form with the
-vocabulary's example, checked live by a preview before it is sent."""
+accepts as it stands - each as the action JSON the button sends. An attack whose attacks the
+ruleset splits between targets (Window.volley: aos4's shoot and fight) with more than one enemy
+it may attack also has a button at all of them (the engine's default split) and one per weapon
+sent all at one of them (its "split"), each with its targets' attacks and odds as its tooltip;
+a choice button of the ruleset (Window.choice_buttons: aos4's magical-intervention) a button per
+whole action it stands for.
+Asked of the engine (State.check, State.available, the ruleset's vocabulary); the server holds
+no rules of its own. An action whose fields the page cannot list (a spell, an order, a point) is
+offered as a form with the vocabulary's example, checked live by a preview before it is sent."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from battlefield.depiction import live
@@ -40,6 +46,14 @@ def offers(state: State, seat: str | None, version: int) -> dict[str, Any]:
     if state.pending:
         d = state.pending[0]
         out["buttons"] = [_button(d.label(c), c, "decision", state) for c in d.choices]
+        # an answer no button can give - a move (aos4's charge after its roll) - is a drag of
+        # the unit the decision is about
+        unit = d.get("unit")
+        moves = [t for t in d.open if t in live.drag_abilities(state)]
+        if unit is not None and moves:
+            u = state.unit_index(unit)
+            out["drag"][unit] = {"abilities": moves,
+                                 "ref": state.scene.model_names[int(leader(state, u))]}
         return out
     mine = [u for u in range(len(state.scene.units)) if state.side_of(u) == seat
             and len(state.models_of(u))]
@@ -79,6 +93,11 @@ def offers(state: State, seat: str | None, version: int) -> dict[str, Any]:
                                  doc.example if doc else {"type": kind}})
         else:
             out["buttons"] += found
+    # the ruleset's choice buttons (aos4's magical-intervention in the enemy hero phase): a
+    # button per whole action each stands for
+    for name, got in state.rules.window.choice_buttons(state).items():
+        out["buttons"] += [_button(f"{name}: {label}", action, "act", state)
+                           for label, action in got]
     return out
 
 
@@ -102,10 +121,12 @@ def _by_unit(state: State, kind: str, mine: list[int], doc: Any) -> list[dict] |
         if choose - {"target"}:
             open_fields = True                    # a spell, an order, a card to choose
             continue
+        legal = []
         for t in enemies:
             action = Action(kind, uid, target=names[t])
             got = state.check(action)
             if not got:
+                legal.append(names[t])
                 out.append(_button(f"{kind} {uid} at {names[t]}", action, "act", state))
             elif all(v.choose is not None or v.code in WEAPON_CODES for v in got):
                 for w in _weapons(state, u):
@@ -113,6 +134,7 @@ def _by_unit(state: State, kind: str, mine: list[int], doc: Any) -> list[dict] |
                     if not state.check(armed):
                         out.append(_button(f"{kind} {uid} at {names[t]} ({w})", armed, "act",
                                            state))
+        out += _several(state, Action(kind, uid), legal, f"{kind} {uid}")
         if len(out) > MOST_BUTTONS:
             return None
     if open_fields and not out:
@@ -126,11 +148,41 @@ def _in_place(state: State, u: int, abilities: list[str]) -> list[dict]:
     out = []
     uid = state.scene.units[u].id
     for ability in abilities:
+        legal: list[Action] = []
         for t in state.enemies(u):
             clicked = state.rules.window.drop_in_place(state, u, ability, t)
-            if isinstance(clicked, Action) and not state.check(clicked):
-                out.append(_button(f"{ability} {uid} at {state.scene.units[t].id} where it "
-                                   "stands", clicked, "act", state))
+            if isinstance(clicked, Action) and clicked not in legal and not state.check(clicked):
+                legal.append(clicked)
+                at = f" at {state.scene.units[t].id}" if clicked.targets else ""
+                out.append(_button(f"{ability} {uid}{at} where it stands", clicked, "act",
+                                   state))
+        if len(legal) > 1:
+            out += _several(state, legal[0], [t for a in legal for t in a.targets],
+                            f"{ability} {uid}", " where it stands")
+    return out
+
+
+def _several(state: State, base: Action, targets: list[str], words: str, after: str = ""
+             ) -> list[dict]:
+    """An attack at every one of `targets` (each legal alone), when the ruleset splits its
+    attacks between targets: at all of them as the engine deals them, and each weapon that
+    reaches more than one sent all at one; the tooltip says each target's attacks and odds."""
+    if len(targets) < 2:
+        return []
+    window = state.rules.window
+    at_all = replace(base, target=tuple(targets))
+    v = window.volley(state, at_all, {})
+    if v is None or state.check(v.action):
+        return []
+    out = [_button(f"{words} at {' + '.join(targets)}{after}", v.action, "act", state,
+                   tip="; ".join(v.lines))]
+    for name, reach in v.weapons:
+        for t in reach:
+            aimed = window.volley(state, at_all, {name: t})
+            if aimed is not None and not state.check(aimed.action):
+                out.append(_button(f"{words} at {' + '.join(targets)}{after} ({name} all at "
+                                   f"{t})", aimed.action, "act", state,
+                                   tip="; ".join(aimed.lines)))
     return out
 
 
@@ -140,14 +192,15 @@ def _weapons(state: State, u: int) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def _button(label: str, action: Action, kind: str, state: State, checked: bool = False
-            ) -> dict[str, Any]:
+def _button(label: str, action: Action, kind: str, state: State, checked: bool = False,
+            tip: str | None = None) -> dict[str, Any]:
     """A button: its words, the action it sends, its kind, its tooltip; `checked`: asked of
     the engine here, and "why" (it cannot be pressed) when refused; "spends": true for a
-    choice that spends something of the side's (rules.choices.spends: the page asks first)."""
+    choice that spends something of the side's (rules.choices.spends: the page asks first);
+    `tip`: its own tooltip (else the ability's)."""
     doc = next((a for a in state.scene.ruleset.actions if a.id == action.type), None)
     out = {"label": label, "action": action.to_dict(), "kind": kind,
-           "tip": doc.tip if doc is not None else ""}
+           "tip": tip if tip is not None else doc.tip if doc is not None else ""}
     if spends(state, action):
         out["spends"] = True
     if checked:

@@ -29,7 +29,6 @@ from battlefield.scene.mapfile import scene_yaml
 from battlefield.scene.model import Scene
 from battlefield.view import auto
 from battlefield.view.ability_cards import AbilityCards
-from battlefield.view.aim import aim_text
 from battlefield.view.drag import DragTool, base_points
 from battlefield.view.editor import Editor
 from battlefield.view.guard import TakeBack, choice_words, spends
@@ -40,6 +39,7 @@ from battlefield.view.panels import WIDTH, HelpOverlay, Panel
 from battlefield.view.setting_up import DEPLOY, TERRAIN, SetUpTool
 from battlefield.view.stack import SIZE, App  # noqa: F401  (App: as before, from here)
 from battlefield.view.table_view import TableView
+from battlefield.view.targeting import Targeting
 
 
 @dataclass
@@ -66,7 +66,7 @@ def open_text(ruleset: str, text: str, name: str, seed: int = 1) -> Opened:
     return Opened(Game(log.rules_for(ruleset), scene, seed).new_state(), text, name)
 
 
-class PlayScene:
+class PlayScene(Targeting):
     """The game at the table."""
 
     def __init__(self, opened: Opened, size: tuple[int, int] = SIZE,
@@ -80,6 +80,10 @@ class PlayScene:
         self.cards = AbilityCards(self.table.rect, self.apply)     # abilities now, unit menu
         self.drag = DragTool(self.table, self.applied, self.say)
         self.drag.not_yours = self.not_yours
+        self.drag.hold = self.hold_attack
+        self.volley = None             # an attack at several targets (view/targeting.py)
+        self.choosing: str | None = None          # a choice button opened (view/targeting.py)
+        self.choice_cache: tuple[Any, dict] = (None, {})
         self.setup = SetUpTool(self.table, self.apply, self.say,      # deployment: the reserve
                                mine=lambda side: side not in self.computer)
         self.measure = MeasureTool(self.table, self.say)
@@ -325,8 +329,9 @@ class PlayScene:
                 self.measure.first = self.measure.result = None
                 self.say("measure: click two models" if self.measuring else "measure off")
                 return True
-            if e.key == pygame.K_ESCAPE and (self.measuring or self.picking):
-                self.measuring, self.picking = False, None
+            if e.key == pygame.K_ESCAPE and (self.measuring or self.picking or self.choosing):
+                self.measuring, self.picking, self.volley = False, None, None
+                self.choosing = None
                 self.say("")
                 return True
         if e.type == pygame.MOUSEMOTION and self.picking is not None and self.picking[1]:
@@ -345,7 +350,8 @@ class PlayScene:
                 self.button(name)
                 return True
             if self.picking is not None:
-                return self.pick(e.pos)
+                return self.pick(e.pos, bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
+                                 or bool(getattr(e, "shift", False)))
             if self.measuring:
                 return self.measure.handle_event(e)
         if self.panel.handle_event(e):
@@ -357,6 +363,8 @@ class PlayScene:
     def button(self, name: str) -> None:
         if self.take_back is not None and name == self.take_back.label:
             self.take_back_now()
+            return
+        if self.press_extra(name):      # an attack's own buttons, a choice button's choices
             return
         if name in self.panel.answers:               # a pending decision's answer
             self.picking = None
@@ -379,40 +387,6 @@ class PlayScene:
         self.panel.chosen = name
         self.picking = (name, None)
         self.say(f"{name}: click your unit")
-
-    def aim(self, pos: tuple[int, int]) -> None:
-        """While a target is picked: range, sight, legality and odds for the enemy unit under
-        the cursor (view/aim.py), said in the panel before the click."""
-        if not self.table.rect.collidepoint(pos):
-            return
-        hit = live.unit_at(self.state, *self.table.table_at(pos), slack=0.3)
-        ability, unit = self.picking
-        if hit is None or self.state.side_of(hit[0]) == self.state.side_of(
-                self.state.scene.unit_index(unit)):
-            self.say(f"{ability} {unit}: click the target")
-            return
-        self.say(aim_text(self.state, ability, unit, hit[0], self.aim_cache))
-
-    def pick(self, pos) -> bool:
-        """Targeted abilities: first click your unit, then (when it needs one) the target."""
-        hit = live.unit_at(self.state, *self.table.table_at(pos))
-        if hit is None:
-            return False
-        ability, unit = self.picking
-        uid = self.state.scene.units[hit[0]].id
-        if unit is None:
-            action = Action(ability, uid)
-            bad = self.state.check(action)
-            if any(v.choose == "target" for v in bad):     # Ruleset.check: no target given
-                self.picking = (ability, uid)
-                self.say(f"{ability} {uid}: click the target")
-                return True
-            self.picking = self.panel.chosen = None      # used: no longer the chosen one
-            self.apply(action)
-            return True
-        self.picking = self.panel.chosen = None
-        self.apply(Action(ability, unit, target=uid))
-        return True
 
     # --- the game -----------------------------------------------------------------------------
     def undo(self) -> None:
@@ -584,6 +558,7 @@ class PlayScene:
             self.setup.draw(surface)
         if self.measuring:
             self.measure.draw(surface)
+        self.draw_targets(surface)
         if self.editor is not None:
             clip = surface.get_clip()
             surface.set_clip(self.table.rect)
@@ -594,6 +569,7 @@ class PlayScene:
         self.panel.open_now = self.open_now()
         self.panel.now_line = self.now_line()
         self.panel.take_back = self.take_back.label if self.take_back is not None else None
+        self.panel.extra = [] if self.panel.watching else self.extra_labels()
         self.panel.draw(surface, self.state)
         self.cards.draw(surface, self.state, self.table.table_at)
 

@@ -38,15 +38,16 @@ def empty(state: State, offered: list[str]) -> bool:
 
 def forced(state: State, open_now: list[str] | None = None) -> Action | None:
     """The action the acting side takes when it has nothing to decide, else None: the only
-    answer of a pending decision, the ruleset's pass when `available` offers nothing else that
-    a unit may take now (or nothing at all, and the engine takes the pass), or the one action
-    offered when it needs nothing. `open_now`: rules.choices.open_choices of this state, when the
-    caller has it already."""
+    answer of a pending decision that has no open one (a move), the ruleset's pass when
+    `available` offers nothing else that a unit may take now (or nothing at all, and the
+    engine takes the pass), or the one action offered when it needs nothing. `open_now`:
+    rules.choices.open_choices of this state, when the caller has it already."""
     if state.over:
         return None
     if state.pending:
-        choices = state.pending[0].choices
-        return choices[0] if len(choices) == 1 else None
+        # an open answer (aos4's move after a charge roll, a drag) is a choice too
+        d = state.pending[0]
+        return d.choices[0] if len(d.choices) == 1 and not d.open else None
     offered = state.available()
     if empty(state, offered):
         return Action(offered[0])

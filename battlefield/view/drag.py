@@ -71,6 +71,9 @@ class DragTool:
         # Whose seat may drop it: a reason the player may not send the action (another
         # side's to send, State.sender), or None.
         self.not_yours: Callable[[Action], str | None] = lambda action: None
+        # A drop with Shift held: the action handed over for more targets (view/volley.py);
+        # True when it was taken.
+        self.hold: Callable[[Action], bool] = lambda action: False
         self.wanted: str | None = None          # ability chosen with the phase bar
         self.pickup: live.Pickup | None = None
         self.grab = np.zeros(2)                 # cursor - reference model, in inches
@@ -96,7 +99,8 @@ class DragTool:
             self.move(e.pos)
             return True
         if e.type == pygame.MOUSEBUTTONUP and e.button == 1 and self.pickup is not None:
-            self.drop(e.pos)
+            self.drop(e.pos, bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
+                      or bool(getattr(e, "shift", False)))
             return True
         if e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE and self.pickup is not None:
             self.cancel("put back")
@@ -197,7 +201,7 @@ class DragTool:
         self.ruling.notes.lines.insert(0, f'snapped {moved:.2f}" to the nearest legal place '
                                           f'(where dropped: {why})')
 
-    def drop(self, pos: tuple[int, int]) -> None:
+    def drop(self, pos: tuple[int, int], shift: bool = False) -> None:
         self.move(pos)
         if not self.ruling.checked:
             self.update_ruling(engine=True, detail=False)
@@ -213,6 +217,10 @@ class DragTool:
                 self.cancel(clicked)
                 return
             action = clicked
+        if shift and self.hold(action):          # more targets to list before it is sent
+            self.pickup = None
+            self.ruling = None
+            return
         refused = self.not_yours(action)
         if refused is not None:
             self.cancel("snapped back: " + refused)

@@ -27,6 +27,8 @@ SHORTCUTS = (
     ("drop", "apply it; illegal snaps back; a charge a hair off snaps legal"),
     ("buttons", "choose the ability; end-phase / end-turn pass; answer a decision"),
     ("click, click", "targeted ability: your unit, then the enemy"),
+    ("Shift+click enemy", "shoot / fight at several: list a further target (again: off); "
+                          "a fight dropped with Shift waits for more"),
     ("right drag / arrows", "pan"),
     ("right click a unit", "its menu: declare its abilities, adjust by hand (others consent)"),
     ("wheel / + -", "zoom"),
@@ -55,6 +57,7 @@ class Panel:
         self.message = "H: help"
         self.chosen: str | None = None
         self.answers: dict[str, Action] = {}     # button label -> the answer it gives
+        self.extra: list[str] = []     # an attack's own buttons while aimed (view/volley.py)
         self.network = ""                        # joined to a server: seat, connection, turn
         self.watching = False                    # a spectator's window: nothing to press
         self.computer: set[str] = set()          # the sides the computer plays
@@ -243,6 +246,7 @@ class Panel:
         self.buttons_top = y = max(y, self.buttons_top)
         bx = x
         idle = self.idle(state)
+        names = [*names, *self.extra]
         if self.take_back:
             names = [*names, self.take_back]
         for name in names:

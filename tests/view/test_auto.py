@@ -57,7 +57,7 @@ def play_against_the_computer(ruleset: str, auto_pass: bool = True, limit: int =
             continue                    # the next update acts: nobody clicks
         action = stand_in.choose(st)
         n["clicks"] += 1
-        if (len(st.pending[0].choices) == 1 if st.pending
+        if (len(st.pending[0].choices) == 1 and not st.pending[0].open if st.pending
                 else auto.empty(st, st.available()) or not open_choices(st)):
             n["empty_clicks"] += 1      # the pass, or types no unit may take, all it had
         assert scene.apply(action)

@@ -25,7 +25,8 @@ def asked():
     opened = open_game(None)
     state, player = opened.state, player_for("aos4")
     state.apply(player.choose(state))        # red takes the first turn (its decision)
-    while not state.pending:
+    # (a run's move after its roll is red's own decision: the computer answers it)
+    while not (state.pending and state.pending[0].side == "blue"):
         state.apply(player.choose(state))
     yield opened
     pygame.display.quit()

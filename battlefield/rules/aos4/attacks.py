@@ -214,6 +214,12 @@ def volley_dist(w: Weapon, models: int, save: int | None, mods: Modifiers) -> np
     return _power(per_model, models)
 
 
+def strikes_dist(w: Weapon, attacks: int, save: int | None, mods: Modifiers) -> np.ndarray:
+    """Total damage of `attacks` attacks with the weapon (a model's Attacks split between
+    targets: some of them at one)."""
+    return _power(attack_dist(w, save, mods), attacks)
+
+
 def capped(dist: np.ndarray, pool: int) -> np.ndarray:
     """Damage actually inflicted on a unit with `pool` health left."""
     if len(dist) <= pool + 1:

@@ -22,8 +22,11 @@ from battlefield.geometry.sight import SightModel
 from battlefield.rules.aos4.data import Book
 from battlefield.rules.aos4.movement import JUMP_LANDING, grown_base, used
 from battlefield.rules.aos4.rolls import charge_chance
+from battlefield.rules.moves import half_on
 
 DETOUR = 6.0
+TOUCH = 1e-3      # the gap a charge's end moved on towards its target stops short by
+EPS = 1e-6
 PLAN_SIDES = 24   # sides of the polygons round other models when planning (checks use more)
 
 
@@ -95,6 +98,8 @@ def shortest_charge(book: Book, referee, u: int, v: int, within: float | None = 
 
         planner.keep(useful)
 
+    tall = book.climb_free + EPS
+
     def goal_legs(points: np.ndarray, origin: np.ndarray):
         n, k = len(points), len(targets)
         remaining = np.full((n, k), math.inf)
@@ -107,9 +112,14 @@ def shortest_charge(book: Book, referee, u: int, v: int, within: float | None = 
                                      table.sin[m], table.x, table.y, table.shape, table.a,
                                      table.b, table.cos, table.sin, targets)
             go = np.maximum(0.0, d - reach)
+            # "Models cannot end a move mid-climb": an end half on a piece taller than 1" goes
+            # on towards the target while still within 1/2" of it (none: no end that way)
+            go = _not_half_on(tall, table, m, points[rows], d, th, go)
             remaining[rows] = go
-            ends[rows, :, 0] = points[rows, 0, None] + go * np.cos(th)
-            ends[rows, :, 1] = points[rows, 1, None] + go * np.sin(th)
+            ends[rows, :, 0] = points[rows, 0, None] + np.where(np.isfinite(go), go, 0) * \
+                np.cos(th)
+            ends[rows, :, 1] = points[rows, 1, None] + np.where(np.isfinite(go), go, 0) * \
+                np.sin(th)
         return remaining, ends
 
     starts = [(float(table.x[m]), float(table.y[m])) for m in movers]
@@ -127,3 +137,44 @@ def shortest_charge(book: Book, referee, u: int, v: int, within: float | None = 
             return ChargeOdds(round(spent, 6), 0.0, 0.0, m, int(targets[route.goal]),
                               route.path)
     return None
+
+
+
+def _not_half_on(tall: float, table, m: int, points: np.ndarray, d: np.ndarray, th: np.ndarray,
+                 go: np.ndarray) -> np.ndarray:
+    """How far model m goes from each of `points` towards each target (`d` the gaps, `th` the
+    directions, `go` the way to within 1/2"), an end that would stand half on a piece at least
+    `tall` high moved on to the first place on the way in where the base is wholly off or on
+    it, before the bases touch; inf where there is none."""
+    pieces = [k for k, p in enumerate(table.layout.pieces)
+              if p.kind not in ("area", "impassable") and p.height >= tall]
+    if not pieces:
+        return go
+    boxes = np.array([table.layout.bboxes[k] for k in pieces])
+    r = float(table.reach[m])
+    out = go.copy()
+    ex = points[:, 0, None] + go * np.cos(th)
+    ey = points[:, 1, None] + go * np.sin(th)
+    near = np.zeros(go.shape, dtype=bool)
+    for bx0, by0, bx1, by1 in boxes:
+        near |= ~((ex + r < bx0 - d) | (ex - r > bx1 + d) | (ey + r < by0 - d)
+                  | (ey - r > by1 + d))
+    for i, j in zip(*np.nonzero(near), strict=True):
+        def half(s: float, i: int = int(i), j: int = int(j)) -> bool:
+            x = points[i, 0] + s * math.cos(th[i, j])
+            y = points[i, 1] + s * math.sin(th[i, j])
+            moved = table.moved(np.array([m]), np.array([x]), np.array([y]))
+            return half_on(moved, m, tall) is not None
+
+        lo, most = float(go[i, j]), float(d[i, j]) - TOUCH
+        if not half(lo):
+            continue
+        if most <= lo or half(most):
+            out[i, j] = math.inf
+            continue
+        hi = most                                  # half on at lo, wholly off or on at hi
+        for _ in range(30):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if half(mid) else (lo, mid)
+        out[i, j] = hi
+    return out

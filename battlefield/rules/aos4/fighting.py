@@ -5,6 +5,7 @@ picks the next fighter."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -15,7 +16,8 @@ from battlefield.rules.aos4.data import Ability, book
 from battlefield.rules.aos4.movement import Arrive, in_combat, v
 from battlefield.rules.aos4.movement_phase import moved
 from battlefield.rules.aos4.shooting import attack, targets
-from battlefield.rules.chance import play
+from battlefield.rules.chance import Throw, play, roll
+from battlefield.rules.decisions import DECLINE, Decision, ask
 from battlefield.rules.rounds import other
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
@@ -23,6 +25,7 @@ from battlefield.rulings import Referee
 Event = dict[str, Any]
 PASSED = "passed-fight"          # phase_used: a unit its side passed over in the combat phase
 PILE_IN_TARGET = "pile_in_target"
+MOVE = "charge-move"          # the decision a charge roll asks: the move, or decline
 
 
 # --- charge ---------------------------------------------------------------------------------------
@@ -36,12 +39,11 @@ def check_charge(state: State, a: Ability, u: int, action: Action) -> list[Viola
     if bad:
         return bad
     if not (action.path or action.paths):
-        # no path yet: say whether any path could reach (the window asks this to know a
-        # charge phase with every enemy out of reach has nothing to decide); a path given
-        # is ruled as before, by its length and where it ends
+        # no path: the charge is declared ("Then, make a charge roll of 2D6"), unless no roll
+        # can reach (the window asks this to know a charge phase with every enemy out of
+        # reach has nothing to decide); the move answers the roll (charge_move)
         far = out_of_reach(state, u, aimed, action)
-        if far:
-            return [far]
+        return [far] if far else []
     rules = book(state)
     # "must end that move within 1/2\" of a visible enemy unit": any of them, not only the
     # target named (the target says which unit the charge means to reach: odds, the window)
@@ -98,6 +100,10 @@ def charge_length(state: State, u: int, action: Action) -> float:
 
 
 def charge(state: State, a: Ability, u: int, action: Action) -> list[Event]:
+    """A charge given its path with it: the roll must reach that path (else it fails where it
+    stands); given none, the seed's order (declare_charge)."""
+    if not (action.path or action.paths):
+        return declare_charge(state, u, action)
     unit = state.scene.units[u]
     needed = charge_length(state, u, action)
     side = unit.side
@@ -116,6 +122,83 @@ def charge(state: State, a: Ability, u: int, action: Action) -> list[Event]:
     events.extend(moved(state, u, action))
     state.units[u].flags.add("charged")
     events.append({"type": "charged", "unit": unit.id, "target": list(action.targets)})
+    return events
+
+
+def declare_charge(state: State, u: int, action: Action) -> list[Event]:
+    """A charge declared without its path, as the seed orders it: "make a charge roll of 2D6",
+    then "that unit can move a distance up to the value of the charge roll". The roll is made
+    and logged; Forward to Victory written on the declaration re-rolls it when it gives no
+    legal charge. A roll with no legal charge (no path of that length ends within 1/2" of a
+    visible enemy: charge.shortest_charge) fails at once, said so; else the charging side
+    decides MOVE: the move, answered by a charge (or counter-charge) action with its path,
+    checked against the roll (check_charge_move), or decline - the unit stays, the charge
+    failed."""
+    unit = state.scene.units[u]
+    side, dice = unit.side, book(state).core.charge.roll
+    got = roll(Throw(dice, f"charge roll {unit.id}"), state.dice)
+    events: list[Event] = [{"type": "charge-roll", "unit": unit.id, "roll": got}]
+    shortest = shortest_move(state, u)
+    if (shortest is None or shortest > got + movement.EPS) and commands.reroll(
+            state, side, action, "forward-to-victory"):
+        events.append(commands.spend(state, side, "forward-to-victory"))
+        got = roll(Throw(dice, f"charge re-roll {unit.id}"), state.dice)
+        events.append({"type": "charge-roll", "unit": unit.id, "roll": got, "reroll": True})
+    if shortest is None or shortest > got + movement.EPS:
+        needs = f": the shortest needs {shortest:.2f}\"" if shortest is not None else ""
+        events.append({"type": "charge-failed", "unit": unit.id, "roll": got,
+                       "failed": f"charge failed: no legal charge of {got}\"{needs}"})
+        return events
+    d = Decision(side, MOVE, (Action(DECLINE, side=side),),
+                 about=(("roll", str(got)), ("target", ", ".join(action.targets)),
+                        ("unit", unit.id)), open=(action.type,))
+    return events + ask(state, [d], {"step": MOVE, "action": action.to_dict(), "roll": got})
+
+
+def shortest_move(state: State, u: int) -> float | None:
+    """The shortest legal charge of unit u to within 1/2" of any visible enemy unit (the most
+    a charge roll gives as the search's bound), or None."""
+    rules = book(state)
+    ref, longest = Referee(state.scene, state.table), rules.max_charge
+    best = None
+    for w in state.enemies(u):
+        if state.table.unit_distance(u, w) - rules.core.charge.reach > longest + movement.EPS:
+            continue
+        got = shortest_charge(rules, ref, u, w, within=longest)
+        if got is not None and (best is None or got.needed < best):
+            best = got.needed
+    return best
+
+
+def check_charge_move(state: State, action: Action) -> list[Violation]:
+    """The move that answers a charge roll: the declared unit's, no longer than the roll, ending
+    within 1/2" of a visible enemy unit (the same move check as a charge given its path)."""
+    sus = state.suspended or {}
+    declared = Action.from_dict(sus["action"])
+    if action.unit is not None and action.unit != declared.unit:
+        return [v("not_the_charging_unit", f"the charge roll is {declared.unit}'s: its move "
+                                           f"answers it, not {action.unit}'s")]
+    if not (action.path or action.paths):
+        return [v("no_path", f"{declared.type} {declared.unit} rolled {sus['roll']}: give "
+                             f"its \"path\" (or \"paths\") up to that far, or decline",
+                  choose="path")]
+    u = state.unit_index(declared.unit)
+    rules = book(state)
+    return movement.check(state, u, replace(action, unit=declared.unit), float(sus["roll"]),
+                          arrive=Arrive(tuple(state.enemies(u)), rules.core.charge.reach,
+                                        sight=True, code="charge_not_reached")).problems
+
+
+def resume_charge(state: State, suspended: dict[str, Any], answer: Action) -> list[Event]:
+    """The charging side's answer to its roll: the move (the unit has charged) or decline."""
+    declared = Action.from_dict(suspended["action"])
+    u = state.unit_index(declared.unit)
+    if answer.type == DECLINE:
+        return [{"type": "charge-failed", "unit": declared.unit, "roll": suspended["roll"],
+                 "failed": "charge failed: declined, the unit stays where it stood"}]
+    events = moved(state, u, replace(answer, unit=declared.unit))
+    state.units[u].flags.add("charged")
+    events.append({"type": "charged", "unit": declared.unit, "target": list(declared.targets)})
     return events
 
 

@@ -22,6 +22,7 @@ friendly one (a buff lasts until its side's next turn; the same spell's buff doe
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
@@ -66,6 +67,36 @@ def cast_by(state: State, side: str) -> list[str]:
         if spec.has("PRIEST"):
             ids += [p["id"] for p in spellbook.of(spec, "prayers")] + [SACRED_RITES]
         out += [i for i in ids if i not in out]
+    return out
+
+
+def intervention_choices(state: State) -> list[tuple[str, Action]]:
+    """In the enemy hero phase, for the side acting then: every spell or prayer one of its
+    units may cast or chant with Magical Intervention now (at each target it may pick), as the
+    whole action with "command": "magical-intervention" - what the window's and the play page's
+    magical-intervention button offers. Empty in any other phase, or when the side cannot pay
+    or has used it this phase (the check of each says so)."""
+    c = state.clock
+    if state.pending or c["phase"] != "hero" or c["acting"] == c["active"]:
+        return []
+    side = c["acting"]
+    out: list[tuple[str, Action]] = []
+    names = [spec.id for spec in state.scene.units]
+    for u, spec in enumerate(state.scene.units):
+        if spec.side != side or not len(state.models_of(u)):
+            continue
+        for sid in cast_by(state, side):
+            if lookup(state, u, sid) is None:
+                continue
+            base = Action(sid, spec.id, options=(("command", INTERVENTION),))
+            bad = state.check(base)
+            if not bad:
+                out.append((f"{spec.id}: {sid}", base))
+            elif all(x.choose == "target" for x in bad):
+                for w, tid in enumerate(names):
+                    aimed = replace(base, target=tid)
+                    if len(state.models_of(w)) and not state.check(aimed):
+                        out.append((f"{spec.id}: {sid} -> {tid}", aimed))
     return out
 
 

@@ -14,6 +14,7 @@ A RUN or RETREAT ability marks its unit "ran" or "retreated" from its keywords (
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,7 @@ from battlefield.rules.aos4 import allocation, commands, movement, rolls
 from battlefield.rules.aos4.data import Ability, book
 from battlefield.rules.aos4.movement import Keep, Moves, in_combat, v
 from battlefield.rules.chance import Throw, play, roll
+from battlefield.rules.decisions import DECLINE, Decision, ask
 from battlefield.rules.state import State
 
 Event = dict[str, Any]
@@ -58,6 +60,7 @@ def out_of_combat_range(state: State, u: int, passing: bool = False,
     return Keep(movement.combat_range(state), passing=passing and not fly, foes=foes)
 
 
+RUN_MOVE = "run-move"         # the decision a run roll asks: the move, or decline
 USED = {"RUN": "ran", "RETREAT": "retreated"}    # keyword -> the unit's flag for the turn
 
 
@@ -156,13 +159,22 @@ def normal_move(state: State, a: Ability, u: int, action: Action) -> list[Event]
 
 # --- run ------------------------------------------------------------------------------------------
 def check_run(state: State, a: Ability, u: int, action: Action) -> list[Violation]:
+    """A run given its path (the roll must reach it), or declared without one (the seed's
+    order: the roll first, then the move answers it - check_run_move)."""
     if in_combat(state, u):
         return [v("in_combat", f"{action.unit} is in combat: it can only retreat")]
+    if not (action.path or action.paths):
+        return []
     return movement.check(state, u, action, allowance(state, u, "run"),
                           keep=(no_combat(state, u),)).problems
 
 
 def run(state: State, a: Ability, u: int, action: Action) -> list[Event]:
+    """"Make a run roll of D6. That unit can move a distance up to its Move characteristic
+    added to the run roll": the roll (a dice Move rolled too), then the move - given with the
+    action (try's shorthand: a roll short of it leaves the unit where it stood), or, declared
+    without a path, the running side's decision RUN_MOVE: the move (checked against what was
+    rolled) or decline (it stays)."""
     unit = state.scene.units[u]
     double = "at-the-double" in commands.given(action)
     rolled = move_rolled(state, u)
@@ -171,6 +183,11 @@ def run(state: State, a: Ability, u: int, action: Action) -> list[Event]:
     events: list[Event] = [*([rolled[1]] if rolled else []),
                            {"type": "run", "unit": unit.id, "roll": got, "allowed": allowed}]
     state.units[u].flags.add("moved")
+    if not (action.path or action.paths):
+        d = Decision(unit.side, RUN_MOVE, (Action(DECLINE, side=unit.side),),
+                     about=(("allowed", f"{allowed:g}"), ("unit", unit.id)), open=("run",))
+        return events + ask(state, [d], {"step": RUN_MOVE, "action": action.to_dict(),
+                                         "allowed": allowed})
     checked = movement.check(state, u, action, allowed)
     if checked.problems:
         why = checked.problems[0].message
@@ -179,6 +196,31 @@ def run(state: State, a: Ability, u: int, action: Action) -> list[Event]:
         return events
     state.table = checked.after
     return [*events, {"type": "moved", "unit": unit.id}]
+
+
+def check_run_move(state: State, action: Action) -> list[Violation]:
+    """The move that answers a run roll: the running unit's, up to its Move plus the roll,
+    never into combat (the same check as a run given its path)."""
+    sus = state.suspended or {}
+    declared = Action.from_dict(sus["action"])
+    if action.unit is not None and action.unit != declared.unit:
+        return [v("not_the_running_unit", f"the run roll is {declared.unit}'s: its move "
+                                          f"answers it, not {action.unit}'s")]
+    if not (action.path or action.paths):
+        return [v("no_path", f"run {declared.unit} may move {sus['allowed']:g}\": give its "
+                             f"\"path\" (or \"paths\"), or decline", choose="path")]
+    u = state.unit_index(declared.unit)
+    return movement.check(state, u, replace(action, unit=declared.unit), float(sus["allowed"]),
+                          keep=(no_combat(state, u),)).problems
+
+
+def resume_run(state: State, suspended: dict[str, Any], answer: Action) -> list[Event]:
+    """The running side's answer to its roll: the move, or decline (the unit stays; it has
+    still used a RUN ability this turn)."""
+    declared = Action.from_dict(suspended["action"])
+    if answer.type == DECLINE:
+        return [{"type": "run-declined", "unit": declared.unit}]
+    return moved(state, state.unit_index(declared.unit), replace(answer, unit=declared.unit))
 
 
 # --- retreat --------------------------------------------------------------------------------------

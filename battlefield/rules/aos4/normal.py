@@ -61,14 +61,31 @@ class Aos4Normal(Aos4Player):
                 allowed = state.rules.move_allowance(state, u, kind)
                 if kind == "run":
                     allowed = move + 3.5 if allowed is None else min(allowed, move + 3.5)
-                for action in routes.toward(state, u, kind, goal, allowance=allowed, stop=STOP):
-                    end = action.path[-1]
-                    if self._near_enemy(state, u, foes, end, lx, ly):
-                        continue
-                    if kind == "run" and cp > KEEP_CP + 1:
-                        yield Action.from_dict({**action.to_dict(), "command": "at-the-double"})
-                    yield action
+                paths = (a for a in routes.toward(state, u, kind, goal, allowance=allowed,
+                                                  stop=STOP)
+                         if not self._near_enemy(state, u, foes, a.path[-1], lx, ly))
+                if kind == "run":
+                    # declared in the seed's order when a run is worth it (At the Double
+                    # when command points allow): the roll first, then the move (_run_move)
+                    if any(not state.check(a) for a in paths):
+                        uid = state.scene.units[u].id
+                        if cp > KEEP_CP + 1:
+                            yield Action("run", unit=uid, options=(("command", "at-the-double"),))
+                        yield Action("run", unit=uid)
+                    continue
+                yield from paths
         yield from super()._movement(state)
+
+    def _run_paths(self, state: State, u: int, goal: tuple[float, float], allowed: float
+                   ) -> Iterator[Action]:
+        """Along the route round the terrain, as far as what was rolled reaches."""
+        lead = self._leader(state, u)
+        lx, ly = float(state.table.x[lead]), float(state.table.y[lead])
+        foes = np.array([m for w in state.enemies(u) for m in state.models_of(w)],
+                        dtype=np.int64)
+        for action in routes.toward(state, u, "run", goal, allowance=allowed, stop=STOP):
+            if not self._near_enemy(state, u, foes, action.path[-1], lx, ly):
+                yield action
 
     def _shooting(self, state: State) -> Iterator[Action]:
         yield from self._all_out(state, super()._shooting(state))

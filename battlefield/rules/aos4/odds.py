@@ -4,6 +4,7 @@ distribution of the damage B takes."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,11 +45,14 @@ def _stat(unit, key: str, default: int | None) -> int | None:
 def attack_odds(referee, u: int, v: int, weapon: str | None = None,
                 all_out_attack: bool = False, all_out_defence: bool = False,
                 charged: bool = False, charging: bool = False,
-                shooting: bool = False) -> AttackOdds:
+                shooting: bool = False,
+                counts: Mapping[str, tuple[int, int]] | None = None) -> AttackOdds:
     """Exact odds of unit u attacking unit v with its ranged weapons (or melee ones when the
     units are in combat and `shooting` is not asked, or the one named): a unit in combat
     shoots only its Shoot in Combat weapons, as play has it. `charged`: the target charged
-    (no cover, Anti-charge); `charging`: the attacker charged (Charge (+1 Damage))."""
+    (no cover, Anti-charge); `charging`: the attacker charged (Charge (+1 Damage)).
+    `counts`: the attacks split between several targets (split.planned), weapon -> (models
+    making all their attacks at v, further attacks at v); none: every able model's all."""
     scene, table = referee.scene, referee.table
     a, b = scene.units[u], scene.units[v]
     in_combat = v in referee.combat[u]
@@ -94,6 +98,9 @@ def attack_odds(referee, u: int, v: int, weapon: str | None = None,
     played: dict[str, list[str]] = {}          # weapon -> the passive abilities it played
     for w in chosen:
         n, names = _able(referee, u, v, w)
+        extra = 0
+        if counts is not None:
+            n, extra = counts.get(w.name, (0, 0))
         who[w.name] = names
         w, said = against(wielded(w, charging), b, charged)   # Anti-X (+N Rend), Charge
         if said:
@@ -103,6 +110,8 @@ def attack_odds(referee, u: int, v: int, weapon: str | None = None,
             played[w.name] = used
         if n:
             dist = np.convolve(dist, seq.volley_dist(w, n, save, wmods))
+        if extra:
+            dist = np.convolve(dist, seq.strikes_dist(w, extra, save, wmods))
     inflicted = seq.capped(dist, pool)
     return AttackOdds(
         kind, seq.mean(inflicted), seq.as_dict(inflicted),

@@ -18,7 +18,7 @@ from battlefield.rules.chance import mean, outcomes
 from battlefield.rules.questions import Asked, OddsOption, OddsQuestion
 from battlefield.rules.ruleset import Effect, Player, Ruleset
 from battlefield.rules.state import State
-from battlefield.rules.window import Card, DragContext, DragNotes, SetUpArea, Window
+from battlefield.rules.window import Card, DragContext, DragNotes, SetUpArea, Volley, Window
 from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
 from battlefield.text import distribution, inches, plural, table
@@ -209,6 +209,21 @@ class Aos4Window(Window):
         a = state.rules.book.abilities.get(ability)
         return {"shooting": True} if a is not None and "SHOOT" in a.keywords else {}
 
+    def volley(self, state: State, action: Action, aims: dict[str, str]) -> Volley | None:
+        """A shoot or a fight at several targets: its split and each target's odds."""
+        # here, not at the top: start-up time of the CLI
+        from battlefield.rules.aos4.volley import volley
+
+        return volley(state, action, aims)
+
+    def choice_buttons(self, state: State) -> dict[str, list[tuple[str, Action]]]:
+        """Magical Intervention in the enemy hero phase: the spells and prayers it may cast."""
+        # here, not at the top: start-up time of the CLI
+        from battlefield.rules.aos4.magic import INTERVENTION, intervention_choices
+
+        got = intervention_choices(state)
+        return {INTERVENTION: got} if got else {}
+
     def drag_abilities(self, state: State, u: int, offered: list[str]) -> list[str]:
         """A unit in combat retreats in the movement phase; one out of combat cannot."""
         if "retreat" not in offered:
@@ -263,7 +278,20 @@ class Aos4Window(Window):
         return abilities_play.menu(state, u)
 
     def drop_in_place(self, state: State, u: int, ability: str, target: int | None) -> Action | str:
-        """A click on a unit in combat, on the enemy: it fights where it stands."""
+        """A click on a unit in combat, on the enemy: it fights where it stands. A click on a
+        unit that may charge: the charge declared in the seed's order at the enemy nearest the
+        cursor, else the nearest one it may charge (the roll first; then the unit is dragged
+        to answer it). A click on a unit chosen to run: the run declared, the roll first."""
+        if ability == "run":                 # the roll first, then the drag answers it
+            return Action("run", state.scene.units[u].id)
+        if ability in ("charge", "counter-charge"):
+            if target is None:              # the nearest enemy a charge may be declared at
+                near = sorted(state.enemies(u), key=lambda w: state.table.unit_distance(u, w))
+                target = next((w for w in near if not state.check(Action(
+                    ability, state.scene.units[u].id, target=state.scene.units[w].id))), None)
+            if target is None:
+                return f"{ability}: no enemy unit a charge roll can reach"
+            return Action(ability, state.scene.units[u].id, target=state.scene.units[target].id)
         if ability != "fight":
             return "put back"
         if target is None:

@@ -5,7 +5,8 @@ in front (deployer.py). Hero phase: rally a badly hurt unit. Movement: each unit
 nearest objective its side does not hold (else the nearest enemy), as far as a legal move takes
 it, running when it has no ranged weapons and is far away. Shooting: at the target with the
 highest expected damage (a unit in combat with its Shoot in Combat weapons). Charge: when the
-odds are good (re-rolling with Forward to Victory when command points allow). Combat: fight
+odds are good (re-rolling with Forward to Victory when command points allow), declared first,
+the move after the roll (the shortest legal charge it reaches, else decline). Combat: fight
 with every eligible unit, at the enemy it hurts most.
 Decisions (asked of this side by the engine): All-out Defence for the targeted unit when it
 saves at least a point of damage on average, else decline; Unbind always (it costs nothing),
@@ -15,6 +16,7 @@ round always taken.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
@@ -78,6 +80,10 @@ class Aos4Player:
         """This side's answer to a pending decision (always one of its choices)."""
         if d.kind == adjust.ADJUST:
             return abilities_play.answer(state, d)
+        if d.kind == "charge-move":
+            return self._charge_move(state, d)
+        if d.kind == "run-move":
+            return self._run_move(state, d)
         if d.kind in ("unbind", "first-turn"):
             return self._unbind(state, d) if d.kind == "unbind" else d.choices[0]
         decline = next(c for c in d.choices if c.type == DECLINE)
@@ -161,25 +167,61 @@ class Aos4Player:
             dist = math.hypot(goal[0] - lx, goal[1] - ly)
             if dist < 1.0 or move <= 0:
                 continue
-            foes = np.array([m for w in state.enemies(u) for m in state.models_of(w)],
-                            dtype=np.int64)
             shooter = bool(weapons_of(state.scene, u, melee=False))
             kinds = ["normal-move"] if shooter or dist <= move + 1 else ["run", "normal-move"]
             for kind in kinds:
                 reach = move + (3.5 if kind == "run" else 0.0)
                 allowed = state.rules.move_allowance(state, u, kind)
-                lengths = [s for s in (min(reach * f, max(0.0, dist - 1.0)) for f in FRACTIONS)
-                           if s > 0.05]
-                for end in places((lx, ly), heading((lx, ly), goal), lengths, ANGLES):
-                    if self._near_enemy(state, u, foes, end, lx, ly):
-                        continue
-                    # A path too long (climbing) is refused by the check before anything
-                    # else: found here, without the rest of the check.
-                    action = Action(kind, unit=spec.id, path=((lx, ly), end))
-                    moves = movement.planned(state, u, action)
-                    if isinstance(moves, Moves) and movement.too_far(state, u, moves, allowed):
-                        continue
-                    yield action
+                paths = self._paths(state, u, kind, goal, reach, allowed)
+                if kind == "run":
+                    # declared in the seed's order when a run is worth it: the roll first,
+                    # then the move (decide: _run_move)
+                    if any(not state.check(a) for a in paths):
+                        yield Action("run", unit=spec.id)
+                    continue
+                yield from paths
+
+    def _paths(self, state: State, u: int, kind: str, goal: tuple[float, float],
+               reach: float, allowed: float | None) -> Iterator[Action]:
+        """Unit u's moves of `kind` towards `goal`, up to `reach` (as fractions of it, fanned
+        out), never ending near an enemy nor longer than `allowed`."""
+        spec = state.scene.units[u]
+        leader = self._leader(state, u)
+        lx, ly = float(state.table.x[leader]), float(state.table.y[leader])
+        dist = math.hypot(goal[0] - lx, goal[1] - ly)
+        foes = np.array([m for w in state.enemies(u) for m in state.models_of(w)],
+                        dtype=np.int64)
+        lengths = [s for s in (min(reach * f, max(0.0, dist - 1.0)) for f in FRACTIONS)
+                   if s > 0.05]
+        for end in places((lx, ly), heading((lx, ly), goal), lengths, ANGLES):
+            if self._near_enemy(state, u, foes, end, lx, ly):
+                continue
+            # A path too long (climbing) is refused by the check before anything else:
+            # found here, without the rest of the check.
+            action = Action(kind, unit=spec.id, path=((lx, ly), end))
+            moves = movement.planned(state, u, action)
+            if isinstance(moves, Moves) and allowed is not None and \
+                    movement.too_far(state, u, moves, allowed):
+                continue
+            yield action
+
+    def _run_move(self, state: State, d: Decision) -> Action:
+        """The move after the run roll: the first legal run towards the unit's goal that what
+        was rolled reaches (this player's way, then fanned out at shorter lengths and angles);
+        else decline (it stays)."""
+        u, allowed = state.unit_index(str(d.get("unit"))), float(d.get("allowed") or 0)
+        goal = self._goal(state, u)
+        if goal is None:
+            return next(c for c in d.choices if c.type == DECLINE)
+        for action in itertools.chain(self._run_paths(state, u, goal, allowed),
+                                      self._paths(state, u, "run", goal, allowed, allowed)):
+            if not state.check(action):
+                return action
+        return next(c for c in d.choices if c.type == DECLINE)
+
+    def _run_paths(self, state: State, u: int, goal: tuple[float, float], allowed: float
+                   ) -> Iterator[Action]:
+        return self._paths(state, u, "run", goal, allowed, allowed)
 
     @staticmethod
     def _planned_move(move: Any) -> float:
@@ -232,12 +274,37 @@ class Aos4Player:
                 if p >= CHARGE_ODDS:
                     options.append((p, w, odds))
             for _p, w, odds in sorted(options, key=lambda o: -o[0]):
+                # declared, in the seed's order, when the unit can make that charge (its path
+                # legal for the longest roll): the roll first, then the move (decide)
                 path = self._unit_path(state, u, odds)
+                if state.check(Action("charge", unit=spec.id, target=state.scene.units[w].id,
+                                      path=tuple(path))):
+                    continue
                 extra = ({"command": "forward-to-victory"}
                          if state.sides[side]["cp"] >= 1 and odds.probability < 0.9 else {})
                 yield Action.from_dict({"type": "charge", "unit": spec.id,
-                                        "target": state.scene.units[w].id,
-                                        "path": [list(pt) for pt in path], **extra})
+                                        "target": state.scene.units[w].id, **extra})
+
+    def _charge_move(self, state: State, d: Decision) -> Action:
+        """The move after the charge roll: the shortest legal charge the roll reaches, at the
+        declared target first, then the nearest enemy; else decline (the charge fails)."""
+        uid = str(d.get("unit"))
+        u, rolled = state.unit_index(uid), float(d.get("roll") or 0)
+        ref = Referee(state.scene, state.table)
+        named = [state.unit_index(t) for t in str(d.get("target") or "").split(", ") if t]
+        near = sorted(state.enemies(u), key=lambda w: state.table.unit_distance(u, w))
+        kind = next(iter(d.open), "charge")
+        for w in [*named, *(w for w in near if w not in named)]:
+            odds = charge_odds(book(state), ref, u, w, within=rolled)
+            if odds.needed is None or odds.needed > rolled + EPS:
+                continue
+            action = Action.from_dict({"type": kind, "unit": uid,
+                                       "target": state.scene.units[w].id,
+                                       "path": [list(pt) for pt in
+                                                self._unit_path(state, u, odds)]})
+            if not state.check(action):
+                return action
+        return next(c for c in d.choices if c.type == DECLINE)
 
     def _combat(self, state: State):
         ref = Referee(state.scene, state.table)

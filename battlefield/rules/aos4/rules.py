@@ -241,6 +241,10 @@ class Aos4(Ruleset):
         """Whose decision, what the type is (end-phase, a spell, an ability played or not), the
         acting unit and the Rules of One; then the ability's own check."""
         if state.pending:
+            moving_now = {fighting.MOVE: fighting.check_charge_move,
+                          moving.RUN_MOVE: moving.check_run_move}.get(state.pending[0].kind)
+            if moving_now is not None and action.type != DECLINE:
+                return moving_now(state, action)
             why = magic.check_unbind(state, action) if action.type == magic.UNBIND else None
             # an answer that is not a choice: the engine lists the choices
             return [v("cannot_unbind", why)] if why else []
@@ -323,6 +327,10 @@ class Aos4(Ruleset):
             return magic.resume_unbind(state, suspended, answer_of(answers, magic.UNBIND))
         if step == turns.PRIORITY:
             return turns.resume_first_turn(state, suspended, answers[-1][1])
+        if step == fighting.MOVE:
+            return fighting.resume_charge(state, suspended, answers[-1][1])
+        if step == moving.RUN_MOVE:
+            return moving.resume_run(state, suspended, answers[-1][1])
         if "adjust" in suspended:
             return adjust.resume(state, suspended, answers, abilities_play.deal)
         events = shooting.roll_attack(state, suspended, answer_of(answers, defence.ID))
@@ -347,7 +355,7 @@ class Aos4(Ruleset):
         """The answer the shorthand stands for; without it, the defender declines All-out
         Defence, unbinds with its nearest WIZARD (it costs nothing) and takes the first turn. An
         adjustment's consent has no shorthand: it waits for the other side's answer."""
-        if decision.kind == adjust.ADJUST:
+        if decision.kind in (adjust.ADJUST, fighting.MOVE, moving.RUN_MOVE):
             return None
         if decision.kind in (magic.UNBIND, turns.PRIORITY):
             return decision.choices[0]

@@ -19,11 +19,12 @@ Attacks dealt between several targets is rolled before it is dealt.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
+from battlefield.rules.aos4.attacks import attacks_outcomes
 from battlefield.rules.aos4.weapons import Weapon, weapons_of
 from battlefield.rules.chance import Throw, roll
 from battlefield.rules.moves import v
@@ -161,6 +162,36 @@ def shares(state: State, u: int, aimed: list[int], plan: list[Order],
            weapons: list[Weapon]) -> list[Share]:
     """The attacks each weapon makes at each target, rolling a dice Attacks that is split
     (logged as the model's attacks) and dealing what the split leaves in turn."""
+    def rolled(o: Order) -> int:
+        return roll(Throw(o.weapon.attacks, f"attacks ({state.scene.model_names[o.model]} "
+                                            f"{o.weapon.name})"), state.dice)
+
+    return deal(aimed, plan, weapons, rolled)
+
+
+def planned(aimed: list[int], plan: list[Order], weapons: list[Weapon]
+            ) -> tuple[list[Share], bool]:
+    """The shares as play will deal them, before any dice (the window's preview): a dice
+    Attacks that is split is counted at its average, rounded (True: some was)."""
+    guessed = False
+
+    def counted(o: Order) -> int:
+        nonlocal guessed
+        if o.weapon.attacks.isdigit():
+            return int(o.weapon.attacks)
+        guessed = True
+        got = attacks_outcomes(o.weapon)
+        return round(float(sum(n * p for n, p in got.items())))
+
+    return deal(aimed, plan, weapons, counted), guessed
+
+
+def deal(aimed: list[int], plan: list[Order], weapons: list[Weapon],
+         attacks: Callable[[Order], int]) -> list[Share]:
+    """Each weapon's attacks at each target: a model whose weapon reaches one target (or that
+    the split gives whole to one) makes all of them there; any other's `attacks` (rolled in
+    play) go as the split counts them, the rest dealt in turn between the targets it reaches,
+    the turn carried on from weapon to weapon and model to model."""
     whole: dict[tuple[int, str], list[int]] = {}
     counted: dict[tuple[int, str], int] = {}
     by: dict[tuple[int, str], set[int]] = {}
@@ -173,8 +204,7 @@ def shares(state: State, u: int, aimed: list[int], plan: list[Order],
         if len(o.given) == 1 and plain:
             whole.setdefault((plain[0], o.weapon.name), []).append(o.model)
             continue
-        left = roll(Throw(o.weapon.attacks, f"attacks ({state.scene.model_names[o.model]} "
-                                            f"{o.weapon.name})"), state.dice)
+        left = attacks(o)
         for w, k in o.given:
             if k is not None:
                 n = min(k, left)

@@ -179,20 +179,22 @@ def test_fight_without_a_target_attacks_the_one_unit_in_combat_and_asks_among_se
 #  - to (10,10) plus nothing: exactly as far (2.000) -> LEGAL; 0.01" back -> REFUSED;
 #  - pile_in_target blue-b, to (9.5,10) (0.5" from blue-b), attacking blue-a (2.5", still in
 #    combat) -> LEGAL.
-@pytest.mark.parametrize("end, extra, legal", [
-    ((9.5, 10), {}, False),
-    ((10.5, 10), {}, True),
-    ((10.0, 10.000001), {}, True),
-    ((9.99, 10), {}, False),
-    ((9.5, 10), {"pile_in_target": "blue-b"}, True),
+#  The refusal names the target the model must end no further from ("2.50\" from blue-a").
+@pytest.mark.parametrize("end, extra, legal, said", [
+    ((9.5, 10), {}, False, 'red/1 ends 2.50" from blue-a, further than 2.00"'),
+    ((10.5, 10), {}, True, ""),
+    ((10.0, 10.000001), {}, True, ""),
+    ((9.99, 10), {}, False, 'red/1 ends 2.01" from blue-a, further than 2.00"'),
+    ((9.5, 10), {"pile_in_target": "blue-b"}, True, ""),
 ])
-def test_pile_in_ends_no_further_from_the_target(end, extra, legal):
+def test_pile_in_ends_no_further_from_the_target(end, extra, legal, said):
     _, (r,) = attempt(FIGHT, {"type": "fight", "unit": "red", "target": "blue-a",
                               "path": [list(end)], "all_out_defence": False, **extra},
                       dice=[6, 6, 6])
     assert r["legal"] == legal, r["violations"]
     if not legal:
         assert codes(r) == ["pile_in_further"]
+        assert r["violations"][0]["message"] == said
 
 
 # "Each model moves up to 3\"": red2 (2.000" from blue2) piles in along a chord of the circle
