@@ -63,7 +63,7 @@ def test_a_charge_is_declared_by_a_button_and_its_roll_answered_by_a_drag() -> N
     the roll is made, and during red's charge-move decision the page may drag red (the
     decision's open answer) besides its decline button."""
     from battlefield.view.app import open_text
-    from tests.view.test_play_charge_roll import SCENE as CHARGE
+    CHARGE = _charge_scene()
 
     state = open_text("aos4", CHARGE, "charge").state
     got = offers(state, "red", 1)
@@ -75,3 +75,16 @@ def test_a_charge_is_declared_by_a_button_and_its_roll_answered_by_a_drag() -> N
     got = offers(state, "red", 2)
     assert [b["label"] for b in got["buttons"]] == ["decline"]
     assert got["drag"] == {"red": {"abilities": ["charge"], "ref": "red/1"}}
+
+
+def _charge_scene() -> str:
+    """The window's charge-roll test's scene (tests/view/test_play_charge_roll.py), read from
+    that file: tests are not a package, so it is loaded by its path."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "view" / "test_play_charge_roll.py"
+    spec = importlib.util.spec_from_file_location("_charge_roll_scene", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.SCENE

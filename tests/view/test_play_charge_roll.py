@@ -12,9 +12,9 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pygame  # noqa: E402
 
 from battlefield.view.app import PlayScene, open_text  # noqa: E402
-from tests.rules.aos4.seed000._moves import R  # noqa: E402
 
 SIZE = (1200, 760)
+R = 32 / 25.4 / 2            # a 32 mm base's radius in inches
 # red (10, 22), blue (14.3, 22): 4.3" between centres, 3.04" between bases (out of combat);
 # the shortest charge is 4.3 - 2R - 1/2 = 2.54": every roll but 2 (1 + 1) reaches it.
 SCENE = """ruleset: aos4
