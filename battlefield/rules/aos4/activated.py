@@ -9,7 +9,9 @@ effect reader and made only of what this module carries out, declared as `{"type
 - mortal damage on the target or this unit (N, dice, or equal to the roll), heal (N or dice);
 - for the rest of the turn: a modifier to hit or wound rolls of the unit's (melee or shooting)
   attacks, to save rolls for it, to the Attacks, Rend or Damage of its (melee or ranged)
-  weapons (counters `buff_...` the turn's end clears; passives.in_attack applies them);
+  weapons, to its charge and run rolls, Move, control score, casting and chanting rolls and
+  the number of dice of its charge rolls (counters `buff_...` the turn's end clears;
+  passives.in_attack and passives.roll_bonus apply them);
 - any of these on a roll: "Roll a dice. On a 3+, ..." (one roll for every effect that names
   it; "On a 1, ..." of the same roll), "Roll K dice (or one for each model in this or the
   target unit). For each 4+, inflict 1 mortal damage".
@@ -31,9 +33,10 @@ from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
 Event = dict[str, Any]
-BUFFS = ("hit", "wound", "save", "attacks", "rend", "damage")
+BUFFS = ("hit", "wound", "save", "attacks", "rend", "damage", "charge", "run", "move",
+         "control", "casting", "chanting", "charge_dice")
 TARGET_KEYS = {"unit", "keywords", "not_keywords", "within", "wholly_within", "in_combat",
-               "charged", "other", "count", "visible"}
+               "charged", "other", "count", "visible", "not_in_combat"}
 MOST_TARGETS = 6
 
 
@@ -131,6 +134,7 @@ def _fits(state: State, ref: Referee, table: Any, t: Mapping[str, Any], u: int, 
                     and not _within(table, w, u, reach["wholly_within"], True))
                 or (t.get("in_combat") and w not in ref.combat[u])
                 or (t.get("charged") and "charged" not in state.units[w].flags)
+                or (t.get("not_in_combat") and bool(ref.combat[w]))
                 or (t.get("visible") and w != u and not _sees(ref, state, u, w)))
 
 
@@ -155,6 +159,8 @@ def _target_words(t: Mapping[str, Any]) -> str:
         bits.append("in combat with this unit")
     if t.get("charged"):
         bits.append("that charged this turn")
+    if t.get("not_in_combat"):
+        bits.append("not in combat")
     return " ".join(bits)
 
 
@@ -246,6 +252,9 @@ def _buff_key(e: Mapping[str, Any]) -> str:
 def _buff_words(e: Mapping[str, Any]) -> str:
     by = int(e["by"])
     what = {"hit": "hit rolls", "wound": "wound rolls", "save": "save rolls",
-            "attacks": "Attacks", "rend": "Rend", "damage": "Damage"}[e["modify"]]
+            "attacks": "Attacks", "rend": "Rend", "damage": "Damage", "charge": "charge rolls",
+            "run": "run rolls", "move": "Move", "control": "control score",
+            "casting": "casting rolls", "chanting": "chanting rolls",
+            "charge_dice": "the dice of charge rolls"}[e["modify"]]
     kind = e.get("attacks") or e.get("weapons")
     return f"{by:+d} to {what}" + (f" ({kind})" if kind else "") + " for the rest of the turn"

@@ -4,7 +4,8 @@ every sentence must be one it knows, else the ability is left alone (never a par
 
 The vocabulary (each effect a dict, JSON-ready):
 - `{"modify": ROLL, "by": +-N, "who": WHO}`: a modifier to hit, wound, save, rend, damage,
-  attacks, move, run, charge, control, casting or chanting; for hit and wound rolls `"of"` says
+  attacks, move, run, charge, control, casting or chanting, or to the number of dice of
+  charge rolls (`charge_dice`, "to a maximum of 3" / "to a minimum of 1"); for hit and wound rolls `"of"` says
   whose attacks (`"attacks"`: melee or shooting only) and `"against"` whose attacks that target
   WHO; rend, damage and attacks modify weapons (`"weapons"`: melee or ranged).
 - `{"ward": N, "who": WHO}`: a ward of N+.
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 ROLLS = ("hit", "wound", "save", "rend", "damage", "attacks", "move", "run", "charge",
-         "control", "casting", "chanting")
+         "control", "casting", "chanting", "charge_dice")
 PHASES = ("hero", "movement", "shooting", "charge", "combat", "end of turn")
 
 _KW = r"[A-Z][A-Z'\-]+(?: [A-Z][A-Z'\-]+)*"
@@ -131,7 +132,7 @@ def read_timing(text: Any) -> dict[str, Any] | None:
 _PICK = re.compile(
     r"^pick (?:(?P<n>a|an|each|up to (?P<k>\d+)) )?(?P<visible>visible )?"
     r"(?P<side>enemy|friendly|another friendly|other friendly) (?P<not>non-)?(?P<kw>" + _KW +
-    r" )?(?:units?|(?P<kwonly>" + _KW + r"))"
+    r" )?(?:units?|(?P<kwonly>" + _KW + r"))(?P<free> that is not in combat and is)?"
     r"(?: (?:(?P<wholly>wholly )?within (?:(?P<d>\d+)\"(?: of (?:this unit|it))?"
     r"|(?P<range>this unit's combat range))"
     r"|(?P<charged>that charged this turn and is )?in combat with (?:this unit|it)"
@@ -178,6 +179,10 @@ def _declare(text: Any) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
             target["in_combat"] = True
         if m.group("charged") or m.group("charged2"):
             target["charged"] = True
+        if m.group("free"):
+            if not (m.group("d") or m.group("range")):
+                raise _Unread(s)
+            target["not_in_combat"] = True
         n = m.group("n")
         target["count"] = "each" if n == "each" else int(m.group("k")) if m.group("k") else 1
     return target, conditions
@@ -307,6 +312,8 @@ _SET = re.compile(r"^the (?P<c>attacks|damage) characteristic of (?:its |this un
                   r"(?P<weapon>[^,]+?) is (?P<n>\d+)$", re.I)
 
 
+_LEAD_UNTIL = re.compile(r"^(?P<until>for the rest of the turn|until the start of your next "
+                         r"turn|for the rest of the battle), (?P<rest>.+)$", re.I)
 _ONLY_IF = re.compile(r"^this unit can use this ability (?:only )?if it is "
                       r"(?P<not>not )?in combat$")
 
@@ -317,6 +324,14 @@ def _clause(text: str, has_target: bool, equal_to_roll: bool = False) -> list[di
     m = _ONLY_IF.match(text)
     if m is not None:
         return [{"_if": {"in_combat": not m.group("not")}}]
+    m = _LEAD_UNTIL.match(text)
+    if m is not None:                       # 'For the rest of the turn, add 1 to ...'
+        got = _clause(m.group("rest"), has_target, equal_to_roll)
+        for e in got:
+            if "until" in e or "_if" in e:
+                raise _Unread(text)
+            e["until"] = _UNTIL_WORDS[m.group("until").lower()]
+        return got
     lead: list[dict[str, Any]] = []
     m = _LEAD.match(text)
     if m is not None:
@@ -464,6 +479,8 @@ def _owner(text: str, has_target: bool) -> tuple[dict[str, Any], str]:
     return _who(m.group("who"), has_target), text[m.end():].strip()
 
 
+_CHARGE_DICE = re.compile(r"^(?P<rest>the number of dice rolled when making charge rolls .+), "
+                          r"to a (?P<bound>maximum of 3|minimum of 1)$")
 _ROLLS = re.compile(r"^(?P<rolls>(?:hit|wound|save|run|charge|casting|chanting) rolls"
                     r"(?: and (?:hit|wound|save|run|charge|casting|chanting) rolls)?) for "
                     r"(?P<for>.+)$")
@@ -482,11 +499,23 @@ _MOVE = re.compile(r"^(?:(?P<poss>.+?)'s? move characteristic|the move character
 def _modifiers(what: str, by: int, has_target: bool) -> list[tuple[dict[str, Any], str]]:
     """'hit rolls for this unit's combat attacks if it charged this turn' -> the modifiers, each
     with the tail of conditions and duration still to read."""
+    dice = _CHARGE_DICE.match(what)
+    if dice is not None:                     # the bound is the rule's own (passives.CHARGE_DICE)
+        if (by > 0) != (dice.group("bound") == "maximum of 3"):
+            raise _Unread(what)
+        what = dice.group("rest")
     parts = _SPLIT.split(what, maxsplit=1)
     main, tail = parts[0], (parts[1] if len(parts) > 1 else "")
     aura = _THEY.match(tail)
     if aura is not None:                   # the subject's own: friendly X units while they ...
         main, tail = main + aura.group(0), tail[aura.end():]
+    if dice is not None:
+        m = re.match(r"^the number of dice rolled when making charge rolls for (?P<who>.+)$",
+                     main)
+        if m is None:
+            raise _Unread(what)
+        return [({"modify": "charge_dice", "by": by, "who": _who(m.group("who"), has_target)},
+                 tail)]
     m = _ROLLS.match(main)
     if m is not None:
         rolls = re.findall(r"(hit|wound|save|run|charge|casting|chanting) rolls", m.group("rolls"))

@@ -10,7 +10,7 @@ from typing import Any
 
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import commands, movement, rolls, split
-from battlefield.rules.aos4.charge import shortest_charge
+from battlefield.rules.aos4.charge import charge_roll_of, longest_charge, shortest_charge
 from battlefield.rules.aos4.data import Ability, book
 from battlefield.rules.aos4.movement import Arrive, in_combat, v
 from battlefield.rules.aos4.movement_phase import moved
@@ -45,7 +45,7 @@ def check_charge(state: State, a: Ability, u: int, action: Action) -> list[Viola
     rules = book(state)
     # "must end that move within 1/2\" of a visible enemy unit": any of them, not only the
     # target named (the target says which unit the charge means to reach: odds, the window)
-    return movement.check(state, u, action, rules.max_charge, arrive=Arrive(
+    return movement.check(state, u, action, longest_charge(state, u), arrive=Arrive(
         tuple(state.enemies(u)), rules.core.charge.reach, sight=True,
         code="charge_not_reached")).problems
 
@@ -58,7 +58,7 @@ def out_of_reach(state: State, u: int, aimed: list[int], action: Action) -> Viol
     roll gives): none of them within it means no path can end within reach."""
     t = state.table
     rules = book(state)
-    longest, reach = rules.max_charge, rules.core.charge.reach
+    longest, reach = longest_charge(state, u), rules.core.charge.reach
     mine = t.unit_models[u]
     most = longest + reach + float(t.reach[mine].max()) + movement.EPS
     gaps = [t.unit_distance(u, w) for w in aimed]
@@ -66,7 +66,7 @@ def out_of_reach(state: State, u: int, aimed: list[int], action: Action) -> Viol
     if min(gaps) > most:
         return v("out_of_charge_range", f"{names} is {min(gaps):.2f}\" from {action.unit}: "
                                         f"no charge roll reaches it (at most "
-                                        f"{longest}\")", distance=min(gaps), most=longest)
+                                        f"{longest:g}\")", distance=min(gaps), most=longest)
     ref = Referee(state.scene, t)
     needed = []
     for w, gap in zip(aimed, gaps, strict=True):
@@ -79,10 +79,10 @@ def out_of_reach(state: State, u: int, aimed: list[int], action: Action) -> Viol
             needed.append(best.needed)
     half = Fraction(reach).limit_denominator(16)
     shortest = (f"the shortest legal path needs {min(needed):.2f}\"" if needed else
-                f"no legal path of {longest}\" or less ends within {half}\" of a "
+                f"no legal path of {longest:g}\" or less ends within {half}\" of a "
                 f"visible model")
     return v("out_of_charge_range", f"no charge roll brings {action.unit} within reach of "
-                                    f"{names}: {shortest} (at most {longest}\")", most=longest)
+                                    f"{names}: {shortest} (at most {longest:g}\")", most=longest)
 
 
 def charge_length(state: State, u: int, action: Action) -> float:
@@ -102,14 +102,17 @@ def charge(state: State, a: Ability, u: int, action: Action) -> list[Event]:
     needed = charge_length(state, u, action)
     side = unit.side
     reroll = commands.reroll(state, side, action, "forward-to-victory")
-    result = play(rolls.charge_roll(book(state).core.charge.roll, unit.id, needed, reroll),
-                  state.dice)
+    dice, bonus, names = charge_roll_of(state, u)
+    result = play(rolls.charge_roll(dice, unit.id, needed - bonus, reroll), state.dice)
+    mods: Event = {"modifier": bonus, "abilities": names} if bonus else {}
+    if dice != book(state).core.charge.roll:
+        mods["dice"] = dice
     events: list[Event] = [{"type": "charge-roll", "unit": unit.id,
-                            "roll": result.rolls[0], "needed": round(needed, 6)}]
+                            "roll": result.rolls[0], "needed": round(needed, 6), **mods}]
     if len(result.rolls) > 1:
         events += [commands.spend(state, side, "forward-to-victory"),
                    {"type": "charge-roll", "unit": unit.id, "roll": result.rolls[-1],
-                    "needed": round(needed, 6), "reroll": True}]
+                    "needed": round(needed, 6), "reroll": True, **mods}]
     if not result.reached:
         events.append({"type": "charge-failed", "unit": unit.id, "failed": "charge failed"})
         return events

@@ -28,10 +28,16 @@ from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.weapons import Weapon
 from battlefield.rules.dice import parse
 from battlefield.rules.state import State
+from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
 
 ATTACK_ROLLS = ("hit", "wound", "save")
 WEAPON_CHARACTERISTICS = ("rend", "damage", "attacks")
+# The rolls and characteristics outside an attack a modifier may change (roll_bonus): charge
+# and run rolls, the Move characteristic, the control score, casting and chanting rolls, and
+# the number of dice a charge roll uses.
+OTHER_ROLLS = ("charge", "run", "move", "control", "casting", "chanting", "charge_dice")
+CHARGE_DICE = (1, 3)            # the fewest and most dice a charge roll can come to
 CONDITIONS = ("charged", "in_combat", "damaged", "damage_points_at_least", "target_has",
               "wholly_within")
 EPS = 1e-6
@@ -69,7 +75,7 @@ def effect_ok(e: Mapping[str, Any]) -> bool:
     if roll in ("hit", "wound"):
         subject = e.get("of") or e.get("against")
         return ("of" in e) != ("against" in e) and _who_ok(subject)
-    if roll == "save" or roll in WEAPON_CHARACTERISTICS:
+    if roll == "save" or roll in WEAPON_CHARACTERISTICS or roll in OTHER_ROLLS:
         return _who_ok(e.get("who"))
     return False
 
@@ -190,6 +196,47 @@ def _holds(t: Table, c: Mapping[str, Any], owner: int, target: int | None) -> bo
     return False
 
 
+# --- a roll outside the attack with them ---
+def roll_bonus(t: Table, u: int, roll: str) -> tuple[int, list[str]]:
+    """What the passive abilities in play and the activated ones of the turn (counter
+    buff_ROLL) add to unit u's `roll` (one of OTHER_ROLLS), and the names of the passive
+    ones that add something."""
+    total = int(t.counters(u).get(f"buff_{roll}", 0))
+    used: list[str] = []
+    for owner, name, reading in of_scene(t.scene):
+        if not len(t.table.unit_models[owner]):
+            continue
+        if not all(_holds(t, c, owner, None) for c in reading.conditions):
+            continue
+        by = sum(int(e["by"]) for e in reading.effects
+                 if e.get("modify") == roll and _matches(t, e["who"], owner, u)
+                 and all(_holds(t, c, owner, None) for c in e.get("if", ())))
+        if by:
+            total += by
+            used.append(name)
+    return total, used
+
+
+def bonus_now(state: State, u: int, roll: str) -> tuple[int, list[str]]:
+    """roll_bonus in play: what the abilities in play add to unit u's `roll` now."""
+    if not any("abilities" in s.extra for s in state.scene.units) and not any(
+            k.startswith("buff_") for k in state.units[u].counters):
+        return 0, []
+    return roll_bonus(in_play(state, Referee(state.scene, state.table)), u, roll)
+
+
+def charge_dice(t: Table, u: int, dice: str) -> str:
+    """The charge roll's dice for unit u: "Add 1 to the number of dice rolled when making
+    charge rolls for this unit, to a maximum of 3" makes 2D6 3D6 ("subtract 1 ..., to a
+    minimum of 1": D6); the reader reads only those bounds (CHARGE_DICE)."""
+    extra, _ = roll_bonus(t, u, "charge_dice")
+    if not extra:
+        return dice
+    n, sides, bonus = parse(dice)
+    got = max(CHARGE_DICE[0], min(n + extra, CHARGE_DICE[1]))
+    return f"{'' if got == 1 else got}D{sides}" + (f"+{bonus}" if bonus else "")
+
+
 # --- an attack with them ---
 def plus(expr: str | int, by: int) -> str:
     """A characteristic ('2', 'D6', 'D3+1') with `by` added (never below 0 when fixed)."""
@@ -260,6 +307,8 @@ def _apply(t: Table, e: Mapping[str, Any], owner: int, u: int, w: int, wp: Weapo
             wp = replace(wp, **{e["set"]: str(e["to"])})
         return wp, mods
     roll, by = e["modify"], int(e["by"])
+    if roll in OTHER_ROLLS:
+        return wp, mods
     if roll in ("hit", "wound"):
         kind = e.get("attacks")
         if kind is not None and kind != ("melee" if wp.melee else "shooting"):

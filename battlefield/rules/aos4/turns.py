@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from battlefield.rules.actions import Action
+from battlefield.rules.aos4 import passives
 from battlefield.rules.aos4.allocation import stat
 from battlefield.rules.aos4.data import book
 from battlefield.rules.decisions import Decision, ask
@@ -188,12 +189,24 @@ def control_objectives(state: State) -> list[Event]:
     """Check who controls each objective (sticky: kept until the other side gains it), then
     each terrain feature (control_terrain)."""
     referee = Referee(state.scene, state.table)
+    bonus = control_bonus(state, referee)
     out = {}
     for k, o in enumerate(state.scene.objectives):
-        c = referee.objective(k, held_by=state.objectives.get(o.id))
+        c = referee.objective(k, held_by=state.objectives.get(o.id), bonus=bonus)
         state.objectives[o.id] = c.controlled_by
         out[o.id] = c.controlled_by
     return [{"type": "objective-control", "controlled_by": out}, *control_terrain(state)]
+
+
+def control_bonus(state: State, referee: Referee) -> list[float] | None:
+    """What abilities add to each unit's control score now (passives.roll_bonus), None when
+    no unit has abilities or a modifier for the turn."""
+    if not any("abilities" in s.extra for s in state.scene.units) and not any(
+            "buff_control" in us.counters for us in state.units):
+        return None
+    t = passives.in_play(state, referee)
+    return [float(passives.roll_bonus(t, u, "control")[0])
+            for u in range(len(state.scene.units))]
 
 
 TERRAIN = "terrain_control"        # state.extra's key: {piece id: side or None}
@@ -211,14 +224,17 @@ def control_terrain(state: State) -> list[Event]:
         return []
     reach = state.scene.ruleset.combat_range + 1e-6
     held = dict(state.extra.get(TERRAIN) or {})
+    bonus = control_bonus(state, Referee(state.scene, state.table))
     for k, piece in enumerate(pieces):
         totals: dict[str, float] = {}
         for u, spec in enumerate(state.scene.units):
             n = sum(1 for m in state.models_of(u) if state.table.piece_distance(int(m), k)
                     <= reach)
             if n:
-                totals[spec.side] = totals.get(spec.side, 0) + n * float(
-                    stat(state, u, "control", 1) or 1)
+                score = n * float(stat(state, u, "control", 1) or 1)
+                if bonus is not None:
+                    score = max(0.0, score + bonus[u])
+                totals[spec.side] = totals.get(spec.side, 0) + score
         best = max(totals.values(), default=0)
         top = [s for s, x in totals.items() if x == best and x > 0]
         before = held.get(piece.id)

@@ -56,6 +56,16 @@ READ = [
     ("Befouled Rainfall", None, None,
      "Subtract 1 from save rolls for enemy units while they are within 6\" of this unit.",
      [{"modify": "save", "by": -1, "who": {"unit": "enemy", "within": 6}}], None, []),
+    ("Bounding Haste", None, None,
+     "Add 1 to the number of dice rolled when making charge rolls for this unit, to a maximum "
+     "of 3.", [{"modify": "charge_dice", "by": 1, "who": SELF}], None, []),
+    ("Slaughterer's Call", "Once Per Turn (Army), Any Charge Phase",
+     "Pick a friendly WARHERD unit that is not in combat and is wholly within 12\" of this unit "
+     "to be the target.", "For the rest of the turn, add 1 to the number of dice rolled when "
+     "making charge rolls for the target, to a maximum of 3.",
+     [{"modify": "charge_dice", "by": 1, "who": TARGET, "until": "turn"}],
+     {"unit": "friendly", "keywords": ["WARHERD"], "wholly_within": 12, "not_in_combat": True,
+      "count": 1}, []),
     ("Dormant Energies", None, None, "Add 1 to casting rolls for this unit.",
      [{"modify": "casting", "by": 1, "who": SELF}], None, []),
     ("Boss Snarlfang", None, None,
@@ -205,10 +215,6 @@ UNREAD = [
     ("Pulled Into the Depths", "Once Per Turn (Army), Any Charge Phase",
      "Pick an enemy HERO in combat with this unit to be the target.",
      "Roll a dice. On a 3+, the target has STRIKE-LAST for the rest of the turn."),
-    # a cap the vocabulary has no word for
-    ("Bounding Haste", None, None,
-     "Add 1 to the number of dice rolled when making charge rolls for this unit, to a maximum "
-     "of 3."),
 ]
 
 

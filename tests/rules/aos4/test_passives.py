@@ -44,11 +44,13 @@ PLAYED = [
      "this unit.", "blue", {"blue_keywords": ["DAUGHTERS OF KHAINE", "INFANTRY"]},
      {"save": 1}),
 ]
-# Read, but not played: an effect outside the attack (a control score), a condition it cannot
-# judge. The engine plays none of it.
+# Read, but not played: a passive effect "for the rest of the turn" (from when?). The engine
+# plays none of it. (Control scores, charge, run, casting and chanting rolls and the Move are
+# played: tests/rules/aos4/test_roll_modifiers.py.)
 NOT_PLAYED = [
-    ("Belakor", "x", "Subtract 5 from the control scores of enemy units while they are within "
-     "12\" of this unit."),
+    ("Saurus Oldblood", "Spearhead of the Charge", "If this unit charged this turn, add 1 to "
+     "charge rolls for friendly SAURUS units while they are wholly within 18\" of this unit for "
+     "the rest of the turn"),
 ]
 
 
