@@ -5,9 +5,9 @@ every sentence must be one it knows, else the ability is left alone (never a par
 The vocabulary (each effect a dict, JSON-ready):
 - `{"modify": ROLL, "by": +-N, "who": WHO}`: a modifier to hit, wound, save, rend, damage,
   attacks, move, run, charge, control, casting or chanting, or to the number of dice of
-  charge rolls (`charge_dice`, "to a maximum of 3" / "to a minimum of 1"); for hit and wound rolls `"of"` says
-  whose attacks (`"attacks"`: melee or shooting only) and `"against"` whose attacks that target
-  WHO; rend, damage and attacks modify weapons (`"weapons"`: melee or ranged).
+  charge rolls (`charge_dice`, "to a maximum of 3" / "to a minimum of 1"); for hit and wound
+  rolls `"of"` says whose attacks (`"attacks"`: melee or shooting only) and `"against"` whose
+  attacks that target WHO; rend, damage and attacks modify weapons (`"weapons"`: melee or ranged).
 - `{"ward": N, "who": WHO}`: a ward of N+.
 - `{"mortal": AMOUNT, "who": WHO}`: mortal damage (AMOUNT a number, dice, or "roll": the roll).
 - `{"heal": AMOUNT, "who": WHO}`.

@@ -14,8 +14,8 @@ from battlefield.rules.actions import Action
 from battlefield.rules.aos4 import charge, passives, turns
 from battlefield.rules.aos4.movement_phase import allowance, move_stat
 from battlefield.rules.aos4.rules import RULESET
-from battlefield.rules.state import Game
 from battlefield.rules.log import rules_for
+from battlefield.rules.state import Game
 from battlefield.rules.trial import advance, run, start
 from battlefield.rulings import Referee
 from battlefield.scene.load import load_scene_text
