@@ -46,7 +46,7 @@ def _subject(who: Mapping[str, Any] | None) -> bool:
 
 
 def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
-    if e.get("if"):
+    if e.get("if") or "weapon" in e or ("against" in e and "mortal" not in e):
         return False
     on = e.get("on") or e.get("each")
     if on is not None and (not isinstance(on.get("dice"), int) and not str(

@@ -189,7 +189,13 @@ def _declare(text: Any) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
 
 
 # --- effect -----------------------------------------------------------------------------------
+_THIS_KW = re.compile(r"\bthis (?:MANIFESTATION|HERO|MONSTER|WIZARD|PRIEST|UNIT)\b"
+                      r"(?! abilit| keyword)")
+
+
 def _sentences(text: str) -> list[str]:
+    """The sentences of a text ('this MANIFESTATION' and the like read as 'this unit')."""
+    text = _THIS_KW.sub("this unit", text)
     out = []
     for line in text.replace("\r", "").split("\n"):
         line = line.strip()
@@ -303,7 +309,7 @@ def _rolled(m: re.Match[str], has_target: bool) -> dict[str, Any]:
 # --- one clause -------------------------------------------------------------------------------
 _LEAD = re.compile(r"^(?P<cond>(?:if|while) [^,]+), (?P<rest>.+)$")
 _MODIFY = re.compile(r"^(?P<verb>add|subtract) (?P<n>\d+)\"? (?:to|from) (?P<what>.+)$")
-_WARD = re.compile(r"^(?P<who>.+?) (?:has|have) WARD \((?P<n>\d)\+\)(?P<tail>.*)$")
+_WARD = re.compile(r"^(?P<who>.+?) (?:has|have) (?:WARD|Ward) \((?P<n>\d)\+\)(?P<tail>.*)$")
 _MORTAL = re.compile(r"^inflict (?:(?P<amount>" + _AMOUNT + r") mortal damage on (?P<who>.+?)"
                      r"|an amount of mortal damage on (?P<who2>.+?) equal to the roll)"
                      r"(?P<tail>(?: for the rest of the turn| this phase)?)$")
@@ -376,9 +382,10 @@ def _finish(effect: dict[str, Any], tail: str, lead: list[dict[str, Any]]
             effect["until"] = _UNTIL_WORDS[m.group(1)]
             rest = rest[m.end():]
             continue
-        m = _TAIL_CONDITION.match(rest)
-        if m is None:
+        got = [m for p, _ in _CONDITIONS if (m := re.match(p, rest)) is not None]
+        if not got:
             raise _Unread(tail)
+        m = max(got, key=lambda m: m.end())          # the longest: 'in combat with any X'
         conditions.append(_condition(m.group(0)))
         rest = rest[m.end():]
     if conditions:
@@ -404,8 +411,31 @@ _CONDITIONS = [
     (r" (?:if|while) (?:it|this unit) is wholly within (\d+)\" of (?:a|any) friendly (" + _KW +
      r")(?: units?)?", lambda m: {"wholly_within": int(m.group(1)),
                                   "of": {"unit": "friendly", "keywords": [m.group(2)]}}),
+    (r" (?:if|while) (?:it|this unit) is within (\d+)\" of (?:a|any) friendly (" + _KW +
+     r")(?: units?)?", lambda m: {"within": int(m.group(1)),
+                                  "of": {"unit": "friendly", "keywords": [m.group(2)]}}),
+    (r" (?:if|while) (?:it|this unit) (?:has not charged|did not charge) (?:this turn|in the "
+     r"same turn)", lambda m: {"charged": False}),
+    (r" (?:if|while) (?:it|this unit) (?:is contesting|contests) an objective(?P<c> you control|"
+     r" you do not control| that you do not control)?",
+     lambda m: {"contesting": {None: "any", " you control": "yours"}.get(m.group("c"),
+                                                                       "not_yours")}),
+    (r" (?:if|while) (?:it|this unit) is in combat with (?:any|an|one or more) enemy (" + _KW +
+     r")(?: units?)?", lambda m: {"in_combat_with": m.group(1)}),
+    (r" (?:if|while) (?:it|this unit) is in combat with any enemy units that charged (?:this|in "
+     r"the same) turn", lambda m: {"in_combat_with_charged": True}),
+    (r" (?:if|while) the target unit has (\d+) or more models",
+     lambda m: {"target_models_at_least": int(m.group(1))}),
+    (r" (?:if|while) the target is an? (" + _KW + r"),? or an? (" + _KW + r")",
+     lambda m: {"target_has_any": [m.group(1), m.group(2)]}),
+    (r" for (?:combat |shooting )?attacks that target (?:an? )?(?:enemy )?(" + _KW +
+     r")(?: units?)?(?:,? or (" + _KW + r")(?: units?)?)?",
+     lambda m: {"target_has": m.group(1)} if not m.group(2) else
+     {"target_has_any": [m.group(1), m.group(2)]}),
+    (r" (?:for (?:combat |shooting )?attacks that target|if the target is) an enemy unit "
+     r"(?:that has|with) (\d+) or more models",
+     lambda m: {"target_models_at_least": int(m.group(1))}),
 ]
-_TAIL_CONDITION = re.compile("^(?:" + "|".join(f"(?:{p})" for p, _ in _CONDITIONS) + ")")
 
 
 def _condition(text: str) -> dict[str, Any]:
@@ -419,7 +449,8 @@ def _condition(text: str) -> dict[str, Any]:
 # --- who --------------------------------------------------------------------------------------
 _AURA = re.compile(r"^(?P<who>.+?) while they are (?:(?P<wholly>wholly )?within (?P<d>\d+)\" of "
                    r"|(?P<combat>in combat with ))this unit$")
-_GROUP = re.compile(r"^(?P<side>friendly|enemy) (?P<not>non-)?(?:(?P<kw>" + _KW + r") units|"
+_GROUP = re.compile(r"^(?P<other>other )?(?P<side>friendly|enemy) (?P<not>non-)?(?:(?P<kw>" +
+                    _KW + r") units|"
                     r"(?P<kwonly>" + _KW + r")|units)(?: within (?P<d>\d+)\" of this unit)?$")
 
 
@@ -444,6 +475,10 @@ def _who(text: str, has_target: bool) -> dict[str, Any]:
     m = _GROUP.match(t)
     if m is not None:
         who = {"unit": m.group("side")}
+        if m.group("other"):
+            if m.group("side") != "friendly":
+                raise _Unread(text)
+            who["other"] = True
         kw = m.group("kw") or m.group("kwonly")
         if kw:
             who["not_keywords" if m.group("not") else "keywords"] = [kw]
@@ -466,8 +501,8 @@ def _subject_with_tail(subject: str, tail: str, has_target: bool
 
 
 _THEY = re.compile(r"^ while they are (?:(?:wholly )?within \d+\" of |in combat with )this unit")
-_POSSESSIVE = re.compile(r"^(?P<who>this unit|the target|the targets|friendly (?:" + _KW +
-                         r") units|that unit)(?:'s|')")
+_POSSESSIVE = re.compile(r"^(?P<who>this unit|the target|the targets|(?:friendly|enemy) (?:"
+                         + _KW + r")(?: units)?|that unit)(?:'s|')")
 _SPLIT = re.compile(r"(?= (?:if|while) | for the rest of | this phase| until the start )")
 
 
@@ -488,8 +523,65 @@ _ATTACKS = re.compile(r"^(?:(?P<poss>.+?)'s? (?P<kind1>combat |shooting )?attack
                       r"|(?P<kind2>combat |shooting )?attacks (?P<rel>made by|that target) "
                       r"(?P<who>.+?))(?: that target (?:an? )?(?:enemy )?(?P<kw>" + _KW +
                       r")(?: units?)?)?$")
-_CHARACTERISTIC = re.compile(r"^the (?P<c>rend|attacks|damage|move) characteristics? of "
-                             r"(?P<of>.+?) (?P<kind>melee |ranged )?weapons$", re.I)
+_CHARACTERISTIC = re.compile(r"^the (?P<c>rend|attacks|damage) characteristics? of "
+                             r"(?P<rest>.+)$", re.I)
+_USED = re.compile(r"^(?P<kind>melee |ranged )?weapons used (?:(?P<for>for (?:combat |shooting )"
+                   r"?attacks that target )|by )(?P<who>.+)$")
+_AGAINST = re.compile(r"^(?P<head>.+?) for (?:combat |shooting )?attacks that target "
+                      r"(?P<t>.+)$")
+_NAMED = re.compile(r"^[A-Z][\w'\-]*(?: (?:[A-Z][\w'\-]*|of|the|and|with))*$")
+_TARGET_PHRASE = [
+    (r"(?:an? )?(?:enemy )?(" + _KW + r")(?: units?)?", lambda m: {"target_has": m.group(1)}),
+    (r"(?:an? )?(?:enemy )?(" + _KW + r")(?: units?)?,? or (?:an? )?(" + _KW +
+     r")(?: units?)?", lambda m: {"target_has_any": [m.group(1), m.group(2)]}),
+    (r"(?:an? )?enemy units? (?:that has|with) (\d+) or more models",
+     lambda m: {"target_models_at_least": int(m.group(1))}),
+]
+
+
+def _target_phrase(text: str) -> dict[str, Any] | None:
+    """What an attack's target must be: 'an enemy HERO', 'HEROES or MONSTERS', 'an enemy unit
+    that has 10 or more models' (None: not such a phrase)."""
+    for pattern, make in _TARGET_PHRASE:
+        m = re.fullmatch(pattern, text)
+        if m is not None:
+            return make(m)
+    return None
+
+
+def _characteristic(c: str, rest: str, by: int, has_target: bool) -> dict[str, Any]:
+    """'the Rend characteristic of' REST: 'this unit's melee weapons', 'weapons used for
+    attacks that target this unit', 'melee weapons used by friendly X units while they ...',
+    'this unit's Fire Breath' (a weapon by name), each maybe 'for attacks that target X'."""
+    e: dict[str, Any] = {"modify": c, "by": by}
+    m = _USED.match(rest)
+    if m is not None:
+        e["against" if m.group("for") else "who"] = _who(m.group("who"), has_target)
+        if m.group("kind"):
+            e["weapons"] = m.group("kind").strip()
+        return e
+    m = _AGAINST.match(rest)
+    if m is not None:
+        cond = _target_phrase(m.group("t"))
+        if cond is None:
+            raise _Unread(rest)
+        e["if"] = [cond]
+        rest = m.group("head")
+    aura = re.search(r" while they are .+$", rest)
+    owned = rest[:aura.start()] if aura else rest
+    p = _POSSESSIVE.match(owned)
+    if p is None:
+        raise _Unread(rest)
+    e["who"] = _who(p.group("who") + (aura.group(0) if aura else ""), has_target)
+    what = owned[p.end():].strip()
+    if what in ("weapons", "melee weapons", "ranged weapons"):
+        if what != "weapons":
+            e["weapons"] = what.split()[0]
+    elif _NAMED.match(what) and "weapon" not in what.lower() and e["who"] == {"unit": "self"}:
+        e["weapon"] = what
+    else:
+        raise _Unread(rest)
+    return e
 _CONTROL = re.compile(r"^(?:(?P<poss>.+?)'s? control scores?|the control scores? of "
                       r"(?P<who>.+?))$")
 _MOVE = re.compile(r"^(?:(?P<poss>.+?)'s? move characteristic|the move characteristic of "
@@ -522,13 +614,7 @@ def _modifiers(what: str, by: int, has_target: bool) -> list[tuple[dict[str, Any
         return [(_roll_modifier(r, by, m.group("for"), has_target), tail) for r in rolls]
     m = _CHARACTERISTIC.match(main)
     if m is not None:
-        owner = m.group("of")
-        who = (_who(owner, has_target) if not owner.endswith(("'s", "s'"))
-               else _owner(owner, has_target)[0])
-        e = {"modify": m.group("c").lower(), "by": by, "who": who}
-        if m.group("kind"):
-            e["weapons"] = m.group("kind").strip()
-        return [(e, tail)]
+        return [(_characteristic(m.group("c").lower(), m.group("rest"), by, has_target), tail)]
     m = _CONTROL.match(main) or _MOVE.match(main)
     if m is not None:
         who = (_who(m.group("who"), has_target) if m.group("who")
@@ -539,6 +625,18 @@ def _modifiers(what: str, by: int, has_target: bool) -> list[tuple[dict[str, Any
 
 
 def _roll_modifier(roll: str, by: int, subject: str, has_target: bool) -> dict[str, Any]:
+    if roll in ("hit", "wound") and " that target " in subject and not re.match(
+            r"^(?:combat |shooting )?attacks that target ", subject):
+        head, t = subject.split(" that target ", 1)
+        e = _roll_modifier(roll, by, head, has_target)
+        cond = _target_phrase(t)
+        if cond is not None:
+            e["if"] = [*e.get("if", ()), cond]
+        elif "against" in e or "of" not in e:
+            raise _Unread(subject)
+        else:
+            e["against"] = _who(t, has_target)
+        return e
     if roll in ("hit", "wound"):
         m = _ATTACKS.match(subject)
         if m is None:              # 'hit rolls for friendly X units': their attacks

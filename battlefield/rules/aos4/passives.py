@@ -39,7 +39,8 @@ WEAPON_CHARACTERISTICS = ("rend", "damage", "attacks")
 OTHER_ROLLS = ("charge", "run", "move", "control", "casting", "chanting", "charge_dice")
 CHARGE_DICE = (1, 3)            # the fewest and most dice a charge roll can come to
 CONDITIONS = ("charged", "in_combat", "damaged", "damage_points_at_least", "target_has",
-              "wholly_within")
+              "wholly_within", "within", "contesting", "in_combat_with",
+              "in_combat_with_charged", "target_models_at_least", "target_has_any")
 EPS = 1e-6
 
 
@@ -48,7 +49,7 @@ def _who_ok(who: Mapping[str, Any] | None) -> bool:
     if not who:
         return False
     keys = set(who) - {"unit", "keywords", "not_keywords", "within", "wholly_within",
-                       "in_combat_with"}
+                       "in_combat_with", "other"}
     return not keys and who["unit"] in ("self", "friendly", "enemy") and (
         who["unit"] != "self" or len(who) == 1) and not isinstance(
         who.get("within", who.get("wholly_within", 0)), str)
@@ -58,7 +59,8 @@ def _conditions_ok(conditions: Any) -> bool:
     for c in conditions or ():
         if not any(k in c for k in CONDITIONS):
             return False
-        if "wholly_within" in c and (c.get("of") or {}).get("unit") != "friendly":
+        if ("wholly_within" in c or "within" in c) and (c.get("of") or {}).get(
+                "unit") != "friendly":
             return False
     return True
 
@@ -73,10 +75,14 @@ def effect_ok(e: Mapping[str, Any]) -> bool:
         return e["set"] in ("attacks", "damage") and e.get("who") == {"unit": "self"}
     roll = e.get("modify")
     if roll in ("hit", "wound"):
-        subject = e.get("of") or e.get("against")
-        return ("of" in e) != ("against" in e) and _who_ok(subject)
-    if roll == "save" or roll in WEAPON_CHARACTERISTICS or roll in OTHER_ROLLS:
-        return _who_ok(e.get("who"))
+        return ("of" in e or "against" in e) and all(
+            _who_ok(e[k]) for k in ("of", "against") if k in e)
+    if roll in WEAPON_CHARACTERISTICS:
+        if "weapon" in e and e.get("who") != {"unit": "self"}:
+            return False
+        return ("who" in e) != ("against" in e) and _who_ok(e.get("who") or e.get("against"))
+    if roll == "save" or roll in OTHER_ROLLS:
+        return "weapon" not in e and _who_ok(e.get("who"))
     return False
 
 
@@ -124,6 +130,8 @@ class Table:
     damage: Callable[[int], int]
     combat: Mapping[int, Any]
     counters: Callable[[int], Mapping[str, float]] = lambda u: {}
+    # who controls each objective unit u contests (a side, or None): [] when it contests none
+    contests: Callable[[int], list[str | None]] = lambda u: []
 
 
 def in_play(state: State, referee: Any) -> Table:
@@ -133,13 +141,34 @@ def in_play(state: State, referee: Any) -> Table:
         return int(us.damage[us.alive].sum())
 
     return Table(state.scene, state.table, lambda u: state.units[u].flags, damage,
-                 referee.combat, lambda u: state.units[u].counters)
+                 referee.combat, lambda u: state.units[u].counters,
+                 _contests(referee, lambda o: state.objectives.get(o.id, o.controlled_by)))
 
 
 def in_odds(referee: Any, charged: set[int] = frozenset()) -> Table:
     """The conditions' view of an odds question: no damage, the units that charged."""
     return Table(referee.scene, referee.table, lambda u: {"charged"} if u in charged else set(),
-                 lambda u: 0, referee.combat)
+                 lambda u: 0, referee.combat,
+                 contests=_contests(referee, lambda o: o.controlled_by))
+
+
+def _contests(referee: Any, holder: Callable[[Any], str | None]
+              ) -> Callable[[int], list[str | None]]:
+    """Unit u -> who controls each objective it contests (asked once, when first needed)."""
+    got: dict[int, list[str | None]] = {}
+    done: list[bool] = []
+
+    def contests(u: int) -> list[str | None]:
+        if not done:
+            for k, o in enumerate(referee.scene.objectives):
+                c = referee.objective(k)
+                for units in c.units.values():
+                    for w in units:
+                        got.setdefault(w, []).append(holder(o))
+            done.append(True)
+        return got.get(u, [])
+
+    return contests
 
 
 def _within(t: Table, a: int, b: int, reach: float, wholly: bool) -> bool:
@@ -159,6 +188,8 @@ def _matches(t: Table, who: Mapping[str, Any], owner: int, u: int) -> bool:
     """Unit u is the WHO of an ability of unit `owner`."""
     if who["unit"] == "self":
         return u == owner
+    if who.get("other") and u == owner:
+        return False
     spec, mine = t.scene.units[u], t.scene.units[owner]
     same = spec.side == mine.side
     if who["unit"] == "friendly" and not same or who["unit"] == "enemy" and same:
@@ -182,15 +213,33 @@ def _holds(t: Table, c: Mapping[str, Any], owner: int, target: int | None) -> bo
         return bool(t.combat.get(owner)) == bool(c["in_combat"])
     if "damaged" in c:
         return (t.damage(owner) > 0) == bool(c["damaged"])
+    if "contesting" in c:
+        side = t.scene.units[owner].side
+        held = t.contests(owner)
+        return bool(held) if c["contesting"] == "any" else any(
+            (h == side) == (c["contesting"] == "yours") for h in held)
+    if "in_combat_with" in c:
+        return any(effects.has_keywords(c["in_combat_with"], tuple(t.scene.units[w].keywords))
+                   for w in t.combat.get(owner, ()))
+    if "in_combat_with_charged" in c:
+        return any("charged" in t.flags(w) for w in t.combat.get(owner, ()))
+    if "target_models_at_least" in c:
+        return target is not None and len(t.table.unit_models[target]) >= int(
+            c["target_models_at_least"])
+    if "target_has_any" in c:
+        return target is not None and any(effects.has_keywords(k, tuple(
+            t.scene.units[target].keywords)) for k in c["target_has_any"])
     if "damage_points_at_least" in c:
         return t.damage(owner) >= int(c["damage_points_at_least"])
     if "target_has" in c:
         return target is not None and effects.has_keywords(
             c["target_has"], tuple(t.scene.units[target].keywords))
-    if "wholly_within" in c:
+    if "wholly_within" in c or "within" in c:
         kws = (c.get("of") or {}).get("keywords", ())
         side = t.scene.units[owner].side
-        return any(_within(t, owner, w, float(c["wholly_within"]), True)
+        wholly = "wholly_within" in c
+        reach = float(c["wholly_within" if wholly else "within"])
+        return any(_within(t, owner, w, reach, wholly)
                    for w, spec in enumerate(t.scene.units) if w != owner and spec.side == side
                    and all(effects.has_keywords(k, tuple(spec.keywords)) for k in kws))
     return False
@@ -313,8 +362,8 @@ def _apply(t: Table, e: Mapping[str, Any], owner: int, u: int, w: int, wp: Weapo
         kind = e.get("attacks")
         if kind is not None and kind != ("melee" if wp.melee else "shooting"):
             return wp, mods
-        subject, attacker = (e["of"], u) if "of" in e else (e["against"], w)
-        if _matches(t, subject, owner, attacker):
+        if ("of" not in e or _matches(t, e["of"], owner, u)) and (
+                "against" not in e or _matches(t, e["against"], owner, w)):
             mods = replace(mods, **{roll: getattr(mods, roll) + by})
         return wp, mods
     if roll == "save":
@@ -324,7 +373,9 @@ def _apply(t: Table, e: Mapping[str, Any], owner: int, u: int, w: int, wp: Weapo
     kind = e.get("weapons")
     if kind is not None and kind != ("melee" if wp.melee else "ranged"):
         return wp, mods
-    if _matches(t, e["who"], owner, u):
+    if "weapon" in e and not (u == owner and _same_weapon(e["weapon"], wp.name)):
+        return wp, mods
+    if _matches(t, e["who"], owner, u) if "who" in e else _matches(t, e["against"], owner, w):
         if roll == "rend":
             wp = replace(wp, rend=wp.rend + by)
         else:
@@ -333,5 +384,8 @@ def _apply(t: Table, e: Mapping[str, Any], owner: int, u: int, w: int, wp: Weapo
 
 
 def _same_weapon(named: str, name: str) -> bool:
+    """The weapon a text names is this one: 'Butchering Blades' (and 'Blade'), or one of
+    'Flameburst Pots and Infernal Fires'."""
     a, b = " ".join(named.lower().split()), " ".join(name.lower().split())
-    return a == b or a.rstrip("s") == b.rstrip("s")
+    return a == b or a.rstrip("s") == b.rstrip("s") or (" and " in a and any(
+        _same_weapon(part, name) for part in a.split(" and ")))
