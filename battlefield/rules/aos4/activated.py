@@ -12,6 +12,9 @@ effect reader and made only of what this module carries out, declared as `{"type
   weapons, to its charge and run rolls, Move, control score, casting and chanting rolls and
   the number of dice of its charge rolls (counters `buff_...` the turn's end clears;
   passives.in_attack and passives.roll_bonus apply them);
+- for the rest of the turn: STRIKE-FIRST or STRIKE-LAST (fighting.strike), cannot use
+  commands (commands.rules_of_one, defence.can_use) - the unit's flags, cleared as the turn
+  ends;
 - any of these on a roll: "Roll a dice. On a 3+, ..." (one roll for every effect that names
   it; "On a 1, ..." of the same roll), "Roll K dice (or one for each model in this or the
   target unit). For each 4+, inflict 1 mortal damage".
@@ -27,6 +30,7 @@ from typing import Any
 
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import allocation, effects
+from battlefield.rules.aos4.defence import NO_COMMANDS
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.aos4.passives import _within, in_play
 from battlefield.rules.state import State
@@ -56,7 +60,7 @@ def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
         return False
     if "mortal" in e or "heal" in e:
         return _subject(e.get("who"))
-    if "ward" in e:
+    if "ward" in e or "keyword" in e or "no_commands" in e:
         return _subject(e.get("who")) and e.get("until") == "turn"
     roll = e.get("modify")
     if roll not in BUFFS or e.get("until") != "turn":
@@ -211,6 +215,13 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
     if "heal" in e:
         return [_heal(state, x, e["heal"], why)]
     c = state.units[x].counters
+    if "keyword" in e or "no_commands" in e:     # flags: the turn's start clears them
+        flag = e["keyword"].lower() if "keyword" in e else NO_COMMANDS
+        state.units[x].flags.add(flag)
+        words = (f"{e['keyword']} for the rest of the turn" if "keyword" in e
+                 else "cannot use commands for the rest of the turn")
+        return [{"type": "ability-effect", "unit": state.scene.units[x].id, "ability": name,
+                 "effect": words}]
     if "ward" in e:
         c["buff_ward"] = min(int(c.get("buff_ward", 7)), int(e["ward"]))
         words = f"WARD ({e['ward']}+) for the rest of the turn"

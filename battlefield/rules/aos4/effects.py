@@ -11,6 +11,8 @@ The vocabulary (each effect a dict, JSON-ready):
 - `{"ward": N, "who": WHO}`: a ward of N+.
 - `{"mortal": AMOUNT, "who": WHO}`: mortal damage (AMOUNT a number, dice, or "roll": the roll).
 - `{"heal": AMOUNT, "who": WHO}`.
+- `{"keyword": "STRIKE-FIRST" | "STRIKE-LAST", "who": WHO}`: the keyword given.
+- `{"no_commands": true, "who": WHO}`: WHO cannot use commands.
 Any effect may carry `"on": {"roll": DICE, "at_least": N}` (On a N+, ...), `"each": {"roll":
 DICE, "dice": K, "at_least": N}` (Roll K dice. For each N+, ...), `"if": [CONDITION ...]` and
 `"until"` (phase, turn, next-turn, battle). WHO: `{"unit": "self" | "target" | "friendly" |
@@ -318,6 +320,9 @@ _SET = re.compile(r"^the (?P<c>attacks|damage) characteristic of (?:its |this un
                   r"(?P<weapon>[^,]+?) is (?P<n>\d+)$", re.I)
 
 
+_GIVES = re.compile(r"^(?P<who>.+?) (?:has|have) (?:the )?(?P<kw>STRIKE-FIRST|STRIKE-LAST)"
+                    r"(?: keyword)?(?P<tail>.*)$")
+_NO_COMMANDS = re.compile(r"^(?P<who>.+?) cannot use commands(?P<tail>.*)$")
 _LEAD_UNTIL = re.compile(r"^(?P<until>for the rest of the turn|until the start of your next "
                          r"turn|for the rest of the battle), (?P<rest>.+)$", re.I)
 _ONLY_IF = re.compile(r"^this unit can use this ability (?:only )?if it is "
@@ -358,6 +363,14 @@ def _clause(text: str, has_target: bool, equal_to_roll: bool = False) -> list[di
     if m is not None:
         who, tail = _subject_with_tail(m.group("who"), m.group("tail"), has_target)
         return [_finish({"ward": int(m.group("n")), "who": who}, tail, lead)]
+    m = _GIVES.match(text)
+    if m is not None:
+        who, tail = _subject_with_tail(m.group("who"), m.group("tail"), has_target)
+        return [_finish({"keyword": m.group("kw"), "who": who}, tail, lead)]
+    m = _NO_COMMANDS.match(text)
+    if m is not None:
+        who, tail = _subject_with_tail(m.group("who"), m.group("tail"), has_target)
+        return [_finish({"no_commands": True, "who": who}, tail, lead)]
     m = _SET.match(text)
     if m is not None:
         return [_finish({"set": m.group("c").lower(), "to": int(m.group("n")),

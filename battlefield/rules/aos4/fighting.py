@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import commands, movement, rolls, split
+from battlefield.rules.aos4 import commands, movement, passives, rolls, split
 from battlefield.rules.aos4.charge import charge_roll_of, longest_charge, shortest_charge
 from battlefield.rules.aos4.data import Ability, book
 from battlefield.rules.aos4.movement import Arrive, in_combat, v
@@ -158,8 +158,12 @@ def passed(state: State, side: str) -> None:
 
 
 def strike(state: State, u: int) -> str:
+    """STRIKE-FIRST or STRIKE-LAST: the unit's keyword, or given for the rest of the turn by an
+    ability (its flag) or by a passive one (passives.keywords)."""
     s = state.scene.units[u]
-    first, last = s.has("STRIKE-FIRST"), s.has("STRIKE-LAST")
+    given = {k.upper() for k in state.units[u].flags} | passives.keywords_now(state, u)
+    first = s.has("STRIKE-FIRST") or "STRIKE-FIRST" in given
+    last = s.has("STRIKE-LAST") or "STRIKE-LAST" in given
     return "first" if first and not last else ("last" if last and not first else "")
 
 

@@ -36,6 +36,7 @@ WEAPON_CHARACTERISTICS = ("rend", "damage", "attacks")
 # The rolls and characteristics outside an attack a modifier may change (roll_bonus): charge
 # and run rolls, the Move characteristic, the control score, casting and chanting rolls, and
 # the number of dice a charge roll uses.
+GIVEN_KEYWORDS = ("STRIKE-FIRST", "STRIKE-LAST")   # the keywords an ability may give a unit
 OTHER_ROLLS = ("charge", "run", "move", "control", "casting", "chanting", "charge_dice")
 CHARGE_DICE = (1, 3)            # the fewest and most dice a charge roll can come to
 CONDITIONS = ("charged", "in_combat", "damaged", "damage_points_at_least", "target_has",
@@ -71,6 +72,8 @@ def effect_ok(e: Mapping[str, Any]) -> bool:
         return False
     if "ward" in e:
         return _who_ok(e.get("who"))
+    if "keyword" in e:
+        return e["keyword"] in GIVEN_KEYWORDS and _who_ok(e.get("who"))
     if "set" in e:
         return e["set"] in ("attacks", "damage") and e.get("who") == {"unit": "self"}
     roll = e.get("modify")
@@ -274,6 +277,26 @@ def bonus_now(state: State, u: int, roll: str) -> tuple[int, list[str]]:
     return roll_bonus(in_play(state, Referee(state.scene, state.table)), u, roll)
 
 
+def keywords(t: Table, u: int) -> set[str]:
+    """The keywords (GIVEN_KEYWORDS) the passive abilities in play give unit u now."""
+    out: set[str] = set()
+    for owner, _, reading in of_scene(t.scene):
+        if not len(t.table.unit_models[owner]) or not all(
+                _holds(t, c, owner, None) for c in reading.conditions):
+            continue
+        out |= {e["keyword"] for e in reading.effects if "keyword" in e
+                and _matches(t, e["who"], owner, u)
+                and all(_holds(t, c, owner, None) for c in e.get("if", ()))}
+    return out
+
+
+def keywords_now(state: State, u: int) -> set[str]:
+    """keywords in play: what the passive abilities give unit u now."""
+    if not any("abilities" in s.extra for s in state.scene.units):
+        return set()
+    return keywords(in_play(state, Referee(state.scene, state.table)), u)
+
+
 def charge_dice(t: Table, u: int, dice: str) -> str:
     """The charge roll's dice for unit u: "Add 1 to the number of dice rolled when making
     charge rolls for this unit, to a maximum of 3" makes 2D6 3D6 ("subtract 1 ..., to a
@@ -350,6 +373,8 @@ def _apply(t: Table, e: Mapping[str, Any], owner: int, u: int, w: int, wp: Weapo
         if _matches(t, e["who"], owner, w):
             best = e["ward"] if mods.ward is None else min(mods.ward, e["ward"])
             mods = replace(mods, ward=best)
+        return wp, mods
+    if "keyword" in e:                   # a keyword given: the fight's order (fighting.strike)
         return wp, mods
     if "set" in e:
         if u == owner and _same_weapon(e["weapon"], wp.name):

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from battlefield.rules.actions import Action
-from battlefield.rules.aos4 import abilities_play, activated, effects, passives
+from battlefield.rules.aos4 import abilities_play, activated, commands, effects, fighting, passives
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.player import Aos4Player
 from battlefield.rules.aos4.weapons import weapons_of
@@ -53,6 +53,15 @@ ABILITIES = {
                      "to be the target.", "Roll a dice. On a 2+, add 1 to save rolls for the "
                      "target for the rest of the turn. On a 1, inflict D3 mortal damage on the "
                      "target."),
+    "Horrific Predators": ("Khorgorath", "Once Per Turn (Army), Any Combat Phase",
+                           "Pick an enemy unit in combat with this unit to be the target.",
+                           "Roll a dice. On a 3+, the target cannot use commands for the rest "
+                           "of the turn."),
+    "Pulled Into the Depths": ("Eidolon of Mathlann, Aspect of the Storm",
+                               "Once Per Turn (Army), Any Charge Phase",
+                               "Pick an enemy HERO in combat with this unit to be the target.",
+                               "Roll a dice. On a 3+, the target has STRIKE-LAST for the rest "
+                               "of the turn."),
 }
 
 
@@ -69,7 +78,7 @@ def scene(name: str) -> str:
         {"id": "friend", "side": "red", "stats": unit, "weapons": [weapon],
          "keywords": ["DAUGHTERS OF KHAINE", "KRULEBOYZ", "INFANTRY"],
          "models": [{"base": 32, "at": [20, 10]}]},
-        {"id": "blue", "side": "blue", "stats": unit, "weapons": [weapon],
+        {"id": "blue", "side": "blue", "stats": unit, "weapons": [weapon], "keywords": ["HERO"],
          "models": [{"base": 32, "at": [10, 11.4]}, {"base": 32, "at": [11.4, 11.4]}]}]})
 
 
@@ -104,6 +113,10 @@ def charged(state) -> None:
     ("Witchbrew", "friend", [3], None, lambda s: s.units[1].counters == {"buff_ward": 5}),
     ("Foul Elixirs", "friend", [2], None, lambda s: s.units[1].counters == {"buff_save": 1}),
     ("Foul Elixirs", "friend", [1, 2], None, lambda s: s.units[1].damage.sum() == 2),
+    ("Horrific Predators", "blue", [3], None, lambda s: s.units[2].flags == {"no-commands"}),
+    ("Horrific Predators", "blue", [2], None, lambda s: not s.units[2].flags),
+    ("Pulled Into the Depths", "blue", [3], None,
+     lambda s: s.units[2].flags == {"strike-last"} and fighting.strike(s, 2) == "last"),
 ], ids=lambda x: x if isinstance(x, str) else None)
 def test_played_by_the_engine(name, target, dice, setup, then):
     r = effects.read({"name": name, "kind": "activated", "timing": ABILITIES[name][1],
@@ -139,6 +152,20 @@ def test_what_it_gave_for_the_turn_is_used_by_the_attacks():
     t = passives.in_play(state, Referee(state.scene, state.table))
     got, mods, _ = passives.in_attack(t, 0, 1, wp, Modifiers())
     assert got.damage == "2" and mods.ward == 5
+
+
+def test_a_unit_that_cannot_use_commands_is_refused_them():
+    """Horrific Predators on a 3+: blue cannot use commands for the rest of the turn - not
+    All-out Defence when red attacks it, not a command of its own."""
+    from battlefield.rules.aos4 import defence
+
+    state, action = declared("Horrific Predators", "blue", [3])
+    assert defence.can_use(state, 2)
+    state.apply(action)
+    assert not defence.can_use(state, 2)
+    a = state.rules.book.abilities["all-out-attack"]
+    got = commands.rules_of_one(state, a, 2, Action("fight", "blue"))
+    assert "no_commands" in [v.code for v in got]
 
 
 def test_the_computer_declares_it_at_its_timing():

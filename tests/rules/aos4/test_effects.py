@@ -136,6 +136,19 @@ READ = [
      "unit has 10 or more models.",
      [{"modify": "damage", "by": 1, "who": SELF, "weapon": "Decimator Thunderaxes",
        "if": [{"target_models_at_least": 10}]}], None, []),
+    # keywords given, commands taken away
+    ("Pulled Into the Depths", "Once Per Turn (Army), Any Charge Phase",
+     "Pick an enemy HERO in combat with this unit to be the target.",
+     "Roll a dice. On a 3+, the target has STRIKE-LAST for the rest of the turn.",
+     [{"keyword": "STRIKE-LAST", "who": TARGET, "until": "turn",
+       "on": {"roll": "D6", "dice": 1, "at_least": 3}}],
+     {"unit": "enemy", "keywords": ["HERO"], "in_combat": True, "count": 1}, []),
+    ("Horrific Predators", "Once Per Turn (Army), Any Combat Phase",
+     "Pick an enemy unit in combat with this unit to be the target.",
+     "Roll a dice. On a 3+, the target cannot use commands for the rest of the turn.",
+     [{"no_commands": True, "who": TARGET, "until": "turn",
+       "on": {"roll": "D6", "dice": 1, "at_least": 3}}],
+     {"unit": "enemy", "in_combat": True, "count": 1}, []),
     ("Dormant Energies", None, None, "Add 1 to casting rolls for this unit.",
      [{"modify": "casting", "by": 1, "who": SELF}], None, []),
     ("Boss Snarlfang", None, None,
@@ -281,7 +294,6 @@ UNREAD = [
     # a reaction
     ("On a Tear", "Once Per Turn (Army), Reaction: You declared a CHARGE ability for this unit",
      None, "Add 5 to this unit's control score for the rest of the turn."),
-    # a keyword it does not know how to play (STRIKE-LAST), after a roll it reads
     # a target the vocabulary has no word for (targeted by another unit's shooting)
     ("Cold-blooded Unity", None, None,
      "Add 1 to hit rolls for this unit's combat attacks if they target an enemy unit that was "
@@ -290,9 +302,10 @@ UNREAD = [
     ("Defend the Banner", None, None,
      "Add 1 to save rolls for friendly VANARI INFANTRY units while they are contesting the same "
      "objective as this unit."),
-    ("Pulled Into the Depths", "Once Per Turn (Army), Any Charge Phase",
-     "Pick an enemy HERO in combat with this unit to be the target.",
-     "Roll a dice. On a 3+, the target has STRIKE-LAST for the rest of the turn."),
+    # a keyword it does not know how to play (a faction's own)
+    ("Sludgeraker Venom", "Your Hero Phase",
+     "Pick a friendly KRULEBOYZ unit wholly within 12\" of this unit to be the target.",
+     "That unit has the SLUDGERAKER VENOM keyword for the rest of the turn."),
 ]
 
 
