@@ -42,6 +42,7 @@ BUFFS = ("hit", "wound", "save", "attacks", "rend", "damage", "charge", "run", "
 TARGET_KEYS = {"unit", "keywords", "not_keywords", "within", "wholly_within", "in_combat",
                "charged", "other", "count", "visible", "not_in_combat"}
 MOST_TARGETS = 6
+TURN_END = "turn-end:"     # a counter: what of a buff_ counter lasts only until the turn ends
 
 
 # --- what the engine plays ---
@@ -224,10 +225,12 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
                  "effect": words}]
     if "ward" in e:
         c["buff_ward"] = min(int(c.get("buff_ward", 7)), int(e["ward"]))
+        c[TURN_END + "buff_ward"] = 1
         words = f"WARD ({e['ward']}+) for the rest of the turn"
     else:
         key = _buff_key(e)
         c[key] = c.get(key, 0) + int(e["by"])
+        c[TURN_END + key] = c.get(TURN_END + key, 0) + int(e["by"])   # taken back as it ends
         words = _buff_words(e)
     return [{"type": "ability-effect", "unit": state.scene.units[x].id, "ability": name,
              "effect": words}]

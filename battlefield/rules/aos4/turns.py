@@ -20,6 +20,7 @@ from typing import Any
 
 from battlefield.rules.actions import Action
 from battlefield.rules.aos4 import passives
+from battlefield.rules.aos4.activated import TURN_END
 from battlefield.rules.aos4.allocation import stat
 from battlefield.rules.aos4.data import book
 from battlefield.rules.decisions import Decision, ask
@@ -141,6 +142,7 @@ def start_turn(state: State, side: str) -> list[Event]:
         us.flags.clear()
         us.phase_used.clear()
         _phase_counters(us)
+        _turn_ended(us)
         if state.scene.units[u].side == side:      # buffs last until their side's next turn
             for k in [k for k in us.counters if k.startswith("buff_")]:
                 del us.counters[k]
@@ -149,6 +151,20 @@ def start_turn(state: State, side: str) -> list[Event]:
         s["spells"] = []
         s["prayers"] = []
     return [{"type": "turn", "round": c["round"], "active": side}]
+
+
+def _turn_ended(us) -> None:
+    """What activated abilities gave "for the rest of the turn" (activated.TURN_END: the share
+    of each buff_ counter) is taken back as the turn ends, whoever's unit it is."""
+    for k in [k for k in us.counters if k.startswith(TURN_END)]:
+        key = k[len(TURN_END):]
+        if key == "buff_ward":
+            us.counters.pop(key, None)
+        elif key in us.counters:
+            us.counters[key] -= us.counters[k]
+            if not us.counters[key]:
+                del us.counters[key]
+        del us.counters[k]
 
 
 def _phase_counters(us) -> None:

@@ -92,6 +92,11 @@ def declared(name: str, target: str | None, dice: list[int], setup=None):
     return state, action
 
 
+def buffs(state, u: int) -> dict:
+    """Unit u's buff_ counters (what the attacks read), without their turn-end shares."""
+    return {k: x for k, x in state.units[u].counters.items() if k.startswith("buff_")}
+
+
 def charged(state) -> None:
     state.units[0].flags.add("charged")
     state.units[2].flags.add("charged")
@@ -104,14 +109,14 @@ def charged(state) -> None:
     ("Regeneration", None, [3], lambda s: s.units[0].damage.__setitem__(0, 2),
      lambda s: s.units[0].damage.sum() == 0),
     ("Raging Inferno", "blue", [3], None,
-     lambda s: s.units[2].counters == {"buff_save": -1}),
-    ("Raging Inferno", "blue", [2], None, lambda s: s.units[2].counters == {}),
+     lambda s: buffs(s, 2) == {"buff_save": -1}),
+    ("Raging Inferno", "blue", [2], None, lambda s: buffs(s, 2) == {}),
     ("Dance of Death", "blue", [], charged,
-     lambda s: s.units[2].counters == {"buff_hit_melee": -1, "buff_wound_melee": -1}),
+     lambda s: buffs(s, 2) == {"buff_hit_melee": -1, "buff_wound_melee": -1}),
     ("Unleashed Savagery", None, [], None,
-     lambda s: s.units[0].counters == {"buff_damage_melee": 1}),
-    ("Witchbrew", "friend", [3], None, lambda s: s.units[1].counters == {"buff_ward": 5}),
-    ("Foul Elixirs", "friend", [2], None, lambda s: s.units[1].counters == {"buff_save": 1}),
+     lambda s: buffs(s, 0) == {"buff_damage_melee": 1}),
+    ("Witchbrew", "friend", [3], None, lambda s: buffs(s, 1) == {"buff_ward": 5}),
+    ("Foul Elixirs", "friend", [2], None, lambda s: buffs(s, 1) == {"buff_save": 1}),
     ("Foul Elixirs", "friend", [1, 2], None, lambda s: s.units[1].damage.sum() == 2),
     ("Horrific Predators", "blue", [3], None, lambda s: s.units[2].flags == {"no-commands"}),
     ("Horrific Predators", "blue", [2], None, lambda s: not s.units[2].flags),
@@ -152,6 +157,24 @@ def test_what_it_gave_for_the_turn_is_used_by_the_attacks():
     t = passives.in_play(state, Referee(state.scene, state.table))
     got, mods, _ = passives.in_attack(t, 0, 1, wp, Modifiers())
     assert got.damage == "2" and mods.ward == 5
+
+
+def test_what_it_gave_for_the_rest_of_the_turn_ends_with_the_turn():
+    """Raging Inferno's -1 to blue's save rolls, Unleashed Savagery's +1 Damage to red's own
+    weapons: both gone when the next turn starts, whoever's turn it is."""
+    from battlefield.rules.aos4 import turns
+
+    state, action = declared("Raging Inferno", "blue", [3])
+    state.apply(action)
+    state.units[2].counters["buff_save"] -= 1           # and a spell's, that stays
+    state.units[0].counters["buff_hit"] = 1
+    turns._turn_ended(state.units[2])
+    turns._turn_ended(state.units[0])
+    assert buffs(state, 2) == {"buff_save": -1} and buffs(state, 0) == {"buff_hit": 1}
+    state, action = declared("Unleashed Savagery", None, [])
+    state.apply(action)
+    turns._turn_ended(state.units[0])
+    assert buffs(state, 0) == {}
 
 
 def test_a_unit_that_cannot_use_commands_is_refused_them():
