@@ -2,9 +2,10 @@
 effect reader and made only of what this module carries out, declared as `{"type":
 "ability", "unit": ID, "ability": NAME, "target": ID}` at its timing:
 
-- the target the Declare picks: one enemy or friendly unit (another one, with or without
-  keywords, within or wholly within N", in combat with this unit, that charged this turn),
-  or none (this unit);
+- the target the Declare picks: one enemy or friendly unit, up to N or each of them (another
+  one, with or without keywords, within or wholly within N", in combat with this unit, that
+  charged this turn, not in combat), or none (this unit); "each" picks every unit that fits
+  (the action names no target);
 - the conditions of using it: this unit charged this turn, is (not) in combat;
 - mortal damage on the target or this unit (N, dice, or equal to the roll), heal (N or dice);
 - for the rest of the turn: a modifier to hit or wound rolls of the unit's (melee or shooting)
@@ -76,7 +77,8 @@ def _target_ok(t: Mapping[str, Any] | None) -> bool:
         return True
     count = t.get("count")
     reach = t.get("within", t.get("wholly_within", 0))
-    return (set(t) <= TARGET_KEYS and isinstance(count, int) and 1 <= count <= MOST_TARGETS
+    return (set(t) <= TARGET_KEYS and (count == "each" or isinstance(count, int)
+                                       and 1 <= count <= MOST_TARGETS)
             and (not isinstance(reach, str) or reach == "combat range"))
 
 
@@ -107,6 +109,12 @@ def check(state: State, u: int, reading: effects.Reading, action: Action) -> lis
     if t is None:
         return [v("no_target_needed", "this ability picks no target")] if action.target \
             else []
+    if t["count"] == "each":
+        if action.target is not None:
+            return [v("each_target", f"it picks every {_target_words(t)}: name no target")]
+        if not each(state, u, reading):
+            return [v("no_target", f"there is no {_target_words(t)}")]
+        return []
     if action.target is None:
         return [v("no_target", f"pick the target: {_target_words(t)}", choose="target")]
     picked = action.targets
@@ -121,6 +129,15 @@ def check(state: State, u: int, reading: effects.Reading, action: Action) -> lis
         if not _fits(state, ref, table, t, u, w):
             return [v("not_a_target", f"{tid} is not {_target_words(t)}")]
     return []
+
+
+def each(state: State, u: int, reading: effects.Reading) -> list[int]:
+    """Every unit standing that a Declare picking "each" unit picks."""
+    ref = Referee(state.scene, state.table)
+    table = in_play(state, ref)
+    assert reading.target is not None
+    return [w for w in range(len(state.scene.units)) if len(state.models_of(w))
+            and _fits(state, ref, table, reading.target, u, w)]
 
 
 def _fits(state: State, ref: Referee, table: Any, t: Mapping[str, Any], u: int, w: int
@@ -152,7 +169,9 @@ def _sees(ref: Referee, state: State, u: int, w: int) -> bool:
 def _target_words(t: Mapping[str, Any]) -> str:
     bits = ["another" if t.get("other") else "a", t["unit"],
             *[f"non-{k}" for k in t.get("not_keywords", ())], *t.get("keywords", ()), "unit"]
-    if t.get("count", 1) > 1:
+    if t.get("count") == "each":
+        bits[0] = "each"
+    elif t.get("count", 1) > 1:
         bits[0] = f"up to {t['count']}"
     if t.get("visible"):
         bits.insert(1, "visible")
@@ -175,9 +194,13 @@ def play(state: State, u: int, name: str, reading: effects.Reading, action: Acti
     """Every effect, each roll made once (the effects that name one roll share it)."""
     spec = state.scene.units[u]
     targets = [state.unit_index(t) for t in action.targets]
+    if reading.target is not None and reading.target["count"] == "each":
+        targets = each(state, u, reading)
     events: list[Event] = [{"type": "ability-declared", "unit": spec.id, "ability": name,
-                            "played": True, **({"target": action.target} if targets
+                            "played": True, **({"target": action.target} if action.targets
                                                else {})}]
+    if reading.target is not None and reading.target["count"] == "each":
+        events[0]["targets"] = [state.scene.units[w].id for w in targets]
     rolled: dict[str, Any] = {}
     for w in targets or [None]:
         for e in reading.effects:

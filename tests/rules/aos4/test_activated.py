@@ -62,6 +62,10 @@ ABILITIES = {
                                "Pick an enemy HERO in combat with this unit to be the target.",
                                "Roll a dice. On a 3+, the target has STRIKE-LAST for the rest "
                                "of the turn."),
+    "Fissures In Reality": ("Vizzik Skour, Prophet of the Horned Rat", "Any Combat Phase",
+                            "Pick each enemy unit in combat with this unit to be the targets.",
+                            "Roll a D3 for each target. On a 2+, inflict an amount of mortal "
+                            "damage on the target equal to the roll."),
 }
 
 
@@ -175,6 +179,19 @@ def test_what_it_gave_for_the_rest_of_the_turn_ends_with_the_turn():
     state.apply(action)
     turns._turn_ended(state.units[0])
     assert buffs(state, 0) == {}
+
+
+def test_each_unit_that_fits_is_a_target():
+    """Fissures In Reality picks each enemy unit in combat with red: blue (the friend 10" off is
+    not an enemy); a D3 of 2 inflicts 2 mortal damage. Naming a target is refused."""
+    state, action = declared("Fissures In Reality", None, [2])
+    events = state.apply(action)
+    assert events[0]["targets"] == ["blue"] and state.units[2].damage.sum() == 2
+    assert not state.dice.fixed
+    state, _ = declared("Fissures In Reality", None, [])
+    named = Action("ability", "red", target="blue", options=(("ability", "Fissures In Reality"),))
+    assert [v.code for v in state.check(named)] == ["each_target"]
+    assert abilities_play.offers(state) == [action]
 
 
 def test_a_unit_that_cannot_use_commands_is_refused_them():
