@@ -13,6 +13,9 @@ effect reader and made only of what this module carries out, declared as `{"type
   weapons, to its charge and run rolls, Move, control score, casting and chanting rolls and
   the number of dice of its charge rolls (counters `buff_...` the turn's end clears;
   passives.in_attack and passives.roll_bonus apply them);
+- for the rest of the turn, on friendly or enemy units (within N" of this unit ...): any
+  modifier passives.py plays, in force as a passive one until the turn ends
+  (state.extra[passives.TURN_AURAS]);
 - for the rest of the turn: STRIKE-FIRST or STRIKE-LAST (fighting.strike), cannot use
   commands (commands.rules_of_one, defence.can_use) - the unit's flags, cleared as the turn
   ends;
@@ -30,7 +33,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import allocation, effects
+from battlefield.rules.aos4 import allocation, effects, passives
 from battlefield.rules.aos4.defence import NO_COMMANDS
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.aos4.passives import _within, in_play
@@ -60,6 +63,9 @@ def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
         return False
     if "each" in e and "mortal" not in e:
         return False
+    if _aura(e):
+        return e.get("until") == "turn" and "each" not in e and passives.effect_ok(
+            {k: x for k, x in e.items() if k not in ("until", "on")})
     if "mortal" in e or "heal" in e:
         return _subject(e.get("who"))
     if "ward" in e or "keyword" in e or "no_commands" in e:
@@ -70,6 +76,13 @@ def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
     if roll in ("hit", "wound"):
         return "of" in e and _subject(e["of"])
     return _subject(e.get("who"))
+
+
+def _aura(e: Mapping[str, Any]) -> bool:
+    """An effect on friendly or enemy units (within N" of this unit ...), not on one unit."""
+    subject = e.get("who") or e.get("of") or {}
+    return subject.get("unit") in ("friendly", "enemy") and "mortal" not in e \
+        and "heal" not in e
 
 
 def _target_ok(t: Mapping[str, Any] | None) -> bool:
@@ -238,6 +251,11 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
         return out
     if "heal" in e:
         return [_heal(state, x, e["heal"], why)]
+    if _aura(e):                    # in force for the rest of the turn (passives.in_force)
+        state.extra.setdefault(passives.TURN_AURAS, []).append(
+            [u, name, {k: x for k, x in e.items() if k not in ("until", "on")}])
+        return [{"type": "ability-effect", "unit": spec.id, "ability": name,
+                 "effect": "for the rest of the turn: " + _aura_words(e)}]
     c = state.units[x].counters
     if "keyword" in e or "no_commands" in e:     # flags: the turn's start clears them
         flag = e["keyword"].lower() if "keyword" in e else NO_COMMANDS
@@ -284,6 +302,17 @@ def _buff_key(e: Mapping[str, Any]) -> str:
     kind = e.get("attacks") or e.get("weapons")
     kind = {"shooting": "ranged"}.get(kind, kind)
     return f"buff_{e['modify']}" + (f"_{kind}" if kind else "")
+
+
+def _aura_words(e: Mapping[str, Any]) -> str:
+    subject = e.get("who") or e.get("of") or {}
+    whom = " ".join([subject["unit"], *subject.get("keywords", ()), "units"])
+    if "wholly_within" in subject or "within" in subject:
+        d = subject.get("wholly_within", subject.get("within"))
+        whom += f" {'wholly ' if 'wholly_within' in subject else ''}within {d}\""
+    if "keyword" in e:
+        return f"{whom} have {e['keyword']}"
+    return f"{_buff_words(e).removesuffix(' for the rest of the turn')} for {whom}"
 
 
 def _buff_words(e: Mapping[str, Any]) -> str:

@@ -43,6 +43,8 @@ CONDITIONS = ("charged", "in_combat", "damaged", "damage_points_at_least", "targ
               "wholly_within", "within", "contesting", "in_combat_with",
               "in_combat_with_charged", "target_models_at_least", "target_has_any")
 EPS = 1e-6
+TURN_AURAS = "turn_auras"     # state.extra: [owner, ability, effect] of activated abilities,
+#                               in force for the rest of the turn (activated.py; turns clears)
 
 
 # --- what the engine plays ---
@@ -121,6 +123,12 @@ def of_scene(scene: Scene) -> list[tuple[int, str, effects.Reading]]:
     return out
 
 
+def in_force(t: Table) -> list[tuple[int, str, effects.Reading]]:
+    """The passive abilities of the scene and the activated ones in force this turn."""
+    return [*of_scene(t.scene),
+            *((o, n, effects.Reading(None, None, (), (e,))) for o, n, e in t.auras)]
+
+
 # --- where the game stands, as an attack asks it ---
 @dataclass(frozen=True)
 class Table:
@@ -133,6 +141,7 @@ class Table:
     damage: Callable[[int], int]
     combat: Mapping[int, Any]
     counters: Callable[[int], Mapping[str, float]] = lambda u: {}
+    auras: tuple[tuple[int, str, dict[str, Any]], ...] = ()     # TURN_AURAS
     # who controls each objective unit u contests (a side, or None): [] when it contests none
     contests: Callable[[int], list[str | None]] = lambda u: []
 
@@ -145,6 +154,7 @@ def in_play(state: State, referee: Any) -> Table:
 
     return Table(state.scene, state.table, lambda u: state.units[u].flags, damage,
                  referee.combat, lambda u: state.units[u].counters,
+                 tuple((int(o), str(n), e) for o, n, e in state.extra.get(TURN_AURAS, ())),
                  _contests(referee, lambda o: state.objectives.get(o.id, o.controlled_by)))
 
 
@@ -255,7 +265,7 @@ def roll_bonus(t: Table, u: int, roll: str) -> tuple[int, list[str]]:
     ones that add something."""
     total = int(t.counters(u).get(f"buff_{roll}", 0))
     used: list[str] = []
-    for owner, name, reading in of_scene(t.scene):
+    for owner, name, reading in in_force(t):
         if not len(t.table.unit_models[owner]):
             continue
         if not all(_holds(t, c, owner, None) for c in reading.conditions):
@@ -280,7 +290,7 @@ def bonus_now(state: State, u: int, roll: str) -> tuple[int, list[str]]:
 def keywords(t: Table, u: int) -> set[str]:
     """The keywords (GIVEN_KEYWORDS) the passive abilities in play give unit u now."""
     out: set[str] = set()
-    for owner, _, reading in of_scene(t.scene):
+    for owner, _, reading in in_force(t):
         if not len(t.table.unit_models[owner]) or not all(
                 _holds(t, c, owner, None) for c in reading.conditions):
             continue
@@ -332,7 +342,7 @@ def in_attack(t: Table, u: int, w: int, wp: Weapon, mods: Modifiers, companion: 
     ward = t.counters(w).get("buff_ward")            # an activated ability's, this turn
     if ward is not None:
         mods = replace(mods, ward=int(ward) if mods.ward is None else min(mods.ward, int(ward)))
-    for owner, name, reading in of_scene(t.scene):
+    for owner, name, reading in in_force(t):
         if not len(t.table.unit_models[owner]) or (companion and t.scene.units[owner].side
                                                       == mine):
             continue

@@ -138,6 +138,7 @@ def start_turn(state: State, side: str) -> list[Event]:
     c["active"] = side
     c["phase"] = PHASES[0]
     c["acting"] = side
+    state.extra.pop(passives.TURN_AURAS, None)     # what activated abilities gave the turn
     for u, us in enumerate(state.units):
         us.flags.clear()
         us.phase_used.clear()

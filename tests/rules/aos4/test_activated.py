@@ -66,6 +66,10 @@ ABILITIES = {
                             "Pick each enemy unit in combat with this unit to be the targets.",
                             "Roll a D3 for each target. On a 2+, inflict an amount of mortal "
                             "damage on the target equal to the roll."),
+    "Warrior-kings": ("Auric Runefather on Magmadroth", "Once Per Battle (Army), Your Combat "
+                      "Phase", None, "For the rest of the turn, add 1 to the Attacks "
+                      "characteristic of melee weapons used by friendly FYRESLAYERS units while "
+                      "they are wholly within 12\" of this unit."),
 }
 
 
@@ -80,7 +84,7 @@ def scene(name: str) -> str:
                         "declare": declare, "effect": effect}],
          "models": [{"base": 32, "at": [10, 10]}, {"base": 32, "at": [11.4, 10]}]},
         {"id": "friend", "side": "red", "stats": unit, "weapons": [weapon],
-         "keywords": ["DAUGHTERS OF KHAINE", "KRULEBOYZ", "INFANTRY"],
+         "keywords": ["DAUGHTERS OF KHAINE", "KRULEBOYZ", "INFANTRY", "FYRESLAYERS"],
          "models": [{"base": 32, "at": [20, 10]}]},
         {"id": "blue", "side": "blue", "stats": unit, "weapons": [weapon], "keywords": ["HERO"],
          "models": [{"base": 32, "at": [10, 11.4]}, {"base": 32, "at": [11.4, 11.4]}]}]})
@@ -192,6 +196,24 @@ def test_each_unit_that_fits_is_a_target():
     named = Action("ability", "red", target="blue", options=(("ability", "Fissures In Reality"),))
     assert [v.code for v in state.check(named)] == ["each_target"]
     assert abilities_play.offers(state) == [action]
+
+
+def test_an_aura_for_the_rest_of_the_turn():
+    """Warrior-kings: +1 Attacks to the melee weapons of friendly FYRESLAYERS units wholly
+    within 12\" of red - the friend 10\" off (2 -> 3), not red itself (no keyword) - in force
+    like a passive ability until the turn ends."""
+    from battlefield.rules.aos4 import turns
+
+    state, action = declared("Warrior-kings", None, [])
+    events = state.apply(action)
+    assert events[1]["effect"].startswith("for the rest of the turn: +1 to Attacks (melee)")
+    wp = weapons_of(state.scene, 1, melee=True)[0]
+    t = passives.in_play(state, Referee(state.scene, state.table))
+    assert passives.in_attack(t, 1, 2, wp, Modifiers())[0].attacks == "3"
+    assert passives.in_attack(t, 0, 2, wp, Modifiers())[2] == []
+    turns.start_turn(state, "blue")
+    t = passives.in_play(state, Referee(state.scene, state.table))
+    assert passives.in_attack(t, 1, 2, wp, Modifiers())[2] == []
 
 
 def test_a_unit_that_cannot_use_commands_is_refused_them():
