@@ -19,6 +19,9 @@ effect reader and made only of what this module carries out, declared as `{"type
 - for the rest of the turn: STRIKE-FIRST or STRIKE-LAST (fighting.strike), cannot use
   commands (commands.rules_of_one, defence.can_use) - the unit's flags, cleared as the turn
   ends;
+- models slain when a roll exceeds (equals or exceeds, is at least double) the target's
+  Health characteristic (the most damaged first, its leader last; "it is automatically
+  destroyed": every model);
 - any of these on a roll: "Roll a dice. On a 3+, ..." (one roll for every effect that names
   it; "On a 1, ..." of the same roll), "Roll K dice (or one for each model in this or the
   target unit). For each 4+, inflict 1 mortal damage".
@@ -66,7 +69,7 @@ def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
     if _aura(e):
         return e.get("until") == "turn" and "each" not in e and passives.effect_ok(
             {k: x for k, x in e.items() if k not in ("until", "on")})
-    if "mortal" in e or "heal" in e:
+    if "mortal" in e or "heal" in e or "slay" in e:
         return _subject(e.get("who"))
     if "ward" in e or "keyword" in e or "no_commands" in e:
         return _subject(e.get("who")) and e.get("until") == "turn"
@@ -236,13 +239,20 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
         if key not in rolled:
             rolled[key] = state.dice.total(e["on"]["roll"], why)
         value = int(rolled[key])
-        if not e["on"]["at_least"] <= value <= e["on"].get("at_most", 99):
+        if "health" in e["on"]:
+            health = allocation.stat(state, x, "health", 1) or 1
+            need = {"exceeds": health + 1, "reaches": health, "double": 2 * health}
+            if value < need[e["on"]["health"]]:
+                return []
+        elif not e["on"]["at_least"] <= value <= e["on"].get("at_most", 99):
             return []
     if "each" in e:
         dice = _dice(state, e["each"], u, w)
         faces = e["each"]["roll"].upper().lstrip("1")
         values = state.dice.roll(f"{dice}{faces}", why).values if dice else []
         times = sum(1 for r in values if r >= e["each"]["at_least"])
+    if "slay" in e:
+        return _slay(state, x, e["slay"], why)
     if "mortal" in e:
         out: list[Event] = []
         for _ in range(times):
@@ -275,6 +285,21 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
         words = _buff_words(e)
     return [{"type": "ability-effect", "unit": state.scene.units[x].id, "ability": name,
              "effect": words}]
+
+
+def _slay(state: State, x: int, n: int | str, why: str) -> list[Event]:
+    """N models of unit x slain (no save, no ward), the most damaged first and its leader
+    last, or every model ("all": the unit destroyed)."""
+    alive = [int(m) for m in state.models_of(x)]
+    first = state.scene.model_offsets()[x]
+    leader = first + state.scene.units[x].leader
+    dmg = state.units[x].damage
+    alive.sort(key=lambda m: (m == leader, -int(dmg[m - first]), m))
+    slain = alive if n == "all" else alive[:int(n)]
+    allocation.kill(state, x, slain)
+    return [{"type": "slain", "unit": state.scene.units[x].id, "cause": why,
+             "models": [state.scene.model_names[m] for m in slain]},
+            *allocation.restore_coherency(state, x)]
 
 
 def _dice(state: State, each: Mapping[str, Any], u: int, w: int | None) -> int:

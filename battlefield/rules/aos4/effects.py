@@ -12,6 +12,9 @@ The vocabulary (each effect a dict, JSON-ready):
 - `{"mortal": AMOUNT, "who": WHO}`: mortal damage (AMOUNT a number, dice, or "roll": the roll).
 - `{"heal": AMOUNT, "who": WHO}`.
 - `{"keyword": "STRIKE-FIRST" | "STRIKE-LAST", "who": WHO}`: the keyword given.
+- `{"slay": N | "all", "who": target, "on": {"roll", "dice": 1, "health": "exceeds" |
+  "reaches" | "double"}}`: N models of the target slain (or the unit destroyed) when the roll
+  exceeds, equals or exceeds, or is at least double its Health characteristic.
 - `{"no_commands": true, "who": WHO}`: WHO cannot use commands.
 Any effect may carry `"on": {"roll": DICE, "at_least": N}` (On a N+, ...), `"each": {"roll":
 DICE, "dice": K, "at_least": N}` (Roll K dice. For each N+, ...), `"if": [CONDITION ...]` and
@@ -223,6 +226,10 @@ _ROLL = re.compile(r"^roll (?P<what>a dice|a d6|a d3|d3|d6|2d6|(?P<k>\d+) dice)"
                    r"(?: for each (?:(?P<each>target)|model in (?P<per>the target|this) unit))?$",
                    re.I)
 _ON = re.compile(r"^on an? (?P<n>\d)(?P<plus>\+|-(?P<top>\d))?, (?P<rest>.+)$")
+_VS_HEALTH = re.compile(r"^if the roll (?P<cmp>exceeds|equals or exceeds|is at least double) the "
+                        r"target's health characteristic, (?:(?P<n>\d+) models? in the target "
+                        r"unit (?:is|are) slain|it is automatically destroyed)$", re.I)
+_VS = {"exceeds": "exceeds", "equals or exceeds": "reaches", "is at least double": "double"}
 _FOR_EACH = re.compile(r"^for each (?P<n>\d)\+, (?P<rest>.+)$")
 
 
@@ -261,6 +268,15 @@ def _effect(text: str, has_target: bool) -> list[dict[str, Any]]:
             if roll is not None:
                 raise _Unread(s)
             roll = _rolled(m, has_target)
+            continue
+        m = _VS_HEALTH.match(low)
+        if m is not None:                  # 'If the roll exceeds the target's Health ...'
+            if roll is None or roll["dice"] != 1 or not has_target or roll.get("each_target"):
+                raise _Unread(s)
+            n = m.group("n")
+            effects.append({"slay": int(n) if n else "all", "who": {"unit": "target"},
+                            "on": {**roll, "health": _VS[m.group("cmp")]}})
+            roll = None
             continue
         m = _ON.match(low) or _FOR_EACH.match(low)
         if m is not None:

@@ -70,6 +70,10 @@ ABILITIES = {
                       "Phase", None, "For the rest of the turn, add 1 to the Attacks "
                       "characteristic of melee weapons used by friendly FYRESLAYERS units while "
                       "they are wholly within 12\" of this unit."),
+    "Crush to Death": ("Gobsprakk, the Mouth of Mork", "Once Per Turn (Army), Any Combat Phase",
+                       "Pick an enemy unit in combat with this unit to be the target.",
+                       "Roll a dice. If the roll exceeds the target's Health characteristic, 1 "
+                       "model in the target unit is slain."),
 }
 
 
@@ -130,6 +134,9 @@ def charged(state) -> None:
     ("Horrific Predators", "blue", [2], None, lambda s: not s.units[2].flags),
     ("Pulled Into the Depths", "blue", [3], None,
      lambda s: s.units[2].flags == {"strike-last"} and fighting.strike(s, 2) == "last"),
+    # blue's Health is 3: a 4 exceeds it, a 3 does not
+    ("Crush to Death", "blue", [4], None, lambda s: len(s.models_of(2)) == 1),
+    ("Crush to Death", "blue", [3], None, lambda s: len(s.models_of(2)) == 2),
 ], ids=lambda x: x if isinstance(x, str) else None)
 def test_played_by_the_engine(name, target, dice, setup, then):
     r = effects.read({"name": name, "kind": "activated", "timing": ABILITIES[name][1],

@@ -149,6 +149,13 @@ READ = [
      [{"no_commands": True, "who": TARGET, "until": "turn",
        "on": {"roll": "D6", "dice": 1, "at_least": 3}}],
      {"unit": "enemy", "in_combat": True, "count": 1}, []),
+    # models slain by a roll against the target's Health
+    ("Easy Meat", "Once Per Turn (Army), Enemy Hero Phase",
+     "Pick an enemy unit in combat with this unit to be the target.",
+     "Roll a dice. If the roll is at least double the target's Health characteristic, 1 model "
+     "in the target unit is slain.",
+     [{"slay": 1, "who": TARGET, "on": {"roll": "D6", "dice": 1, "health": "double"}}],
+     {"unit": "enemy", "in_combat": True, "count": 1}, []),
     ("Dormant Energies", None, None, "Add 1 to casting rolls for this unit.",
      [{"modify": "casting", "by": 1, "who": SELF}], None, []),
     ("Boss Snarlfang", None, None,
