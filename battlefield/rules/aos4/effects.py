@@ -20,8 +20,12 @@ Any effect may carry `"on": {"roll": DICE, "at_least": N}` (On a N+, ...), `"eac
 DICE, "dice": K, "at_least": N}` (Roll K dice. For each N+, ...), `"if": [CONDITION ...]` and
 `"until"` (phase, turn, next-turn, battle). WHO: `{"unit": "self" | "target" | "friendly" |
 "enemy", "keywords": [...], "wholly_within": N, "within": N}` (the last two: of this unit).
-CONDITION: `{"charged": true}` (this unit charged this turn), `{"in_combat": true}`,
-`{"target_has": KEYWORD}`, `{"wholly_within": N, "of": {"unit": "friendly", "keywords": [...]}}`.
+CONDITION: `{"charged": true | false}` (this unit charged this turn, or not), `{"in_combat":
+true | false}`, `{"damaged": true}`, `{"damage_points_at_least": N}`, `{"target_has": KEYWORD}`,
+`{"target_has_any": [KEYWORD, KEYWORD]}`, `{"target_models_at_least": N}`, `{"contesting":
+"any" | "yours" | "not_yours"}`, `{"in_combat_with": KEYWORD}`, `{"in_combat_with_charged":
+true}`, `{"wholly_within" | "within": N, "of": {"unit": "friendly", "keywords": [...]}}`.
+WHO may also say `"other": true` (other friendly units: not this one).
 
 `read(ability)` -> Reading | None; `shape(text)` is a text with its numbers, dice and keywords
 taken out, for counting which shapes the reader does not read yet (`army coverage`).

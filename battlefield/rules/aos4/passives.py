@@ -6,10 +6,12 @@ themselves to every attack, in play and in `odds`:
   attacks that target WHO; to save rolls for WHO; to the Rend, Damage or Attacks of WHO's
   (melee or ranged) weapons; a weapon's Attacks or Damage set to N (Battle Damaged);
 - a ward for WHO (the best ward a unit has counts);
-WHO is the unit itself, or friendly or enemy units (with or without keywords) within or wholly
-within N" of it, or in combat with it; the conditions are the reader's: this unit charged this
-turn, is (not) in combat, is damaged or has N or more damage points, is wholly within N" of a
-friendly X, and the target of the attack has keyword X.
+WHO is the unit itself, or (other) friendly or enemy units (with or without keywords) within
+or wholly within N" of it, or in combat with it; the conditions are every one the reader knows
+(effects.py). Outside the attack (roll_bonus, charge_dice, keywords): modifiers to charge and
+run rolls, charge dice, the Move, control scores, casting and chanting rolls, and STRIKE-FIRST
+or STRIKE-LAST given; and what activated abilities put in force for the rest of the turn
+(TURN_AURAS, in_force).
 
 `playable(reading)` says whether the engine plays a reading whole (what `army coverage` counts
 as played); a reading with any other effect, condition or subject is not played at all.
