@@ -28,8 +28,8 @@ true}`, `{"wholly_within" | "within": N, "of": {"unit": "friendly", "keywords": 
 WHO may also say `"other": true` (other friendly units: not this one).
 
 The phrases inside a clause (its subject, conditions, durations and what a modifier names) are
-phrases.py's. `read(ability)` -> Reading | None; `shape(text)` is a text with its numbers, dice and keywords
-taken out, for counting which shapes the reader does not read yet (`army coverage`).
+phrases.py's. `read(ability)` -> Reading | None; `shape(text)` is a text with its numbers, dice
+and keywords taken out, for counting which shapes the reader does not read yet (`army coverage`).
 Keywords are read as the import writes them: in capitals (INFANTRY, VANGUARD CHAMBER).
 """
 
