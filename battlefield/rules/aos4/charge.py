@@ -52,8 +52,8 @@ def roll_of(book: Book, view: passives.Table, u: int) -> tuple[str, int, list[st
 
 def charge_roll_of(state: State, u: int) -> tuple[str, int, list[str]]:
     """Unit u's charge roll now: its dice, what abilities add, their names (charge.roll_of)."""
-    if not any("abilities" in s.extra for s in state.scene.units) and not any(
-            k.startswith("buff_") for k in state.units[u].counters):
+    if not (passives.concerns(state, u, "modify", "charge")
+            or passives.concerns(state, u, "modify", "charge_dice")):
         return book(state).core.charge.roll, 0, []
     return roll_of(book(state), passives.in_play(state, Referee(state.scene, state.table)), u)
 

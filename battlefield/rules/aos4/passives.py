@@ -281,10 +281,20 @@ def roll_bonus(t: Table, u: int, roll: str) -> tuple[int, list[str]]:
     return total, used
 
 
+def concerns(state: State, u: int, key: str, value: str) -> bool:
+    """Whether any ability in play could change unit u's `value` (a roll: key "modify"; a
+    keyword: key "keyword"): a passive one of the scene, one in force this turn, or a counter
+    of the turn (asked before anything is measured)."""
+    if key == "modify" and f"buff_{value}" in state.units[u].counters:
+        return True
+    auras = state.extra.get(TURN_AURAS, ())
+    return any(e.get(key) == value for _, _, r in of_scene(state.scene) for e in r.effects) \
+        or any(e.get(key) == value for _, _, e in auras)
+
+
 def bonus_now(state: State, u: int, roll: str) -> tuple[int, list[str]]:
     """roll_bonus in play: what the abilities in play add to unit u's `roll` now."""
-    if not any("abilities" in s.extra for s in state.scene.units) and not any(
-            k.startswith("buff_") for k in state.units[u].counters):
+    if not concerns(state, u, "modify", roll):
         return 0, []
     return roll_bonus(in_play(state, Referee(state.scene, state.table)), u, roll)
 
@@ -304,7 +314,7 @@ def keywords(t: Table, u: int) -> set[str]:
 
 def keywords_now(state: State, u: int) -> set[str]:
     """keywords in play: what the passive abilities give unit u now."""
-    if not any("abilities" in s.extra for s in state.scene.units):
+    if not any(concerns(state, u, "keyword", k) for k in GIVEN_KEYWORDS):
         return set()
     return keywords(in_play(state, Referee(state.scene, state.table)), u)
 

@@ -218,8 +218,8 @@ def control_objectives(state: State) -> list[Event]:
 def control_bonus(state: State, referee: Referee) -> list[float] | None:
     """What abilities add to each unit's control score now (passives.roll_bonus), None when
     no unit has abilities or a modifier for the turn."""
-    if not any("abilities" in s.extra for s in state.scene.units) and not any(
-            "buff_control" in us.counters for us in state.units):
+    if not any(passives.concerns(state, u, "modify", "control")
+               for u in range(len(state.units))):
         return None
     t = passives.in_play(state, referee)
     return [float(passives.roll_bonus(t, u, "control")[0])
