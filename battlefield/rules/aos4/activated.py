@@ -117,7 +117,8 @@ def check(state: State, u: int, reading: effects.Reading, action: Action) -> lis
     ref = Referee(state.scene, state.table)
     for c in reading.conditions:
         if "charged" in c and ("charged" in us.flags) != c["charged"]:
-            return [v("not_charged", f"{spec.id} did not charge this turn")]
+            return [v("not_charged", f"{spec.id} did not charge this turn") if c["charged"]
+                    else v("charged", f"{spec.id} charged this turn")]
         if "in_combat" in c and bool(ref.combat[u]) != c["in_combat"]:
             return [v("in_combat" if ref.combat[u] else "not_in_combat",
                       f"{spec.id} is {'' if ref.combat[u] else 'not '}in combat")]

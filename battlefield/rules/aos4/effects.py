@@ -147,7 +147,7 @@ def read_timing(text: Any) -> dict[str, Any] | None:
 
 # --- declare --------------------------------------------------------------------------------
 _PICK = re.compile(
-    r"^pick (?:(?P<n>a|an|each|up to (?P<k>\d+)) )?(?P<visible>visible )?"
+    r"^pick (?:(?P<n>a|an|each|up to (?P<k>\d+)) )?(?:different )?(?P<visible>visible )?"
     r"(?P<side>enemy|friendly|another friendly|other friendly) (?P<not>non-)?(?P<kw>" + _KW +
     r" )?(?:units?|(?P<kwonly>" + _KW + r"))(?P<free> that is not in combat and is)?"
     r"(?: (?:(?P<wholly>wholly )?within (?:(?P<d>\d+)\"(?: of (?:this unit|it))?"
@@ -155,7 +155,8 @@ _PICK = re.compile(
     r"|(?P<charged>that charged this turn and is )?in combat with (?:this unit|it)"
     r"(?P<charged2> and that charged this turn)?))?"
     r" to be the targets?(?:, then make a (?P<roll>casting|chanting) roll of 2?D6)?$")
-_FIRST = re.compile(r"^(?P<cond>if this unit (?:charged this (?:phase|turn)|is (?:not )?in combat))"
+_FIRST = re.compile(r"^(?P<cond>if this unit (?:charged this (?:phase|turn)|did not charge this "
+                    r"turn|has not charged this turn|is (?:not )?in combat))"
                     r", (?P<rest>pick .*)$")
 _ROLL_ONLY = re.compile(r"^(?:then, )?make a (casting|chanting) roll of 2?D6$")
 

@@ -156,6 +156,21 @@ READ = [
      "in the target unit is slain.",
      [{"slay": 1, "who": TARGET, "on": {"roll": "D6", "dice": 1, "health": "double"}}],
      {"unit": "enemy", "in_combat": True, "count": 1}, []),
+    # a Declare's condition that this unit did not charge; up to N different units
+    ("Freezing Aura", "Once Per Turn (Army), Any Combat Phase",
+     "If this unit did not charge this turn, pick an enemy unit in combat with it to be the "
+     "target.", "Roll a dice. On a 3+, subtract 1 from the Attacks characteristic of the "
+     "target's melee weapons for the rest of the turn.",
+     [{"modify": "attacks", "by": -1, "who": TARGET, "weapons": "melee", "until": "turn",
+       "on": {"roll": "D6", "dice": 1, "at_least": 3}}],
+     {"unit": "enemy", "in_combat": True, "count": 1}, [{"charged": False}]),
+    ("Ark of Sotek", "Once Per Turn (Army), Any Combat Phase",
+     "Pick up to 3 different enemy units within 9\" of this unit to be the targets.",
+     "Roll a D3 for each target. On a 2+, inflict an amount of mortal damage on the target "
+     "equal to the roll.",
+     [{"mortal": "ROLL", "who": TARGET,
+       "on": {"roll": "D3", "dice": 1, "each_target": True, "at_least": 2}}],
+     {"unit": "enemy", "within": 9, "count": 3}, []),
     ("Dormant Energies", None, None, "Add 1 to casting rolls for this unit.",
      [{"modify": "casting", "by": 1, "who": SELF}], None, []),
     ("Boss Snarlfang", None, None,
