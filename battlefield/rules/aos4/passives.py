@@ -156,8 +156,30 @@ def in_play(state: State, referee: Any) -> Table:
 
     return Table(state.scene, state.table, lambda u: state.units[u].flags, damage,
                  referee.combat, lambda u: state.units[u].counters,
-                 tuple((int(o), str(n), e) for o, n, e in state.extra.get(TURN_AURAS, ())),
+                 _auras(state),
                  _contests(referee, lambda o: state.objectives.get(o.id, o.controlled_by)))
+
+
+def _sound(e: Any) -> bool:
+    """An effect the engine plays, whole and well formed (from a position written by hand)."""
+    try:
+        return isinstance(e, dict) and isinstance(e.get("by", 0), int) and effect_ok(e) and all(
+            isinstance(k, str) for k in e.get("who", e.get("of", e.get("against", {}))).get(
+                "keywords", ()))
+    except (TypeError, AttributeError, KeyError):
+        return False
+
+
+def _auras(state: State) -> tuple[tuple[int, str, dict[str, Any]], ...]:
+    """The activated abilities in force this turn (TURN_AURAS), each one checked: a position
+    written by hand may hold anything, and only what the engine plays is applied."""
+    out = []
+    raw = state.extra.get(TURN_AURAS)
+    for item in raw if isinstance(raw, list) else ():
+        if isinstance(item, (list, tuple)) and len(item) == 3 and isinstance(item[0], int) \
+                and 0 <= item[0] < len(state.scene.units) and _sound(item[2]):
+            out.append((item[0], str(item[1]), item[2]))
+    return tuple(out)
 
 
 def in_odds(referee: Any, charged: set[int] = frozenset()) -> Table:
@@ -287,9 +309,8 @@ def concerns(state: State, u: int, key: str, value: str) -> bool:
     of the turn (asked before anything is measured)."""
     if key == "modify" and f"buff_{value}" in state.units[u].counters:
         return True
-    auras = state.extra.get(TURN_AURAS, ())
     return any(e.get(key) == value for _, _, r in of_scene(state.scene) for e in r.effects) \
-        or any(e.get(key) == value for _, _, e in auras)
+        or any(e.get(key) == value for _, _, e in _auras(state))
 
 
 def bonus_now(state: State, u: int, roll: str) -> tuple[int, list[str]]:

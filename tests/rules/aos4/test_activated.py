@@ -223,6 +223,21 @@ def test_an_aura_for_the_rest_of_the_turn():
     assert passives.in_attack(t, 1, 2, wp, Modifiers())[2] == []
 
 
+@pytest.mark.parametrize("bad", [5, [1], [[0, "x", {"modify": "hit"}]], [[9, "x", {}]],
+                                 [[0, "x", {"modify": "hit", "of": 5}]],
+                                 [[0, "x", {"modify": "attacks", "by": "2",
+                                            "who": {"unit": "friendly"}}]]])
+def test_a_position_s_turn_auras_written_wrong_are_left_alone(bad):
+    """A position written by hand may put anything under extra.turn_auras: what the engine
+    would not play is ignored, never a crash."""
+    state, _ = declared("Warrior-kings", None, [])
+    state.extra[passives.TURN_AURAS] = bad
+    wp = weapons_of(state.scene, 1, melee=True)[0]
+    t = passives.in_play(state, Referee(state.scene, state.table))
+    assert passives.in_attack(t, 1, 2, wp, Modifiers())[2] == []
+    assert passives.bonus_now(state, 1, "move") == (0, [])
+
+
 def test_a_unit_that_cannot_use_commands_is_refused_them():
     """Horrific Predators on a 3+: blue cannot use commands for the rest of the turn - not
     All-out Defence when red attacks it, not a command of its own."""
