@@ -253,10 +253,11 @@ class Referee:
         return out
 
     # --- objectives ------------------------------------------------------------------------
-    def objective(self, k: int, held_by: str | None | type[FROM_SCENE] = FROM_SCENE
-                  ) -> Control:
+    def objective(self, k: int, held_by: str | None | type[FROM_SCENE] = FROM_SCENE,
+                  bonus: list[float] | None = None) -> Control:
         """Who controls objective k; `held_by` is who held it before (sticky control), by
-        default the scene's `controlled_by`."""
+        default the scene's `controlled_by`; `bonus`: what the ruleset adds to each unit's
+        control score."""
         o = self.scene.objectives[k]
         rule = self.rules.objectives
         units = self.scene.units
@@ -266,7 +267,7 @@ class Referee:
                            u.stats.get("control", 1), str) else 1.0 for u in units],
                        home=self.scene.tie_side(o),
                        held_by=o.controlled_by if held_by is FROM_SCENE else held_by,
-                       sticky=rule.sticky)
+                       sticky=rule.sticky, unit_bonus=bonus)
 
     # --- reports ---------------------------------------------------------------------------
     def check_report(self) -> dict[str, Any]:

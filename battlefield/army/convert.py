@@ -19,6 +19,7 @@ from battlefield.army.bases import BASE_RULE, BaseSizeError, expected, parse_bas
 from battlefield.army.entries import Entry, Profile
 from battlefield.army.loadout import Loadout, loadout
 from battlefield.army.warscroll import abilities, is_ability, rules_text
+from battlefield.rules.aos4 import effects
 from battlefield.rules.aos4 import weapons as aos4_weapons
 
 UNIT_PROFILE = "Unit"
@@ -400,14 +401,32 @@ def clean(text: str) -> str:
 
 
 # --- spells and prayers -----------------------------------------------------------------------
-_WITHIN = re.compile(r'within\s+(\d+)"')
-_MORTAL = re.compile(r"^inflict (D3|D6|\d+) mortal damage on (?:the target|that unit)", re.I)
-_HEAL = re.compile(r"^heal \((D3|D6|\d+)\) (?:the target|that unit)", re.I)
-
-
 def _dice_or_whole(text: str) -> int | str:
     """'D3' -> 'D3', '1' -> 1: a flat amount is a number in the scene, not text."""
     return int(text) if text.isdigit() else text.upper()
+
+
+def magic_item(declare: str, effect: str, kind: str) -> dict[str, Any] | None:
+    """What rules/aos4/magic.py plays of a spell or prayer - {"target", "range", "effect":
+    {"mortal" | "heal": N}} - when the effect reader reads its whole text as exactly that: one
+    enemy unit it must see (magic checks sight) or one friendly unit, within N", mortal
+    damage on the enemy or healing of the friend; else None (never a part of the text)."""
+    r = effects.read({"kind": kind, "timing": None, "declare": declare, "effect": effect})
+    if r is None or r.conditions or r.target is None or len(r.effects) != 1:
+        return None
+    t, e = r.target, r.effects[0]
+    if set(t) - {"unit", "within", "visible", "count"} or t.get("count") != 1 or not isinstance(
+            t.get("within"), int) or bool(t.get("visible")) != (t["unit"] == "enemy"):
+        return None
+    if set(e) - {"mortal", "heal", "who"} or e["who"] != {"unit": "target"}:
+        return None
+    if "mortal" in e and t["unit"] == "enemy" and e["mortal"] != "ROLL":
+        eff = {"mortal": _dice_or_whole(e["mortal"])}
+    elif "heal" in e and t["unit"] == "friendly":
+        eff = {"heal": _dice_or_whole(e["heal"])}
+    else:
+        return None
+    return {"target": t["unit"], "range": t["within"], "effect": eff}
 
 
 def _magic(entry: Entry, w: list[str]) -> dict[str, list[dict[str, Any]]]:
@@ -425,31 +444,12 @@ def _magic(entry: Entry, w: list[str]) -> dict[str, list[dict[str, Any]]]:
                 w.append(f"unit '{entry.name}': {what} '{p.name}' has {value_name} "
                          f"'{value}', not a number; left out")
                 continue
-            declare, effect = clean(p.get("Declare")), clean(p.get("Effect"))
-            target = ("enemy" if "enemy" in declare.lower() else
-                      "friendly" if "friendly" in declare.lower() else None)
-            m_mortal, m_heal = _MORTAL.match(effect), _HEAL.match(effect)
-            if m_mortal and target == "enemy":
-                eff = {"mortal": _dice_or_whole(m_mortal.group(1))}
-            elif m_heal and target == "friendly":
-                eff = {"heal": _dice_or_whole(m_heal.group(1))}
-            else:
+            played = magic_item(clean(p.get("Declare")), clean(p.get("Effect")), what)
+            if played is None:
                 w.append(f"unit '{entry.name}': {what} '{p.name}' does something battlefield "
-                         f"does not play (it plays mortal damage and healing); left out")
+                         f"does not play whole (it plays mortal damage on one enemy unit and "
+                         f"healing of one friendly unit); declared and applied by hand")
                 continue
-            rng = _WITHIN.search(declare)
-            item: dict[str, Any] = {"id": slug(p.name), "name": p.name,
-                                    value_key: int(value), "target": target, "effect": eff}
-            if rng:
-                item["range"] = int(rng.group(1))
-            else:
-                w.append(f"unit '{entry.name}': {what} '{p.name}' gives no range; 12\" taken")
-                item["range"] = 12
-            first = m_mortal or m_heal
-            assert first is not None
-            rest = effect[first.end():].strip(" .")
-            if rest:
-                w.append(f"unit '{entry.name}': {what} '{p.name}' is played as its first "
-                         f"effect ({first.group(0)}); the rest of its text is not played")
-            out[kind].append(item)
+            out[kind].append({"id": slug(p.name), "name": p.name, value_key: int(value),
+                              **played})
     return out

@@ -40,10 +40,12 @@ def models_in_zone(table: Table, x: float, y: float, zone: float) -> np.ndarray:
 
 def control(table: Table, x: float, y: float, rule: str, range_: float, marker_mm: float,
             unit_sides: list[str], unit_control: list[float], home: str | None = None,
-            held_by: str | None = None, sticky: bool = False, alive: np.ndarray | None = None
-            ) -> Control:
+            held_by: str | None = None, sticky: bool = False, alive: np.ndarray | None = None,
+            unit_bonus: list[float] | None = None) -> Control:
     """Who controls the objective at (x, y). `unit_control` is the Control characteristic of
-    each unit's models (aos4); `held_by` is who controlled it before (for sticky rules)."""
+    each unit's models (aos4); `held_by` is who controlled it before (for sticky rules);
+    `unit_bonus` what is added to each unit's control score (aos4's abilities: a score never
+    below 0)."""
     zone = range_ + marker_mm / MM_PER_INCH / 2
     inside = models_in_zone(table, x, y, zone)
     if alive is not None:
@@ -57,7 +59,10 @@ def control(table: Table, x: float, y: float, rule: str, range_: float, marker_m
         units.setdefault(side, []).append(u)
         if rule == "control-sum":
             n = int(inside[table.unit_models[u]].sum())
-            totals[side] = totals.get(side, 0) + n * unit_control[u]
+            score = n * unit_control[u]
+            if unit_bonus is not None:
+                score = max(0.0, score + unit_bonus[u])
+            totals[side] = totals.get(side, 0) + score
         elif rule == "model-count":
             members = table.unit_models[u]
             n = int(alive[members].sum()) if alive is not None else len(members)

@@ -181,7 +181,7 @@ def menu(state: State, u: int) -> list[tuple[str, Action]]:
                 continue
             plain = Action(ABILITY, spec.id, options=((ABILITY, a["name"]),))
             r = played(a)
-            if r is None or r.target is None:
+            if r is None or r.target is None or r.target["count"] == "each":
                 if r is None or not check(state, plain):
                     out.append((f"declare {a['name']}", plain))
                 continue
@@ -281,6 +281,12 @@ def offers(state: State) -> list[Action]:
             if r is None or not now(state, a, side):
                 continue
             heals = all("heal" in e for e in r.effects)
+            if r.target is not None and r.target["count"] == "each":
+                plain = Action(ABILITY, spec.id, options=((ABILITY, a["name"]),))
+                if not activated.check(state, u, r, plain) and not (heals and not any(
+                        state.units[w].damage.any() for w in activated.each(state, u, r))):
+                    out.append(plain)
+                continue
             if r.target is None:
                 if heals and not state.units[u].damage.any():
                     continue

@@ -2,14 +2,26 @@
 effect reader and made only of what this module carries out, declared as `{"type":
 "ability", "unit": ID, "ability": NAME, "target": ID}` at its timing:
 
-- the target the Declare picks: one enemy or friendly unit (another one, with or without
-  keywords, within or wholly within N", in combat with this unit, that charged this turn),
-  or none (this unit);
+- the target the Declare picks: one enemy or friendly unit, up to N or each of them (another
+  one, with or without keywords, within or wholly within N", in combat with this unit, that
+  charged this turn, not in combat), or none (this unit); "each" picks every unit that fits
+  (the action names no target);
 - the conditions of using it: this unit charged this turn, is (not) in combat;
 - mortal damage on the target or this unit (N, dice, or equal to the roll), heal (N or dice);
 - for the rest of the turn: a modifier to hit or wound rolls of the unit's (melee or shooting)
   attacks, to save rolls for it, to the Attacks, Rend or Damage of its (melee or ranged)
-  weapons (counters `buff_...` the turn's end clears; passives.in_attack applies them);
+  weapons, to its charge and run rolls, Move, control score, casting and chanting rolls and
+  the number of dice of its charge rolls (counters `buff_...` the turn's end clears;
+  passives.in_attack and passives.roll_bonus apply them);
+- for the rest of the turn, on friendly or enemy units (within N" of this unit ...): any
+  modifier passives.py plays, in force as a passive one until the turn ends
+  (state.extra[passives.TURN_AURAS]);
+- for the rest of the turn: STRIKE-FIRST or STRIKE-LAST (fighting.strike), cannot use
+  commands (commands.rules_of_one, defence.can_use) - the unit's flags, cleared as the turn
+  ends;
+- models slain when a roll exceeds (equals or exceeds, is at least double) the target's
+  Health characteristic (the most damaged first, its leader last; "it is automatically
+  destroyed": every model);
 - any of these on a roll: "Roll a dice. On a 3+, ..." (one roll for every effect that names
   it; "On a 1, ..." of the same roll), "Roll K dice (or one for each model in this or the
   target unit). For each 4+, inflict 1 mortal damage".
@@ -24,17 +36,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import allocation, effects
+from battlefield.rules.aos4 import allocation, effects, passives
+from battlefield.rules.aos4.defence import NO_COMMANDS
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.aos4.passives import _within, in_play
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
 Event = dict[str, Any]
-BUFFS = ("hit", "wound", "save", "attacks", "rend", "damage")
+BUFFS = ("hit", "wound", "save", "attacks", "rend", "damage", "charge", "run", "move",
+         "control", "casting", "chanting", "charge_dice")
 TARGET_KEYS = {"unit", "keywords", "not_keywords", "within", "wholly_within", "in_combat",
-               "charged", "other", "count", "visible"}
+               "charged", "other", "count", "visible", "not_in_combat"}
 MOST_TARGETS = 6
+TURN_END = "turn-end:"     # a counter: what of a buff_ counter lasts only until the turn ends
 
 
 # --- what the engine plays ---
@@ -43,7 +58,7 @@ def _subject(who: Mapping[str, Any] | None) -> bool:
 
 
 def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
-    if e.get("if"):
+    if e.get("if") or "weapon" in e or ("against" in e and "mortal" not in e):
         return False
     on = e.get("on") or e.get("each")
     if on is not None and (not isinstance(on.get("dice"), int) and not str(
@@ -51,9 +66,12 @@ def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
         return False
     if "each" in e and "mortal" not in e:
         return False
-    if "mortal" in e or "heal" in e:
+    if _aura(e):
+        return e.get("until") == "turn" and "each" not in e and passives.effect_ok(
+            {k: x for k, x in e.items() if k not in ("until", "on")})
+    if "mortal" in e or "heal" in e or "slay" in e:
         return _subject(e.get("who"))
-    if "ward" in e:
+    if "ward" in e or "keyword" in e or "no_commands" in e:
         return _subject(e.get("who")) and e.get("until") == "turn"
     roll = e.get("modify")
     if roll not in BUFFS or e.get("until") != "turn":
@@ -63,12 +81,20 @@ def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
     return _subject(e.get("who"))
 
 
+def _aura(e: Mapping[str, Any]) -> bool:
+    """An effect on friendly or enemy units (within N" of this unit ...), not on one unit."""
+    subject = e.get("who") or e.get("of") or {}
+    return subject.get("unit") in ("friendly", "enemy") and "mortal" not in e \
+        and "heal" not in e
+
+
 def _target_ok(t: Mapping[str, Any] | None) -> bool:
     if t is None:
         return True
     count = t.get("count")
     reach = t.get("within", t.get("wholly_within", 0))
-    return (set(t) <= TARGET_KEYS and isinstance(count, int) and 1 <= count <= MOST_TARGETS
+    return (set(t) <= TARGET_KEYS and (count == "each" or isinstance(count, int)
+                                       and 1 <= count <= MOST_TARGETS)
             and (not isinstance(reach, str) or reach == "combat range"))
 
 
@@ -91,7 +117,8 @@ def check(state: State, u: int, reading: effects.Reading, action: Action) -> lis
     ref = Referee(state.scene, state.table)
     for c in reading.conditions:
         if "charged" in c and ("charged" in us.flags) != c["charged"]:
-            return [v("not_charged", f"{spec.id} did not charge this turn")]
+            return [v("not_charged", f"{spec.id} did not charge this turn") if c["charged"]
+                    else v("charged", f"{spec.id} charged this turn")]
         if "in_combat" in c and bool(ref.combat[u]) != c["in_combat"]:
             return [v("in_combat" if ref.combat[u] else "not_in_combat",
                       f"{spec.id} is {'' if ref.combat[u] else 'not '}in combat")]
@@ -99,6 +126,12 @@ def check(state: State, u: int, reading: effects.Reading, action: Action) -> lis
     if t is None:
         return [v("no_target_needed", "this ability picks no target")] if action.target \
             else []
+    if t["count"] == "each":
+        if action.target is not None:
+            return [v("each_target", f"it picks every {_target_words(t)}: name no target")]
+        if not each(state, u, reading):
+            return [v("no_target", f"there is no {_target_words(t)}")]
+        return []
     if action.target is None:
         return [v("no_target", f"pick the target: {_target_words(t)}", choose="target")]
     picked = action.targets
@@ -113,6 +146,15 @@ def check(state: State, u: int, reading: effects.Reading, action: Action) -> lis
         if not _fits(state, ref, table, t, u, w):
             return [v("not_a_target", f"{tid} is not {_target_words(t)}")]
     return []
+
+
+def each(state: State, u: int, reading: effects.Reading) -> list[int]:
+    """Every unit standing that a Declare picking "each" unit picks."""
+    ref = Referee(state.scene, state.table)
+    table = in_play(state, ref)
+    assert reading.target is not None
+    return [w for w in range(len(state.scene.units)) if len(state.models_of(w))
+            and _fits(state, ref, table, reading.target, u, w)]
 
 
 def _fits(state: State, ref: Referee, table: Any, t: Mapping[str, Any], u: int, w: int
@@ -131,6 +173,7 @@ def _fits(state: State, ref: Referee, table: Any, t: Mapping[str, Any], u: int, 
                     and not _within(table, w, u, reach["wholly_within"], True))
                 or (t.get("in_combat") and w not in ref.combat[u])
                 or (t.get("charged") and "charged" not in state.units[w].flags)
+                or (t.get("not_in_combat") and bool(ref.combat[w]))
                 or (t.get("visible") and w != u and not _sees(ref, state, u, w)))
 
 
@@ -143,7 +186,9 @@ def _sees(ref: Referee, state: State, u: int, w: int) -> bool:
 def _target_words(t: Mapping[str, Any]) -> str:
     bits = ["another" if t.get("other") else "a", t["unit"],
             *[f"non-{k}" for k in t.get("not_keywords", ())], *t.get("keywords", ()), "unit"]
-    if t.get("count", 1) > 1:
+    if t.get("count") == "each":
+        bits[0] = "each"
+    elif t.get("count", 1) > 1:
         bits[0] = f"up to {t['count']}"
     if t.get("visible"):
         bits.insert(1, "visible")
@@ -155,6 +200,8 @@ def _target_words(t: Mapping[str, Any]) -> str:
         bits.append("in combat with this unit")
     if t.get("charged"):
         bits.append("that charged this turn")
+    if t.get("not_in_combat"):
+        bits.append("not in combat")
     return " ".join(bits)
 
 
@@ -164,9 +211,13 @@ def play(state: State, u: int, name: str, reading: effects.Reading, action: Acti
     """Every effect, each roll made once (the effects that name one roll share it)."""
     spec = state.scene.units[u]
     targets = [state.unit_index(t) for t in action.targets]
+    if reading.target is not None and reading.target["count"] == "each":
+        targets = each(state, u, reading)
     events: list[Event] = [{"type": "ability-declared", "unit": spec.id, "ability": name,
-                            "played": True, **({"target": action.target} if targets
+                            "played": True, **({"target": action.target} if action.targets
                                                else {})}]
+    if reading.target is not None and reading.target["count"] == "each":
+        events[0]["targets"] = [state.scene.units[w].id for w in targets]
     rolled: dict[str, Any] = {}
     for w in targets or [None]:
         for e in reading.effects:
@@ -189,13 +240,20 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
         if key not in rolled:
             rolled[key] = state.dice.total(e["on"]["roll"], why)
         value = int(rolled[key])
-        if not e["on"]["at_least"] <= value <= e["on"].get("at_most", 99):
+        if "health" in e["on"]:
+            health = allocation.stat(state, x, "health", 1) or 1
+            need = {"exceeds": health + 1, "reaches": health, "double": 2 * health}
+            if value < need[e["on"]["health"]]:
+                return []
+        elif not e["on"]["at_least"] <= value <= e["on"].get("at_most", 99):
             return []
     if "each" in e:
         dice = _dice(state, e["each"], u, w)
         faces = e["each"]["roll"].upper().lstrip("1")
         values = state.dice.roll(f"{dice}{faces}", why).values if dice else []
         times = sum(1 for r in values if r >= e["each"]["at_least"])
+    if "slay" in e:
+        return _slay(state, x, e["slay"], why)
     if "mortal" in e:
         out: list[Event] = []
         for _ in range(times):
@@ -204,16 +262,45 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
         return out
     if "heal" in e:
         return [_heal(state, x, e["heal"], why)]
+    if _aura(e):                    # in force for the rest of the turn (passives.in_force)
+        state.extra.setdefault(passives.TURN_AURAS, []).append(
+            [u, name, {k: x for k, x in e.items() if k not in ("until", "on")}])
+        return [{"type": "ability-effect", "unit": spec.id, "ability": name,
+                 "effect": "for the rest of the turn: " + _aura_words(e)}]
     c = state.units[x].counters
+    if "keyword" in e or "no_commands" in e:     # flags: the turn's start clears them
+        flag = e["keyword"].lower() if "keyword" in e else NO_COMMANDS
+        state.units[x].flags.add(flag)
+        words = (f"{e['keyword']} for the rest of the turn" if "keyword" in e
+                 else "cannot use commands for the rest of the turn")
+        return [{"type": "ability-effect", "unit": state.scene.units[x].id, "ability": name,
+                 "effect": words}]
     if "ward" in e:
         c["buff_ward"] = min(int(c.get("buff_ward", 7)), int(e["ward"]))
+        c[TURN_END + "buff_ward"] = 1
         words = f"WARD ({e['ward']}+) for the rest of the turn"
     else:
         key = _buff_key(e)
         c[key] = c.get(key, 0) + int(e["by"])
+        c[TURN_END + key] = c.get(TURN_END + key, 0) + int(e["by"])   # taken back as it ends
         words = _buff_words(e)
     return [{"type": "ability-effect", "unit": state.scene.units[x].id, "ability": name,
              "effect": words}]
+
+
+def _slay(state: State, x: int, n: int | str, why: str) -> list[Event]:
+    """N models of unit x slain (no save, no ward), the most damaged first and its leader
+    last, or every model ("all": the unit destroyed)."""
+    alive = [int(m) for m in state.models_of(x)]
+    first = state.scene.model_offsets()[x]
+    leader = first + state.scene.units[x].leader
+    dmg = state.units[x].damage
+    alive.sort(key=lambda m: (m == leader, -int(dmg[m - first]), m))
+    slain = alive if n == "all" else alive[:int(n)]
+    allocation.kill(state, x, slain)
+    return [{"type": "slain", "unit": state.scene.units[x].id, "cause": why,
+             "models": [state.scene.model_names[m] for m in slain]},
+            *allocation.restore_coherency(state, x)]
 
 
 def _dice(state: State, each: Mapping[str, Any], u: int, w: int | None) -> int:
@@ -243,9 +330,23 @@ def _buff_key(e: Mapping[str, Any]) -> str:
     return f"buff_{e['modify']}" + (f"_{kind}" if kind else "")
 
 
+def _aura_words(e: Mapping[str, Any]) -> str:
+    subject = e.get("who") or e.get("of") or {}
+    whom = " ".join([subject["unit"], *subject.get("keywords", ()), "units"])
+    if "wholly_within" in subject or "within" in subject:
+        d = subject.get("wholly_within", subject.get("within"))
+        whom += f" {'wholly ' if 'wholly_within' in subject else ''}within {d}\""
+    if "keyword" in e:
+        return f"{whom} have {e['keyword']}"
+    return f"{_buff_words(e).removesuffix(' for the rest of the turn')} for {whom}"
+
+
 def _buff_words(e: Mapping[str, Any]) -> str:
     by = int(e["by"])
     what = {"hit": "hit rolls", "wound": "wound rolls", "save": "save rolls",
-            "attacks": "Attacks", "rend": "Rend", "damage": "Damage"}[e["modify"]]
+            "attacks": "Attacks", "rend": "Rend", "damage": "Damage", "charge": "charge rolls",
+            "run": "run rolls", "move": "Move", "control": "control score",
+            "casting": "casting rolls", "chanting": "chanting rolls",
+            "charge_dice": "the dice of charge rolls"}[e["modify"]]
     kind = e.get("attacks") or e.get("weapons")
     return f"{by:+d} to {what}" + (f" ({kind})" if kind else "") + " for the rest of the turn"

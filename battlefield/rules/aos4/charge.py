@@ -19,10 +19,13 @@ import numpy as np
 from battlefield.geometry.paths import Obstacle, Planner, Terrain
 from battlefield.geometry.separation import separations_from
 from battlefield.geometry.sight import SightModel
-from battlefield.rules.aos4.data import Book
+from battlefield.rules.aos4 import passives, rolls
+from battlefield.rules.aos4.data import Book, book
 from battlefield.rules.aos4.movement import JUMP_LANDING, grown_base, used
 from battlefield.rules.aos4.rolls import charge_chance
 from battlefield.rules.moves import half_on
+from battlefield.rules.state import State
+from battlefield.rulings import Referee
 
 DETOUR = 6.0
 TOUCH = 1e-3      # the gap a charge's end moved on towards its target stops short by
@@ -41,10 +44,37 @@ class ChargeOdds:
     reason: str = ""
 
 
-def charge_odds(book: Book, referee, u: int, v: int, within: float | None = None
-                ) -> ChargeOdds:
+def roll_of(book: Book, view: passives.Table, u: int) -> tuple[str, int, list[str]]:
+    """Unit u's charge roll: its dice (2D6, or more or fewer by abilities), what the abilities
+    in play add to it, and their names (passives.roll_bonus, passives.charge_dice; `view`: a
+    passives.Table)."""
+    dice = passives.charge_dice(view, u, book.core.charge.roll)
+    bonus, names = passives.roll_bonus(view, u, "charge")
+    return dice, bonus, names
+
+
+def charge_roll_of(state: State, u: int) -> tuple[str, int, list[str]]:
+    """Unit u's charge roll now: its dice, what abilities add, their names (charge.roll_of)."""
+    if not (passives.concerns(state, u, "modify", "charge")
+            or passives.concerns(state, u, "modify", "charge_dice")):
+        return book(state).core.charge.roll, 0, []
+    return roll_of(book(state), passives.in_play(state, Referee(state.scene, state.table)), u)
+
+
+def longest_charge(state: State, u: int) -> float:
+    """The longest charge unit u's roll can give (12" for 2D6; abilities' modifiers and dice
+    change it)."""
+    dice, bonus, _ = charge_roll_of(state, u)
+    if dice == book(state).core.charge.roll and not bonus:
+        return book(state).max_charge
+    return max(0, rolls.most(dice) + bonus)
+
+
+def charge_odds(book: Book, referee, u: int, v: int, within: float | None = None,
+                view: passives.Table | None = None) -> ChargeOdds:
     """Odds that unit u's charge reaches unit v from where the models stand in referee.table
-    (with the numbers of the aos4 `book`).
+    (with the numbers of the aos4 `book`), the charge roll with what abilities add to it
+    (`view`: a passives.Table, by default the odds' own: no flags, no damage).
     `within` (a computer player's question): charges needing up to that many inches are found
     exactly; a longer one may come back longer than it is, or as no path."""
     units = referee.scene.units
@@ -56,9 +86,9 @@ def charge_odds(book: Book, referee, u: int, v: int, within: float | None = None
     best = shortest_charge(book, referee, u, v, within)
     if best is None:
         return ChargeOdds(None, 0.0, 0.0, reason="no legal path reaches a visible model")
-    dice = book.core.charge.roll
-    best.probability = float(charge_chance(dice, best.needed, False))
-    best.probability_reroll = float(charge_chance(dice, best.needed, True))
+    dice, bonus, _ = roll_of(book, view or passives.in_odds(referee), u)
+    best.probability = float(charge_chance(dice, best.needed - bonus, False))
+    best.probability_reroll = float(charge_chance(dice, best.needed - bonus, True))
     return best
 
 

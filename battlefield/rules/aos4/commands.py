@@ -74,6 +74,9 @@ def rules_of_one(state: State, a: Ability, u: int, action: Action) -> list[Viola
         out.append(v("unit_command_used", f"{action.unit} would use {len(names)} commands in "
                                           f"one phase ({', '.join(names)}): each unit can only "
                                           f"use 1 command in each phase"))
+    if names and defence.NO_COMMANDS in us.flags:
+        out.append(v("no_commands", f"{action.unit} cannot use commands this turn (an "
+                                    f"ability's effect)"))
     for c in costing(state, action, a):
         if c.id == defence.ID:
             continue                      # the defender's decision (refused above)

@@ -16,6 +16,7 @@ from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.state import State
 
 ID = "all-out-defence"
+NO_COMMANDS = "no-commands"      # a unit's flag: it cannot use commands for the rest of the turn
 COUNTER = "all_out_defence_this_phase"        # cleared with the phase's other counters
 Event = dict[str, Any]
 
@@ -24,7 +25,8 @@ def can_use(state: State, w: int) -> bool:
     """Unit w's side can give it All-out Defence now."""
     side = state.side_of(w)
     res = state.sides[side]
-    return (res["cp"] >= book(state).abilities[ID].cost and ID not in res["commands"]
+    return (NO_COMMANDS not in state.units[w].flags
+            and res["cp"] >= book(state).abilities[ID].cost and ID not in res["commands"]
             and "command" not in state.units[w].phase_used and bool(len(state.models_of(w))))
 
 

@@ -4,21 +4,32 @@ every sentence must be one it knows, else the ability is left alone (never a par
 
 The vocabulary (each effect a dict, JSON-ready):
 - `{"modify": ROLL, "by": +-N, "who": WHO}`: a modifier to hit, wound, save, rend, damage,
-  attacks, move, run, charge, control, casting or chanting; for hit and wound rolls `"of"` says
-  whose attacks (`"attacks"`: melee or shooting only) and `"against"` whose attacks that target
-  WHO; rend, damage and attacks modify weapons (`"weapons"`: melee or ranged).
+  attacks, move, run, charge, control, casting or chanting, or to the number of dice of
+  charge rolls (`charge_dice`, "to a maximum of 3" / "to a minimum of 1"); for hit and wound
+  rolls `"of"` says whose attacks (`"attacks"`: melee or shooting only) and `"against"` whose
+  attacks that target WHO; rend, damage and attacks modify weapons (`"weapons"`: melee or ranged).
 - `{"ward": N, "who": WHO}`: a ward of N+.
 - `{"mortal": AMOUNT, "who": WHO}`: mortal damage (AMOUNT a number, dice, or "roll": the roll).
 - `{"heal": AMOUNT, "who": WHO}`.
+- `{"keyword": "STRIKE-FIRST" | "STRIKE-LAST", "who": WHO}`: the keyword given.
+- `{"slay": N | "all", "who": target, "on": {"roll", "dice": 1, "health": "exceeds" |
+  "reaches" | "double"}}`: N models of the target slain (or the unit destroyed) when the roll
+  exceeds, equals or exceeds, or is at least double its Health characteristic.
+- `{"no_commands": true, "who": WHO}`: WHO cannot use commands.
 Any effect may carry `"on": {"roll": DICE, "at_least": N}` (On a N+, ...), `"each": {"roll":
 DICE, "dice": K, "at_least": N}` (Roll K dice. For each N+, ...), `"if": [CONDITION ...]` and
 `"until"` (phase, turn, next-turn, battle). WHO: `{"unit": "self" | "target" | "friendly" |
 "enemy", "keywords": [...], "wholly_within": N, "within": N}` (the last two: of this unit).
-CONDITION: `{"charged": true}` (this unit charged this turn), `{"in_combat": true}`,
-`{"target_has": KEYWORD}`, `{"wholly_within": N, "of": {"unit": "friendly", "keywords": [...]}}`.
+CONDITION: `{"charged": true | false}` (this unit charged this turn, or not), `{"in_combat":
+true | false}`, `{"damaged": true}`, `{"damage_points_at_least": N}`, `{"target_has": KEYWORD}`,
+`{"target_has_any": [KEYWORD, KEYWORD]}`, `{"target_models_at_least": N}`, `{"contesting":
+"any" | "yours" | "not_yours"}`, `{"in_combat_with": KEYWORD}`, `{"in_combat_with_charged":
+true}`, `{"wholly_within" | "within": N, "of": {"unit": "friendly", "keywords": [...]}}`.
+WHO may also say `"other": true` (other friendly units: not this one).
 
-`read(ability)` -> Reading | None; `shape(text)` is a text with its numbers, dice and keywords
-taken out, for counting which shapes the reader does not read yet (`army coverage`).
+The phrases inside a clause (its subject, conditions, durations and what a modifier names) are
+phrases.py's. `read(ability)` -> Reading | None; `shape(text)` is a text with its numbers, dice
+and keywords taken out, for counting which shapes the reader does not read yet (`army coverage`).
 Keywords are read as the import writes them: in capitals (INFANTRY, VANGUARD CHAMBER).
 """
 
@@ -29,11 +40,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from battlefield.rules.aos4.phrases import (  # the clauses' subjects, conditions, modifiers
+    _CONDITIONS,
+    _KW,
+    _UNTIL,
+    _UNTIL_WORDS,
+    _condition,
+    _modifiers,
+    _subject_with_tail,
+    _Unread,
+    _who,
+)
+
 ROLLS = ("hit", "wound", "save", "rend", "damage", "attacks", "move", "run", "charge",
-         "control", "casting", "chanting")
+         "control", "casting", "chanting", "charge_dice")
 PHASES = ("hero", "movement", "shooting", "charge", "combat", "end of turn")
 
-_KW = r"[A-Z][A-Z'\-]+(?: [A-Z][A-Z'\-]+)*"
 _AMOUNT = r"(\d*D[36](?:\+\d+)?|\d+)"
 _DICE_WORD = {"a dice": "D6", "a d6": "D6", "a d3": "D3", "2d6": "2D6", "d3": "D3", "d6": "D6"}
 
@@ -51,10 +73,6 @@ class Reading:
     def to_dict(self) -> dict[str, Any]:
         return {"timing": self.timing, "target": self.target,
                 "if": list(self.conditions), "effects": list(self.effects)}
-
-
-class _Unread(Exception):
-    """A sentence the reader does not know: the ability is left alone."""
 
 
 def read(ability: Mapping[str, Any]) -> Reading | None:
@@ -129,15 +147,16 @@ def read_timing(text: Any) -> dict[str, Any] | None:
 
 # --- declare --------------------------------------------------------------------------------
 _PICK = re.compile(
-    r"^pick (?:(?P<n>a|an|each|up to (?P<k>\d+)) )?(?P<visible>visible )?"
+    r"^pick (?:(?P<n>a|an|each|up to (?P<k>\d+)) )?(?:different )?(?P<visible>visible )?"
     r"(?P<side>enemy|friendly|another friendly|other friendly) (?P<not>non-)?(?P<kw>" + _KW +
-    r" )?(?:units?|(?P<kwonly>" + _KW + r"))"
+    r" )?(?:units?|(?P<kwonly>" + _KW + r"))(?P<free> that is not in combat and is)?"
     r"(?: (?:(?P<wholly>wholly )?within (?:(?P<d>\d+)\"(?: of (?:this unit|it))?"
     r"|(?P<range>this unit's combat range))"
     r"|(?P<charged>that charged this turn and is )?in combat with (?:this unit|it)"
     r"(?P<charged2> and that charged this turn)?))?"
     r" to be the targets?(?:, then make a (?P<roll>casting|chanting) roll of 2?D6)?$")
-_FIRST = re.compile(r"^(?P<cond>if this unit (?:charged this (?:phase|turn)|is (?:not )?in combat))"
+_FIRST = re.compile(r"^(?P<cond>if this unit (?:charged this (?:phase|turn)|did not charge this "
+                    r"turn|has not charged this turn|is (?:not )?in combat))"
                     r", (?P<rest>pick .*)$")
 _ROLL_ONLY = re.compile(r"^(?:then, )?make a (casting|chanting) roll of 2?D6$")
 
@@ -178,13 +197,23 @@ def _declare(text: Any) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
             target["in_combat"] = True
         if m.group("charged") or m.group("charged2"):
             target["charged"] = True
+        if m.group("free"):
+            if not (m.group("d") or m.group("range")):
+                raise _Unread(s)
+            target["not_in_combat"] = True
         n = m.group("n")
         target["count"] = "each" if n == "each" else int(m.group("k")) if m.group("k") else 1
     return target, conditions
 
 
 # --- effect -----------------------------------------------------------------------------------
+_THIS_KW = re.compile(r"\bthis (?:MANIFESTATION|HERO|MONSTER|WIZARD|PRIEST|UNIT)\b"
+                      r"(?! abilit| keyword)")
+
+
 def _sentences(text: str) -> list[str]:
+    """The sentences of a text ('this MANIFESTATION' and the like read as 'this unit')."""
+    text = _THIS_KW.sub("this unit", text)
     out = []
     for line in text.replace("\r", "").split("\n"):
         line = line.strip()
@@ -210,6 +239,10 @@ _ROLL = re.compile(r"^roll (?P<what>a dice|a d6|a d3|d3|d6|2d6|(?P<k>\d+) dice)"
                    r"(?: for each (?:(?P<each>target)|model in (?P<per>the target|this) unit))?$",
                    re.I)
 _ON = re.compile(r"^on an? (?P<n>\d)(?P<plus>\+|-(?P<top>\d))?, (?P<rest>.+)$")
+_VS_HEALTH = re.compile(r"^if the roll (?P<cmp>exceeds|equals or exceeds|is at least double) the "
+                        r"target's health characteristic, (?:(?P<n>\d+) models? in the target "
+                        r"unit (?:is|are) slain|it is automatically destroyed)$", re.I)
+_VS = {"exceeds": "exceeds", "equals or exceeds": "reaches", "is at least double": "double"}
 _FOR_EACH = re.compile(r"^for each (?P<n>\d)\+, (?P<rest>.+)$")
 
 
@@ -248,6 +281,15 @@ def _effect(text: str, has_target: bool) -> list[dict[str, Any]]:
             if roll is not None:
                 raise _Unread(s)
             roll = _rolled(m, has_target)
+            continue
+        m = _VS_HEALTH.match(low)
+        if m is not None:                  # 'If the roll exceeds the target's Health ...'
+            if roll is None or roll["dice"] != 1 or not has_target or roll.get("each_target"):
+                raise _Unread(s)
+            n = m.group("n")
+            effects.append({"slay": int(n) if n else "all", "who": {"unit": "target"},
+                            "on": {**roll, "health": _VS[m.group("cmp")]}})
+            roll = None
             continue
         m = _ON.match(low) or _FOR_EACH.match(low)
         if m is not None:
@@ -298,7 +340,7 @@ def _rolled(m: re.Match[str], has_target: bool) -> dict[str, Any]:
 # --- one clause -------------------------------------------------------------------------------
 _LEAD = re.compile(r"^(?P<cond>(?:if|while) [^,]+), (?P<rest>.+)$")
 _MODIFY = re.compile(r"^(?P<verb>add|subtract) (?P<n>\d+)\"? (?:to|from) (?P<what>.+)$")
-_WARD = re.compile(r"^(?P<who>.+?) (?:has|have) WARD \((?P<n>\d)\+\)(?P<tail>.*)$")
+_WARD = re.compile(r"^(?P<who>.+?) (?:has|have) (?:WARD|Ward) \((?P<n>\d)\+\)(?P<tail>.*)$")
 _MORTAL = re.compile(r"^inflict (?:(?P<amount>" + _AMOUNT + r") mortal damage on (?P<who>.+?)"
                      r"|an amount of mortal damage on (?P<who2>.+?) equal to the roll)"
                      r"(?P<tail>(?: for the rest of the turn| this phase)?)$")
@@ -307,6 +349,11 @@ _SET = re.compile(r"^the (?P<c>attacks|damage) characteristic of (?:its |this un
                   r"(?P<weapon>[^,]+?) is (?P<n>\d+)$", re.I)
 
 
+_GIVES = re.compile(r"^(?P<who>.+?) (?:has|have) (?:the )?(?P<kw>STRIKE-FIRST|STRIKE-LAST)"
+                    r"(?: keyword)?(?P<tail>.*)$")
+_NO_COMMANDS = re.compile(r"^(?P<who>.+?) cannot use commands(?P<tail>.*)$")
+_LEAD_UNTIL = re.compile(r"^(?P<until>for the rest of the turn|until the start of your next "
+                         r"turn|for the rest of the battle), (?P<rest>.+)$", re.I)
 _ONLY_IF = re.compile(r"^this unit can use this ability (?:only )?if it is "
                       r"(?P<not>not )?in combat$")
 
@@ -317,6 +364,14 @@ def _clause(text: str, has_target: bool, equal_to_roll: bool = False) -> list[di
     m = _ONLY_IF.match(text)
     if m is not None:
         return [{"_if": {"in_combat": not m.group("not")}}]
+    m = _LEAD_UNTIL.match(text)
+    if m is not None:                       # 'For the rest of the turn, add 1 to ...'
+        got = _clause(m.group("rest"), has_target, equal_to_roll)
+        for e in got:
+            if "until" in e or "_if" in e:
+                raise _Unread(text)
+            e["until"] = _UNTIL_WORDS[m.group("until").lower()]
+        return got
     lead: list[dict[str, Any]] = []
     m = _LEAD.match(text)
     if m is not None:
@@ -337,6 +392,14 @@ def _clause(text: str, has_target: bool, equal_to_roll: bool = False) -> list[di
     if m is not None:
         who, tail = _subject_with_tail(m.group("who"), m.group("tail"), has_target)
         return [_finish({"ward": int(m.group("n")), "who": who}, tail, lead)]
+    m = _GIVES.match(text)
+    if m is not None:
+        who, tail = _subject_with_tail(m.group("who"), m.group("tail"), has_target)
+        return [_finish({"keyword": m.group("kw"), "who": who}, tail, lead)]
+    m = _NO_COMMANDS.match(text)
+    if m is not None:
+        who, tail = _subject_with_tail(m.group("who"), m.group("tail"), has_target)
+        return [_finish({"no_commands": True, "who": who}, tail, lead)]
     m = _SET.match(text)
     if m is not None:
         return [_finish({"set": m.group("c").lower(), "to": int(m.group("n")),
@@ -361,170 +424,12 @@ def _finish(effect: dict[str, Any], tail: str, lead: list[dict[str, Any]]
             effect["until"] = _UNTIL_WORDS[m.group(1)]
             rest = rest[m.end():]
             continue
-        m = _TAIL_CONDITION.match(rest)
-        if m is None:
+        got = [m for p, _ in _CONDITIONS if (m := re.match(p, rest)) is not None]
+        if not got:
             raise _Unread(tail)
+        m = max(got, key=lambda m: m.end())          # the longest: 'in combat with any X'
         conditions.append(_condition(m.group(0)))
         rest = rest[m.end():]
     if conditions:
         effect["if"] = conditions
     return effect
-
-
-_UNTIL_WORDS = {"for the rest of the turn": "turn", "this phase": "phase",
-                "until the start of your next turn": "next-turn",
-                "for the rest of the battle": "battle"}
-_UNTIL = re.compile(r"^ (for the rest of the turn|this phase|until the start of your next turn"
-                    r"|for the rest of the battle)")
-_CONDITIONS = [
-    (r" (?:if|while) (?:it|this unit) charged (?:this turn|in the same turn|this phase)",
-     lambda m: {"charged": True}),
-    (r" (?:if|while) (?:it|this unit) is in combat", lambda m: {"in_combat": True}),
-    (r" (?:if|while) (?:it|this unit) is not in combat", lambda m: {"in_combat": False}),
-    (r" (?:if|while) (?:it|this unit) is damaged", lambda m: {"damaged": True}),
-    (r" (?:if|while) (?:it|this unit) has (\d+) or more damage points",
-     lambda m: {"damage_points_at_least": int(m.group(1))}),
-    (r" (?:if|while) the target (?:has the (" + _KW + r") keyword|is an? (" + _KW +
-     r")(?: unit)?)", lambda m: {"target_has": m.group(1) or m.group(2)}),
-    (r" (?:if|while) (?:it|this unit) is wholly within (\d+)\" of (?:a|any) friendly (" + _KW +
-     r")(?: units?)?", lambda m: {"wholly_within": int(m.group(1)),
-                                  "of": {"unit": "friendly", "keywords": [m.group(2)]}}),
-]
-_TAIL_CONDITION = re.compile("^(?:" + "|".join(f"(?:{p})" for p, _ in _CONDITIONS) + ")")
-
-
-def _condition(text: str) -> dict[str, Any]:
-    for pattern, make in _CONDITIONS:
-        m = re.fullmatch(pattern, text)
-        if m is not None:
-            return make(m)
-    raise _Unread(text)
-
-
-# --- who --------------------------------------------------------------------------------------
-_AURA = re.compile(r"^(?P<who>.+?) while they are (?:(?P<wholly>wholly )?within (?P<d>\d+)\" of "
-                   r"|(?P<combat>in combat with ))this unit$")
-_GROUP = re.compile(r"^(?P<side>friendly|enemy) (?P<not>non-)?(?:(?P<kw>" + _KW + r") units|"
-                    r"(?P<kwonly>" + _KW + r")|units)(?: within (?P<d>\d+)\" of this unit)?$")
-
-
-def _who(text: str, has_target: bool) -> dict[str, Any]:
-    t = text.strip()
-    if t in ("this unit", "it"):
-        return {"unit": "self"}
-    if t in ("the target", "the targets", "each target", "that unit"):
-        if not has_target:
-            raise _Unread(text)
-        return {"unit": "target"}
-    m = _AURA.match(t)
-    if m is not None:
-        who = _who(m.group("who"), has_target)
-        if who["unit"] not in ("friendly", "enemy"):
-            raise _Unread(text)
-        if m.group("combat"):
-            who["in_combat_with"] = "self"
-        else:
-            who["wholly_within" if m.group("wholly") else "within"] = int(m.group("d"))
-        return who
-    m = _GROUP.match(t)
-    if m is not None:
-        who = {"unit": m.group("side")}
-        kw = m.group("kw") or m.group("kwonly")
-        if kw:
-            who["not_keywords" if m.group("not") else "keywords"] = [kw]
-        elif m.group("not"):
-            raise _Unread(text)
-        if m.group("d"):
-            who["within"] = int(m.group("d"))
-        return who
-    raise _Unread(text)
-
-
-def _subject_with_tail(subject: str, tail: str, has_target: bool
-                       ) -> tuple[dict[str, Any], str]:
-    """A subject and what follows its verb: an aura's 'while they are wholly within N" of this
-    unit' belongs to the subject."""
-    m = _THEY.match(tail)
-    if m is not None:
-        return _who(subject + m.group(0), has_target), tail[m.end():]
-    return _who(subject, has_target), tail
-
-
-_THEY = re.compile(r"^ while they are (?:(?:wholly )?within \d+\" of |in combat with )this unit")
-_POSSESSIVE = re.compile(r"^(?P<who>this unit|the target|the targets|friendly (?:" + _KW +
-                         r") units|that unit)(?:'s|')")
-_SPLIT = re.compile(r"(?= (?:if|while) | for the rest of | this phase| until the start )")
-
-
-def _owner(text: str, has_target: bool) -> tuple[dict[str, Any], str]:
-    """'this unit's melee weapons' -> (this unit, 'melee weapons')."""
-    m = _POSSESSIVE.match(text)
-    if m is None:
-        raise _Unread(text)
-    return _who(m.group("who"), has_target), text[m.end():].strip()
-
-
-_ROLLS = re.compile(r"^(?P<rolls>(?:hit|wound|save|run|charge|casting|chanting) rolls"
-                    r"(?: and (?:hit|wound|save|run|charge|casting|chanting) rolls)?) for "
-                    r"(?P<for>.+)$")
-_ATTACKS = re.compile(r"^(?:(?P<poss>.+?)'s? (?P<kind1>combat |shooting )?attacks"
-                      r"|(?P<kind2>combat |shooting )?attacks (?P<rel>made by|that target) "
-                      r"(?P<who>.+?))(?: that target (?:an? )?(?:enemy )?(?P<kw>" + _KW +
-                      r")(?: units?)?)?$")
-_CHARACTERISTIC = re.compile(r"^the (?P<c>rend|attacks|damage|move) characteristics? of "
-                             r"(?P<of>.+?) (?P<kind>melee |ranged )?weapons$", re.I)
-_CONTROL = re.compile(r"^(?:(?P<poss>.+?)'s? control scores?|the control scores? of "
-                      r"(?P<who>.+?))$")
-_MOVE = re.compile(r"^(?:(?P<poss>.+?)'s? move characteristic|the move characteristic of "
-                   r"(?P<who>.+?))$", re.I)
-
-
-def _modifiers(what: str, by: int, has_target: bool) -> list[tuple[dict[str, Any], str]]:
-    """'hit rolls for this unit's combat attacks if it charged this turn' -> the modifiers, each
-    with the tail of conditions and duration still to read."""
-    parts = _SPLIT.split(what, maxsplit=1)
-    main, tail = parts[0], (parts[1] if len(parts) > 1 else "")
-    aura = _THEY.match(tail)
-    if aura is not None:                   # the subject's own: friendly X units while they ...
-        main, tail = main + aura.group(0), tail[aura.end():]
-    m = _ROLLS.match(main)
-    if m is not None:
-        rolls = re.findall(r"(hit|wound|save|run|charge|casting|chanting) rolls", m.group("rolls"))
-        return [(_roll_modifier(r, by, m.group("for"), has_target), tail) for r in rolls]
-    m = _CHARACTERISTIC.match(main)
-    if m is not None:
-        owner = m.group("of")
-        who = (_who(owner, has_target) if not owner.endswith(("'s", "s'"))
-               else _owner(owner, has_target)[0])
-        e = {"modify": m.group("c").lower(), "by": by, "who": who}
-        if m.group("kind"):
-            e["weapons"] = m.group("kind").strip()
-        return [(e, tail)]
-    m = _CONTROL.match(main) or _MOVE.match(main)
-    if m is not None:
-        who = (_who(m.group("who"), has_target) if m.group("who")
-               else _who(m.group("poss"), has_target))
-        kind = "control" if "control" in main else "move"
-        return [({"modify": kind, "by": by, "who": who}, tail)]
-    raise _Unread(what)
-
-
-def _roll_modifier(roll: str, by: int, subject: str, has_target: bool) -> dict[str, Any]:
-    if roll in ("hit", "wound"):
-        m = _ATTACKS.match(subject)
-        if m is None:              # 'hit rolls for friendly X units': their attacks
-            return {"modify": roll, "by": by, "of": _who(subject, has_target)}
-        e: dict[str, Any] = {"modify": roll, "by": by}
-        kind = (m.group("kind1") or m.group("kind2") or "").strip()
-        if m.group("poss") is not None:
-            e["of"] = _who(m.group("poss"), has_target)
-        elif m.group("rel") == "made by":
-            e["of"] = _who(m.group("who"), has_target)
-        else:
-            e["against"] = _who(m.group("who"), has_target)
-        if kind:
-            e["attacks"] = "melee" if kind == "combat" else "shooting"
-        if m.group("kw"):
-            e["if"] = [{"target_has": m.group("kw")}]
-        return e
-    return {"modify": roll, "by": by, "who": _who(subject, has_target)}

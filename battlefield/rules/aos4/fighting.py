@@ -10,8 +10,8 @@ from fractions import Fraction
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import commands, movement, rolls, split
-from battlefield.rules.aos4.charge import shortest_charge
+from battlefield.rules.aos4 import commands, movement, passives, rolls, split
+from battlefield.rules.aos4.charge import charge_roll_of, longest_charge, shortest_charge
 from battlefield.rules.aos4.data import Ability, book
 from battlefield.rules.aos4.movement import Arrive, in_combat, v
 from battlefield.rules.aos4.movement_phase import moved
@@ -47,7 +47,7 @@ def check_charge(state: State, a: Ability, u: int, action: Action) -> list[Viola
     rules = book(state)
     # "must end that move within 1/2\" of a visible enemy unit": any of them, not only the
     # target named (the target says which unit the charge means to reach: odds, the window)
-    return movement.check(state, u, action, rules.max_charge, arrive=Arrive(
+    return movement.check(state, u, action, longest_charge(state, u), arrive=Arrive(
         tuple(state.enemies(u)), rules.core.charge.reach, sight=True,
         code="charge_not_reached")).problems
 
@@ -60,7 +60,7 @@ def out_of_reach(state: State, u: int, aimed: list[int], action: Action) -> Viol
     roll gives): none of them within it means no path can end within reach."""
     t = state.table
     rules = book(state)
-    longest, reach = rules.max_charge, rules.core.charge.reach
+    longest, reach = longest_charge(state, u), rules.core.charge.reach
     mine = t.unit_models[u]
     most = longest + reach + float(t.reach[mine].max()) + movement.EPS
     gaps = [t.unit_distance(u, w) for w in aimed]
@@ -68,7 +68,7 @@ def out_of_reach(state: State, u: int, aimed: list[int], action: Action) -> Viol
     if min(gaps) > most:
         return v("out_of_charge_range", f"{names} is {min(gaps):.2f}\" from {action.unit}: "
                                         f"no charge roll reaches it (at most "
-                                        f"{longest}\")", distance=min(gaps), most=longest)
+                                        f"{longest:g}\")", distance=min(gaps), most=longest)
     ref = Referee(state.scene, t)
     needed = []
     for w, gap in zip(aimed, gaps, strict=True):
@@ -81,10 +81,10 @@ def out_of_reach(state: State, u: int, aimed: list[int], action: Action) -> Viol
             needed.append(best.needed)
     half = Fraction(reach).limit_denominator(16)
     shortest = (f"the shortest legal path needs {min(needed):.2f}\"" if needed else
-                f"no legal path of {longest}\" or less ends within {half}\" of a "
+                f"no legal path of {longest:g}\" or less ends within {half}\" of a "
                 f"visible model")
     return v("out_of_charge_range", f"no charge roll brings {action.unit} within reach of "
-                                    f"{names}: {shortest} (at most {longest}\")", most=longest)
+                                    f"{names}: {shortest} (at most {longest:g}\")", most=longest)
 
 
 def charge_length(state: State, u: int, action: Action) -> float:
@@ -108,14 +108,17 @@ def charge(state: State, a: Ability, u: int, action: Action) -> list[Event]:
     needed = charge_length(state, u, action)
     side = unit.side
     reroll = commands.reroll(state, side, action, "forward-to-victory")
-    result = play(rolls.charge_roll(book(state).core.charge.roll, unit.id, needed, reroll),
-                  state.dice)
+    dice, bonus, names = charge_roll_of(state, u)
+    result = play(rolls.charge_roll(dice, unit.id, needed - bonus, reroll), state.dice)
+    mods: Event = {"modifier": bonus, "abilities": names} if bonus else {}
+    if dice != book(state).core.charge.roll:
+        mods["dice"] = dice
     events: list[Event] = [{"type": "charge-roll", "unit": unit.id,
-                            "roll": result.rolls[0], "needed": round(needed, 6)}]
+                            "roll": result.rolls[0], "needed": round(needed, 6), **mods}]
     if len(result.rolls) > 1:
         events += [commands.spend(state, side, "forward-to-victory"),
                    {"type": "charge-roll", "unit": unit.id, "roll": result.rolls[-1],
-                    "needed": round(needed, 6), "reroll": True}]
+                    "needed": round(needed, 6), "reroll": True, **mods}]
     if not result.reached:
         events.append({"type": "charge-failed", "unit": unit.id, "failed": "charge failed"})
         return events
@@ -135,15 +138,24 @@ def declare_charge(state: State, u: int, action: Action) -> list[Event]:
     checked against the roll (check_charge_move), or decline - the unit stays, the charge
     failed."""
     unit = state.scene.units[u]
-    side, dice = unit.side, book(state).core.charge.roll
-    got = roll(Throw(dice, f"charge roll {unit.id}"), state.dice)
-    events: list[Event] = [{"type": "charge-roll", "unit": unit.id, "roll": got}]
+    side = unit.side
+    # the roll as abilities make it (charge_roll_of: the dice, what they add): the move may
+    # be as long as the dice plus the modifier, never below 0
+    dice, bonus, names = charge_roll_of(state, u)
+    mods: Event = {"modifier": bonus, "abilities": names} if bonus else {}
+    if dice != book(state).core.charge.roll:
+        mods["dice"] = dice
+    rolled = roll(Throw(dice, f"charge roll {unit.id}"), state.dice)
+    got = max(0, rolled + bonus)
+    events: list[Event] = [{"type": "charge-roll", "unit": unit.id, "roll": rolled, **mods}]
     shortest = shortest_move(state, u)
     if (shortest is None or shortest > got + movement.EPS) and commands.reroll(
             state, side, action, "forward-to-victory"):
         events.append(commands.spend(state, side, "forward-to-victory"))
-        got = roll(Throw(dice, f"charge re-roll {unit.id}"), state.dice)
-        events.append({"type": "charge-roll", "unit": unit.id, "roll": got, "reroll": True})
+        rolled = roll(Throw(dice, f"charge re-roll {unit.id}"), state.dice)
+        got = max(0, rolled + bonus)
+        events.append({"type": "charge-roll", "unit": unit.id, "roll": rolled, "reroll": True,
+                       **mods})
     if shortest is None or shortest > got + movement.EPS:
         needs = f": the shortest needs {shortest:.2f}\"" if shortest is not None else ""
         events.append({"type": "charge-failed", "unit": unit.id, "roll": got,
@@ -159,7 +171,7 @@ def shortest_move(state: State, u: int) -> float | None:
     """The shortest legal charge of unit u to within 1/2" of any visible enemy unit (the most
     a charge roll gives as the search's bound), or None."""
     rules = book(state)
-    ref, longest = Referee(state.scene, state.table), rules.max_charge
+    ref, longest = Referee(state.scene, state.table), longest_charge(state, u)
     best = None
     for w in state.enemies(u):
         if state.table.unit_distance(u, w) - rules.core.charge.reach > longest + movement.EPS:
@@ -238,8 +250,12 @@ def passed(state: State, side: str) -> None:
 
 
 def strike(state: State, u: int) -> str:
+    """STRIKE-FIRST or STRIKE-LAST: the unit's keyword, or given for the rest of the turn by an
+    ability (its flag) or by a passive one (passives.keywords)."""
     s = state.scene.units[u]
-    first, last = s.has("STRIKE-FIRST"), s.has("STRIKE-LAST")
+    given = {k.upper() for k in state.units[u].flags} | passives.keywords_now(state, u)
+    first = s.has("STRIKE-FIRST") or "STRIKE-FIRST" in given
+    last = s.has("STRIKE-LAST") or "STRIKE-LAST" in given
     return "first" if first and not last else ("last" if last and not first else "")
 
 

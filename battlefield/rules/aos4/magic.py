@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import allocation, commands, spellbook
+from battlefield.rules.aos4 import allocation, commands, passives, spellbook
 from battlefield.rules.aos4.data import book
 from battlefield.rules.aos4.heroics import WIZARD_THIS_TURN
 from battlefield.rules.aos4.movement import v
@@ -190,9 +190,11 @@ def _cast(state, u, action, data, bonus) -> list[Event]:
     spec = state.scene.units[u]
     m = book(state).core.magic
     roll = state.dice.roll(m.casting_roll, f"casting roll {spec.id} ({data['id']})")
-    total = roll.total + bonus
+    by, names = passives.bonus_now(state, u, "casting")
+    total = roll.total + bonus + by
     ev: Event = {"type": "cast", "unit": spec.id, "spell": data["id"], "roll": total,
-                 "casting_value": data["casting_value"]}
+                 "casting_value": data["casting_value"],
+                 **({"abilities": names} if by else {})}
     if sum(1 for x in roll.values if x == 1) >= m.miscast_ones:
         state.units[u].phase_used.add("miscast")
         return [{**ev, "result": "miscast", "failed": "cast miscast"},
@@ -300,7 +302,10 @@ def _chant(state, u, action, data, bonus) -> list[Event]:
         us.counters["ritual"] = max(0, points - lost)
         return [{**ev, "result": "failed", "ritual": us.counters["ritual"],
                  "failed": "chant failed"}]
-    total = roll.total + bonus
+    by, names = passives.bonus_now(state, u, "chanting")
+    if by:
+        ev["abilities"] = names
+    total = roll.total + bonus + by
     if not action.option("bank", False) and total + points >= data["chanting_value"]:
         us.counters["ritual"] = 0
         return [{**ev, "result": "answered", "ritual_spent": points}] + \

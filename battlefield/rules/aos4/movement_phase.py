@@ -21,7 +21,8 @@ import numpy as np
 
 from battlefield.geometry.paths import Terrain
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import allocation, commands, movement, rolls
+from battlefield.rules.aos4 import allocation, commands, movement, passives, rolls
+from battlefield.rules.aos4.charge import longest_charge
 from battlefield.rules.aos4.data import Ability, book
 from battlefield.rules.aos4.movement import Keep, Moves, in_combat, v
 from battlefield.rules.chance import Throw, play, roll
@@ -73,11 +74,13 @@ def used(a: Ability) -> set[str]:
 
 # --- the unit's Move ------------------------------------------------------------------------------
 def move_stat(state: State, u: int) -> float:
-    """The unit's Move; a dice Move counts the most it can roll (what a check allows)."""
+    """The unit's Move with what abilities add to it (never below 0); a dice Move counts the
+    most it can roll (what a check allows)."""
     move = state.scene.units[u].stats.get("move")
     if rolls.is_dice(move):
-        return float(rolls.most(str(move)))
-    return float(allocation.stat(state, u, "move", 0) or 0)
+        return max(0.0, float(rolls.most(str(move))) + passives.bonus_now(state, u, "move")[0])
+    return max(0.0, float(allocation.stat(state, u, "move", 0) or 0)
+               + passives.bonus_now(state, u, "move")[0])
 
 
 def move_rolled(state: State, u: int) -> tuple[float, Event] | None:
@@ -88,7 +91,11 @@ def move_rolled(state: State, u: int) -> tuple[float, Event] | None:
         return None
     unit = state.scene.units[u].id
     got = play(rolls.move_roll(unit, str(move)), state.dice)
-    return float(got), {"type": "move-roll", "unit": unit, "move": str(move), "roll": got}
+    by, names = passives.bonus_now(state, u, "move")
+    event: Event = {"type": "move-roll", "unit": unit, "move": str(move), "roll": got}
+    if by:
+        event.update(modifier=by, abilities=names)
+    return max(0.0, float(got + by)), event
 
 
 def dice_move(state: State, u: int, action: Action | Moves, rolled: tuple[float, Event],
@@ -118,11 +125,14 @@ def standing(state: State, moves: Moves) -> Moves:
 # --- the ruleset's move hooks (Aos4.move_allowance, move_cost, move_ground) ----------------------
 def allowance(state: State, u: int, ability: str) -> float | None:
     """The longest move `ability` can give unit u (before any roll), as its check counts."""
-    move = move_stat(state, u)
     rules = book(state)
-    return {"normal-move": move, "retreat": move, "run": move + rules.run_most,
-            "redeploy": rules.redeploy_most, "charge": float(rules.max_charge),
-            "fight": rules.core.combat.pile_in}.get(ability)
+    if ability in ("normal-move", "retreat"):
+        return move_stat(state, u)
+    if ability == "run":
+        return move_stat(state, u) + max(0, rules.run_most + passives.bonus_now(state, u, "run")[0])
+    if ability == "charge":
+        return longest_charge(state, u)
+    return {"redeploy": rules.redeploy_most, "fight": rules.core.combat.pile_in}.get(ability)
 
 
 def cost(state: State, u: int, m: int, path: np.ndarray) -> tuple[float, float]:
@@ -179,9 +189,12 @@ def run(state: State, a: Ability, u: int, action: Action) -> list[Event]:
     double = "at-the-double" in commands.given(action)
     rolled = move_rolled(state, u)
     got = play(rolls.run_roll(book(state).core.movement, unit.id, double), state.dice)
-    allowed = (rolled[0] if rolled else move_stat(state, u)) + got
-    events: list[Event] = [*([rolled[1]] if rolled else []),
-                           {"type": "run", "unit": unit.id, "roll": got, "allowed": allowed}]
+    by, names = passives.bonus_now(state, u, "run") if not double else (0, [])
+    allowed = (rolled[0] if rolled else move_stat(state, u)) + max(0, got + by)
+    run_event: Event = {"type": "run", "unit": unit.id, "roll": got, "allowed": allowed}
+    if by:
+        run_event.update(modifier=by, abilities=names)
+    events: list[Event] = [*([rolled[1]] if rolled else []), run_event]
     state.units[u].flags.add("moved")
     if not (action.path or action.paths):
         d = Decision(unit.side, RUN_MOVE, (Action(DECLINE, side=unit.side),),

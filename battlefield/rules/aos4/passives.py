@@ -6,10 +6,12 @@ themselves to every attack, in play and in `odds`:
   attacks that target WHO; to save rolls for WHO; to the Rend, Damage or Attacks of WHO's
   (melee or ranged) weapons; a weapon's Attacks or Damage set to N (Battle Damaged);
 - a ward for WHO (the best ward a unit has counts);
-WHO is the unit itself, or friendly or enemy units (with or without keywords) within or wholly
-within N" of it, or in combat with it; the conditions are the reader's: this unit charged this
-turn, is (not) in combat, is damaged or has N or more damage points, is wholly within N" of a
-friendly X, and the target of the attack has keyword X.
+WHO is the unit itself, or (other) friendly or enemy units (with or without keywords) within
+or wholly within N" of it, or in combat with it; the conditions are every one the reader knows
+(effects.py). Outside the attack (roll_bonus, charge_dice, keywords): modifiers to charge and
+run rolls, charge dice, the Move, control scores, casting and chanting rolls, and STRIKE-FIRST
+or STRIKE-LAST given; and what activated abilities put in force for the rest of the turn
+(TURN_AURAS, in_force).
 
 `playable(reading)` says whether the engine plays a reading whole (what `army coverage` counts
 as played); a reading with any other effect, condition or subject is not played at all.
@@ -28,13 +30,23 @@ from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.weapons import Weapon
 from battlefield.rules.dice import parse
 from battlefield.rules.state import State
+from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
 
 ATTACK_ROLLS = ("hit", "wound", "save")
 WEAPON_CHARACTERISTICS = ("rend", "damage", "attacks")
+# The rolls and characteristics outside an attack a modifier may change (roll_bonus): charge
+# and run rolls, the Move characteristic, the control score, casting and chanting rolls, and
+# the number of dice a charge roll uses.
+GIVEN_KEYWORDS = ("STRIKE-FIRST", "STRIKE-LAST")   # the keywords an ability may give a unit
+OTHER_ROLLS = ("charge", "run", "move", "control", "casting", "chanting", "charge_dice")
+CHARGE_DICE = (1, 3)            # the fewest and most dice a charge roll can come to
 CONDITIONS = ("charged", "in_combat", "damaged", "damage_points_at_least", "target_has",
-              "wholly_within")
+              "wholly_within", "within", "contesting", "in_combat_with",
+              "in_combat_with_charged", "target_models_at_least", "target_has_any")
 EPS = 1e-6
+TURN_AURAS = "turn_auras"     # state.extra: [owner, ability, effect] of activated abilities,
+#                               in force for the rest of the turn (activated.py; turns clears)
 
 
 # --- what the engine plays ---
@@ -42,7 +54,7 @@ def _who_ok(who: Mapping[str, Any] | None) -> bool:
     if not who:
         return False
     keys = set(who) - {"unit", "keywords", "not_keywords", "within", "wholly_within",
-                       "in_combat_with"}
+                       "in_combat_with", "other"}
     return not keys and who["unit"] in ("self", "friendly", "enemy") and (
         who["unit"] != "self" or len(who) == 1) and not isinstance(
         who.get("within", who.get("wholly_within", 0)), str)
@@ -52,7 +64,8 @@ def _conditions_ok(conditions: Any) -> bool:
     for c in conditions or ():
         if not any(k in c for k in CONDITIONS):
             return False
-        if "wholly_within" in c and (c.get("of") or {}).get("unit") != "friendly":
+        if ("wholly_within" in c or "within" in c) and (c.get("of") or {}).get(
+                "unit") != "friendly":
             return False
     return True
 
@@ -63,14 +76,20 @@ def effect_ok(e: Mapping[str, Any]) -> bool:
         return False
     if "ward" in e:
         return _who_ok(e.get("who"))
+    if "keyword" in e:
+        return e["keyword"] in GIVEN_KEYWORDS and _who_ok(e.get("who"))
     if "set" in e:
         return e["set"] in ("attacks", "damage") and e.get("who") == {"unit": "self"}
     roll = e.get("modify")
     if roll in ("hit", "wound"):
-        subject = e.get("of") or e.get("against")
-        return ("of" in e) != ("against" in e) and _who_ok(subject)
-    if roll == "save" or roll in WEAPON_CHARACTERISTICS:
-        return _who_ok(e.get("who"))
+        return ("of" in e or "against" in e) and all(
+            _who_ok(e[k]) for k in ("of", "against") if k in e)
+    if roll in WEAPON_CHARACTERISTICS:
+        if "weapon" in e and e.get("who") != {"unit": "self"}:
+            return False
+        return ("who" in e) != ("against" in e) and _who_ok(e.get("who") or e.get("against"))
+    if roll == "save" or roll in OTHER_ROLLS:
+        return "weapon" not in e and _who_ok(e.get("who"))
     return False
 
 
@@ -106,6 +125,12 @@ def of_scene(scene: Scene) -> list[tuple[int, str, effects.Reading]]:
     return out
 
 
+def in_force(t: Table) -> list[tuple[int, str, effects.Reading]]:
+    """The passive abilities of the scene and the activated ones in force this turn."""
+    return [*of_scene(t.scene),
+            *((o, n, effects.Reading(None, None, (), (e,))) for o, n, e in t.auras)]
+
+
 # --- where the game stands, as an attack asks it ---
 @dataclass(frozen=True)
 class Table:
@@ -118,6 +143,9 @@ class Table:
     damage: Callable[[int], int]
     combat: Mapping[int, Any]
     counters: Callable[[int], Mapping[str, float]] = lambda u: {}
+    auras: tuple[tuple[int, str, dict[str, Any]], ...] = ()     # TURN_AURAS
+    # who controls each objective unit u contests (a side, or None): [] when it contests none
+    contests: Callable[[int], list[str | None]] = lambda u: []
 
 
 def in_play(state: State, referee: Any) -> Table:
@@ -127,13 +155,57 @@ def in_play(state: State, referee: Any) -> Table:
         return int(us.damage[us.alive].sum())
 
     return Table(state.scene, state.table, lambda u: state.units[u].flags, damage,
-                 referee.combat, lambda u: state.units[u].counters)
+                 referee.combat, lambda u: state.units[u].counters,
+                 _auras(state),
+                 _contests(referee, lambda o: state.objectives.get(o.id, o.controlled_by)))
+
+
+def _sound(e: Any) -> bool:
+    """An effect the engine plays, whole and well formed (from a position written by hand)."""
+    try:
+        return isinstance(e, dict) and isinstance(e.get("by", 0), int) and effect_ok(e) and all(
+            isinstance(k, str) for k in e.get("who", e.get("of", e.get("against", {}))).get(
+                "keywords", ()))
+    except (TypeError, AttributeError, KeyError):
+        return False
+
+
+def _auras(state: State) -> tuple[tuple[int, str, dict[str, Any]], ...]:
+    """The activated abilities in force this turn (TURN_AURAS), each one checked: a position
+    written by hand may hold anything, and only what the engine plays is applied."""
+    out = []
+    raw = state.extra.get(TURN_AURAS)
+    for item in raw if isinstance(raw, list) else ():
+        if isinstance(item, (list, tuple)) and len(item) == 3 and isinstance(item[0], int) \
+                and 0 <= item[0] < len(state.scene.units) and _sound(item[2]):
+            out.append((item[0], str(item[1]), item[2]))
+    return tuple(out)
 
 
 def in_odds(referee: Any, charged: set[int] = frozenset()) -> Table:
     """The conditions' view of an odds question: no damage, the units that charged."""
     return Table(referee.scene, referee.table, lambda u: {"charged"} if u in charged else set(),
-                 lambda u: 0, referee.combat)
+                 lambda u: 0, referee.combat,
+                 contests=_contests(referee, lambda o: o.controlled_by))
+
+
+def _contests(referee: Any, holder: Callable[[Any], str | None]
+              ) -> Callable[[int], list[str | None]]:
+    """Unit u -> who controls each objective it contests (asked once, when first needed)."""
+    got: dict[int, list[str | None]] = {}
+    done: list[bool] = []
+
+    def contests(u: int) -> list[str | None]:
+        if not done:
+            for k, o in enumerate(referee.scene.objectives):
+                c = referee.objective(k)
+                for units in c.units.values():
+                    for w in units:
+                        got.setdefault(w, []).append(holder(o))
+            done.append(True)
+        return got.get(u, [])
+
+    return contests
 
 
 def _within(t: Table, a: int, b: int, reach: float, wholly: bool) -> bool:
@@ -153,6 +225,8 @@ def _matches(t: Table, who: Mapping[str, Any], owner: int, u: int) -> bool:
     """Unit u is the WHO of an ability of unit `owner`."""
     if who["unit"] == "self":
         return u == owner
+    if who.get("other") and u == owner:
+        return False
     spec, mine = t.scene.units[u], t.scene.units[owner]
     same = spec.side == mine.side
     if who["unit"] == "friendly" and not same or who["unit"] == "enemy" and same:
@@ -176,18 +250,106 @@ def _holds(t: Table, c: Mapping[str, Any], owner: int, target: int | None) -> bo
         return bool(t.combat.get(owner)) == bool(c["in_combat"])
     if "damaged" in c:
         return (t.damage(owner) > 0) == bool(c["damaged"])
+    if "contesting" in c:
+        side = t.scene.units[owner].side
+        held = t.contests(owner)
+        return bool(held) if c["contesting"] == "any" else any(
+            (h == side) == (c["contesting"] == "yours") for h in held)
+    if "in_combat_with" in c:
+        return any(effects.has_keywords(c["in_combat_with"], tuple(t.scene.units[w].keywords))
+                   for w in t.combat.get(owner, ()))
+    if "in_combat_with_charged" in c:
+        return any("charged" in t.flags(w) for w in t.combat.get(owner, ()))
+    if "target_models_at_least" in c:
+        return target is not None and len(t.table.unit_models[target]) >= int(
+            c["target_models_at_least"])
+    if "target_has_any" in c:
+        return target is not None and any(effects.has_keywords(k, tuple(
+            t.scene.units[target].keywords)) for k in c["target_has_any"])
     if "damage_points_at_least" in c:
         return t.damage(owner) >= int(c["damage_points_at_least"])
     if "target_has" in c:
         return target is not None and effects.has_keywords(
             c["target_has"], tuple(t.scene.units[target].keywords))
-    if "wholly_within" in c:
+    if "wholly_within" in c or "within" in c:
         kws = (c.get("of") or {}).get("keywords", ())
         side = t.scene.units[owner].side
-        return any(_within(t, owner, w, float(c["wholly_within"]), True)
+        wholly = "wholly_within" in c
+        reach = float(c["wholly_within" if wholly else "within"])
+        return any(_within(t, owner, w, reach, wholly)
                    for w, spec in enumerate(t.scene.units) if w != owner and spec.side == side
                    and all(effects.has_keywords(k, tuple(spec.keywords)) for k in kws))
     return False
+
+
+# --- a roll outside the attack with them ---
+def roll_bonus(t: Table, u: int, roll: str) -> tuple[int, list[str]]:
+    """What the passive abilities in play and the activated ones of the turn (counter
+    buff_ROLL) add to unit u's `roll` (one of OTHER_ROLLS), and the names of the passive
+    ones that add something."""
+    total = int(t.counters(u).get(f"buff_{roll}", 0))
+    used: list[str] = []
+    for owner, name, reading in in_force(t):
+        if not len(t.table.unit_models[owner]):
+            continue
+        if not all(_holds(t, c, owner, None) for c in reading.conditions):
+            continue
+        by = sum(int(e["by"]) for e in reading.effects
+                 if e.get("modify") == roll and _matches(t, e["who"], owner, u)
+                 and all(_holds(t, c, owner, None) for c in e.get("if", ())))
+        if by:
+            total += by
+            used.append(name)
+    return total, used
+
+
+def concerns(state: State, u: int, key: str, value: str) -> bool:
+    """Whether any ability in play could change unit u's `value` (a roll: key "modify"; a
+    keyword: key "keyword"): a passive one of the scene, one in force this turn, or a counter
+    of the turn (asked before anything is measured)."""
+    if key == "modify" and f"buff_{value}" in state.units[u].counters:
+        return True
+    return any(e.get(key) == value for _, _, r in of_scene(state.scene) for e in r.effects) \
+        or any(e.get(key) == value for _, _, e in _auras(state))
+
+
+def bonus_now(state: State, u: int, roll: str) -> tuple[int, list[str]]:
+    """roll_bonus in play: what the abilities in play add to unit u's `roll` now."""
+    if not concerns(state, u, "modify", roll):
+        return 0, []
+    return roll_bonus(in_play(state, Referee(state.scene, state.table)), u, roll)
+
+
+def keywords(t: Table, u: int) -> set[str]:
+    """The keywords (GIVEN_KEYWORDS) the passive abilities in play give unit u now."""
+    out: set[str] = set()
+    for owner, _, reading in in_force(t):
+        if not len(t.table.unit_models[owner]) or not all(
+                _holds(t, c, owner, None) for c in reading.conditions):
+            continue
+        out |= {e["keyword"] for e in reading.effects if "keyword" in e
+                and _matches(t, e["who"], owner, u)
+                and all(_holds(t, c, owner, None) for c in e.get("if", ()))}
+    return out
+
+
+def keywords_now(state: State, u: int) -> set[str]:
+    """keywords in play: what the passive abilities give unit u now."""
+    if not any(concerns(state, u, "keyword", k) for k in GIVEN_KEYWORDS):
+        return set()
+    return keywords(in_play(state, Referee(state.scene, state.table)), u)
+
+
+def charge_dice(t: Table, u: int, dice: str) -> str:
+    """The charge roll's dice for unit u: "Add 1 to the number of dice rolled when making
+    charge rolls for this unit, to a maximum of 3" makes 2D6 3D6 ("subtract 1 ..., to a
+    minimum of 1": D6); the reader reads only those bounds (CHARGE_DICE)."""
+    extra, _ = roll_bonus(t, u, "charge_dice")
+    if not extra:
+        return dice
+    n, sides, bonus = parse(dice)
+    got = max(CHARGE_DICE[0], min(n + extra, CHARGE_DICE[1]))
+    return f"{'' if got == 1 else got}D{sides}" + (f"+{bonus}" if bonus else "")
 
 
 # --- an attack with them ---
@@ -213,7 +375,7 @@ def in_attack(t: Table, u: int, w: int, wp: Weapon, mods: Modifiers, companion: 
     ward = t.counters(w).get("buff_ward")            # an activated ability's, this turn
     if ward is not None:
         mods = replace(mods, ward=int(ward) if mods.ward is None else min(mods.ward, int(ward)))
-    for owner, name, reading in of_scene(t.scene):
+    for owner, name, reading in in_force(t):
         if not len(t.table.unit_models[owner]) or (companion and t.scene.units[owner].side
                                                       == mine):
             continue
@@ -255,17 +417,21 @@ def _apply(t: Table, e: Mapping[str, Any], owner: int, u: int, w: int, wp: Weapo
             best = e["ward"] if mods.ward is None else min(mods.ward, e["ward"])
             mods = replace(mods, ward=best)
         return wp, mods
+    if "keyword" in e:                   # a keyword given: the fight's order (fighting.strike)
+        return wp, mods
     if "set" in e:
         if u == owner and _same_weapon(e["weapon"], wp.name):
             wp = replace(wp, **{e["set"]: str(e["to"])})
         return wp, mods
     roll, by = e["modify"], int(e["by"])
+    if roll in OTHER_ROLLS:
+        return wp, mods
     if roll in ("hit", "wound"):
         kind = e.get("attacks")
         if kind is not None and kind != ("melee" if wp.melee else "shooting"):
             return wp, mods
-        subject, attacker = (e["of"], u) if "of" in e else (e["against"], w)
-        if _matches(t, subject, owner, attacker):
+        if ("of" not in e or _matches(t, e["of"], owner, u)) and (
+                "against" not in e or _matches(t, e["against"], owner, w)):
             mods = replace(mods, **{roll: getattr(mods, roll) + by})
         return wp, mods
     if roll == "save":
@@ -275,7 +441,9 @@ def _apply(t: Table, e: Mapping[str, Any], owner: int, u: int, w: int, wp: Weapo
     kind = e.get("weapons")
     if kind is not None and kind != ("melee" if wp.melee else "ranged"):
         return wp, mods
-    if _matches(t, e["who"], owner, u):
+    if "weapon" in e and not (u == owner and _same_weapon(e["weapon"], wp.name)):
+        return wp, mods
+    if _matches(t, e["who"], owner, u) if "who" in e else _matches(t, e["against"], owner, w):
         if roll == "rend":
             wp = replace(wp, rend=wp.rend + by)
         else:
@@ -284,5 +452,8 @@ def _apply(t: Table, e: Mapping[str, Any], owner: int, u: int, w: int, wp: Weapo
 
 
 def _same_weapon(named: str, name: str) -> bool:
+    """The weapon a text names is this one: 'Butchering Blades' (and 'Blade'), or one of
+    'Flameburst Pots and Infernal Fires'."""
     a, b = " ".join(named.lower().split()), " ".join(name.lower().split())
-    return a == b or a.rstrip("s") == b.rstrip("s")
+    return a == b or a.rstrip("s") == b.rstrip("s") or (" and " in a and any(
+        _same_weapon(part, name) for part in a.split(" and ")))

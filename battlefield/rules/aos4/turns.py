@@ -19,6 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from battlefield.rules.actions import Action
+from battlefield.rules.aos4 import passives
+from battlefield.rules.aos4.activated import TURN_END
 from battlefield.rules.aos4.allocation import stat
 from battlefield.rules.aos4.data import book
 from battlefield.rules.decisions import Decision, ask
@@ -136,10 +138,12 @@ def start_turn(state: State, side: str) -> list[Event]:
     c["active"] = side
     c["phase"] = PHASES[0]
     c["acting"] = side
+    state.extra.pop(passives.TURN_AURAS, None)     # what activated abilities gave the turn
     for u, us in enumerate(state.units):
         us.flags.clear()
         us.phase_used.clear()
         _phase_counters(us)
+        _turn_ended(us)
         if state.scene.units[u].side == side:      # buffs last until their side's next turn
             for k in [k for k in us.counters if k.startswith("buff_")]:
                 del us.counters[k]
@@ -148,6 +152,20 @@ def start_turn(state: State, side: str) -> list[Event]:
         s["spells"] = []
         s["prayers"] = []
     return [{"type": "turn", "round": c["round"], "active": side}]
+
+
+def _turn_ended(us) -> None:
+    """What activated abilities gave "for the rest of the turn" (activated.TURN_END: the share
+    of each buff_ counter) is taken back as the turn ends, whoever's unit it is."""
+    for k in [k for k in us.counters if k.startswith(TURN_END)]:
+        key = k[len(TURN_END):]
+        if key == "buff_ward":
+            us.counters.pop(key, None)
+        elif key in us.counters:
+            us.counters[key] -= us.counters[k]
+            if not us.counters[key]:
+                del us.counters[key]
+        del us.counters[k]
 
 
 def _phase_counters(us) -> None:
@@ -188,12 +206,24 @@ def control_objectives(state: State) -> list[Event]:
     """Check who controls each objective (sticky: kept until the other side gains it), then
     each terrain feature (control_terrain)."""
     referee = Referee(state.scene, state.table)
+    bonus = control_bonus(state, referee)
     out = {}
     for k, o in enumerate(state.scene.objectives):
-        c = referee.objective(k, held_by=state.objectives.get(o.id))
+        c = referee.objective(k, held_by=state.objectives.get(o.id), bonus=bonus)
         state.objectives[o.id] = c.controlled_by
         out[o.id] = c.controlled_by
     return [{"type": "objective-control", "controlled_by": out}, *control_terrain(state)]
+
+
+def control_bonus(state: State, referee: Referee) -> list[float] | None:
+    """What abilities add to each unit's control score now (passives.roll_bonus), None when
+    no unit has abilities or a modifier for the turn."""
+    if not any(passives.concerns(state, u, "modify", "control")
+               for u in range(len(state.units))):
+        return None
+    t = passives.in_play(state, referee)
+    return [float(passives.roll_bonus(t, u, "control")[0])
+            for u in range(len(state.scene.units))]
 
 
 TERRAIN = "terrain_control"        # state.extra's key: {piece id: side or None}
@@ -211,14 +241,17 @@ def control_terrain(state: State) -> list[Event]:
         return []
     reach = state.scene.ruleset.combat_range + 1e-6
     held = dict(state.extra.get(TERRAIN) or {})
+    bonus = control_bonus(state, Referee(state.scene, state.table))
     for k, piece in enumerate(pieces):
         totals: dict[str, float] = {}
         for u, spec in enumerate(state.scene.units):
             n = sum(1 for m in state.models_of(u) if state.table.piece_distance(int(m), k)
                     <= reach)
             if n:
-                totals[spec.side] = totals.get(spec.side, 0) + n * float(
-                    stat(state, u, "control", 1) or 1)
+                score = n * float(stat(state, u, "control", 1) or 1)
+                if bonus is not None:
+                    score = max(0.0, score + bonus[u])
+                totals[spec.side] = totals.get(spec.side, 0) + score
         best = max(totals.values(), default=0)
         top = [s for s, x in totals.items() if x == best and x > 0]
         before = held.get(piece.id)

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from battlefield.rules.actions import Action
-from battlefield.rules.aos4 import abilities_play, activated, effects, passives
+from battlefield.rules.aos4 import abilities_play, activated, commands, effects, fighting, passives
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.player import Aos4Player
 from battlefield.rules.aos4.weapons import weapons_of
@@ -53,6 +53,27 @@ ABILITIES = {
                      "to be the target.", "Roll a dice. On a 2+, add 1 to save rolls for the "
                      "target for the rest of the turn. On a 1, inflict D3 mortal damage on the "
                      "target."),
+    "Horrific Predators": ("Khorgorath", "Once Per Turn (Army), Any Combat Phase",
+                           "Pick an enemy unit in combat with this unit to be the target.",
+                           "Roll a dice. On a 3+, the target cannot use commands for the rest "
+                           "of the turn."),
+    "Pulled Into the Depths": ("Eidolon of Mathlann, Aspect of the Storm",
+                               "Once Per Turn (Army), Any Charge Phase",
+                               "Pick an enemy HERO in combat with this unit to be the target.",
+                               "Roll a dice. On a 3+, the target has STRIKE-LAST for the rest "
+                               "of the turn."),
+    "Fissures In Reality": ("Vizzik Skour, Prophet of the Horned Rat", "Any Combat Phase",
+                            "Pick each enemy unit in combat with this unit to be the targets.",
+                            "Roll a D3 for each target. On a 2+, inflict an amount of mortal "
+                            "damage on the target equal to the roll."),
+    "Warrior-kings": ("Auric Runefather on Magmadroth", "Once Per Battle (Army), Your Combat "
+                      "Phase", None, "For the rest of the turn, add 1 to the Attacks "
+                      "characteristic of melee weapons used by friendly FYRESLAYERS units while "
+                      "they are wholly within 12\" of this unit."),
+    "Crush to Death": ("Gobsprakk, the Mouth of Mork", "Once Per Turn (Army), Any Combat Phase",
+                       "Pick an enemy unit in combat with this unit to be the target.",
+                       "Roll a dice. If the roll exceeds the target's Health characteristic, 1 "
+                       "model in the target unit is slain."),
 }
 
 
@@ -67,9 +88,9 @@ def scene(name: str) -> str:
                         "declare": declare, "effect": effect}],
          "models": [{"base": 32, "at": [10, 10]}, {"base": 32, "at": [11.4, 10]}]},
         {"id": "friend", "side": "red", "stats": unit, "weapons": [weapon],
-         "keywords": ["DAUGHTERS OF KHAINE", "KRULEBOYZ", "INFANTRY"],
+         "keywords": ["DAUGHTERS OF KHAINE", "KRULEBOYZ", "INFANTRY", "FYRESLAYERS"],
          "models": [{"base": 32, "at": [20, 10]}]},
-        {"id": "blue", "side": "blue", "stats": unit, "weapons": [weapon],
+        {"id": "blue", "side": "blue", "stats": unit, "weapons": [weapon], "keywords": ["HERO"],
          "models": [{"base": 32, "at": [10, 11.4]}, {"base": 32, "at": [11.4, 11.4]}]}]})
 
 
@@ -81,6 +102,11 @@ def declared(name: str, target: str | None, dice: list[int], setup=None):
         setup(state)
     state.dice.fixed = deque(dice)
     return state, action
+
+
+def buffs(state, u: int) -> dict:
+    """Unit u's buff_ counters (what the attacks read), without their turn-end shares."""
+    return {k: x for k, x in state.units[u].counters.items() if k.startswith("buff_")}
 
 
 def charged(state) -> None:
@@ -95,15 +121,22 @@ def charged(state) -> None:
     ("Regeneration", None, [3], lambda s: s.units[0].damage.__setitem__(0, 2),
      lambda s: s.units[0].damage.sum() == 0),
     ("Raging Inferno", "blue", [3], None,
-     lambda s: s.units[2].counters == {"buff_save": -1}),
-    ("Raging Inferno", "blue", [2], None, lambda s: s.units[2].counters == {}),
+     lambda s: buffs(s, 2) == {"buff_save": -1}),
+    ("Raging Inferno", "blue", [2], None, lambda s: buffs(s, 2) == {}),
     ("Dance of Death", "blue", [], charged,
-     lambda s: s.units[2].counters == {"buff_hit_melee": -1, "buff_wound_melee": -1}),
+     lambda s: buffs(s, 2) == {"buff_hit_melee": -1, "buff_wound_melee": -1}),
     ("Unleashed Savagery", None, [], None,
-     lambda s: s.units[0].counters == {"buff_damage_melee": 1}),
-    ("Witchbrew", "friend", [3], None, lambda s: s.units[1].counters == {"buff_ward": 5}),
-    ("Foul Elixirs", "friend", [2], None, lambda s: s.units[1].counters == {"buff_save": 1}),
+     lambda s: buffs(s, 0) == {"buff_damage_melee": 1}),
+    ("Witchbrew", "friend", [3], None, lambda s: buffs(s, 1) == {"buff_ward": 5}),
+    ("Foul Elixirs", "friend", [2], None, lambda s: buffs(s, 1) == {"buff_save": 1}),
     ("Foul Elixirs", "friend", [1, 2], None, lambda s: s.units[1].damage.sum() == 2),
+    ("Horrific Predators", "blue", [3], None, lambda s: s.units[2].flags == {"no-commands"}),
+    ("Horrific Predators", "blue", [2], None, lambda s: not s.units[2].flags),
+    ("Pulled Into the Depths", "blue", [3], None,
+     lambda s: s.units[2].flags == {"strike-last"} and fighting.strike(s, 2) == "last"),
+    # blue's Health is 3: a 4 exceeds it, a 3 does not
+    ("Crush to Death", "blue", [4], None, lambda s: len(s.models_of(2)) == 1),
+    ("Crush to Death", "blue", [3], None, lambda s: len(s.models_of(2)) == 2),
 ], ids=lambda x: x if isinstance(x, str) else None)
 def test_played_by_the_engine(name, target, dice, setup, then):
     r = effects.read({"name": name, "kind": "activated", "timing": ABILITIES[name][1],
@@ -139,6 +172,84 @@ def test_what_it_gave_for_the_turn_is_used_by_the_attacks():
     t = passives.in_play(state, Referee(state.scene, state.table))
     got, mods, _ = passives.in_attack(t, 0, 1, wp, Modifiers())
     assert got.damage == "2" and mods.ward == 5
+
+
+def test_what_it_gave_for_the_rest_of_the_turn_ends_with_the_turn():
+    """Raging Inferno's -1 to blue's save rolls, Unleashed Savagery's +1 Damage to red's own
+    weapons: both gone when the next turn starts, whoever's turn it is."""
+    from battlefield.rules.aos4 import turns
+
+    state, action = declared("Raging Inferno", "blue", [3])
+    state.apply(action)
+    state.units[2].counters["buff_save"] -= 1           # and a spell's, that stays
+    state.units[0].counters["buff_hit"] = 1
+    turns._turn_ended(state.units[2])
+    turns._turn_ended(state.units[0])
+    assert buffs(state, 2) == {"buff_save": -1} and buffs(state, 0) == {"buff_hit": 1}
+    state, action = declared("Unleashed Savagery", None, [])
+    state.apply(action)
+    turns._turn_ended(state.units[0])
+    assert buffs(state, 0) == {}
+
+
+def test_each_unit_that_fits_is_a_target():
+    """Fissures In Reality picks each enemy unit in combat with red: blue (the friend 10" off is
+    not an enemy); a D3 of 2 inflicts 2 mortal damage. Naming a target is refused."""
+    state, action = declared("Fissures In Reality", None, [2])
+    events = state.apply(action)
+    assert events[0]["targets"] == ["blue"] and state.units[2].damage.sum() == 2
+    assert not state.dice.fixed
+    state, _ = declared("Fissures In Reality", None, [])
+    named = Action("ability", "red", target="blue", options=(("ability", "Fissures In Reality"),))
+    assert [v.code for v in state.check(named)] == ["each_target"]
+    assert abilities_play.offers(state) == [action]
+
+
+def test_an_aura_for_the_rest_of_the_turn():
+    """Warrior-kings: +1 Attacks to the melee weapons of friendly FYRESLAYERS units wholly
+    within 12\" of red - the friend 10\" off (2 -> 3), not red itself (no keyword) - in force
+    like a passive ability until the turn ends."""
+    from battlefield.rules.aos4 import turns
+
+    state, action = declared("Warrior-kings", None, [])
+    events = state.apply(action)
+    assert events[1]["effect"].startswith("for the rest of the turn: +1 to Attacks (melee)")
+    wp = weapons_of(state.scene, 1, melee=True)[0]
+    t = passives.in_play(state, Referee(state.scene, state.table))
+    assert passives.in_attack(t, 1, 2, wp, Modifiers())[0].attacks == "3"
+    assert passives.in_attack(t, 0, 2, wp, Modifiers())[2] == []
+    turns.start_turn(state, "blue")
+    t = passives.in_play(state, Referee(state.scene, state.table))
+    assert passives.in_attack(t, 1, 2, wp, Modifiers())[2] == []
+
+
+@pytest.mark.parametrize("bad", [5, [1], [[0, "x", {"modify": "hit"}]], [[9, "x", {}]],
+                                 [[0, "x", {"modify": "hit", "of": 5}]],
+                                 [[0, "x", {"modify": "attacks", "by": "2",
+                                            "who": {"unit": "friendly"}}]]])
+def test_a_position_s_turn_auras_written_wrong_are_left_alone(bad):
+    """A position written by hand may put anything under extra.turn_auras: what the engine
+    would not play is ignored, never a crash."""
+    state, _ = declared("Warrior-kings", None, [])
+    state.extra[passives.TURN_AURAS] = bad
+    wp = weapons_of(state.scene, 1, melee=True)[0]
+    t = passives.in_play(state, Referee(state.scene, state.table))
+    assert passives.in_attack(t, 1, 2, wp, Modifiers())[2] == []
+    assert passives.bonus_now(state, 1, "move") == (0, [])
+
+
+def test_a_unit_that_cannot_use_commands_is_refused_them():
+    """Horrific Predators on a 3+: blue cannot use commands for the rest of the turn - not
+    All-out Defence when red attacks it, not a command of its own."""
+    from battlefield.rules.aos4 import defence
+
+    state, action = declared("Horrific Predators", "blue", [3])
+    assert defence.can_use(state, 2)
+    state.apply(action)
+    assert not defence.can_use(state, 2)
+    a = state.rules.book.abilities["all-out-attack"]
+    got = commands.rules_of_one(state, a, 2, Action("fight", "blue"))
+    assert "no_commands" in [v.code for v in got]
 
 
 def test_the_computer_declares_it_at_its_timing():

@@ -56,6 +56,121 @@ READ = [
     ("Befouled Rainfall", None, None,
      "Subtract 1 from save rolls for enemy units while they are within 6\" of this unit.",
      [{"modify": "save", "by": -1, "who": {"unit": "enemy", "within": 6}}], None, []),
+    ("Bounding Haste", None, None,
+     "Add 1 to the number of dice rolled when making charge rolls for this unit, to a maximum "
+     "of 3.", [{"modify": "charge_dice", "by": 1, "who": SELF}], None, []),
+    ("Slaughterer's Call", "Once Per Turn (Army), Any Charge Phase",
+     "Pick a friendly WARHERD unit that is not in combat and is wholly within 12\" of this unit "
+     "to be the target.", "For the rest of the turn, add 1 to the number of dice rolled when "
+     "making charge rolls for the target, to a maximum of 3.",
+     [{"modify": "charge_dice", "by": 1, "who": TARGET, "until": "turn"}],
+     {"unit": "friendly", "keywords": ["WARHERD"], "wholly_within": 12, "not_in_combat": True,
+      "count": 1}, []),
+    # conditions: not charged, contesting an objective, in combat with units that charged,
+    # the target's models and keywords (one of two)
+    ("Wall of Meat", None, None, "Add 1 to save rolls for this unit if it has not charged this "
+     "turn.", [{"modify": "save", "by": 1, "who": SELF, "if": [{"charged": False}]}], None, []),
+    ("Cloud of Flies", None, None,
+     "Subtract 1 from hit rolls for attacks that target this unit while it is contesting an "
+     "objective you control.",
+     [{"modify": "hit", "by": -1, "against": SELF, "if": [{"contesting": "yours"}]}], None, []),
+    ("No Respite", None, None,
+     "While this unit is contesting an objective you do not control, it has Ward (5+)",
+     [{"ward": 5, "who": SELF, "if": [{"contesting": "not_yours"}]}], None, []),
+    ("Heroic Guard", None, None,
+     "Add 1 to save rolls for this unit while it is in combat with any enemy units that charged "
+     "in the same turn.",
+     [{"modify": "save", "by": 1, "who": SELF, "if": [{"in_combat_with_charged": True}]}], None,
+     []),
+    ("Overwhelming Fire", None, None,
+     "Add 1 to hit rolls for this unit's shooting attacks that target an enemy unit that has 10 "
+     "or more models.", [{"modify": "hit", "by": 1, "of": SELF, "attacks": "shooting",
+                          "if": [{"target_models_at_least": 10}]}], None, []),
+    ("Glory-seeker", None, None,
+     "Add 1 to the Damage characteristic of this unit's melee weapons for attacks that target "
+     "HEROES or MONSTERS.",
+     [{"modify": "damage", "by": 1, "who": SELF, "weapons": "melee",
+       "if": [{"target_has_any": ["HEROES", "MONSTERS"]}]}], None, []),
+    # whose attacks and against whom at once; other friendly units; a MANIFESTATION's own
+    ("Creed of the Askurga Renkai", None, None,
+     "Subtract 1 from hit rolls for combat attacks made by enemy MONSTERS that target this "
+     "unit. Add 1 to hit rolls for combat attacks made by this unit that target enemy MONSTERS.",
+     [{"modify": "hit", "by": -1, "of": {"unit": "enemy", "keywords": ["MONSTERS"]},
+       "attacks": "melee", "against": SELF},
+      {"modify": "hit", "by": 1, "of": SELF, "attacks": "melee",
+       "if": [{"target_has": "MONSTERS"}]}], None, []),
+    ("First Among Akhelians", None, None,
+     "Add 1 to hit rolls for combat attacks made by other friendly AKHELIAN units while they "
+     "are wholly within 12\" of this unit.",
+     [{"modify": "hit", "by": 1, "attacks": "melee",
+       "of": {"unit": "friendly", "other": True, "keywords": ["AKHELIAN"],
+              "wholly_within": 12}}], None, []),
+    ("Tornado of Magic", None, None,
+     "Subtract 1 from hit rolls for shooting attacks made by enemy units while they are within "
+     "12\" of this MANIFESTATION.",
+     [{"modify": "hit", "by": -1, "attacks": "shooting", "of": {"unit": "enemy", "within": 12}}],
+     None, []),
+    # weapon characteristics: of the attacks that target a unit, of the weapons a group uses,
+    # of a weapon by name
+    ("Heavy-scaled Skin", None, None,
+     "Subtract 1 from the Rend characteristic of ranged weapons used for shooting attacks that "
+     "target this unit.", [{"modify": "rend", "by": -1, "against": SELF, "weapons": "ranged"}],
+     None, []),
+    ("Behemoth's Bane", None, None,
+     "Subtract 2 from the Attacks characteristic of enemy MONSTERS' melee weapons while they "
+     "are in combat with this unit.",
+     [{"modify": "attacks", "by": -2, "weapons": "melee",
+       "who": {"unit": "enemy", "keywords": ["MONSTERS"], "in_combat_with": "self"}}], None,
+     []),
+    ("Choking Spore-clouds", None, None,
+     "Subtract 1 from the Attacks characteristic of weapons used by enemy units while they are "
+     "in combat with this unit.",
+     [{"modify": "attacks", "by": -1, "who": {"unit": "enemy", "in_combat_with": "self"}}],
+     None, []),
+    ("Justice From Azyr", None, None,
+     "Add 1 to the Damage characteristic of this unit's Whirlwind Axes for attacks that target "
+     "a HERO.", [{"modify": "damage", "by": 1, "who": SELF, "weapon": "Whirlwind Axes",
+                  "if": [{"target_has": "HERO"}]}], None, []),
+    ("Decimating Blow", None, None,
+     "Add 1 to the Damage characteristic of this unit's Decimator Thunderaxes if the target "
+     "unit has 10 or more models.",
+     [{"modify": "damage", "by": 1, "who": SELF, "weapon": "Decimator Thunderaxes",
+       "if": [{"target_models_at_least": 10}]}], None, []),
+    # keywords given, commands taken away
+    ("Pulled Into the Depths", "Once Per Turn (Army), Any Charge Phase",
+     "Pick an enemy HERO in combat with this unit to be the target.",
+     "Roll a dice. On a 3+, the target has STRIKE-LAST for the rest of the turn.",
+     [{"keyword": "STRIKE-LAST", "who": TARGET, "until": "turn",
+       "on": {"roll": "D6", "dice": 1, "at_least": 3}}],
+     {"unit": "enemy", "keywords": ["HERO"], "in_combat": True, "count": 1}, []),
+    ("Horrific Predators", "Once Per Turn (Army), Any Combat Phase",
+     "Pick an enemy unit in combat with this unit to be the target.",
+     "Roll a dice. On a 3+, the target cannot use commands for the rest of the turn.",
+     [{"no_commands": True, "who": TARGET, "until": "turn",
+       "on": {"roll": "D6", "dice": 1, "at_least": 3}}],
+     {"unit": "enemy", "in_combat": True, "count": 1}, []),
+    # models slain by a roll against the target's Health
+    ("Easy Meat", "Once Per Turn (Army), Enemy Hero Phase",
+     "Pick an enemy unit in combat with this unit to be the target.",
+     "Roll a dice. If the roll is at least double the target's Health characteristic, 1 model "
+     "in the target unit is slain.",
+     [{"slay": 1, "who": TARGET, "on": {"roll": "D6", "dice": 1, "health": "double"}}],
+     {"unit": "enemy", "in_combat": True, "count": 1}, []),
+    # a Declare's condition that this unit did not charge; up to N different units
+    ("Freezing Aura", "Once Per Turn (Army), Any Combat Phase",
+     "If this unit did not charge this turn, pick an enemy unit in combat with it to be the "
+     "target.", "Roll a dice. On a 3+, subtract 1 from the Attacks characteristic of the "
+     "target's melee weapons for the rest of the turn.",
+     [{"modify": "attacks", "by": -1, "who": TARGET, "weapons": "melee", "until": "turn",
+       "on": {"roll": "D6", "dice": 1, "at_least": 3}}],
+     {"unit": "enemy", "in_combat": True, "count": 1}, [{"charged": False}]),
+    ("Ark of Sotek", "Once Per Turn (Army), Any Combat Phase",
+     "Pick up to 3 different enemy units within 9\" of this unit to be the targets.",
+     "Roll a D3 for each target. On a 2+, inflict an amount of mortal damage on the target "
+     "equal to the roll.",
+     [{"mortal": "ROLL", "who": TARGET,
+       "on": {"roll": "D3", "dice": 1, "each_target": True, "at_least": 2}}],
+     {"unit": "enemy", "within": 9, "count": 3}, []),
     ("Dormant Energies", None, None, "Add 1 to casting rolls for this unit.",
      [{"modify": "casting", "by": 1, "who": SELF}], None, []),
     ("Boss Snarlfang", None, None,
@@ -201,14 +316,18 @@ UNREAD = [
     # a reaction
     ("On a Tear", "Once Per Turn (Army), Reaction: You declared a CHARGE ability for this unit",
      None, "Add 5 to this unit's control score for the rest of the turn."),
-    # a keyword it does not know how to play (STRIKE-LAST), after a roll it reads
-    ("Pulled Into the Depths", "Once Per Turn (Army), Any Charge Phase",
-     "Pick an enemy HERO in combat with this unit to be the target.",
-     "Roll a dice. On a 3+, the target has STRIKE-LAST for the rest of the turn."),
-    # a cap the vocabulary has no word for
-    ("Bounding Haste", None, None,
-     "Add 1 to the number of dice rolled when making charge rolls for this unit, to a maximum "
-     "of 3."),
+    # a target the vocabulary has no word for (targeted by another unit's shooting)
+    ("Cold-blooded Unity", None, None,
+     "Add 1 to hit rolls for this unit's combat attacks if they target an enemy unit that was "
+     "targeted by shooting attacks made by a friendly Raptadon Hunters unit in the same turn."),
+    # a condition it does not know (the same objective as this unit)
+    ("Defend the Banner", None, None,
+     "Add 1 to save rolls for friendly VANARI INFANTRY units while they are contesting the same "
+     "objective as this unit."),
+    # a keyword it does not know how to play (a faction's own)
+    ("Sludgeraker Venom", "Your Hero Phase",
+     "Pick a friendly KRULEBOYZ unit wholly within 12\" of this unit to be the target.",
+     "That unit has the SLUDGERAKER VENOM keyword for the rest of the turn."),
 ]
 
 

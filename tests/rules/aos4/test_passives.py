@@ -43,12 +43,28 @@ PLAYED = [
      "for friendly DAUGHTERS OF KHAINE INFANTRY units while they are wholly within 12\" of "
      "this unit.", "blue", {"blue_keywords": ["DAUGHTERS OF KHAINE", "INFANTRY"]},
      {"save": 1}),
+    ("Ogor Gluttons", "Wall of Meat", "Add 1 to save rolls for this unit if it has not "
+     "charged this turn.", "blue", {}, {"save": 1}),
+    ("Steelheart's Champions", "Heroic Guard", "Add 1 to save rolls for this unit while it "
+     "is in combat with any enemy units that charged in the same turn.", "blue",
+     {"charged": True}, {"save": 1}),
+    ("Exalted Hero of Chaos", "Glory-seeker", "Add 1 to the Damage characteristic of this "
+     "unit's melee weapons for attacks that target HEROES or MONSTERS.", "red",
+     {"blue_keywords": ["MONSTER"]}, {"damage": "2"}),
+    ("Neave Blacktalon", "Justice From Azyr", "Add 1 to the Damage characteristic of this unit's "
+     "Whirlwind Axes for attacks that target a HERO.", "red",
+     {"blue_keywords": ["HERO"], "red_weapon": "Whirlwind Axe"}, {"damage": "2"}),
+    ("Sporesplatta Fanatics", "Choking Spore-clouds", "Subtract 1 from the Attacks "
+     "characteristic of weapons used by enemy units while they are in combat with this unit.",
+     "blue", {}, {"attacks": "1"}),
 ]
-# Read, but not played: an effect outside the attack (a control score), a condition it cannot
-# judge. The engine plays none of it.
+# Read, but not played: a passive effect "for the rest of the turn" (from when?). The engine
+# plays none of it. (Control scores, charge, run, casting and chanting rolls and the Move are
+# played: tests/rules/aos4/test_roll_modifiers.py.)
 NOT_PLAYED = [
-    ("Belakor", "x", "Subtract 5 from the control scores of enemy units while they are within "
-     "12\" of this unit."),
+    ("Saurus Oldblood", "Spearhead of the Charge", "If this unit charged this turn, add 1 to "
+     "charge rolls for friendly SAURUS units while they are wholly within 18\" of this unit for "
+     "the rest of the turn"),
 ]
 
 
@@ -83,7 +99,8 @@ def with_ability(text: str, side: str, name: str, effect: str) -> str:
                          ids=[p[1] for p in PLAYED])
 def test_each_passive_changes_the_attack_it_says(unit, name, effect, side, when, change):
     assert passives.playable(effects.read({"name": name, "kind": "passive", "effect": effect}))
-    sc = checked(load_scene_text(with_ability(scene(side, when), side, name, effect)))
+    weapon = when.get("red_weapon", "Butchering Blades")
+    sc = checked(load_scene_text(with_ability(scene(side, when, weapon), side, name, effect)))
     state = Game(rules_for("aos4"), sc, 1).new_state()
     if when.get("damage"):
         state.units[0].damage[0] = when["damage"]
@@ -100,10 +117,53 @@ def test_each_passive_changes_the_attack_it_says(unit, name, effect, side, when,
             assert getattr(got_wp, key) == (value if isinstance(value, str)
                                             else getattr(wp, key) + value), key
     # Without its condition, or without the ability, nothing changes.
-    bare = checked(load_scene_text(scene(side, {})))
+    bare = checked(load_scene_text(scene(side, {}, weapon)))
     b = Game(rules_for("aos4"), bare, 1).new_state()
     assert passives.in_attack(passives.in_play(b, Referee(bare, b.table)), 0, 1, wp,
                               Modifiers())[2] == []
+
+
+def test_a_weapon_named_and_a_target_of_many_models():
+    """Justice From Azyr names the Whirlwind Axes: the Butchering Blades get nothing; Brutal
+    Blows' +1 Damage counts the target's models (2 here: 10 needed)."""
+    name, effect = "Justice From Azyr", PLAYED[-2][2]
+    sc = checked(load_scene_text(with_ability(scene("red", {"blue_keywords": ["HERO"]}), "red",
+                                              name, effect)))
+    state = Game(rules_for("aos4"), sc, 1).new_state()
+    wp = weapons_of(sc, 0, melee=True)[0]
+    assert passives.in_attack(passives.in_play(state, Referee(sc, state.table)), 0, 1, wp,
+                              Modifiers())[2] == []
+    blows = "Add 1 to the Damage characteristic of this unit's melee weapons for attacks that " \
+            "target an enemy unit that has 10 or more models."
+    data = yaml.safe_load(with_ability(scene("red", {}), "red", "Brutal Blows", blows))
+    few = checked(load_scene_text(yaml.safe_dump(data)))
+    st = Game(rules_for("aos4"), few, 1).new_state()
+    assert passives.in_attack(passives.in_play(st, Referee(few, st.table)), 0, 1, wp,
+                              Modifiers())[2] == []
+    data["units"][1]["models"] = [{"base": 32, "at": [10 + 1.3 * (k % 5), 11.4 + 1.3 * (k // 5)]}
+                                  for k in range(10)]
+    many = checked(load_scene_text(yaml.safe_dump(data)))
+    st = Game(rules_for("aos4"), many, 1).new_state()
+    got_wp, _, used = passives.in_attack(passives.in_play(st, Referee(many, st.table)), 0, 1, wp,
+                                         Modifiers())
+    assert used == ["Brutal Blows"] and got_wp.damage == "2"
+
+
+def test_contesting_an_objective_you_control():
+    """Cloud of Flies: -1 to hit the unit while it contests an objective its side controls -
+    not when the objective is the other side's, not when it stands off it."""
+    flies = "Subtract 1 from hit rolls for attacks that target this unit while it is " \
+            "contesting an objective you control."
+    for at, held, hit in (([10.5, 12], "blue", -1), ([10.5, 12], "red", 0),
+                          ([40, 30], "blue", 0)):
+        data = yaml.safe_load(with_ability(scene("blue", {}), "blue", "Cloud of Flies", flies))
+        data["objectives"] = [{"id": "o", "at": at, "controlled_by": held}]
+        sc = checked(load_scene_text(yaml.safe_dump(data)))
+        st = Game(rules_for("aos4"), sc, 1).new_state()
+        wp = weapons_of(sc, 0, melee=True)[0]
+        got = passives.in_attack(passives.in_play(st, Referee(sc, st.table)), 0, 1, wp,
+                                 Modifiers())[1]
+        assert got.hit == hit, (at, held)
 
 
 def test_a_condition_not_met_plays_nothing():
