@@ -35,6 +35,7 @@ if __package__ in (None, ""):
 
 GAMES = 50
 PACE_S = 1.0
+HANG_S = 900.0     # an act unanswered this long is a hang (counted lost), not a slow machine
 BATTLES = (("skirmish", 1), ("skirmish", 2), ("skirmish", 3), ("openwg", 1), ("openwg", 2))
 
 
@@ -122,7 +123,8 @@ async def _game(game: dict, socks: dict, battle, latencies: list[float], pace: f
                 break
             data = json.loads(msg.data)
             cid = data.get("id")
-            if cid in waiting and data["type"] in ("event", "refused"):
+            if cid in waiting and (data["type"] in ("event", "refused")
+                                   or data["type"] == "error" and data.get("retry_after")):
                 waiting.pop(cid).set_result(data)
 
     readers = [asyncio.ensure_future(read(ws)) for ws in socks.values()]
@@ -132,13 +134,20 @@ async def _game(game: dict, socks: dict, battle, latencies: list[float], pace: f
         if k:
             await asyncio.sleep(pace)
         cid = f"a{k}"
-        done = asyncio.get_running_loop().create_future()
-        waiting[cid] = done
         t0 = time.perf_counter()
         try:
-            await socks[side].send_str(json.dumps({"type": "act", "id": cid,
-                                                   "action": action}))
-            answer = await asyncio.wait_for(done, 60)
+            while True:
+                done = asyncio.get_running_loop().create_future()
+                waiting[cid] = done
+                await socks[side].send_str(json.dumps({"type": "act", "id": cid,
+                                                       "action": action}))
+                # no deadline but a hang's: a slow machine's answers come late, not never
+                answer = await asyncio.wait_for(done, HANG_S)
+                if answer["type"] != "error":
+                    break
+                # the server's rate (slow_down): the act was not taken; sent again after
+                # the wait it names, as the play page and bot do
+                await asyncio.sleep(answer["retry_after"])
         except asyncio.TimeoutError:
             continue
         except (aiohttp.ClientError, ConnectionError):    # dropped: the rest count as lost
