@@ -29,8 +29,8 @@ from battlefield.rules.dice import Dice
 from battlefield.rules.ruleset import Player, Ruleset
 from battlefield.rules.state import State
 
-ROLLOUTS = 8                # sampled worlds per candidate (at most)
-DEPTH = 48                  # actions per rollout after the candidate
+ROLLOUTS = 6                # sampled worlds per candidate (at most)
+DEPTH = 24                  # actions per rollout after the candidate
 CANDIDATES = 4              # candidates weighed per decision
 MARGIN = 0.02               # how much better than the normal choice another must be
 SCORE_WEIGHT = 2.0          # the deciding score's share against ...
@@ -81,10 +81,13 @@ class SearchPlayer:
         for i, d in diffs.items():
             m = sum(d) / len(d)
             # another candidate replaces the normal choice only when it is better beyond the
-            # worlds' noise (its mean gain more than twice its standard error) and by MARGIN
+            # worlds' noise (its mean gain more than its standard error) and by MARGIN
             if m > gain and _lower(d) > 0:
                 best, gain = i, m
         chosen = options[best]
+        told = getattr(self.base, "chosen", None)
+        if told is not None:
+            told(state, chosen)
         # the choice is applied on the real state next: checked here, as a player's is
         state.check(chosen)
         return chosen
@@ -96,7 +99,9 @@ class SearchPlayer:
         found: list[Action] = list(named(state, self.candidates)) if named else []
         if not found:
             found = [self.base.choose(state)]
-            if not state.pending:
+            if state.pending:
+                found += list(state.pending[0].choices)
+            else:
                 for kind in state.available():
                     if kind in passes(state):
                         found.append(Action(kind))
@@ -137,7 +142,7 @@ def _upper(d: list[float]) -> float:
 
 def _lower(d: list[float]) -> float:
     m, se = _spread(d)
-    return m - 2 * se
+    return m - se
 
 
 def mix(*values: int) -> int:
