@@ -1,16 +1,22 @@
 """The strong level: Monte Carlo rollouts over the engine. At each decision the normal player
-names its candidates (its choice first); each candidate is played out in sampled worlds - the
-state copied, its dice reseeded from the searcher's own generator (never the real dice), any
-secret answer of another side taken back and answered again by the rollout's players (never
-read) - with normal players on every side for a bounded number of actions, and the world
-valued from the searcher's side. Each candidate meets the normal player's own choice in the
-same worlds; it replaces that choice only when its mean gain is beyond the worlds' noise (more
-than twice its standard error) and at least MARGIN, and one plainly worse after half of the
-worlds is dropped.
+names its candidates (`candidates(state, limit)`: its choice first, then what else it would
+consider now - another unit's action, another target, a move, the pass; a pending decision's
+other choices); each candidate is played out in sampled worlds - the state copied, its dice
+reseeded from the searcher's own generator (never the real dice), any secret answer of another
+side taken back and answered again by the rollout's players (never read) - with normal players
+on every side for a bounded number of actions, and the world valued from the searcher's side.
+Each candidate meets the normal player's own choice in the same worlds; the one with the
+largest mean gain replaces that choice when the gain is beyond the worlds' noise (more than its
+standard error) and at least MARGIN, and one plainly worse after half of the worlds (its mean
+gain plus twice its standard error below nothing) is dropped. A player that names no
+candidates is weighed against the pass (or a decision's other choices). When the search takes
+an action, the normal player's `chosen(state, action)` hears of it (aos4's does not offer it
+again this phase).
 
 Bounded by work, not by time: at most ROLLOUTS worlds per candidate (the same worlds for every
 candidate, so that their difference is the candidates' and not the dice's), DEPTH actions per
-rollout, CANDIDATES candidates per decision. Same position, same seed: same choice.
+rollout, CANDIDATES candidates per decision - at most ROLLOUTS x DEPTH x CANDIDATES actions
+played out per decision. Same position, same seed: same choice.
 
 A position is valued by the ruleset's `value` hook when it has one; otherwise by the deciding
 score (Result.points) and the health left on the table, each as a share between the sides, and

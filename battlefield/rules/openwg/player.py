@@ -67,7 +67,9 @@ class OpenWGPlayer:
             found = [self._proposal(state, u, phase)]
             if phase == "movement" and state.rules.eligible(state, u, "move"):
                 found.append(self._march(state, u))
-            out += [a for a in found if a is not None and a not in out]
+            for a in found:
+                if a is not None and a not in out:
+                    out.append(a)
         stop = Action("stop")
         out = out[:max(1, limit - 1)]
         if stop not in out and not state.check(stop):
