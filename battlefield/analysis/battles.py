@@ -13,6 +13,7 @@ store, dashboard and native runtime.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections import Counter
 from collections.abc import Callable
@@ -170,8 +171,6 @@ def run_jobs(jobs: list[Job], workers: int | None = None, cluster: str | None = 
 def _forking() -> Any:
     """The fork start method where the platform has it (workers begin with this process's
     memory), else the default."""
-    import multiprocessing
-
     try:
         return multiprocessing.get_context("fork")
     except ValueError:
