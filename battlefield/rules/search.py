@@ -192,14 +192,14 @@ def value(state: State, side: str) -> float:
     mine = float(points.get(side, 0.0))
     theirs = max((float(v) for s, v in points.items() if s != side), default=0.0)
     score = (mine - theirs) / (abs(mine) + abs(theirs) + 1.0)
-    health = _health(state)
+    health = health_left(state)
     h_mine = health.get(side, 0.0)
     h_theirs = max((v for s, v in health.items() if s != side), default=0.0)
     x = SCORE_WEIGHT * score + HEALTH_WEIGHT * (h_mine - h_theirs)
     return 0.5 + 0.5 * math.tanh(x)
 
 
-def _health(state: State) -> dict[str, float]:
+def health_left(state: State) -> dict[str, float]:
     """Each side's health left on the table, as a share of its health at the start (models
     counted when the ruleset counts no health)."""
     left: dict[str, float] = {}
@@ -215,4 +215,4 @@ def _health(state: State) -> dict[str, float]:
     return {s: left[s] / full[s] if full[s] else 0.0 for s in full}
 
 
-__all__ = ["SearchPlayer", "mix", "sampled", "value"]
+__all__ = ["SearchPlayer", "health_left", "mix", "sampled", "value"]
