@@ -13,6 +13,7 @@ store, dashboard and native runtime.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections import Counter
 from collections.abc import Callable
@@ -151,14 +152,29 @@ def run_jobs(jobs: list[Job], workers: int | None = None, cluster: str | None = 
             if progress:
                 progress(len(out), games)
         return out
-    out = []
-    with ProcessPoolExecutor(max_workers=min(workers, games)) as pool:
-        futures = [pool.submit(play_one, j) for j in jobs]
+    # The first battle is played here, before the workers start: they are forked from this
+    # process and so begin with what it loaded and compiled (the scene, numba's kernels)
+    # instead of each loading them again. Each battle's result depends on its job alone.
+    out = [play_one(jobs[0])]
+    if progress:
+        progress(1, games)
+    with ProcessPoolExecutor(max_workers=min(workers, games - 1),
+                             mp_context=_forking()) as pool:
+        futures = [pool.submit(play_one, j) for j in jobs[1:]]
         for f in as_completed(futures):
             out.append(f.result())
             if progress:
                 progress(len(out), games)
     return out
+
+
+def _forking() -> Any:
+    """The fork start method where the platform has it (workers begin with this process's
+    memory), else the default."""
+    try:
+        return multiprocessing.get_context("fork")
+    except ValueError:
+        return None
 
 
 def _on_dask(jobs: list[Job], address: str, progress) -> list[dict[str, Any]]:

@@ -1,16 +1,22 @@
 """The strong level: Monte Carlo rollouts over the engine. At each decision the normal player
-names its candidates (its choice first); each candidate is played out in sampled worlds - the
-state copied, its dice reseeded from the searcher's own generator (never the real dice), any
-secret answer of another side taken back and answered again by the rollout's players (never
-read) - with normal players on every side for a bounded number of actions, and the world
-valued from the searcher's side. Each candidate meets the normal player's own choice in the
-same worlds; it replaces that choice only when its mean gain is beyond the worlds' noise (more
-than twice its standard error) and at least MARGIN, and one plainly worse after half of the
-worlds is dropped.
+names its candidates (`candidates(state, limit)`: its choice first, then what else it would
+consider now - another unit's action, another target, a move, the pass; a pending decision's
+other choices); each candidate is played out in sampled worlds - the state copied, its dice
+reseeded from the searcher's own generator (never the real dice), any secret answer of another
+side taken back and answered again by the rollout's players (never read) - with normal players
+on every side for a bounded number of actions, and the world valued from the searcher's side.
+Each candidate meets the normal player's own choice in the same worlds; the one with the
+largest mean gain replaces that choice when the gain is beyond the worlds' noise (more than its
+standard error) and at least MARGIN, and one plainly worse after half of the worlds (its mean
+gain plus twice its standard error below nothing) is dropped. A player that names no
+candidates is weighed against the pass (or a decision's other choices). When the search takes
+an action, the normal player's `chosen(state, action)` hears of it (aos4's does not offer it
+again this phase).
 
 Bounded by work, not by time: at most ROLLOUTS worlds per candidate (the same worlds for every
 candidate, so that their difference is the candidates' and not the dice's), DEPTH actions per
-rollout, CANDIDATES candidates per decision. Same position, same seed: same choice.
+rollout, CANDIDATES candidates per decision - at most ROLLOUTS x DEPTH x CANDIDATES actions
+played out per decision. Same position, same seed: same choice.
 
 A position is valued by the ruleset's `value` hook when it has one; otherwise by the deciding
 score (Result.points) and the health left on the table, each as a share between the sides, and
@@ -29,8 +35,8 @@ from battlefield.rules.dice import Dice
 from battlefield.rules.ruleset import Player, Ruleset
 from battlefield.rules.state import State
 
-ROLLOUTS = 8                # sampled worlds per candidate (at most)
-DEPTH = 48                  # actions per rollout after the candidate
+ROLLOUTS = 6                # sampled worlds per candidate (at most)
+DEPTH = 24                  # actions per rollout after the candidate
 CANDIDATES = 4              # candidates weighed per decision
 MARGIN = 0.02               # how much better than the normal choice another must be
 SCORE_WEIGHT = 2.0          # the deciding score's share against ...
@@ -81,10 +87,13 @@ class SearchPlayer:
         for i, d in diffs.items():
             m = sum(d) / len(d)
             # another candidate replaces the normal choice only when it is better beyond the
-            # worlds' noise (its mean gain more than twice its standard error) and by MARGIN
+            # worlds' noise (its mean gain more than its standard error) and by MARGIN
             if m > gain and _lower(d) > 0:
                 best, gain = i, m
         chosen = options[best]
+        told = getattr(self.base, "chosen", None)
+        if told is not None:
+            told(state, chosen)
         # the choice is applied on the real state next: checked here, as a player's is
         state.check(chosen)
         return chosen
@@ -96,7 +105,9 @@ class SearchPlayer:
         found: list[Action] = list(named(state, self.candidates)) if named else []
         if not found:
             found = [self.base.choose(state)]
-            if not state.pending:
+            if state.pending:
+                found += list(state.pending[0].choices)
+            else:
                 for kind in state.available():
                     if kind in passes(state):
                         found.append(Action(kind))
@@ -137,7 +148,7 @@ def _upper(d: list[float]) -> float:
 
 def _lower(d: list[float]) -> float:
     m, se = _spread(d)
-    return m - 2 * se
+    return m - se
 
 
 def mix(*values: int) -> int:
@@ -181,14 +192,14 @@ def value(state: State, side: str) -> float:
     mine = float(points.get(side, 0.0))
     theirs = max((float(v) for s, v in points.items() if s != side), default=0.0)
     score = (mine - theirs) / (abs(mine) + abs(theirs) + 1.0)
-    health = _health(state)
+    health = health_left(state)
     h_mine = health.get(side, 0.0)
     h_theirs = max((v for s, v in health.items() if s != side), default=0.0)
     x = SCORE_WEIGHT * score + HEALTH_WEIGHT * (h_mine - h_theirs)
     return 0.5 + 0.5 * math.tanh(x)
 
 
-def _health(state: State) -> dict[str, float]:
+def health_left(state: State) -> dict[str, float]:
     """Each side's health left on the table, as a share of its health at the start (models
     counted when the ruleset counts no health)."""
     left: dict[str, float] = {}
@@ -204,4 +215,4 @@ def _health(state: State) -> dict[str, float]:
     return {s: left[s] / full[s] if full[s] else 0.0 for s in full}
 
 
-__all__ = ["SearchPlayer", "mix", "sampled", "value"]
+__all__ = ["SearchPlayer", "health_left", "mix", "sampled", "value"]

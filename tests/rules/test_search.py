@@ -4,8 +4,13 @@ its values stay within 0..1."""
 
 from __future__ import annotations
 
+import copy
+
+import pytest
+
 from battlefield.rules import registry
 from battlefield.rules.deploy import battle_scene
+from battlefield.rules.players import make
 from battlefield.rules.search import SearchPlayer, sampled, value
 from battlefield.rules.state import Game
 from battlefield.scene.load import load_scene_text
@@ -54,3 +59,22 @@ def test_values_are_between_lost_and_won():
     for side in state.sides:
         assert 0.0 <= value(state, side) <= 1.0
     assert abs(value(state, "red") - 0.5) < 1e-9           # even at the start
+
+
+@pytest.mark.parametrize("ruleset", ["aos4", "skirmish", "openwg", "warband", "blocks"])
+def test_the_normal_players_candidates_are_legal_and_start_with_its_choice(ruleset):
+    state = _state(ruleset, 3)
+    player = make(state.rules, "normal")
+    several = 0
+    for _ in range(60):
+        if state.over:
+            break
+        twin = copy.deepcopy(player)             # the same memory as the player choosing
+        named = twin.candidates(state, 4)
+        choice = player.choose(state)
+        assert named[0] == choice
+        assert len(named) == len(set(named)) <= 4
+        assert all(not state.check(a) for a in named)
+        several += len(named) > 1
+        state.apply(choice)
+    assert several >= 5                          # alternatives to weigh, often

@@ -16,6 +16,7 @@ round always taken.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 from collections.abc import Callable, Iterator
@@ -75,6 +76,33 @@ class Aos4Player:
                 if not state.check(action):
                     return action
         return END
+
+    def candidates(self, state: State, limit: int) -> list[Action]:
+        """What the strong level weighs (rules/search.py): this player's choice first, then
+        the next legal actions it would offer were that one refused (another unit's shot, a
+        command, a spell first) and ending the phase; a pending decision: its other
+        choices. Nothing is marked tried here: `chosen` marks what the search took."""
+        if state.pending:
+            d = state.pending[0]
+            first = self.decide(state, d)
+            return [first, *[c for c in d.choices if c != first]][:max(1, limit)]
+        clone = copy.copy(self)
+        clone._tried = set(self._tried)
+        out: list[Action] = []
+        while len(out) < max(1, limit - 1):
+            a = clone.choose(state)
+            if a in out or a == END:
+                break
+            out.append(a)
+        if not out or (END not in out and not state.check(END)):
+            out.append(END)
+        return out
+
+    def chosen(self, state: State, action: Action) -> None:
+        """The search took `action`: not offered again this phase (as `choose` marks what it
+        returns)."""
+        c = state.clock
+        self._tried.add(((c["round"], c["turn"], c["phase"], c["acting"]), action))
 
     def decide(self, state: State, d: Decision) -> Action:
         """This side's answer to a pending decision (always one of its choices)."""

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from battlefield.rules.actions import Action
 from battlefield.rules.aos4 import passives
 from battlefield.rules.aos4.activated import TURN_END
@@ -242,11 +244,18 @@ def control_terrain(state: State) -> list[Event]:
     reach = state.scene.ruleset.combat_range + 1e-6
     held = dict(state.extra.get(TERRAIN) or {})
     bonus = control_bonus(state, Referee(state.scene, state.table))
+    t = state.table
     for k, piece in enumerate(pieces):
         totals: dict[str, float] = {}
+        x0, y0, x1, y1 = t.layout.polygons[k].bounds
+        # a cheap pre-check: a base farther from the piece's bounding box than its own
+        # bounding radius and the reach cannot be within reach of the outline
+        box = np.hypot(np.maximum(np.maximum(x0 - t.x, t.x - x1), 0.0),
+                       np.maximum(np.maximum(y0 - t.y, t.y - y1), 0.0)) - t.reach
         for u, spec in enumerate(state.scene.units):
-            n = sum(1 for m in state.models_of(u) if state.table.piece_distance(int(m), k)
-                    <= reach)
+            ms = state.models_of(u)
+            n = sum(1 for m in ms[box[ms] <= reach]
+                    if t.piece_distance(int(m), k) <= reach)
             if n:
                 score = n * float(stat(state, u, "control", 1) or 1)
                 if bonus is not None:

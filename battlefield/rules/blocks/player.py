@@ -21,6 +21,23 @@ class BlocksPlayer:
                 return action
         return Action("end-phase")
 
+    def candidates(self, state: State, limit: int) -> list[Action]:
+        """What the strong level weighs (rules/search.py): the first legal actions this
+        player wants, its choice first, then ending the phase; a pending decision: its
+        choices."""
+        if state.pending:
+            return list(state.pending[0].choices[:max(1, limit)])
+        out: list[Action] = []
+        for action in self._wanted(state):
+            if len(out) >= max(1, limit - 1):
+                break
+            if action not in out and not state.check(action):
+                out.append(action)
+        end = Action("end-phase")
+        if not out or not state.check(end):
+            out.append(end)
+        return out
+
     def _wanted(self, state: State):
         side = state.acting_side
         own = [u for u, s in enumerate(state.scene.units)

@@ -26,26 +26,55 @@ class OpenWGPlayer:
     def choose(self, state: State) -> Action:
         phase = state.clock["phase"]
         side = state.acting_side
-        rules = state.rules
         for u, spec in enumerate(state.scene.units):
             if spec.side != side:
                 continue
             key = (state.round, phase, u)
             if key in self.tried:
                 continue
-            action = None
-            if phase == "movement" and rules.eligible(state, u, "move"):
-                action = self._charge(state, u) or self._march(state, u)
-            elif phase == "ranged" and rules.eligible(state, u, "shoot"):
-                action = self._shoot(state, u)
-            elif phase == "melee" and rules.eligible(state, u, "fight"):
-                action = self._fight(state, u)
-            elif phase == "leadership" and rules.eligible(state, u, "cast"):
-                action = self._cast(state, u)
+            action = self._proposal(state, u, phase)
             if action is not None:
                 return action
             self.tried.add(key)
         return Action("stop")
+
+    def _proposal(self, state: State, u: int, phase: str) -> Action | None:
+        """What unit u would do in this phase (None: nothing)."""
+        rules = state.rules
+        if phase == "movement" and rules.eligible(state, u, "move"):
+            return self._charge(state, u) or self._march(state, u)
+        if phase == "ranged" and rules.eligible(state, u, "shoot"):
+            return self._shoot(state, u)
+        if phase == "melee" and rules.eligible(state, u, "fight"):
+            return self._fight(state, u)
+        if phase == "leadership" and rules.eligible(state, u, "cast"):
+            return self._cast(state, u)
+        return None
+
+    def candidates(self, state: State, limit: int) -> list[Action]:
+        """What the strong level weighs (rules/search.py): this player's choice first, then
+        what each other unit not yet done this phase would do (a unit in the movement phase:
+        its march as well as its charge), then stopping - the order of the units' actions
+        and whether to act at all."""
+        first = self.choose(state)
+        out = [first]
+        phase = state.clock["phase"]
+        for u, spec in enumerate(state.scene.units):
+            if len(out) >= limit:
+                break
+            if spec.side != state.acting_side or (state.round, phase, u) in self.tried:
+                continue
+            found = [self._proposal(state, u, phase)]
+            if phase == "movement" and state.rules.eligible(state, u, "move"):
+                found.append(self._march(state, u))
+            for a in found:
+                if a is not None and a not in out:
+                    out.append(a)
+        stop = Action("stop")
+        out = out[:max(1, limit - 1)]
+        if stop not in out and not state.check(stop):
+            out.append(stop)
+        return out
 
     def _legal(self, state: State, action: Action) -> Action | None:
         return action if not state.check(action) else None

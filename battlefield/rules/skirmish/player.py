@@ -71,7 +71,51 @@ class SkirmishPlayer:
                 return action
         return END
 
+    def candidates(self, state: State, limit: int) -> list[Action]:
+        """What the strong level weighs (rules/search.py): this player's choice first, then
+        the other choices of a pending decision (how many tokens to commit, whether to
+        retreat), else the best of each kind - a skirmish (the two best), a move, a
+        bombardment, fortifying, ending the turn."""
+        first = self.choose(state)
+        if state.pending:
+            d = state.pending[0]
+            return [first, *[c for c in d.choices if c != first]][:max(1, limit)]
+        c = state.clock
+        others: list[Action] = []
+        if not c["fortified"] and c["commands"] < game(state).commands_per_turn:
+            others += [a for _, a in self._skirmishes(state)[:2]]
+            plans = self._move_plans(state)
+            for o in (self._best_move(state, plans), self._bombard(state)):
+                if o is not None:
+                    others.append(o[1])
+            if c["commands"] == 0:
+                others.append(FORTIFY)
+        others.append(END)
+        out = [first]
+        for a in others:
+            if len(out) >= limit:
+                break
+            if a not in out and not state.check(a):
+                out.append(a)
+        return out
+
     # --- skirmishes ---------------------------------------------------------------------------
+    def _skirmishes(self, state: State) -> list[tuple[float, Action]]:
+        """Every skirmish its units may start, with its expected exchange, the best first."""
+        side = state.clock["active"]
+        ref = Referee(state.scene, state.table)
+        out = []
+        for u in self._units(state, side):
+            if "did-skirmish" in state.units[u].flags or not attacks.may_attack(state, u):
+                continue
+            for w in self._units(state, other(state, side)):
+                if not attacks.in_range(state, u, w) or attacks.sight(state, u, w, ref) == "none":
+                    continue
+                out.append((self._exchange(state, ref, u, w),
+                            Action("skirmish", unit=state.scene.units[u].id,
+                                   target=state.scene.units[w].id)))
+        return sorted(out, key=lambda o: -o[0])
+
     def _best_skirmish(self, state: State) -> tuple[float, Action] | None:
         side = state.clock["active"]
         ref = Referee(state.scene, state.table)

@@ -16,6 +16,7 @@ Answers to the decisions a skirmish raises (skirmishes.py): {"type": "commit", "
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -28,6 +29,7 @@ from battlefield.rules.moves import find_unit
 from battlefield.rules.result import Result
 from battlefield.rules.rounds import other
 from battlefield.rules.ruleset import Parameter, Ruleset
+from battlefield.rules.search import health_left
 from battlefield.rules.skirmish import (
     attacks,
     bombardment,
@@ -45,6 +47,10 @@ from battlefield.rules.state import State
 Event = dict[str, Any]
 COMMANDS = ("move", "skirmish", "bombard")
 ANSWERS = ("commit", DECLINE)        # only answers to a pending decision
+
+
+MORALE_WEIGHT = 0.4          # the strong level's value: a token's lead ...
+MODELS_WEIGHT = 1.5          # ... and the share of the models left ahead
 
 
 class Skirmish(Ruleset):
@@ -98,6 +104,20 @@ class Skirmish(Ruleset):
                            else (None, "draw: equal morale tokens"))
         return Result(winner, how, "morale", {"morale": morale}, state.clock["round"],
                       {"objectives": turns.controlled(state)})
+
+    def value(self, state: State, side: str) -> float | None:
+        """The strong level's measure of a position it played out (rules/search.py): the
+        result once over; else the morale lead - the score itself: a token is 1/12 of a side's
+        start, where the engine's share of the scores weighs it as 1/25 - with the share of the
+        models left ahead behind it."""
+        if self.over(state):
+            winner = self.result(state).winner
+            return 1.0 if winner == side else 0.5 if winner is None else 0.0
+        morale = turns.morale_of(state)
+        lead = morale[side] - max(n for s, n in morale.items() if s != side)
+        health = health_left(state)
+        ahead = health[side] - max(h for s, h in health.items() if s != side)
+        return 0.5 + 0.5 * math.tanh(MORALE_WEIGHT * lead + MODELS_WEIGHT * ahead)
 
     def available(self, state: State) -> list[str]:
         if self.over(state):

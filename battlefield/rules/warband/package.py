@@ -20,11 +20,14 @@ from battlefield.scene.model import Scene
 from battlefield.text import distribution, plural
 
 
-def player() -> Player:
+def player(level: str = "normal") -> Player:
+    """easy: the first heuristic player; normal: it playing for the objectives, Rushing to
+    them along routes round the terrain (warband/normal.py)."""
     # here, not at the top: start-up time of the CLI
+    from battlefield.rules.warband.normal import WarbandNormal
     from battlefield.rules.warband.player import WarbandPlayer
 
-    return WarbandPlayer()
+    return WarbandPlayer() if level == "easy" else WarbandNormal()
 
 
 def _attack(asked: Asked) -> dict[str, Any]:

@@ -48,6 +48,43 @@ class WarbandPlayer:
             return Action("pass")
         return self._next(state, self._pick(state, mine))
 
+    def candidates(self, state: State, limit: int) -> list[Action]:
+        """What the strong level weighs (rules/search.py): this player's choice first, then
+        the other choices of a pending decision; in an activation the attack, the ability,
+        a move towards the nearest enemy or away from those engaged, waiting (or ending it);
+        choosing whom to activate, what each other fighter would do first."""
+        first = self.choose(state)
+        if state.pending:
+            d = state.pending[0]
+            return [first, *[c for c in d.choices if c != first]][:max(1, limit)]
+        c = state.clock
+        others: list[Action | None] = []
+        active = c.get("activating") or c.get("commanded")
+        if c["phase"] in ("initiative", "first"):
+            pass
+        elif active:
+            u = state.unit_index(active)
+            uid = state.scene.units[u].id
+            attack = self._best_attack(state, u)
+            if c.get("activating") and "pass" in state.available():
+                others += [attack, Action("respite", uid), Action("pass")]
+            else:
+                engaged = attacks.engaged_with(state, u)
+                others += [attack, attack and self._ability(state, u, attack),
+                           self._away(state, u, engaged) if engaged else self._towards(state, u),
+                           Action("wait", uid)]
+        else:
+            mine = left(state, state.acting_side)
+            for u in sorted(mine, key=lambda u: (self._nearest(state, u)[1], u)):
+                others.append(self._next(state, u))
+        out = [first]
+        for a in others:
+            if len(out) >= limit:
+                break
+            if a is not None and a not in out and not state.check(a):
+                out.append(a)
+        return out
+
     def _after(self, state: State, u: int) -> Action:
         """After its actions: Respite when it is hurt at least the dice's worth, a bonus
         attack when one reaches, else the activation ends."""
