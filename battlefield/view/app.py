@@ -32,7 +32,7 @@ from battlefield.view.ability_cards import AbilityCards
 from battlefield.view.aim import aim_text
 from battlefield.view.drag import DragTool, base_points
 from battlefield.view.editor import Editor
-from battlefield.view.guard import TakeBack, choice_words, spends
+from battlefield.view.guard import TakeBack, choice_words, game_version, spends
 from battlefield.view.held import hold
 from battlefield.view.measure_tool import MeasureTool
 from battlefield.view.opening import Setup, battle_text, to_phase
@@ -336,8 +336,11 @@ class PlayScene:
         if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1:
             name = self.panel.button_at(e.pos)
             self.panel.guard.pointer_at(e.pos)
-            if name is not None and self.panel.guard.blocks(name):
-                self.say(f"{name} has just appeared under the pointer: move the pointer and "
+            version = game_version(self.state)
+            if name is not None and self.panel.guard.blocks(name, version=version):
+                self.say(f"the game moved on under {name}: look, then click again"
+                         if self.panel.guard.stale(version) else
+                         f"{name} has just appeared under the pointer: move the pointer and "
                          "click again to choose it")
                 return True
             if name is not None:

@@ -18,7 +18,7 @@ from battlefield.rules.event_words import about_words
 from battlefield.rules.state import State
 from battlefield.view.drawing import font
 from battlefield.view.editor_marks import SHORTCUTS as EDIT_KEYS
-from battlefield.view.guard import ButtonGuard
+from battlefield.view.guard import ButtonGuard, game_version
 
 WIDTH = 340
 NOW_LINES = 3                # the lines kept for "what now" under the phase bar
@@ -260,7 +260,7 @@ class Panel:
                          (bx + 7, y + 4))
             self.buttons.append((b, name))
             bx += w + 6
-        self.guard.drawn(self.buttons)
+        self.guard.drawn(self.buttons, version=game_version(state))
         y += 36
         y = self._unit_notes(surface, state, x, y)
         for line in _wrap(self.message, small, r.width - 24)[:5]:
