@@ -127,6 +127,8 @@ class Panel:
             # that let the other side's attack resolve is that attack)
             ink = pal.darker(colours.get(en.credit, pal.INK), 0.5) if en.credit else pal.INK
             said = en.action
+            if en.side and said.split(" ")[0] in outcome.PASSES:
+                said = f"{en.side} {said}"          # whose pass
             if n in self.by_itself:
                 phase = self.by_itself[n]
                 said += (f" by itself ({phase} phase: nothing to decide)" if phase else
