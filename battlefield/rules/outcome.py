@@ -382,7 +382,7 @@ def by_itself(events: Sequence[Event], shown: dict[str, Any],
 # The events an action that hurt nothing is worded by in the log: what it asked of the other
 # side, what it revealed, the battle's end (its moves and the clock are said elsewhere: the
 # table, the phase bar, rules.guide).
-NOTABLE = ("decision", "revealed", "battle-over")
+NOTABLE = ("decision", "revealed", "battle-over", "cast", "chant", "unbind", "rallied")
 
 
 def last_events(state: State) -> list[Event]:
@@ -543,12 +543,14 @@ def _tick(clock: dict[str, Any], e: Event) -> None:
 
 
 def phase_actions(state: State, sides: Iterable[str]) -> list[Entry]:
-    """The actions `sides` (the computer's) took since the current phase or turn began."""
+    """The actions `sides` (the computer's) took since the current phase or turn began (none
+    once it has passed: the pass that ended the last phase is not this one's)."""
     sides = set(sides)
     log = game_log(state)
     if not log:
         return []
-    now = log[-1].phase
+    c = state.clock
+    now = (c.get("round"), c.get("active"), c.get("phase"))     # the phase as it is now
     out = []
     for en in reversed(log):
         if en.phase != now:

@@ -21,7 +21,8 @@ from battlefield.view.editor_marks import SHORTCUTS as EDIT_KEYS
 from battlefield.view.guard import ButtonGuard, game_version
 
 WIDTH = 340
-NOW_LINES = 3                # the lines kept for "what now" under the phase bar
+NOW_LINES = 3                # the lines kept for "what now" under the phase bar, at least
+NOW_MOST = 6                 # ... and at most (a longer one ends in "..." after a word)
 SHORTCUTS = (
     ("left drag", "move a unit (Shift: one model) for the ability chosen"),
     ("drop", "apply it; illegal snaps back; a charge a hair off snaps legal"),
@@ -95,6 +96,15 @@ class Panel:
         if self._entries is None or self._entries[0] != key:
             self._entries = (key, outcome.game_log(state))
         return self._entries[1]
+
+    def now_lines(self, small: pygame.font.Font) -> list[str]:
+        """The "what now" line wrapped on words to the panel's width: NOW_MOST lines at most,
+        the last cut after a word."""
+        width = self.rect.width - 24
+        lines = _wrap(self.now_line, small, width)
+        if len(lines) > NOW_MOST:
+            lines = lines[:NOW_MOST - 1] + [_cut(" ".join(lines[NOW_MOST - 1:]), small, width)]
+        return lines
 
     def _computer(self, surface: pygame.Surface, state: State, x: int, y: int) -> int:
         """What the computer did this phase, one line an action (its outcome beside it)."""
@@ -195,13 +205,10 @@ class Panel:
         y += 20
         # where the game is and what the step expects (rules.guide), in a box of its own
         # height always, so the buttons below never move when it changes
-        lines = _wrap(self.now_line, small, r.width - 24)
-        if len(lines) > NOW_LINES:
-            lines = lines[:NOW_LINES - 1] + [_cut(" ".join(lines[NOW_LINES - 1:]), small,
-                                                  r.width - 24)]
+        lines = self.now_lines(small)
         for k, line in enumerate(lines):
             surface.blit(small.render(line, True, pal.darker(pal.BLUE, 0.7)), (x, y + 18 * k))
-        y += 18 * NOW_LINES + 2
+        y += 18 * max(NOW_LINES, len(lines)) + 2
         if self.network:
             for line in _wrap(self.network, small, r.width - 24)[:2]:
                 surface.blit(small.render(line, True, pal.VERMILLION if "reconnecting" in line
@@ -373,12 +380,17 @@ def _shown(value: object) -> str:
 
 
 def _cut(text: str, f: pygame.font.Font, width: int) -> str:
-    """The text cut to `width` with '...' when it is longer."""
+    """The text cut to `width` with '...' when it is longer: after a whole word (a word
+    longer than the width alone is cut within)."""
     if f.size(text)[0] <= width:
         return text
+    words = text.split()
+    while len(words) > 1 and f.size(" ".join(words) + "...")[0] > width:
+        words.pop()
+    text = " ".join(words)
     while text and f.size(text + "...")[0] > width:
         text = text[:-1]
-    return text.rstrip() + "..."
+    return text.rstrip(" ,;:-") + "..."
 
 
 def _wrap(text: str, f: pygame.font.Font, width: int) -> list[str]:
