@@ -401,8 +401,10 @@ class PlayScene:
         self.say(aim_text(self.state, ability, unit, hit[0], self.aim_cache))
 
     def pick(self, pos) -> bool:
-        """Targeted abilities: first click your unit, then (when it needs one) the target."""
-        hit = live.unit_at(self.state, *self.table.table_at(pos))
+        """Targeted abilities: first click your unit, then (when it needs one) the target; a
+        click between a unit's bases is on the unit, as a drag's press is (view.drag)."""
+        x, y = self.table.table_at(pos)
+        hit = live.unit_at(self.state, x, y) or live.unit_between(self.state, x, y)
         if hit is None:
             return False
         ability, unit = self.picking
