@@ -66,6 +66,7 @@ class Panel:
         self.by_itself: dict[int, str | None] = {}   # action number -> phase: auto-pass took it
         self.open_now: list[str] | None = None   # the scene's open_choices of the state drawn
         self.buttons_top = 0         # the button row never moves up under the cursor
+        self.back_top = 0            # nor the take-back button's row
         self._top_key: tuple[Any, ...] = ()
         self.guard = ButtonGuard()   # a button that appears under the pointer waits a moment
         self.now_line = ""           # where the game is and what the step expects (rules.guide)
@@ -248,7 +249,7 @@ class Panel:
         # line that wrapped, a decision box that went): they only ever move down.
         key = (self.rect.size, id(state.game))      # a new window size or game: measured anew
         if key != self._top_key:
-            self._top_key, self.buttons_top = key, 0
+            self._top_key, self.buttons_top, self.back_top = key, 0, 0
         self.buttons_top = y = max(y, self.buttons_top)
         bx = x
         idle = self.idle(state)
@@ -256,7 +257,12 @@ class Panel:
             names = [*names, self.take_back]
         for name in names:
             w = small.size(name)[0] + 14
-            if bx + w > r.right - 8:
+            if name == self.take_back:
+                # a row of its own that never moves up (a shorter row of choices above it
+                # would carry it up under the pointer)
+                self.back_top = y = max(y + 28 if bx > x else y, self.back_top)
+                bx = x
+            elif bx + w > r.right - 8:
                 bx, y = x, y + 28
             b = pygame.Rect(bx, y, w, 24)
             on = name == self.chosen

@@ -209,3 +209,23 @@ def test_buttons_drawn_for_another_state_take_no_click() -> None:
     g.drawn([(HERE, "end-phase")], now=0.0, version=1)
     assert not g.blocks("end-phase", now=5.0, version=1)
     assert g.blocks("end-phase", now=5.0, version=2)       # the game moved on since the frame
+
+
+def test_the_take_back_button_keeps_its_row_when_the_choices_above_shrink(monkeypatch) -> None:
+    """The reported case: `take back all-out-defence` jumped up a row when the row of
+    abilities above it shrank."""
+    scene = _in_combat()
+    st = scene.state
+    scene.apply(Action("fight", unit="red-blades", target="blue-drake"))
+    _draw(scene)
+    scene.button(next(n for n in scene.panel.answers if n.startswith("all-out-defence")))
+    many = ["end-phase", "fight", "pile-in", "all-out-attack", "all-out-defence", "redeploy",
+            "rally", "magical-intervention"]
+    monkeypatch.setattr(st, "available", lambda: list(many))
+    _draw(scene)
+    label = scene.take_back.label
+    first = _rect(scene, label)
+    assert first.left == scene.panel.rect.left + 12            # a row of its own
+    monkeypatch.setattr(st, "available", lambda: ["end-phase"])
+    _draw(scene)
+    assert _rect(scene, label) == first
