@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import sys
 from pathlib import Path
@@ -132,8 +133,6 @@ def numba_index_dirs(folder: Path) -> list[Path]:
     """Where numba keeps the cache of a module in `folder`, as its locators choose it:
     under NUMBA_CACHE_DIR, beside the module in __pycache__, or in the user's cache
     (~/.cache/numba), the last two under FOLDER-NAME_SHA1-OF-THE-FOLDER."""
-    import hashlib
-
     src = os.path.abspath(folder)
     sub = f"{os.path.basename(src)}_{hashlib.sha1(src.encode()).hexdigest()}"
     root = os.environ.get("NUMBA_CACHE_DIR")
