@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import sys
 from pathlib import Path
@@ -122,16 +123,40 @@ def display_missing() -> str | None:
     return "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set)"
 
 
+# Kernels the window's first drag compiles (view.warm.warm_up), by package folder, module and
+# function: numba names each one's cache index `MODULE.FUNCTION-LINE.pyXY.nbi`.
+WINDOW_KERNELS = (("sight", "kernel", "model_blocks"), ("sight", "units", "groups_see"),
+                  ("", "separation", "distance_matrix"), ("", "paths", "segments_free"))
+
+
+def numba_index_dirs(folder: Path) -> list[Path]:
+    """Where numba keeps the cache of a module in `folder`, as its locators choose it:
+    under NUMBA_CACHE_DIR, beside the module in __pycache__, or in the user's cache
+    (~/.cache/numba), the last two under FOLDER-NAME_SHA1-OF-THE-FOLDER."""
+    src = os.path.abspath(folder)
+    sub = f"{os.path.basename(src)}_{hashlib.sha1(src.encode()).hexdigest()}"
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if root:
+        return [Path(root) / sub]
+    user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "numba"
+    return [Path(src) / "__pycache__", user / sub]
+
+
 def kernels_cached() -> bool:
-    """Whether numba's cache holds the sight kernels (else the first frame waits for them to
-    compile): their index files beside the module, or under NUMBA_CACHE_DIR."""
+    """Whether the play window's kernels are compiled already (else the first game waits for
+    them to compile): `battlefield check` stamped them ready (view.warm), or numba's cache
+    holds the index file of each of WINDOW_KERNELS (a window launched before compiled them)."""
     # here, not at the top: start-up time of the CLI (not .sight: that would import numba)
     import battlefield.geometry
+    from battlefield.view.warm import play_kernels_ready
 
-    root = os.environ.get("NUMBA_CACHE_DIR")
-    where = (Path(root) if root
-             else Path(battlefield.geometry.__file__).parent / "sight" / "__pycache__")
-    return where.is_dir() and any(where.rglob("kernel.lines_blocked-*.nbi"))
+    if play_kernels_ready():
+        return True
+    geometry = Path(battlefield.geometry.__file__).parent
+    python = f"py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
+    return all(any(any(d.glob(f"{module}.{function}-*.{python}.nbi"))
+                   for d in numba_index_dirs(geometry / folder))
+               for folder, module, function in WINDOW_KERNELS)
 
 
 def run_play(args: argparse.Namespace) -> int:

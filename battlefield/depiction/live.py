@@ -358,7 +358,7 @@ def describe(r: Ruling) -> list[str]:
     out = []
     if r.allowed:
         climb = f" (climbing {r.climbed:.2f}\")" if r.climbed > 1e-6 else ""
-        out.append(f"{r.action.type}: {r.used:.2f}\"{climb} / {r.allowed:g}\"")
+        out.append(f"{r.action.type}: {r.used:.2f}\"{climb} / {round(r.allowed, 2):g}\"")
     if r.legal is None:
         out.append("checking...")
     else:

@@ -16,6 +16,10 @@ from battlefield.rules.choices import passes
 from battlefield.rules.event_words import about_words
 from battlefield.rules.state import State
 
+# The set-up actions: the window's reserve list (view.setting_up) and the pages set these up
+# by a drag from the list; another action with a place (skirmish's bombard) is no set-up.
+SET_UP = ("deploy", "deploy-faction-terrain")
+
 
 def what_now(state: State, open_now: Sequence[str] | None = None) -> str:
     """The step in one line: 'red's movement phase: drag a unit to normal-move, run or
@@ -27,7 +31,10 @@ def what_now(state: State, open_now: Sequence[str] | None = None) -> str:
     if state.pending:
         return decision_line(state)
     side = state.acting_side
-    where = f"{side}'s {state.phase} phase" if state.phase else f"{side}'s turn"
+    whose = state.active or side           # whose phase it is; the acting side may be the other
+    where = f"{whose}'s {state.phase} phase" if state.phase else f"{whose}'s turn"
+    if side != whose:
+        where += f", {side} to act"
     where += opened_past(state)
     offered = state.available()
     passing = [a for a in offered if a in passes(state)]
@@ -47,7 +54,7 @@ def what_now(state: State, open_now: Sequence[str] | None = None) -> str:
               for a in state.scene.ruleset.actions}
     drag = [a for a in choices if a in vocab and vocab[a].drag]
     onto = [a for a in drag if vocab[a].targeted]
-    place = [a for a in choices if "at" in fields.get(a, set())]     # a unit in reserve
+    place = [a for a in choices if a in SET_UP]      # a unit (or terrain) from the reserve
     pick = [a for a in choices if a not in drag and a not in place
             and fields.get(a, set()) & {"unit", "target"}]
     rest = [a for a in choices if a not in drag and a not in pick and a not in place]

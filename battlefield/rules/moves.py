@@ -392,7 +392,7 @@ def _lengths(state: State, moves: Moves, allowance: float | Callable[[int], floa
         if worst is None or over > worst[0]:
             climb = f" (climbing {step.climbed:.2f}\")" if step.climbed > EPS else ""
             worst = (over, v(code, f"{names[m]} moves {step.spent:.2f}\"{climb}, more than "
-                                   f"{most:g}\"", moved=step.spent, allowed=most,
+                                   f"{round(most, 2):g}\"", moved=step.spent, allowed=most,
                              **about(state, m)))
     return ([worst[1]] if worst else []), spent, risky
 

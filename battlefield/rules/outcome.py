@@ -325,6 +325,7 @@ def entry(record: Event, events: Sequence[Event], state: State | None = None,
     if not lines:        # nothing hurt, nothing failed: a decision it asked, a reveal, the end
         lines = event_lines([_unsaid(e, shown) for e in events if e.get("type") in NOTABLE],
                             rules)
+    lines += by_itself(events, shown, rules)
     rolls = [f"{r.get('for', '')}: {r['total'] if r.get('summed') else r.get('values')}"
              for r in record.get("rolls") or ()]
     return Entry(side, action_words(shown), lines, rolls, phase, events=said)
@@ -362,10 +363,26 @@ def _unsaid(e: Event, shown: dict[str, Any]) -> Event:
     return e
 
 
+# What the engine does to units by itself, as the consequence of an action that does not name
+# them (blocks' standing orders and routs at the end of the command phase, a courage test, a
+# unit that disengages in answer): always worded in the log, the table alone does not say why.
+BY_ITSELF = ("moved", "move", "charge", "charged", "courage", "routs", "rout", "routed",
+             "rallied", "disengaged")
+
+
+def by_itself(events: Sequence[Event], shown: dict[str, Any],
+              ruleset: Ruleset | None = None) -> list[str]:
+    """The events of BY_ITSELF's kinds on another unit than the action's own, in words (the
+    ones the outcome already words left out)."""
+    own = shown.get("unit")
+    return event_lines([e for e in events if e.get("type") in BY_ITSELF
+                        and e.get("unit") and e.get("unit") != own], ruleset)
+
+
 # The events an action that hurt nothing is worded by in the log: what it asked of the other
 # side, what it revealed, the battle's end (its moves and the clock are said elsewhere: the
 # table, the phase bar, rules.guide).
-NOTABLE = ("decision", "revealed", "battle-over")
+NOTABLE = ("decision", "revealed", "battle-over", "cast", "chant", "unbind", "rallied")
 
 
 def last_events(state: State) -> list[Event]:
@@ -439,7 +456,8 @@ class GameLog:
             # of its own, so the clock still says the last turn's last phase
             said.phase = (*said.phase[:2], passed)
         if shown.get("type") in PASSES and (failure(caused)
-                                             or outcome(caused, ruleset=state.rules)):
+                                             or outcome(caused, ruleset=state.rules)
+                                             or by_itself(caused, shown, state.rules)):
             # what a pass brought is the rules' doing at the end of the phase or turn (openwg's
             # pooled wounds, routs), not the passing side's: said so, credited to neither
             phase = passed or said.phase[2]
@@ -525,12 +543,14 @@ def _tick(clock: dict[str, Any], e: Event) -> None:
 
 
 def phase_actions(state: State, sides: Iterable[str]) -> list[Entry]:
-    """The actions `sides` (the computer's) took since the current phase or turn began."""
+    """The actions `sides` (the computer's) took since the current phase or turn began (none
+    once it has passed: the pass that ended the last phase is not this one's)."""
     sides = set(sides)
     log = game_log(state)
     if not log:
         return []
-    now = log[-1].phase
+    c = state.clock
+    now = (c.get("round"), c.get("active"), c.get("phase"))     # the phase as it is now
     out = []
     for en in reversed(log):
         if en.phase != now:

@@ -31,7 +31,7 @@ from battlefield.view import auto
 from battlefield.view.ability_cards import AbilityCards
 from battlefield.view.drag import DragTool, base_points
 from battlefield.view.editor import Editor
-from battlefield.view.guard import TakeBack, choice_words, spends
+from battlefield.view.guard import TakeBack, choice_words, game_version, spends
 from battlefield.view.held import hold
 from battlefield.view.measure_tool import MeasureTool
 from battlefield.view.opening import Setup, battle_text, to_phase
@@ -109,6 +109,7 @@ class PlayScene(Targeting):
         self.take_back: TakeBack | None = None   # the player's spending choice, undoable
         self.by_itself = False         # the actions applied now are the computer's or auto-pass's
         self.news = False              # the message holds an outcome (a pass by itself keeps it)
+        self.passed = False            # ... or says a step passed by itself (the next replaces it)
         self._now: tuple[tuple, str] | None = None
 
     @property
@@ -117,7 +118,7 @@ class PlayScene(Targeting):
 
     def say(self, text: str) -> None:
         self.panel.message = text
-        self.news = False
+        self.news = self.passed = False
 
     def applied(self, rolls: list, text: str) -> None:
         """An action went through: the models layer is redrawn, the log scrolls to the newest
@@ -167,8 +168,11 @@ class PlayScene(Targeting):
         key = (id(st), len(st.actions), len(st.pending), self.table.version)
         if self._now is None or self._now[0] != key:
             said = what_now(st, self.open_now())
-            if st.acting_side in self.computer and not st.over:
-                said = f"the computer plays {st.acting_side}: {said}"
+            if st.acting_side in self.computer and not st.over:     # nothing for the human
+                said = (f"the computer is playing {st.acting_side}"
+                        + (f" in {st.active}'s {st.phase} phase" if st.phase else
+                           f" in {st.active}'s turn" if st.active else "")
+                        + ": wait for it (any key or click shows its move at its end)")
             self._now = (key, said)
         return self._now[1]
 
@@ -341,8 +345,11 @@ class PlayScene(Targeting):
         if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1:
             name = self.panel.button_at(e.pos)
             self.panel.guard.pointer_at(e.pos)
-            if name is not None and self.panel.guard.blocks(name):
-                self.say(f"{name} has just appeared under the pointer: move the pointer and "
+            version = game_version(self.state)
+            if name is not None and self.panel.guard.blocks(name, version=version):
+                self.say(f"the game moved on under {name}: look, then click again"
+                         if self.panel.guard.stale(version) else
+                         f"{name} has just appeared under the pointer: move the pointer and "
                          "click again to choose it")
                 return True
             if name is not None:
@@ -537,7 +544,7 @@ class PlayScene(Targeting):
                 applied = self.apply(step)
             finally:
                 self.by_itself = False
-            if applied and self.news:
+            if applied and self.news and not self.passed:
                 self.panel.by_itself[len(st.actions) - 1] = phase     # the log says so
             elif applied:
                 self.panel.by_itself[len(st.actions) - 1] = phase
@@ -545,7 +552,8 @@ class PlayScene(Targeting):
                          + (f" ({why})" if why else "") + "; A turns auto-pass off"
                          if step.type in auto.passes(st) else
                          f"{side}: {step.type} by itself (nothing else to decide)")
-                self.news = True       # why it passed: the computer's pass that follows keeps it
+                self.news = self.passed = True   # why it passed: kept by the computer's
+                #                                   pass that follows, replaced by the next
             else:
                 self._forced = (self._forced[0], None)    # refused: leave it to the player
 

@@ -31,6 +31,7 @@ RULER_OVER = pal.VERMILLION
 FAULT = pal.COHERENCY
 SETTLE_S = 0.15          # the costly rulings (and a slow engine check) when the cursor rests
 FAST_CHECK_S = 0.010     # an engine check quicker than this is asked every frame
+STALE_IN = 0.5           # inches the pointer may be ahead of the ruling shown as current
 
 
 def ruler_colour(fraction: float) -> pal.RGB:
@@ -82,6 +83,7 @@ class DragTool:
         self.facing: float | None = None        # turned in the hand (wheel, Q / E)
         self.ruling: live.Ruling | None = None
         self.moved_at = 0.0
+        self.at: tuple[int, int] | None = None  # the pointer where the ruling in hand was made
         self.check_cost = 0.0                   # seconds the last engine check took
         self.snaps: dict[tuple, tuple[float, float] | None] = {}   # this pick-up's snaps
         self._layer_key = None
@@ -130,6 +132,7 @@ class DragTool:
         if hit is None:
             return False
         u, m = hit
+        self.at = pos
         p = live.pick_up(self.state, u, m if one_model else None, self.wanted)
         if p is None:
             uid = self.state.scene.units[u].id
@@ -151,6 +154,7 @@ class DragTool:
 
     def move(self, pos: tuple[int, int]) -> None:
         """The cursor moved with a unit in the hand: the rulings at the new place."""
+        self.at = pos
         x, y = self.table.table_at(pos)
         self.to = (x - float(self.grab[0]), y - float(self.grab[1]))
         hit = live.unit_at(self.state, x, y, slack=0.3)
@@ -163,12 +167,20 @@ class DragTool:
         self.update_ruling(engine=self.check_cost < FAST_CHECK_S, detail=False)
 
     def update(self, dt: float) -> None:
-        """A resting cursor gets the costly rulings, and the engine's check if the frames
-        skipped it."""
+        """A resting cursor gets the engine's check if the frames skipped it (drawn at once),
+        then the costly rulings."""
         r = self.ruling
         if (self.pickup is not None and r is not None and not (r.checked and r.detailed)
                 and time.perf_counter() - self.moved_at >= SETTLE_S):
-            self.update_ruling(engine=True, detail=True)
+            self.update_ruling(engine=True, detail=False if not r.checked else True)
+
+    def behind(self) -> bool:
+        """Whether the pointer has moved since the ruling in hand was made (a motion waits in
+        the queue: a busy machine): its verdict is then not the place the pointer is at."""
+        if self.pickup is None or self.at is None or not pygame.event.peek(pygame.MOUSEMOTION):
+            return False
+        now = pygame.mouse.get_pos()
+        return math.dist(now, self.at) / self.table.view.scale > STALE_IN
 
     def update_ruling(self, engine: bool, detail: bool | None = None) -> None:
         start = time.perf_counter()
@@ -285,6 +297,15 @@ class DragTool:
         said = depicted.words(self.state, self.ruling)
         return Shown(said.text, pal.paint(said.ruler, {}), said.in_combat)
 
+    def caption(self) -> list[tuple[str, str]]:
+        """The caption's lines (text, ink) of the ruling in hand (depiction.drag.words), or,
+        when the pointer has moved on since it was made (behind), its distance line and
+        "checking...": a verdict of a place the pointer has left is never shown as current."""
+        said = depicted.words(self.state, self.ruling).lines
+        if self.behind():
+            return [*said[:1 if self.ruling.allowed else 0], ("checking...", "ink")]
+        return said
+
     def _overlay(self, surface: pygame.Surface) -> None:
         """The drag's depiction (depiction.drag.overlay) over the table, its tags placed clear
         of the bases and of the table's own labels, with the caption box beside the unit."""
@@ -293,8 +314,8 @@ class DragTool:
         view = tv.view
         style = tv.style
         metrics = WindowMetrics(style, view.scale, style.sides)
-        said = depicted.words(st, r)
-        rows = [(part, key) for text, key in said.lines for part in textwrap.wrap(text, 90)][:14]
+        rows = [(part, key) for text, key in self.caption()
+                for part in textwrap.wrap(text, 90)][:14]
         caption = {"k": "caption", "lines": rows} if rows else None
         avoid: list[Box] = []
         for placed in (tv.labels.placed if tv.labels is not None else ()):

@@ -48,6 +48,23 @@ def look(scene: Any) -> Hashable:
             getattr(scene, "editor", None) is None, getattr(scene, "done", None))
 
 
+def coalesced(events: list[pygame.event.Event]) -> list[pygame.event.Event]:
+    """The events with each run of pointer motions made one (the last place, the moves
+    summed): a busy machine that queued twenty motions rules on the drag once, at the place
+    the pointer is now, not twenty times on places it has left."""
+    out: list[pygame.event.Event] = []
+    for e in events:
+        if (e.type == pygame.MOUSEMOTION and out and out[-1].type == pygame.MOUSEMOTION
+                and getattr(e, "buttons", None) == getattr(out[-1], "buttons", None)):
+            before = out[-1]
+            rel = tuple(a + b for a, b in zip(getattr(before, "rel", (0, 0)),
+                                              getattr(e, "rel", (0, 0)), strict=True))
+            out[-1] = pygame.event.Event(pygame.MOUSEMOTION, {**e.dict, "rel": rel})
+            continue
+        out.append(e)
+    return out
+
+
 class Frames:
     """The main loop's clock: `events()` waits as long as it may, `due()` says whether to draw
     this time round; `drawn` counts the frames drawn (the tests and the benchmark read it)."""
@@ -67,10 +84,10 @@ class Frames:
         now, after a short sleep when there are none."""
         if self.busy:
             self.dt = self.clock.tick(self.fps) / 1000
-            return pygame.event.get()
+            return coalesced(pygame.event.get())
         # Polled with a sleep between: SDL's own wait (pygame.event.wait) polls in a busy
         # loop on some video drivers (2% of a core on the dummy one), this 0.4%.
-        events = pygame.event.get()
+        events = coalesced(pygame.event.get())
         if not events:
             time.sleep(self.idle_poll_s)
         self.dt = self.clock.tick() / 1000
@@ -88,4 +105,4 @@ class Frames:
         return draw
 
 
-__all__ = ["Frames", "busy", "look", "FPS", "IDLE_POLL_S"]
+__all__ = ["Frames", "busy", "look", "coalesced", "FPS", "IDLE_POLL_S"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ class ButtonGuard:
     def __init__(self) -> None:
         self.pointer: tuple[int, int] | None = None
         self.shown: dict[str, tuple[int, int, int, int]] = {}
+        self.version: Hashable = None     # the game (game_version) the buttons were drawn for
         # name -> [when it appeared, where the pointer was, whether it has moved since]
         self.fresh: dict[str, list[Any]] = {}
 
@@ -43,13 +44,18 @@ class ButtonGuard:
             elif not f[2] and math.dist(f[1], p) > MOVED_PX:
                 f[2] = True
 
-    def drawn(self, buttons: Iterable[tuple[Any, str]], now: float | None = None) -> None:
-        """The buttons as just drawn ((rect, name) pairs): one that is new here (or moved)
-        under the pointer is fresh."""
+    def drawn(self, buttons: Iterable[tuple[Any, str]], now: float | None = None,
+              version: Hashable = None) -> None:
+        """The buttons as just drawn ((rect, name) pairs) for the game at `version`
+        (game_version): one that is new here (or moved) under the pointer is fresh, and so is
+        every button under the pointer once the game changed under it (the next phase's
+        `end-phase`, the same name in the same place, is another button)."""
         now = time.monotonic() if now is None else now
         shown = {name: (int(r.x), int(r.y), int(r.w), int(r.h)) for r, name in buttons}
+        changed = version != self.version
+        self.version = version
         for name, rect in shown.items():
-            if self.shown.get(name) == rect:
+            if self.shown.get(name) == rect and not changed:
                 continue
             x, y, w, h = rect
             p = self.pointer
@@ -60,9 +66,16 @@ class ButtonGuard:
         self.fresh = {n: f for n, f in self.fresh.items() if n in shown}
         self.shown = shown
 
-    def blocks(self, name: str, now: float | None = None) -> bool:
-        """Whether a click on `name` is refused: it appeared under the pointer less than
-        GUARD_S ago, or the pointer has not moved since."""
+    def stale(self, version: Hashable) -> bool:
+        """Whether the game changed since the buttons were drawn (two clicks before the next
+        frame): what the pointer is on is not what the player saw."""
+        return version != self.version
+
+    def blocks(self, name: str, now: float | None = None, version: Hashable = None) -> bool:
+        """Whether a click on `name` is refused: the game changed since it was drawn, or it
+        appeared under the pointer less than GUARD_S ago, or the pointer has not moved since."""
+        if self.stale(version):
+            return True
         f = self.fresh.get(name)
         if f is None:
             return False
@@ -71,6 +84,12 @@ class ButtonGuard:
             return True
         del self.fresh[name]
         return False
+
+
+def game_version(state: Any) -> Hashable:
+    """Which game, and how far on: changes with every action, answer, undo and phase."""
+    return (id(state), len(state.actions), len(state.pending), state.round, state.active,
+            state.phase, state.acting_side)
 
 
 @dataclass
@@ -85,4 +104,5 @@ class TakeBack:
         return f"take back {self.what}"
 
 
-__all__ = ["ButtonGuard", "TakeBack", "spends", "choice_words", "GUARD_S", "MOVED_PX"]
+__all__ = ["ButtonGuard", "TakeBack", "game_version", "spends", "choice_words", "GUARD_S",
+           "MOVED_PX"]

@@ -18,10 +18,11 @@ from battlefield.rules.event_words import about_words
 from battlefield.rules.state import State
 from battlefield.view.drawing import font
 from battlefield.view.editor_marks import SHORTCUTS as EDIT_KEYS
-from battlefield.view.guard import ButtonGuard
+from battlefield.view.guard import ButtonGuard, game_version
 
 WIDTH = 340
-NOW_LINES = 3                # the lines kept for "what now" under the phase bar
+NOW_LINES = 3                # the lines kept for "what now" under the phase bar, at least
+NOW_MOST = 6                 # ... and at most (a longer one ends in "..." after a word)
 SHORTCUTS = (
     ("left drag", "move a unit (Shift: one model) for the ability chosen"),
     ("drop", "apply it; illegal snaps back; a charge a hair off snaps legal"),
@@ -68,6 +69,7 @@ class Panel:
         self.by_itself: dict[int, str | None] = {}   # action number -> phase: auto-pass took it
         self.open_now: list[str] | None = None   # the scene's open_choices of the state drawn
         self.buttons_top = 0         # the button row never moves up under the cursor
+        self.back_top = 0            # nor the take-back button's row
         self._top_key: tuple[Any, ...] = ()
         self.guard = ButtonGuard()   # a button that appears under the pointer waits a moment
         self.now_line = ""           # where the game is and what the step expects (rules.guide)
@@ -98,6 +100,15 @@ class Panel:
         if self._entries is None or self._entries[0] != key:
             self._entries = (key, outcome.game_log(state))
         return self._entries[1]
+
+    def now_lines(self, small: pygame.font.Font) -> list[str]:
+        """The "what now" line wrapped on words to the panel's width: NOW_MOST lines at most,
+        the last cut after a word."""
+        width = self.rect.width - 24
+        lines = _wrap(self.now_line, small, width)
+        if len(lines) > NOW_MOST:
+            lines = lines[:NOW_MOST - 1] + [_cut(" ".join(lines[NOW_MOST - 1:]), small, width)]
+        return lines
 
     def _computer(self, surface: pygame.Surface, state: State, x: int, y: int) -> int:
         """What the computer did this phase, one line an action (its outcome beside it)."""
@@ -130,6 +141,8 @@ class Panel:
             # that let the other side's attack resolve is that attack)
             ink = pal.darker(colours.get(en.credit, pal.INK), 0.5) if en.credit else pal.INK
             said = en.action
+            if en.side and said.split(" ")[0] in outcome.PASSES:
+                said = f"{en.side} {said}"          # whose pass
             if n in self.by_itself:
                 phase = self.by_itself[n]
                 said += (f" by itself ({phase} phase: nothing to decide)" if phase else
@@ -196,13 +209,10 @@ class Panel:
         y += 20
         # where the game is and what the step expects (rules.guide), in a box of its own
         # height always, so the buttons below never move when it changes
-        lines = _wrap(self.now_line, small, r.width - 24)
-        if len(lines) > NOW_LINES:
-            lines = lines[:NOW_LINES - 1] + [_cut(" ".join(lines[NOW_LINES - 1:]), small,
-                                                  r.width - 24)]
+        lines = self.now_lines(small)
         for k, line in enumerate(lines):
             surface.blit(small.render(line, True, pal.darker(pal.BLUE, 0.7)), (x, y + 18 * k))
-        y += 18 * NOW_LINES + 2
+        y += 18 * max(NOW_LINES, len(lines)) + 2
         if self.network:
             for line in _wrap(self.network, small, r.width - 24)[:2]:
                 surface.blit(small.render(line, True, pal.VERMILLION if "reconnecting" in line
@@ -242,7 +252,7 @@ class Panel:
         # line that wrapped, a decision box that went): they only ever move down.
         key = (self.rect.size, id(state.game))      # a new window size or game: measured anew
         if key != self._top_key:
-            self._top_key, self.buttons_top = key, 0
+            self._top_key, self.buttons_top, self.back_top = key, 0, 0
         self.buttons_top = y = max(y, self.buttons_top)
         bx = x
         idle = self.idle(state)
@@ -251,7 +261,12 @@ class Panel:
             names = [*names, self.take_back]
         for name in names:
             w = small.size(name)[0] + 14
-            if bx + w > r.right - 8:
+            if name == self.take_back:
+                # a row of its own that never moves up (a shorter row of choices above it
+                # would carry it up under the pointer)
+                self.back_top = y = max(y + 28 if bx > x else y, self.back_top)
+                bx = x
+            elif bx + w > r.right - 8:
                 bx, y = x, y + 28
             b = pygame.Rect(bx, y, w, 24)
             on = name == self.chosen
@@ -264,7 +279,7 @@ class Panel:
                          (bx + 7, y + 4))
             self.buttons.append((b, name))
             bx += w + 6
-        self.guard.drawn(self.buttons)
+        self.guard.drawn(self.buttons, version=game_version(state))
         y += 36
         y = self._unit_notes(surface, state, x, y)
         for line in _wrap(self.message, small, r.width - 24)[:5]:
@@ -375,12 +390,17 @@ def _shown(value: object) -> str:
 
 
 def _cut(text: str, f: pygame.font.Font, width: int) -> str:
-    """The text cut to `width` with '...' when it is longer."""
+    """The text cut to `width` with '...' when it is longer: after a whole word (a word
+    longer than the width alone is cut within)."""
     if f.size(text)[0] <= width:
         return text
+    words = text.split()
+    while len(words) > 1 and f.size(" ".join(words) + "...")[0] > width:
+        words.pop()
+    text = " ".join(words)
     while text and f.size(text + "...")[0] > width:
         text = text[:-1]
-    return text.rstrip() + "..."
+    return text.rstrip(" ,;:-") + "..."
 
 
 def _wrap(text: str, f: pygame.font.Font, width: int) -> list[str]:

@@ -120,8 +120,10 @@ class Targeting:
 
     def pick(self, pos, shift: bool = False) -> bool:
         """Targeted abilities: first click your unit, then (when it needs one) the target;
-        shift-click lists one more target of an attack whose attacks may be split."""
-        hit = live.unit_at(self.state, *self.table.table_at(pos))
+        shift-click lists one more target of an attack whose attacks may be split. A click
+        between a unit's bases is on the unit, as a drag's press is (view.drag)."""
+        x, y = self.table.table_at(pos)
+        hit = live.unit_at(self.state, x, y) or live.unit_between(self.state, x, y)
         if hit is None:
             return False
         ability, unit = self.picking

@@ -149,10 +149,11 @@ def test_a_phase_whose_offered_types_no_unit_may_take_passes_by_itself():
     assert st.actions[1].type == "end-phase" and "passed by itself" in scene.panel.message
     scene.update(0.016)                  # the computer's own end-phase
     log = " ".join(text for text, _, _ in scene.panel.log_lines(st))     # wrapped lines
-    assert log == "end-phase end-phase by itself (start phase: nothing to decide) red go-first"
+    assert log == ("blue end-phase red end-phase by itself (start phase: nothing to decide) "
+                   "red go-first")          # whose pass, newest first
     assert len(scene.panel.entries(st)) == len(st.actions)    # an entry is an action
     scene.apply(Action("end-phase"))                           # red leaves the hero phase
-    assert scene.panel.log_lines(st)[0][0] == "end-phase (hero phase)"
+    assert scene.panel.log_lines(st)[0][0] == "red end-phase (hero phase)"
 
 
 def test_undo_forgets_which_steps_passed_by_themselves():

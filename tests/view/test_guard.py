@@ -153,3 +153,79 @@ def test_a_morale_commitment_can_be_taken_back_and_commit_0_spends_nothing() -> 
     _draw(scene)
     scene.button("commit 0")
     assert scene.take_back is None                  # costs nothing: nothing to take back
+
+
+def _at_movement(monkeypatch) -> tuple[PlayScene, list[float]]:
+    """aos4's demo in red's movement phase, the clock in the test's hand."""
+    opened = open_game(None, "aos4")
+    to_phase(opened.state, "movement")
+    scene = PlayScene(opened, SIZE)
+    now = [100.0]
+    monkeypatch.setattr(guard.time, "monotonic", lambda: now[0])
+    return scene, now
+
+
+@pytest.mark.parametrize("frame_between", [True, False])
+def test_a_double_click_on_end_phase_ends_one_phase(monkeypatch, frame_between) -> None:
+    """The reported case (aos4: hero then movement gone): the next phase's `end-phase` is the
+    same name in the same place, yet another button; two clicks 200 ms apart end one phase,
+    with a frame drawn between them or not."""
+    scene, now = _at_movement(monkeypatch)
+    st = scene.state
+    _draw(scene)
+    spot = _rect(scene, "end-phase").center
+    _move(scene, spot)
+    before = len(st.actions)
+    _click(scene, spot)
+    after = st.phase, len(st.actions)
+    assert after[1] == before + 1
+    if frame_between:
+        _draw(scene)
+        assert _rect(scene, "end-phase").center == spot       # the same place
+    now[0] += 0.2
+    _click(scene, spot)
+    assert (st.phase, len(st.actions)) == after
+    _draw(scene)
+    now[0] += 5.0
+    _click(scene, spot)                                     # a long wait, the pointer still
+    assert (st.phase, len(st.actions)) == after
+    _move(scene, (spot[0] + 6, spot[1]))                    # moved on it, a moment later
+    _click(scene, (spot[0] + 6, spot[1]))
+    assert len(st.actions) == after[1] + 1
+
+
+def test_a_button_moved_under_the_pointer_takes_no_click() -> None:
+    g = guard.ButtonGuard()
+    g.drawn([(HERE, "end-phase"), (HERE.move(0, 30), "take back commit 2")], now=0.0,
+            version=1)
+    g.pointer_at(HERE.center)
+    g.drawn([(HERE.move(0, -30), "end-phase"), (HERE, "take back commit 2")], now=1.0,
+            version=1)
+    assert g.blocks("take back commit 2", now=1.1, version=1)
+
+
+def test_buttons_drawn_for_another_state_take_no_click() -> None:
+    g = guard.ButtonGuard()
+    g.drawn([(HERE, "end-phase")], now=0.0, version=1)
+    assert not g.blocks("end-phase", now=5.0, version=1)
+    assert g.blocks("end-phase", now=5.0, version=2)       # the game moved on since the frame
+
+
+def test_the_take_back_button_keeps_its_row_when_the_choices_above_shrink(monkeypatch) -> None:
+    """The reported case: `take back all-out-defence` jumped up a row when the row of
+    abilities above it shrank."""
+    scene = _in_combat()
+    st = scene.state
+    scene.apply(Action("fight", unit="red-blades", target="blue-drake"))
+    _draw(scene)
+    scene.button(next(n for n in scene.panel.answers if n.startswith("all-out-defence")))
+    many = ["end-phase", "fight", "pile-in", "all-out-attack", "all-out-defence", "redeploy",
+            "rally", "magical-intervention"]
+    monkeypatch.setattr(st, "available", lambda: list(many))
+    _draw(scene)
+    label = scene.take_back.label
+    first = _rect(scene, label)
+    assert first.left == scene.panel.rect.left + 12            # a row of its own
+    monkeypatch.setattr(st, "available", lambda: ["end-phase"])
+    _draw(scene)
+    assert _rect(scene, label) == first

@@ -45,3 +45,80 @@ def test_without_news_a_pass_by_itself_says_why() -> None:
     scene.update(0.016)
     assert scene.panel.message.startswith("red's start phase passed by itself: nothing to "
                                           "decide (activate-place-of-power: ")
+
+
+def _until_red_decides(scene: PlayScene, most: int = 60) -> None:
+    st = scene.state
+    for _ in range(most):
+        if st.over or (st.acting_side == "red" and scene.forced() is None):
+            return
+        scene.update(0.016)
+        scene.glide = None
+
+
+def test_several_passes_by_themselves_the_message_names_the_newest() -> None:
+    """openwg: red's phases with nothing to decide pass one after another; the message is
+    the newest of them, not the oldest."""
+    scene = PlayScene(open_game(None, "openwg"), (1200, 760), computer=("blue",))
+    scene.glide_s = 0.0
+    st = scene.state
+    _until_red_decides(scene)
+    assert scene.apply(Action("stop", side="red")) if st.check(Action("stop", side="red")) \
+        == [] else scene.apply(Action("stop"))
+    _until_red_decides(scene)
+    mine = [(n, p) for n, p in scene.panel.by_itself.items() if p]
+    assert len(mine) >= 2, "no phases passed by themselves"
+    newest = max(mine)[1]
+    assert f"{newest} phase passed by itself" in scene.panel.message
+
+
+def test_while_the_computer_plays_the_box_says_so_without_instructions() -> None:
+    opened = open_game(None, "aos4")
+    to_phase(opened.state, "hero")
+    scene = PlayScene(opened, (1200, 760), computer=("blue",))
+    scene.apply(Action("end-phase"))
+    st = scene.state
+    assert st.acting_side == "blue" and st.phase == "hero"
+    line = scene.now_line()
+    assert line.startswith("the computer is playing blue in red's hero phase: wait")
+    assert "click" not in line.split(":", 1)[1].replace("click shows", "")
+
+
+@pytest.mark.parametrize(("ruleset", "phase", "passes", "start"), [
+    ("aos4", "hero", 1, "red's hero phase, blue to act:"),     # whose phase, then who acts
+    ("aos4", "movement", 0, "red's movement phase: drag a unit"),
+    ("skirmish", None, 0, "red's turn: drag a unit to move"),
+])
+def test_what_now_names_whose_phase_it_is(ruleset, phase, passes, start) -> None:
+    opened = open_game(None, ruleset)
+    st = opened.state
+    if phase:
+        to_phase(st, phase)
+    elif st.pending:
+        st.apply(st.pending[0].choices[0])
+    for _ in range(passes):
+        st.apply(Action("end-phase"))
+    scene = PlayScene(opened, (1200, 760))
+    line = scene.now_line()
+    assert line.startswith(start), line
+    assert "reserve list" not in line          # skirmish has none: bombard is no set-up
+
+
+def test_the_what_now_box_wraps_on_words_and_fits() -> None:
+    """The reported cuts ('...at tack for th...', 'commit N spends N of your m...'): the box
+    grows to the text, wraps between words, and a text too long for it ends after a word."""
+    from battlefield.view.drawing import font
+
+    scene = PlayScene(open_game(None, "skirmish"), (1200, 760))
+    small = font(16)
+    words = ("blue decides commit (red-scouts skirmish -> blue-scouts): commit N spends N of "
+             "your morale tokens on the attack for the advantage; end-turn when done").split()
+    scene.panel.now_line = " ".join(words)
+    lines = scene.panel.now_lines(small)
+    assert " ".join(lines).split() == words                    # all of it, whole words
+    assert all(small.size(line)[0] <= scene.panel.rect.width - 24 for line in lines)
+    scene.panel.now_line = " ".join(words * 4)
+    lines = scene.panel.now_lines(small)
+    assert len(lines) == 6 and lines[-1].endswith("...")
+    assert lines[-1][:-3].split()[-1] in words                 # cut after a whole word
+    scene.draw(pygame.Surface((1200, 760)))

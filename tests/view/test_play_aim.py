@@ -44,3 +44,31 @@ def test_the_enemy_under_the_cursor_is_ruled_on_before_the_click() -> None:
             assert "expected damage" in said
     assert len(st.actions) == before                      # nothing applied by hovering
     pygame.display.quit()
+
+
+def test_an_instant_click_between_a_units_bases_picks_it() -> None:
+    """The reported case: after `shoot`, an instant press and release on red-archers (between
+    its bases, where a drag's press takes the whole unit) was ignored, and the next click on
+    the target was taken as "your unit" (illegal: blue-drake is blue's)."""
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        opened = open_game(None)
+        to_phase(opened.state, "shooting")
+        scene = PlayScene(opened, (1200, 760))
+        st = scene.state
+        scene.draw(pygame.Surface((1200, 760)))
+        rect = next(r for r, n in scene.panel.buttons if n == "shoot")
+        scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1,
+                                              pos=rect.center))
+        a, b = (st.models_of(st.scene.unit_index("red-archers"))[k] for k in (0, 1))
+        x = (float(st.table.x[a]) + float(st.table.x[b])) / 2       # between two bases
+        y = (float(st.table.y[a]) + float(st.table.y[b])) / 2
+        p = scene.table.view.px(x, y)
+        pos = (round(p[0]), round(p[1]))
+        for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):     # one batch
+            scene.handle_event(pygame.event.Event(kind, button=1, pos=pos))
+        assert scene.picking == ("shoot", "red-archers")
+        assert scene.drag.pickup is None
+    finally:
+        pygame.display.quit()

@@ -81,3 +81,29 @@ def test_a_turn_in_the_window(scene: PlayScene) -> None:
     assert scene.apply(Action("end-phase"))
     assert st.active == "blue" and st.phase == "command"
     scene.draw(surf)                                            # orders and engaged sides drawn
+
+
+def test_a_move_by_standing_orders_is_in_the_game_log(tmp_path) -> None:
+    """The engine's own moves (blocks' standing orders at the end of the command phase) are
+    worded in the window's game log, as the replay page words them."""
+    data = {"ruleset": "blocks", "board": {"width": 48, "depth": 32},
+            "deployment": {"red": [[0, 0], [48, 0], [48, 8], [0, 8]],
+                           "blue": [[0, 24], [48, 24], [48, 32], [0, 32]]},
+            "state": {"round": 2, "active": "red"},
+            "units": [{"id": "red-a", "side": "red", "stats": STATS, "order": "advance",
+                       "models": [{"base": INFANTRY, "at": [20, 4], "facing": 90}]},
+                      {"id": "blue-d", "side": "blue", "stats": STATS, "order": "hold",
+                       "models": [{"base": INFANTRY, "at": [20, 28], "facing": 270}]}]}
+    path = tmp_path / "blocks.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        scene = PlayScene(open_game(str(path)), (1200, 760))
+        assert scene.state.phase == "command"
+        assert scene.apply(Action("end-phase"))
+        said = [text for text, _, _ in scene.panel.log_lines(scene.state)]
+        assert 'red-a moves 4.00" (advance)' in said
+        assert said[0].startswith("red end-phase")        # whose pass, then what followed
+    finally:
+        pygame.display.quit()

@@ -171,6 +171,10 @@ def test_computer_opponent_plays_its_turn(scene: PlayScene) -> None:
             must = st.check(Action("end-phase")) if not st.pending else []
             say = "decline" if st.pending else "fight" if must else "end-phase"
             rect = next(r for r, name in scene.panel.buttons if name == say)
+            # as a hand does: to the button, then the click (the last click's place may hold
+            # this new button: view.guard takes no click there until the pointer moves)
+            for pos in ((0, 0), rect.center):
+                scene.handle_event(ev(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
             scene.handle_event(ev(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
             if must:                                 # units in combat must fight: click one
                 where = at(scene, must[0].message.rsplit(": ", 1)[1].split(", ")[0])
@@ -291,3 +295,48 @@ def test_a_click_on_a_unit_in_combat_fights_where_it_stands() -> None:
     assert last.type == "fight" and last.unit == "red-blades" and last.target == "blue-drake"
     assert at(scene, "red-blades") == pytest.approx(where)
     pygame.display.quit()
+
+
+def test_a_ruling_the_pointer_has_left_is_not_shown_as_current(scene: PlayScene,
+                                                                monkeypatch) -> None:
+    """The reported case (a busy machine): the caption said a verdict of a place the pointer
+    had left 7" behind. With a motion waiting in the queue to a place far from the ruled
+    one, the caption keeps the distance but says "checking..." instead of the verdict."""
+    x, y = at(scene, "red-lancers")
+    drag(scene, (x, y), (x, y + 1), release=False)
+    st = scene.state
+    scene.drag.update_ruling(engine=True, detail=True)
+    said = [text for text, _ in scene.drag.caption()]
+    assert "legal" in said
+    pygame.event.clear()
+    far = px(scene, x, y + 8)
+    pygame.event.post(ev(pygame.MOUSEMOTION, pos=far, rel=(0, 0), buttons=(1, 0, 0)))
+    monkeypatch.setattr(pygame.mouse, "get_pos", lambda: far)
+    said = [text for text, _ in scene.drag.caption()]
+    assert said[-1] == "checking..." and "legal" not in said
+    assert said[0].startswith("normal-move: ") and said[0].endswith('/ 10"')   # ruled on
+    scene.draw(pygame.Surface((1200, 760)))
+    monkeypatch.setattr(pygame.mouse, "get_pos", lambda: px(scene, x, y + 1))   # a tremble
+    assert "legal" in [text for text, _ in scene.drag.caption()]
+    pygame.event.clear()
+    assert "legal" in [text for text, _ in scene.drag.caption()]
+    assert st.table is scene.state.table
+
+
+def test_a_run_of_pointer_motions_is_one_motion() -> None:
+    from battlefield.view.frames import coalesced
+
+    pygame.display.init()
+    try:
+        held = (1, 0, 0)
+        moves = [ev(pygame.MOUSEMOTION, pos=(10 + k, 20), rel=(1, 0), buttons=held)
+                 for k in range(20)]
+        click = ev(pygame.MOUSEBUTTONUP, button=1, pos=(29, 20))
+        after = ev(pygame.MOUSEMOTION, pos=(40, 20), rel=(11, 0), buttons=(0, 0, 0))
+        out = coalesced([*moves, click, after])
+        assert [e.type for e in out] == [pygame.MOUSEMOTION, pygame.MOUSEBUTTONUP,
+                                         pygame.MOUSEMOTION]
+        assert out[0].pos == (29, 20) and out[0].rel == (20, 0) and out[0].buttons == held
+        assert out[2] is after
+    finally:
+        pygame.display.quit()

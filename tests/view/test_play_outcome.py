@@ -70,3 +70,40 @@ def test_the_log_scrolls_and_the_computer_actions_are_listed(scene):
     assert blue, "the computer did nothing"
     now = outcome.phase_actions(scene.state, {"blue"})
     assert all(en.side == "blue" for en in now)
+
+
+def test_the_computers_phase_is_this_phase_not_the_last() -> None:
+    """The reported case (aos4): blue's end-phase that closed red's hero phase was listed as
+    "computer (blue) this phase" all through red's movement phase."""
+    from battlefield.rules.actions import Action
+    from battlefield.view.opening import to_phase
+
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        opened = open_game(None, "aos4")
+        to_phase(opened.state, "hero")
+        scene = PlayScene(opened, SIZE, computer=("blue",))
+        st = scene.state
+        assert st.phase == "hero" and st.acting_side == "red"
+        assert scene.apply(Action("end-phase"))
+        for _ in range(5):
+            if st.phase != "hero":
+                break
+            scene.update(0.016)                     # blue, the computer, passes too
+            scene.glide = None
+        assert st.phase == "movement"
+        assert outcome.phase_actions(st, {"blue"}) == []
+    finally:
+        pygame.display.quit()
+
+
+def test_a_spell_cast_says_whether_it_was_cast() -> None:
+    said = outcome.entry(
+        {"action": {"type": "cast", "unit": "blue-evocators", "target": "blue-evocators",
+                    "spell": "empower"}},
+        [{"type": "cast", "unit": "blue-evocators", "spell": "empower",
+          "target": "blue-evocators", "roll": 8, "needed": 6, "cast": True}],
+        ruleset=registry.get("openwg"))
+    assert said.lines == ["blue-evocators casts empower at blue-evocators: rolled 8 against "
+                          "6, cast"]

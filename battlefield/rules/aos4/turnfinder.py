@@ -9,7 +9,7 @@ from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import abilities_play
 from battlefield.rules.aos4.data import Book, book
 from battlefield.rules.aos4.magic import known
-from battlefield.rules.aos4.turns import PHASES
+from battlefield.rules.aos4.turns import FIRST_TURN, PHASES
 from battlefield.rules.ruleset import first_side
 from battlefield.rules.state import State
 from battlefield.scene.model import Scene
@@ -36,6 +36,8 @@ def start(rules: Book, scene: Scene, actions: list[Action]) -> dict[str, Any]:
     """The `state:` defaults for the turn the actions belong to: the first action's side is
     active, or its enemy when the first action is used in the enemy's phase (the abilities
     of the aos4 book `rules`)."""
+    if actions and actions[0].type in FIRST_TURN:
+        return {}     # the battle as the window and the play page open it: on that decision
     side = first_side(scene, actions)
     whose = None
     if actions:

@@ -218,7 +218,7 @@ class OpenWGWindow(Window):
         state = ctx.state
         allowed = state.rules.move_allowance(state, ctx.unit, ctx.ability)
         if allowed is not None:
-            notes.lines.append(f"{ctx.ability}: up to {allowed:g}\""
+            notes.lines.append(f"{ctx.ability}: up to {round(allowed, 2):g}\""
                                + (" in a straight line" if ctx.ability == "charge" else ""))
         if ctx.target is not None and ctx.ability == "charge":
             notes.rings.append(Ring(ctx.target, "charge: end within 1\""))
