@@ -73,10 +73,10 @@ def read_roster(path: str | Path) -> Roster:
     units, force_of, within = [], [], []
     lores: dict[str, list[Entry]] = {}
     for k, force in enumerate(forces):
-        for s, path in _unit_selections(force.find("selections")):
+        for s, nested in _unit_selections(force.find("selections")):
             units.append(selection(s))
             force_of.append(k)
-            within.append(path)
+            within.append(nested)
         for s in force.findall("selections/selection"):
             keyword = LORES.get(s.get("name", "").strip().lower())
             if keyword is not None and s.get("type") != "unit":
