@@ -17,7 +17,7 @@ import yaml
 from battlefield.army import store
 from battlefield.army.bases import extent, scene_base
 from battlefield.army.catalogue import Catalogues, merge
-from battlefield.army.composition import breaches, has
+from battlefield.army.composition import GENERAL, breaches, has, upgraded
 from battlefield.army.convert import Converted, ImportProblem, convert
 from battlefield.army.convert import keyword as keyword_of
 from battlefield.army.entries import Entry
@@ -153,6 +153,8 @@ def army_templates(roster: str | Path, catalogues: list[str] | None, strict: boo
         regiment = r.regiment_of(k)
         if regiment is not None and not c.terrain:
             c.unit["regiment"] = f"regiment-{regiment}"
+        if upgraded(e, GENERAL) and not c.terrain:     # the list's General upgrade
+            c.unit["general"] = True
         army.add(c)
     if not army.templates and first is not None:      # no unit at all: the first one's cause
         raise first

@@ -129,6 +129,8 @@ def test_the_regiment_and_the_general(fec):
     the general; the composition check finds the general (and the regiment too big: a warning,
     as the list is illegal)."""
     assert {u.extra.get("regiment") for u in fec["scene"].units} == {"red-regiment-1"}
+    generals = [u.id for u in fec["scene"].units if u.extra.get("general")]
+    assert generals == ["red-abhorrant-archregent"]
     assert "no unit is the general" not in fec["err"]
     assert "army composition: regiment 1 has 5 units that are not HEROES" in fec["err"]
 
