@@ -184,8 +184,8 @@ def test_the_json_export_with_a_numeric_id_imports_as_the_ros(fec, bsdata, tmp_p
     first = next(s for s in root.iter(NS + "selection") if s.get("type") == "unit")
     first.set("id", "1234567")
     doc = {"roster": as_new_recruit_json(root)}
-    assert '"id": 1234567' not in json.dumps(doc)       # as the helper types ids: strings
     doc_text = json.dumps(doc, ensure_ascii=False).replace('"id": "1234567"', '"id": 1234567')
+    assert '"id": 1234567,' in doc_text                  # a JSON number, as New Recruit types it
     path = tmp_path / "shapes-fec.json"
     path.write_text(doc_text, encoding="utf-8")
     out = tmp_path / "b.yaml"
