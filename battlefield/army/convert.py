@@ -91,7 +91,7 @@ class _Once(list):
 def convert(entry: Entry, with_catalogues: bool, all_weapons: bool = False) -> Converted:
     """The unit as an army template. `all_weapons`: every weapon of the entry (a catalogue's
     entry lists the choices, not what each model carries)."""
-    name = entry.name
+    name = display_name(entry.name)
     out = Converted({"id": slug(name), "name": name})
     w = out.warnings
     profile = _unit_profile(entry, with_catalogues)
@@ -100,7 +100,7 @@ def convert(entry: Entry, with_catalogues: bool, all_weapons: bool = False) -> C
     stats = _stats(name, profile, w)
     keywords: list[str] = []
     for cat in entry.categories:
-        kw, number = _keyword(cat)
+        kw, number = keyword(cat)
         if kw is None:
             continue                   # a list label ("Legends"), not a keyword
         if kw in NUMBERED and number is not None:
@@ -129,6 +129,16 @@ def convert(entry: Entry, with_catalogues: bool, all_weapons: bool = False) -> C
             if p.type_name not in read and not is_ability(p):
                 out.left_out.append(f"{p.type_name}: {p.name}")
     return out
+
+
+# A catalogue's name for an undersize unit says how many models the entry was made for ("Crypt
+# Flayers (2 Models)"); the roster's models say how many it has, so the unit is named without it.
+_MODELS_IN_NAME = re.compile(r"\s*\(\s*\d+\s+models?\s*\)\s*$", re.I)
+
+
+def display_name(name: str) -> str:
+    """The unit's name as the scene shows it: a "(N Models)" the catalogue adds left off."""
+    return _MODELS_IN_NAME.sub("", name).strip() or name
 
 
 def is_terrain(entry: Entry, profile: Profile) -> bool:
@@ -254,7 +264,7 @@ def _amount(unit: str, k: str, v: str) -> int | str:
     return int(t) if t.isdigit() else t
 
 
-def _keyword(category: str) -> tuple[str | None, int | None]:
+def keyword(category: str) -> tuple[str | None, int | None]:
     """'WIZARD (1)' -> ('WIZARD', 1); 'WARD (6+)' -> ('WARD', 6); 'Legends' -> (None, None)."""
     m = re.match(r"^(.*?)\s*\(([^)]*)\)\s*$", category)
     word, inside = (m.group(1), m.group(2)) if m else (category, "")

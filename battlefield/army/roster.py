@@ -26,6 +26,10 @@ class Force:
 
 
 REGIMENT = "regiment"            # a force of this name (any case) is one of the army's regiments
+# The army's lores, picked in the battle pack's force (New Recruit: an upgrade selection of this
+# name holding the lore picked, and the lore its spells or prayers): every WIZARD of the army
+# knows the spell lore's spells, every PRIEST the prayer lore's prayers.
+LORES = {"spell lore": "WIZARD", "prayer lore": "PRIEST"}
 
 
 @dataclass
@@ -39,6 +43,10 @@ class Roster:
     game: str = ""                                       # gameSystemName
     points: float | None = None          # the roster's points (its `pts` cost), when it says
     limit: float | None = None           # its points limit (costLimits; 0: none)
+    # Each unit's enclosing selections (a Manifestation Lore's manifestation: the lore slot and
+    # the lore), empty for a unit straight in its force.
+    within: list[list[str]] = field(default_factory=list)
+    lores: dict[str, list[Entry]] = field(default_factory=dict)   # keyword -> the lores' picks
 
     def regiment_of(self, k: int) -> int | None:
         """Unit k's regiment, numbered from 1 in the list's order; None when it is in none
@@ -62,11 +70,17 @@ def read_roster(path: str | Path) -> Roster:
     if not forces:
         raise InputError(str(path), "", None, "the roster has no forces",
                          "roster > forces > force > selections")
-    units, force_of = [], []
+    units, force_of, within = [], [], []
+    lores: dict[str, list[Entry]] = {}
     for k, force in enumerate(forces):
-        for s in _unit_selections(force.find("selections")):
+        for s, nested in _unit_selections(force.find("selections")):
             units.append(selection(s))
             force_of.append(k)
+            within.append(nested)
+        for s in force.findall("selections/selection"):
+            keyword = LORES.get(s.get("name", "").strip().lower())
+            if keyword is not None and s.get("type") != "unit":
+                lores.setdefault(keyword, []).extend(selection(s).children)
     if not units:
         raise InputError(str(path), "", None, "the roster has no units",
                          "selections of type unit in the roster's forces")
@@ -75,7 +89,7 @@ def read_roster(path: str | Path) -> Roster:
                   [Force(f.get("catalogueId", ""), f.get("catalogueName", ""),
                          f.get("catalogueRevision", ""), f.get("name", "")) for f in forces],
                   force_of, game, _points(root.find("costs"), "cost"),
-                  _points(root.find("costLimits"), "costLimit"))
+                  _points(root.find("costLimits"), "costLimit"), within, lores)
 
 
 def _points(costs: Element | None, tag: str) -> float | None:
@@ -89,16 +103,18 @@ def _points(costs: Element | None, tag: str) -> float | None:
     return None
 
 
-def _unit_selections(sel: Element | None) -> list[Element]:
+def _unit_selections(sel: Element | None, path: tuple[str, ...] = ()
+                     ) -> list[tuple[Element, list[str]]]:
     """The unit selections of a force's selections, also those nested in other selections (a
-    regiment, an army of renown's group), in the list's order; a unit's own selections are its
-    models and wargear, not more units."""
-    out: list[Element] = []
+    regiment, an army of renown's group, a Manifestation Lore's manifestations), in the list's
+    order, each with the names of the selections it is nested in; a unit's own selections are
+    its models and wargear, not more units."""
+    out: list[tuple[Element, list[str]]] = []
     for s in sel.findall("selection") if sel is not None else []:
         if s.get("type") in ("unit", "model"):
-            out.append(s)
+            out.append((s, list(path)))
         else:
-            out += _unit_selections(s.find("selections"))
+            out += _unit_selections(s.find("selections"), path + (s.get("name", ""),))
     return out
 
 

@@ -17,8 +17,9 @@ import yaml
 from battlefield.army import store
 from battlefield.army.bases import extent, scene_base
 from battlefield.army.catalogue import Catalogues, merge
-from battlefield.army.composition import breaches
+from battlefield.army.composition import GENERAL, breaches, has, upgraded
 from battlefield.army.convert import Converted, ImportProblem, convert
+from battlefield.army.convert import keyword as keyword_of
 from battlefield.army.entries import Entry
 from battlefield.army.roster import Roster, read_roster
 from battlefield.errors import InputError, UsageError
@@ -43,6 +44,7 @@ from battlefield.yamlsource import Reader
 # would be a second mapping beside this one.
 RULESET = "aos4"
 DEFAULT_MAP = "aos4"
+MANIFESTATION = "MANIFESTATION"
 DEPLOY_GAP = 9.0        # aos4 Deploy Unit: more than 9" from enemy territory (abilities.yaml)
 
 
@@ -127,7 +129,17 @@ def army_templates(roster: str | Path, catalogues: list[str] | None, strict: boo
     army = Army(r.name, catalogues=said)
     first: InputError | None = None
     for k, e in enumerate(r.units):
+        if summoned(r, k):
+            army.warnings.append(
+                f"unit '{e.name}': a manifestation of the list's "
+                f"{' '.join(r.within[k][:1]) or 'Manifestation Lore'} ('{r.within[k][-1]}'), "
+                "summoned by its spell during the battle, which battlefield does not play yet; "
+                "left out of the scene")
+            continue
         merge(e, cats)
+        for keyword, lores in r.lores.items():      # the army's lores: its wizards', priests'
+            if any(keyword_of(c)[0] == keyword for c in e.categories):
+                e.children += lores
         try:
             c = convert(e, cats is not None)
         except ImportProblem as p:
@@ -141,6 +153,8 @@ def army_templates(roster: str | Path, catalogues: list[str] | None, strict: boo
         regiment = r.regiment_of(k)
         if regiment is not None and not c.terrain:
             c.unit["regiment"] = f"regiment-{regiment}"
+        if upgraded(e, GENERAL) and not c.terrain:     # the list's General upgrade
+            c.unit["general"] = True
         army.add(c)
     if not army.templates and first is not None:      # no unit at all: the first one's cause
         raise first
@@ -151,6 +165,12 @@ def army_templates(roster: str | Path, catalogues: list[str] | None, strict: boo
                          "unique units, the points limit), or the import without --strict")
     army.warnings = [f"army composition: {b}" for b in broken] + army.warnings
     return army
+
+
+def summoned(r: Roster, k: int) -> bool:
+    """Whether unit k is a manifestation the list's Manifestation Lore lets its wizards summon
+    (a MANIFESTATION unit nested in an army-composition selection, not fielded at the start)."""
+    return bool(k < len(r.within) and r.within[k]) and has(r.units[k], MANIFESTATION)
 
 
 def _blame(p: ImportProblem, e: Entry, r: Roster, force: int, cats: Catalogues | None
