@@ -30,7 +30,7 @@ from battlefield.names import after
 from battlefield.paths import find_map, map_names
 from battlefield.rules import registry
 from battlefield.rules.boundary import playable_units
-from battlefield.rules.deploy import set_up
+from battlefield.rules.deploy import in_reserve, set_up
 from battlefield.rulings import Referee
 from battlefield.scene.load import load_scene, load_scene_text, resolve_scene_path
 from battlefield.scene.model import Scene
@@ -134,8 +134,7 @@ def army_templates(roster: str | Path, catalogues: list[str] | None, strict: boo
                 f"unit '{e.name}': a manifestation of the list's "
                 f"{' '.join(r.within[k][:1]) or 'Manifestation Lore'} ('{r.within[k][-1]}'), "
                 "summoned by its spell during the battle, which battlefield does not play yet; "
-                "left out of the scene")
-            continue
+                "written in reserve, where it waits (it is never deployed)")
         merge(e, cats)
         for keyword, lores in r.lores.items():      # the army's lores: its wizards', priests'
             if any(keyword_of(c)[0] == keyword for c in e.categories):
@@ -263,6 +262,11 @@ def place_army(army: Army, out: str | Path, side: str = "red", into: str | None 
     laid = [{**t, "base": _grown(t["base"]),
              **({"_bases": [_grown(b) for b in t["_bases"]]} if "_bases" in t else {})}
             for t in templates]
+    # a manifestation is summoned by its spell in the battle, never set up: it waits in
+    # reserve (aos4's deployment never deploys it)
+    summoned = [t for t in laid if MANIFESTATION in [str(k).upper()
+                                                     for k in t.get("keywords", [])]]
+    laid = [t for t in laid if t not in summoned]
     if deploy:
         enemy = [p for s, p in zones.items() if s != side]
         units = set_up(laid, side, zones[side], enemy[0] if enemy else None, DEPLOY_GAP,
@@ -270,6 +274,8 @@ def place_army(army: Army, out: str | Path, side: str = "red", into: str | None 
     else:
         units = set_up(laid, side, zone, None, 0.0, scene.layout, placed, centre,
                        front_first=False, near=_back(zone, centre), reserve=True)
+    units += [in_reserve(t, side, t.get("_bases") or [t["base"]] * int(t["models"]))
+              for t in summoned]
     for u in units:          # the true bases, and each model's weapons and role, in set_up's order
         for m, base, keys in zip(u["models"], true[u["id"]], own.get(u["id"], [{}] * len(
                 u["models"])), strict=True):

@@ -84,10 +84,12 @@ class SetUpTool:
         return [p for p in st.scene.reserve_terrain if p.side == st.acting_side]
 
     def reserve(self) -> list[int]:
-        """The acting side's units in reserve, in the scene's order."""
+        """The acting side's units in reserve, in the scene's order: not those the engine
+        says are never deployed (a manifestation waits to be summoned)."""
         st = self.state
         side = st.acting_side
-        return [u for u, s in enumerate(st.scene.units) if s.side == side and st.in_reserve(u)]
+        return [u for u, s in enumerate(st.scene.units) if s.side == side and st.in_reserve(u)
+                and not any(x.code == "summoned" for x in st.check(Action(DEPLOY, s.id)))]
 
     def rows(self) -> list[tuple[int, pygame.Rect]]:
         """The list's rows: the faction terrain waiting (numbered -1, -2 ...: piece k is -k-1)

@@ -40,10 +40,15 @@ Event = dict[str, Any]
 
 
 # --- who is where ------------------------------------------------------------------------------
+SUMMONED = "MANIFESTATION"     # a unit summoned by a spell in the battle: never deployed
+
+
 def reserves(state: State, side: str, regiment: str | None = None) -> list[int]:
-    """The side's units in reserve (of `regiment` when given), in scene order."""
+    """The side's units in reserve that may be deployed (of `regiment` when given), in scene
+    order: not its manifestations, which wait in reserve to be summoned (seed 000: a
+    manifestation is summoned by its spell; battlefield does not play summoning yet)."""
     return [u for u, spec in enumerate(state.scene.units)
-            if spec.side == side and state.in_reserve(u)
+            if spec.side == side and state.in_reserve(u) and not spec.has(SUMMONED)
             and (regiment is None or regiment_of(state, u) == regiment)]
 
 
@@ -55,7 +60,8 @@ def regiment_of(state: State, u: int) -> str | None:
 def played(state: State) -> bool:
     """Whether the battle has a deployment phase: some unit of the scene is in reserve, or
     some faction terrain waits to be set up."""
-    return any(spec.reserve for spec in state.scene.units) or bool(state.scene.reserve_terrain)
+    return (any(spec.reserve and not spec.has(SUMMONED) for spec in state.scene.units)
+            or bool(state.scene.reserve_terrain))
 
 
 def territory(state: State, side: str) -> shapely.Polygon | None:
@@ -169,6 +175,10 @@ def check(state: State, action: Action) -> list[Violation]:
     if not state.in_reserve(u):
         return [v("deployed", f"{spec.id} is not in reserve: it has been set up",
                   units=[spec.id])]
+    if spec.has(SUMMONED):
+        return [v("summoned", f"{spec.id} is a manifestation: it is summoned by its spell "
+                              f"during the battle, not deployed (battlefield does not play "
+                              f"summoning yet)", units=[spec.id])]
     out = _regiment(state, u, action)
     if out:
         return out

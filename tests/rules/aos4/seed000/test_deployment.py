@@ -42,6 +42,8 @@ units:
 ONE = f"- {{id: red-a, side: red, reserve: true, {STATS}, models: [{{base: 32}}]}}"
 TWO = f"- {{id: red-b, side: red, reserve: true, {STATS}, models: [{{base: 32}}, {{base: 32}}]}}"
 STANDING = f"- {{id: red-s, side: red, {STATS}, models: [{{base: 32, at: [20, 5]}}]}}"
+SUMMONED = (f"- {{id: red-m, side: red, reserve: true, keywords: [MANIFESTATION], {STATS}, "
+            f"models: [{{base: 32}}]}}")
 
 
 def state_of(text: str) -> State:
@@ -83,6 +85,8 @@ TABLE = [
      deploy("blue-a", (30, 40)), "not_yours"),
     ("no regiment to deploy", ONE,
      deploy("red-a", (20, 5), regiment=True), "no_regiment"),
+    ("a manifestation: summoned in the battle, never deployed", ONE + "\n" + SUMMONED,
+     deploy("red-m", (20, 5)), "summoned"),
 ]
 
 
@@ -208,3 +212,17 @@ def test_a_position_in_deployment_reads_back():
     again = state_of(text)
     assert again.fingerprint() == state.fingerprint()
     assert again.acting_side == "blue" and again.in_reserve(1) and not again.in_reserve(0)
+
+
+def test_a_manifestation_in_reserve_neither_starts_deployment_nor_is_left_to_deploy():
+    """A manifestation waits in reserve to be summoned (army import writes a Manifestation
+    Lore's so): a side with only it in reserve has finished deploying, and a scene with no
+    other unit in reserve starts at round 1, not in deployment."""
+    from battlefield.rules.aos4 import deployment
+
+    state = state_of(scene_text(ONE + "\n" + SUMMONED))
+    assert deployment.reserves(state, "red") == [state.scene.unit_index("red-a")]
+    only = scene_text(SUMMONED + "\n" + STANDING,
+                      f"- {{id: blue-s, side: blue, {STATS}, models: [{{base: 32, "
+                      f"at: [30, 40]}}]}}")
+    assert state_of(only).phase != "deployment"
