@@ -428,7 +428,8 @@ class GameLog:
              ) -> None:
         clock, out = self.clock, self.entries
         shown = record.get("action") or {}
-        side = side_of(state, shown) or _passer(caused) or clock.get("active")
+        side = (side_of(state, shown) or _answerer(caused) or _passer(caused)
+                or clock.get("active"))
         said = entry(record, caused, state if newest else None, side,
                      (clock.get("round"), clock.get("active"), clock.get("phase")),
                      state.rules)
@@ -513,6 +514,15 @@ def _passer(events: Sequence[Event]) -> str | None:
     """The side a pass names (aos4's 'pass', openwg's 'stop' ... events say who passed)."""
     for e in events:
         if e.get("type") in PASSES and e.get("side"):
+            return str(e["side"])
+    return None
+
+
+def _answerer(events: Sequence[Event]) -> str | None:
+    """The side an answer came from, as its events say ('decided': a `decline` written
+    without a side is the side that was asked, not the side whose turn it is)."""
+    for e in events:
+        if e.get("type") == "decided" and e.get("side"):
             return str(e["side"])
     return None
 
