@@ -192,6 +192,9 @@ def test_the_step_buttons_and_the_slider_move_through_the_versions(game, tmp_pat
     n = len(saved.actions)
     dom = Dom(dump_dom(url_of(page, "v=3")))
     assert dom.text("seen") == f"4 / {n}|5 / {n}|4 / {n}|{n} / {n}|7 / {n}"
+    shown = [int(a["data-v"]) for t, a in dom.elements if t == "li" and "data-v" in a
+             and "hidden" not in a]
+    assert shown == list(range(7, -1, -1))       # newest first, the current one on top
     after = _engine_after(saved, 7)
     for i, name in enumerate(after.scene.model_names):
         a = dom.with_attr("data-model")[name]
@@ -222,6 +225,10 @@ def test_a_page_fed_versions_one_by_one_follows_the_game(skirmish_log, tmp_path,
             assert float(models[name]["data-y"]) == pytest.approx(after.table.y[i], abs=1e-3)
         else:
             assert models[name]["display"] == "none"
+    # the log lists the newest action first, as the window's does (live and play pages too)
+    shown = [int(a["data-v"]) for t, a in dom.elements if t == "li" and "data-v" in a
+             and "hidden" not in a]
+    assert shown == list(range(n, -1, -1))
 
 
 def test_a_game_page_draws_the_rulesets_marks_of_each_version(tmp_path, browser):

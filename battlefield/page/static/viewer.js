@@ -254,7 +254,7 @@
     (v.rolls || []).forEach(function (r) { li.appendChild(html("div", "roll", r)); });
     (v.events || []).forEach(function (e) { li.appendChild(html("div", "event", e)); });
     li.addEventListener("click", this.go.bind(this, n, false));
-    this.log.appendChild(li);
+    this.log.insertBefore(li, this.log.firstChild);    // the newest first, as the window's log
     this.items.push(li);
     this.slider.max = String(this.viewer.count - 1);
     if (this.viewer.current >= 0 && this.follow && n === this.viewer.count - 1) this.go(n);
@@ -308,8 +308,8 @@
       this.items[k].classList.toggle("current", k === n);
     }
     var cur = this.items[n];
-    if (cur && this.log.scrollHeight > this.log.clientHeight)
-      this.log.scrollTop = cur.offsetTop - this.log.offsetTop - this.log.clientHeight + cur.offsetHeight + 8;
+    if (cur && this.log.scrollHeight > this.log.clientHeight)     // the current one on top
+      this.log.scrollTop = Math.max(0, cur.offsetTop - this.log.offsetTop - 8);
   };
 
   /* --- bench mode: #bench=K times K steps of the slider in the page itself ------------- */
