@@ -327,7 +327,11 @@ def entry(record: Event, events: Sequence[Event], state: State | None = None,
                             rules)
     rolls = [f"{r.get('for', '')}: {r['total'] if r.get('summed') else r.get('values')}"
              for r in record.get("rolls") or ()]
-    return Entry(side, action_words(shown), lines, rolls, phase, events=said)
+    words = action_words(shown)
+    if side and not shown.get("unit") and not shown.get("side") and \
+            shown.get("type") not in PASSES:
+        words = f"{side} {words}"       # 'red fortify', not a bare 'fortify' (who did it)
+    return Entry(side, words, lines, rolls, phase, events=said)
 
 
 def event_lines(events: Sequence[Event], ruleset: Ruleset | None = None) -> list[str]:

@@ -115,7 +115,7 @@ def test_the_game_page_opens_at_the_start_and_at_a_later_version(game):
         moved += (before.table.x[i], before.table.y[i]) != (after.table.x[i], after.table.y[i])
     assert moved                                      # the unit did move
     assert later.text("version") == f"{n} / {len(saved.actions)}"
-    assert later.text("now").startswith(f"{n}. move {unit}")
+    assert re.match(rf'{n}\. {unit} move, [\d.]+"', later.text("now")), later.text("now")
     assert f"round {after.round}" in later.text("clock")
     assert "wins" not in later.text("result")
 
@@ -256,3 +256,19 @@ def test_a_game_page_draws_the_rulesets_marks_of_each_version(tmp_path, browser)
         drawn = [a for _, a in dom.elements if "data-mark" in a]
         assert sorted((a["data-mark"], a.get("data-label", "")) for a in drawn) == sorted(
             (m.kind, m.label) for m in want)
+
+
+def test_before_the_first_turn_the_clock_says_who_decides(tmp_path, browser):
+    """aos4's first turn is decided by red before anybody is active: 'round 1 · red decides
+    who goes first', never '?'s turn'."""
+    from battlefield.page.replay import Versions, game_page
+    from battlefield.rules.deploy import battle_scene
+
+    text, name = battle_scene("aos4", None)
+    game = log.new_game("aos4", 1, text, name)
+    state = game.new_state()
+    assert state.pending and state.active is None      # the first-turn decision, nobody active
+    page = tmp_path / "first.html"
+    page.write_text(game_page(game.scene, [Versions(state).version(state, 0, None, [])], "f"))
+    said = Dom(dump_dom(url_of(page))).text("clock")
+    assert said == f"round 1 · {state.pending[0].side} decides who goes first", said

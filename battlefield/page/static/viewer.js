@@ -270,8 +270,12 @@
     var v = this.viewer.versions[n], c = v.clock || {};
     this.slider.value = String(n);
     this.label.textContent = n + " / " + (this.viewer.count - 1);
-    var when = "round " + (c.round || 0) + " · " + (c.active || "?") + "'s " +
-               (c.phase ? c.phase + " phase" : "turn");
+    // before the first turn nobody is active: say who decides (who goes first ...)
+    var when = "round " + (c.round || 0) + " · " + (c.active ?
+      c.active + "'s " + (c.phase ? c.phase + " phase" : "turn") :
+      c.decider ? c.decider + (/first-turn|first|priority|initiative/.test(c.deciding || "") ?
+                               " decides who goes first" : " decides") :
+      "before the first turn");
     this.clock.textContent = when;
     this.acting.textContent = c.now ? c.now : c.over ? "the battle is over" :
       (c.deciding ? c.deciding : (c.acting || "?") + " to act");
