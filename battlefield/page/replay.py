@@ -69,6 +69,8 @@ class Versions:
         self.last_marks: list[dict[str, Any]] | None = None
         self.last_cards: list[dict[str, Any]] = []
         self.last_overlay: dict[str, Any] = {}
+        self.terrain = state.scene.terrain       # the terrain the page was drawn with
+        self.terrain_key = _terrain_key(self.terrain)
         self.log = GameLog()                     # the actions worded and credited
 
     def version(self, state: State, n: int, record: dict | None = None,
@@ -89,6 +91,14 @@ class Versions:
             "v": n, "clock": clock(state), "models": models, "objectives": held,
             "rulings": ruled, "sides": sides_text(state),
         }
+        if state.scene.terrain is not self.terrain:
+            # terrain set up during the game (aos4's faction terrain): the page's terrain
+            # group drawn again from this version on
+            self.terrain = state.scene.terrain
+            key = _terrain_key(self.terrain)
+            if key != self.terrain_key:
+                self.terrain_key = key
+                out["terrain"] = Picture(state.scene).terrain_inner()
         drawn = marks(state)
         if drawn != self.last_marks:
             out["marks"] = self.last_marks = drawn
@@ -116,6 +126,10 @@ class Versions:
         if state.over:
             out["result"] = result_text(state)
         return out
+
+
+def _terrain_key(terrain: Any) -> tuple[Any, ...]:
+    return tuple((p.id, p.outline, p.height, p.kind) for p in terrain)
 
 
 def clock(state: State) -> dict[str, Any]:

@@ -272,3 +272,48 @@ def test_before_the_first_turn_the_clock_says_who_decides(tmp_path, browser):
     page.write_text(game_page(game.scene, [Versions(state).version(state, 0, None, [])], "f"))
     said = Dom(dump_dom(url_of(page))).text("clock")
     assert said == f"round 1 · {state.pending[0].side} decides who goes first", said
+
+
+def test_terrain_set_up_during_the_game_appears_without_a_reload(tmp_path, browser):
+    """aos4's faction terrain set up in deployment (deploy-faction-terrain): a page fed the
+    versions as they happen (the live and play pages) draws the piece at once, and stepping
+    back before it takes it away again."""
+    import yaml
+
+    from battlefield.page.replay import Versions, game_page
+    from battlefield.paths import find_map
+    from battlefield.rules.deploy import battle_scene
+
+    data = yaml.safe_load(battle_scene("aos4", None)[0])
+    for u in data["units"]:
+        u["reserve"] = True
+        u["models"] = [{k: v for k, v in m.items() if k not in ("at", "facing", "z")}
+                       for m in u["models"]]
+    board = yaml.safe_load(find_map(data["map"]).read_text())
+    data["terrain"] = list(board.get("terrain") or []) + [
+        {"id": f"{s}-shrine", "side": s, "reserve": True, "height": 3, "kind": "obstacle",
+         "outline": [[0, 0], [3, 0], [3, 3], [0, 3]]} for s in ("red", "blue")]
+    game = log.new_game("aos4", 1, yaml.safe_dump(data, sort_keys=False), "shrines")
+    state = game.new_state()
+    maker = Versions(state)
+    versions = [maker.version(state, 0, None, [])]
+    players = {s: state.rules.player() for s in state.sides}
+    while len(versions) < 4:
+        start = len(state.events)
+        state.apply(players[state.acting_side].choose(state))
+        new = state.events[start:]
+        versions.append(maker.version(state, len(versions), new[0], new[1:]))
+    assert {t.id for t in state.scene.terrain} >= {"red-shrine", "blue-shrine"}
+    page = tmp_path / "live.html"
+    page.write_text(game_page(game.scene, versions[:1], "live").replace("</body>", (
+        "<script>var later = " + json.dumps(versions[1:]) + ";"
+        "later.forEach(function (v) { battlefield.viewer.addVersion(v); });"
+        "var seen = [0, 1, 2, 3].map(function (n) { battlefield.panel.go(n, true);"
+        " return ['red-shrine', 'blue-shrine'].filter(function (t) {"
+        " return document.querySelector('[data-terrain=\"' + t + '\"]'); }).join('+'); });"
+        "var out = document.createElement('pre'); out.id = 'seen';"
+        "out.textContent = seen.join('|'); document.body.appendChild(out);</script></body>")))
+    dom = Dom(dump_dom(url_of(page)))
+    assert dom.text("seen") == "|red-shrine|red-shrine+blue-shrine|red-shrine+blue-shrine"
+    shrine = dom.with_attr("data-terrain")["red-shrine"]       # last shown: version 3
+    assert shrine["data-kind"] == "obstacle"

@@ -47,6 +47,8 @@
     this.layers = {};
     this.drawn = {};                   // layer -> the shapes drawn in it now
     OVERLAY.forEach(function (name) { self.layers[name] = svg.querySelector("#" + name); });
+    this.terrainLayer = svg.querySelector("#terrain");
+    this.terrainDrawn = this.terrainLayer ? this.terrainLayer.innerHTML : null;
     this.versions = [];
     this.frames = [];
     this.shown = null;                 // the frame now drawn
@@ -77,6 +79,10 @@
     if (!version.objectives && n) version.objectives = this.versions[n - 1].objectives;
     if (!version.marks && n) version.marks = this.versions[n - 1].marks;
     if (!version.abilities && n) version.abilities = this.versions[n - 1].abilities;
+    // the terrain group's contents: the page's own at the start, a version's when terrain
+    // was set up during the game (aos4's faction terrain), else the version before's
+    if (version.terrain === undefined)
+      version.terrain = n ? this.versions[n - 1].terrain : this.terrainDrawn;
     // Each version knows every layer: those it did not change are the version before's.
     var before = n ? this.versions[n - 1].layers : {}, layers = {}, over = version.overlay || {};
     OVERLAY.forEach(function (name) { layers[name] = over[name] !== undefined ? over[name] : before[name]; });
@@ -126,6 +132,11 @@
     this.shown = frame;
     this.current = n;
     this.showOverlay(this.versions[n].layers);
+    var ground = this.versions[n].terrain;
+    if (this.terrainLayer && typeof ground === "string" && ground !== this.terrainDrawn) {
+      this.terrainLayer.innerHTML = ground;
+      this.terrainDrawn = ground;
+    }
     this.emit("shown");
     return n;
   };
