@@ -80,6 +80,9 @@ def _generic(e: Event) -> str:
     """An event with no words of its own: 'red-scouts skirmish -> blue-scouts (in range yes;
     overextended no)' when it names a unit and a target, else 'type: field value; ...'."""
     kind = str(e.get("type", "event"))
+    if e.get("unit") and e.get("target") and isinstance(e.get("in_range"), Mapping) \
+            and isinstance(e.get("sight"), Mapping):
+        return _reach(e)
     if e.get("unit") and e.get("target"):
         fields = [f"{k.replace('_', ' ')} {plain(v)}" for k, v in e.items()
                   if k not in ("type", "unit", "target")]
@@ -261,15 +264,14 @@ def _terrain(e: Event) -> str:
     return f"terrain: {plain(held)}"
 
 
-def _skirmish(e: Event) -> str:
-    """'blue-ballista skirmishes red-bows: blue-ballista in range, partial sight; red-bows out
-    of range, partial sight' (skirmish's declared skirmish: who reaches and sees whom)."""
-    text = f"{e.get('unit', '?')} skirmishes {plain(e.get('target', '?'))}"
+def _reach(e: Event) -> str:
+    """An attack declared with who reaches and sees whom ('in_range', 'sight': by unit):
+    'blue-ballista skirmish -> red-bows: blue-ballista in range, partial sight; red-bows out
+    of range, partial sight'."""
+    text = f"{e.get('unit', '?')} {e.get('type', '?')} -> {plain(e.get('target', '?'))}"
     if e.get("overextended"):
         text += " (overextended)"
     reach, sight = e.get("in_range"), e.get("sight")
-    if not isinstance(reach, Mapping) or not isinstance(sight, Mapping):
-        return _generic(e)
     sides = []
     for unit in dict.fromkeys([*reach, *sight]):
         said = []
@@ -425,7 +427,7 @@ WORDS: dict[str, Callable[[Event], str]] = {
     "disengage-declared": _unit_said("declares a disengage"),
     "command": _command, "cast": _cast, "chant": _chant, "unbind": _unbind,
     "score": _score, "objective-control": _control,
-    "terrain-control": _terrain, "priority": _priority, "skirmish": _skirmish,
+    "terrain-control": _terrain, "priority": _priority,
     "order": _order, "card": _card, "card-drawn": _card_drawn, "special": _special,
     "rallied": _unit_said("rallies"), "courage": _courage,
     "bombardment-token": _bombard, "ability": _ability, "activation": _activation,

@@ -77,7 +77,7 @@ def test_the_log_of_a_battle_has_no_raw_fields(battle):
     ({"type": "skirmish", "unit": "blue-ballista", "target": "red-bows", "overextended": False,
       "in_range": {"blue-ballista": True, "red-bows": False},
       "sight": {"blue-ballista": "partial", "red-bows": "none"}},
-     "blue-ballista skirmishes red-bows: blue-ballista in range, partial sight; red-bows out "
+     "blue-ballista skirmish -> red-bows: blue-ballista in range, partial sight; red-bows out "
      "of range, no sight"),
     ({"type": "decided", "side": "red", "kind": "retreat",
       "answer": {"type": "retreat", "side": "red", "unit": "red-bows", "from": "blue-ballista"}},

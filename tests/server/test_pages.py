@@ -108,7 +108,7 @@ def watched(server, tmp_path_factory):
             seen["shot"] = await page.screenshot()
             # the first move, stepped back to with the page's own buttons
             versions = await page.eval("battlefield.viewer.versions.map(v => v.action || '')")
-            k = next(i for i, a in enumerate(versions) if re.match(r"\\S+ move, ", a))
+            k = next(i for i, a in enumerate(versions) if re.match(r"\S+ move, ", a))
             seen["move"] = (k, versions[k])
             await page.eval(f"battlefield.panel.go({k - 1}); "
                             "document.querySelector('[data-step=\"+1\"]').click(); 0")
