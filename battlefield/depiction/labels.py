@@ -19,13 +19,14 @@ import numpy as np
 Box = tuple[float, float, float, float]          # x0, y0, x1, y1 (x0 <= x1, y0 <= y1)
 Point = tuple[float, float]
 
-DIRECTIONS = 16
+DIRECTIONS = 32
 # Rings further out round the anchor, in label heights beyond the near places: farther rings
 # cost more, so a free near place always wins.
-STEPS = (0.9, 2.0, 3.4, 5.2, 7.5, 10.5, 14.0, 18.0)
+STEPS = (0.9, 1.5, 2.0, 2.7, 3.4, 4.3, 5.2, 6.3, 7.5, 9.0, 10.5, 12.2, 14.0, 16.0, 18.0)
 _UNIT = np.array([(math.cos(2 * math.pi * k / DIRECTIONS + math.pi / 2),
                    math.sin(2 * math.pi * k / DIRECTIONS + math.pi / 2))
                   for k in range(DIRECTIONS)])
+ROUNDS = 6                   # rounds of placing, hemmed-in labels first in the next
 AMBIGUOUS = 5                # an ambiguous free place counts as this many places further down
 
 
@@ -78,8 +79,10 @@ class _Want:
 @dataclass
 class Placer:
     """`add` labels (a size, candidate centres and what they name), `avoid` what they must not
-    cover, then `place` them all. `gap`: how far a label stands from what it names; `pad`: how
-    much a label's edge may touch something (its halo); `bounds`: where labels must stay."""
+    cover, then `place` them all. `gap`: how far a label stands from what it names; `pad`: the
+    clear margin round a label (its halo: nothing may touch it, not even another label's
+    halo); `bounds`: where labels must stay. A leader line crosses no other unit's base and no
+    label: a place whose line would is passed over."""
 
     bounds: Box | None = None
     gap: float = 0.12
@@ -141,7 +144,7 @@ class Placer:
         cand = np.empty((len(c), 4))
         cand[:, 0], cand[:, 1] = c[:, 0] - hw, c[:, 1] - hh
         cand[:, 2], cand[:, 3] = c[:, 0] + hw, c[:, 1] + hh
-        inner = cand + np.array([self.pad, self.pad, -self.pad, -self.pad])
+        inner = cand + np.array([-self.pad, -self.pad, self.pad, self.pad])   # with its halo
         region = (float(cand[:, 0].min()), float(cand[:, 1].min()), float(cand[:, 2].max()),
                   float(cand[:, 3].max()))
         obstacles = self._obstacles()
@@ -150,12 +153,14 @@ class Placer:
         obs = obstacles[idx]
         area = max(want.w * want.h, 1e-12)
         covered = _overlap(inner, obs)
-        if len(boxes):
-            covered += 4 * _overlap(inner, boxes[_near(boxes, region)])
+        if len(boxes):      # another label's halo counts too: two labels never touch
+            grown = boxes + np.array([-self.pad, -self.pad, self.pad, self.pad])
+            covered += 4 * _overlap(inner, grown[_near(grown, region)])
         if self.bounds is not None:
             bx0, by0, bx1, by1 = self.bounds
-            cw = np.clip(np.minimum(cand[:, 2], bx1) - np.maximum(cand[:, 0], bx0), 0, None)
-            ch = np.clip(np.minimum(cand[:, 3], by1) - np.maximum(cand[:, 1], by0), 0, None)
+            cw = np.clip(np.minimum(inner[:, 2], bx1) - np.maximum(inner[:, 0], bx0), 0, None)
+            ch = np.clip(np.minimum(inner[:, 3], by1) - np.maximum(inner[:, 1], by0), 0, None)
+            area = max((want.w + 2 * self.pad) * (want.h + 2 * self.pad), 1e-12)
             covered += 8 * np.maximum(area - cw * ch, 0.0)
         rank = first + np.arange(len(c), dtype=float)
         ambiguous = np.zeros(len(c), dtype=bool)
@@ -178,32 +183,102 @@ class Placer:
     def place(self) -> list[Placed]:
         """Every label placed, highest priority first (then in the order added): the near
         places are tried first, the rings round the anchor only when none of them is free
-        and unambiguous."""
+        and unambiguous. A label left with no free place whose leader line is clear (hemmed
+        in by the labels placed before it) goes first of its priority in another round (at
+        most ROUNDS): the round with the fewest such labels is kept."""
+        kept = len(self.obstacles)
+        first: set[int] = set()
+        best: tuple[int, list[Placed], list[Box]] | None = None
+        for _ in range(ROUNDS):
+            del self.obstacles[kept:], self.owners[kept:]
+            placed, stuck = self._round(first)
+            if best is None or len(stuck) < best[0]:
+                best = (len(stuck), placed, list(self.obstacles[kept:]))
+            if not stuck or stuck <= first:
+                break
+            first |= stuck
+        assert best is not None
+        del self.obstacles[kept:], self.owners[kept:]
+        self.obstacles += best[2]
+        self.owners += [None] * len(best[2])
+        return best[1]
+
+    def _round(self, first: set[int]) -> tuple[list[Placed], set[int]]:
         placed: list[Placed] = []
+        stuck: set[int] = set()
         every = np.zeros((len(self.wants), 4))
-        for k, want in enumerate(sorted(self.wants, key=lambda w: (-w.priority, w.order))):
+        for k, want in enumerate(sorted(self.wants, key=lambda w: (
+                w.order not in first, -w.priority, w.order))):
             boxes = every[:k]
             near = np.asarray(want.near, dtype=float).reshape(-1, 2)
             cand, score, ambiguous = self._score(want, near, boxes, 0)
-            if want.anchor is not None and not np.any((score < 1e6) & ~ambiguous):
+            best = self._choose(want, cand, score, ambiguous, near, boxes)
+            if want.anchor is not None and (best is None or ambiguous[best]):
                 ring = self._rings(want)
                 more = self._score(want, ring, boxes, len(near))
                 cand = np.vstack([cand, more[0]])
                 score = np.concatenate([score, more[1]])
                 ambiguous = np.concatenate([ambiguous, more[2]])
                 near = np.vstack([near, ring])
-            best = int(np.argmin(score))
+                best = self._choose(want, cand, score, ambiguous, near, boxes)
+            if best is None:                 # hemmed in: another round puts it first
+                stuck.add(want.order)
+                best = self._choose(want, cand, score, ambiguous, near, boxes, lenient=True)
+            if best is None:                 # nothing free: the least covered
+                best = int(np.argmin(score))
             box = tuple(float(v) for v in cand[best])
             centre = (float(near[best, 0]), float(near[best, 1]))
             leader = None
-            if want.anchor is not None and want.tied and (bool(ambiguous[best]) or _distance(
-                    box, want.anchor) > self.gap * 2.5 + self.pad):
-                leader = (_edge(want.anchor, centre), _edge(box, _centre(want.anchor)))
+            if self._tied(want, box, bool(ambiguous[best])):
+                leader = self._leader(want, box, centre)
             placed.append(Placed(want.item, box, centre, leader))   # type: ignore[arg-type]
             every[k] = box
             if leader is not None:
                 self.avoid_line(leader[0], leader[1], self.pad * 2)
-        return placed
+        return placed, stuck
+
+    def _tied(self, want: _Want, box: Box, ambiguous: bool) -> bool:
+        """Whether a label there needs its leader line: set away from what it names, or
+        nearer another unit's model."""
+        return want.anchor is not None and want.tied and (ambiguous or _distance(
+            box, want.anchor) > self.gap * 2.5 + self.pad)
+
+    def _leader(self, want: _Want, box: Box, centre: Point) -> tuple[Point, Point]:
+        assert want.anchor is not None
+        # to the label's nearest point from what it names: the shortest line, crossing least
+        cx, cy = _centre(want.anchor)
+        q = (min(max(cx, box[0]), box[2]), min(max(cy, box[1]), box[3]))
+        return _edge(want.anchor, q), q
+
+    def _choose(self, want: _Want, cand: np.ndarray, score: np.ndarray,
+                ambiguous: np.ndarray, near: np.ndarray, boxes: np.ndarray,
+                lenient: bool = False) -> int | None:
+        """The best free place whose leader line (when it needs one) crosses no other unit's
+        base and no label placed; None when there is none."""
+        obstacles = self._obstacles()
+        foreign = np.array([o is not None and o != want.owner for o in self.owners],
+                           dtype=bool) if len(self.owners) else np.zeros(0, dtype=bool)
+        for i in np.argsort(score, kind="stable"):
+            if score[i] >= 1e6:
+                return None
+            box = tuple(float(v) for v in cand[i])
+            if not self._tied(want, box, bool(ambiguous[i])):
+                return int(i)
+            p, q = self._leader(want, box, (float(near[i, 0]), float(near[i, 1])))
+            # leniently, a base the line starts in (a mark's end on it) is left, not crossed,
+            # heading away from its middle
+            others = obstacles[foreign]
+            if lenient and len(others):
+                inside = others[(others[:, 0] < p[0]) & (p[0] < others[:, 2])
+                                & (others[:, 1] < p[1]) & (p[1] < others[:, 3])]
+                mid = (inside[:, :2] + inside[:, 2:]) / 2
+                if np.any((q[0] - p[0]) * (p[0] - mid[:, 0]) + (q[1] - p[1]) * (p[1] - mid[:, 1])
+                          <= 0):
+                    continue
+            if _crosses(p, q, others, enter=lenient) or _crosses(p, q, boxes):
+                continue
+            return int(i)
+        return None
 
     def _ambiguous(self, want: _Want, cand: np.ndarray, obs: np.ndarray,
                    owners: list[str | None]) -> np.ndarray:
@@ -218,6 +293,31 @@ class Placer:
         own = _distances(cand, np.asarray([want.anchor], dtype=float))[:, 0]
         other = _distances(cand, obs[foreign]).min(axis=1)
         return other <= own + want.h * 0.5     # about as near as its own: reads as theirs
+
+
+def _crosses(p: Point, q: Point, boxes: np.ndarray, eps: float = 1e-6, enter: bool = False
+             ) -> bool:
+    """Whether the segment p-q passes through any of `boxes` (n, 4) (touching an edge does
+    not count; `enter`: only boxes it goes into, not one it starts in): Liang-Barsky's clip
+    against each box at once."""
+    if not len(boxes):
+        return False
+    b = boxes[(boxes[:, 2] >= min(p[0], q[0])) & (boxes[:, 0] <= max(p[0], q[0]))
+              & (boxes[:, 3] >= min(p[1], q[1])) & (boxes[:, 1] <= max(p[1], q[1]))]
+    if not len(b):
+        return False
+    x0, y0, x1, y1 = b[:, 0] + eps, b[:, 1] + eps, b[:, 2] - eps, b[:, 3] - eps
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    lo, hi = np.zeros(len(b)), np.ones(len(b))
+    for d, s, a0, a1 in ((dx, p[0], x0, x1), (dy, p[1], y0, y1)):
+        if abs(d) < 1e-12:
+            inside = (s > a0) & (s < a1)
+            lo = np.where(inside, lo, 2.0)
+            continue
+        t0, t1 = (a0 - s) / d, (a1 - s) / d
+        lo = np.maximum(lo, np.minimum(t0, t1))
+        hi = np.minimum(hi, np.maximum(t0, t1))
+    return bool(np.any((lo < hi) & (lo > eps if enter else True)))
 
 
 def _centre(b: Box) -> Point:

@@ -376,12 +376,12 @@ class Table:
             if mark.label:
                 at = (((p[0][0] + p[-1][0]) / 2, (p[0][1] + p[-1][1]) / 2)
                       if mark.kind == "arrow" else p[-1])
-                tag = sh.text((0, 0), mark.label, "small", "ink", box=("white", ink),
-                              attrs={"data-mark-label": mark.kind})
-                w, h = self.metrics.size(tag)
-                spot = (at[0] - 0.05, at[1] - 0.05, at[0] + 0.05, at[1] + 0.05)
                 owner = (unit_ids[mark.unit] if isinstance(mark.unit, int)
                          and 0 <= mark.unit < len(unit_ids) else None)
+                tag = sh.text((0, 0), mark.label, "small", "ink", box=("white", ink),
+                              attrs={"data-mark-label": mark.kind, "data-mark-unit": owner})
+                w, h = self.metrics.size(tag)
+                spot = (at[0] - 0.05, at[1] - 0.05, at[0] + 0.05, at[1] + 0.05)
                 near = [at] if mark.kind == "arrow" else [(at[0], at[1] + 0.25 + h / 2)]
                 self.label(tag, near + around(spot, w, h, self.metrics.gap), 4, spot, owner)
 

@@ -41,7 +41,7 @@ from battlefield.page.html import document
 from battlefield.page.legend import heading_html, legend_html
 from battlefield.page.shapes import hex_colour
 from battlefield.page.svg import Picture
-from battlefield.page.words import action_text, profile_line, roll_text
+from battlefield.page.words import action_title, profile_line, roll_text
 from battlefield.rules.choices import open_choices
 from battlefield.rules.guide import what_now
 from battlefield.rules.log import SavedGame, new_game, rules_for
@@ -69,8 +69,9 @@ class Versions:
         self.last_marks: list[dict[str, Any]] | None = None
         self.last_cards: list[dict[str, Any]] = []
         self.last_overlay: dict[str, Any] = {}
+        self.terrain = state.scene.terrain       # the terrain the page was drawn with
+        self.terrain_key = _terrain_key(self.terrain)
         self.log = GameLog()                     # the actions worded and credited
-        self.said: list[str] = []                # each action's own words, in order
 
     def version(self, state: State, n: int, record: dict | None = None,
                 events: list | None = None) -> dict[str, Any]:
@@ -90,6 +91,14 @@ class Versions:
             "v": n, "clock": clock(state), "models": models, "objectives": held,
             "rulings": ruled, "sides": sides_text(state),
         }
+        if state.scene.terrain is not self.terrain:
+            # terrain set up during the game (aos4's faction terrain): the page's terrain
+            # group drawn again from this version on
+            self.terrain = state.scene.terrain
+            key = _terrain_key(self.terrain)
+            if key != self.terrain_key:
+                self.terrain_key = key
+                out["terrain"] = Picture(state.scene).terrain_inner()
         drawn = marks(state)
         if drawn != self.last_marks:
             out["marks"] = self.last_marks = drawn
@@ -103,12 +112,11 @@ class Versions:
             out["overlay"] = changed
         caused = [e for e in (events or []) if e.get("type") != "action"]
         if record is not None:
-            said = action_text(record.get("action", {}))
-            self.said.append(said)
+            # the window's words (rules/outcome): who did what to whom; an answer that let
+            # the other side's action resolve is that action's ('red-archers shoot ->
+            # blue-drake (blue answered all-out-defence: decline)')
             en = self.log.feed(state)[-1]
-            if en.cause is not None:     # an answer that let the other side's action resolve
-                said = f"{self.said[en.cause]} ({en.own})"
-            out["action"] = said
+            out["action"] = action_title(en.action, record.get("action", {}), caused)
             out["by"], out["credit"] = en.side, en.credit
             out["rolls"] = [roll_text(r) for r in record.get("rolls", [])]
             out["outcome"] = list(en.lines)
@@ -118,6 +126,10 @@ class Versions:
         if state.over:
             out["result"] = result_text(state)
         return out
+
+
+def _terrain_key(terrain: Any) -> tuple[Any, ...]:
+    return tuple((p.id, p.outline, p.height, p.kind) for p in terrain)
 
 
 def clock(state: State) -> dict[str, Any]:
@@ -131,6 +143,7 @@ def clock(state: State) -> dict[str, Any]:
     if state.pending and not over:
         d = state.pending[0]
         out["deciding"] = f"{d.side} decides {d.kind}" + (" (secret)" if d.secret else "")
+        out["decider"] = d.side             # before the first turn: whose decision it is
     return out
 
 

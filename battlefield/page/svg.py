@@ -212,6 +212,11 @@ class Picture:
         out.append("</g>")
         return "".join(out)
 
+    def terrain_inner(self) -> str:
+        """The terrain group's contents (a version's `terrain`: the pieces set up since)."""
+        whole = self.terrain()
+        return whole[len('<g id="terrain">'):-len("</g>")]
+
     # --- models ----------------------------------------------------------------------------
     def models(self) -> str:
         """True-size bases in side colours, leaders ringed white (in units of more than one

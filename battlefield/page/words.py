@@ -69,6 +69,23 @@ def action_text(action: dict[str, Any]) -> str:
     return text
 
 
+MOVES = ("move", "normal-move", "run", "retreat", "charge", "disengage", "pile-in",
+         "consolidate", "advance", "march")
+
+
+def action_title(said: str, action: dict[str, Any], events: list[dict[str, Any]]) -> str:
+    """A log entry's title as the window words it (rules/outcome: 'red-archers shoot ->
+    blue-drake'), a move with the distance its unit moved ('blue-pikes move, 4.50"') rather
+    than the point its path ended at."""
+    if action.get("type") not in MOVES and not action.get("path") and not action.get("paths"):
+        return said
+    unit = action.get("unit")
+    gone = [float(e["distance"]) for e in events
+            if e.get("unit") == unit and isinstance(e.get("distance"), (int, float))
+            and not isinstance(e.get("distance"), bool)]
+    return f"{said}, {fmt_in(max(gone))}" if gone else said
+
+
 def roll_text(roll: dict[str, Any]) -> str:
     """'2D6 [3, 5] for charge red-blades' from a roll's to_dict()."""
     text = f"{roll.get('dice', '')} {list(roll.get('values', []))}"
@@ -78,4 +95,5 @@ def roll_text(roll: dict[str, Any]) -> str:
 
 
 __all__ = ["fmt_in", "measure_text", "measure_caption", "scene_name", "ruleset_name",
-           "scene_title", "profile_line", "event_text", "action_text", "roll_text"]
+           "scene_title", "profile_line", "event_text", "action_text", "action_title",
+           "roll_text"]

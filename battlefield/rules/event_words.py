@@ -65,9 +65,14 @@ def about_words(about: Any) -> str:
 
 
 def answer_words(answer: Any) -> str:
-    """A decision's answer: 'decline', 'commit 2', 'retreat blue-scouts'."""
+    """A decision's answer: 'decline', 'commit 2', 'red-bows retreats from blue-ballista'."""
     if not isinstance(answer, Mapping):
         return plain(answer)
+    if answer.get("unit") and answer.get("from"):       # a unit's answer to an attack
+        rest = [f"{k.replace('_', ' ')} {plain(v)}" for k, v in answer.items()
+                if k not in ("type", "side", "unit", "from") and v is not None]
+        return (f"{answer['unit']} {answer.get('type', '?')}s from {plain(answer['from'])}"
+                + (f" ({', '.join(rest)})" if rest else ""))
     rest = [plain(v) for k, v in answer.items() if k not in ("type", "side") and v is not None]
     return " ".join([str(answer.get("type", "?")), *rest])
 
@@ -76,6 +81,9 @@ def _generic(e: Event) -> str:
     """An event with no words of its own: 'red-scouts skirmish -> blue-scouts (in range yes;
     overextended no)' when it names a unit and a target, else 'type: field value; ...'."""
     kind = str(e.get("type", "event"))
+    if e.get("unit") and e.get("target") and isinstance(e.get("in_range"), Mapping) \
+            and isinstance(e.get("sight"), Mapping):
+        return _reach(e)
     if e.get("unit") and e.get("target"):
         fields = [f"{k.replace('_', ' ')} {plain(v)}" for k, v in e.items()
                   if k not in ("type", "unit", "target")]
@@ -229,18 +237,52 @@ def _score(e: Event) -> str:
     return _with(text, e, "total", lambda t: f", {plain(t)} in all")
 
 
+def holders(held: Mapping[str, Any], what: str) -> str:
+    """Who holds what, as a player says it: 'red holds south-east; nobody holds centre,
+    north-west' (`what`: 'objectives', 'terrain')."""
+    by: dict[str, list[str]] = {}
+    for name, side in held.items():
+        by.setdefault(str(side) if side else "", []).append(str(name))
+    if not by:
+        return f"nobody holds any {what}"
+    said = [f"{side} holds {', '.join(names)}" for side, names in by.items() if side]
+    if "" in by:
+        said.append(f"nobody holds {', '.join(by[''])}")
+    return "; ".join(said)
+
+
 def _control(e: Event) -> str:
     held = e.get("controlled_by")
     if isinstance(held, Mapping):
-        return "objectives: " + ", ".join(f"{o} {s or 'nobody'}" for o, s in held.items())
+        return "objectives: " + holders(held, "objective")
     return f"objectives: {plain(held)}"
 
 
 def _terrain(e: Event) -> str:
     held = e.get("controlled_by")
     if isinstance(held, Mapping):
-        return "terrain: " + (", ".join(f"{p} {s}" for p, s in held.items()) or "nobody holds any")
+        return "terrain: " + holders(held, "terrain")
     return f"terrain: {plain(held)}"
+
+
+def _reach(e: Event) -> str:
+    """An attack declared with who reaches and sees whom ('in_range', 'sight': by unit):
+    'blue-ballista skirmish -> red-bows: blue-ballista in range, partial sight; red-bows out
+    of range, partial sight'."""
+    text = f"{e.get('unit', '?')} {e.get('type', '?')} -> {plain(e.get('target', '?'))}"
+    if e.get("overextended"):
+        text += " (overextended)"
+    reach, sight = e.get("in_range"), e.get("sight")
+    sides = []
+    for unit in dict.fromkeys([*reach, *sight]):
+        said = []
+        if unit in reach:
+            said.append("in range" if reach[unit] else "out of range")
+        if unit in sight:
+            seen = sight[unit]
+            said.append("no sight" if seen in (None, False, "none") else f"{plain(seen)} sight")
+        sides.append(f"{unit} {', '.join(said)}")
+    return f"{text}: {'; '.join(sides)}"
 
 
 def _priority(e: Event) -> str:
@@ -424,4 +466,4 @@ def line(e: Event) -> str | None:
         return _generic(e)
 
 
-__all__ = ["line", "plain", "about_words", "answer_words", "WORDS"]
+__all__ = ["line", "plain", "about_words", "answer_words", "holders", "WORDS"]

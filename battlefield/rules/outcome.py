@@ -328,7 +328,11 @@ def entry(record: Event, events: Sequence[Event], state: State | None = None,
     lines += by_itself(events, shown, rules)
     rolls = [f"{r.get('for', '')}: {r['total'] if r.get('summed') else r.get('values')}"
              for r in record.get("rolls") or ()]
-    return Entry(side, action_words(shown), lines, rolls, phase, events=said)
+    words = action_words(shown)
+    if side and not shown.get("unit") and not shown.get("side") and \
+            shown.get("type") not in PASSES:
+        words = f"{side} {words}"       # 'red fortify', not a bare 'fortify' (who did it)
+    return Entry(side, words, lines, rolls, phase, events=said)
 
 
 def event_lines(events: Sequence[Event], ruleset: Ruleset | None = None) -> list[str]:
@@ -445,7 +449,8 @@ class GameLog:
              ) -> None:
         clock, out = self.clock, self.entries
         shown = record.get("action") or {}
-        side = side_of(state, shown) or _passer(caused) or clock.get("active")
+        side = (side_of(state, shown) or _answerer(caused) or _passer(caused)
+                or clock.get("active"))
         said = entry(record, caused, state if newest else None, side,
                      (clock.get("round"), clock.get("active"), clock.get("phase")),
                      state.rules)
@@ -531,6 +536,15 @@ def _passer(events: Sequence[Event]) -> str | None:
     """The side a pass names (aos4's 'pass', openwg's 'stop' ... events say who passed)."""
     for e in events:
         if e.get("type") in PASSES and e.get("side"):
+            return str(e["side"])
+    return None
+
+
+def _answerer(events: Sequence[Event]) -> str | None:
+    """The side an answer came from, as its events say ('decided': a `decline` written
+    without a side is the side that was asked, not the side whose turn it is)."""
+    for e in events:
+        if e.get("type") == "decided" and e.get("side"):
             return str(e["side"])
     return None
 

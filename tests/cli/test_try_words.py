@@ -50,3 +50,13 @@ def test_json_keeps_the_raw_fields(capsys) -> None:
                                  "target": "blue-drake"}
     attack = next(e for e in events if e["type"] == "attack")
     assert "cover" in attack and "unsaved" in attack
+
+
+def test_an_answer_written_without_a_side_is_the_asked_sides(capsys) -> None:
+    """`{"type": "decline"}` after red shoots is blue's answer: the damage is red's shot's,
+    not credited to a decline (the window's words)."""
+    assert main(["try", "demo", "--action", SHOOT, "--action", '{"type": "decline"}']) == 0
+    second = next(line for line in capsys.readouterr().out.splitlines()
+                  if line.startswith("2. "))
+    assert second.startswith("2. red-archers shoot -> blue-drake (blue answered "
+                             "all-out-defence: decline): blue-drake: "), second

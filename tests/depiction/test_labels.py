@@ -25,29 +25,52 @@ from battlefield.rules.state import Game
 from battlefield.scene.load import load_scene_text
 
 RULESETS = ("aos4", "skirmish", "openwg", "warband", "blocks")
-PAD = 0.06           # how much a label's halo may touch (the placer's pad for the pages)
+# A label's clear margin: one closer than this to another label (a terrain name is a label
+# too), to a base or to the board's edge touches it - and touching counts as over it.
+MARGIN = 0.05
+
+
+def _unit_of(p) -> str | None:
+    a = p.item.get("a", {})
+    return (a.get("data-label-for") or a.get("data-mark-unit")
+            or (a.get("data-height-of") or "").split("/")[0] or None)
 
 
 def faults(state, dep) -> list[tuple]:
-    """Every label over another, over a base or off the board."""
+    """Every label over or touching another, a base or the board's edge; every leader line
+    across another label or another unit's base."""
     pieces = pieces_of_state(state)
     bases = [shapely.Polygon(outline_points(p.shape, p.a, p.b, p.x, p.y, p.facing, 32))
              for p in pieces]
     tree = shapely.STRtree(bases)
-    boxes = [shapely.box(b[0] + PAD, b[1] + PAD, b[2] - PAD, b[3] - PAD)
-             for b in (p.box for p in dep.placed)]
+    drawn = [shapely.box(*p.box) for p in dep.placed]
+    boxes = [b.buffer(MARGIN, join_style="mitre") for b in drawn]
     out = []
     for i, box in enumerate(boxes):
         name = dep.placed[i].item.get("t")
         for j in range(i + 1, len(boxes)):
-            if box.intersects(boxes[j]):
+            if box.intersects(drawn[j]):
                 out.append(("label", name, dep.placed[j].item.get("t")))
         for k in tree.query(box):
-            if box.intersection(bases[k]).area > 1e-3:
+            if box.intersects(bases[k]):
                 out.append(("base", name, pieces[k].name))
-        x0, y0, x1, y1 = dep.placed[i].box
+        x0, y0, x1, y1 = box.bounds
         if x0 < 0 or y0 < 0 or x1 > state.scene.width or y1 > state.scene.depth:
             out.append(("off the board", name))
+        leader = dep.placed[i].leader
+        if leader is None:
+            continue
+        line = shapely.LineString(leader)
+        for j, other in enumerate(drawn):
+            if j != i and line.crosses(other.buffer(-1e-6)):
+                out.append(("leader over a label", name, dep.placed[j].item.get("t")))
+        unit = _unit_of(dep.placed[i])
+        start = shapely.Point(leader[0])
+        for k in tree.query(line):
+            # not its own unit's, nor the base it starts on (a mark's end it names)
+            if pieces[k].unit != unit and not bases[k].buffer(1e-6).contains(start) \
+                    and line.intersects(bases[k].buffer(-1e-6)):
+                out.append(("leader over a base", name, pieces[k].name))
     return out
 
 

@@ -115,7 +115,7 @@ def test_the_game_page_opens_at_the_start_and_at_a_later_version(game):
         moved += (before.table.x[i], before.table.y[i]) != (after.table.x[i], after.table.y[i])
     assert moved                                      # the unit did move
     assert later.text("version") == f"{n} / {len(saved.actions)}"
-    assert later.text("now").startswith(f"{n}. move {unit}")
+    assert re.match(rf'{n}\. {unit} move, [\d.]+"', later.text("now")), later.text("now")
     assert f"round {after.round}" in later.text("clock")
     assert "wins" not in later.text("result")
 
@@ -192,6 +192,9 @@ def test_the_step_buttons_and_the_slider_move_through_the_versions(game, tmp_pat
     n = len(saved.actions)
     dom = Dom(dump_dom(url_of(page, "v=3")))
     assert dom.text("seen") == f"4 / {n}|5 / {n}|4 / {n}|{n} / {n}|7 / {n}"
+    shown = [int(a["data-v"]) for t, a in dom.elements if t == "li" and "data-v" in a
+             and "hidden" not in a]
+    assert shown == list(range(7, -1, -1))       # newest first, the current one on top
     after = _engine_after(saved, 7)
     for i, name in enumerate(after.scene.model_names):
         a = dom.with_attr("data-model")[name]
@@ -222,6 +225,10 @@ def test_a_page_fed_versions_one_by_one_follows_the_game(skirmish_log, tmp_path,
             assert float(models[name]["data-y"]) == pytest.approx(after.table.y[i], abs=1e-3)
         else:
             assert models[name]["display"] == "none"
+    # the log lists the newest action first, as the window's does (live and play pages too)
+    shown = [int(a["data-v"]) for t, a in dom.elements if t == "li" and "data-v" in a
+             and "hidden" not in a]
+    assert shown == list(range(n, -1, -1))
 
 
 def test_a_game_page_draws_the_rulesets_marks_of_each_version(tmp_path, browser):
@@ -249,3 +256,64 @@ def test_a_game_page_draws_the_rulesets_marks_of_each_version(tmp_path, browser)
         drawn = [a for _, a in dom.elements if "data-mark" in a]
         assert sorted((a["data-mark"], a.get("data-label", "")) for a in drawn) == sorted(
             (m.kind, m.label) for m in want)
+
+
+def test_before_the_first_turn_the_clock_says_who_decides(tmp_path, browser):
+    """aos4's first turn is decided by red before anybody is active: 'round 1 · red decides
+    who goes first', never '?'s turn'."""
+    from battlefield.page.replay import Versions, game_page
+    from battlefield.rules.deploy import battle_scene
+
+    text, name = battle_scene("aos4", None)
+    game = log.new_game("aos4", 1, text, name)
+    state = game.new_state()
+    assert state.pending and state.active is None      # the first-turn decision, nobody active
+    page = tmp_path / "first.html"
+    page.write_text(game_page(game.scene, [Versions(state).version(state, 0, None, [])], "f"))
+    said = Dom(dump_dom(url_of(page))).text("clock")
+    assert said == f"round 1 · {state.pending[0].side} decides who goes first", said
+
+
+def test_terrain_set_up_during_the_game_appears_without_a_reload(tmp_path, browser):
+    """aos4's faction terrain set up in deployment (deploy-faction-terrain): a page fed the
+    versions as they happen (the live and play pages) draws the piece at once, and stepping
+    back before it takes it away again."""
+    import yaml
+
+    from battlefield.page.replay import Versions, game_page
+    from battlefield.paths import find_map
+    from battlefield.rules.deploy import battle_scene
+
+    data = yaml.safe_load(battle_scene("aos4", None)[0])
+    for u in data["units"]:
+        u["reserve"] = True
+        u["models"] = [{k: v for k, v in m.items() if k not in ("at", "facing", "z")}
+                       for m in u["models"]]
+    board = yaml.safe_load(find_map(data["map"]).read_text())
+    data["terrain"] = list(board.get("terrain") or []) + [
+        {"id": f"{s}-shrine", "side": s, "reserve": True, "height": 3, "kind": "obstacle",
+         "outline": [[0, 0], [3, 0], [3, 3], [0, 3]]} for s in ("red", "blue")]
+    game = log.new_game("aos4", 1, yaml.safe_dump(data, sort_keys=False), "shrines")
+    state = game.new_state()
+    maker = Versions(state)
+    versions = [maker.version(state, 0, None, [])]
+    players = {s: state.rules.player() for s in state.sides}
+    while len(versions) < 4:
+        start = len(state.events)
+        state.apply(players[state.acting_side].choose(state))
+        new = state.events[start:]
+        versions.append(maker.version(state, len(versions), new[0], new[1:]))
+    assert {t.id for t in state.scene.terrain} >= {"red-shrine", "blue-shrine"}
+    page = tmp_path / "live.html"
+    page.write_text(game_page(game.scene, versions[:1], "live").replace("</body>", (
+        "<script>var later = " + json.dumps(versions[1:]) + ";"
+        "later.forEach(function (v) { battlefield.viewer.addVersion(v); });"
+        "var seen = [0, 1, 2, 3].map(function (n) { battlefield.panel.go(n, true);"
+        " return ['red-shrine', 'blue-shrine'].filter(function (t) {"
+        " return document.querySelector('[data-terrain=\"' + t + '\"]'); }).join('+'); });"
+        "var out = document.createElement('pre'); out.id = 'seen';"
+        "out.textContent = seen.join('|'); document.body.appendChild(out);</script></body>")))
+    dom = Dom(dump_dom(url_of(page)))
+    assert dom.text("seen") == "|red-shrine|red-shrine+blue-shrine|red-shrine+blue-shrine"
+    shrine = dom.with_attr("data-terrain")["red-shrine"]       # last shown: version 3
+    assert shrine["data-kind"] == "obstacle"

@@ -68,6 +68,20 @@ def test_the_log_of_a_battle_has_no_raw_fields(battle):
      'red-blades rolls 7 to charge, 8.20" needed'),
     ({"type": "battle-over", "round": 5, "winner": None, "by": "objectives"},
      "the battle is over: a draw (objectives)"),
+    ({"type": "objective-control", "controlled_by": {"centre": None, "south-east": "red",
+                                                     "west": None}},
+     "objectives: red holds south-east; nobody holds centre, west"),
+    ({"type": "terrain-control", "controlled_by": {"ruin-sw": "red", "ruin-ne": "blue",
+                                                   "hill-s": "red"}},
+     "terrain: red holds ruin-sw, hill-s; blue holds ruin-ne"),
+    ({"type": "skirmish", "unit": "blue-ballista", "target": "red-bows", "overextended": False,
+      "in_range": {"blue-ballista": True, "red-bows": False},
+      "sight": {"blue-ballista": "partial", "red-bows": "none"}},
+     "blue-ballista skirmish -> red-bows: blue-ballista in range, partial sight; red-bows out "
+     "of range, no sight"),
+    ({"type": "decided", "side": "red", "kind": "retreat",
+      "answer": {"type": "retreat", "side": "red", "unit": "red-bows", "from": "blue-ballista"}},
+     "red answers retreat: red-bows retreats from blue-ballista"),
     ({"type": "attack", "attacker": "a", "cover": [], "overextended": False},
      "attack: attacker a; cover none; overextended no"),           # no words of its own
 ])

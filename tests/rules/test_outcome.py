@@ -52,7 +52,7 @@ TABLE = [
       "red-scouts at blue-scouts, pot shots: 4 dice hitting on 6+: 1 hit, 0 saved"]),
     ("skirmish", [{"type": "fortify", "side": "red", "objectives": {"red": 2, "blue": 1},
                    "lost": {"blue": 1}, "morale": {"red": 12, "blue": 11}}],
-     ["morale lost: blue 1"]),
+     ["red fortifies: blue loses 1 morale (objectives held: red 2, blue 1)"]),
     ("openwg", [{"type": "shoot", "unit": "blue-hunters", "target": "red-hearthguard",
                  "with": "Ranged", "wounds": 2,
                  "attackers": {"Ranged": ["blue-hunters/1", "blue-hunters/2"]}, "pool": 2}],

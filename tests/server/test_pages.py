@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import re
 import urllib.request
 
 import numpy as np
@@ -107,7 +108,7 @@ def watched(server, tmp_path_factory):
             seen["shot"] = await page.screenshot()
             # the first move, stepped back to with the page's own buttons
             versions = await page.eval("battlefield.viewer.versions.map(v => v.action || '')")
-            k = next(i for i, a in enumerate(versions) if a.startswith("move "))
+            k = next(i for i, a in enumerate(versions) if re.match(r"\S+ move, ", a))
             seen["move"] = (k, versions[k])
             await page.eval(f"battlefield.panel.go({k - 1}); "
                             "document.querySelector('[data-step=\"+1\"]').click(); 0")
@@ -144,7 +145,7 @@ def test_the_live_page_follows_a_game_two_bots_play(watched):
 def test_a_unit_moved_live_stands_at_its_new_place(watched):
     _, versions = game_versions(watched["saved"])
     k, action = watched["move"]
-    unit = action.split()[1]
+    unit = action.split()[0]               # 'blue-pikes move, 4.5"': the window's words
     assert watched["shown"] == k
     before, after = _expected(versions, k - 1), watched["at_move"]
     assert after == _expected(versions, k)

@@ -47,6 +47,8 @@
     this.layers = {};
     this.drawn = {};                   // layer -> the shapes drawn in it now
     OVERLAY.forEach(function (name) { self.layers[name] = svg.querySelector("#" + name); });
+    this.terrainLayer = svg.querySelector("#terrain");
+    this.terrainDrawn = this.terrainLayer ? this.terrainLayer.innerHTML : null;
     this.versions = [];
     this.frames = [];
     this.shown = null;                 // the frame now drawn
@@ -77,6 +79,10 @@
     if (!version.objectives && n) version.objectives = this.versions[n - 1].objectives;
     if (!version.marks && n) version.marks = this.versions[n - 1].marks;
     if (!version.abilities && n) version.abilities = this.versions[n - 1].abilities;
+    // the terrain group's contents: the page's own at the start, a version's when terrain
+    // was set up during the game (aos4's faction terrain), else the version before's
+    if (version.terrain === undefined)
+      version.terrain = n ? this.versions[n - 1].terrain : this.terrainDrawn;
     // Each version knows every layer: those it did not change are the version before's.
     var before = n ? this.versions[n - 1].layers : {}, layers = {}, over = version.overlay || {};
     OVERLAY.forEach(function (name) { layers[name] = over[name] !== undefined ? over[name] : before[name]; });
@@ -126,6 +132,11 @@
     this.shown = frame;
     this.current = n;
     this.showOverlay(this.versions[n].layers);
+    var ground = this.versions[n].terrain;
+    if (this.terrainLayer && typeof ground === "string" && ground !== this.terrainDrawn) {
+      this.terrainLayer.innerHTML = ground;
+      this.terrainDrawn = ground;
+    }
     this.emit("shown");
     return n;
   };
@@ -254,7 +265,7 @@
     (v.rolls || []).forEach(function (r) { li.appendChild(html("div", "roll", r)); });
     (v.events || []).forEach(function (e) { li.appendChild(html("div", "event", e)); });
     li.addEventListener("click", this.go.bind(this, n, false));
-    this.log.appendChild(li);
+    this.log.insertBefore(li, this.log.firstChild);    // the newest first, as the window's log
     this.items.push(li);
     this.slider.max = String(this.viewer.count - 1);
     if (this.viewer.current >= 0 && this.follow && n === this.viewer.count - 1) this.go(n);
@@ -270,8 +281,12 @@
     var v = this.viewer.versions[n], c = v.clock || {};
     this.slider.value = String(n);
     this.label.textContent = n + " / " + (this.viewer.count - 1);
-    var when = "round " + (c.round || 0) + " · " + (c.active || "?") + "'s " +
-               (c.phase ? c.phase + " phase" : "turn");
+    // before the first turn nobody is active: say who decides (who goes first ...)
+    var when = "round " + (c.round || 0) + " · " + (c.active ?
+      c.active + "'s " + (c.phase ? c.phase + " phase" : "turn") :
+      c.decider ? c.decider + (/first-turn|first|priority|initiative/.test(c.deciding || "") ?
+                               " decides who goes first" : " decides") :
+      "before the first turn");
     this.clock.textContent = when;
     this.acting.textContent = c.now ? c.now : c.over ? "the battle is over" :
       (c.deciding ? c.deciding : (c.acting || "?") + " to act");
@@ -308,8 +323,8 @@
       this.items[k].classList.toggle("current", k === n);
     }
     var cur = this.items[n];
-    if (cur && this.log.scrollHeight > this.log.clientHeight)
-      this.log.scrollTop = cur.offsetTop - this.log.offsetTop - this.log.clientHeight + cur.offsetHeight + 8;
+    if (cur && this.log.scrollHeight > this.log.clientHeight)     // the current one on top
+      this.log.scrollTop = Math.max(0, cur.offsetTop - this.log.offsetTop - 8);
   };
 
   /* --- bench mode: #bench=K times K steps of the slider in the page itself ------------- */

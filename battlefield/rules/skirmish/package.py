@@ -82,8 +82,13 @@ def effect(e: dict[str, Any]) -> Effect | None:
                       + (f" - {adv} has the advantage" if adv else " - no advantage")
                       + (f"; morale left: {left}" if left else ""))
     if kind == "fortify":
-        lost = ", ".join(f"{s} {n}" for s, n in (e.get("lost") or {}).items() if n)
-        return Effect(sides=f"morale lost: {lost}") if lost else None
+        # 'red fortifies: blue loses 1 morale (objectives held: red 3, blue 1)'
+        lost = [f"{s} loses {n} morale" for s, n in (e.get("lost") or {}).items() if n]
+        held = e.get("objectives") or {}
+        said = (f"{e['side']} fortifies: " if e.get("side") else "fortified: ") + ", ".join(lost)
+        if held:
+            said += " (objectives held: " + ", ".join(f"{s} {n}" for s, n in held.items()) + ")"
+        return Effect(sides=said) if lost else None
     if kind == "dangerous-terrain":
         return Effect(str(e["unit"]), damage=int(e.get("damage", 0)),
                       slain=list(e.get("slain") or ()), notes=["dangerous terrain"])
