@@ -187,16 +187,15 @@ def check_charge_move(state: State, action: Action) -> list[Violation]:
     within 1/2" of a visible enemy unit (the same move check as a charge given its path)."""
     sus = state.suspended or {}
     declared = Action.from_dict(sus["action"])
-    if action.unit is not None and action.unit != declared.unit:
-        return [v("not_the_charging_unit", f"the charge roll is {declared.unit}'s: its move "
-                                           f"answers it, not {action.unit}'s")]
-    if not (action.path or action.paths):
-        return [v("no_path", f"{declared.type} {declared.unit} rolled {sus['roll']}: give "
-                             f"its \"path\" (or \"paths\") up to that far, or decline",
-                  choose="path")]
-    u = state.unit_index(declared.unit)
+    got = movement.roll_answer(
+        state, action, "charge", "not_the_charging_unit",
+        f"{declared.type} {declared.unit} rolled {sus['roll']}: give its \"path\" (or "
+        f"\"paths\") up to that far, or decline")
+    if isinstance(got, list):
+        return got
+    u, move = got
     rules = book(state)
-    return movement.check(state, u, replace(action, unit=declared.unit), float(sus["roll"]),
+    return movement.check(state, u, move, float(sus["roll"]),
                           arrive=Arrive(tuple(state.enemies(u)), rules.core.charge.reach,
                                         sight=True, code="charge_not_reached")).problems
 

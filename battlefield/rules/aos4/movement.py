@@ -15,6 +15,7 @@ every model of the unit (movement_phase).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import shapely
@@ -22,7 +23,7 @@ import shapely
 from battlefield.geometry.bases import footprint, grown_outline
 from battlefield.geometry.paths import Terrain, grown_polygon
 from battlefield.geometry.table import Table
-from battlefield.rules.actions import Action
+from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4.data import Book, book
 from battlefield.rules.moves import (  # noqa: F401 - aos4's names for them
     OVERLAP,
@@ -143,3 +144,18 @@ def grown_base(t: Table, o: int, r: float, sides: int = 64) -> shapely.Polygon:
 
 def shapes_at(t: Table, m: int, x: float, y: float) -> shapely.Polygon:
     return footprint(int(t.shape[m]), t.a[m], t.b[m], x, y, t.facing[m], 64)
+
+
+def roll_answer(state: State, action: Action, roll: str, code: str, no_path: str
+                ) -> tuple[int, Action] | list[Violation]:
+    """The move that answers a roll made before its path (N21: a charge's, a run's): the
+    declared unit's own (`code` when another unit's moves; `roll` names the roll), given with
+    its path (`no_path` says what to give when none is) - (the unit, the move as the declared
+    unit's), or why it is no answer."""
+    declared = Action.from_dict((state.suspended or {})["action"])
+    if action.unit is not None and action.unit != declared.unit:
+        return [v(code, f"the {roll} roll is {declared.unit}'s: its move answers it, not "
+                        f"{action.unit}'s")]
+    if not (action.path or action.paths):
+        return [v("no_path", no_path, choose="path")]
+    return state.unit_index(declared.unit), replace(action, unit=declared.unit)

@@ -216,14 +216,14 @@ def check_run_move(state: State, action: Action) -> list[Violation]:
     never into combat (the same check as a run given its path)."""
     sus = state.suspended or {}
     declared = Action.from_dict(sus["action"])
-    if action.unit is not None and action.unit != declared.unit:
-        return [v("not_the_running_unit", f"the run roll is {declared.unit}'s: its move "
-                                          f"answers it, not {action.unit}'s")]
-    if not (action.path or action.paths):
-        return [v("no_path", f"run {declared.unit} may move {sus['allowed']:g}\": give its "
-                             f"\"path\" (or \"paths\"), or decline", choose="path")]
-    u = state.unit_index(declared.unit)
-    return movement.check(state, u, replace(action, unit=declared.unit), float(sus["allowed"]),
+    got = movement.roll_answer(
+        state, action, "run", "not_the_running_unit",
+        f"run {declared.unit} may move {sus['allowed']:g}\": give its \"path\" (or "
+        f"\"paths\"), or decline")
+    if isinstance(got, list):
+        return got
+    u, move = got
+    return movement.check(state, u, move, float(sus["allowed"]),
                           keep=(no_combat(state, u),)).problems
 
 
