@@ -478,20 +478,33 @@ class Server:
             return
         await self.act(game, client, msg, address)
 
+    @staticmethod
+    def spectator(client: Any, cid: str | int | None) -> bool:
+        """A client holding no seat asked to act: refused `not_your_seat` (True), or not."""
+        if client.seat is not None:
+            return False
+        client.send(messages.refused(cid, [{
+            "code": "not_your_seat",
+            "message": "a spectator holds no seat: join with ?seat=TOKEN to play"}]))
+        return True
+
+    def over_share(self, client: Any, address: str, what: str, cid: str | int | None) -> bool:
+        """Past `address`'s engine share: the client told `slow_down` - `what` was not done -
+        with when to try again (True), or not."""
+        wait = self.engine.wait(address)
+        if wait <= 0:
+            return False
+        client.send(messages.slow_down(f"{address} asked the engine for more work than its "
+                                       f"share lately: {what}", retry_after(wait), cid))
+        return True
+
     async def retract(self, game: LiveGame, client: Any, msg: Retract, address: str) -> None:
         """A seat takes its own last actions back (LiveGame.retract): everyone is told
         `retracted` (the sender's copy with its id) and then a fresh hello, the game as it now
         stands; refused as an act is when it may not."""
-        if client.seat is None:
-            client.send(messages.refused(msg.id, [{
-                "code": "not_your_seat",
-                "message": "a spectator holds no seat: join with ?seat=TOKEN to play"}]))
+        if self.spectator(client, msg.id):
             return
-        wait = self.engine.wait(address)
-        if wait > 0:
-            client.send(messages.slow_down(f"{address} asked the engine for more work than "
-                                           f"its share lately: nothing was taken back",
-                                           retry_after(wait), msg.id))
+        if self.over_share(client, address, "nothing was taken back", msg.id):
             return
         async with self.engine.game_lock(game.id):
             to = game.version - 1 if msg.version is None else msg.version
@@ -524,12 +537,8 @@ class Server:
                      address: str) -> None:
         """A preview or the seat's offers (server/preview.py), to that client alone: past the
         address's engine share a `slow_down` error (with the preview's id) instead."""
-        wait = self.engine.wait(address)
-        if wait > 0:
-            client.send(messages.slow_down(
-                f"{address} asked the engine for more work than its share lately: this "
-                f"{type(msg).__name__.lower()} was not answered", retry_after(wait),
-                msg.id if isinstance(msg, Preview) else None))
+        if self.over_share(client, address, f"this {type(msg).__name__.lower()} was not "
+                           f"answered", msg.id if isinstance(msg, Preview) else None):
             return
         try:
             if isinstance(msg, Preview):
@@ -592,19 +601,12 @@ class Server:
         return True
 
     async def act(self, game: LiveGame, client: Any, msg: Act, address: str = "?") -> None:
-        if client.seat is None:
-            client.send(messages.refused(msg.id, [{
-                "code": "not_your_seat",
-                "message": "a spectator holds no seat: join with ?seat=TOKEN to play"}]))
+        if self.spectator(client, msg.id):
             return
         if problem := self.limits.action_problem(msg.raw):
             client.send(messages.refused(msg.id, [{"code": "over_limit", "message": problem}]))
             return
-        wait = self.engine.wait(address)
-        if wait > 0:
-            client.send(messages.slow_down(f"{address} asked the engine for more work than "
-                                           f"its share lately: this act was not taken",
-                                           retry_after(wait), msg.id))
+        if self.over_share(client, address, "this act was not taken", msg.id):
             return
         async with self.engine.game_lock(game.id):
             game.touched = time.monotonic()
