@@ -340,7 +340,10 @@ def test_new_games_and_frames_are_rate_limited_per_address(tight):
             ws = await s.ws_connect(tight.ws(answers[0][2]["game"]))
             await until(ws, "hello")
             for _ in range(200):      # each read is answered: a version not reached yet
-                await ws.send_json({"type": "resume", "since": 5})
+                try:
+                    await ws.send_json({"type": "resume", "since": 5})
+                except ConnectionResetError:     # dropped while we still flood: as expected
+                    break
             answers = []
             async for msg in ws:      # to the end: past the rate for a whole burst more
                 answers.append(json.loads(msg.data))
