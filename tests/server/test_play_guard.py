@@ -86,6 +86,16 @@ def test_a_spending_choice_asks_first_can_be_taken_back_and_no_click_lands_twice
             await page.mouse("move", x, y)
             await click(page, x, y)
             await page.until("!!document.querySelector('#confirm .confirm-yes')")
+            # the same offers arriving again (the page asks on joining and on each event, and
+            # two answers may cross) leave the "yes" bar as it was: it was once closed under
+            # the player's pointer, and the click on "yes" then did nothing
+            await page.eval("(() => { window.__yes = document.querySelector('#confirm "
+                            ".confirm-yes'); window.__answers = 0; battlefield.live.listen("
+                            "m => { if (m.type === 'offers') window.__answers += 1; }); "
+                            "battlefield.live.send({type: 'offers'}); })()")
+            await page.until("window.__answers >= 1")
+            out["same_bar"] = await page.eval(
+                "document.querySelector('#confirm .confirm-yes') === window.__yes")
             await asyncio.sleep(0.5)
             out["sent_before_yes"] = version(server, gid) != before
             yes = await centre(page, "#confirm .confirm-yes")
@@ -133,6 +143,7 @@ def test_a_spending_choice_asks_first_can_be_taken_back_and_no_click_lands_twice
 
     out = asyncio.run(run())
     assert out["label"].startswith("rush ")
+    assert out["same_bar"] is True
     assert out["sent_before_yes"] is False
     assert out["after_yes"] == 3
     assert out["take_back"] == "take back " + out["label"]

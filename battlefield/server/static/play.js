@@ -501,7 +501,14 @@
         }
         break;
       case "offers":
-        if (msg.version >= known) { offers = msg; showOffers(); }
+        // the same offers again (the page asks on joining and on every event, so two
+        // answers may cross): nothing is redrawn, so a "yes" bar or a button under the
+        // pointer stays as it was
+        if (msg.version >= known) {
+          var same = offers !== null && JSON.stringify(offers) === JSON.stringify(msg);
+          offers = msg;
+          if (!same) showOffers();
+        }
         break;
       case "preview":
         answered(msg);
