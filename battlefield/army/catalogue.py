@@ -75,7 +75,8 @@ class Catalogues:
         return out
 
     def add(self, path: Path) -> None:
-        root = _parsed(str(path), *_stamp(path))
+        stamp = _stamp(path)
+        root = _parsed(str(path), *stamp)
         if root.tag not in ("catalogue", "gameSystem"):
             raise InputError(str(path), "", None, f"the XML is a <{root.tag}>",
                              "a BSData <catalogue> (.cat) or <gameSystem> (.gst)")
@@ -84,10 +85,9 @@ class Catalogues:
         self.names.append(name)
         self.revisions[name] = root.get("revision", "")
         self.ids[root.get("id", "")] = str(path)
-        for el in root.iter():
-            if el.tag in _ENTRY_TAGS and el.get("id"):
-                self.by_id.setdefault(el.get("id", ""), el)
-                self.source.setdefault(el.get("id", ""), name)
+        new = {k: el for k, el in _entries(str(path), *stamp).items() if k not in self.by_id}
+        self.by_id.update(new)
+        self.source.update({k: name for k in new if k not in self.source})
         self.units_of[str(path)] = [el for holder in ("selectionEntries",
                                                       "sharedSelectionEntries", "entryLinks")
                                     for el in _children(root, holder, _TAG[holder])]
@@ -230,6 +230,19 @@ def _parsed(path: str, mtime: int, size: int) -> Element:
     """A catalogue's XML, parsed once while it is unchanged: every faction links the same
     Lores and Path to Glory catalogues (read, never changed, by Catalogues)."""
     return read_xml(path)
+
+
+@lru_cache(maxsize=12)
+def _entries(path: str, mtime: int, size: int) -> dict[str, Element]:
+    """A catalogue's entries by id, the first of each id in document order (walked once while
+    the file is unchanged: a faction's library is added to every catalogue that links it)."""
+    out: dict[str, Element] = {}
+    for el in _parsed(path, mtime, size).iter():
+        if el.tag in _ENTRY_TAGS:
+            i = el.get("id")
+            if i and i not in out:
+                out[i] = el
+    return out
 
 
 def _children(el: Element, holder: str, tag: str) -> list[Element]:
