@@ -92,7 +92,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                "search over normal: Monte Carlo rollouts, bounded by work), random (a "
                "uniform legal player over the ruleset's vocabulary) and pass (passes whenever "
                "it may).\n\nWith --games the JSON adds, per side, wins/draws/losses with "
-               "95%% intervals and the match score (a draw counts half); zone_win_rates "
+               "95% intervals and the match score (a draw counts half); zone_win_rates "
                "({ZONE: rate}, zones as the map's deployment: names them), "
                "first_player_win_rate, navigation ({ZONE: {never_left_zone, "
                "never_reached_objective}}, shares of units), uses (action types per battle "
