@@ -1,15 +1,13 @@
 """The front page's new-game form in a real headless chromium: a bundled scene against the
 computer ends with the player's link, which opens the play page of that seat; two army lists
 uploaded (New Recruit / BattleScribe files, made a scene by POST /imports with the BSData
-catalogues) make a game for two friends. POST /imports refuses what is not an army list in one
-line."""
+catalogues) make a game for two friends (POST /imports itself: test_imports.py)."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
-import aiohttp
 import pytest
 
 from battlefield.page.browser import INSTALL, find_chromium
@@ -83,20 +81,3 @@ def test_two_army_lists_uploaded_make_a_game_for_two_friends(tmp_path, bsdata):
         assert status == 200 and info["ruleset"] == "aos4"
     finally:
         served.stop()
-
-
-def test_imports_refuse_what_is_not_an_army_list(server):
-    async def post(name: str, data: bytes, side: str = "red") -> tuple[int, dict]:
-        form = aiohttp.FormData()
-        form.add_field("roster", data, filename=name)
-        form.add_field("side", side)
-        async with aiohttp.ClientSession() as s, s.post(server.http + "/imports",
-                                                        data=form) as r:
-            return r.status, await r.json()
-
-    status, out = asyncio.run(post("battle.yaml", b"ruleset: aos4\n"))
-    assert status == 400 and "not an army list" in out["error"]
-    status, out = asyncio.run(post("list.ros", b"<not a roster", "green"))
-    assert status == 400 and "side: expected red or blue" in out["error"]
-    status, out = asyncio.run(post("list.ros", b"<not a roster"))
-    assert status == 400 and "\n" not in out["error"]
