@@ -164,7 +164,10 @@ def file_name(given: str | None, kind: str) -> str:
     """The uploaded file's name as the import is given it (and its messages name it): its last
     part, in plain characters; `list` and the suffix its content says when nothing is left."""
     name = re.sub(r"[^\w.+() -]", "_", Path(given or "").name)[-120:].strip()
-    return name if name.strip(".") else f"list{kind}"
+    if not name.strip("."):
+        return f"list{kind}"
+    # The import unzips a file whose name ends in z: one that is no zip says what it is.
+    return f"{name}{kind}" if name.lower().endswith("z") and kind != ".rosz" else name
 
 
 def _error(status: int, line: str) -> web.Response:

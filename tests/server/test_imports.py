@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 import zipfile
 from pathlib import Path
-from xml.etree import ElementTree as ET
 
 import aiohttp
 import pytest
 
+from ._lists import as_json
 from ._serve import Served
 
 ROSTER = Path(__file__).parents[1] / "army" / "data" / "stormcast.ros"
@@ -39,23 +38,6 @@ def served(tmp_path_factory, bsdata):
     s.stop()
 
 
-def element(el: ET.Element) -> dict:
-    """An element as New Recruit's JSON writes it (tests/army/test_json_roster.py types its
-    numbers and flags too)."""
-    out: dict = dict(el.attrib)
-    if (el.text or "").strip() and not len(el):
-        out["$text"] = el.text
-    for kid in el:
-        tag = kid.tag.rsplit("}", 1)[-1]
-        out[tag] = kid.text or "" if tag == "description" else [element(x) for x in kid]
-    return out
-
-
-def as_json(ros: bytes) -> bytes:
-    return json.dumps({"roster": element(ET.fromstring(ros))}, indent=2,
-                      ensure_ascii=False).encode()
-
-
 def test_a_new_recruit_json_imports_as_its_ros_whatever_its_name(served):
     ros = ROSTER.read_bytes()
     status, want = post(served, "stormcast.ros", ros)
@@ -63,7 +45,8 @@ def test_a_new_recruit_json_imports_as_its_ros_whatever_its_name(served):
     assert want["units"] and want["scene"].startswith("# ")
     for name, data in (("stormcast.json", as_json(ros)),        # New Recruit's JSON
                        ("my list", as_json(ros)),               # named anyhow
-                       ("stormcast.json", ros)):                # a .ros named .json
+                       ("stormcast.json", ros),                 # a .ros named .json
+                       ("stormcast.rosz", ros)):                # ... or named .rosz
         status, got = post(served, name, data)
         assert status == 200, (name, got)
         assert got["units"] == want["units"]

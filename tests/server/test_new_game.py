@@ -1,7 +1,8 @@
 """The front page's new-game form in a real headless chromium: a bundled scene against the
 computer ends with the player's link, which opens the play page of that seat; two army lists
-uploaded (New Recruit / BattleScribe files, made a scene by POST /imports with the BSData
-catalogues) make a game for two friends (POST /imports itself: test_imports.py)."""
+uploaded (a .ros and New Recruit's .json, each told by its content in the page, made a scene
+by POST /imports with the BSData catalogues) make a game for two friends (POST /imports
+itself: test_imports.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from battlefield.page.browser import INSTALL, find_chromium
 
 from ._devtools import Chromium, Page
+from ._lists import as_json
 from ._serve import Served
 
 ROSTERS = Path(__file__).parents[1] / "army" / "data"
@@ -57,6 +59,8 @@ def test_a_game_against_the_computer_made_on_the_front_page(server):
 
 @needs_browser
 def test_two_army_lists_uploaded_make_a_game_for_two_friends(tmp_path, bsdata):
+    second = tmp_path / "fyreslayers-19.json"
+    second.write_bytes(as_json((ROSTERS / "fyreslayers-19.ros").read_bytes()))
     served = Served(tmp_path / "games.sqlite", "--catalogues", str(bsdata))
     try:
         async def run() -> dict:
@@ -66,7 +70,7 @@ def test_two_army_lists_uploaded_make_a_game_for_two_friends(tmp_path, bsdata):
                 await page.eval("document.querySelector('input[name=source][value=file]')"
                                 ".checked = true; 0")
                 await upload(page, "#scene-file", ROSTERS / "stormcast.ros")
-                await upload(page, "#second-file", ROSTERS / "fyreslayers-19.ros")
+                await upload(page, "#second-file", second)     # New Recruit's .json
                 await page.eval("document.getElementById('make-game').click(); 0")
                 await page.until("!!(document.querySelector('#new-game-result [data-join]') || "
                                  "document.querySelector('#new-game-result.bad'))", timeout=180)
