@@ -324,6 +324,7 @@ def _weapons(entry: Entry, n: int, w: list[str], every: bool = False) -> Loadout
             return None
 
     got = loadout(entry, n, one, rules_text, every)
+    w.extend(f"unit '{entry.name}': {x}" for x in got.capped)
     if not got.weapons:
         w.append(f"unit '{entry.name}': no weapon profiles; it cannot attack")
     return got

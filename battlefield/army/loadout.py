@@ -12,11 +12,16 @@ selection's models then carry every weapon below it.
 
 A unit-command role (Champion, Musician, Standard Bearer: the game system's `Command Model`
 entries) goes to as many models as its number says (one champion), with its rule as the data
-words it (the first profile of its name: the data gives a second one for another battle pack).
+words it (the first profile of its name: the data gives a second one for another battle pack),
+and to no more models than the unit's keyword for it allows: CHAMPION one, `STANDARD BEARER
+(1/10)` and `MUSICIAN (1/5)` one in every 10 or 5 models (at least one). A list that gives more
+(New Recruit writes a unit of 10 models whose Champion upgrade says 10) is capped, and `capped`
+says so.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +42,7 @@ class Loadout:
     carried: list[list[str]] = field(default_factory=list)
     command: list[dict[str, str]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)       # weapon -> models carrying it
+    capped: list[str] = field(default_factory=list)    # roles the list gave too many models
 
     def names(self) -> list[str]:
         """The unit's weapon names, each once."""
@@ -72,6 +78,21 @@ def is_command(e: Entry) -> bool:
         "Ability") for p in e.profiles)
 
 
+def role_limits(entry: Entry, slots: int) -> dict[str, tuple[int, str]]:
+    """How many of the unit's `slots` models may carry each unit-command role, by the unit's
+    keyword for it (CHAMPION: 1; STANDARD BEARER (1/10): 1 in every 10 models, at least 1), with
+    that keyword; a role without its keyword is not limited."""
+    out: dict[str, tuple[int, str]] = {}
+    for c in entry.categories:
+        name = c.strip()
+        for role in COMMAND_ROLES:
+            if name.upper() == role.upper():
+                out[role] = (1, name)
+            elif m := re.fullmatch(rf"{role}\s*\(\s*1\s*/\s*(\d+)\s*\)", name, re.I):
+                out[role] = (max(1, slots // max(int(m.group(1)), 1)), name)
+    return out
+
+
 def command_rule(e: Entry, text: Callable[[str], str]) -> str:
     """The rule of a unit-command role as the data words it (its ability of its own name)."""
     for p in e.profiles:
@@ -90,6 +111,8 @@ def loadout(entry: Entry, slots: int, weapon: Callable[[Profile], dict[str, Any]
     carried: list[set[tuple[str, str]]] = [set() for _ in range(slots)]
     load = [0] * slots                   # partial upgrades each model carries so far
     roles = [0] * slots
+    limits = role_limits(entry, slots)
+    given: dict[str, int] = {}           # each role: the models the list gives it, all told
     models = [e for e in entry.walk() if e.type == "model" and e is not entry] or [entry]
     start: dict[int, int] = {}
     n = 0
@@ -126,7 +149,10 @@ def loadout(entry: Entry, slots: int, weapon: Callable[[Profile], dict[str, Any]
             if c.number <= 0 or getattr(c, "table", False):
                 continue
             if is_command(c):
-                mine = fewest(who, c.number, roles)
+                most, _ = limits.get(c.name, (slots, ""))
+                had = sum(c.name in r for r in out.command)
+                given[c.name] = given.get(c.name, 0) + c.number
+                mine = fewest(who, max(0, min(c.number, most - had)), roles)
                 for k in mine:
                     out.command[k][c.name] = command_rule(c, text)
                 visit(c, mine, False)
@@ -139,6 +165,12 @@ def loadout(entry: Entry, slots: int, weapon: Callable[[Profile], dict[str, Any]
         visit(entry, everyone, False)
     else:
         visit(entry, everyone, True)
+    for role, n in given.items():
+        most, keyword = limits.get(role, (slots, ""))
+        if n > most:
+            out.capped.append(f"the list gives {n} of its models the {role} role; its "
+                              f"{keyword} keyword allows {most}, so {most} "
+                              f"{'model carries' if most == 1 else 'models carry'} it")
     keys = [k for k, spec in specs.items() if spec is not None]
     out.weapons = [dict(specs[k] or {}) for k in keys]
     for i in range(slots):        # by name: a melee and a ranged profile may share one

@@ -23,9 +23,16 @@ class Force:
     catalogue: str
     revision: str
     name: str = ""                # the force's own name: "Regiment" for a regiment
+    entry: str = ""               # its entryId (LINK::TARGET): the battle pack's force entry
+    top: bool = False             # the army's own force (the battle pack's), not a child force
 
 
 REGIMENT = "regiment"            # a force of this name (any case) is one of the army's regiments
+# The battle pack's force of auxiliary units (Age of Sigmar 4.0.gst: forceEntry "Auxillary
+# Units", sic, id 8732-47c4-9f1c-e71e, linked by each General's Handbook): a child force with
+# this entry, or whose name says so, holds the units the list takes outside its regiments.
+AUXILIARY_ENTRY = "8732-47c4-9f1c-e71e"
+AUXILIARY_NAMES = ("auxiliary", "auxillary")
 # The army's lores, picked in the battle pack's force (New Recruit: an upgrade selection of this
 # name holding the lore picked, and the lore its spells or prayers): every WIZARD of the army
 # knows the spell lore's spells, every PRIEST the prayer lore's prayers.
@@ -54,6 +61,19 @@ class Roster:
         regiments = [i for i, f in enumerate(self.forces) if f.name.strip().lower() == REGIMENT]
         force = self.force_of[k] if k < len(self.force_of) else -1
         return regiments.index(force) + 1 if force in regiments else None
+
+    def auxiliary(self, k: int) -> bool:
+        """Whether unit k is an auxiliary unit: in the list's force of auxiliary units (seed 000:
+        "Auxiliary units allow you to take units from your faction without regiment
+        constraints")."""
+        if k >= len(self.force_of) or not 0 <= self.force_of[k] < len(self.forces):
+            return False
+        f = self.forces[self.force_of[k]]
+        if (f.entry.rsplit("::", 1)[-1] == AUXILIARY_ENTRY
+                or f.name.strip().lower().split(" ")[0] in AUXILIARY_NAMES):
+            return True
+        # A unit straight in the army's force of a list with regiments is in none of them.
+        return f.top and any(g.name.strip().lower() == REGIMENT for g in self.forces)
 
 
 def read_roster(path: str | Path) -> Roster:
@@ -84,10 +104,13 @@ def read_roster(path: str | Path) -> Roster:
     if not units:
         raise InputError(str(path), "", None, "the roster has no units",
                          "selections of type unit in the roster's forces")
+    tops = root.findall("forces/force")          # the army's own force(s), not child forces
     return Roster(str(path), root.get("name", ""),
                   [f.get("catalogueName", "") for f in forces], units,
                   [Force(f.get("catalogueId", ""), f.get("catalogueName", ""),
-                         f.get("catalogueRevision", ""), f.get("name", "")) for f in forces],
+                         f.get("catalogueRevision", ""), f.get("name", ""),
+                         f.get("entryId", ""), any(f is t for t in tops))
+                   for f in forces],
                   force_of, game, _points(root.find("costs"), "cost"),
                   _points(root.find("costLimits"), "costLimit"), within, lores)
 

@@ -154,6 +154,8 @@ def army_templates(roster: str | Path, catalogues: list[str] | None, strict: boo
             c.unit["regiment"] = f"regiment-{regiment}"
         if upgraded(e, GENERAL) and not c.terrain:     # the list's General upgrade
             c.unit["general"] = True
+        if r.auxiliary(k) and not c.terrain and not summoned(r, k):
+            c.unit["auxiliary"] = True                 # counted for the extra command point
         army.add(c)
     if not army.templates and first is not None:      # no unit at all: the first one's cause
         raise first

@@ -51,6 +51,18 @@ def read_xml(path: str | Path) -> Element:
     return parse_xml(str(path), data)
 
 
+def roster_kind(data: bytes) -> str | None:
+    """What an army list's bytes are, by their content, not their name: ".rosz" (a zip),
+    ".json" (New Recruit's JSON export), ".ros" (XML), or None (none of them)."""
+    if data[:4] == b"PK\x03\x04":
+        return ".rosz"
+    if looks_like_json(data):
+        return ".json"
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"<":
+        return ".ros"
+    return None
+
+
 def parse_xml(name: str, data: bytes) -> Element:
     """XML text to elements, refusing DTDs and entities; tags without namespaces."""
     try:

@@ -17,6 +17,11 @@ routes:
   GET  /games/ID/play?seat=TOKEN (a browser)       the seat's play page (its join link)
   GET  /board?scene=NAME, GET /board/ID            a board to arrange and share
   POST /boards {"scene": NAME_OR_YAML}             -> 201 {board, url}
+  POST /imports (multipart: roster FILE, side red|blue, into SCENE_TEXT)
+                                                   -> {scene, warnings, units}: an army list
+                                                      (New Recruit .json/.ros/.rosz, BattleScribe
+                                                      .ros/.rosz, told by its content) made a
+                                                      scene, as `army import --deploy` does
   GET  /games?page=N                               -> {"games": [{id, ruleset, version, over}],
                                                       "page", "pages", "total", "next"}
   GET  /games/ID                                   -> the game as JSON; in a browser its
@@ -29,6 +34,7 @@ routes:
 examples:
   battlefield serve --port 8765 --db games.sqlite
   curl -d '{"scene": "demo-skirmish", "seed": 3}' http://127.0.0.1:8765/games
+  curl -F roster=@my-list.json -F side=red http://127.0.0.1:8765/imports
   battlefield bot 'ws://127.0.0.1:8765/games/ID/play?seat=TOKEN'"""
 
 
@@ -79,8 +85,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(https://games.example.org behind a proxy; default: the address each "
                         "request came to)")
     p.add_argument("--catalogues", metavar="DIR", action="append",
-                   help="the BSData catalogues army lists uploaded on the front page are read "
-                        "with (default: the cache `battlefield army catalogues update` fills)")
+                   help="the BSData catalogues army lists uploaded (the front page, POST "
+                        "/imports) are read with (default: the cache `battlefield army "
+                        "catalogues update` fills)")
     p.set_defaults(run=run_serve)
 
 

@@ -117,6 +117,8 @@ def _round(e: Event) -> str:
     text = f"battle round {e.get('round', '?')}"
     text = _with(text, e, "first", lambda s: f": {s} goes first")
     text = _with(text, e, "underdog", lambda s: f"; underdog {plain(s)}")
+    text = _with(text, e, "fewest_auxiliary",
+                 lambda s: f"; fewest auxiliary units {plain(s)} (1 more command point)")
     text = _with(text, e, "command_points", lambda c: f"; command points {plain(c)}")
     return _with(text, e, "morale", lambda m: f"; morale {plain(m)}")
 

@@ -1,16 +1,19 @@
 """The new-game form of the server's front page (`GET /`): a bundled scene, or a file of the
-player's - a scene, or an army list exported from New Recruit or BattleScribe (.ros, .rosz) -
-against a friend or the computer; it ends with the links to send (battlefield/server/static/
-new_game.js makes the game with `POST /games` and shows its `join` links). An army list is
-made a scene by `POST /imports` (multipart: `roster`, the file; `side`, red or blue; `into`,
-optional, a scene's text to add the army to), the very import `battlefield army import
---deploy` does, with the server's catalogues (`serve --catalogues DIR`, else the cache
-`battlefield army catalogues update` fills). Under the server's limits as a posted game is: the
+player's - a scene, or an army list exported from New Recruit (.json, .ros, .rosz) or
+BattleScribe (.ros, .rosz) - against a friend or the computer; it ends with the links to send
+(battlefield/server/static/new_game.js makes the game with `POST /games` and shows its `join`
+links). An army list is made a scene by `POST /imports` (multipart: `roster`, the file; `side`,
+red or blue; `into`, optional, a scene's text to add the army to), the very import `battlefield
+army import --deploy` does, with the server's catalogues (`serve --catalogues DIR`, else the
+cache `battlefield army catalogues update` fills). The file is told by its content, not its
+name (a zip, New Recruit's JSON, or XML: army.xmlfile.roster_kind); anything else, or a list
+that cannot be read, is one line of 400. Under the server's limits as a posted game is: the
 import is the engine's work charged to the address, `into` is read as a posted scene (within
 the limits, its `map:` a bundled map only) and so is the scene made."""
 
 from __future__ import annotations
 
+import re
 import tempfile
 from html import escape
 from importlib import resources
@@ -20,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from battlefield.army.writer import import_army
+from battlefield.army.xmlfile import roster_kind
 from battlefield.errors import BattlefieldError, UsageError
 from battlefield.paths import map_names
 from battlefield.scene.load import load_scene_text
@@ -30,7 +34,7 @@ from battlefield.yamlsource import load_yaml
 if TYPE_CHECKING:
     from battlefield.server.app import Server
 
-ROSTERS = (".ros", ".rosz")
+LISTS = "a New Recruit .json, or a .ros or .rosz from New Recruit or BattleScribe"
 SIDES = ("red", "blue")
 
 
@@ -50,10 +54,10 @@ def form_html() -> str:
 <label><input type="radio" name="source" value="bundled" checked> a bundled scene
 <select name="scene" id="scene-name">{options}</select></label>
 <label><input type="radio" name="source" value="file"> a file of yours: a scene (.yaml) or an
-army list (.ros, .rosz from New Recruit or BattleScribe)
-<input type="file" name="file" id="scene-file" accept=".yaml,.yml,.ros,.rosz"></label>
+army list (.json, .ros, .rosz from New Recruit; .ros, .rosz from BattleScribe)
+<input type="file" name="file" id="scene-file" accept=".yaml,.yml,.json,.ros,.rosz"></label>
 <label class="second">the other army list (blue), for two lists
-<input type="file" name="second" id="second-file" accept=".ros,.rosz"></label>
+<input type="file" name="second" id="second-file" accept=".json,.ros,.rosz"></label>
 </fieldset>
 <fieldset><legend>The opponent</legend>
 <label><input type="radio" name="opponent" value="friend" checked> a friend (a link to send)
@@ -92,11 +96,7 @@ class Imports:
             return _error(400, f"expected a form (multipart) with a roster file: {exc}")
         roster = form.get("roster")
         if not isinstance(roster, web.FileField):
-            return _error(400, "roster: expected an army list file (.ros or .rosz)")
-        name = Path(roster.filename or "list.ros").name
-        if Path(name).suffix.lower() not in ROSTERS:
-            return _error(400, f"roster: {name} is not an army list (.ros or .rosz); a scene "
-                               f"file is given to POST /games as it is")
+            return _error(400, f"roster: expected an army list file ({LISTS})")
         side = str(form.get("side") or "red")
         if side not in SIDES:
             return _error(400, f"side: expected red or blue, not {messages.quoted(side)}")
@@ -106,6 +106,11 @@ class Imports:
         data = roster.file.read(messages.MAX_BODY + 1)
         if len(data) > messages.MAX_BODY:
             return _error(400, f"roster: larger than {messages.MAX_BODY} bytes")
+        kind = roster_kind(data)
+        name = file_name(roster.filename, kind or ".ros")
+        if kind is None:
+            return _error(400, f"roster: {name} is not an army list ({LISTS}, told by its "
+                               f"content); a scene file is given to POST /games as it is")
         try:
             out = await self.server.engine.run(None, address, self.scene_of, name, data, side,
                                                into)
@@ -118,19 +123,27 @@ class Imports:
         if into:
             self.posted(into, "into")
         with tempfile.TemporaryDirectory(prefix="battlefield-import-") as tmp:
-            roster = Path(tmp) / name
-            roster.write_bytes(data)
-            into_path = None
-            if into:
-                into_path = Path(tmp) / "into.yaml"
-                into_path.write_text(into, encoding="utf-8")
-            out = Path(tmp) / "battle.yaml"
-            imported = import_army(roster, out, side, None if into_path is None
-                                   else str(into_path), self.catalogues, deploy=True)
-            self.posted(imported.text, name)          # it reads back as a posted scene
-            return {"scene": imported.text, "warnings": list(imported.warnings),
-                    "units": [u["id"] for u in imported.units]}
+            try:
+                return self.imported(Path(tmp), name, data, side, into)
+            except BattlefieldError as exc:     # named as the player named the file
+                raise UsageError(str(exc).replace(f"{tmp}/list/", "").replace(f"{tmp}/", "")
+                                 ) from None
 
+    def imported(self, tmp: Path, name: str, data: bytes, side: str,
+                 into: str | None) -> dict[str, Any]:
+        """The import in the folder `tmp`: the list as `list/NAME`, `into` as into.yaml."""
+        (tmp / "list").mkdir()
+        roster = tmp / "list" / name
+        roster.write_bytes(data)
+        into_path = None
+        if into:
+            into_path = tmp / "into.yaml"
+            into_path.write_text(into, encoding="utf-8")
+        imported = import_army(roster, tmp / "battle.yaml", side, None if into_path is None
+                               else str(into_path), self.catalogues, deploy=True)
+        self.posted(imported.text, name)          # it reads back as a posted scene
+        return {"scene": imported.text, "warnings": list(imported.warnings),
+                "units": [u["id"] for u in imported.units]}
 
     def posted(self, text: str, name: str) -> None:
         """`text` read as a posted game's scene is: UsageError past the server's limits."""
@@ -145,6 +158,16 @@ class Imports:
         scene = load_scene_text(text, name, files=False)
         if problem := limits.scene_problem(scene, size):
             raise UsageError(f"{name}: {problem}")
+
+
+def file_name(given: str | None, kind: str) -> str:
+    """The uploaded file's name as the import is given it (and its messages name it): its last
+    part, in plain characters; `list` and the suffix its content says when nothing is left."""
+    name = re.sub(r"[^\w.+() -]", "_", Path(given or "").name)[-120:].strip()
+    if not name.strip("."):
+        return f"list{kind}"
+    # The import unzips a file whose name ends in z: one that is no zip says what it is.
+    return f"{name}{kind}" if name.lower().endswith("z") and kind != ".rosz" else name
 
 
 def _error(status: int, line: str) -> web.Response:

@@ -22,10 +22,17 @@ def unit(name: str, *categories: str, upgrades: tuple[str, ...] = ()) -> str:
             f'<categories>{cats}</categories></selection>')
 
 
+AUXILIARY_FORCE = ('<force name="Auxillary Units" entryId="6084-3baa-f00b-ac0a::'
+                   '8732-47c4-9f1c-e71e" catalogueName="Stormcast Eternals"><selections>'
+                   '{}</selections></force>')       # New Recruit's, "Auxillary" as it spells it
+
+
 def roster(*regiments: list[str], auxiliary: tuple[str, ...] = (), points: int = 1000,
-           limit: int = 2000) -> str:
+           limit: int = 2000, auxiliary_force: tuple[str, ...] = ()) -> str:
     forces = "".join(f'<force name="Regiment" catalogueName="Stormcast Eternals"><selections>'
                      f'{"".join(r)}</selections></force>' for r in regiments)
+    if auxiliary_force:
+        forces += AUXILIARY_FORCE.format("".join(auxiliary_force))
     return (f'<?xml version="1.0" encoding="UTF-8"?>\n'
             f'<roster name="t" gameSystemName="Age of Sigmar 4.0" '
             f'xmlns="http://www.battlescribe.net/schema/rosterSchema">'
@@ -79,6 +86,27 @@ def test_composition_rulings(tmp_path, case, text, said):
     assert len(got) == len(said), (case, got)
     for words in said:
         assert any(words in b for b in got), (case, words, got)
+
+
+# Which units are auxiliary (seed 000: taken "without regiment constraints"; the side with the
+# fewest gains an extra command point each battle round): each unit's name, in list order.
+AUXILIARY_CASES = [
+    ("regiments only", roster([LORD, LIB[0]], [KNIGHT]), []),
+    ("New Recruit's auxiliary force", roster([LORD], auxiliary_force=(KNIGHT, LIB[1])),
+     ["Knight-Arcanum", "Liberators 1"]),
+    ("straight in the army's force beside regiments", roster([LORD], auxiliary=(LIB[2],)),
+     ["Liberators 2"]),
+    ("a list without regiments has none", roster(auxiliary=(LORD, LIB[0])), []),
+]
+
+
+@pytest.mark.parametrize(("case", "text", "want"), AUXILIARY_CASES,
+                         ids=[c[0] for c in AUXILIARY_CASES])
+def test_auxiliary_units(tmp_path, case, text, want):
+    path = tmp_path / "list.ros"
+    path.write_text(text, encoding="utf-8")
+    r = read_roster(path)
+    assert [e.name for k, e in enumerate(r.units) if r.auxiliary(k)] == want, case
 
 
 def test_import_warns_of_a_breach_and_strict_refuses_it(tmp_path, bsdata, capsys):

@@ -11,6 +11,9 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
+from battlefield.army.entries import Entry
+from battlefield.army.loadout import loadout
+from battlefield.army.roster import selection
 from battlefield.cli.main import main
 from battlefield.scene.load import load_scene
 
@@ -92,3 +95,52 @@ def test_models_that_carry_every_weapon_name_none(tmp_path, capsys):
     prosecutors = next(u for u in load_scene(out).units if u.id == "red-prosecutors")
     assert all("weapons" not in m.extra for m in prosecutors.models)
     assert len(prosecutors.model_weapons(0)) == len(prosecutors.weapons) == 2
+
+
+def _unit(models: int, champions: int, bearers: int, *categories: str) -> Entry:
+    """A unit selection in New Recruit's shape: one model selection of `models` models holding
+    its weapon and the Champion and Standard Bearer upgrades (Command Model), each `number` as
+    the list says."""
+    def role(name: str, n: int) -> str:
+        return (f'<selection name="{name}" type="upgrade" number="{n}"><categories>'
+                f'<category name="Command Model"/></categories><profiles><profile name="{name}" '
+                f'typeName="Ability (Passive)"><characteristics><characteristic name="Effect">'
+                f'{name} rule</characteristic></characteristics></profile></profiles>'
+                f'</selection>')
+    cats = "".join(f'<category name="{c}"/>' for c in categories)
+    return selection(ET.fromstring(
+        f'<selection name="Orruks" type="unit" number="1"><categories>{cats}</categories>'
+        f'<selections><selection name="Orruk" type="model" number="{models}"><selections>'
+        f'<selection name="Choppa" type="upgrade" number="{models}"><profiles>'
+        f'<profile name="Choppa" typeName="Melee Weapon"/></profiles></selection>'
+        f'{role("Champion", champions)}{role("Standard Bearer", bearers)}'
+        f'</selections></selection></selections></selection>'))
+
+
+# (models, Champion upgrades, Standard Bearer upgrades, the unit's keywords) -> the models that
+# carry each role, and the roles capped. New Recruit's all-units export of Bonesplitterz
+# (Savage Orruks: 10 models, Champion 10) gave every model the champion's role.
+ROLE_CASES = [
+    ((10, 1, 1, "CHAMPION", "STANDARD BEARER (1/10)"), {"Champion": 1, "Standard Bearer": 1},
+     []),
+    ((10, 10, 10, "CHAMPION", "STANDARD BEARER (1/10)"), {"Champion": 1, "Standard Bearer": 1},
+     ["Champion", "Standard Bearer"]),
+    ((20, 2, 2, "CHAMPION", "STANDARD BEARER (1/10)"), {"Champion": 1, "Standard Bearer": 2},
+     ["Champion"]),
+    ((5, 5, 0, "CHAMPION"), {"Champion": 1}, ["Champion"]),
+    ((5, 2, 0), {"Champion": 2}, []),                   # no keyword for the role: as listed
+]
+
+
+@pytest.mark.parametrize(("shape", "carried", "capped"), ROLE_CASES)
+def test_a_unit_command_role_goes_to_no_more_models_than_its_keyword_allows(shape, carried,
+                                                                           capped):
+    models = shape[0]
+    got = loadout(_unit(*shape), models, lambda p: {"name": p.name}, str)
+    count: dict[str, int] = {}
+    for roles in got.command:
+        for role in roles:
+            count[role] = count.get(role, 0) + 1
+    assert count == carried
+    assert [m.split(" role;")[0].rsplit(" the ", 1)[1] for m in got.capped] == capped
+    assert all(c == ["Choppa"] for c in got.carried)            # every model keeps its weapon

@@ -217,6 +217,8 @@ def test_an_auxiliary_force_of_a_legends_faction_with_its_terrain(bsdata, tmp_pa
     blue = [u for u in scene.units if u.side == "blue"]
     assert sorted(u.id for u in blue) == ["blue-chimera", "blue-gors", "blue-gors-2"]
     assert all("regiment" not in u.extra for u in blue)
+    assert all(u.extra.get("auxiliary") is True for u in blue)      # the extra command point
+    assert not any("auxiliary" in u.extra for u in scene.units if u.side == "red")
     assert any(p.id == "blue-herdstone" for p in scene.terrain)
     assert "over its limit" not in err                 # a points limit of 0 is none
     assert main(["validate", str(both)]) == 0

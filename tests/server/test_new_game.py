@@ -1,20 +1,20 @@
 """The front page's new-game form in a real headless chromium: a bundled scene against the
 computer ends with the player's link, which opens the play page of that seat; two army lists
-uploaded (New Recruit / BattleScribe files, made a scene by POST /imports with the BSData
-catalogues) make a game for two friends. POST /imports refuses what is not an army list in one
-line."""
+uploaded (a .ros and New Recruit's .json, each told by its content in the page, made a scene
+by POST /imports with the BSData catalogues) make a game for two friends (POST /imports
+itself: test_imports.py)."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
-import aiohttp
 import pytest
 
 from battlefield.page.browser import INSTALL, find_chromium
 
 from ._devtools import Chromium, Page
+from ._lists import as_json
 from ._serve import Served
 
 ROSTERS = Path(__file__).parents[1] / "army" / "data"
@@ -59,6 +59,8 @@ def test_a_game_against_the_computer_made_on_the_front_page(server):
 
 @needs_browser
 def test_two_army_lists_uploaded_make_a_game_for_two_friends(tmp_path, bsdata):
+    second = tmp_path / "fyreslayers-19.json"
+    second.write_bytes(as_json((ROSTERS / "fyreslayers-19.ros").read_bytes()))
     served = Served(tmp_path / "games.sqlite", "--catalogues", str(bsdata))
     try:
         async def run() -> dict:
@@ -68,7 +70,7 @@ def test_two_army_lists_uploaded_make_a_game_for_two_friends(tmp_path, bsdata):
                 await page.eval("document.querySelector('input[name=source][value=file]')"
                                 ".checked = true; 0")
                 await upload(page, "#scene-file", ROSTERS / "stormcast.ros")
-                await upload(page, "#second-file", ROSTERS / "fyreslayers-19.ros")
+                await upload(page, "#second-file", second)     # New Recruit's .json
                 await page.eval("document.getElementById('make-game').click(); 0")
                 await page.until("!!(document.querySelector('#new-game-result [data-join]') || "
                                  "document.querySelector('#new-game-result.bad'))", timeout=180)
@@ -83,20 +85,3 @@ def test_two_army_lists_uploaded_make_a_game_for_two_friends(tmp_path, bsdata):
         assert status == 200 and info["ruleset"] == "aos4"
     finally:
         served.stop()
-
-
-def test_imports_refuse_what_is_not_an_army_list(server):
-    async def post(name: str, data: bytes, side: str = "red") -> tuple[int, dict]:
-        form = aiohttp.FormData()
-        form.add_field("roster", data, filename=name)
-        form.add_field("side", side)
-        async with aiohttp.ClientSession() as s, s.post(server.http + "/imports",
-                                                        data=form) as r:
-            return r.status, await r.json()
-
-    status, out = asyncio.run(post("battle.yaml", b"ruleset: aos4\n"))
-    assert status == 400 and "not an army list" in out["error"]
-    status, out = asyncio.run(post("list.ros", b"<not a roster", "green"))
-    assert status == 400 and "side: expected red or blue" in out["error"]
-    status, out = asyncio.run(post("list.ros", b"<not a roster"))
-    assert status == 400 and "\n" not in out["error"]

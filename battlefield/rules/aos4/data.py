@@ -70,6 +70,7 @@ class Battleplan:
     rounds: int = item(least=0)
     command_points: int = item(least=0)
     underdog_bonus: int = item(least=0)
+    auxiliary_bonus: int = item(least=0)
     hold_one: int = item("scoring.hold_one", least=0)
     hold_two: int = item("scoring.hold_two", least=0)
     hold_more: int = item("scoring.hold_more", least=0)

@@ -12,6 +12,10 @@ of the priority roll (D6 each), on a tie the side that took the first turn of th
 A scene deployed before the battle was set up by alternating units, the scene's first side
 beginning: the side with fewer units finished first, on equal numbers the first side. A
 scene's `state: {active: SIDE}` starts the battle with that side's turn, nothing asked.
+
+Command points at the start of each battle round: the battleplan's, 1 more for the underdog
+(the side with fewest victory points) and 1 more for the side with the fewest auxiliary units
+(`auxiliary: true`, units taken outside the army's regiments); on a tie, neither bonus.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ Event = dict[str, Any]
 
 
 START_KEYS = ("round", "active", "command_points", "victory_points")
+AUXILIARY_KEY = "auxiliary"              # the unit key army import writes on auxiliary units
 PRIORITY = "first-turn"                  # the decision's kind
 FIRST_TURN = ("go-first", "go-second")   # its answers
 
@@ -118,20 +123,44 @@ def _round_begins(state: State, first: str, given_cp: dict[str, int]) -> list[Ev
     low = min(vps.values())
     under = [s for s, v in vps.items() if v == low]
     c["underdog"] = under[0] if len(under) == 1 else None
+    fewest = fewest_auxiliary(state)
     for s in sides:
-        state.sides[s]["cp"] = plan.command_points + (plan.underdog_bonus
-                                                      if s == c["underdog"] else 0)
+        state.sides[s]["cp"] = (plan.command_points
+                                + (plan.underdog_bonus if s == c["underdog"] else 0)
+                                + (plan.auxiliary_bonus if s == fewest else 0))
     for s, cp in given_cp.items():
         state.sides[s]["cp"] = cp
     c["first"] = first
     c["turn"] = 0
     events: list[Event] = [{"type": "battle-round", "round": c["round"], "first": first,
-                            "underdog": c["underdog"],
+                            "underdog": c["underdog"], "fewest_auxiliary": fewest,
                             "command_points": {s: state.sides[s]["cp"] for s in sides}}]
     if c["round"] == 1:
         events.extend(control_objectives(state))
     events.extend(start_turn(state, first))
     return events
+
+
+def auxiliary_units(state: State) -> dict[str, int]:
+    """Each side's auxiliary units on its roster: the scene's units marked `auxiliary: true`
+    (army import marks the units a list takes outside its regiments), slain or in reserve
+    alike."""
+    count = {s: 0 for s in state.scene.sides}
+    for u in state.scene.units:
+        if u.extra.get(AUXILIARY_KEY) is True and u.side in count:
+            count[u.side] += 1
+    return count
+
+
+def fewest_auxiliary(state: State) -> str | None:
+    """The side that gains the battleplan's auxiliary bonus at the start of each battle round
+    (seed 000, army composition: "The player with the fewest auxiliary units on their roster
+    gains 1 extra command point at the start of each battle round"): the one side with fewer
+    than every other; on a tie nobody does."""
+    count = auxiliary_units(state)
+    low = min(count.values(), default=0)
+    fewest = [s for s, n in count.items() if n == low]
+    return fewest[0] if len(fewest) == 1 else None
 
 
 def start_turn(state: State, side: str) -> list[Event]:

@@ -13,7 +13,18 @@
     result.className = "links" + (bad ? " bad" : "");
   }
   function json(r) { return r.json().then(function (d) { return {status: r.status, data: d}; }); }
-  function roster(file) { return /\.rosz?$/i.test(file.name); }
+  // An army list is told by its content, as POST /imports tells it: a zip (.rosz), XML (.ros)
+  // or New Recruit's JSON ({"roster": ...}); anything else is a scene's YAML.
+  function roster(file) {
+    return file.slice(0, 4096).arrayBuffer().then(function (buf) {
+      var b = new Uint8Array(buf), i = 0;
+      if (b[0] === 0x50 && b[1] === 0x4b && b[2] === 3 && b[3] === 4) return true;
+      if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) i = 3;
+      while (i < b.length && (b[i] === 32 || b[i] === 9 || b[i] === 10 || b[i] === 13)) i++;
+      if (b[i] === 0x3c) return true;
+      return /^\s*\{\s*"roster"\s*:/.test(new TextDecoder().decode(b.subarray(i)));
+    });
+  }
 
   function imported(file, side, into) {
     var body = new FormData();
@@ -31,10 +42,12 @@
     if (source === "bundled") return Promise.resolve(document.getElementById("scene-name").value);
     var file = document.getElementById("scene-file").files[0];
     if (!file) return Promise.reject(new Error("choose a file: a scene, or an army list"));
-    if (!roster(file)) return file.text();
     var second = document.getElementById("second-file").files[0];
-    return imported(file, "red").then(function (text) {
-      return second ? imported(second, "blue", text) : text;
+    return roster(file).then(function (list) {
+      if (!list) return file.text();
+      return imported(file, "red").then(function (text) {
+        return second ? imported(second, "blue", text) : text;
+      });
     });
   }
 

@@ -23,9 +23,11 @@ from .magic_scenes import R
 END = Action("end-phase")
 
 
-def unit(uid: str, side: str, x: float, y: float, control: int = 1) -> str:
+def unit(uid: str, side: str, x: float, y: float, control: int = 1,
+         auxiliary: bool = False) -> str:
+    aux = ", auxiliary: true" if auxiliary else ""
     return (f"  - {{id: {uid}, side: {side}, stats: {{move: 5, health: 5, save: 4, control: "
-            f"{control}}}, models: [{{base: 32, at: [{x}, {y}]}}]}}\n")
+            f"{control}}}{aux}, models: [{{base: 32, at: [{x}, {y}]}}]}}\n")
 
 
 def game(units: str, state: str = "", terrain: str = "", dice: tuple[int, ...] = ()) -> State:
@@ -92,6 +94,48 @@ def test_the_priority_roll_winner_decides(rolls, decides):
     assert state.clock["first"] == other and state.active == other
     # Blue has fewer victory points (0 against 3): the underdog, 4 + 1 command points.
     assert state.sides["blue"]["cp"] == 5 and state.sides["red"]["cp"] == 4
+
+
+def army(side: str, units: int, auxiliary: int) -> str:
+    """`units` units of `side` in a row, the first `auxiliary` of them auxiliary units."""
+    y = 6 if side == "red" else 38
+    return "".join(unit(f"{side}-{k}", side, 6 + 4 * k, y, auxiliary=k < auxiliary)
+                   for k in range(units))
+
+
+# Seed 000 (army composition): "The player with the fewest auxiliary units on their roster gains
+# 1 extra command point at the start of each battle round." Each side 4 command points (the
+# battleplan), 1 more for the underdog (fewest victory points) and 1 more for the fewest
+# auxiliary units; a tie gives neither. (red units, red auxiliary, blue units, blue auxiliary,
+# round, red cp, blue cp)
+AUXILIARY_CP = [
+    (2, 0, 2, 0, 1, 4, 4),        # no auxiliary units: a tie, 4 each
+    (2, 1, 2, 0, 1, 4, 5),        # blue has fewer (0 < 1): 4 + 1
+    (3, 2, 3, 1, 1, 4, 5),        # blue has fewer (1 < 2)
+    (2, 1, 2, 2, 1, 5, 4),        # red has fewer (1 < 2)
+    (2, 2, 2, 2, 1, 4, 4),        # a tie (2 and 2), neither
+    (2, 1, 2, 0, 2, 4, 6),        # round 2: blue the underdog (0 vp to 3) and fewer: 4 + 1 + 1
+    (2, 0, 2, 1, 2, 5, 5),        # round 2: blue the underdog, red fewer: 5 each
+]
+
+
+@pytest.mark.parametrize(("ru", "ra", "bu", "ba", "rnd", "red_cp", "blue_cp"), AUXILIARY_CP)
+def test_the_side_with_the_fewest_auxiliary_units_gains_a_command_point(ru, ra, bu, ba, rnd,
+                                                                        red_cp, blue_cp):
+    units = army("red", ru, ra) + army("blue", bu, ba)
+    if rnd == 1:                 # equal numbers of units: red finished setting up first
+        state = game(units)
+        events = state.apply(Action("go-first", side="red"))
+    else:                        # the end of round 1 (red 3 vp, blue 0); red wins the priority
+        state = game(units, ROUND_END.format(rnd=1), dice=(5, 3))
+        state.apply(END)
+        state.apply(END)
+        events = state.apply(Action("go-first", side="red"))
+    assert (state.sides["red"]["cp"], state.sides["blue"]["cp"]) == (red_cp, blue_cp)
+    (started,) = [e for e in events if e["type"] == "battle-round"]
+    fewest = None if ra == ba else ("red" if ra < ba else "blue")
+    assert started["round"] == rnd and started["fewest_auxiliary"] == fewest
+    assert started["command_points"] == {"red": red_cp, "blue": blue_cp}
 
 
 def test_the_computer_player_takes_the_first_turn():
