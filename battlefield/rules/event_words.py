@@ -190,6 +190,12 @@ def _charge(e: Event) -> str:
     return _with(text, e, "distance", lambda d: f", {inches(d)}")
 
 
+def _onto_terrain(e: Event) -> str:
+    foes = plain(e.get("in_combat") or []) or "no one yet"
+    return (f"{e.get('unit', '?')} is in combat through {e.get('terrain', '?')} with the "
+            f"enemy units wholly on it: {foes}")
+
+
 def _charge_roll(e: Event) -> str:
     text = f"{e.get('unit', '?')} rolls {plain(e.get('roll'))} to charge"
     text = _with(text, e, "reroll", lambda r: f" (re-rolled: {plain(r)})")
@@ -424,7 +430,10 @@ WORDS: dict[str, Callable[[Event], str]] = {
     "pass": _passed("passes"), "stop": _passed("stops"), "end-phase": _passed("ends the phase"),
     "end-turn": lambda e: f"{e.get('side', '?')} ends its turn",
     "moved": _moved, "move": _moved, "charge": _charge, "charged": _charge,
-    "charge-roll": _charge_roll, "run": _run, "disengaged": _disengaged,
+    "charge-roll": _charge_roll, "run": _run, "charged-onto-terrain": _onto_terrain,
+    "left-terrain-combat": lambda e: (f"{e.get('unit', '?')} moves off "
+                                      f"{e.get('terrain', '?')}: no longer in combat through it"),
+    "disengaged": _disengaged,
     "disengage-declared": _unit_said("declares a disengage"),
     "command": _command, "cast": _cast, "chant": _chant, "unbind": _unbind,
     "score": _score, "objective-control": _control,

@@ -20,10 +20,9 @@ from battlefield.rules import log, outcome, players, registry
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.choices import open_choices
 from battlefield.rules.guide import nothing_to_decide, what_now
-from battlefield.rules.standing import scene_now
+from battlefield.rules.standing import referee, scene_now
 from battlefield.rules.state import Game, State
 from battlefield.rules.trial import scene_after
-from battlefield.rulings import Referee
 from battlefield.scene.load import load_scene_text
 from battlefield.scene.mapfile import scene_yaml
 from battlefield.scene.model import Scene
@@ -600,7 +599,7 @@ def table_scene(setup: Setup, opened: Opened, size: tuple[int, int]) -> PlayScen
         scene.measure.first = setup.measure[0]
         st = scene.state
 
-        scene.measure.result = Referee(st.scene, st.table).measure_report(*setup.measure)
+        scene.measure.result = referee(st).measure_report(*setup.measure)
     if setup.drag:
         scene.drag.wanted = setup.ability     # as if chosen with the phase bar's button
         hold(scene, setup.drag, setup.to, setup.target, setup.facing)
