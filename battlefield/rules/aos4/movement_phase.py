@@ -124,8 +124,13 @@ def standing(state: State, moves: Moves) -> Moves:
 
 # --- the ruleset's move hooks (Aos4.move_allowance, move_cost, move_ground) ----------------------
 def allowance(state: State, u: int, ability: str) -> float | None:
-    """The longest move `ability` can give unit u (before any roll), as its check counts."""
+    """The longest move `ability` can give unit u, as its check counts: before the roll the
+    most it can give; while the unit's charge-move or run-move decision waits, what was
+    rolled (the modifiers in: the move that answers it is checked against that)."""
     rules = book(state)
+    rolled = rolled_allowance(state, u, ability)
+    if rolled is not None:
+        return rolled
     if ability in ("normal-move", "retreat"):
         return move_stat(state, u)
     if ability == "run":
@@ -133,6 +138,18 @@ def allowance(state: State, u: int, ability: str) -> float | None:
     if ability == "charge":
         return longest_charge(state, u)
     return {"redeploy": rules.redeploy_most, "fight": rules.core.combat.pile_in}.get(ability)
+
+
+def rolled_allowance(state: State, u: int, ability: str) -> float | None:
+    """What unit u's charge or run roll gave, while the move that answers it is awaited."""
+    sus = state.suspended or {}
+    step = {"charge": "charge-move", "counter-charge": "charge-move", "run": RUN_MOVE}
+    if not state.pending or sus.get("step") != step.get(ability) or \
+            state.pending[0].kind != sus.get("step"):
+        return None
+    if Action.from_dict(sus["action"]).unit != state.scene.units[u].id:
+        return None
+    return float(sus["roll"] if ability != "run" else sus["allowed"])
 
 
 def cost(state: State, u: int, m: int, path: np.ndarray) -> tuple[float, float]:
