@@ -142,6 +142,11 @@ class PlayScene(Targeting):
             #              says where the game is)
         if newest.credit != newest.side:   # an answer that let the other side's action resolve
             what = newest.action
+        elif said == "done" and self.state.pending and outcome.declared(
+                self.state.actions[-1].to_dict(), outcome.last_events(self.state)):
+            # a move declared, the roll first: what happened, and who decides its move now
+            d = self.state.pending[0]
+            what, said = newest.action, f"{d.side} decides {d.kind}"
         elif newest.action in outcome.PASSES and newest.side:   # whose pass, of which phase
             what = f"{newest.side} {newest.action}" + (
                 f" ({newest.phase[2]} phase)" if len(newest.phase) > 2 and newest.phase[2]

@@ -279,6 +279,14 @@ class Aos4Window(Window):
 
         return abilities_play.menu(state, u)
 
+    def in_place_words(self, state: State, action: Action) -> str:
+        """A charge or run clicked is declared, the roll first ('declare a charge: red at
+        blue, the roll first, then its move'); a fight clicked fights where it stands."""
+        if action.type not in ("charge", "counter-charge", "run") or action.path or action.paths:
+            return super().in_place_words(state, action)
+        at = f" at {', '.join(action.targets)}" if action.targets else ""
+        return f"declare a {action.type}: {action.unit}{at}, the roll first, then its move"
+
     def drop_in_place(self, state: State, u: int, ability: str, target: int | None) -> Action | str:
         """A click on a unit in combat, on the enemy: it fights where it stands. A click on a
         unit that may charge: the charge declared in the seed's order at the enemy nearest the
