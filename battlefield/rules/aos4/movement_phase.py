@@ -21,7 +21,7 @@ import numpy as np
 
 from battlefield.geometry.paths import Terrain
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import allocation, commands, movement, passives, rolls
+from battlefield.rules.aos4 import allocation, commands, movement, onto_terrain, passives, rolls
 from battlefield.rules.aos4.charge import longest_charge
 from battlefield.rules.aos4.data import Ability, book
 from battlefield.rules.aos4.movement import Keep, Moves, in_combat, v
@@ -257,8 +257,9 @@ def resume_run(state: State, suspended: dict[str, Any], answer: Action) -> list[
 def check_retreat(state: State, a: Ability, u: int, action: Action) -> list[Violation]:
     if not in_combat(state, u):
         return [v("not_in_combat", f"{action.unit} is not in combat: it cannot retreat")]
-    return movement.check(state, u, action, move_stat(state, u),
-                          keep=(out_of_combat_range(state, u),)).problems
+    checked = movement.check(state, u, action, move_stat(state, u),
+                             keep=(out_of_combat_range(state, u),))
+    return checked.problems or onto_terrain.ends_through(state, u, checked)
 
 
 def retreat(state: State, a: Ability, u: int, action: Action) -> list[Event]:

@@ -24,8 +24,10 @@ from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import movement
 from battlefield.rules.aos4.charge import shortest_charge, shortest_onto
 from battlefield.rules.aos4.data import book
+from battlefield.rules.aos4.movement import v
 from battlefield.rules.moves import MoveCheck
 from battlefield.rules.ranges import Arrive, arrived
+from battlefield.rules.standing import referee
 from battlefield.rules.state import State
 from battlefield.rulings import Referee, TerrainCombat
 
@@ -105,6 +107,25 @@ def allowed(state: State, u: int, checked: MoveCheck) -> list[Violation]:
     return [replace(p, message=f"{p.message}, nor within {book(state).core.charge.reach:g}\" "
                                f"of {t.layout.pieces[k].id} ({foes} wholly on it, out "
                                f"of any charge's reach for want of space): {gap:.2f}\" from it")]
+
+
+def ends_through(state: State, u: int, checked: MoveCheck) -> list[Violation]:
+    """A move that must end out of combat (a retreat) ending still in combat through a piece:
+    the charging unit still within 1/2" of it, or the unit still wholly on it, with its
+    enemy across."""
+    if checked.problems or not any(u == link.unit or state.side_of(u) != state.side_of(
+            link.unit) for link in links(state)):
+        return []
+    ref = referee(state, checked.after)
+    names = state.scene.units
+    for w in state.enemies(u):
+        k = ref.through(u, w)
+        if k is not None:
+            return [v("ends_in_combat", f"{names[u].id} would end still in combat with "
+                                        f"{names[w].id} through {ref.table.layout.pieces[k].id}"
+                                        f" (a charge onto it: within 1/2\" of it, the other "
+                                        f"wholly on it)", units=(names[u].id, names[w].id))]
+    return []
 
 
 def shortest(state: State, u: int, within: float | None = None,

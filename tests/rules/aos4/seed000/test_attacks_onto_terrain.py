@@ -165,3 +165,35 @@ def test_the_combat_ends_when_the_enemy_is_no_longer_wholly_on_the_piece() -> No
     state.table = state.table.moved(m, m * 0 + 20.5, m * 0 + 21.5)
     ref = referee(state)
     assert not ref.wholly_on(blue, 0) and ref.through(red, blue) is None
+
+
+# A wall 4" tall: a block x 20-26.2, y 20-22.4 that blue's four models fill (centres x 21.2,
+# 22.47, 23.74, 25.01, y 21.2: 0.01" apart, 0.57" from every side of the block: a base beside
+# one needs its centre 1.26" from blue's, at most 0.64" along the row and 0.57" across - no
+# room), and an arm x 26.2-34, y 20-21, 1" deep: no base stands on it. From the ground blue is
+# more than 1/2" away (0.57"). Red (Move 12), linked, stands at (22.47, 19.07), 0.3" from the
+# wall. A retreat to (33, 19.07) ends 33 - 25.01 - 2R = 6.73" from blue (out of every combat
+# range) but 0.3" from the arm, within 1/2" of the wall: still in combat through it - refused
+# (a retreat "cannot end that move within an enemy unit's combat range": it ends out of
+# combat). To (33, 18.5), 0.87" from the arm: out of combat, legal.
+WALL = ("  - {id: tower, outline: [[20, 20], [34, 20], [34, 21], [26.2, 21], [26.2, 22.4], "
+        "[20, 22.4]], height: 4}\n")
+
+
+@pytest.mark.parametrize("y, legal", [(19.07, False), (18.5, True)])
+def test_a_retreat_ends_out_of_combat_through_terrain(y: float, legal: bool) -> None:
+    text = tower_scene(22.47, phase="movement", onto=True, terrain=WALL).replace(
+        "move: 5, health: 5", "move: 12, health: 5", 1).replace("at: [22.47, 21.5]",
+                                                                "at: [22.47, 19.07]")
+    blue = ", ".join(f"{{base: 32, at: [{x}, 21.2]}}" for x in (21.2, 22.47, 23.74, 25.01))
+    text = text.replace("models: [{base: 32, at: [21.5, 21.5]}]", f"models: [{blue}]")
+    state = play(text)[0]
+    red, foe = state.unit_index("red"), state.unit_index("blue")
+    assert onto_terrain.unreachable(state, red, foe)
+    assert referee(state).through(red, foe) == 0
+    _, (r,) = play(text, {"type": "retreat", "unit": "red", "path": [[33, y]]}, dice=[1])
+    if legal:
+        assert r["legal"], r["violations"]
+    else:
+        assert codes(r) == ["ends_in_combat"]
+        assert "through tower" in r["violations"][0]["message"]
