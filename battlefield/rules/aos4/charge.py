@@ -140,16 +140,61 @@ def _box(table, models: np.ndarray) -> tuple[float, float, float, float]:
 
 def charge_onto(book: Book, referee, u: int, v: int, within: float | None = None
                 ) -> ChargeOdds | None:
-    """When unit v stands wholly on a terrain piece and no charge of u, of any length, ends
-    within 1/2" of a model of it that it sees (for want of space): the shortest charge onto
-    that piece instead ("Charging Units on Terrain": onto_terrain), else None."""
+    """When unit v stands wholly on a terrain piece and no model of u has room to end a charge
+    within 1/2" of a model of it that it sees (room_beside): the shortest charge onto that
+    piece instead ("Charging Units on Terrain": onto_terrain), else None."""
     layout = referee.table.layout
     pieces = [k for k, p in enumerate(layout.pieces)
               if p.kind != "impassable" and referee.wholly_on(v, k)]
-    if not pieces or (within is not None and shortest_charge(book, referee, u, v) is not None):
+    if not pieces or room_beside(book, referee, u, v):
         return None
     found = [got for k in pieces if (got := shortest_onto(book, referee, u, k, within))]
     return min(found, key=lambda c: c.needed or 0.0) if found else None
+
+
+ROOM_ANGLES = 36                 # where room_beside looks round each model: every 10 degrees
+ROOM_GAPS = (TOUCH, 0.25, 0.5 - TOUCH)   # ... and this far from its base (within 1/2")
+
+
+def room_beside(book: Book, referee, u: int, v: int) -> bool:
+    """Whether a model of unit u has room to end a charge within 1/2" of unit v wherever the
+    way there is: a place, on the board, on no other model, out of impassable terrain and not
+    half on a piece taller than 1", within 1/2" of a model of v that it sees from there (looked
+    for every 10 degrees round each model of v, touching it, 1/4" and 1/2" away; bases taken as
+    round at their longest radius). No room is "impossible ... due to space constraints"
+    (onto_terrain); how far the place is, is the roll's business."""
+    table = referee.table
+    movers, targets = table.unit_models[u], table.unit_models[v]
+    if not len(movers) or not len(targets):
+        return False
+    m = int(movers[np.argmin(table.reach[movers])])      # the smallest base fits best
+    rm = float(table.reach[m])
+    others = np.array([o for o in np.nonzero(table.on_table)[0] if int(o) != m], dtype=np.int64)
+    angles = np.linspace(0, 2 * math.pi, ROOM_ANGLES, endpoint=False)
+    layout = table.layout
+    blocked = [layout.polygons[k] for k, p in enumerate(layout.pieces) if p.kind == "impassable"]
+    tall = book.climb_free + EPS
+    for t in targets:
+        t = int(t)
+        for gap in ROOM_GAPS:
+            d = float(table.reach[t]) + rm + gap
+            x = table.x[t] + d * np.cos(angles)
+            y = table.y[t] + d * np.sin(angles)
+            ok = (x - rm >= -EPS) & (y - rm >= -EPS) & (x + rm <= referee.scene.width + EPS) \
+                & (y + rm <= referee.scene.depth + EPS)
+            if len(others):
+                centre = np.hypot(x[:, None] - table.x[others], y[:, None] - table.y[others])
+                ok &= (centre >= rm + table.reach[others] - 1e-6).all(axis=1)
+            for i in np.nonzero(ok)[0]:
+                spot = shapely.Point(float(x[i]), float(y[i])).buffer(rm, 16)
+                if any(spot.intersects(poly) for poly in blocked):
+                    continue
+                moved = table.moved(np.array([m]), np.array([x[i]]), np.array([y[i]]))
+                if half_on(moved, m, tall) is not None:
+                    continue
+                if SightModel(moved).model_visibility(m, t).any:
+                    return True
+    return False
 
 
 def shortest_charge(book: Book, referee, u: int, v: int, within: float | None = None

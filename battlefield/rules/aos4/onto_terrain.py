@@ -5,8 +5,8 @@ terrain feature."
 
 As played (rulesets/aos4/README.md): an enemy unit is *wholly on* a piece when every one of
 its models' bases is within the piece's outline; reaching it is *impossible due to space*
-when no charge of any length ends within 1/2" of a model of it that the charging model can see
-(charge.shortest_charge, searched as the odds search it) - a roll too short is not space. A
+when no model of the charging unit has room to stand within 1/2" of a model of it that it sees
+from there (charge.room_beside), however far away that is - a roll too short is not space. A
 charge move that ends within 1/2" of no visible enemy unit is still a charge when a model of
 the unit ends within 1/2" of such a piece: the unit has charged, and from then on it is in
 combat with every enemy unit wholly on that piece (rulings.TerrainCombat, counted by every
@@ -22,7 +22,7 @@ from dataclasses import replace
 from battlefield.geometry.table import Table
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import movement
-from battlefield.rules.aos4.charge import shortest_charge, shortest_onto
+from battlefield.rules.aos4.charge import room_beside, shortest_onto
 from battlefield.rules.aos4.data import book
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.moves import MoveCheck
@@ -46,11 +46,11 @@ def links(state: State) -> tuple[TerrainCombat, ...]:
 
 
 def unreachable(state: State, u: int, w: int, ref: Referee | None = None) -> bool:
-    """No charge of unit u, of any length, ends within 1/2" of a model of enemy unit w that
-    the charging model sees from there (asked once per table)."""
+    """No model of unit u has room to end a charge within 1/2" of a model of enemy unit w
+    that it sees from there (charge.room_beside; asked once per table)."""
     _, none = state.table.memo(("aos4-unreachable", id(state.scene), u, w), lambda: (
-        state.scene, shortest_charge(book(state), ref or Referee(state.scene, state.table),
-                                     u, w) is None))
+        state.scene, not room_beside(book(state), ref or Referee(state.scene, state.table),
+                                     u, w)))
     return bool(none)
 
 
