@@ -456,7 +456,8 @@ def live_check(referee: Referee, u: int) -> LiveCheck:
         objectives[k] = bool((pd <= zone + EPS).any())
     # in combat as Referee.in_combat rules it (3-D, sight where the ruleset wants them); the
     # horizontal distance, never more than the 3-D one, is the cheap first sieve
-    near = [v for v in enemies if dist[v] <= rng + EPS and referee.in_combat(u, v)]
+    near = [v for v in enemies if (dist[v] <= rng + EPS or referee.through(u, v) is not None)
+            and referee.in_combat(u, v)]
     return LiveCheck(u, dist, near,
                      referee.coherency(u), objectives,
                      {v: referee.sight.unit_sees(u, v) for v in enemies})
