@@ -28,7 +28,7 @@ from battlefield.rules.aos4.movement import v
 from battlefield.rules.moves import MoveCheck
 from battlefield.rules.ranges import Arrive, arrived
 from battlefield.rules.standing import referee
-from battlefield.rules.state import State
+from battlefield.rules.state import State, start_error
 from battlefield.rulings import Referee, TerrainCombat
 
 ONTO = "charged_onto"      # state.extra's key: {charging unit id: terrain piece id}
@@ -43,6 +43,27 @@ def links(state: State) -> tuple[TerrainCombat, ...]:
     layout = state.table.layout
     return tuple(TerrainCombat(state.unit_index(uid), layout.index(pid), reach)
                  for uid, pid in sorted(onto.items()))
+
+
+def check_position(state: State) -> None:
+    """A whole position's `extra.charged_onto`: each key a unit of the scene, each value a
+    terrain piece of it (a bad one is refused at its key path, with its line)."""
+    onto = state.extra.get(ONTO)
+    if onto is None:
+        return
+    at = ("extra", ONTO)
+    if not isinstance(onto, dict):
+        raise start_error(state, at, f"{onto!r} is not a mapping",
+                          "{UNIT: PIECE}: the unit that charged onto each terrain piece")
+    units = {u.id for u in state.scene.units}
+    pieces = [p.id for p in state.table.layout.pieces]
+    for uid, pid in onto.items():
+        if uid not in units:
+            raise start_error(state, (*at, uid), f"no unit '{uid}'",
+                              f"one of {', '.join(sorted(units))}")
+        if pid not in pieces:
+            raise start_error(state, (*at, uid), f"no terrain piece '{pid}'",
+                              f"one of {', '.join(pieces) or '(none)'}")
 
 
 def unreachable(state: State, u: int, w: int, ref: Referee | None = None) -> bool:

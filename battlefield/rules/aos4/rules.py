@@ -238,6 +238,9 @@ class Aos4(Ruleset):
             return ()
         return tuple(p if whose == "any" else f"{whose} {p}" for p, whose in a.phases)
 
+    def check_position(self, state: State) -> None:
+        onto_terrain.check_position(state)
+
     def combat_links(self, state: State) -> tuple[TerrainCombat, ...]:
         """The combats through terrain pieces charges have made (onto_terrain)."""
         return onto_terrain.links(state)

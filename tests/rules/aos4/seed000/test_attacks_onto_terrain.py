@@ -197,3 +197,16 @@ def test_a_retreat_ends_out_of_combat_through_terrain(y: float, legal: bool) -> 
     else:
         assert codes(r) == ["ends_in_combat"]
         assert "through tower" in r["violations"][0]["message"]
+
+
+# A position naming a piece (or a unit) the scene has not: one line naming the key path.
+@pytest.mark.parametrize("onto, said", [("{red: towr}", "charged_onto.red: no terrain piece "
+                                                        "'towr' (expected one of tower)"),
+                                        ("{redd: tower}", "charged_onto.redd: no unit 'redd'")])
+def test_a_bad_charged_onto_in_a_position_is_refused_in_one_line(onto: str, said: str) -> None:
+    from battlefield.errors import InputError
+
+    text = tower_scene(EDGE, phase="combat", onto=True).replace("{red: tower}", onto)
+    with pytest.raises(InputError) as e:
+        play(text)
+    assert said in str(e.value) and "\n" not in str(e.value)
