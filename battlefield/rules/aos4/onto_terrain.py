@@ -77,8 +77,8 @@ def unreachable(state: State, u: int, w: int, ref: Referee | None = None) -> boo
 
 def blocked(state: State, u: int, ref: Referee | None = None) -> dict[int, list[int]]:
     """The terrain pieces unit u may charge onto where it stands: each piece with an enemy
-    unit wholly on it that no charge of u can reach (unreachable), with the enemy units
-    wholly on it."""
+    unit wholly on it that no model of u has room to reach (unreachable), with the enemy
+    units wholly on it."""
     ref = ref or Referee(state.scene, state.table)
     layout = state.table.layout
     out: dict[int, list[int]] = {}
