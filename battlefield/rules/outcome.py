@@ -411,7 +411,8 @@ def by_itself(events: Sequence[Event], shown: dict[str, Any],
 # The events an action that hurt nothing is worded by in the log: what it asked of the other
 # side, what it revealed, the battle's end (its moves and the clock are said elsewhere: the
 # table, the phase bar, rules.guide).
-NOTABLE = ("decision", "revealed", "battle-over", "cast", "chant", "unbind", "rallied")
+NOTABLE = ("decision", "revealed", "battle-over", "cast", "chant", "unbind", "rallied", "charged",
+           "charged-onto-terrain", "left-terrain-combat")
 
 
 def last_events(state: State) -> list[Event]:
