@@ -204,6 +204,9 @@ def _charge_roll(e: Event) -> str:
 
 def _run(e: Event) -> str:
     text = f"{e.get('unit', '?')} runs: rolled {plain(e.get('roll'))}"
+    if "added" in e:               # no roll made: what was added instead, and by what
+        text = (f"{e.get('unit', '?')} runs: {inches(e['added'])} added, no roll"
+                + (f" ({e['instead_of_roll']})" if e.get("instead_of_roll") else ""))
     return _with(text, e, "allowed", lambda a: f", up to {inches(a)}")
 
 

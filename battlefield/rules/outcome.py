@@ -270,18 +270,23 @@ def declared(shown: dict[str, Any], events: Sequence[Event]) -> str | None:
     kind, unit = str(shown.get("type") or ""), shown.get("unit")
     if not unit or shown.get("path") or shown.get("paths"):
         return None
-    roll = next((e["roll"] for e in events if e.get("unit") == unit and "roll" in e
-                 and str(e.get("type", "")).removesuffix("-roll") in kind.split("-")
-                 and not e.get("reroll")), None)
+    own = [e for e in events if e.get("unit") == unit
+           and str(e.get("type", "")).removesuffix("-roll") in kind.split("-")]
+    roll = next((e["roll"] for e in own if "roll" in e and not e.get("reroll")), None)
+    added = next((e for e in own if "added" in e and "roll" not in e), None)
     rerolled = next((e["roll"] for e in events if e.get("unit") == unit and e.get("reroll")
                      and "roll" in e), None)
     answered = any(e.get("type") == "decision" and kind in (e.get("answers") or ())
                    for e in events) or any(e.get("unit") == unit and failed(e) for e in events)
-    if roll is None or not answered or any(e.get("type") == "moved" and e.get("unit") == unit
-                                           for e in events):
+    if (roll is None and added is None) or not answered or any(
+            e.get("type") == "moved" and e.get("unit") == unit for e in events):
         return None
     tgt = shown.get("target")
     at = (" at " + (", ".join(tgt) if isinstance(tgt, list) else str(tgt))) if tgt else ""
+    if roll is None and added is not None:     # no roll made (aos4's At the Double)
+        by = f" ({added['instead_of_roll']})" if added.get("instead_of_roll") else ""
+        return (f"{unit} declares a {kind}{at}, adds {event_words.inches(added['added'])} with "
+                f"no roll{by}")
     again = f", re-rolls {event_words.plain(rerolled)}" if rerolled is not None else ""
     return f"{unit} declares a {kind}{at}, rolls {event_words.plain(roll)}{again}"
 

@@ -208,7 +208,10 @@ def run(state: State, a: Ability, u: int, action: Action) -> list[Event]:
     got = play(rolls.run_roll(book(state).core.movement, unit.id, double), state.dice)
     by, names = passives.bonus_now(state, u, "run") if not double else (0, [])
     allowed = (rolled[0] if rolled else move_stat(state, u)) + max(0, got + by)
-    run_event: Event = {"type": "run", "unit": unit.id, "roll": got, "allowed": allowed}
+    # At the Double: "Do not make a run roll ... Instead, add 6\"" - said so, not as a roll
+    run_event: Event = ({"type": "run", "unit": unit.id, "added": got,
+                         "instead_of_roll": "at-the-double", "allowed": allowed} if double else
+                        {"type": "run", "unit": unit.id, "roll": got, "allowed": allowed})
     if by:
         run_event.update(modifier=by, abilities=names)
     events: list[Event] = [*([rolled[1]] if rolled else []), run_event]
