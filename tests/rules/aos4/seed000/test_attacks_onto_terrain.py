@@ -210,3 +210,23 @@ def test_a_bad_charged_onto_in_a_position_is_refused_in_one_line(onto: str, said
     with pytest.raises(InputError) as e:
         play(text)
     assert said in str(e.value) and "\n" not in str(e.value)
+
+
+# The markers: the replay and play pages' combat pairs, the window's check report (the game as
+# it stands) and `check` of the position try --out writes all show red and blue in combat,
+# through the tower.
+def test_the_pages_the_window_and_check_mark_the_combat_through_the_tower() -> None:
+    import yaml
+
+    from battlefield.page.replay import rulings
+    from battlefield.rules.standing import scene_now, scene_referee
+    from battlefield.rules.trial import scene_after
+
+    state = play(tower_scene(EDGE, phase="combat", onto=True))[0]
+    assert rulings(state)["combat"] == [["red", "blue", "red/1", "blue/1"]]
+    report = referee(state, scene=scene_now(state)).check_report()
+    assert report["units"]["red"]["in_combat_with"] == ["blue"]
+    assert [p.get("through") for p in report["pairs"]] == ["tower", "tower"]
+    again = load_scene_text(yaml.safe_dump(scene_after(state), sort_keys=False))
+    assert scene_referee(again).check_report()["units"]["blue"]["in_combat_with"] == ["red"]
+    assert not Referee(again).check_report()["units"]["blue"]["in_combat_with"]
