@@ -261,36 +261,6 @@ def action_words(shown: dict[str, Any]) -> str:
     return what
 
 
-def declared(shown: dict[str, Any], events: Sequence[Event]) -> str | None:
-    """A move declared before its path - the roll first, the move its answer (aos4's charge
-    and run in the seed's order) - as what happened: 'red declares a charge at blue, rolls
-    7'; None for any other action. Told by its events: no path given, the unit's roll for it
-    (an event of the action's own kind, or its '-roll', with a `roll`), and then a decision
-    whose answers include the action's kind (its move) or the unit's failure."""
-    kind, unit = str(shown.get("type") or ""), shown.get("unit")
-    if not unit or shown.get("path") or shown.get("paths"):
-        return None
-    own = [e for e in events if e.get("unit") == unit
-           and str(e.get("type", "")).removesuffix("-roll") in kind.split("-")]
-    roll = next((e["roll"] for e in own if "roll" in e and not e.get("reroll")), None)
-    added = next((e for e in own if "added" in e and "roll" not in e), None)
-    rerolled = next((e["roll"] for e in events if e.get("unit") == unit and e.get("reroll")
-                     and "roll" in e), None)
-    answered = any(e.get("type") == "decision" and kind in (e.get("answers") or ())
-                   for e in events) or any(e.get("unit") == unit and failed(e) for e in events)
-    if (roll is None and added is None) or not answered or any(
-            e.get("type") == "moved" and e.get("unit") == unit for e in events):
-        return None
-    tgt = shown.get("target")
-    at = (" at " + (", ".join(tgt) if isinstance(tgt, list) else str(tgt))) if tgt else ""
-    if roll is None and added is not None:     # no roll made (aos4's At the Double)
-        by = f" ({added['instead_of_roll']})" if added.get("instead_of_roll") else ""
-        return (f"{unit} declares a {kind}{at}, adds {event_words.inches(added['added'])} with "
-                f"no roll{by}")
-    again = f", re-rolls {event_words.plain(rerolled)}" if rerolled is not None else ""
-    return f"{unit} declares a {kind}{at}, rolls {event_words.plain(roll)}{again}"
-
-
 def headline(events: Sequence[Event], state: State | None = None) -> str:
     """The one line the panel shows first after an action: what failed, else the outcome's
     first line, else 'done'."""
@@ -358,7 +328,7 @@ def entry(record: Event, events: Sequence[Event], state: State | None = None,
     lines += by_itself(events, shown, rules)
     rolls = [f"{r.get('for', '')}: {r['total'] if r.get('summed') else r.get('values')}"
              for r in record.get("rolls") or ()]
-    words = declared(shown, events) or action_words(shown)
+    words = event_words.declaration(shown, events) or action_words(shown)
     if side and not shown.get("unit") and not shown.get("side") and \
             shown.get("type") not in PASSES:
         words = f"{side} {words}"       # 'red fortify', not a bare 'fortify' (who did it)

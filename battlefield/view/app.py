@@ -16,7 +16,7 @@ from battlefield import palette as pal
 from battlefield.depiction import live
 from battlefield.errors import InputError
 from battlefield.files import write_text
-from battlefield.rules import log, outcome, players, registry
+from battlefield.rules import event_words, log, outcome, players, registry
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.choices import open_choices
 from battlefield.rules.guide import nothing_to_decide, what_now
@@ -142,7 +142,7 @@ class PlayScene(Targeting):
             #              says where the game is)
         if newest.credit != newest.side:   # an answer that let the other side's action resolve
             what = newest.action
-        elif said == "done" and self.state.pending and outcome.declared(
+        elif said == "done" and self.state.pending and event_words.declaration(
                 self.state.actions[-1].to_dict(), outcome.last_events(self.state)):
             # a move declared, the roll first: what happened, and who decides its move now
             d = self.state.pending[0]
