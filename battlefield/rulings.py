@@ -62,13 +62,28 @@ class Pair:
     blocked_by: list[str]
 
 
-class Referee:
-    """Answers rules questions about one scene with its models at the places in `table`."""
+@dataclass(frozen=True)
+class TerrainCombat:
+    """A combat through a terrain piece (aos4's "Charging Units on Terrain"): `unit` is in
+    combat with every enemy unit wholly on piece `piece` (each model's base within its
+    outline) while a model of `unit` is within `within` of the piece, horizontally - whatever
+    the distance between the units and whether they see each other."""
 
-    def __init__(self, scene: Scene, table: Table | None = None) -> None:
+    unit: int
+    piece: int
+    within: float
+
+
+class Referee:
+    """Answers rules questions about one scene with its models at the places in `table`;
+    `links`: the combats through terrain pieces the game has made (Ruleset.combat_links)."""
+
+    def __init__(self, scene: Scene, table: Table | None = None,
+                 links: tuple[TerrainCombat, ...] = ()) -> None:
         self.scene = scene
         self.rules = scene.ruleset
         self.table = table if table is not None else scene.table()
+        self.links = tuple(links)
 
     @cached_property
     def names(self) -> list[str]:
@@ -220,6 +235,8 @@ class Referee:
         sides = self.scene.units
         if sides[u].side == sides[v].side or not (self.on_table(u) and self.on_table(v)):
             return False
+        if self.through(u, v) is not None:
+            return True
         t = self.table
         if self.rules.distance == "3d":
             d = float(t.distances_3d(t.unit_models[u], t.unit_models[v]).min())
@@ -229,10 +246,50 @@ class Referee:
             return False
         return not self.rules.combat_needs_sight or self.sight.unit_sees(u, v)
 
+    def through(self, u: int, v: int) -> int | None:
+        """The terrain piece units u and v are in combat through (a TerrainCombat of either
+        that holds where they stand), or None."""
+        for link in self.links:
+            if link.unit in (u, v) and self.link_holds(link, v if link.unit == u else u):
+                return link.piece
+        return None
+
+    def link_holds(self, link: TerrainCombat, w: int) -> bool:
+        """Whether enemy unit w is in combat with link.unit through link.piece now: a model
+        of link.unit within link.within of the piece, every model of w wholly on it."""
+        units = self.scene.units
+        if units[w].side == units[link.unit].side or not (
+                self.on_table(link.unit) and self.on_table(w)):
+            return False
+        return self.near_piece(link.unit, link.piece, link.within) and \
+            self.wholly_on(w, link.piece)
+
+    def near_piece(self, u: int, k: int, within: float) -> bool:
+        """A model of unit u is within `within` of terrain piece k (horizontally)."""
+        t = self.table
+        return any(t.piece_distance(int(m), k) <= within + EPS for m in t.unit_models[u])
+
+    def wholly_on(self, u: int, k: int) -> bool:
+        """Every model of unit u stands wholly on terrain piece k (its base within the
+        outline)."""
+        t = self.table
+        models = t.unit_models[u]
+        if not len(models):
+            return False
+        poly = t.layout.polygons[k]
+        x0, y0, x1, y1 = t.layout.bboxes[k]
+        r = t.reach[models]
+        if ((t.x[models] - r < x0 - EPS) | (t.x[models] + r > x1 + EPS)
+                | (t.y[models] - r < y0 - EPS) | (t.y[models] + r > y1 + EPS)).any():
+            return False
+        grown = poly.buffer(1e-4)
+        return all(grown.covers(t.footprint(int(m), 256)) for m in models)
+
     @cached_property
     def combat(self) -> dict[int, list[int]]:
-        """Each unit's enemies in combat with it (worked out once per scene and table)."""
-        _, shared = self.table.memo(("combat", id(self.scene)),
+        """Each unit's enemies in combat with it (worked out once per scene, table and the
+        combats through terrain)."""
+        _, shared = self.table.memo(("combat", id(self.scene), self.links),
                                     lambda: (self.scene, self._combat()))
         return {u: list(foes) for u, foes in shared.items()}   # this Referee's own lists
 
@@ -243,9 +300,10 @@ class Referee:
         # are far apart); then in_combat, which measures them again and looks, on those alone.
         close = (self.table.units_within(self.rules.combat_range + EPS)
                  if self.rules.distance != "3d" else None)
+        linked = {frozenset((link.unit, w)) for link in self.links for w in range(n)}
         for u in range(n):
             for v in range(u + 1, n):
-                if close is not None and not close[u, v]:
+                if close is not None and not close[u, v] and frozenset((u, v)) not in linked:
                     continue
                 if self.in_combat(u, v):
                     out[u].append(v)
@@ -304,6 +362,9 @@ class Referee:
                     "a": a.id, "b": b.id, "distance": _r(p.distance),
                     "distance_3d": _r(p.distance_3d), "visible": p.visible,
                     "in_combat": v in self.combat[u],
+                    **({"through": self.table.layout.pieces[k].id}
+                       if v in self.combat[u] and (k := self.through(u, v)) is not None
+                       else {}),
                     "closest_models": [self.names[p.closest.models[0]],
                                        self.names[p.closest.models[1]]],
                     "blocked_by": p.blocked_by,
@@ -353,7 +414,7 @@ class Referee:
         }
 
 
-__all__ = ["Referee", "Pair", "STATUS"]
+__all__ = ["Referee", "Pair", "STATUS", "TerrainCombat"]
 
 
 @dataclass(frozen=True)
@@ -395,7 +456,8 @@ def live_check(referee: Referee, u: int) -> LiveCheck:
         objectives[k] = bool((pd <= zone + EPS).any())
     # in combat as Referee.in_combat rules it (3-D, sight where the ruleset wants them); the
     # horizontal distance, never more than the 3-D one, is the cheap first sieve
-    near = [v for v in enemies if dist[v] <= rng + EPS and referee.in_combat(u, v)]
+    near = [v for v in enemies if (dist[v] <= rng + EPS or referee.through(u, v) is not None)
+            and referee.in_combat(u, v)]
     return LiveCheck(u, dist, near,
                      referee.coherency(u), objectives,
                      {v: referee.sight.unit_sees(u, v) for v in enemies})

@@ -11,7 +11,7 @@ from battlefield.cli.common import emit_json, open_scene
 from battlefield.paths import shown_file
 from battlefield.rules.deploy import DEFAULT_SCENE
 from battlefield.rules.registry import with_ruleset_check
-from battlefield.rulings import Referee
+from battlefield.rules.standing import scene_referee
 from battlefield.text import inches, plural, table
 
 
@@ -31,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                "in_combat_with}, "
                "objectives.ID.{controlled_by, totals, contested_by}, "
                "combat.{range, distance, means} (what in_combat means), pairs[].{a, b, distance, "
-               "distance_3d, visible, in_combat, closest_models, blocked_by}.\n\n"
+               "distance_3d, visible, in_combat, through (the terrain piece a combat is "
+               "through, when it is), closest_models, blocked_by}.\n\n"
                "examples:\n  battlefield check\n  battlefield check demo --json")
     p.add_argument("scene", nargs="?", default=DEFAULT_SCENE,
                    help="scene file, or a bundled scene/map name (default: demo)")
@@ -41,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_check(args: argparse.Namespace) -> int:
     scene = open_scene(args.scene)
-    report = with_ruleset_check(scene, Referee(scene).check_report())
+    report = with_ruleset_check(scene, scene_referee(scene).check_report())
     if args.json:
         emit_json(report)
     else:
@@ -110,7 +111,7 @@ def check_text(scene, report: dict[str, Any]) -> str:
     rows = []
     for p in report["pairs"]:
         rows.append([p["a"], p["b"], inches(p["distance"]), inches(p["distance_3d"]),
-                     p["visible"], "yes" if p["in_combat"] else "", p["blocked_by"][:3]])
+                     p["visible"], _combat_cell(p), p["blocked_by"][:3]])
     out.append(table(["a", "b", "distance", "3-D", "visible", "combat", "blocked by"], rows)
                if rows else "  (no opposing units)")
     out.extend(_ruleset_rulings(rs.id, report))
@@ -152,3 +153,10 @@ def _ruleset_rulings(ruleset: str, report: dict[str, Any]) -> list[str]:
                 for p in report["pairs"]]
         out += ["", f"Pairs ({ruleset}: a looking at b)", table(["a", "b", *pkeys], rows)]
     return out
+
+
+def _combat_cell(pair: dict) -> str:
+    """A pair's combat column: yes, and the terrain piece it is through when it is."""
+    if not pair["in_combat"]:
+        return ""
+    return f"yes (through {pair['through']})" if pair.get("through") else "yes"

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from battlefield.cli.common import emit_json, open_scene
-from battlefield.rulings import Referee
+from battlefield.rules.standing import scene_referee
 from battlefield.text import inches
 
 
@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_measure(args: argparse.Namespace) -> int:
     scene = open_scene(args.scene)
-    report = Referee(scene).measure_report(args.a, args.b)
+    report = scene_referee(scene).measure_report(args.a, args.b)
     if args.json:
         emit_json(report)
         return 0

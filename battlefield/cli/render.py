@@ -10,8 +10,8 @@ from battlefield.errors import UsageError
 from battlefield.rules import registry
 from battlefield.rules.deploy import DEFAULT_SCENE
 from battlefield.rules.registry import with_ruleset_check
+from battlefield.rules.standing import scene_referee
 from battlefield.rules.state import Game
-from battlefield.rulings import Referee
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -58,7 +58,7 @@ def _scale(text: str) -> float:
 def run_render(args: argparse.Namespace) -> int:
     scene = open_scene(args.scene)
 
-    referee = Referee(scene)
+    referee = scene_referee(scene)
     report = with_ruleset_check(scene, referee.check_report())
     measure = referee.measure_report(*args.measure) if args.measure else None
     out = Path(args.out)

@@ -17,6 +17,7 @@ from battlefield.geometry.reach import ReachField, reach_field
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.moves import leader
 from battlefield.rules.outcome import failed
+from battlefield.rules.standing import referee as referee_of
 from battlefield.rules.state import State
 from battlefield.rules.window import DragContext, DragNotes
 from battlefield.rulings import LiveCheck, Referee, live_check
@@ -105,7 +106,7 @@ def pick_up(state: State, u: int, model: int | None = None, wanted: str | None =
     start = np.column_stack([t.x[models], t.y[models]])
     p = Pickup(u, ability, models, start, int(ref), state.rules.move_allowance(state, u, ability),
                model is not None)
-    p.touching = live_check(Referee(state.scene, t), u).objectives
+    p.touching = live_check(referee_of(state, t), u).objectives
     p.reach = None if straight(state, ability) else reach_of(state, u, p.ref, p.allowed)
     return p
 
@@ -188,7 +189,7 @@ def rule(state: State, p: Pickup, to: tuple[float, float], target: int | None = 
     if pose is not None:                # where the models really end (a block stopped short)
         ends, turned = np.asarray(pose[0], dtype=np.float64), pose[1]
     moved = t.moved(p.models, ends[:, 0], ends[:, 1], facing=turned)
-    referee = Referee(state.scene, moved)
+    referee = referee_of(state, moved)
     check = live_check(referee, p.unit)
     index = {n: i for i, n in enumerate(state.scene.model_names)}
     faults: dict[int, list[str]] = {}

@@ -47,8 +47,8 @@ from battlefield.rules.guide import what_now
 from battlefield.rules.log import SavedGame, new_game, rules_for
 from battlefield.rules.outcome import GameLog, event_lines
 from battlefield.rules.result import label
+from battlefield.rules.standing import referee as standing_referee
 from battlefield.rules.state import Game, State
-from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
 
 OVERLAY = ("objectives", "combat", "marks", "rulings", "labels")
@@ -151,7 +151,7 @@ def rulings(state: State) -> dict[str, Any]:
     """The models out of coherency and the pairs of units in combat (by their closest models),
     as the depiction draws them."""
     scene, t = state.scene, state.table
-    referee = Referee(scene, t)
+    referee = standing_referee(state)
     names = scene.model_names
     breaks = []
     for u in range(len(scene.units)):

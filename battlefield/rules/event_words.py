@@ -192,6 +192,12 @@ def _charge(e: Event) -> str:
     return _with(text, e, "distance", lambda d: f", {inches(d)}")
 
 
+def _onto_terrain(e: Event) -> str:
+    foes = plain(e.get("in_combat") or []) or "no one yet"
+    return (f"{e.get('unit', '?')} is in combat through {e.get('terrain', '?')} with the "
+            f"enemy units wholly on it: {foes}")
+
+
 def _charge_roll(e: Event) -> str:
     text = f"{e.get('unit', '?')} rolls {plain(e.get('roll'))} to charge"
     text = _with(text, e, "reroll", lambda r: f" (re-rolled: {plain(r)})")
@@ -200,6 +206,9 @@ def _charge_roll(e: Event) -> str:
 
 def _run(e: Event) -> str:
     text = f"{e.get('unit', '?')} runs: rolled {plain(e.get('roll'))}"
+    if "added" in e:               # no roll made: what was added instead, and by what
+        text = (f"{e.get('unit', '?')} runs: {inches(e['added'])} added, no roll"
+                + (f" ({e['instead_of_roll']})" if e.get("instead_of_roll") else ""))
     return _with(text, e, "allowed", lambda a: f", up to {inches(a)}")
 
 
@@ -417,6 +426,37 @@ def _declared(e: Event) -> str:
         " ".join(str(e.get(k) or "") for k in ("declare", "effect")).strip()
 
 
+def declaration(shown: dict[str, Any], events: Sequence[Event]) -> str | None:
+    """A move declared before its path - the roll first, the move its answer (aos4's charge
+    and run in the seed's order) - as what happened: 'red declares a charge at blue, rolls
+    7'; None for any other action. Told by its events: no path given, the unit's roll for it
+    (an event of the action's own kind, or its '-roll', with a `roll`), and then a decision
+    whose answers include the action's kind (its move) or the unit's failure."""
+    kind, unit = str(shown.get("type") or ""), shown.get("unit")
+    if not unit or shown.get("path") or shown.get("paths"):
+        return None
+    own = [e for e in events if e.get("unit") == unit
+           and str(e.get("type", "")).removesuffix("-roll") in kind.split("-")]
+    roll = next((e["roll"] for e in own if "roll" in e and not e.get("reroll")), None)
+    added = next((e for e in own if "added" in e and "roll" not in e), None)
+    rerolled = next((e["roll"] for e in events if e.get("unit") == unit and e.get("reroll")
+                     and "roll" in e), None)
+    answered = any(e.get("type") == "decision" and kind in (e.get("answers") or ())
+                   for e in events) or any(e.get("unit") == unit and e.get("failed")
+                                           for e in events)
+    if (roll is None and added is None) or not answered or any(
+            e.get("type") == "moved" and e.get("unit") == unit for e in events):
+        return None
+    tgt = shown.get("target")
+    at = (" at " + (", ".join(tgt) if isinstance(tgt, list) else str(tgt))) if tgt else ""
+    if roll is None and added is not None:     # no roll made (aos4's At the Double)
+        by = f" ({added['instead_of_roll']})" if added.get("instead_of_roll") else ""
+        return (f"{unit} declares a {kind}{at}, adds {inches(added['added'])} with "
+                f"no roll{by}")
+    again = f", re-rolls {plain(rerolled)}" if rerolled is not None else ""
+    return f"{unit} declares a {kind}{at}, rolls {plain(roll)}{again}"
+
+
 WORDS: dict[str, Callable[[Event], str]] = {
     "adjust-proposed": _proposed, "adjusted": _adjusted, "adjust-refused": _adjust_refused,
     "ability-declared": _declared,
@@ -426,7 +466,10 @@ WORDS: dict[str, Callable[[Event], str]] = {
     "pass": _passed("passes"), "stop": _passed("stops"), "end-phase": _passed("ends the phase"),
     "end-turn": lambda e: f"{e.get('side', '?')} ends its turn",
     "moved": _moved, "move": _moved, "charge": _charge, "charged": _charge,
-    "charge-roll": _charge_roll, "run": _run, "disengaged": _disengaged,
+    "charge-roll": _charge_roll, "run": _run, "charged-onto-terrain": _onto_terrain,
+    "left-terrain-combat": lambda e: (f"{e.get('unit', '?')} moves off "
+                                      f"{e.get('terrain', '?')}: no longer in combat through it"),
+    "disengaged": _disengaged,
     "disengage-declared": _unit_said("declares a disengage"),
     "command": _command, "cast": _cast, "chant": _chant, "unbind": _unbind,
     "score": _score, "objective-control": _control,

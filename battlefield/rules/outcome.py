@@ -328,7 +328,7 @@ def entry(record: Event, events: Sequence[Event], state: State | None = None,
     lines += by_itself(events, shown, rules)
     rolls = [f"{r.get('for', '')}: {r['total'] if r.get('summed') else r.get('values')}"
              for r in record.get("rolls") or ()]
-    words = action_words(shown)
+    words = event_words.declaration(shown, events) or action_words(shown)
     if side and not shown.get("unit") and not shown.get("side") and \
             shown.get("type") not in PASSES:
         words = f"{side} {words}"       # 'red fortify', not a bare 'fortify' (who did it)
@@ -386,7 +386,8 @@ def by_itself(events: Sequence[Event], shown: dict[str, Any],
 # The events an action that hurt nothing is worded by in the log: what it asked of the other
 # side, what it revealed, the battle's end (its moves and the clock are said elsewhere: the
 # table, the phase bar, rules.guide).
-NOTABLE = ("decision", "revealed", "battle-over", "cast", "chant", "unbind", "rallied")
+NOTABLE = ("decision", "revealed", "battle-over", "cast", "chant", "unbind", "rallied", "charged",
+           "charged-onto-terrain", "left-terrain-combat")
 
 
 def last_events(state: State) -> list[Event]:

@@ -72,6 +72,7 @@ from battlefield.scene.model import Scene
 if TYPE_CHECKING:
     from battlefield.rules.questions import OddsQuestion
     from battlefield.rules.state import State
+    from battlefield.rulings import TerrainCombat
 
 Event = dict[str, Any]
 Answer = dict[str, Any]
@@ -384,6 +385,12 @@ class Ruleset(ABC):
     @abstractmethod
     def result(self, state: State) -> Result:
         """Once the battle is over: who won, how, and the scores."""
+
+    def combat_links(self, state: State) -> tuple[TerrainCombat, ...]:
+        """The combats through terrain pieces the game has made so far (rulings.TerrainCombat:
+        aos4's charges onto terrain), which every "in combat" ruling counts
+        (rules.standing.referee). Default: none."""
+        return ()
 
     # --- moving: asked by rules.moves (paths, the window's drag and its routing) ------------------
     def move_allowance(self, state: State, u: int, ability: str) -> float | None:

@@ -139,6 +139,13 @@ class Window:
         put back. Default: "put back"."""
         return "put back"
 
+    def in_place_words(self, state: State, action: Action) -> str:
+        """A click's action (drop_in_place) as a button's label says it: what the click does.
+        Default: the ability done where the unit stands ('fight red at blue where it
+        stands')."""
+        at = f" at {', '.join(action.targets)}" if action.targets else ""
+        return f"{action.type} {action.unit}{at} where it stands"
+
     def aim_options(self, state: State, ability: str) -> dict[str, Any]:
         """While `ability` picks its target under the cursor: the options of the ruleset's
         attack odds question that make it ask about that very attack (aos4: a shot at a unit

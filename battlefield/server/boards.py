@@ -40,7 +40,7 @@ from battlefield.page.html import document
 from battlefield.page.legend import heading_html, legend_html
 from battlefield.page.svg import Picture
 from battlefield.paths import map_names
-from battlefield.rulings import Referee
+from battlefield.rules.standing import scene_referee
 from battlefield.scene.load import load_scene_text
 from battlefield.scene.model import Scene
 from battlefield.server import messages
@@ -329,7 +329,7 @@ def board_rulings(scene: Scene, moves: dict[tuple[int, int], tuple[float, float]
                   measure: tuple[str, str] | None) -> dict[str, Any]:
     """The rulings of the position and the depiction of the table with them."""
     now = moved(scene, moves)
-    referee = Referee(now)
+    referee = scene_referee(now)
     report = referee.check_report()
     m = referee.measure_report(*measure) if measure else None
     colours = side_colours(now, report)
@@ -339,7 +339,7 @@ def board_rulings(scene: Scene, moves: dict[tuple[int, int], tuple[float, float]
 
 
 def board_svg(scene: Scene) -> str:
-    report = Referee(scene).check_report()
+    report = scene_referee(scene).check_report()
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + Picture(scene, report).svg("board") + "\n"
 
 
@@ -359,7 +359,7 @@ BOARD_PANEL = """<aside class="panel board-panel">
 def board_page(scene: Scene, base: dict[str, str], title: str, board_id: str | None = None,
                nonce: str | None = None) -> str:
     """The board's page: the table as it stands with its rulings, the panel, the script."""
-    report = Referee(scene).check_report()
+    report = scene_referee(scene).check_report()
     picture = Picture(scene, report)
     svg = picture.svg("board", standalone=False, nonce=nonce)
     lines = "".join(f"<p>{escape(line)}</p>" for line in ruling_lines(report))

@@ -153,9 +153,8 @@ def _in_place(state: State, u: int, abilities: list[str]) -> list[dict]:
             clicked = state.rules.window.drop_in_place(state, u, ability, t)
             if isinstance(clicked, Action) and clicked not in legal and not state.check(clicked):
                 legal.append(clicked)
-                at = f" at {state.scene.units[t].id}" if clicked.targets else ""
-                out.append(_button(f"{ability} {uid}{at} where it stands", clicked, "act",
-                                   state))
+                out.append(_button(state.rules.window.in_place_words(state, clicked), clicked,
+                                   "act", state))
         if len(legal) > 1:
             out += _several(state, legal[0], [t for a in legal for t in a.targets],
                             f"{ability} {uid}", " where it stands")

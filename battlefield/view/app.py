@@ -16,14 +16,13 @@ from battlefield import palette as pal
 from battlefield.depiction import live
 from battlefield.errors import InputError
 from battlefield.files import write_text
-from battlefield.rules import log, outcome, players, registry
+from battlefield.rules import event_words, log, outcome, players, registry
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.choices import open_choices
 from battlefield.rules.guide import nothing_to_decide, what_now
-from battlefield.rules.standing import scene_now
+from battlefield.rules.standing import referee, scene_now
 from battlefield.rules.state import Game, State
 from battlefield.rules.trial import scene_after
-from battlefield.rulings import Referee
 from battlefield.scene.load import load_scene_text
 from battlefield.scene.mapfile import scene_yaml
 from battlefield.scene.model import Scene
@@ -143,6 +142,11 @@ class PlayScene(Targeting):
             #              says where the game is)
         if newest.credit != newest.side:   # an answer that let the other side's action resolve
             what = newest.action
+        elif said == "done" and self.state.pending and event_words.declaration(
+                self.state.actions[-1].to_dict(), outcome.last_events(self.state)):
+            # a move declared, the roll first: what happened, and who decides its move now
+            d = self.state.pending[0]
+            what, said = newest.action, f"{d.side} decides {d.kind}"
         elif newest.action in outcome.PASSES and newest.side:   # whose pass, of which phase
             what = f"{newest.side} {newest.action}" + (
                 f" ({newest.phase[2]} phase)" if len(newest.phase) > 2 and newest.phase[2]
@@ -600,7 +604,7 @@ def table_scene(setup: Setup, opened: Opened, size: tuple[int, int]) -> PlayScen
         scene.measure.first = setup.measure[0]
         st = scene.state
 
-        scene.measure.result = Referee(st.scene, st.table).measure_report(*setup.measure)
+        scene.measure.result = referee(st).measure_report(*setup.measure)
     if setup.drag:
         scene.drag.wanted = setup.ability     # as if chosen with the phase bar's button
         hold(scene, setup.drag, setup.to, setup.target, setup.facing)

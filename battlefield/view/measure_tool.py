@@ -5,8 +5,7 @@ from __future__ import annotations
 import pygame
 
 from battlefield.depiction import live
-from battlefield.rules.standing import scene_now
-from battlefield.rulings import Referee
+from battlefield.rules.standing import referee, scene_now
 from battlefield.view.layers import Style
 from battlefield.view.overlays import draw_measurement
 from battlefield.view.table_view import TableView
@@ -37,7 +36,7 @@ class MeasureTool:
         if name == self.first:
             return True
         st = self.table.state
-        self.result = Referee(st.scene, st.table).measure_report(self.first, name)
+        self.result = referee(st).measure_report(self.first, name)
         m = self.result
         self.say(f"{self.first} -> {name}: {m['distance']:.2f}\" (3-D {m['distance_3d']:.2f}\"), "
                  f"visible {m['visible']}"

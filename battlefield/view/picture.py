@@ -24,9 +24,8 @@ from battlefield.files import write_bytes
 from battlefield.rules import registry
 from battlefield.rules.outcome import unit_wounds
 from battlefield.rules.position import is_position
-from battlefield.rules.standing import scene_now
+from battlefield.rules.standing import referee, scene_now
 from battlefield.rules.state import Game
-from battlefield.rulings import Referee
 from battlefield.scene.model import Scene  # noqa: E402
 from battlefield.view.damage_marks import Loss
 from battlefield.view.drawing import font  # noqa: E402
@@ -109,7 +108,7 @@ def position_now(scene: Scene) -> tuple[Scene, dict, tuple, dict] | None:
                 m = first + k
                 lost.append(Loss(float(t.x[m]), float(t.y[m]), float(t.reach[m]), spec.side))
     now = scene_now(state)
-    report = registry.with_ruleset_check(now, Referee(now).check_report())
+    report = registry.with_ruleset_check(now, referee(state, scene=now).check_report())
     return now, unit_wounds(state), tuple(lost), report
 
 

@@ -14,9 +14,8 @@ from battlefield import palette as pal
 from battlefield.analysis.coverage import coverage
 from battlefield.depiction.table import Depiction, pieces_of_scene
 from battlefield.rules.outcome import losses, unit_wounds
-from battlefield.rules.standing import scene_now
+from battlefield.rules.standing import referee, scene_now
 from battlefield.rules.state import State
-from battlefield.rulings import Referee
 from battlefield.view.damage_marks import Loss, draw_losses, wounds_left
 from battlefield.view.depict import placed_rects
 from battlefield.view.drawing import draw_cells, text_surface
@@ -135,7 +134,8 @@ class TableView:
     def report(self) -> dict:
         """`battlefield check` of the game as it stands (cached per game version)."""
         if self._report is None or self._report[0] != self.version:
-            self._report = (self.version, Referee(scene_now(self.state)).check_report())
+            now = scene_now(self.state)
+            self._report = (self.version, referee(self.state, scene=now).check_report())
         return self._report[1]
 
     def static_layer(self) -> pygame.Surface:

@@ -39,10 +39,9 @@ def warm_up(state: Any, computer: bool = True) -> None:
     (`computer`) the computer player's moves for a few actions on a copy of the game."""
     # here, not at the top: the window's first frame draws before numba is imported
     from battlefield.depiction import live
-    from battlefield.rules.standing import scene_now
-    from battlefield.rulings import Referee
+    from battlefield.rules.standing import referee, scene_now
 
-    Referee(scene_now(state)).check_report()
+    referee(state, scene=scene_now(state)).check_report()
     state.available()
     t = state.table
     for u in range(len(state.scene.units)):

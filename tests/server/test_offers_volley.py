@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from battlefield.rules.actions import Action
+from battlefield.rules.outcome import game_log
 from battlefield.server.offers import offers
 from battlefield.view.app import open_game, to_phase
 
@@ -59,7 +60,8 @@ def test_a_fight_where_it_stands_at_both_enemies_in_combat() -> None:
 
 
 def test_a_charge_is_declared_by_a_button_and_its_roll_answered_by_a_drag() -> None:
-    """The seed's order on the page: "charge red at blue where it stands" declares (no path),
+    """The seed's order on the page: "declare a charge: red at blue, the roll first, then its
+    move" declares (no path; a charge declared is not done "where it stands"),
     the roll is made, and during red's charge-move decision the page may drag red (the
     decision's open answer) besides its decline button."""
     from battlefield.view.app import open_text
@@ -67,9 +69,13 @@ def test_a_charge_is_declared_by_a_button_and_its_roll_answered_by_a_drag() -> N
 
     state = open_text("aos4", CHARGE, "charge").state
     got = offers(state, "red", 1)
-    declare = next(b for b in got["buttons"] if b["label"] == "charge red at blue where it stands")
+    declare = next(b for b in got["buttons"]
+                   if b["label"] == "declare a charge: red at blue, the roll first, then its move")
     assert declare["action"] == {"type": "charge", "unit": "red", "target": "blue"}
     state.apply(Action.from_dict(declare["action"]))
+    # the log says what happened: declared, and the roll
+    rolled = next(e["roll"] for e in reversed(state.events) if e.get("type") == "charge-roll")
+    assert game_log(state)[-1].action == f"red declares a charge at blue, rolls {rolled}"
     if not state.pending:                       # the one roll (2) that reaches nothing
         return
     got = offers(state, "red", 2)

@@ -73,3 +73,24 @@ def test_a_click_declares_and_rolls_then_the_drag_answers_the_roll(display) -> N
     assert not st.pending, scene.panel.message
     assert "charged" in st.units[0].flags
     assert st.actions[-1].type == "charge" and st.actions[-1].path is not None
+
+
+# Rolled 7 (3 + 4): while the charge-move decision waits, the unit picked up is allowed 7" (the
+# caption's "/ 7\"") and the shaded reach ends 7" from where it stands, not at 12" (the most
+# 2D6 gives, the allowance before the roll).
+def test_the_shaded_reach_during_the_decision_is_the_roll(display) -> None:
+    scene = PlayScene(open_text("aos4", SCENE, "charge"), SIZE)
+    scene.auto_pass = True
+    st = scene.state
+    scene.draw(pygame.Surface(SIZE))
+    st.dice.fixed.extend([3, 4])
+    at = px(scene, 10, 22)
+    scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=at))
+    scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=at))
+    assert st.pending and st.pending[0].get("roll") == "7"
+    assert st.rules.move_allowance(st, 0, "charge") == 7.0
+    scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=at))
+    scene.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=px(scene, 11, 23), rel=(0, 0),
+                                          buttons=(1, 0, 0)))
+    p = scene.drag.pickup
+    assert p is not None and p.allowed == 7.0     # the shading is the reach within p.allowed

@@ -40,6 +40,7 @@ from battlefield.rules.aos4 import allocation, effects, passives
 from battlefield.rules.aos4.defence import NO_COMMANDS
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.aos4.passives import _within, in_play
+from battlefield.rules.standing import referee
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
@@ -114,7 +115,7 @@ def playable(reading: effects.Reading | None) -> bool:
 def check(state: State, u: int, reading: effects.Reading, action: Action) -> list[Violation]:
     """The conditions and the target of a played ability (its timing is checked already)."""
     us, spec = state.units[u], state.scene.units[u]
-    ref = Referee(state.scene, state.table)
+    ref = referee(state)
     for c in reading.conditions:
         if "charged" in c and ("charged" in us.flags) != c["charged"]:
             return [v("not_charged", f"{spec.id} did not charge this turn") if c["charged"]
@@ -150,7 +151,7 @@ def check(state: State, u: int, reading: effects.Reading, action: Action) -> lis
 
 def each(state: State, u: int, reading: effects.Reading) -> list[int]:
     """Every unit standing that a Declare picking "each" unit picks."""
-    ref = Referee(state.scene, state.table)
+    ref = referee(state)
     table = in_play(state, ref)
     assert reading.target is not None
     return [w for w in range(len(state.scene.units)) if len(state.models_of(w))

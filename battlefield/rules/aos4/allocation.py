@@ -18,8 +18,8 @@ from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.weapons import Weapon
 from battlefield.rules.chance import Throw, play, roll
 from battlefield.rules.damage import fill
+from battlefield.rules.standing import referee
 from battlefield.rules.state import State
-from battlefield.rulings import Referee
 
 Event = dict[str, Any]
 
@@ -90,7 +90,7 @@ def restore_coherency(state: State, v: int) -> list[Event]:
     removed: list[int] = []
     leader = state.scene.model_offsets()[v] + state.scene.units[v].leader
     for _ in range(len(state.scene.units[v].models)):
-        ref = Referee(state.scene, state.table)
+        ref = referee(state)
         coh = ref.coherency(v)
         if coh.coherent:
             break

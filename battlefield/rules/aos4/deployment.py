@@ -29,8 +29,8 @@ from battlefield.rules.aos4.data import book
 from battlefield.rules.moves import Moves, end_problems, straddling
 from battlefield.rules.refusals import v
 from battlefield.rules.rounds import other
+from battlefield.rules.standing import referee
 from battlefield.rules.state import State
-from battlefield.rulings import Referee
 
 PHASE = "deployment"
 DEPLOY = "deploy"
@@ -241,7 +241,7 @@ def set_up_problems(state: State, u: int, at: list[tuple[float, float]],
     out = territory_problems(probe, u, moves.models)
     if out:
         return out
-    coh = Referee(state.scene, after).coherency(u)
+    coh = referee(state, after).coherency(u)
     if not coh.coherent:
         names = state.scene.model_names
         why = "; ".join(f"{names[m]} {r}" for m, r in coh.reasons.items())

@@ -10,8 +10,13 @@ from fractions import Fraction
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import commands, movement, passives, rolls, split
-from battlefield.rules.aos4.charge import charge_roll_of, longest_charge, shortest_charge
+from battlefield.rules.aos4 import commands, movement, onto_terrain, passives, rolls, split
+from battlefield.rules.aos4.charge import (
+    charge_roll_of,
+    longest_charge,
+    shortest_charge,
+    shortest_onto,
+)
 from battlefield.rules.aos4.data import Ability, book
 from battlefield.rules.aos4.movement import Arrive, in_combat, v
 from battlefield.rules.aos4.movement_phase import moved
@@ -19,6 +24,7 @@ from battlefield.rules.aos4.shooting import attack, targets
 from battlefield.rules.chance import Throw, play, roll
 from battlefield.rules.decisions import DECLINE, Decision, ask
 from battlefield.rules.rounds import other
+from battlefield.rules.standing import referee
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
@@ -46,10 +52,12 @@ def check_charge(state: State, a: Ability, u: int, action: Action) -> list[Viola
         return [far] if far else []
     rules = book(state)
     # "must end that move within 1/2\" of a visible enemy unit": any of them, not only the
-    # target named (the target says which unit the charge means to reach: odds, the window)
-    return movement.check(state, u, action, longest_charge(state, u), arrive=Arrive(
-        tuple(state.enemies(u)), rules.core.charge.reach, sight=True,
-        code="charge_not_reached")).problems
+    # target named (the target says which unit the charge means to reach: odds, the window);
+    # or within 1/2" of a terrain piece an enemy unit no charge can reach stands wholly on
+    return onto_terrain.allowed(state, u, movement.check(
+        state, u, action, longest_charge(state, u), arrive=Arrive(
+            tuple(state.enemies(u)), rules.core.charge.reach, sight=True,
+            code="charge_not_reached")))
 
 
 def out_of_reach(state: State, u: int, aimed: list[int], action: Action) -> Violation | None:
@@ -65,12 +73,19 @@ def out_of_reach(state: State, u: int, aimed: list[int], action: Action) -> Viol
     most = longest + reach + float(t.reach[mine].max()) + movement.EPS
     gaps = [t.unit_distance(u, w) for w in aimed]
     names = ", ".join(action.targets)
-    if min(gaps) > most:
+    ref = referee(state, t)
+    # a target wholly on a piece no charge reaches for want of space: the charge may end
+    # within 1/2" of the piece instead (onto_terrain)
+    onto = [k for k, on in onto_terrain.blocked(state, u, ref).items()
+            if any(w in on for w in aimed)]
+    needed = [got.needed for k in onto
+              if (got := shortest_onto(rules, ref, u, k, within=longest)) is not None]
+    if needed:
+        return None
+    if min(gaps) > most and not onto:
         return v("out_of_charge_range", f"{names} is {min(gaps):.2f}\" from {action.unit}: "
                                         f"no charge roll reaches it (at most "
                                         f"{longest:g}\")", distance=min(gaps), most=longest)
-    ref = Referee(state.scene, t)
-    needed = []
     for w, gap in zip(aimed, gaps, strict=True):
         if gap > most:
             continue
@@ -122,10 +137,18 @@ def charge(state: State, a: Ability, u: int, action: Action) -> list[Event]:
     if not result.reached:
         events.append({"type": "charge-failed", "unit": unit.id, "failed": "charge failed"})
         return events
-    events.extend(moved(state, u, action))
+    return events + charged(state, u, action, action)
+
+
+def charged(state: State, u: int, move: Action, declared: Action) -> list[Event]:
+    """Unit u's charge move made (checked): the unit has charged, and a move that ended
+    onto terrain (onto_terrain) is in combat through the piece."""
+    piece = onto_terrain.charge_end(state, u, move)
+    events = moved(state, u, move)
     state.units[u].flags.add("charged")
-    events.append({"type": "charged", "unit": unit.id, "target": list(action.targets)})
-    return events
+    events.append({"type": "charged", "unit": state.scene.units[u].id,
+                   "target": list(declared.targets)})
+    return events + onto_terrain.record(state, u, piece)
 
 
 def declare_charge(state: State, u: int, action: Action) -> list[Event]:
@@ -171,7 +194,7 @@ def shortest_move(state: State, u: int) -> float | None:
     """The shortest legal charge of unit u to within 1/2" of any visible enemy unit (the most
     a charge roll gives as the search's bound), or None."""
     rules = book(state)
-    ref, longest = Referee(state.scene, state.table), longest_charge(state, u)
+    ref, longest = referee(state), longest_charge(state, u)
     best = None
     for w in state.enemies(u):
         if state.table.unit_distance(u, w) - rules.core.charge.reach > longest + movement.EPS:
@@ -179,7 +202,8 @@ def shortest_move(state: State, u: int) -> float | None:
         got = shortest_charge(rules, ref, u, w, within=longest)
         if got is not None and (best is None or got.needed < best):
             best = got.needed
-    return best
+    onto = onto_terrain.shortest(state, u, longest, ref)
+    return onto if best is None or (onto is not None and onto < best) else best
 
 
 def check_charge_move(state: State, action: Action) -> list[Violation]:
@@ -195,9 +219,10 @@ def check_charge_move(state: State, action: Action) -> list[Violation]:
         return got
     u, move = got
     rules = book(state)
-    return movement.check(state, u, move, float(sus["roll"]),
-                          arrive=Arrive(tuple(state.enemies(u)), rules.core.charge.reach,
-                                        sight=True, code="charge_not_reached")).problems
+    return onto_terrain.allowed(state, u, movement.check(
+        state, u, move, float(sus["roll"]), arrive=Arrive(
+            tuple(state.enemies(u)), rules.core.charge.reach, sight=True,
+            code="charge_not_reached")))
 
 
 def resume_charge(state: State, suspended: dict[str, Any], answer: Action) -> list[Event]:
@@ -207,10 +232,7 @@ def resume_charge(state: State, suspended: dict[str, Any], answer: Action) -> li
     if answer.type == DECLINE:
         return [{"type": "charge-failed", "unit": declared.unit, "roll": suspended["roll"],
                  "failed": "charge failed: declined, the unit stays where it stood"}]
-    events = moved(state, u, replace(answer, unit=declared.unit))
-    state.units[u].flags.add("charged")
-    events.append({"type": "charged", "unit": declared.unit, "target": list(declared.targets)})
-    return events
+    return charged(state, u, replace(answer, unit=declared.unit), declared)
 
 
 # --- who fights -----------------------------------------------------------------------------------
@@ -228,7 +250,7 @@ def fighters(state: State, side: str) -> list[int]:
 def all_fighters(state: State) -> list[int]:
     """Units that may fight now: in combat, or charged this turn (a charged unit no longer in
     combat may pile in, and need not), and not fought nor passed this phase."""
-    ref = Referee(state.scene, state.table)
+    ref = referee(state)
     return [u for u in range(len(state.scene.units))
             if len(state.models_of(u)) and not state.units[u].phase_used & {"fight", PASSED}
             and (ref.combat[u] or "charged" in state.units[u].flags)]
@@ -237,7 +259,7 @@ def all_fighters(state: State) -> list[int]:
 def must_fight(state: State, side: str) -> list[int]:
     """The side's units that must fight before it passes: "All units in combat must use a
     FIGHT ability if able" - in combat, not only charged."""
-    ref = Referee(state.scene, state.table)
+    ref = referee(state)
     return [u for u in fighters(state, side) if ref.combat[u]]
 
 
@@ -281,7 +303,7 @@ def check_fight(state: State, a: Ability, u: int, action: Action) -> list[Violat
     within combat range and visible"); with no target, the one unit it is in combat with (with
     several, the player picks); the split playable (split.py)."""
     if u not in fighters(state, state.clock["acting"]):
-        ref = Referee(state.scene, state.table)
+        ref = referee(state)
         if not (ref.combat[u] or "charged" in state.units[u].flags):
             return [v("not_in_combat", f"{action.unit} is not in combat and did not charge")]
         return [v("strike_order", f"{action.unit} cannot fight yet (strike-first units "
@@ -290,7 +312,7 @@ def check_fight(state: State, a: Ability, u: int, action: Action) -> list[Violat
     bad = [x for x in bad if x.code != "no_target"]
     if bad:
         return bad
-    after, piled = Referee(state.scene, state.table), ""
+    after, piled = referee(state), ""
     if action.path is not None or action.paths is not None:
         target, problem = pile_in_target(state, u, action, aimed)
         if problem:
@@ -322,7 +344,7 @@ def pile_in_target(state: State, u: int, action: Action, aimed: list[int]
     """The unit the pile-in must end no further from: `pile_in_target`, else the (first)
     target, else the one unit in combat with it; None for a unit not in combat (its models
     move 3\" in any direction)."""
-    was = Referee(state.scene, state.table).combat[u]
+    was = referee(state).combat[u]
     named = action.option(PILE_IN_TARGET)
     if not was:
         if named is not None:
@@ -358,13 +380,13 @@ def check_pile_in(state: State, u: int, action: Action, target: int | None
     """A pile-in: up to 3", each model ending no further from `target` ("must end no further
     from the target unit"; none for a unit not in combat), and still in combat with each unit
     it was; the problems, and the position it ends in."""
-    was = Referee(state.scene, state.table).combat[u]
+    was = referee(state).combat[u]
     checked = movement.check(state, u, action, book(state).core.combat.pile_in,
                              closer=[target] if target is not None else [])
     out = list(checked.problems)
     if checked.moves is None or out:
         return out, None
-    now = Referee(state.scene, checked.after)
+    now = referee(state, checked.after)
     lost = [state.scene.units[w].id for w in was if w not in now.combat[u]]
     if lost:
         out.append(v("leaves_combat", f"the unit would no longer be in combat with "
@@ -378,7 +400,7 @@ def fight(state: State, a: Ability, u: int, action: Action) -> list[Event]:
         events.extend(moved(state, u, action))
     aimed, _ = targets(state, action)
     if not aimed:
-        aimed = list(Referee(state.scene, state.table).combat[u])
+        aimed = list(referee(state).combat[u])
     if aimed:
         events.extend(attack(state, u, aimed, 0, action, f"fought by {action.unit}",
                              melee=True))

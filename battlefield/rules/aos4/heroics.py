@@ -20,8 +20,8 @@ from battlefield.rules.aos4.movement_phase import (
 )
 from battlefield.rules.aos4.shooting import targets
 from battlefield.rules.moves import Moves, end_problems
+from battlefield.rules.standing import referee
 from battlefield.rules.state import State
-from battlefield.rulings import Referee
 
 Event = dict[str, Any]
 
@@ -124,7 +124,7 @@ def _place_returned(state: State, u: int, m: int) -> Table | None:
             continue
         if state.enemies_within(u, reach, table=after, models=np.array([m])):
             continue
-        if Referee(state.scene, after).coherency(u).coherent:
+        if referee(state, after).coherency(u).coherent:
             return after
     return None
 
@@ -136,7 +136,7 @@ def check_power_through(state: State, a: Ability, u: int, action: Action) -> lis
     aimed, bad = targets(state, action)
     if bad:
         return bad
-    ref = Referee(state.scene, state.table)
+    ref = referee(state)
     w = aimed[0]
     if w not in ref.combat[u]:
         return [v("not_in_combat", f"{action.target} is not in combat with {action.unit}")]
@@ -156,7 +156,7 @@ def through_keep(state: State, u: int, w: int) -> Keep:
     of enemy units that were in combat with it at the start of the move, but not those of
     other enemy units" - in combat where it stands (the target counted while it has models
     left: the D3 comes first)."""
-    engaged = set(Referee(state.scene, state.table).combat[u]) | {w}
+    engaged = set(referee(state).combat[u]) | {w}
     return out_of_combat_range(state, u, passing=True, foes=lambda s, _u: [
         f for f in s.enemies(u) if f not in engaged])
 

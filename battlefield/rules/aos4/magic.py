@@ -31,8 +31,8 @@ from battlefield.rules.aos4.data import book
 from battlefield.rules.aos4.heroics import WIZARD_THIS_TURN
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.decisions import DECLINE, Decision, ask
+from battlefield.rules.standing import referee
 from battlefield.rules.state import State
-from battlefield.rulings import Referee
 
 SACRED_RITES = "sacred-rites"
 UNBIND = "unbind"                 # the decision's kind and its answer's type
@@ -166,7 +166,7 @@ def _check_target(state, u, action, data) -> list[Violation]:
     if d > reach + 1e-6:
         return [v("out_of_range", f"{action.targets[0]} is {d:.2f}\" away, the range is "
                                   f"{reach:g}\"", distance=d, range=reach)]
-    if enemy and not Referee(state.scene, state.table).sight.unit_sees(u, w):
+    if enemy and not referee(state).sight.unit_sees(u, w):
         return [v("not_visible", f"{action.targets[0]} is not visible to {action.unit}")]
     return []
 

@@ -38,8 +38,8 @@ from battlefield.rules.moves import (  # noqa: F401 - aos4's names for them
     planned,
     v,
 )
+from battlefield.rules.standing import referee
 from battlefield.rules.state import State
-from battlefield.rulings import Referee
 
 EPS = 1e-6
 JUMP_LANDING = 0.01   # a jump down may go on this far once the base is wholly off the piece
@@ -127,7 +127,7 @@ def too_far(state: State, u: int, moves: Moves, allowed: float) -> bool:
 
 def in_combat(state: State, u: int) -> bool:
     """Unit u is in combat where it stands (the scene's ruling: within 3" and visible)."""
-    return bool(Referee(state.scene, state.table).combat[u])
+    return bool(referee(state).combat[u])
 
 
 def combat_range(state: State) -> float:

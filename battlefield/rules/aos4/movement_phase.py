@@ -21,7 +21,7 @@ import numpy as np
 
 from battlefield.geometry.paths import Terrain
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import allocation, commands, movement, passives, rolls
+from battlefield.rules.aos4 import allocation, commands, movement, onto_terrain, passives, rolls
 from battlefield.rules.aos4.charge import longest_charge
 from battlefield.rules.aos4.data import Ability, book
 from battlefield.rules.aos4.movement import Keep, Moves, in_combat, v
@@ -124,8 +124,13 @@ def standing(state: State, moves: Moves) -> Moves:
 
 # --- the ruleset's move hooks (Aos4.move_allowance, move_cost, move_ground) ----------------------
 def allowance(state: State, u: int, ability: str) -> float | None:
-    """The longest move `ability` can give unit u (before any roll), as its check counts."""
+    """The longest move `ability` can give unit u, as its check counts: before the roll the
+    most it can give; while the unit's charge-move or run-move decision waits, what was
+    rolled (the modifiers in: the move that answers it is checked against that)."""
     rules = book(state)
+    rolled = rolled_allowance(state, u, ability)
+    if rolled is not None:
+        return rolled
     if ability in ("normal-move", "retreat"):
         return move_stat(state, u)
     if ability == "run":
@@ -133,6 +138,18 @@ def allowance(state: State, u: int, ability: str) -> float | None:
     if ability == "charge":
         return longest_charge(state, u)
     return {"redeploy": rules.redeploy_most, "fight": rules.core.combat.pile_in}.get(ability)
+
+
+def rolled_allowance(state: State, u: int, ability: str) -> float | None:
+    """What unit u's charge or run roll gave, while the move that answers it is awaited."""
+    sus = state.suspended or {}
+    step = {"charge": "charge-move", "counter-charge": "charge-move", "run": RUN_MOVE}
+    if not state.pending or sus.get("step") != step.get(ability) or \
+            state.pending[0].kind != sus.get("step"):
+        return None
+    if Action.from_dict(sus["action"]).unit != state.scene.units[u].id:
+        return None
+    return float(sus["roll"] if ability != "run" else sus["allowed"])
 
 
 def cost(state: State, u: int, m: int, path: np.ndarray) -> tuple[float, float]:
@@ -191,7 +208,10 @@ def run(state: State, a: Ability, u: int, action: Action) -> list[Event]:
     got = play(rolls.run_roll(book(state).core.movement, unit.id, double), state.dice)
     by, names = passives.bonus_now(state, u, "run") if not double else (0, [])
     allowed = (rolled[0] if rolled else move_stat(state, u)) + max(0, got + by)
-    run_event: Event = {"type": "run", "unit": unit.id, "roll": got, "allowed": allowed}
+    # At the Double: "Do not make a run roll ... Instead, add 6\"" - said so, not as a roll
+    run_event: Event = ({"type": "run", "unit": unit.id, "added": got,
+                         "instead_of_roll": "at-the-double", "allowed": allowed} if double else
+                        {"type": "run", "unit": unit.id, "roll": got, "allowed": allowed})
     if by:
         run_event.update(modifier=by, abilities=names)
     events: list[Event] = [*([rolled[1]] if rolled else []), run_event]
@@ -240,8 +260,9 @@ def resume_run(state: State, suspended: dict[str, Any], answer: Action) -> list[
 def check_retreat(state: State, a: Ability, u: int, action: Action) -> list[Violation]:
     if not in_combat(state, u):
         return [v("not_in_combat", f"{action.unit} is not in combat: it cannot retreat")]
-    return movement.check(state, u, action, move_stat(state, u),
-                          keep=(out_of_combat_range(state, u),)).problems
+    checked = movement.check(state, u, action, move_stat(state, u),
+                             keep=(out_of_combat_range(state, u),))
+    return checked.problems or onto_terrain.ends_through(state, u, checked)
 
 
 def retreat(state: State, a: Ability, u: int, action: Action) -> list[Event]:

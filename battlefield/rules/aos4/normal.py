@@ -23,6 +23,7 @@ from battlefield.rules.actions import Action
 from battlefield.rules.aos4.data import book
 from battlefield.rules.aos4.player import Aos4Player, _odds
 from battlefield.rules.aos4.weapons import weapons_of
+from battlefield.rules.standing import referee
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
@@ -39,7 +40,7 @@ class Aos4Normal(Aos4Player):
     def _movement(self, state: State) -> Iterator[Action]:
         if state.clock["active"] != state.clock["acting"]:
             return
-        ref = Referee(state.scene, state.table)
+        ref = referee(state)
         cp = state.sides[state.clock["acting"]]["cp"]
         for u in self._mine(state):
             if ref.combat[u] or book(state).used_core(state.units[u].phase_used):
@@ -96,7 +97,7 @@ class Aos4Normal(Aos4Player):
     def _all_out(self, state: State, actions: Iterator[Action]) -> Iterator[Action]:
         """Each attack with All-out Attack first when it is worth a command point, then as
         the easy player gives it."""
-        ref = Referee(state.scene, state.table)
+        ref = referee(state)
         for action in actions:
             if action.target is not None and self._worth(state, ref, action):
                 yield Action.from_dict({**action.to_dict(), "command": "all-out-attack"})

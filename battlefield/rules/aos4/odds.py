@@ -131,7 +131,8 @@ def _able(referee, u: int, v: int, w: Weapon) -> tuple[int, list[str]]:
 def able_models(referee, u: int, v: int, w: Weapon) -> list[int]:
     """The models of u (table indices) that can attack v with w: models that carry it
     (weapons.carries), with a model of v within range (a melee weapon: combat range), and
-    visible."""
+    visible - unless the units are in combat through a terrain piece (onto_terrain), where a
+    melee weapon's target need not be seen."""
     table = referee.table
     reach = referee.rules.combat_range if w.melee else float(w.range)
     mine = table.unit_models[u]
@@ -141,11 +142,12 @@ def able_models(referee, u: int, v: int, w: Weapon) -> list[int]:
     d = table.distances(mine, theirs)
     spec, first = referee.scene.units[u], referee.scene.model_offsets()[u]
     out = []
+    unseen = w.melee and referee.through(u, v) is not None
     for i, m in enumerate(mine):
         if not carries(spec, int(m) - first, w.name):
             continue
         close = theirs[d[i] <= reach + EPS]
-        if len(close) and any(_sees(referee, int(m), int(t)) for t in close):
+        if len(close) and (unseen or any(_sees(referee, int(m), int(t)) for t in close)):
             out.append(int(m))
     return out
 

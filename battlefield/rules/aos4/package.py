@@ -17,9 +17,9 @@ from battlefield.rules.aos4.allocation import stat
 from battlefield.rules.chance import mean, outcomes
 from battlefield.rules.questions import Asked, OddsOption, OddsQuestion
 from battlefield.rules.ruleset import Effect, Player, Ruleset
+from battlefield.rules.standing import referee, scene_referee
 from battlefield.rules.state import State
 from battlefield.rules.window import Card, DragContext, DragNotes, SetUpArea, Volley, Window
-from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
 from battlefield.text import distribution, inches, plural, table
 
@@ -39,7 +39,7 @@ def _charge(asked: Asked) -> dict[str, Any]:
     # here, not at the top: start-up time of the CLI
     from battlefield.rules.aos4.charge import charge_odds
 
-    referee = Referee(asked.scene)
+    referee = scene_referee(asked.scene)
     a, b = asked.names
     o = charge_odds(asked.ruleset.book, referee, *asked.units)
     names = referee.names
@@ -49,6 +49,7 @@ def _charge(asked: Asked) -> dict[str, Any]:
             "model": names[o.model] if o.model is not None else None,
             "target_model": names[o.target_model] if o.target_model is not None else None,
             "path": [[round(x, 6), round(y, 6)] for x, y in o.path],
+            **({"onto": referee.table.layout.pieces[o.onto].id} if o.onto is not None else {}),
             **({"reason": o.reason} if o.reason else {})}
 
 
@@ -56,10 +57,11 @@ def _charge_text(d: dict[str, Any]) -> str:
     if d["needed"] is None:
         return f"{d['charger']} charging {d['target']}: cannot charge ({d.get('reason', '')})"
     path = " -> ".join(f"({x:.3f}, {y:.3f})" for x, y in d["path"])
+    to = (f"{d['onto']}: {d['target']} is wholly on it and no charge reaches it for want of "
+          f"space" if d.get("onto") else d["target_model"])
     return "\n".join([
         f"{d['charger']} charging {d['target']}",
-        f"  needed       {inches(d['needed'])}  ({d['model']} to within 1/2\" of "
-        f"{d['target_model']})",
+        f"  needed       {inches(d['needed'])}  ({d['model']} to within 1/2\" of {to})",
         f"  path         {path}",
         f"  2D6 reaches  {d['probability']:.1%}",
         f"  with re-roll {d['probability_reroll']:.1%}  (Forward to Victory)",
@@ -71,7 +73,7 @@ def _attack(asked: Asked) -> dict[str, Any]:
     from battlefield.rules.aos4.odds import attack_odds
 
     options = asked.options
-    o = attack_odds(Referee(asked.scene), *asked.units, weapon=options.get("weapon"),
+    o = attack_odds(scene_referee(asked.scene), *asked.units, weapon=options.get("weapon"),
                     all_out_attack=bool(options.get("all_out_attack")),
                     all_out_defence=bool(options.get("all_out_defence")),
                     charged=bool(options.get("charged")),
@@ -229,7 +231,7 @@ class Aos4Window(Window):
         if "retreat" not in offered:
             return offered
 
-        in_combat = bool(Referee(state.scene, state.table).combat[u])
+        in_combat = bool(referee(state).combat[u])
         if in_combat:
             return ["retreat", *[a for a in offered if a != "retreat"]]
         return [a for a in offered if a != "retreat"]
@@ -249,7 +251,7 @@ class Aos4Window(Window):
         key = ("charge", ctx.target)
         if key not in ctx.cache:
             ctx.cache[key] = charge_odds(ctx.state.rules.book,
-                                         Referee(ctx.state.scene, ctx.state.table), ctx.unit,
+                                         referee(ctx.state), ctx.unit,
                                          ctx.target)
         c = notes.odds = ctx.cache[key]
         if c.needed is None:
@@ -276,6 +278,14 @@ class Aos4Window(Window):
         from battlefield.rules.aos4 import abilities_play
 
         return abilities_play.menu(state, u)
+
+    def in_place_words(self, state: State, action: Action) -> str:
+        """A charge or run clicked is declared, the roll first ('declare a charge: red at
+        blue, the roll first, then its move'); a fight clicked fights where it stands."""
+        if action.type not in ("charge", "counter-charge", "run") or action.path or action.paths:
+            return super().in_place_words(state, action)
+        at = f" at {', '.join(action.targets)}" if action.targets else ""
+        return f"declare a {action.type}: {action.unit}{at}, the roll first, then its move"
 
     def drop_in_place(self, state: State, u: int, ability: str, target: int | None) -> Action | str:
         """A click on a unit in combat, on the enemy: it fights where it stands. A click on a

@@ -29,8 +29,8 @@ from battlefield.rules.aos4 import effects, warscroll
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.weapons import Weapon
 from battlefield.rules.dice import parse
+from battlefield.rules.standing import referee
 from battlefield.rules.state import State
-from battlefield.rulings import Referee
 from battlefield.scene.model import Scene
 
 ATTACK_ROLLS = ("hit", "wound", "save")
@@ -317,7 +317,7 @@ def bonus_now(state: State, u: int, roll: str) -> tuple[int, list[str]]:
     """roll_bonus in play: what the abilities in play add to unit u's `roll` now."""
     if not concerns(state, u, "modify", roll):
         return 0, []
-    return roll_bonus(in_play(state, Referee(state.scene, state.table)), u, roll)
+    return roll_bonus(in_play(state, referee(state)), u, roll)
 
 
 def keywords(t: Table, u: int) -> set[str]:
@@ -337,7 +337,7 @@ def keywords_now(state: State, u: int) -> set[str]:
     """keywords in play: what the passive abilities give unit u now."""
     if not any(concerns(state, u, "keyword", k) for k in GIVEN_KEYWORDS):
         return set()
-    return keywords(in_play(state, Referee(state.scene, state.table)), u)
+    return keywords(in_play(state, referee(state)), u)
 
 
 def charge_dice(t: Table, u: int, dice: str) -> str:

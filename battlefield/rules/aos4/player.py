@@ -37,6 +37,7 @@ from battlefield.rules.aos4.rolls import charge_chance
 from battlefield.rules.aos4.weapons import weapons_of
 from battlefield.rules.decisions import DECLINE, Decision
 from battlefield.rules.moves import Moves, leader
+from battlefield.rules.standing import referee
 from battlefield.rules.state import State
 from battlefield.rules.steps import heading, places
 from battlefield.rulings import Referee
@@ -117,7 +118,7 @@ class Aos4Player:
         decline = next(c for c in d.choices if c.type == DECLINE)
         if d.kind != "all-out-defence":
             return decline
-        ref = Referee(state.scene, state.table)
+        ref = referee(state)
         u = state.unit_index(d.get("attacker"))
         best, most = decline, DEFENCE_SAVES
         for c in d.choices:
@@ -148,7 +149,7 @@ class Aos4Player:
         yield from self._magic(state)
         if state.sides[side]["cp"] < 2:
             return
-        ref = Referee(state.scene, state.table)
+        ref = referee(state)
         for u in self._mine(state):
             us = state.units[u]
             lost = int((~us.alive).sum()) + int(us.damage.sum() > 0)
@@ -172,7 +173,7 @@ class Aos4Player:
                     for w in hurt:
                         yield Action(item["id"], unit=spec.id, target=state.scene.units[w].id)
                 else:
-                    ref = Referee(state.scene, state.table)
+                    ref = referee(state)
                     for w in [w for w in friends if ref.combat[w]] or friends[:1]:
                         yield Action(item["id"], unit=spec.id, target=state.scene.units[w].id)
             if spec.has("PRIEST"):
@@ -181,7 +182,7 @@ class Aos4Player:
     def _movement(self, state: State):
         if state.clock["active"] != state.clock["acting"]:
             return
-        ref = Referee(state.scene, state.table)
+        ref = referee(state)
         for u in self._mine(state):
             if ref.combat[u] or book(state).used_core(state.units[u].phase_used):
                 continue                  # the Rule of One refuses any move of this unit now
@@ -263,7 +264,7 @@ class Aos4Player:
         side = state.clock["acting"]
         if state.clock["active"] != side:
             return
-        ref = Referee(state.scene, state.table)
+        ref = referee(state)
         for u in self._mine(state):
             spec = state.scene.units[u]
             ranged = weapons_of(state.scene, u, melee=False)
@@ -279,7 +280,7 @@ class Aos4Player:
         side = state.clock["acting"]
         if state.clock["active"] != side:
             return
-        ref = Referee(state.scene, state.table)
+        ref = referee(state)
         for u in self._mine(state):
             spec = state.scene.units[u]
             if ref.combat[u] or state.units[u].flags & {"ran", "retreated"}:
@@ -318,7 +319,7 @@ class Aos4Player:
         declared target first, then the nearest enemy; else decline (the charge fails)."""
         uid = str(d.get("unit"))
         u, rolled = state.unit_index(uid), float(d.get("roll") or 0)
-        ref = Referee(state.scene, state.table)
+        ref = referee(state)
         named = [state.unit_index(t) for t in str(d.get("target") or "").split(", ") if t]
         near = sorted(state.enemies(u), key=lambda w: state.table.unit_distance(u, w))
         kind = next(iter(d.open), "charge")
@@ -335,7 +336,7 @@ class Aos4Player:
         return next(c for c in d.choices if c.type == DECLINE)
 
     def _combat(self, state: State):
-        ref = Referee(state.scene, state.table)
+        ref = referee(state)
         for u in self._mine(state):
             if not (ref.combat[u] or "charged" in state.units[u].flags):
                 continue

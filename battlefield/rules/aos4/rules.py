@@ -29,6 +29,7 @@ from battlefield.rules.aos4 import (
     fighting,
     heroics,
     magic,
+    onto_terrain,
     package,
     shooting,
     spellbook,
@@ -47,6 +48,7 @@ from battlefield.rules.result import Result
 from battlefield.rules.rounds import other
 from battlefield.rules.ruleset import Parameter, Ruleset
 from battlefield.rules.state import State
+from battlefield.rulings import TerrainCombat
 from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
@@ -236,6 +238,13 @@ class Aos4(Ruleset):
             return ()
         return tuple(p if whose == "any" else f"{whose} {p}" for p, whose in a.phases)
 
+    def check_position(self, state: State) -> None:
+        onto_terrain.check_position(state)
+
+    def combat_links(self, state: State) -> tuple[TerrainCombat, ...]:
+        """The combats through terrain pieces charges have made (onto_terrain)."""
+        return onto_terrain.links(state)
+
     # --- check ----------------------------------------------------------------------------------
     def check(self, state: State, action: Action) -> list[Violation]:
         """Whose decision, what the type is (end-phase, a spell, an ability played or not), the
@@ -297,6 +306,11 @@ class Aos4(Ruleset):
 
     # --- resolve --------------------------------------------------------------------------------
     def resolve(self, state: State, action: Action) -> list[Event]:
+        """The action played, then the combats through terrain it ended (onto_terrain)."""
+        events = self._resolve(state, action)
+        return [*events, *onto_terrain.settle(state)]
+
+    def _resolve(self, state: State, action: Action) -> list[Event]:
         if action.type == END_PHASE:
             return end_phase(state)
         if action.type == deployment.DEPLOY:
@@ -319,6 +333,12 @@ class Aos4(Ruleset):
     # --- decisions ------------------------------------------------------------------------------
     def resume(self, state: State, suspended: dict[str, Any],
                answers: tuple[tuple[Decision, Action], ...]) -> list[Event]:
+        """The action that waited, then the combats through terrain it ended."""
+        events = self._resume(state, suspended, answers)
+        return [*events, *onto_terrain.settle(state)]
+
+    def _resume(self, state: State, suspended: dict[str, Any],
+                answers: tuple[tuple[Decision, Action], ...]) -> list[Event]:
         """The action that waited for the other side: a cast for its Unbind, the start of a
         battle round for who takes the first turn, an adjustment for the other side's consent,
         an attack for All-out Defence."""

@@ -17,6 +17,7 @@ from battlefield.rules.aos4.cover import pieces_covering
 from battlefield.rules.aos4.data import Ability, book
 from battlefield.rules.aos4.movement import in_combat, v
 from battlefield.rules.aos4.weapons import Weapon, against, weapons_of, wielded
+from battlefield.rules.standing import referee
 from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
@@ -58,7 +59,7 @@ def able(state: State, ref: Referee, u: int, w: int, weapon: Weapon) -> int:
 def can_target(state: State, u: int, targets: list[int], weapons: list[Weapon]
                ) -> list[Violation]:
     """Why unit u cannot aim `weapons` at each of `targets`: obscured, out of range or sight."""
-    ref = Referee(state.scene, state.table)
+    ref = referee(state)
     out = []
     for w in targets:
         spec = state.scene.units[w]
@@ -100,7 +101,7 @@ def roll_attack(state: State, declared: dict[str, Any], answer: Action | None) -
     events: list[Event] = []
     if answer is not None and answer.type == defence.ID:
         events.extend(defence.use(state, state.unit_index(answer.unit)))
-    ref = Referee(state.scene, state.table)
+    ref = referee(state)
     aimed = [w for w in declared["targets"] if len(state.models_of(w))]
     weapons = split.armed(state, u, declared["melee"], bool(ref.combat[u]))
     plan, _ = split.orders(state, ref, u, aimed, weapons, action)
@@ -169,7 +170,7 @@ def check_shoot(state: State, a: Ability, u: int, action: Action) -> list[Violat
     out = can_target(state, u, aimed, ranged)
     if out:
         return out
-    _, bad = split.orders(state, Referee(state.scene, state.table), u, aimed, ranged, action)
+    _, bad = split.orders(state, referee(state), u, aimed, ranged, action)
     return bad
 
 

@@ -32,6 +32,7 @@ from battlefield.rules.aos4.data import book
 from battlefield.rules.decisions import Decision, ask
 from battlefield.rules.position import is_position
 from battlefield.rules.rounds import other
+from battlefield.rules.standing import referee
 from battlefield.rules.state import State, scene_start, start_per_side, start_round
 from battlefield.rulings import Referee
 
@@ -236,11 +237,11 @@ def end_turn(state: State) -> list[Event]:
 def control_objectives(state: State) -> list[Event]:
     """Check who controls each objective (sticky: kept until the other side gains it), then
     each terrain feature (control_terrain)."""
-    referee = Referee(state.scene, state.table)
-    bonus = control_bonus(state, referee)
+    ref = referee(state)
+    bonus = control_bonus(state, ref)
     out = {}
     for k, o in enumerate(state.scene.objectives):
-        c = referee.objective(k, held_by=state.objectives.get(o.id), bonus=bonus)
+        c = ref.objective(k, held_by=state.objectives.get(o.id), bonus=bonus)
         state.objectives[o.id] = c.controlled_by
         out[o.id] = c.controlled_by
     return [{"type": "objective-control", "controlled_by": out}, *control_terrain(state)]
@@ -272,7 +273,7 @@ def control_terrain(state: State) -> list[Event]:
         return []
     reach = state.scene.ruleset.combat_range + 1e-6
     held = dict(state.extra.get(TERRAIN) or {})
-    bonus = control_bonus(state, Referee(state.scene, state.table))
+    bonus = control_bonus(state, referee(state))
     t = state.table
     for k, piece in enumerate(pieces):
         totals: dict[str, float] = {}

@@ -13,6 +13,7 @@ from battlefield.errors import BattlefieldError
 from battlefield.rules.actions import Action
 from battlefield.rules.aos4 import split
 from battlefield.rules.aos4.odds import attack_odds
+from battlefield.rules.standing import referee
 from battlefield.rules.state import State
 from battlefield.rules.window import Volley
 from battlefield.rulings import Referee
@@ -32,7 +33,7 @@ def volley(state: State, action: Action, aims: dict[str, str]) -> Volley | None:
     if not aimed or not len(state.models_of(u)):
         return None
     melee = action.type == "fight"
-    ref = _where(state, u, action, aimed) if melee else Referee(state.scene, state.table)
+    ref = _where(state, u, action, aimed) if melee else referee(state)
     weapons = split.armed(state, u, melee, bool(ref.combat[u]))
     bare = Action.from_dict({k: x for k, x in action.to_dict().items() if k != split.KEY})
     plan, _ = split.orders(state, ref, u, aimed, weapons, bare)
@@ -94,7 +95,7 @@ def _where(state: State, u: int, action: Action, aimed: list[int]) -> Referee:
     # here, not at the top: fighting imports this module's neighbours
     from battlefield.rules.aos4.fighting import check_pile_in, pile_in_target
 
-    now = Referee(state.scene, state.table)
+    now = referee(state)
     if action.path is None and action.paths is None:
         return now
     target, problem = pile_in_target(state, u, action, aimed)
