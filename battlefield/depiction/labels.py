@@ -92,6 +92,8 @@ class Placer:
     owners: list[str | None] = field(default_factory=list)
     wants: list[_Want] = field(default_factory=list)
     _array: np.ndarray | None = field(default=None, repr=False)
+    _spot_cache: tuple[np.ndarray, list[int]] = field(
+        default_factory=lambda: (np.zeros((0, 4)), []), repr=False)
 
     def avoid(self, box: Box, owner: str | None = None) -> None:
         """Keep labels off box; `owner`: the unit it belongs to (a model), so that a label is
@@ -136,6 +138,14 @@ class Placer:
         u = np.tile(_UNIT, (len(STEPS), 1))
         return np.column_stack([cx + u[:, 0] * d, cy + self.up * u[:, 1] * d])
 
+    def _spots(self) -> tuple[np.ndarray, list[int]]:
+        """The point-like anchors (a mark's spot, smaller than its tag is high) and whose they
+        are: no other label may cover one, or its own tag's leader would start under it."""
+        keep = [(w.anchor, w.order) for w in self.wants if w.anchor is not None
+                and max(w.anchor[2] - w.anchor[0], w.anchor[3] - w.anchor[1]) < w.h]
+        return (np.asarray([a for a, _ in keep], dtype=float).reshape(-1, 4),
+                [k for _, k in keep])
+
     def _score(self, want: _Want, c: np.ndarray, boxes: np.ndarray, first: int
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(candidate boxes, score, ambiguous) of the centres c; `first`: the rank of c[0]. A
@@ -153,6 +163,10 @@ class Placer:
         obs = obstacles[idx]
         area = max(want.w * want.h, 1e-12)
         covered = _overlap(inner, obs)
+        spots, whose = self._spot_cache
+        others = np.array([k != want.order for k in whose], dtype=bool)
+        if others.any():    # another tag's spot is kept clear too
+            covered += 2 * _overlap(inner, spots[others])
         if len(boxes):      # another label's halo counts too: two labels never touch
             grown = boxes + np.array([-self.pad, -self.pad, self.pad, self.pad])
             covered += 4 * _overlap(inner, grown[_near(grown, region)])
@@ -187,6 +201,7 @@ class Placer:
         in by the labels placed before it) goes first of its priority in another round (at
         most ROUNDS): the round with the fewest such labels is kept."""
         kept = len(self.obstacles)
+        self._spot_cache = self._spots()
         first: set[int] = set()
         best: tuple[int, list[Placed], list[Box]] | None = None
         for _ in range(ROUNDS):
