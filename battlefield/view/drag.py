@@ -22,6 +22,7 @@ from battlefield.depiction.labels import Box
 from battlefield.geometry.bases import outline_points
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.state import State
+from battlefield.view.checker import Answer, Checker, Key, Request, snapped_ruling
 from battlefield.view.depict import WindowMetrics, draw
 from battlefield.view.table_view import TableView
 
@@ -86,6 +87,8 @@ class DragTool:
         self.at: tuple[int, int] | None = None  # the pointer where the ruling in hand was made
         self.check_cost = 0.0                   # seconds the last engine check took
         self.snaps: dict[tuple, tuple[float, float] | None] = {}   # this pick-up's snaps
+        # The engine's slow rulings, worked out off the main thread (view/checker.py).
+        self.checker: Checker | None = None
         self._layer_key = None
 
     @property
@@ -120,7 +123,7 @@ class DragTool:
         now = float(t.facing[self.pickup.ref]) if self.facing is None else self.facing
         self.facing = (now + degrees) % 360.0
         self.moved_at = time.perf_counter()
-        self.update_ruling(engine=True)
+        self.rule_now()
 
     def press(self, pos: tuple[int, int], one_model: bool = False) -> bool:
         if not self.table.rect.collidepoint(pos):
@@ -148,8 +151,15 @@ class DragTool:
         self.facing = None
         self.ruling = None
         self.moved_at = time.perf_counter()
-        self.update_ruling(engine=True)
-        self.check_cost = 0.0        # the first check warms caches: judge by the next ones
+        if self.checker is not None:
+            self.checker.close()
+        self.checker = Checker(self.state, u, m if p.single else None, p.ability,
+                               self.table.version)
+        # The quick rulings at once, the engine's verdict from the worker: the first check
+        # warms caches (a stall of its own), and its cost says whether the next ones may be
+        # asked on the frame.
+        self.check_cost = math.inf
+        self.rule_now()
         return True
 
     def move(self, pos: tuple[int, int]) -> None:
@@ -164,15 +174,74 @@ class DragTool:
             # A charge or pile-in is dropped next to its target, not on it.
             self.target = live.nearest_enemy(self.state, self.pickup, self.to)
         self.moved_at = time.perf_counter()
-        self.update_ruling(engine=self.check_cost < FAST_CHECK_S, detail=False)
+        self.rule_now()
+
+    def key(self) -> Key:
+        """The place the unit is held at: where, the enemy under the cursor, its facing."""
+        assert self.to is not None
+        return (self.to, self.target, self.facing)
+
+    def rule_now(self) -> None:
+        """The rulings at the place held now: the engine's check on this frame when it is
+        quicker than a frame can spare (FAST_CHECK_S), else the quick rulings now and the
+        engine's verdict from the worker when it is ready."""
+        if self.check_cost < FAST_CHECK_S:
+            self.update_ruling(engine=True, detail=False)
+            return
+        self.update_ruling(engine=False, detail=False)
+        if self.checker is not None:
+            self.checker.ask(Request(self.key(), False))
 
     def update(self, dt: float) -> None:
-        """A resting cursor gets the engine's check if the frames skipped it (drawn at once),
-        then the costly rulings."""
+        """Each frame: the worker's answer taken when it is for the place held now (one for a
+        place the pointer has left is dropped: the latest request wins); a resting cursor
+        asks the worker for the engine's check if the frames skipped it, then for the costly
+        rulings and the snap. Nothing slow runs here: the frames go on meanwhile."""
+        c = self.checker
+        if self.pickup is None or c is None or self.ruling is None:
+            return
+        if c.version != self.table.version:        # the game changed under the hand
+            c.close()
+            p = self.pickup
+            c = self.checker = Checker(self.state, p.unit,
+                                       p.ref if p.single else None, p.ability,
+                                       self.table.version)
+        done = c.answer()
+        if done is not None:
+            self.take(done)
         r = self.ruling
-        if (self.pickup is not None and r is not None and not (r.checked and r.detailed)
-                and time.perf_counter() - self.moved_at >= SETTLE_S):
-            self.update_ruling(engine=True, detail=False if not r.checked else True)
+        rest = time.perf_counter() - self.moved_at >= SETTLE_S
+        if not r.checked:
+            c.ask(Request(self.key(), rest))
+        elif rest and not r.detailed:
+            c.ask(Request(self.key(), True))
+
+    def take(self, done: Answer) -> None:
+        """The worker's answer: its cost says whether checks may be asked on the frame; its
+        ruling is shown only when made for the place held now (and is no less than what is
+        shown)."""
+        if not done.request.detail:
+            self.check_cost = done.cost
+        if done.request.key != self.key():
+            return
+        if done.request.detail and done.snapped is not None:
+            self.snaps[done.request.key] = done.snapped
+        r = self.ruling
+        if r is None or not r.checked or (done.request.detail and not r.detailed):
+            self.ruling = done.ruling
+
+    def settle(self, timeout: float = 30.0) -> None:
+        """Wait for the worker's rulings of the place held now, resting (the tests; what a
+        cursor left still gets within a few frames)."""
+        self.moved_at = -math.inf
+        for _ in range(3):
+            self.update(0.0)
+            if self.ruling is None or (self.ruling.checked and self.ruling.detailed) \
+                    or self.checker is None:
+                return
+            done = self.checker.wait(timeout)
+            if done is not None:
+                self.take(done)
 
     def behind(self) -> bool:
         """Whether the pointer has moved since the ruling in hand was made (a motion waits in
@@ -206,12 +275,8 @@ class DragTool:
         to = self.snaps[key]
         if to is None:
             return
-        moved = math.dist(to, self.to)
-        self.ruling = live.rule(self.state, self.pickup, to, self.target, engine=True,
-                                detail=True, facing=self.facing)
-        why = "; ".join(live.reasons(r.violations))
-        self.ruling.notes.lines.insert(0, f'snapped {moved:.2f}" to the nearest legal place '
-                                          f'(where dropped: {why})')
+        self.ruling = snapped_ruling(self.state, self.pickup, r, self.to, to, self.target,
+                                     self.facing)
 
     def drop(self, pos: tuple[int, int], shift: bool = False) -> None:
         self.move(pos)
@@ -231,6 +296,7 @@ class DragTool:
             action = clicked
         if shift and self.hold(action):          # more targets to list before it is sent
             self.pickup = None
+            self.let_go()
             self.ruling = None
             return
         refused = self.not_yours(action)
@@ -243,6 +309,7 @@ class DragTool:
                 self.cancel("snapped back: " + "; ".join(live.reasons(bad)))
                 return
             self.pickup = None
+            self.let_go()
             self.ruling = None
             self.submit(action)
             return
@@ -254,12 +321,20 @@ class DragTool:
             return
         uid = self.state.scene.units[p.unit].id
         self.pickup = None
+        self.let_go()
         self.ruling = None
         self.on_applied(self.state.dice.log[before:],
                         f"{action.type} {uid}: {live.outcome(events)}")
 
+    def let_go(self) -> None:
+        """The unit is out of the hand: its worker ends."""
+        if self.checker is not None:
+            self.checker.close()
+            self.checker = None
+
     def cancel(self, why: str) -> None:
         self.pickup = None
+        self.let_go()
         self.ruling = None
         if why:
             self.say(why)
