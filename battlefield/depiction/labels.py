@@ -26,6 +26,7 @@ STEPS = (0.9, 1.5, 2.0, 2.7, 3.4, 4.3, 5.2, 6.3, 7.5, 9.0, 10.5, 12.2, 14.0, 16.
 _UNIT = np.array([(math.cos(2 * math.pi * k / DIRECTIONS + math.pi / 2),
                    math.sin(2 * math.pi * k / DIRECTIONS + math.pi / 2))
                   for k in range(DIRECTIONS)])
+LABEL = "(a label)"          # the owner of a label placed before (a leader never crosses it)
 ROUNDS = 6                   # rounds of placing, hemmed-in labels first in the next
 AMBIGUOUS = 5                # an ambiguous free place counts as this many places further down
 
@@ -302,7 +303,7 @@ class Placer:
         out = np.zeros(len(cand), dtype=bool)
         if want.anchor is None or want.owner is None or not len(obs):
             return out
-        foreign = np.array([o is not None and o != want.owner for o in owners])
+        foreign = np.array([o is not None and o != want.owner and o != LABEL for o in owners])
         if not foreign.any():
             return out
         own = _distances(cand, np.asarray([want.anchor], dtype=float))[:, 0]
@@ -383,4 +384,4 @@ def _edge(b: Box, toward: Point) -> Point:
     return cx + dx * s, cy + dy * s
 
 
-__all__ = ["Placer", "Placed", "around", "union", "box_at", "Box", "Point"]
+__all__ = ["LABEL", "Placer", "Placed", "around", "union", "box_at", "Box", "Point"]

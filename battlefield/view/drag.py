@@ -60,6 +60,33 @@ class Shown:
 TURN_STEP = 15.0          # degrees a wheel notch or Q / E turns the unit in the hand
 
 
+CAPTION_WIDTH = 64       # characters a caption row holds
+REASONS_SHOWN = 3        # rows of an illegal drop's reasons (each model's are on its tag)
+
+
+def caption_rows(lines: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The caption's lines wrapped on words into a box small enough to find a free place by
+    the unit: an illegal drop's reasons on at most REASONS_SHOWN rows (the models at fault
+    carry theirs on their tags), then how many more there are."""
+    rows: list[tuple[str, str]] = []
+    for text, key in lines:
+        parts = textwrap.wrap(text, CAPTION_WIDTH)
+        if text.startswith("illegal: ") and len(parts) > REASONS_SHOWN:
+            reasons = text[len("illegal: "):].split("; ")
+            kept, shown = [], "illegal:"
+            for why in reasons:
+                trial = f"{shown} {why};"
+                if len(textwrap.wrap(trial, CAPTION_WIDTH)) > REASONS_SHOWN:
+                    break
+                kept.append(why)
+                shown = trial
+            more = len(reasons) - len(kept)
+            parts = textwrap.wrap("illegal: " + "; ".join(kept or reasons[:1])
+                                  + (f" (+{more} more)" if more else ""), CAPTION_WIDTH)
+        rows += [(part, key) for part in parts]
+    return rows[:12]
+
+
 class DragTool:
     """Left-button drags on the table: the live-check overlay and the drop."""
 
@@ -389,15 +416,16 @@ class DragTool:
         view = tv.view
         style = tv.style
         metrics = WindowMetrics(style, view.scale, style.sides)
-        rows = [(part, key) for text, key in self.caption()
-                for part in textwrap.wrap(text, 90)][:14]
+        rows = caption_rows(self.caption())
         caption = {"k": "caption", "lines": rows} if rows else None
         avoid: list[Box] = []
         for placed in (tv.labels.placed if tv.labels is not None else ()):
             px = placed.move(tv.rect.topleft)            # the table's own labels
             (x0, y1), (x1, y0) = view.table(px.left, px.top), view.table(px.right, px.bottom)
             avoid.append((x0, y0, x1, y1))
-        r0 = tv.rect.inflate(-4, -4)
+        # on the board (not over its rulers), inside the view
+        r0 = pygame.Rect(view.board_rect(st.scene.width, st.scene.depth)).clip(
+            tv.rect.inflate(-4, -4))
         (bx0, by1), (bx1, by0) = view.table(r0.left, r0.top), view.table(r0.right, r0.bottom)
         dep = depicted.overlay(st, p, r, metrics, style.sides, avoid, self.facing, caption,
                                (bx0, by0, bx1, by1))
