@@ -22,7 +22,7 @@ import shapely
 
 from battlefield import palette as pal
 from battlefield.depiction import shapes as sh
-from battlefield.depiction.labels import Box
+from battlefield.depiction.labels import LABEL, Box
 from battlefield.depiction.live import Pickup, Ruling, describe, targeted
 from battlefield.depiction.metrics import PAGE, Metrics
 from battlefield.depiction.table import Depiction, Table, objective_radii, pieces_of_state
@@ -139,6 +139,22 @@ def reach_rings(field: Any, allowed: float) -> tuple[list[np.ndarray], list[bool
 
 
 # --- the drop --------------------------------------------------------------------------------
+FAULT_MOST = 56          # characters of a fault tag (the caption says every reason whole)
+
+
+def fault_words(model: str, why: list[str]) -> str:
+    """A model's fault tag: what is wrong with it, short enough to read beside it - its first
+    reason without its own name (the tag is tied to it), and how many more the caption lists
+    ('moves through the enemy model blue-hunters/1 (+1 more)')."""
+    reasons = list(dict.fromkeys(w.replace(f"{model} ", "", 1) if w.startswith(f"{model} ")
+                                 else w for w in why))
+    first, more = reasons[0], len(reasons) - 1
+    if len(first) > FAULT_MOST:                  # after a word, never mid-word
+        cut = first[:FAULT_MOST - 3].rsplit(" ", 1)[0].rstrip(" ,;:(")
+        first = cut + "..."
+    return first + (f" (+{more} more)" if more else "")
+
+
 def standing(state: Any, p: Pickup) -> list[tuple[Box, str | None]]:
     """The boxes of the models that stay where they are while `p` is in the hand, with their
     units (what the drag's tags keep off; the same for every place of one pick-up)."""
@@ -167,8 +183,8 @@ def overlay(state: Any, p: Pickup, r: Ruling, metrics: Metrics = PAGE,
     for k, m in enumerate(p.models):
         x, y = r.ends[k]
         table.placer.avoid((x - t.reach[m], y - t.reach[m], x + t.reach[m], y + t.reach[m]), uid)
-    for box in avoid or ():
-        table.placer.avoid(box)
+    for box in avoid or ():             # the table's own labels: no tag or leader over them
+        table.placer.avoid(box, LABEL)
     _, marker = objective_radii(scene)           # the objectives' markers stay in sight
     reach = (marker if marker > 0 else 0.3) * 1.6
     for o in scene.objectives:
@@ -250,8 +266,8 @@ def overlay(state: Any, p: Pickup, r: Ruling, metrics: Metrics = PAGE,
     for m, why in r.faults.items():
         if len(seen) >= 3 or why[0] in seen:
             continue
-        said = "; ".join(dict.fromkeys(why))
-        tag = sh.text((0, 0), said if len(said) <= 90 else said[:88] + "...", "small", "white",
+        said = fault_words(scene.model_names[m], why)
+        tag = sh.text((0, 0), said, "small", "white",
                       box=("coherency", "ink"), attrs={"data-drag": "fault"})
         w, h = metrics.size(tag)
         x, y = where[m]
@@ -282,14 +298,14 @@ def overlay(state: Any, p: Pickup, r: Ruling, metrics: Metrics = PAGE,
         k = list(p.models).index(p.ref) if p.ref in p.models else 0
         cx, cy = r.ends[k]
         off = float(t.reach[p.ref]) + 1.2
-        table.placer.add(caption, w, h, [(cx + off + w / 2, cy - off - h / 2),
-                                         (cx - off - w / 2, cy - off - h / 2),
-                                         (cx + off + w / 2, cy + off + h / 2),
-                                         (cx - off - w / 2, cy + off + h / 2)], 6,
-                         (cx - off, cy - off, cx + off, cy + off), tied=False)
+        near = [(cx + off + w / 2, cy - off - h / 2), (cx - off - w / 2, cy - off - h / 2),
+                (cx + off + w / 2, cy + off + h / 2), (cx - off - w / 2, cy + off + h / 2)]
+        table.placer.add(caption, w, h, near, 6, (cx - off, cy - off, cx + off, cy + off),
+                         tied=False)
     dep = table.placed()
     return Depiction({"drag": shapes, "labels": dep.layers["labels"]}, dep.placed,
                      table.colours)
 
 
-__all__ = ["Words", "overlay", "reach_rings", "ruler_key", "standing", "still", "words"]
+__all__ = ["Words", "fault_words", "overlay", "reach_rings", "ruler_key", "standing", "still",
+           "words"]

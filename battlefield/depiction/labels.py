@@ -26,6 +26,7 @@ STEPS = (0.9, 1.5, 2.0, 2.7, 3.4, 4.3, 5.2, 6.3, 7.5, 9.0, 10.5, 12.2, 14.0, 16.
 _UNIT = np.array([(math.cos(2 * math.pi * k / DIRECTIONS + math.pi / 2),
                    math.sin(2 * math.pi * k / DIRECTIONS + math.pi / 2))
                   for k in range(DIRECTIONS)])
+LABEL = "(a label)"          # the owner of a label placed before (a leader never crosses it)
 ROUNDS = 6                   # rounds of placing, hemmed-in labels first in the next
 AMBIGUOUS = 5                # an ambiguous free place counts as this many places further down
 
@@ -92,6 +93,8 @@ class Placer:
     owners: list[str | None] = field(default_factory=list)
     wants: list[_Want] = field(default_factory=list)
     _array: np.ndarray | None = field(default=None, repr=False)
+    _spot_cache: tuple[np.ndarray, list[int]] = field(
+        default_factory=lambda: (np.zeros((0, 4)), []), repr=False)
 
     def avoid(self, box: Box, owner: str | None = None) -> None:
         """Keep labels off box; `owner`: the unit it belongs to (a model), so that a label is
@@ -136,6 +139,14 @@ class Placer:
         u = np.tile(_UNIT, (len(STEPS), 1))
         return np.column_stack([cx + u[:, 0] * d, cy + self.up * u[:, 1] * d])
 
+    def _spots(self) -> tuple[np.ndarray, list[int]]:
+        """The point-like anchors (a mark's spot, smaller than its tag is high) and whose they
+        are: no other label may cover one, or its own tag's leader would start under it."""
+        keep = [(w.anchor, w.order) for w in self.wants if w.anchor is not None
+                and max(w.anchor[2] - w.anchor[0], w.anchor[3] - w.anchor[1]) < w.h]
+        return (np.asarray([a for a, _ in keep], dtype=float).reshape(-1, 4),
+                [k for _, k in keep])
+
     def _score(self, want: _Want, c: np.ndarray, boxes: np.ndarray, first: int
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(candidate boxes, score, ambiguous) of the centres c; `first`: the rank of c[0]. A
@@ -153,6 +164,10 @@ class Placer:
         obs = obstacles[idx]
         area = max(want.w * want.h, 1e-12)
         covered = _overlap(inner, obs)
+        spots, whose = self._spot_cache
+        others = np.array([k != want.order for k in whose], dtype=bool)
+        if others.any():    # another tag's spot is kept clear too
+            covered += 2 * _overlap(inner, spots[others])
         if len(boxes):      # another label's halo counts too: two labels never touch
             grown = boxes + np.array([-self.pad, -self.pad, self.pad, self.pad])
             covered += 4 * _overlap(inner, grown[_near(grown, region)])
@@ -187,6 +202,7 @@ class Placer:
         in by the labels placed before it) goes first of its priority in another round (at
         most ROUNDS): the round with the fewest such labels is kept."""
         kept = len(self.obstacles)
+        self._spot_cache = self._spots()
         first: set[int] = set()
         best: tuple[int, list[Placed], list[Box]] | None = None
         for _ in range(ROUNDS):
@@ -287,7 +303,7 @@ class Placer:
         out = np.zeros(len(cand), dtype=bool)
         if want.anchor is None or want.owner is None or not len(obs):
             return out
-        foreign = np.array([o is not None and o != want.owner for o in owners])
+        foreign = np.array([o is not None and o != want.owner and o != LABEL for o in owners])
         if not foreign.any():
             return out
         own = _distances(cand, np.asarray([want.anchor], dtype=float))[:, 0]
@@ -368,4 +384,4 @@ def _edge(b: Box, toward: Point) -> Point:
     return cx + dx * s, cy + dy * s
 
 
-__all__ = ["Placer", "Placed", "around", "union", "box_at", "Box", "Point"]
+__all__ = ["LABEL", "Placer", "Placed", "around", "union", "box_at", "Box", "Point"]

@@ -181,9 +181,14 @@ class Table:
         if not self.colours:
             self.colours = side_colours(s)
         inset = self.metrics.line
+        pad = self.metrics.line * 1.2
+        # A label's near place stands clear of what it names by more than the label's own
+        # margin, or its margin touches its own model and every near place counts as covered
+        # (the window's thick lines at a small zoom: each label went out on a leader line).
+        self.gap = max(self.metrics.gap, pad * 1.5)
         self.placer = Placer(bounds=self.bounds or (inset, inset, s.width - inset,
                                                     s.depth - inset),
-                             gap=self.metrics.gap, pad=self.metrics.line * 1.2, up=1.0)
+                             gap=self.gap, pad=pad, up=1.0)
         self.layers: dict[str, list[sh.Shape]] = {k: [] for k in LAYERS}
 
     def label(self, shape: sh.Shape, near: Sequence[tuple[float, float]], priority: float,
@@ -224,16 +229,16 @@ class Table:
             w, h = self.metrics.size(tag)
             x0, y0, x1, y1 = p.box
             self.label(tag, [(x1 + w / 2, y1 + h / 2), (x0 - w / 2, y1 + h / 2),
-                             *around(p.box, w, h, self.metrics.gap)], 3, p.box, uid)
+                             *around(p.box, w, h, self.gap)], 3, p.box, uid)
         words = uid + (f" {more}" if more else "")
         shape = sh.text((0, 0), words, "label", pal.side_key(side, "/d35"), bold=True,
                         badge=badge, attrs={"data-label-for": uid})
         w, h = self.metrics.size(shape)
         main = main_group(ps)
         group = union([p.box for p in main])
-        near = around(group, w, h, self.metrics.gap)
+        near = around(group, w, h, self.gap)
         if len(main) < len(ps):
-            near += around(union([p.box for p in ps]), w, h, self.metrics.gap)
+            near += around(union([p.box for p in ps]), w, h, self.gap)
         self.label(shape, near, 5, group, uid)
 
     # --- board ---------------------------------------------------------------------------------
@@ -263,7 +268,7 @@ class Table:
                 shapely.box(anchor.x - hw, anchor.y - hh, anchor.x + hw, anchor.y + hh))
             box = tuple(float(v) for v in piece.polygon.bounds)
             near = [(anchor.x, anchor.y)] if fits and piece.kind != "place-of-power" else []
-            near += around(box, w, h, self.metrics.gap)  # type: ignore[arg-type]
+            near += around(box, w, h, self.gap)  # type: ignore[arg-type]
             self.label(shape, near, 1, box)  # type: ignore[arg-type]
 
     # --- objectives ----------------------------------------------------------------------------
@@ -311,7 +316,7 @@ class Table:
             shape = sh.text((0, 0), words, "small", pal.side_key(h, "/d45") if h else "ink",
                             attrs={"data-label-objective": o.id})
             w, hh = self.metrics.size(shape)
-            g = self.metrics.gap
+            g = self.gap
             self.label(shape, [(c[0], c[1] - reach - g - hh / 2), (c[0], c[1] + reach + g + hh / 2),
                                (c[0], c[1] - zone + hh / 2 + g), (c[0], c[1] + zone - hh / 2 - g),
                                (c[0] + reach + g + w / 2, c[1]), (c[0] - reach - g - w / 2, c[1])],
@@ -374,8 +379,9 @@ class Table:
                 out.append(sh.group([sh.line(p, ink, 2), sh.glyph("arrowhead", p[-1], 8,
                                                                   angle=ang, fill=ink)], attrs=a))
             if mark.label:
-                at = (((p[0][0] + p[-1][0]) / 2, (p[0][1] + p[-1][1]) / 2)
-                      if mark.kind == "arrow" else p[-1])
+                # an arrow's tag a third of the way along it, by the unit whose order it is
+                # (two arrows to one foe, or head on, keep their tags apart)
+                at = (_along(p, 1 / 3) if mark.kind == "arrow" else p[-1])
                 owner = (unit_ids[mark.unit] if isinstance(mark.unit, int)
                          and 0 <= mark.unit < len(unit_ids) else None)
                 tag = sh.text((0, 0), mark.label, "small", "ink", box=("white", ink),
@@ -383,7 +389,7 @@ class Table:
                 w, h = self.metrics.size(tag)
                 spot = (at[0] - 0.05, at[1] - 0.05, at[0] + 0.05, at[1] + 0.05)
                 near = [at] if mark.kind == "arrow" else [(at[0], at[1] + 0.25 + h / 2)]
-                self.label(tag, near + around(spot, w, h, self.metrics.gap), 4, spot, owner)
+                self.label(tag, near + around(spot, w, h, self.gap), 4, spot, owner)
 
     # --- a measurement -------------------------------------------------------------------------
     def measurement(self, m: dict | None) -> None:
@@ -465,6 +471,12 @@ def depict(scene: Scene, pieces: list[Piece] | None = None, rulings: Rulings | N
 
 
 # --- helpers ---------------------------------------------------------------------------------
+def _along(points: Sequence[tuple[float, float]], share: float) -> tuple[float, float]:
+    """The point `share` of the way along a polyline."""
+    q = shapely.LineString(points).interpolate(share, normalized=True)
+    return float(q.x), float(q.y)
+
+
 def ring(p: Piece, what: str, under: str, under_w: float, over: str, over_w: float,
          grow: float) -> sh.Shape:
     """A ring round a model's base (grown by `grow` line units): `under` then `over`."""

@@ -19,6 +19,7 @@ from typing import Any
 from battlefield.depiction import live
 from battlefield.rules.actions import Action
 from battlefield.rules.choices import passes, spends
+from battlefield.rules.guide import decision_line
 from battlefield.rules.moves import leader
 from battlefield.rules.state import State
 
@@ -40,7 +41,9 @@ def offers(state: State, seat: str | None, version: int) -> dict[str, Any]:
     if state.pending and not over:
         d = state.pending[0]
         out["deciding"] = {"side": d.side, "kind": d.kind, "secret": d.secret,
-                           "about": [list(a) for a in d.about]}
+                           "about": [list(a) for a in d.about],
+                           # who must answer what, in words (the turn line says it)
+                           "line": decision_line(state)}
     if seat is None or over or acting != seat:
         return out
     if state.pending:

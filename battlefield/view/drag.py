@@ -22,6 +22,7 @@ from battlefield.depiction.labels import Box
 from battlefield.geometry.bases import outline_points
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.state import State
+from battlefield.view.checker import Answer, Checker, Key, Request, snapped_ruling
 from battlefield.view.depict import WindowMetrics, draw
 from battlefield.view.table_view import TableView
 
@@ -59,6 +60,33 @@ class Shown:
 TURN_STEP = 15.0          # degrees a wheel notch or Q / E turns the unit in the hand
 
 
+CAPTION_WIDTH = 64       # characters a caption row holds
+REASONS_SHOWN = 3        # rows of an illegal drop's reasons (each model's are on its tag)
+
+
+def caption_rows(lines: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The caption's lines wrapped on words into a box small enough to find a free place by
+    the unit: an illegal drop's reasons on at most REASONS_SHOWN rows (the models at fault
+    carry theirs on their tags), then how many more there are."""
+    rows: list[tuple[str, str]] = []
+    for text, key in lines:
+        parts = textwrap.wrap(text, CAPTION_WIDTH)
+        if text.startswith("illegal: ") and len(parts) > REASONS_SHOWN:
+            reasons = text[len("illegal: "):].split("; ")
+            kept, shown = [], "illegal:"
+            for why in reasons:
+                trial = f"{shown} {why};"
+                if len(textwrap.wrap(trial, CAPTION_WIDTH)) > REASONS_SHOWN:
+                    break
+                kept.append(why)
+                shown = trial
+            more = len(reasons) - len(kept)
+            parts = textwrap.wrap("illegal: " + "; ".join(kept or reasons[:1])
+                                  + (f" (+{more} more)" if more else ""), CAPTION_WIDTH)
+        rows += [(part, key) for part in parts]
+    return rows[:12]
+
+
 class DragTool:
     """Left-button drags on the table: the live-check overlay and the drop."""
 
@@ -86,6 +114,8 @@ class DragTool:
         self.at: tuple[int, int] | None = None  # the pointer where the ruling in hand was made
         self.check_cost = 0.0                   # seconds the last engine check took
         self.snaps: dict[tuple, tuple[float, float] | None] = {}   # this pick-up's snaps
+        # The engine's slow rulings, worked out off the main thread (view/checker.py).
+        self.checker: Checker | None = None
         self._layer_key = None
 
     @property
@@ -120,7 +150,7 @@ class DragTool:
         now = float(t.facing[self.pickup.ref]) if self.facing is None else self.facing
         self.facing = (now + degrees) % 360.0
         self.moved_at = time.perf_counter()
-        self.update_ruling(engine=True)
+        self.rule_now()
 
     def press(self, pos: tuple[int, int], one_model: bool = False) -> bool:
         if not self.table.rect.collidepoint(pos):
@@ -148,8 +178,15 @@ class DragTool:
         self.facing = None
         self.ruling = None
         self.moved_at = time.perf_counter()
-        self.update_ruling(engine=True)
-        self.check_cost = 0.0        # the first check warms caches: judge by the next ones
+        if self.checker is not None:
+            self.checker.close()
+        self.checker = Checker(self.state, u, m if p.single else None, p.ability,
+                               self.table.version)
+        # The quick rulings at once, the engine's verdict from the worker: the first check
+        # warms caches (a stall of its own), and its cost says whether the next ones may be
+        # asked on the frame.
+        self.check_cost = math.inf
+        self.rule_now()
         return True
 
     def move(self, pos: tuple[int, int]) -> None:
@@ -164,15 +201,74 @@ class DragTool:
             # A charge or pile-in is dropped next to its target, not on it.
             self.target = live.nearest_enemy(self.state, self.pickup, self.to)
         self.moved_at = time.perf_counter()
-        self.update_ruling(engine=self.check_cost < FAST_CHECK_S, detail=False)
+        self.rule_now()
+
+    def key(self) -> Key:
+        """The place the unit is held at: where, the enemy under the cursor, its facing."""
+        assert self.to is not None
+        return (self.to, self.target, self.facing)
+
+    def rule_now(self) -> None:
+        """The rulings at the place held now: the engine's check on this frame when it is
+        quicker than a frame can spare (FAST_CHECK_S), else the quick rulings now and the
+        engine's verdict from the worker when it is ready."""
+        if self.check_cost < FAST_CHECK_S:
+            self.update_ruling(engine=True, detail=False)
+            return
+        self.update_ruling(engine=False, detail=False)
+        if self.checker is not None:
+            self.checker.ask(Request(self.key(), False))
 
     def update(self, dt: float) -> None:
-        """A resting cursor gets the engine's check if the frames skipped it (drawn at once),
-        then the costly rulings."""
+        """Each frame: the worker's answer taken when it is for the place held now (one for a
+        place the pointer has left is dropped: the latest request wins); a resting cursor
+        asks the worker for the engine's check if the frames skipped it, then for the costly
+        rulings and the snap. Nothing slow runs here: the frames go on meanwhile."""
+        c = self.checker
+        if self.pickup is None or c is None or self.ruling is None:
+            return
+        if c.version != self.table.version:        # the game changed under the hand
+            c.close()
+            p = self.pickup
+            c = self.checker = Checker(self.state, p.unit,
+                                       p.ref if p.single else None, p.ability,
+                                       self.table.version)
+        done = c.answer()
+        if done is not None:
+            self.take(done)
         r = self.ruling
-        if (self.pickup is not None and r is not None and not (r.checked and r.detailed)
-                and time.perf_counter() - self.moved_at >= SETTLE_S):
-            self.update_ruling(engine=True, detail=False if not r.checked else True)
+        rest = time.perf_counter() - self.moved_at >= SETTLE_S
+        if not r.checked:
+            c.ask(Request(self.key(), rest))
+        elif rest and not r.detailed:
+            c.ask(Request(self.key(), True))
+
+    def take(self, done: Answer) -> None:
+        """The worker's answer: its cost says whether checks may be asked on the frame; its
+        ruling is shown only when made for the place held now (and is no less than what is
+        shown)."""
+        if not done.request.detail:
+            self.check_cost = done.cost
+        if done.request.key != self.key():
+            return
+        if done.request.detail and done.snapped is not None:
+            self.snaps[done.request.key] = done.snapped
+        r = self.ruling
+        if r is None or not r.checked or (done.request.detail and not r.detailed):
+            self.ruling = done.ruling
+
+    def settle(self, timeout: float = 30.0) -> None:
+        """Wait for the worker's rulings of the place held now, resting (the tests; what a
+        cursor left still gets within a few frames)."""
+        self.moved_at = -math.inf
+        for _ in range(3):
+            self.update(0.0)
+            if self.ruling is None or (self.ruling.checked and self.ruling.detailed) \
+                    or self.checker is None:
+                return
+            done = self.checker.wait(timeout)
+            if done is not None:
+                self.take(done)
 
     def behind(self) -> bool:
         """Whether the pointer has moved since the ruling in hand was made (a motion waits in
@@ -206,12 +302,8 @@ class DragTool:
         to = self.snaps[key]
         if to is None:
             return
-        moved = math.dist(to, self.to)
-        self.ruling = live.rule(self.state, self.pickup, to, self.target, engine=True,
-                                detail=True, facing=self.facing)
-        why = "; ".join(live.reasons(r.violations))
-        self.ruling.notes.lines.insert(0, f'snapped {moved:.2f}" to the nearest legal place '
-                                          f'(where dropped: {why})')
+        self.ruling = snapped_ruling(self.state, self.pickup, r, self.to, to, self.target,
+                                     self.facing)
 
     def drop(self, pos: tuple[int, int], shift: bool = False) -> None:
         self.move(pos)
@@ -231,6 +323,7 @@ class DragTool:
             action = clicked
         if shift and self.hold(action):          # more targets to list before it is sent
             self.pickup = None
+            self.let_go()
             self.ruling = None
             return
         refused = self.not_yours(action)
@@ -243,6 +336,7 @@ class DragTool:
                 self.cancel("snapped back: " + "; ".join(live.reasons(bad)))
                 return
             self.pickup = None
+            self.let_go()
             self.ruling = None
             self.submit(action)
             return
@@ -254,12 +348,20 @@ class DragTool:
             return
         uid = self.state.scene.units[p.unit].id
         self.pickup = None
+        self.let_go()
         self.ruling = None
         self.on_applied(self.state.dice.log[before:],
                         f"{action.type} {uid}: {live.outcome(events)}")
 
+    def let_go(self) -> None:
+        """The unit is out of the hand: its worker ends."""
+        if self.checker is not None:
+            self.checker.close()
+            self.checker = None
+
     def cancel(self, why: str) -> None:
         self.pickup = None
+        self.let_go()
         self.ruling = None
         if why:
             self.say(why)
@@ -314,15 +416,16 @@ class DragTool:
         view = tv.view
         style = tv.style
         metrics = WindowMetrics(style, view.scale, style.sides)
-        rows = [(part, key) for text, key in self.caption()
-                for part in textwrap.wrap(text, 90)][:14]
+        rows = caption_rows(self.caption())
         caption = {"k": "caption", "lines": rows} if rows else None
         avoid: list[Box] = []
         for placed in (tv.labels.placed if tv.labels is not None else ()):
             px = placed.move(tv.rect.topleft)            # the table's own labels
             (x0, y1), (x1, y0) = view.table(px.left, px.top), view.table(px.right, px.bottom)
             avoid.append((x0, y0, x1, y1))
-        r0 = tv.rect.inflate(-4, -4)
+        # on the board (not over its rulers), inside the view
+        r0 = pygame.Rect(view.board_rect(st.scene.width, st.scene.depth)).clip(
+            tv.rect.inflate(-4, -4))
         (bx0, by1), (bx1, by0) = view.table(r0.left, r0.top), view.table(r0.right, r0.bottom)
         dep = depicted.overlay(st, p, r, metrics, style.sides, avoid, self.facing, caption,
                                (bx0, by0, bx1, by1))

@@ -66,6 +66,12 @@ class ButtonGuard:
         self.fresh = {n: f for n, f in self.fresh.items() if n in shown}
         self.shown = shown
 
+    def unmoved(self, name: str) -> bool:
+        """Whether `name` appeared under the pointer and the pointer has not moved on it since:
+        its tooltip waits too (it would cover the message saying what the click before did)."""
+        f = self.fresh.get(name)
+        return f is not None and not f[2]
+
     def stale(self, version: Hashable) -> bool:
         """Whether the game changed since the buttons were drawn (two clicks before the next
         frame): what the pointer is on is not what the player saw."""

@@ -296,8 +296,10 @@ class Panel:
         """Under the button the cursor is on: what choosing it costs or means, from the
         ruleset's data (its vocabulary's `explain:`, else `does:`)."""
         name = self.button_at(self.hover) if self.hover is not None else None
-        if name is not None and name == self.tip_off:
-            return          # clicked: the message it covers says what came of the click
+        if name is not None and (name == self.tip_off or self.guard.unmoved(name)):
+            # clicked, or come under the pointer by itself (the next phase's button where the
+            # clicked one was): the message it would cover says what came of the click
+            return
         text = button_tip(state, name, self.answers) if name is not None else ""
         if name is not None and name == self.take_back:
             text = (f"{name}: undo that choice and what followed by itself; you may until "

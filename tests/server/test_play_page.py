@@ -139,6 +139,11 @@ def test_two_seats_drag_check_drop_and_answer_a_decision_by_its_button(server):
             while not (await red.eval(deciding) or await blue.eval(deciding)):
                 await asyncio.sleep(0.1)
             page = red if await red.eval(deciding) else blue
+            other = blue if page is red else red
+            # the turn line says who must answer what, on both pages
+            await other.until("document.getElementById('turn').dataset.deciding")
+            seen["turns"] = [await p.eval("document.getElementById('turn').textContent")
+                             for p in (page, other)]
             v = version(server, gid)
             answer = await page.eval("document.querySelector('#actions button.decision')"
                                      ".dataset.action")
@@ -158,6 +163,10 @@ def test_two_seats_drag_check_drop_and_answer_a_decision_by_its_button(server):
     assert seen["unchanged"] == (True, True)
     assert all(isinstance(a, dict) and "type" in a for a in seen["actions"])
     assert seen["decision"]["type"] == "commit" and seen["decision"]["side"] in ("red", "blue")
+    mine, theirs = seen["turns"]
+    side = seen["decision"]["side"]
+    assert mine.startswith("you decide commit") and "commit 0" in mine, mine
+    assert theirs.startswith(f"waiting: {side} decides commit"), theirs
 
 
 def test_a_touch_drag_at_phone_size_moves_a_unit(server):

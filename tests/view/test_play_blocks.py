@@ -55,6 +55,7 @@ def test_a_turn_in_the_window(scene: PlayScene) -> None:
     scene.handle_event(ev(pygame.MOUSEMOTION, pos=b, rel=(0, b[1] - a[1]), buttons=(1, 0, 0)))
     scene.handle_event(ev(pygame.MOUSEWHEEL, x=0, y=1))          # +15 degrees
     scene.handle_event(ev(pygame.KEYDOWN, key=pygame.K_q, mod=0))  # +15 more
+    scene.drag.settle()                  # held there: the worker's verdict (view/checker.py)
     r = scene.drag.ruling
     assert r.action.facing == pytest.approx(120) and r.legal
     assert any(m.kind == "outline" and m.label == "front arc" for m in r.notes.marks)
@@ -63,6 +64,7 @@ def test_a_turn_in_the_window(scene: PlayScene) -> None:
     # Held flush against blue-d's front (its front edge at y = 14, ours at y = 13 + 1).
     c = px(scene, 20, 13)
     scene.handle_event(ev(pygame.MOUSEMOTION, pos=c, rel=(0, c[1] - b[1]), buttons=(1, 0, 0)))
+    scene.drag.settle()
     r = scene.drag.ruling
     assert r.action.facing == pytest.approx(90)
     assert "engages blue-d on its front (engaged on its own front)" in r.notes.lines

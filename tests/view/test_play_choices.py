@@ -74,6 +74,11 @@ def test_a_clicked_buttons_tooltip_leaves_its_verdict_in_view() -> None:
     assert scene.panel.tip_off is None
     click_button(scene, "stop")
     assert scene.panel.tip_off == "stop"
+    scene.draw(pygame.Surface((1200, 760)))
+    nudge = (rect.centerx + 6, rect.centery)        # moved on it: not come under the pointer
+    scene.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=nudge, rel=(6, 0),
+                                          buttons=(0, 0, 0)))
+    assert scene.panel.tip_off == "stop"
     tip = pygame.Surface((1200, 760))
     scene.panel.tip_off = None
     scene.draw(tip)
@@ -88,6 +93,42 @@ def test_a_clicked_buttons_tooltip_leaves_its_verdict_in_view() -> None:
     scene.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=(rect.left - 40, rect.top),
                                           rel=(0, 0), buttons=(0, 0, 0)))
     assert scene.panel.tip_off is None       # off the button: its tooltip shows again later
+
+
+def test_a_button_come_under_the_pointer_shows_no_tooltip_until_the_pointer_moves() -> None:
+    """aos4 opens on the first-turn decision: go-first clicked, the hero phase's end-phase
+    button comes where it was, under the pointer. Its tooltip would cover the message that says
+    what the click did (the start phase passed by itself, and why): none until the pointer
+    moves on it."""
+    scene = PlayScene(open_game(None, "aos4"), (1200, 760))
+    surf = pygame.Surface((1200, 760))
+    scene.draw(surf)
+    rect = next(r for r, n in scene.panel.buttons if n == "go-first")
+    scene.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=rect.center, rel=(0, 0),
+                                          buttons=(0, 0, 0)))
+    scene.draw(surf)
+    scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center))
+    assert scene.state.actions[-1].type == "go-first"
+    for _ in range(5):
+        scene.update(0.016)
+    scene.draw(surf)
+    under = scene.panel.button_at(rect.center)
+    assert under is not None and under != "go-first"
+    assert scene.panel.guard.unmoved(under)
+    tip = pygame.Rect(scene.panel.rect.left + 8, max(r.bottom for r, _ in scene.panel.buttons)
+                      + 6, 200, 12)
+    yellow = (255, 255, 225, 255)
+
+    def tooltip_shown() -> bool:
+        return any(surf.get_at((x, y)) == yellow for x in range(tip.left + 2, tip.right, 4)
+                   for y in range(tip.top, tip.bottom, 3))
+
+    assert not tooltip_shown()
+    scene.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=(rect.centerx + 8,
+                                                                   rect.centery),
+                                          rel=(8, 0), buttons=(0, 0, 0)))
+    scene.draw(surf)
+    assert tooltip_shown()
 
 
 def test_ctrl_o_asks_before_discarding_the_game(tmp_path) -> None:

@@ -53,6 +53,8 @@ def drag(scene: PlayScene, start: tuple[float, float], end: tuple[float, float],
                           buttons=(1, 0, 0)))
     if release:
         scene.handle_event(ev(pygame.MOUSEBUTTONUP, button=1, pos=b))
+    elif scene.drag.pickup is not None:
+        scene.drag.settle()         # held there: the worker's verdict (view/checker.py)
 
 
 def test_drag_shows_live_rulings_and_drop_applies_the_move(scene: PlayScene) -> None:

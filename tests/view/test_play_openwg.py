@@ -36,6 +36,8 @@ def drag(scene: PlayScene, start: tuple[float, float], end: tuple[float, float],
                                           rel=(b[0] - a[0], b[1] - a[1]), buttons=(1, 0, 0)))
     if release:
         scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=b))
+    elif scene.drag.pickup is not None:
+        scene.drag.settle()         # held there: the worker's verdict (view/checker.py)
 
 
 @pytest.fixture()

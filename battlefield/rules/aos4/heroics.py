@@ -195,7 +195,12 @@ def check_place_of_power(state: State, a: Ability, u: int, action: Action) -> li
                 state.table.layout.pieces_with("place-of-power") for m in state.models_of(u)),
                default=None)
     if near is None or near > reach + movement.EPS:
-        far = "" if near is None else f" ({near:.3f}\" away)"
+        # two decimals, as every distance the players read; more when two would read as in
+        # reach (3.004" is not within 3")
+        digits = 2
+        while near is not None and round(near, digits) <= reach and digits < 4:
+            digits += 1
+        far = "" if near is None else f": the nearest is {near:.{digits}f}\" away"
         return [v("no_place_of_power", f"{action.unit} is not within {reach:g}\" of a "
                                        f"place of power{far}", **({} if near is None
                                                                   else {"distance": near}))]

@@ -14,7 +14,7 @@ import shapely
 
 from battlefield.rules.actions import Action
 from battlefield.rules.blocks import attacks, movement, turns
-from battlefield.rules.blocks.data import order_text, stat
+from battlefield.rules.blocks.data import game, order_text, stat
 from battlefield.rules.state import State
 from battlefield.rules.window import DragContext, DragNotes, Ghost, Mark, Window
 
@@ -41,6 +41,10 @@ def engaged_marks(state: State, u: int) -> list[Mark]:
 
 
 def order_mark(state: State, u: int) -> Mark | None:
+    """Unit u's standing order as an arrow: an advance or a withdrawal from the front (rear)
+    edge's middle to where that edge would stop - short of a block or piece of terrain in
+    the way, touching it, as the Movement phase moves it; a charge or a march along the way
+    its centre will go. A charge's tag names the charger (two blocks may charge one foe)."""
     spec = state.scene.units[u]
     order = state.extra["orders"].get(spec.id)
     if not order or order["order"] == "hold":
@@ -51,11 +55,15 @@ def order_mark(state: State, u: int) -> Mark | None:
     th = math.radians(f)
     kind = order["order"]
     if kind in ("advance", "withdraw"):
-        sign = 1.0 if kind == "advance" else -0.5
-        end = (x + sign * move * math.cos(th), y + sign * move * math.sin(th))
-        # From the front (a withdrawal from the rear) edge's middle.
-        back = -1.0 if kind == "withdraw" else 1.0
-        start = (x + back * a * math.cos(th), y + back * a * math.sin(th))
+        back = kind == "withdraw"
+        trip = movement.straight(state, u, move * (game(state).withdraw if back else 1.0),
+                                 backwards=back)
+        if trip.distance <= 1e-6:          # it cannot go at all (touching what is ahead)
+            return None
+        ex, ey, _ = trip.end
+        edge = -a if back else a           # the rear edge leads a withdrawal
+        start = (x + edge * math.cos(th), y + edge * math.sin(th))
+        end = (ex + edge * math.cos(th), ey + edge * math.sin(th))
         return Mark("arrow", np.array([start, end]), order_text(order), spec.side, u)
     # A charge or a march: the way the block's centre will go, round blocks and terrain, as
     # the Movement phase moves it (turn after turn while its Move falls short).
@@ -67,11 +75,13 @@ def order_mark(state: State, u: int) -> Mark | None:
         if not turns.alive(state, w):
             return None
         route: list[tuple[float, float]] | None = turns.charge_route(state, u, w)[0]
+        text = f"{spec.id} charges {order['target']}"
     else:
         route = turns.march_route(state, u, tuple(order["to"]))
+        text = order_text(order)
     if route is None:
         return None
-    return Mark("arrow", np.array(route), order_text(order), spec.side, u)
+    return Mark("arrow", np.array(route), text, spec.side, u)
 
 
 def arc_outline(state: State, u: int, reach: float) -> np.ndarray | None:

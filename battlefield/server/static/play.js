@@ -135,10 +135,18 @@
     if (over) { turn.textContent = "the battle is over"; return; }
     if (!o) { turn.textContent = "joining..."; return; }
     var d = o.deciding;
-    var whose = d ? d.side + " decides " + d.kind + (d.secret ? " (secret)" : "") :
-                (o.acting || "?") + " to act";
     var mine = seat && o.acting === seat;
-    turn.textContent = (mine ? "your turn: " : "") + whose;
+    if (d) {           // who must answer what: a decision is no one's turn
+      var line = d.line || d.side + " decides " + d.kind + (d.secret ? " (secret)" : "");
+      var head = d.side + " decides ";
+      mine = seat && d.side === seat;
+      turn.textContent = mine && line.indexOf(head) === 0 ?
+        "you decide " + line.slice(head.length) : "waiting: " + line;
+      turn.setAttribute("data-deciding", d.side);
+    } else {
+      turn.textContent = (mine ? "your turn: " : "") + (o.acting || "?") + " to act";
+      turn.removeAttribute("data-deciding");
+    }
     turn.className = mine ? "mine" : "";
   }
 

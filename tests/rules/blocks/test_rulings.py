@@ -251,3 +251,43 @@ def test_a_charge_orders_arrow_is_the_way_the_charge_goes():
     assert len(route) > 2 and facing == pytest.approx(90)      # facing blue-t, north
     assert not shapely.LineString(route).intersects(shapely.box(6, 14, 14, 15))
     assert route[-1] == pytest.approx((10, 24 - 1 - 1))        # 2" deep blocks, fronts flush
+    assert arrow.label == "red-c charges blue-t"     # two blocks may charge one foe: whose
+
+
+@pytest.mark.parametrize("name, ahead, end", [
+    # red-a's front edge at y 7, Move 4: free ahead, the edge goes 4" to y 11
+    ("free", None, 11.0),
+    # blue-b's front edge at y 9: red-a stops touching it (its centre 2" on), not inside it
+    ("a block in the way", block("blue-b", "blue", 10, 10, 270, order="hold"), 9.0),
+    # a wall from y 8.5: it stops touching the wall, 1.5" on
+    ("a wall in the way", None, 8.5),
+])
+def test_an_advance_arrow_ends_where_the_move_really_ends(name, ahead, end):
+    """The advance order's arrow runs from the block's front edge to where that edge stops
+    as the Movement phase moves it (turns.by_order: movement.straight), touching whatever it
+    meets - not through it to the full Move."""
+    from battlefield.rules.blocks.marks import order_mark
+    from battlefield.rules.log import rules_for
+    from battlefield.rules.state import Game
+
+    others = [ahead] if ahead else [block("blue-b", "blue", 40, 26, 270, order="hold")]
+    terrain = (square("wall", 6, 8.5, 14, 9.5),) if name == "a wall in the way" else ()
+    text = scene(block("red-a", "red", 10, 6, 90, order="advance"), *others, terrain=terrain,
+                 state={"round": 2, "active": "red"})
+    state = Game(rules_for("blocks"), load_scene_text(text, "scene.yaml"), 1).new_state()
+    arrow = order_mark(state, 0)
+    assert arrow.label == "advance"
+    assert arrow.points.ravel().tolist() == pytest.approx([10, 7, 10, end])
+
+
+def test_a_block_that_cannot_advance_at_all_shows_no_arrow():
+    """Touching an enemy block ahead it goes nowhere: no arrow into the enemy."""
+    from battlefield.rules.blocks.marks import order_mark
+    from battlefield.rules.log import rules_for
+    from battlefield.rules.state import Game
+
+    text = scene(block("red-a", "red", 10, 6, 90, order="advance"),
+                 block("blue-b", "blue", 10, 8, 270, order="hold"),
+                 state={"round": 2, "active": "red"})
+    state = Game(rules_for("blocks"), load_scene_text(text, "scene.yaml"), 1).new_state()
+    assert order_mark(state, 0) is None

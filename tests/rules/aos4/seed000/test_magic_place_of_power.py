@@ -58,7 +58,7 @@ def test_within_3_inches(edge_x, z, legal):
     _, (r,) = play(scene(edge_x, z=z), POP, dice=(4,))
     assert r["legal"] is legal, r["violations"]
     if not legal:
-        assert codes(r) == ["no_place_of_power"] and "3.010\" away" in \
+        assert codes(r) == ["no_place_of_power"] and "3.01\" away" in \
             r["violations"][0]["message"]
 
 
