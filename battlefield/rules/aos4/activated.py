@@ -32,6 +32,7 @@ logged with its text and applied by hand).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -47,9 +48,12 @@ Event = dict[str, Any]
 BUFFS = ("hit", "wound", "save", "attacks", "rend", "damage", "charge", "run", "move",
          "control", "casting", "chanting", "charge_dice")
 TARGET_KEYS = {"unit", "keywords", "not_keywords", "within", "wholly_within", "in_combat",
-               "charged", "other", "count", "visible", "not_in_combat"}
+               "charged", "other", "count", "visible", "not_in_combat", "name", "not_fought"}
 MOST_TARGETS = 6
 TURN_END = "turn-end:"     # a counter: what of a buff_ counter lasts only until the turn ends
+FIGHTS_NEXT = "fights_next"     # state.extra: the unit a reaction picked to fight immediately
+                                # after the fight it reacted to (fighting.fighters)
+PASSED_FIGHT = "passed-fight"   # phase_used: a unit its side passed over in the combat phase
 
 
 # --- what the engine plays ---
@@ -58,6 +62,8 @@ def _subject(who: Mapping[str, Any] | None) -> bool:
 
 
 def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
+    if "fight_after" in e:
+        return e.get("who") == {"unit": "target"} and set(e) == {"fight_after", "who"}
     if e.get("if") or "weapon" in e or ("against" in e and "mortal" not in e):
         return False
     on = e.get("on") or e.get("each")
@@ -105,6 +111,10 @@ def playable(reading: effects.Reading | None) -> bool:
     if any(set(c) - {"charged", "in_combat"} for c in reading.conditions):
         return False
     has_target = reading.target is not None
+    after = [e for e in reading.effects if "fight_after" in e]
+    if after and (reading.timing.get("reaction") != "fight" or not has_target
+                  or reading.target.get("count") != 1):
+        return False
     return bool(reading.effects) and all(_effect_ok(e, has_target) for e in reading.effects) \
         and all(not ((e.get("who") or e.get("of") or {}).get("unit") == "target")
                 or has_target for e in reading.effects)
@@ -166,6 +176,8 @@ def _fits(state: State, ref: Referee, table: Any, t: Mapping[str, Any], u: int, 
              for k in ("within", "wholly_within") if k in t}
     return not ((t["unit"] == "friendly") != (tspec.side == spec.side)
                 or (t.get("other") and w == u)
+                or ("name" in t and not named(tspec, t["name"]))
+                or (t.get("not_fought") and (w == u or not may_fight(state, ref, w)))
                 or any(not effects.has_keywords(k, keys) for k in t.get("keywords", ()))
                 or any(effects.has_keywords(k, keys) for k in t.get("not_keywords", ()))
                 or ("within" in reach and not _within(table, w, u, reach["within"], False))
@@ -177,6 +189,21 @@ def _fits(state: State, ref: Referee, table: Any, t: Mapping[str, Any], u: int, 
                 or (t.get("visible") and w != u and not _sees(ref, state, u, w)))
 
 
+def named(spec: Any, name: str) -> bool:
+    """A unit the text names by its warscroll's name ('a friendly Crypt Horrors unit'): its
+    name, the catalogue's "(N Models)" aside, or a keyword of that name."""
+    own = re.sub(r"\s*\(\d+ models?\)\s*$", "", str(spec.name or ""), flags=re.I)
+    return " ".join(own.split()).lower() == " ".join(name.split()).lower() \
+        or effects.has_keywords(name.upper(), tuple(spec.keywords))
+
+
+def may_fight(state: State, ref: Referee, w: int) -> bool:
+    """Unit w has not fought (nor been passed over) this phase and may fight: in combat, or
+    charged this turn (fighting.all_fighters' rule)."""
+    return not state.units[w].phase_used & {"fight", PASSED_FIGHT} \
+        and bool(ref.combat[w] or "charged" in state.units[w].flags)
+
+
 def _sees(ref: Referee, state: State, u: int, w: int) -> bool:
     """Some model of unit u sees some model of unit w."""
     return any(ref.sight.model_visibility(int(m), int(n)).any
@@ -185,7 +212,8 @@ def _sees(ref: Referee, state: State, u: int, w: int) -> bool:
 
 def _target_words(t: Mapping[str, Any]) -> str:
     bits = ["another" if t.get("other") else "a", t["unit"],
-            *[f"non-{k}" for k in t.get("not_keywords", ())], *t.get("keywords", ()), "unit"]
+            *[f"non-{k}" for k in t.get("not_keywords", ())], *t.get("keywords", ()),
+            *([t["name"]] if "name" in t else []), "unit"]
     if t.get("count") == "each":
         bits[0] = "each"
     elif t.get("count", 1) > 1:
@@ -202,6 +230,8 @@ def _target_words(t: Mapping[str, Any]) -> str:
         bits.append("that charged this turn")
     if t.get("not_in_combat"):
         bits.append("not in combat")
+    if t.get("not_fought"):
+        bits.append("that may still fight this phase")
     return " ".join(bits)
 
 
@@ -254,6 +284,10 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
         times = sum(1 for r in values if r >= e["each"]["at_least"])
     if "slay" in e:
         return _slay(state, x, e["slay"], why)
+    if "fight_after" in e:          # fighting.fighters: only it may fight next
+        state.extra[FIGHTS_NEXT] = x
+        return [{"type": "ability-effect", "unit": state.scene.units[x].id, "ability": name,
+                 "effect": f"fights immediately after {spec.id}"}]
     if "mortal" in e:
         out: list[Event] = []
         for _ in range(times):

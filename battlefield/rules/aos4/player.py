@@ -108,6 +108,8 @@ class Aos4Player:
         """This side's answer to a pending decision (always one of its choices)."""
         if d.kind == adjust.ADJUST:
             return abilities_play.answer(state, d)
+        if d.kind == abilities_play.REACTION:      # a free fight now, and what it gives
+            return d.choices[0]
         if d.kind == "charge-move":
             return self._charge_move(state, d)
         if d.kind == "run-move":

@@ -87,10 +87,12 @@ def end_phase(state: State) -> list[Event]:
         return deployment.pass_(state)
     events: list[Event] = [{"type": "pass", "side": side, "phase": c["phase"]}]
     if c["phase"] == "combat":
-        fighting.passed(state, side)
+        immediate = fighting.passed(state, side)
         foe = other(state, side)
         if fighting.fighters(state, foe):
             c["acting"] = foe
+            return events
+        if immediate and fighting.fighters(state, side):
             return events
         events.extend(turns.next_phase(state))
         return events
@@ -311,6 +313,10 @@ class Aos4(Ruleset):
         u = state.unit_index(action.unit)
         events = commands.pay(state, a, u, action)
         state.units[u].flags.update(moving.used(a))
+        if a.id == "fight":                 # its side may react first (a decision)
+            asked = abilities_play.ask_reaction(state, u, action)
+            if asked is not None:
+                return events + asked
         events.extend(self.handler(a.id).resolve(state, a, u, action))
         if state.clock["phase"] == "combat" and a.id == "fight" and not state.pending:
             fighting.next_fighter(state)
@@ -333,6 +339,14 @@ class Aos4(Ruleset):
             return moving.resume_run(state, suspended, answers[-1][1])
         if "adjust" in suspended:
             return adjust.resume(state, suspended, answers, abilities_play.deal)
+        if step == abilities_play.REACTION:         # the fight goes on once its side reacted
+            events = abilities_play.resume_reaction(state, answers[-1][1])
+            fought = Action.from_dict(suspended["action"])
+            u = state.unit_index(str(fought.unit))
+            events.extend(fighting.fight(state, book(state).abilities["fight"], u, fought))
+            if not state.pending:
+                fighting.next_fighter(state)
+            return events
         events = shooting.roll_attack(state, suspended, answer_of(answers, defence.ID))
         if state.clock["phase"] == "combat" and suspended["action"]["type"] == "fight":
             fighting.next_fighter(state)
