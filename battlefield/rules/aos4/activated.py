@@ -51,6 +51,8 @@ TARGET_KEYS = {"unit", "keywords", "not_keywords", "within", "wholly_within", "i
                "charged", "other", "count", "visible", "not_in_combat", "name", "not_fought"}
 MOST_TARGETS = 6
 TURN_END = "turn-end:"     # a counter: what of a buff_ counter lasts only until the turn ends
+NEXT_TURN = "next-turn:"   # a counter next-turn:SIDE:KEY: what lasts until SIDE's next turn starts
+LASTING = ("turn", "next-turn")
 FIGHTS_NEXT = "fights_next"     # state.extra: the unit a reaction picked to fight immediately
                                 # after the fight it reacted to (fighting.fighters)
 PASSED_FIGHT = "passed-fight"   # phase_used: a unit its side passed over in the combat phase
@@ -78,9 +80,9 @@ def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
     if "mortal" in e or "heal" in e or "slay" in e:
         return _subject(e.get("who"))
     if "ward" in e or "keyword" in e or "no_commands" in e:
-        return _subject(e.get("who")) and e.get("until") == "turn"
+        return _subject(e.get("who")) and e.get("until") in LASTING
     roll = e.get("modify")
-    if roll not in BUFFS or e.get("until") != "turn":
+    if roll not in BUFFS or e.get("until") not in LASTING:
         return False
     if roll in ("hit", "wound"):
         return "of" in e and _subject(e["of"])
@@ -302,24 +304,59 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
         return [{"type": "ability-effect", "unit": spec.id, "ability": name,
                  "effect": "for the rest of the turn: " + _aura_words(e)}]
     c = state.units[x].counters
+    # until the turn ends, or until the start of the caster's side's next turn (lasting)
+    until = f"{NEXT_TURN}{spec.side}:" if e.get("until") == "next-turn" else TURN_END
+    when = (f"until the start of {spec.side}'s next turn" if until != TURN_END
+            else "for the rest of the turn")
     if "keyword" in e or "no_commands" in e:     # flags: the turn's start clears them
         flag = e["keyword"].lower() if "keyword" in e else NO_COMMANDS
         state.units[x].flags.add(flag)
-        words = (f"{e['keyword']} for the rest of the turn" if "keyword" in e
-                 else "cannot use commands for the rest of the turn")
+        if until != TURN_END:
+            c[f"{until}flag:{flag}"] = 1         # lasting() gives it again
+        words = (f"{e['keyword']} {when}" if "keyword" in e
+                 else f"cannot use commands {when}")
         return [{"type": "ability-effect", "unit": state.scene.units[x].id, "ability": name,
                  "effect": words}]
     if "ward" in e:
         c["buff_ward"] = min(int(c.get("buff_ward", 7)), int(e["ward"]))
-        c[TURN_END + "buff_ward"] = 1
-        words = f"WARD ({e['ward']}+) for the rest of the turn"
+        c[until + "buff_ward"] = int(e["ward"]) if until != TURN_END else 1
+        words = f"WARD ({e['ward']}+) {when}"
     else:
         key = _buff_key(e)
         c[key] = c.get(key, 0) + int(e["by"])
-        c[TURN_END + key] = c.get(TURN_END + key, 0) + int(e["by"])   # taken back as it ends
-        words = _buff_words(e)
+        c[until + key] = c.get(until + key, 0) + int(e["by"])   # taken back as it ends
+        words = _buff_words(e).removesuffix("for the rest of the turn") + when
     return [{"type": "ability-effect", "unit": state.scene.units[x].id, "ability": name,
              "effect": words}]
+
+
+def lasting(us: Any, side: str) -> dict[str, float]:
+    """`side`'s turn starts (turns.start_turn, once the unit's flags are cleared): what its
+    abilities gave "until the start of your next turn" (NEXT_TURN counters) ends - its share
+    of each buff_ counter taken back, a ward or a flag gone -; what another side's give goes
+    on: its flags set again, and the buff_ shares returned (what the unit's own side's start
+    must keep of its buff_ counters)."""
+    keep: dict[str, float] = {}
+    for k in [k for k in us.counters if k.startswith(NEXT_TURN)]:
+        owner, _, key = k[len(NEXT_TURN):].partition(":")
+        share = us.counters[k]
+        if owner != side:
+            if key.startswith("flag:"):
+                us.flags.add(key[len("flag:"):])
+            else:
+                keep[key] = min(keep.get(key, 7), share) if key == "buff_ward" \
+                    else keep.get(key, 0) + share
+            continue
+        del us.counters[k]
+        if key.startswith("flag:"):
+            continue
+        if key == "buff_ward":
+            us.counters.pop(key, None)
+        elif key in us.counters:
+            us.counters[key] -= share
+            if not us.counters[key]:
+                del us.counters[key]
+    return keep
 
 
 def _slay(state: State, x: int, n: int | str, why: str) -> list[Event]:
