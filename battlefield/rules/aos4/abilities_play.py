@@ -27,7 +27,7 @@ Event = dict[str, Any]
 ABILITY = "ability"
 REACTION = "fight-reaction"      # the decision a fight asks of its side: a reaction, or decline
 DECLARED = "declared:"           # a unit's counter: the abilities it declared this battle
-ROLLS = ("hit", "wound", "save")  # the rolls an adjustment's modifier may name
+ROLLS = ("hit", "wound", "save", "run", "charge")   # the rolls an adjustment's modifier names
 # The reader's phases as aos4's clock names them.
 PHASE = {"hero": "hero", "movement": "movement", "shooting": "shooting", "charge": "charge",
          "combat": "combat", "end of turn": "end", "start of turn": "start",

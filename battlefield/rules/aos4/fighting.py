@@ -12,7 +12,12 @@ from typing import Any
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import commands, movement, passives, rolls, split
 from battlefield.rules.aos4.activated import FIGHTS_NEXT, PASSED_FIGHT
-from battlefield.rules.aos4.charge import charge_roll_of, longest_charge, shortest_charge
+from battlefield.rules.aos4.charge import (
+    by_hand_used,
+    charge_roll_of,
+    longest_charge,
+    shortest_charge,
+)
 from battlefield.rules.aos4.data import Ability, book
 from battlefield.rules.aos4.movement import Arrive, in_combat, v
 from battlefield.rules.aos4.movement_phase import moved
@@ -110,6 +115,7 @@ def charge(state: State, a: Ability, u: int, action: Action) -> list[Event]:
     side = unit.side
     reroll = commands.reroll(state, side, action, "forward-to-victory")
     dice, bonus, names = charge_roll_of(state, u)
+    by_hand_used(state, u, "charge")
     result = play(rolls.charge_roll(dice, unit.id, needed - bonus, reroll), state.dice)
     mods: Event = {"modifier": bonus, "abilities": names} if bonus else {}
     if dice != book(state).core.charge.roll:
@@ -143,6 +149,7 @@ def declare_charge(state: State, u: int, action: Action) -> list[Event]:
     # the roll as abilities make it (charge_roll_of: the dice, what they add): the move may
     # be as long as the dice plus the modifier, never below 0
     dice, bonus, names = charge_roll_of(state, u)
+    by_hand_used(state, u, "charge")
     mods: Event = {"modifier": bonus, "abilities": names} if bonus else {}
     if dice != book(state).core.charge.roll:
         mods["dice"] = dice

@@ -226,3 +226,26 @@ def test_no_adjustment_crashes_the_engine_and_a_refused_one_changes_nothing():
             state.apply(Action(answer, side=state.pending[0].side))
             if answer == "refuse":
                 assert state.fingerprint() == before
+
+
+@pytest.mark.parametrize("roll, first, event", [
+    ("run", {"type": "run", "unit": "red"}, "run"),
+    ("charge", {"type": "charge", "unit": "red", "target": "blue"}, "charge-roll"),
+])
+def test_a_modifier_to_the_next_run_or_charge_roll(roll, first, event):
+    """+1 to red's next run (charge) roll, accepted by blue: the roll made next adds it, named
+    "by hand" in its event, and it is used up."""
+    near = SCENE.replace("at: [10, 30]", "at: [10, 18]").replace(
+        "at: [11.5, 30]", "at: [11.5, 18]").replace("at: [10.75, 31.3]", "at: [10.75, 19.3]")
+    action = Action.from_dict(first)
+    state = start(load_scene_text(near), [action], 1, [3, 3, 3])
+    assert not advance(state, action)
+    state.apply(Action.from_dict({"type": "adjust", "side": "red", "unit": "red",
+                                  "kind": "modifier", "roll": roll, "by": 1,
+                                  "reason": "a +1 an ability gave"}))
+    state.apply(Action("accept", side="blue"))
+    assert state.units[0].counters == {f"next_{roll}": 1}
+    events = state.apply(Action.from_dict(first))
+    rolled = next(e for e in events if e["type"] == event)
+    assert (rolled["modifier"], rolled["abilities"]) == (1, ["by hand"])
+    assert state.units[0].counters == {}
