@@ -265,6 +265,8 @@ class Aos4(Ruleset):
             return [v("not_asked", "who takes the first turn is decided at the start of a "
                                    "battle round, by the side the rules name (none is asked "
                                    "now)")]
+        if action.type == adjust.ADJUST:        # either side proposes one (adjust.check)
+            return BY_HAND[action.type][0](state, action)
         if action.side is not None and action.side != state.clock["acting"]:
             return [v("not_your_decision", f"it is {state.clock['acting']}'s decision, not "
                                            f"{action.side}'s")]
@@ -296,6 +298,14 @@ class Aos4(Ruleset):
         if out:
             return out
         return self.handler(a.id).check(state, a, u, action)
+
+    def sender(self, state: State, action: Action) -> str:
+        """An adjustment naming its side is that side's to send, acting or not (the server
+        takes it from that side's seat); everything else as every ruleset."""
+        if action.type == adjust.ADJUST and not state.pending \
+                and action.side in state.scene.sides:
+            return str(action.side)
+        return super().sender(state, action)
 
     # --- resolve --------------------------------------------------------------------------------
     def resolve(self, state: State, action: Action) -> list[Event]:
