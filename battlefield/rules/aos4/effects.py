@@ -236,7 +236,7 @@ def _fight_after(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | Non
     picked to do so, add 1 to ... for the rest of the turn.]' -> the target (`not_fought`: it
     may still fight this phase) and {"fight_after": true, "who": target} with what the target
     is given; None when the first sentence picks no such unit (the effect is read as any)."""
-    said = _sentences(text)
+    said = _sentences(" ".join(text.split()))       # a line broken inside a sentence
     m = _FIGHT_PICK.match(_lower_first(said[0])) if said else None
     if m is None:
         return None

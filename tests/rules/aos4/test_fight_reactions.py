@@ -38,6 +38,11 @@ KNIGHTLY = ("Knightly Exemplar", "Reaction: You declared a FIGHT ability for thi
             "use a FIGHT ability immediately after the FIGHT ability used by this unit has been "
             "resolved. If it is picked to do so, add 1 to hit rolls for the target's attacks "
             "for the rest of the turn.")
+BOUNCIN = ("Let's Get Bouncin'!", "Reaction: You declared a FIGHT ability for this unit", None,
+           "Pick a friendly non-HERO MOONCLAN CAVALRY unit that has not used a FIGHT ability "
+           "this turn and is within this unit's combat range to be the target. The target\n"
+           "can be picked to use a FIGHT ability immediately after the FIGHT ability used by "
+           "this unit has been resolved.")          # the data breaks a line inside a sentence
 UNREAD = ("The Blood Must Flow", "Reaction: You declared a FIGHT ability for this unit", None,
           "Pick a friendly Bloodletters unit that has not used a FIGHT ability this turn and is "
           "within this unit's combat range to be the target. The target can be picked to use a "
@@ -98,6 +103,9 @@ def test_the_reaction_is_read_whole_and_played():
     assert abilities_play.played(ability(LEAD)) is not None
     knightly = effects.read(ability(KNIGHTLY))
     assert knightly is not None and knightly.target["name"] == "Crypt Horrors"
+    bouncin = effects.read(ability(BOUNCIN))
+    assert bouncin is not None and bouncin.target["not_keywords"] == ["HERO"] \
+        and bouncin.target["keywords"] == ["MOONCLAN CAVALRY"]
     # 'this unit and that friendly Bloodletters unit': a subject the reader does not know
     assert effects.read(ability(UNREAD)) is None
 
@@ -196,5 +204,5 @@ def test_the_computer_reacts():
 
 def test_the_quoted_texts_are_in_the_data(bsdata):
     _, text = _in_data(bsdata)
-    for name, _, _, effect in (LEAD, KNIGHTLY, UNREAD):
+    for name, _, _, effect in (LEAD, KNIGHTLY, BOUNCIN, UNREAD):
         assert " ".join(effect.split()) in text, name
