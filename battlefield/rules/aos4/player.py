@@ -11,7 +11,8 @@ with every eligible unit, at the enemy it hurts most.
 Decisions (asked of this side by the engine): All-out Defence for the targeted unit when it
 saves at least a point of damage on average, else decline; Unbind always (it costs nothing),
 with the WIZARD that has the most unbinds left, the nearest on a tie; the first turn of a battle
-round always taken.
+round always taken; a reaction to its own unit's fight always declared, on the first unit it
+may pick (a free fight now, and what the reaction gives it).
 """
 
 from __future__ import annotations
