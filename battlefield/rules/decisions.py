@@ -75,6 +75,9 @@ class Decision:
             bits.append(choice.unit)
         bits.extend(str(v) for _, v in choice.options
                     if sum(c.type == choice.type for c in self.choices) > 1)
+        if choice.target is not None and len({c.target for c in self.choices
+                                              if c.type == choice.type}) > 1:
+            bits.append("-> " + ", ".join(choice.targets))     # aos4's fight-reaction
         return " ".join(bits)
 
     def matches(self, action: Action) -> Action | None:

@@ -14,6 +14,7 @@ picks, with what the reaction gives it. Real texts of the data; a hand-worked sc
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 
 import pytest
 import yaml
@@ -206,3 +207,14 @@ def test_the_quoted_texts_are_in_the_data(bsdata):
     _, text = _in_data(bsdata)
     for name, _, _, effect in (LEAD, KNIGHTLY, BOUNCIN, UNREAD):
         assert " ".join(effect.split()) in text, name
+
+
+def test_each_choice_has_its_own_label():
+    """The window's and the pages' buttons: one label per reaction and unit it picks."""
+    state = fought(brutes={"keywords": ["BRUTE", "INFANTRY"]})
+    d = state.pending[0]
+    two = replace(d, choices=(d.choices[0], replace(d.choices[0], target="red-grots"),
+                              d.choices[-1]))
+    assert [two.label(c) for c in two.choices] == [
+        "ability red-boss Lead da Brutes -> red-brutes",
+        "ability red-boss Lead da Brutes -> red-grots", "decline"]
