@@ -213,6 +213,8 @@ def test_each_choice_has_its_own_label():
     """The window's and the pages' buttons: one label per reaction and unit it picks."""
     state = fought(brutes={"keywords": ["BRUTE", "INFANTRY"]})
     d = state.pending[0]
+    assert [d.label(c) for c in d.choices] == ["ability red-boss Lead da Brutes -> red-brutes",
+                                               "decline"]
     two = replace(d, choices=(d.choices[0], replace(d.choices[0], target="red-grots"),
                               d.choices[-1]))
     assert [two.label(c) for c in two.choices] == [
