@@ -19,7 +19,7 @@ from battlefield.army.bases import BASE_RULE, BaseSizeError, expected, parse_bas
 from battlefield.army.entries import Entry, Profile
 from battlefield.army.loadout import Loadout, loadout
 from battlefield.army.warscroll import abilities, is_ability, rules_text
-from battlefield.rules.aos4 import effects
+from battlefield.rules.aos4 import activated, effects
 from battlefield.rules.aos4 import weapons as aos4_weapons
 
 UNIT_PROFILE = "Unit"
@@ -417,27 +417,52 @@ def _dice_or_whole(text: str) -> int | str:
     return int(text) if text.isdigit() else text.upper()
 
 
-def magic_item(declare: str, effect: str, kind: str) -> dict[str, Any] | None:
+def magic_item(declare: str, effect: str, kind: str, name: str = "",
+               as_written: tuple[str, str] | None = None) -> dict[str, Any] | None:
     """What rules/aos4/magic.py plays of a spell or prayer - {"target", "range", "effect":
     {"mortal" | "heal": N}} - when the effect reader reads its whole text as exactly that: one
     enemy unit it must see (magic checks sight) or one friendly unit, within N", mortal
-    damage on the enemy or healing of the friend; else None (never a part of the text)."""
+    damage on the enemy or healing of the friend; else {"effect": {"ability": NAME}} (with its
+    target and range, or target self) when the text is read whole as what activated abilities
+    play (rules/aos4/activated.py: modifiers, wards, keywords for the rest of the turn or
+    until your next turn, mortal damage on a roll ...) on a target magic checks the same way
+    or on the caster (`name` and `as_written`: the ability's name and its Declare and Effect
+    as its `abilities:` entry has them, keywords in capitals); else None (never a part of the
+    text)."""
+    ability = (*(as_written or (declare, effect)), kind, name)
     r = effects.read({"kind": kind, "timing": None, "declare": declare, "effect": effect})
     if r is None or r.conditions or r.target is None or len(r.effects) != 1:
-        return None
+        return _as_ability(*ability)
     t, e = r.target, r.effects[0]
     if set(t) - {"unit", "within", "visible", "count"} or t.get("count") != 1 or not isinstance(
             t.get("within"), int) or bool(t.get("visible")) != (t["unit"] == "enemy"):
         return None
     if set(e) - {"mortal", "heal", "who"} or e["who"] != {"unit": "target"}:
-        return None
+        return _as_ability(*ability)
     if "mortal" in e and t["unit"] == "enemy" and e["mortal"] != "ROLL":
         eff = {"mortal": _dice_or_whole(e["mortal"])}
     elif "heal" in e and t["unit"] == "friendly":
         eff = {"heal": _dice_or_whole(e["heal"])}
     else:
-        return None
+        return _as_ability(*ability)
     return {"target": t["unit"], "range": t["within"], "effect": eff}
+
+
+def _as_ability(declare: str, effect: str, kind: str, name: str) -> dict[str, Any] | None:
+    """A spell or prayer magic plays as the unit's ability of its name (read as one used in
+    the hero phase, played whole by activated.py): on the caster, or on one enemy unit it must
+    see or one friendly unit, within N"."""
+    r = effects.read({"kind": kind, "timing": "Your Hero Phase", "declare": declare,
+                      "effect": effect})
+    if not name or r is None or not activated.playable(r):
+        return None
+    t = r.target
+    if t is None:
+        return {"target": "self", "effect": {"ability": name}}
+    if set(t) - {"unit", "within", "visible", "count"} or t.get("count") != 1 or not isinstance(
+            t.get("within"), int) or bool(t.get("visible")) != (t["unit"] == "enemy"):
+        return None
+    return {"target": t["unit"], "range": t["within"], "effect": {"ability": name}}
 
 
 def _magic(entry: Entry, w: list[str]) -> dict[str, list[dict[str, Any]]]:
@@ -455,7 +480,9 @@ def _magic(entry: Entry, w: list[str]) -> dict[str, list[dict[str, Any]]]:
                 w.append(f"unit '{entry.name}': {what} '{p.name}' has {value_name} "
                          f"'{value}', not a number; left out")
                 continue
-            played = magic_item(clean(p.get("Declare")), clean(p.get("Effect")), what)
+            played = magic_item(clean(p.get("Declare")), clean(p.get("Effect")), what,
+                                rules_text(p.name) or p.name,
+                                (rules_text(p.get("Declare")), rules_text(p.get("Effect"))))
             if played is None:
                 w.append(f"unit '{entry.name}': {what} '{p.name}' does something battlefield "
                          f"does not play whole (it plays mortal damage on one enemy unit and "

@@ -55,12 +55,10 @@ Deal = Callable[["State", int, int, bool, str], list[Event]]
 
 # --- the action ---
 def check(state: State, action: Action, rolls: Sequence[str]) -> list[Violation]:
-    """Why `action` is not an adjustment the acting side may propose now (empty: it is);
-    `rolls`: the rolls a modifier may name in this ruleset."""
-    if action.side is not None and action.side != state.acting_side:
-        return [v("not_your_decision", f"it is {state.acting_side}'s turn to act, not "
-                                       f"{action.side}'s: {state.acting_side} proposes "
-                                       f"adjustments now")]
+    """Why `action` is not an adjustment its side may propose now (empty: it is): the acting
+    side's, or any side's that names itself (`side`: the other side proposes one for the
+    ability it used in this turn, and the acting side consents); `rolls`: the rolls a
+    modifier may name in this ruleset."""
     kind = action.option("kind")
     if kind not in KINDS:
         return [v("bad_adjust_kind", f"an adjustment's kind is one of {', '.join(KINDS)}, "
@@ -198,8 +196,9 @@ def described(action: Action) -> dict[str, Any]:
 
 
 def propose(state: State, action: Action) -> list[Event]:
-    """Ask the other side's consent; nothing changes until it is given."""
-    side = state.acting_side
+    """Ask the other side's consent; nothing changes until it is given. The proposer is the
+    side the action names, else the acting side."""
+    side = proposer(state, action)
     others = [s for s in state.scene.sides if s != side]
     full = replace(action, side=side)
     about = (("by", side), ("kind", str(action.option("kind"))), ("unit", str(action.unit)))
@@ -208,6 +207,11 @@ def propose(state: State, action: Action) -> list[Event]:
     events: list[Event] = [{"type": "adjust-proposed", "side": side, **described(full)}]
     events.extend(decisions.ask(state, asked, {"adjust": full.to_dict()}))
     return events
+
+
+def proposer(state: State, action: Action) -> str:
+    """The side proposing an adjustment: the one it names, else the acting side."""
+    return action.side if action.side in state.scene.sides else state.acting_side
 
 
 def consented(answers: Sequence[tuple[Decision, Action]]) -> bool:

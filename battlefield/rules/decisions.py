@@ -71,10 +71,13 @@ class Decision:
     def label(self, choice: Action) -> str:
         """A short text for one choice: its type and what tells it from the others."""
         bits = [choice.type]
-        if choice.unit and sum(c.type == choice.type for c in self.choices) > 1:
+        # a choice with a target (aos4's fight-reaction) says what and whom, even alone
+        many = sum(c.type == choice.type for c in self.choices) > 1 or choice.target is not None
+        if choice.unit and many:
             bits.append(choice.unit)
-        bits.extend(str(v) for _, v in choice.options
-                    if sum(c.type == choice.type for c in self.choices) > 1)
+        bits.extend(str(v) for _, v in choice.options if many)
+        if choice.target is not None:
+            bits.append("-> " + ", ".join(choice.targets))
         return " ".join(bits)
 
     def matches(self, action: Action) -> Action | None:

@@ -64,3 +64,35 @@ def test_an_adjustment_waits_for_the_other_seats_consent(server):
     asyncio.run(run())
     status, listing = server.request("GET", "/games")
     assert next(g for g in listing["games"] if g["id"] == gid)["version"] == 4
+
+
+def test_the_seat_not_acting_proposes_for_its_own_side(server):
+    """In red's turn blue's seat proposes an adjustment naming its own side (a reaction of
+    blue's, applied by hand): red's seat is asked and accepts; red's seat cannot propose in
+    blue's name."""
+    game = server.new_game(SCENE, 3)
+    gid, seats = game["game"], game["seats"]
+    theirs = {"type": "adjust", "side": "blue", "unit": "red", "kind": "mortal", "amount": 1,
+              "reason": "a reaction of blue's"}
+
+    async def run():
+        async with aiohttp.ClientSession() as s:
+            r, _ = await _join(s, server.ws(gid, seats["red"]))
+            b, _ = await _join(s, server.ws(gid, seats["blue"]))
+            await r.send_json({"type": "act", "id": "r1", "action": theirs})
+            assert (await _until(r, "refused"))["violations"][0]["code"] == "not_your_seat"
+            await b.send_json({"type": "act", "id": "b1", "action": theirs})
+            proposed = await _until(r, "event")
+            await _until(b, "event")                    # blue sees its own proposal too
+            assert proposed["by"] == "blue"
+            assert proposed["events"][1]["side"] == "red"
+            assert proposed["events"][1]["about"]["by"] == "blue"
+            await r.send_json({"type": "act", "id": "r2",
+                               "action": {"type": "accept", "side": "red"}})
+            done = await _until(b, "event")
+            assert [e["type"] for e in done["events"]][:3] == ["decided", "adjusted",
+                                                               "mortal-damage"]
+            for ws in (r, b):
+                await ws.close()
+
+    asyncio.run(run())

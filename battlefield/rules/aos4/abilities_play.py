@@ -17,7 +17,7 @@ from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import activated, allocation, commands, effects, passives, warscroll
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.movement import v
-from battlefield.rules.decisions import Decision
+from battlefield.rules.decisions import DECLINE, Decision, ask
 from battlefield.rules.dice import parse
 from battlefield.rules.state import State
 from battlefield.rules.window import Card
@@ -25,8 +25,9 @@ from battlefield.scene.model import Scene
 
 Event = dict[str, Any]
 ABILITY = "ability"
+REACTION = "fight-reaction"      # the decision a fight asks of its side: a reaction, or decline
 DECLARED = "declared:"           # a unit's counter: the abilities it declared this battle
-ROLLS = ("hit", "wound", "save")  # the rolls an adjustment's modifier may name
+ROLLS = ("hit", "wound", "save", "run", "charge")   # the rolls an adjustment's modifier names
 # The reader's phases as aos4's clock names them.
 PHASE = {"hero": "hero", "movement": "movement", "shooting": "shooting", "charge": "charge",
          "combat": "combat", "end of turn": "end", "start of turn": "start",
@@ -181,6 +182,8 @@ def menu(state: State, u: int) -> list[tuple[str, Action]]:
                 continue
             plain = Action(ABILITY, spec.id, options=((ABILITY, a["name"]),))
             r = played(a)
+            if r is not None and reacts_to_fight(r):
+                continue                # asked when the unit fights (fight_reactions)
             if r is None or r.target is None or r.target["count"] == "each":
                 if r is None or not check(state, plain):
                     out.append((f"declare {a['name']}", plain))
@@ -244,9 +247,66 @@ def check(state: State, action: Action) -> list[Violation]:
     if a["once"] == "battle" and us.counters.get(_used_key(a)):
         return [v("once_per_battle", f"{a['name']} was used this battle")]
     reading = played(a)
+    if reading is not None and reacts_to_fight(reading):
+        return [v("reaction", f"{a['name']} is a reaction to {action.unit}'s fight: it is asked "
+                              f"when {action.unit} fights (a decision of kind {REACTION})")]
     if reading is not None:
         return activated.check(state, u, reading, action)
     return []
+
+
+def reacts_to_fight(reading: effects.Reading) -> bool:
+    return bool(reading.timing and reading.timing.get("reaction") == "fight")
+
+
+# --- reactions to a unit's own fight ---
+def fight_reactions(state: State, u: int) -> list[Action]:
+    """Every reaction unit u may declare as it fights, as the answers of a decision: each
+    played ability whose Timing is "You declared a FIGHT ability for this unit", not used up,
+    once per target it may pick (another friendly unit that may still fight, within its
+    combat range, ...: the one that fights immediately after)."""
+    spec, side = state.scene.units[u], state.scene.units[u].side
+    out = []
+    for a in of(state, u):
+        r = played(a)
+        if r is None or not reacts_to_fight(r) or _used_up(state, u, a):
+            continue
+        plain = Action(ABILITY, spec.id, side=side, options=((ABILITY, a["name"]),))
+        if r.target is None:
+            if not activated.check(state, u, r, plain):
+                out.append(plain)
+            continue
+        for w, other in enumerate(state.scene.units):
+            pick = replace(plain, target=other.id)
+            if len(state.models_of(w)) and not activated.check(state, u, r, pick):
+                out.append(pick)
+    return out
+
+
+def ask_reaction(state: State, u: int, action: Action) -> list[Event] | None:
+    """Unit u declares a fight (`action`): its side is asked first whether it declares a
+    reaction to it (REACTION: each reaction and target, or decline); None when it has none."""
+    choices = fight_reactions(state, u)
+    if not choices:
+        return None
+    side = state.scene.units[u].side
+    d = Decision(side, REACTION, (*choices, Action(DECLINE, side=side)),
+                 about=(("unit", state.scene.units[u].id),))
+    return ask(state, [d], {"step": REACTION, "action": action.to_dict()})
+
+
+def resume_reaction(state: State, answer: Action) -> list[Event]:
+    """The reaction declared (played at once: the unit it picks fights immediately after this
+    fight), or none."""
+    if answer.type != ABILITY:
+        return [{"type": "no-reaction", "side": answer.side}]
+    return declare(state, answer)
+
+
+def _used_up(state: State, u: int, a: dict[str, Any]) -> bool:
+    us = state.units[u]
+    return (a["once"] == "turn" and _used_key(a) in us.flags) or \
+        (a["once"] == "battle" and bool(us.counters.get(_used_key(a))))
 
 
 def played(a: dict[str, Any]) -> effects.Reading | None:
@@ -278,7 +338,7 @@ def offers(state: State) -> list[Action]:
             continue
         for a in of(state, u):
             r = played(a)
-            if r is None or not now(state, a, side):
+            if r is None or not now(state, a, side) or reacts_to_fight(r):
                 continue
             heals = all("heal" in e for e in r.effects)
             if r.target is not None and r.target["count"] == "each":

@@ -32,6 +32,7 @@ logged with its text and applied by hand).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -48,9 +49,14 @@ Event = dict[str, Any]
 BUFFS = ("hit", "wound", "save", "attacks", "rend", "damage", "charge", "run", "move",
          "control", "casting", "chanting", "charge_dice")
 TARGET_KEYS = {"unit", "keywords", "not_keywords", "within", "wholly_within", "in_combat",
-               "charged", "other", "count", "visible", "not_in_combat"}
+               "charged", "other", "count", "visible", "not_in_combat", "name", "not_fought"}
 MOST_TARGETS = 6
 TURN_END = "turn-end:"     # a counter: what of a buff_ counter lasts only until the turn ends
+NEXT_TURN = "next-turn:"   # a counter next-turn:SIDE:KEY: what lasts until SIDE's next turn starts
+LASTING = ("turn", "next-turn")
+FIGHTS_NEXT = "fights_next"     # state.extra: the unit a reaction picked to fight immediately
+                                # after the fight it reacted to (fighting.fighters)
+PASSED_FIGHT = "passed-fight"   # phase_used: a unit its side passed over in the combat phase
 
 
 # --- what the engine plays ---
@@ -59,6 +65,8 @@ def _subject(who: Mapping[str, Any] | None) -> bool:
 
 
 def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
+    if "fight_after" in e:
+        return e.get("who") == {"unit": "target"} and set(e) == {"fight_after", "who"}
     if e.get("if") or "weapon" in e or ("against" in e and "mortal" not in e):
         return False
     on = e.get("on") or e.get("each")
@@ -73,9 +81,9 @@ def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
     if "mortal" in e or "heal" in e or "slay" in e:
         return _subject(e.get("who"))
     if "ward" in e or "keyword" in e or "no_commands" in e:
-        return _subject(e.get("who")) and e.get("until") == "turn"
+        return _subject(e.get("who")) and e.get("until") in LASTING
     roll = e.get("modify")
-    if roll not in BUFFS or e.get("until") != "turn":
+    if roll not in BUFFS or e.get("until") not in LASTING:
         return False
     if roll in ("hit", "wound"):
         return "of" in e and _subject(e["of"])
@@ -106,6 +114,10 @@ def playable(reading: effects.Reading | None) -> bool:
     if any(set(c) - {"charged", "in_combat"} for c in reading.conditions):
         return False
     has_target = reading.target is not None
+    after = [e for e in reading.effects if "fight_after" in e]
+    if after and (reading.timing.get("reaction") != "fight" or not has_target
+                  or reading.target.get("count") != 1):
+        return False
     return bool(reading.effects) and all(_effect_ok(e, has_target) for e in reading.effects) \
         and all(not ((e.get("who") or e.get("of") or {}).get("unit") == "target")
                 or has_target for e in reading.effects)
@@ -167,6 +179,8 @@ def _fits(state: State, ref: Referee, table: Any, t: Mapping[str, Any], u: int, 
              for k in ("within", "wholly_within") if k in t}
     return not ((t["unit"] == "friendly") != (tspec.side == spec.side)
                 or (t.get("other") and w == u)
+                or ("name" in t and not named(tspec, t["name"]))
+                or (t.get("not_fought") and (w == u or not may_fight(state, ref, w)))
                 or any(not effects.has_keywords(k, keys) for k in t.get("keywords", ()))
                 or any(effects.has_keywords(k, keys) for k in t.get("not_keywords", ()))
                 or ("within" in reach and not _within(table, w, u, reach["within"], False))
@@ -178,6 +192,21 @@ def _fits(state: State, ref: Referee, table: Any, t: Mapping[str, Any], u: int, 
                 or (t.get("visible") and w != u and not _sees(ref, state, u, w)))
 
 
+def named(spec: Any, name: str) -> bool:
+    """A unit the text names by its warscroll's name ('a friendly Crypt Horrors unit'): its
+    name, the catalogue's "(N Models)" aside, or a keyword of that name."""
+    own = re.sub(r"\s*\(\d+ models?\)\s*$", "", str(spec.name or ""), flags=re.I)
+    return " ".join(own.split()).lower() == " ".join(name.split()).lower() \
+        or effects.has_keywords(name.upper(), tuple(spec.keywords))
+
+
+def may_fight(state: State, ref: Referee, w: int) -> bool:
+    """Unit w has not fought (nor been passed over) this phase and may fight: in combat, or
+    charged this turn (fighting.all_fighters' rule)."""
+    return not state.units[w].phase_used & {"fight", PASSED_FIGHT} \
+        and bool(ref.combat[w] or "charged" in state.units[w].flags)
+
+
 def _sees(ref: Referee, state: State, u: int, w: int) -> bool:
     """Some model of unit u sees some model of unit w."""
     return any(ref.sight.model_visibility(int(m), int(n)).any
@@ -186,7 +215,8 @@ def _sees(ref: Referee, state: State, u: int, w: int) -> bool:
 
 def _target_words(t: Mapping[str, Any]) -> str:
     bits = ["another" if t.get("other") else "a", t["unit"],
-            *[f"non-{k}" for k in t.get("not_keywords", ())], *t.get("keywords", ()), "unit"]
+            *[f"non-{k}" for k in t.get("not_keywords", ())], *t.get("keywords", ()),
+            *([t["name"]] if "name" in t else []), "unit"]
     if t.get("count") == "each":
         bits[0] = "each"
     elif t.get("count", 1) > 1:
@@ -203,6 +233,8 @@ def _target_words(t: Mapping[str, Any]) -> str:
         bits.append("that charged this turn")
     if t.get("not_in_combat"):
         bits.append("not in combat")
+    if t.get("not_fought"):
+        bits.append("that may still fight this phase")
     return " ".join(bits)
 
 
@@ -255,6 +287,10 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
         times = sum(1 for r in values if r >= e["each"]["at_least"])
     if "slay" in e:
         return _slay(state, x, e["slay"], why)
+    if "fight_after" in e:          # fighting.fighters: only it may fight next
+        state.extra[FIGHTS_NEXT] = x
+        return [{"type": "ability-effect", "unit": state.scene.units[x].id, "ability": name,
+                 "effect": f"fights immediately after {spec.id}"}]
     if "mortal" in e:
         out: list[Event] = []
         for _ in range(times):
@@ -269,24 +305,59 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
         return [{"type": "ability-effect", "unit": spec.id, "ability": name,
                  "effect": "for the rest of the turn: " + _aura_words(e)}]
     c = state.units[x].counters
+    # until the turn ends, or until the start of the caster's side's next turn (lasting)
+    until = f"{NEXT_TURN}{spec.side}:" if e.get("until") == "next-turn" else TURN_END
+    when = (f"until the start of {spec.side}'s next turn" if until != TURN_END
+            else "for the rest of the turn")
     if "keyword" in e or "no_commands" in e:     # flags: the turn's start clears them
         flag = e["keyword"].lower() if "keyword" in e else NO_COMMANDS
         state.units[x].flags.add(flag)
-        words = (f"{e['keyword']} for the rest of the turn" if "keyword" in e
-                 else "cannot use commands for the rest of the turn")
+        if until != TURN_END:
+            c[f"{until}flag:{flag}"] = 1         # lasting() gives it again
+        words = (f"{e['keyword']} {when}" if "keyword" in e
+                 else f"cannot use commands {when}")
         return [{"type": "ability-effect", "unit": state.scene.units[x].id, "ability": name,
                  "effect": words}]
     if "ward" in e:
         c["buff_ward"] = min(int(c.get("buff_ward", 7)), int(e["ward"]))
-        c[TURN_END + "buff_ward"] = 1
-        words = f"WARD ({e['ward']}+) for the rest of the turn"
+        c[until + "buff_ward"] = int(e["ward"]) if until != TURN_END else 1
+        words = f"WARD ({e['ward']}+) {when}"
     else:
         key = _buff_key(e)
         c[key] = c.get(key, 0) + int(e["by"])
-        c[TURN_END + key] = c.get(TURN_END + key, 0) + int(e["by"])   # taken back as it ends
-        words = _buff_words(e)
+        c[until + key] = c.get(until + key, 0) + int(e["by"])   # taken back as it ends
+        words = _buff_words(e).removesuffix("for the rest of the turn") + when
     return [{"type": "ability-effect", "unit": state.scene.units[x].id, "ability": name,
              "effect": words}]
+
+
+def lasting(us: Any, side: str) -> dict[str, float]:
+    """`side`'s turn starts (turns.start_turn, once the unit's flags are cleared): what its
+    abilities gave "until the start of your next turn" (NEXT_TURN counters) ends - its share
+    of each buff_ counter taken back, a ward or a flag gone -; what another side's give goes
+    on: its flags set again, and the buff_ shares returned (what the unit's own side's start
+    must keep of its buff_ counters)."""
+    keep: dict[str, float] = {}
+    for k in [k for k in us.counters if k.startswith(NEXT_TURN)]:
+        owner, _, key = k[len(NEXT_TURN):].partition(":")
+        share = us.counters[k]
+        if owner != side:
+            if key.startswith("flag:"):
+                us.flags.add(key[len("flag:"):])
+            else:
+                keep[key] = min(keep.get(key, 7), share) if key == "buff_ward" \
+                    else keep.get(key, 0) + share
+            continue
+        del us.counters[k]
+        if key.startswith("flag:"):
+            continue
+        if key == "buff_ward":
+            us.counters.pop(key, None)
+        elif key in us.counters:
+            us.counters[key] -= share
+            if not us.counters[key]:
+                del us.counters[key]
+    return keep
 
 
 def _slay(state: State, x: int, n: int | str, why: str) -> list[Event]:

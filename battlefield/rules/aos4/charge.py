@@ -20,6 +20,7 @@ import shapely
 from battlefield.geometry.paths import Obstacle, Planner, Terrain
 from battlefield.geometry.separation import separations_from
 from battlefield.geometry.sight import SightModel
+from battlefield.rules import adjust
 from battlefield.rules.aos4 import passives, rolls
 from battlefield.rules.aos4.data import Book, book
 from battlefield.rules.aos4.movement import JUMP_LANDING, grown_base, used
@@ -46,6 +47,9 @@ class ChargeOdds:
     onto: int | None = None                   # a charge onto this terrain piece instead
 
 
+BY_HAND = "by hand"          # the name an adjustment's modifier goes by in a roll's event
+
+
 def roll_of(book: Book, view: passives.Table, u: int) -> tuple[str, int, list[str]]:
     """Unit u's charge roll: its dice (2D6, or more or fewer by abilities), what the abilities
     in play add to it, and their names (passives.roll_bonus, passives.charge_dice; `view`: a
@@ -56,11 +60,21 @@ def roll_of(book: Book, view: passives.Table, u: int) -> tuple[str, int, list[st
 
 
 def charge_roll_of(state: State, u: int) -> tuple[str, int, list[str]]:
-    """Unit u's charge roll now: its dice, what abilities add, their names (charge.roll_of)."""
+    """Unit u's charge roll now: its dice, what abilities add, their names (charge.roll_of),
+    and a modifier an adjustment left on its next charge roll ("by hand": the roll uses it
+    up, by_hand_used)."""
+    hand = adjust.next_modifier(state, u, "charge", use=False)
+    more = [BY_HAND] if hand else []
     if not (passives.concerns(state, u, "modify", "charge")
             or passives.concerns(state, u, "modify", "charge_dice")):
-        return book(state).core.charge.roll, 0, []
-    return roll_of(book(state), passives.in_play(state, referee(state)), u)
+        return book(state).core.charge.roll, hand, more
+    dice, bonus, names = roll_of(book(state), passives.in_play(state, referee(state)), u)
+    return dice, bonus + hand, names + more
+
+
+def by_hand_used(state: State, u: int, roll: str) -> None:
+    """The charge or run roll is made: the adjustment's modifier on it is used up."""
+    adjust.next_modifier(state, u, roll)
 
 
 def longest_charge(state: State, u: int) -> float:

@@ -80,7 +80,13 @@ def read(ability: Mapping[str, Any]) -> Reading | None:
     try:
         timing = read_timing(ability.get("timing"))
         target, conditions = _declare(ability.get("declare"))
-        effects = _effect(str(ability.get("effect") or ""), target is not None)
+        text = str(ability.get("effect") or "")
+        fights = timing is not None and timing.get("reaction") == "fight" and target is None
+        got = _fight_after(text) if fights else None
+        if got is not None:
+            target, effects = got
+        else:
+            effects = _effect(text, target is not None)
     except _Unread:
         return None
     conditions += [e["_if"] for e in effects if "_if" in e]
@@ -127,12 +133,16 @@ def shape(text: str) -> str:
 _TIMING = re.compile(r"^(?:once per (?P<once>turn|battle)(?: \(army\))?, )?(?:"
                      r"(?P<whose>your|enemy|any) (?P<phase>hero|movement|shooting|charge|combat"
                      r"|end of turn) phase|(?P<edge>start|end) of (?P<turn>your|enemy|any) turn"
-                     r"|(?P<deploy>deployment phase))$", re.I)
+                     r"|(?P<deploy>deployment phase)"
+                     r"|(?P<fight>(?:reaction: )?you declared a fight ability for this unit))$",
+                     re.I)
 
 
 def read_timing(text: Any) -> dict[str, Any] | None:
     """'Once Per Turn (Army), Any Combat Phase' -> {"phase": "combat", "whose": "any"}; None
-    for a passive ability (no timing); a timing it does not know (a reaction) is unread."""
+    for a passive ability (no timing); 'Reaction: You declared a FIGHT ability for this unit'
+    -> {"phase": "combat", "whose": "any", "reaction": "fight"} (declared when this unit
+    fights); any other reaction is unread."""
     if text is None or not str(text).strip() or str(text).strip().lower() == "passive":
         return None
     m = _TIMING.match(" ".join(str(text).split()))
@@ -140,6 +150,8 @@ def read_timing(text: Any) -> dict[str, Any] | None:
         raise _Unread(text)
     if m.group("deploy"):
         return {"phase": "deployment", "whose": "any"}
+    if m.group("fight"):
+        return {"phase": "combat", "whose": "any", "reaction": "fight"}
     if m.group("edge"):
         return {"phase": f"{m.group('edge').lower()} of turn", "whose": m.group("turn").lower()}
     return {"phase": m.group("phase").lower(), "whose": m.group("whose").lower()}
@@ -204,6 +216,52 @@ def _declare(text: Any) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
         n = m.group("n")
         target["count"] = "each" if n == "each" else int(m.group("k")) if m.group("k") else 1
     return target, conditions
+
+
+# --- a reaction to this unit's fight: another unit fights immediately after ------------------
+_FIGHT_PICK = re.compile(
+    r"^pick a (?P<visible>visible )?friendly (?:non-(?P<not>[A-Z][A-Z'\-]+) )?(?:(?P<kw>" + _KW +
+    r") unit|(?P<kwonly>" + _KW + r")|(?P<name>[A-Z][a-z'\-]+(?: [A-Z][a-z'\-]+)*) unit)"
+    r" that has not used a (?i:fight) ability this turn and is within this unit's combat range"
+    r"(?P<seen> and visible to this unit)? to be the target$")
+_FIGHT_AFTER = re.compile(r"^the target can be picked to use a (?i:fight) ability immediately "
+                          r"after the (?i:fight) ability used by this unit has been resolved$")
+_IF_PICKED = re.compile(r"^if it is picked to do so, (?P<rest>.+)$")
+
+
+def _fight_after(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+    """'Pick a friendly non-HERO X unit that has not used a FIGHT ability this turn and is
+    within this unit's combat range to be the target. The target can be picked to use a FIGHT
+    ability immediately after the FIGHT ability used by this unit has been resolved. [If it is
+    picked to do so, add 1 to ... for the rest of the turn.]' -> the target (`not_fought`: it
+    may still fight this phase) and {"fight_after": true, "who": target} with what the target
+    is given; None when the first sentence picks no such unit (the effect is read as any)."""
+    said = _sentences(" ".join(text.split()))       # a line broken inside a sentence
+    m = _FIGHT_PICK.match(_lower_first(said[0])) if said else None
+    if m is None:
+        return None
+    if len(said) < 2 or not _FIGHT_AFTER.match(_lower_first(said[1])):
+        raise _Unread(text)
+    target: dict[str, Any] = {"unit": "friendly", "within": "combat range", "count": 1,
+                              "not_fought": True}
+    kw = m.group("kw") or m.group("kwonly")
+    if m.group("not"):
+        if not kw:
+            raise _Unread(said[0])
+        target["not_keywords"] = [m.group("not")]
+    if kw:
+        target["keywords"] = [kw]
+    if m.group("name"):
+        target["name"] = m.group("name")
+    if m.group("visible") or m.group("seen"):
+        target["visible"] = True
+    out: list[dict[str, Any]] = [{"fight_after": True, "who": {"unit": "target"}}]
+    for s in said[2:]:
+        picked = _IF_PICKED.match(_lower_first(s))
+        if picked is None:
+            raise _Unread(s)
+        out += _clause(picked.group("rest"), True)
+    return target, out
 
 
 # --- effect -----------------------------------------------------------------------------------

@@ -11,7 +11,9 @@ from typing import Any
 
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import commands, movement, onto_terrain, passives, rolls, split
+from battlefield.rules.aos4.activated import FIGHTS_NEXT, PASSED_FIGHT
 from battlefield.rules.aos4.charge import (
+    by_hand_used,
     charge_roll_of,
     longest_charge,
     shortest_charge,
@@ -29,7 +31,7 @@ from battlefield.rules.state import State
 from battlefield.rulings import Referee
 
 Event = dict[str, Any]
-PASSED = "passed-fight"          # phase_used: a unit its side passed over in the combat phase
+PASSED = PASSED_FIGHT            # phase_used: a unit its side passed over in the combat phase
 PILE_IN_TARGET = "pile_in_target"
 MOVE = "charge-move"          # the decision a charge roll asks: the move, or decline
 
@@ -124,6 +126,7 @@ def charge(state: State, a: Ability, u: int, action: Action) -> list[Event]:
     side = unit.side
     reroll = commands.reroll(state, side, action, "forward-to-victory")
     dice, bonus, names = charge_roll_of(state, u)
+    by_hand_used(state, u, "charge")
     result = play(rolls.charge_roll(dice, unit.id, needed - bonus, reroll), state.dice)
     mods: Event = {"modifier": bonus, "abilities": names} if bonus else {}
     if dice != book(state).core.charge.roll:
@@ -165,6 +168,7 @@ def declare_charge(state: State, u: int, action: Action) -> list[Event]:
     # the roll as abilities make it (charge_roll_of: the dice, what they add): the move may
     # be as long as the dice plus the modifier, never below 0
     dice, bonus, names = charge_roll_of(state, u)
+    by_hand_used(state, u, "charge")
     mods: Event = {"modifier": bonus, "abilities": names} if bonus else {}
     if dice != book(state).core.charge.roll:
         mods["dice"] = dice
@@ -238,8 +242,12 @@ def resume_charge(state: State, suspended: dict[str, Any], answer: Action) -> li
 # --- who fights -----------------------------------------------------------------------------------
 def fighters(state: State, side: str) -> list[int]:
     """The side's units that may be picked to fight now: STRIKE-FIRST units (of either
-    side) fight before all others, STRIKE-LAST units after all others."""
+    side) fight before all others, STRIKE-LAST units after all others; a unit a reaction
+    picked to fight immediately after the fight it reacted to (FIGHTS_NEXT) before anyone."""
     pending = all_fighters(state)
+    w = fights_next(state, pending)
+    if w is not None:
+        return [w] if state.scene.units[w].side == side else []
     mine = [u for u in pending if state.scene.units[u].side == side]
     for order in ("first", ""):
         if any(strike(state, u) == order for u in pending):
@@ -263,11 +271,15 @@ def must_fight(state: State, side: str) -> list[int]:
     return [u for u in fighters(state, side) if ref.combat[u]]
 
 
-def passed(state: State, side: str) -> None:
+def passed(state: State, side: str) -> bool:
     """The side passes in the combat phase: its units that may still fight (charged, not in
-    combat) do not."""
+    combat) do not; a unit picked to fight immediately after (charged, not in combat) does
+    not, and the side's others may still fight (True)."""
+    immediate = fights_next(state) is not None
     for u in fighters(state, side):
         state.units[u].phase_used.add(PASSED)
+    state.extra.pop(FIGHTS_NEXT, None)
+    return immediate
 
 
 def strike(state: State, u: int) -> str:
@@ -280,6 +292,14 @@ def strike(state: State, u: int) -> str:
     return "first" if first and not last else ("last" if last and not first else "")
 
 
+def fights_next(state: State, pending: list[int] | None = None) -> int | None:
+    """The unit picked to fight immediately after the last fight, while it still may."""
+    w = state.extra.get(FIGHTS_NEXT)
+    if not isinstance(w, int) or isinstance(w, bool) or not 0 <= w < len(state.scene.units):
+        return None
+    return w if w in (all_fighters(state) if pending is None else pending) else None
+
+
 def first_fighter(state: State) -> None:
     """The combat phase begins: the active side picks first, unless it has none to fight."""
     c = state.clock
@@ -288,8 +308,13 @@ def first_fighter(state: State) -> None:
 
 
 def next_fighter(state: State) -> None:
-    """After a fight: the other side picks next, if it has a unit to fight."""
+    """After a fight: the other side picks next, if it has a unit to fight; the side that
+    fought keeps the pick while a unit of its own is to fight immediately after."""
     c = state.clock
+    w = fights_next(state)
+    if w is not None and state.scene.units[w].side == c["acting"]:
+        return
+    state.extra.pop(FIGHTS_NEXT, None)
     foe = other(state, c["acting"])
     if fighters(state, foe):
         c["acting"] = foe
@@ -395,6 +420,8 @@ def check_pile_in(state: State, u: int, action: Action, target: int | None
 
 
 def fight(state: State, a: Ability, u: int, action: Action) -> list[Event]:
+    if state.extra.get(FIGHTS_NEXT) == u:
+        state.extra.pop(FIGHTS_NEXT)
     events: list[Event] = []
     if action.path is not None or action.paths is not None:
         events.extend(moved(state, u, action))

@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import allocation, commands, passives, spellbook
+from battlefield.rules.aos4 import activated, allocation, commands, passives, spellbook
 from battlefield.rules.aos4.data import book
 from battlefield.rules.aos4.heroics import WIZARD_THIS_TURN
 from battlefield.rules.aos4.movement import v
@@ -318,6 +318,12 @@ def effect(state, u, action, data) -> list[Event]:
     target = u if data.get("target") == "self" else state.unit_index(action.targets[0])
     name = state.scene.units[target].id
     (kind, amount), = data["effect"].items()
+    if kind == "ability":               # the unit's ability of that name, as activated plays it
+        got = spellbook.reading(state.scene.units[u], data)
+        if got is None:
+            return []
+        played = activated.play(state, u, got[0], got[1], action)
+        return played[1:]               # the cast (or the answered prayer) said it is used
     if kind == "mortal":
         return allocation.mortal(state, target, amount, f"{data['id']} at {name}",
                                 state.models_of(u))

@@ -20,9 +20,10 @@ from typing import Any
 import numpy as np
 
 from battlefield.geometry.paths import Terrain
+from battlefield.rules import adjust
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import allocation, commands, movement, onto_terrain, passives, rolls
-from battlefield.rules.aos4.charge import longest_charge
+from battlefield.rules.aos4.charge import BY_HAND, longest_charge
 from battlefield.rules.aos4.data import Ability, book
 from battlefield.rules.aos4.movement import Keep, Moves, in_combat, v
 from battlefield.rules.chance import Throw, play, roll
@@ -122,6 +123,14 @@ def standing(state: State, moves: Moves) -> Moves:
                  moves.rigid, facings)
 
 
+def run_bonus(state: State, u: int, rolled: bool) -> tuple[int, list[str]]:
+    """What abilities add to unit u's run roll and their names, with a modifier an adjustment
+    left on its next run roll ("by hand"; `rolled`: the roll is made, it is used up)."""
+    by, names = passives.bonus_now(state, u, "run")
+    hand = adjust.next_modifier(state, u, "run", use=rolled)
+    return by + hand, [*names, *([BY_HAND] if hand else [])]
+
+
 # --- the ruleset's move hooks (Aos4.move_allowance, move_cost, move_ground) ----------------------
 def allowance(state: State, u: int, ability: str) -> float | None:
     """The longest move `ability` can give unit u, as its check counts: before the roll the
@@ -134,7 +143,7 @@ def allowance(state: State, u: int, ability: str) -> float | None:
     if ability in ("normal-move", "retreat"):
         return move_stat(state, u)
     if ability == "run":
-        return move_stat(state, u) + max(0, rules.run_most + passives.bonus_now(state, u, "run")[0])
+        return move_stat(state, u) + max(0, rules.run_most + run_bonus(state, u, False)[0])
     if ability == "charge":
         return longest_charge(state, u)
     return {"redeploy": rules.redeploy_most, "fight": rules.core.combat.pile_in}.get(ability)
@@ -206,7 +215,7 @@ def run(state: State, a: Ability, u: int, action: Action) -> list[Event]:
     double = "at-the-double" in commands.given(action)
     rolled = move_rolled(state, u)
     got = play(rolls.run_roll(book(state).core.movement, unit.id, double), state.dice)
-    by, names = passives.bonus_now(state, u, "run") if not double else (0, [])
+    by, names = run_bonus(state, u, True) if not double else (0, [])
     allowed = (rolled[0] if rolled else move_stat(state, u)) + max(0, got + by)
     # At the Double: "Do not make a run roll ... Instead, add 6\"" - said so, not as a roll
     run_event: Event = ({"type": "run", "unit": unit.id, "added": got,

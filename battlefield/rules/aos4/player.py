@@ -11,7 +11,8 @@ with every eligible unit, at the enemy it hurts most.
 Decisions (asked of this side by the engine): All-out Defence for the targeted unit when it
 saves at least a point of damage on average, else decline; Unbind always (it costs nothing),
 with the WIZARD that has the most unbinds left, the nearest on a tie; the first turn of a battle
-round always taken.
+round always taken; a reaction to its own unit's fight always declared, on the first unit it
+may pick (a free fight now, and what the reaction gives it).
 """
 
 from __future__ import annotations
@@ -109,6 +110,8 @@ class Aos4Player:
         """This side's answer to a pending decision (always one of its choices)."""
         if d.kind == adjust.ADJUST:
             return abilities_play.answer(state, d)
+        if d.kind == abilities_play.REACTION:      # a free fight now, and what it gives
+            return d.choices[0]
         if d.kind == "charge-move":
             return self._charge_move(state, d)
         if d.kind == "run-move":

@@ -89,10 +89,12 @@ def end_phase(state: State) -> list[Event]:
         return deployment.pass_(state)
     events: list[Event] = [{"type": "pass", "side": side, "phase": c["phase"]}]
     if c["phase"] == "combat":
-        fighting.passed(state, side)
+        immediate = fighting.passed(state, side)
         foe = other(state, side)
         if fighting.fighters(state, foe):
             c["acting"] = foe
+            return events
+        if immediate and fighting.fighters(state, side):
             return events
         events.extend(turns.next_phase(state))
         return events
@@ -272,6 +274,8 @@ class Aos4(Ruleset):
             return [v("not_asked", "who takes the first turn is decided at the start of a "
                                    "battle round, by the side the rules name (none is asked "
                                    "now)")]
+        if action.type == adjust.ADJUST:        # either side proposes one (adjust.check)
+            return BY_HAND[action.type][0](state, action)
         if action.side is not None and action.side != state.clock["acting"]:
             return [v("not_your_decision", f"it is {state.clock['acting']}'s decision, not "
                                            f"{action.side}'s")]
@@ -304,6 +308,14 @@ class Aos4(Ruleset):
             return out
         return self.handler(a.id).check(state, a, u, action)
 
+    def sender(self, state: State, action: Action) -> str:
+        """An adjustment naming its side is that side's to send, acting or not (the server
+        takes it from that side's seat); everything else as every ruleset."""
+        if action.type == adjust.ADJUST and not state.pending \
+                and action.side in state.scene.sides:
+            return str(action.side)
+        return super().sender(state, action)
+
     # --- resolve --------------------------------------------------------------------------------
     def resolve(self, state: State, action: Action) -> list[Event]:
         """The action played, then the combats through terrain it ended (onto_terrain)."""
@@ -325,6 +337,10 @@ class Aos4(Ruleset):
         u = state.unit_index(action.unit)
         events = commands.pay(state, a, u, action)
         state.units[u].flags.update(moving.used(a))
+        if a.id == "fight":                 # its side may react first (a decision)
+            asked = abilities_play.ask_reaction(state, u, action)
+            if asked is not None:
+                return events + asked
         events.extend(self.handler(a.id).resolve(state, a, u, action))
         if state.clock["phase"] == "combat" and a.id == "fight" and not state.pending:
             fighting.next_fighter(state)
@@ -353,6 +369,14 @@ class Aos4(Ruleset):
             return moving.resume_run(state, suspended, answers[-1][1])
         if "adjust" in suspended:
             return adjust.resume(state, suspended, answers, abilities_play.deal)
+        if step == abilities_play.REACTION:         # the fight goes on once its side reacted
+            events = abilities_play.resume_reaction(state, answers[-1][1])
+            fought = Action.from_dict(suspended["action"])
+            u = state.unit_index(str(fought.unit))
+            events.extend(fighting.fight(state, book(state).abilities["fight"], u, fought))
+            if not state.pending:
+                fighting.next_fighter(state)
+            return events
         events = shooting.roll_attack(state, suspended, answer_of(answers, defence.ID))
         if state.clock["phase"] == "combat" and suspended["action"]["type"] == "fight":
             fighting.next_fighter(state)

@@ -2,8 +2,11 @@
 unit_keys), read and checked here rather than by the scene loader, which keeps them as written.
 
 A spell or prayer: id, casting (chanting) value, range, target and one effect: {mortal: D3} on
-an enemy unit, {heal: D3} or {buff: {save: 1}} on a friendly one. `of(spec, kind)` gives
-them as the hero phase reads them: every default filled in, a flat amount as text ("3").
+an enemy unit, {heal: D3} or {buff: {save: 1}} on a friendly one, or {ability: NAME}: what the
+unit's ability of that name (its `abilities:` entry) does, read whole by the effect reader and
+played as an activated ability (activated.play) once the spell is cast or the prayer answered.
+`of(spec, kind)` gives them as the hero phase reads them: every default filled in, a flat amount
+as text ("3").
 `check_scene` refuses a bad one at its key path and line, as the loader refuses its own keys.
 """
 
@@ -12,12 +15,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from battlefield.rules.aos4 import activated, effects, warscroll
 from battlefield.scene.model import Scene, UnitSpec
 from battlefield.yamlsource import Reader
 
 # kind -> (the roll's key, what it is called), as the scene writes them.
 KINDS = {"spells": ("casting_value", "spell"), "prayers": ("chanting_value", "prayer")}
-EFFECTS = ("mortal", "heal", "buff")
+EFFECTS = ("mortal", "heal", "buff", "ability")
 BUFFS = ("hit", "wound", "save")
 TARGETS = ["enemy", "friendly", "self"]
 DEFAULT_RANGE = 12.0
@@ -64,7 +68,26 @@ def check_scene(scene: Scene) -> None:
                               f"a keyword; {VALUED[kw]} in stats")
         for kind in KINDS:
             if kind in spec.extra:
-                read(r, (*spec.path, kind), spec.extra[kind], kind)
+                for k, item in enumerate(read(r, (*spec.path, kind), spec.extra[kind], kind)):
+                    name = item["effect"].get("ability")
+                    if name is not None and reading(spec, item) is None:
+                        raise r.error((*spec.path, kind, k, "effect", "ability"),
+                                      f"the unit has no ability {name!r} that battlefield "
+                                      f"plays whole as a {KINDS[kind][1]}",
+                                      "the name of one of its abilities: entries")
+
+
+def reading(spec: UnitSpec, item: dict[str, Any]) -> tuple[str, effects.Reading] | None:
+    """(the ability's name, its reading) of a spell or prayer whose effect is {ability: NAME}:
+    the unit's ability of that name read whole, as an ability used in the hero phase, that
+    activated.py plays; else None."""
+    want = " ".join(str(item["effect"].get("ability", "")).split()).lower()
+    a = next((a for a in warscroll.of(spec) if " ".join(a["name"].split()).lower() == want),
+             None)
+    if a is None:
+        return None
+    r = effects.read({**a, "timing": "Your Hero Phase"})
+    return (a["name"], r) if activated.playable(r) else None
 
 
 def read(r: Reader, path: tuple, value: Any, kind: str) -> list[dict[str, Any]]:
@@ -91,7 +114,9 @@ def _one(r: Reader, path: tuple, value: Any, kind: str) -> dict[str, Any]:
         raise r.error((*path, "effect"), "give exactly one effect",
                       "mortal: D3, heal: D3 or buff: {save: 1}")
     (name, amount), = effect.items()
-    if name == "buff":
+    if name == "ability":
+        out["effect"] = {"ability": r.string((*path, "effect", "ability"), amount)}
+    elif name == "buff":
         buff = r.mapping((*path, "effect", "buff"), amount, [], BUFFS)
         out["effect"] = {"buff": {k: int(r.number((*path, "effect", "buff", k), x, -3, 3,
                                                   integer=True)) for k, x in buff.items()}}

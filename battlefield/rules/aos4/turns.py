@@ -26,7 +26,7 @@ import numpy as np
 
 from battlefield.rules.actions import Action
 from battlefield.rules.aos4 import passives
-from battlefield.rules.aos4.activated import TURN_END
+from battlefield.rules.aos4.activated import TURN_END, lasting
 from battlefield.rules.aos4.allocation import stat
 from battlefield.rules.aos4.data import book
 from battlefield.rules.decisions import Decision, ask
@@ -176,9 +176,13 @@ def start_turn(state: State, side: str) -> list[Event]:
         us.phase_used.clear()
         _phase_counters(us)
         _turn_ended(us)
+        keep = lasting(us, side)       # the other side's "until the start of your next turn"
         if state.scene.units[u].side == side:      # buffs last until their side's next turn
             for k in [k for k in us.counters if k.startswith("buff_")]:
-                del us.counters[k]
+                if k in keep:
+                    us.counters[k] = keep[k]
+                else:
+                    del us.counters[k]
     for s in state.sides.values():
         s["commands"] = []
         s["spells"] = []

@@ -74,6 +74,16 @@ ABILITIES = {
                        "Pick an enemy unit in combat with this unit to be the target.",
                        "Roll a dice. If the roll exceeds the target's Health characteristic, 1 "
                        "model in the target unit is slain."),
+    "Word of Pain": ("Sorceress", "Once Per Turn (Army), Any Combat Phase", "Pick an enemy "
+                     "unit in combat with this unit to be the target.", "Roll a dice. On a 3+, "
+                     "subtract 1 from hit rolls and wound rolls for the target's attacks until "
+                     "the start of your next turn."),
+    "Darkness of the Soul": ("Scinari Cathallar", "Once Per Turn (Army), Your Hero Phase",
+                             "Pick a visible enemy unit within 18\" of this unit to be the "
+                             "target.", "Roll a dice. On a 3+, the target cannot use commands "
+                             "until the start of your next turn."),
+    "Unfeeling Fortitude": ("The Exiled Dead", "Your Hero Phase", None, "Roll a dice. On a 3+, "
+                            "this unit has WARD (5+) until the start of your next turn."),
 }
 
 
@@ -189,6 +199,37 @@ def test_what_it_gave_for_the_rest_of_the_turn_ends_with_the_turn():
     state, action = declared("Unleashed Savagery", None, [])
     state.apply(action)
     turns._turn_ended(state.units[0])
+    assert buffs(state, 0) == {}
+
+
+def test_what_it_gave_until_the_start_of_your_next_turn_lasts_through_the_other_turn():
+    """Word of Pain (red's, a 3): -1 to hit and wound rolls for blue's attacks, kept when
+    blue's own turn starts (which clears blue's own buffs) and gone when red's next turn
+    starts; Darkness of the Soul: blue cannot use commands through its own turn; Unfeeling
+    Fortitude: red's WARD (5+) through blue's turn, gone at red's."""
+    from battlefield.rules.aos4 import defence, turns
+
+    state, action = declared("Word of Pain", "blue", [3])
+    events = state.apply(action)
+    assert events[-1]["effect"] == "-1 to wound rolls until the start of red's next turn"
+    state.units[2].counters["buff_save"] = 1            # blue's own, until blue's turn
+    turns.start_turn(state, "blue")
+    assert buffs(state, 2) == {"buff_hit": -1, "buff_wound": -1}
+    turns.start_turn(state, "red")
+    assert buffs(state, 2) == {} and not state.units[2].counters
+
+    state, action = declared("Darkness of the Soul", "blue", [3])
+    state.apply(action)
+    turns.start_turn(state, "blue")
+    assert not defence.can_use(state, 2)
+    turns.start_turn(state, "red")
+    assert defence.can_use(state, 2) and not state.units[2].counters
+
+    state, action = declared("Unfeeling Fortitude", None, [3])
+    state.apply(action)
+    turns.start_turn(state, "blue")
+    assert buffs(state, 0) == {"buff_ward": 5}
+    turns.start_turn(state, "red")
     assert buffs(state, 0) == {}
 
 

@@ -109,7 +109,6 @@ def test_heal_and_return_undo_damage_and_casualties():
     ({"kind": "modifier", "roll": "luck", "by": 1, "amount": None}, "bad_roll"),
     ({"kind": "modifier", "roll": "hit", "by": 0, "amount": None}, "bad_modifier"),
     ({"kind": "move", "amount": None, "path": [[10, 30], [70, 30]]}, "off_board"),
-    ({"side": "blue"}, "not_your_decision"),
     ({"roll": "hit"}, "unknown_key"),
 ])
 def test_a_bad_adjustment_is_refused_with_its_reason(change, code):
@@ -226,3 +225,46 @@ def test_no_adjustment_crashes_the_engine_and_a_refused_one_changes_nothing():
             state.apply(Action(answer, side=state.pending[0].side))
             if answer == "refuse":
                 assert state.fingerprint() == before
+
+
+@pytest.mark.parametrize("roll, first, event", [
+    ("run", {"type": "run", "unit": "red"}, "run"),
+    ("charge", {"type": "charge", "unit": "red", "target": "blue"}, "charge-roll"),
+])
+def test_a_modifier_to_the_next_run_or_charge_roll(roll, first, event):
+    """+1 to red's next run (charge) roll, accepted by blue: the roll made next adds it, named
+    "by hand" in its event, and it is used up."""
+    near = SCENE.replace("at: [10, 30]", "at: [10, 18]").replace(
+        "at: [11.5, 30]", "at: [11.5, 18]").replace("at: [10.75, 31.3]", "at: [10.75, 19.3]")
+    action = Action.from_dict(first)
+    state = start(load_scene_text(near), [action], 1, [3, 3, 3])
+    assert not advance(state, action)
+    state.apply(Action.from_dict({"type": "adjust", "side": "red", "unit": "red",
+                                  "kind": "modifier", "roll": roll, "by": 1,
+                                  "reason": "a +1 an ability gave"}))
+    state.apply(Action("accept", side="blue"))
+    assert state.units[0].counters == {f"next_{roll}": 1}
+    events = state.apply(Action.from_dict(first))
+    rolled = next(e for e in events if e["type"] == event)
+    assert (rolled["modifier"], rolled["abilities"]) == (1, ["by hand"])
+    assert state.units[0].counters == {}
+
+
+def test_the_side_not_acting_proposes_one_and_the_acting_side_consents():
+    """Red acts; blue proposes 1 mortal damage on red for a reaction it used (side: blue): the
+    server takes it from blue's seat (sender), red is asked, and once red accepts it is carried
+    out and red acts on. A side the scene does not have is refused (a field of no side)."""
+    state = game(MORTAL)
+    assert state.acting_side == "red"
+    theirs = Action.from_dict({"type": "adjust", "side": "blue", "unit": "red", "kind": "mortal",
+                               "amount": 1, "reason": "a reaction of blue's"})
+    assert state.check(theirs) == [] and state.sender(theirs) == "blue"
+    events = state.apply(theirs)
+    assert events[0]["side"] == "blue"
+    (d,) = state.pending
+    assert (d.side, d.get("by")) == ("red", "blue")
+    state.apply(Action("accept", side="red"))
+    assert state.units[0].damage.sum() == 1 and state.acting_side == "red"
+    assert codes(state, {**theirs.to_dict(), "side": "green"}) == ["bad_field"]
+    mine = Action.from_dict({k: x for k, x in MORTAL.items() if k != "side"})
+    assert state.sender(mine) == "red"

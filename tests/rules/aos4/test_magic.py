@@ -110,3 +110,73 @@ def test_unmodified_one_fails_a_prayer():
 def test_not_a_wizard():
     _, (r,) = play({"type": "bolt", "unit": "priest", "target": "foes"})
     assert [v["code"] for v in r["violations"]] == ["unknown_spell"]
+
+
+# Real spells of the data whose effect is no mortal damage or healing, played as the unit's
+# ability of that name (spells: effect {ability: NAME}; army import writes them so).
+FAILING = ("Failing Fortitude", "Pick a visible enemy unit within 18\" of this unit to be the "
+           "target, then make a casting roll of 2D6.", "Until the start of your next turn, "
+           "subtract 1 from wound rolls for the target's attacks.")
+QUICKBLOOD = ("Quickblood", "Make a casting roll of 2D6.", "This unit has STRIKE-FIRST until "
+              "the start of your next turn.")
+AS_ABILITY = """
+ruleset: aos4
+board: {width: 60, depth: 44}
+units:
+  - id: wizard
+    side: red
+    stats: {move: 5, health: 5, save: 5, control: 1, power: 2}
+    keywords: [HERO, WIZARD]
+    spells:
+      - {id: failing-fortitude, casting_value: 6, range: 18, target: enemy,
+         effect: {ability: Failing Fortitude}}
+      - {id: quickblood, casting_value: 7, target: self, effect: {ability: Quickblood}}
+    abilities:
+""" + "".join(f"""      - name: {n}
+        kind: spell
+        timing: Your Hero Phase
+        declare: '{d}'
+        effect: "{e}"
+""" for n, d, e in (FAILING, QUICKBLOOD)) + """    models: [{base: 32, at: [10, 22]}]
+  - id: foes
+    side: blue
+    stats: {move: 5, health: 1, save: 4, control: 1}
+    models: [{base: 32, at: [20, 22]}]
+"""
+
+
+def test_a_spell_played_as_the_units_ability():
+    """Failing Fortitude cast (3 + 4 = 7 against 6): -1 to wound rolls for foes' attacks until
+    red's next turn; Quickblood (4 + 4): the wizard has STRIKE-FIRST until then."""
+    from battlefield.army.convert import magic_item
+
+    state, (r, q) = run(load_scene_text(AS_ABILITY),
+                        [Action("failing-fortitude", "wizard", target="foes"),
+                         Action("quickblood", "wizard")], seed=1, dice=[3, 4, 4, 4])
+    assert [e["type"] for e in r["events"]] == ["cast", "ability-effect"]
+    assert r["events"][1]["effect"] == "-1 to wound rolls until the start of red's next turn"
+    assert state.units[1].counters["buff_wound"] == -1
+    assert q["events"][1]["effect"] == "STRIKE-FIRST until the start of red's next turn"
+    assert "strike-first" in state.units[0].flags
+    assert magic_item(*FAILING[1:], "spell", FAILING[0]) == {
+        "target": "enemy", "range": 18, "effect": {"ability": "Failing Fortitude"}}
+    assert magic_item(*QUICKBLOOD[1:], "spell", QUICKBLOOD[0]) == {
+        "target": "self", "effect": {"ability": "Quickblood"}}
+
+
+def test_a_spell_naming_an_ability_the_engine_does_not_play_is_refused():
+    import pytest
+
+    from battlefield.errors import InputError
+
+    bad = AS_ABILITY.replace("effect: {ability: Quickblood}", "effect: {ability: Nothing}")
+    with pytest.raises(InputError, match="no ability 'Nothing'"):
+        run(load_scene_text(bad), [Action("quickblood", "wizard")], seed=1, dice=[4, 4])
+
+
+def test_the_quoted_spells_are_in_the_data(bsdata):
+    from .test_effects import _in_data
+
+    _, text = _in_data(bsdata)
+    for name, _, effect in (FAILING, QUICKBLOOD):
+        assert " ".join(effect.split()) in text, name
