@@ -16,8 +16,8 @@ from battlefield.geometry.sight import SightModel
 from battlefield.geometry.table import Table
 from battlefield.rules.actions import Violation
 from battlefield.rules.refusals import ModelNames, about, v
-from battlefield.rules.standing import referee
 from battlefield.rules.state import State
+from battlefield.rulings import Referee
 
 EPS = 1e-6
 
@@ -83,7 +83,8 @@ def kept(state: State, u: int, moves: Moving, after: Table, k: Keep) -> list[Vio
     scene = state.scene
     names = ModelNames(state)
     if k.combat:
-        ref = referee(state, after)
+        # the game's combats through terrain counted (Ruleset.combat_links)
+        ref = Referee(scene, after, state.rules.combat_links(state))
         for w in foes:
             if ref.in_combat(u, w):
                 return [v(k.code, f"{scene.units[u].id} would end in combat with "
@@ -196,7 +197,7 @@ def _passes(state: State, u: int, moves: Moving, foes: list[int], k: Keep) -> li
 
 
 def _needs_sight(state: State) -> bool:
-    return bool(referee(state).rules.combat_needs_sight)
+    return bool(state.scene.ruleset.combat_needs_sight)
 
 
 def _first_within(t: Table, m: int, path: np.ndarray, theirs: np.ndarray, k: Keep,
