@@ -34,6 +34,7 @@ from battlefield.rules.moves import (  # noqa: F401 - aos4's names for them
     Obstacle,
     Step,
     check_move,
+    half_on_at,
     obstacle,
     planned,
     v,
@@ -123,6 +124,21 @@ def too_far(state: State, u: int, moves: Moves, allowed: float) -> bool:
     rules = book(state)
     return any(used(rules, state.table, m, path, fly)[0] > allowed + EPS
                for m, path in zip(moves.models, moves.paths, strict=True))
+
+
+def straddles(state: State, moves: Moves) -> bool:
+    """Whether a moved model would end half on a piece taller than a free climb (the check's
+    refusal straddles_terrain, which it makes whatever else holds), asked alone by a player
+    choosing among many paths: only the ends, no table moved."""
+    t = state.table
+    tall = book(state).climb_free + EPS
+    for i, (m, path) in enumerate(zip(moves.models.tolist(), moves.paths, strict=True)):
+        facing = float(t.facing[m] if moves.facings is None else moves.facings[i])
+        if half_on_at(t.layout, int(t.shape[m]), float(t.a[m]), float(t.b[m]),
+                      float(path[-1][0]), float(path[-1][1]), facing, float(t.reach[m]),
+                      tall) is not None:
+            return True
+    return False
 
 
 def in_combat(state: State, u: int) -> bool:

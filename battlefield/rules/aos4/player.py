@@ -73,7 +73,7 @@ class Aos4Player:
                 if tag in self._tried:
                     continue
                 self._tried.add(tag)          # refused or taken: not offered again this phase
-                if not state.check(action):
+                if not _refused(state, action) and not state.check(action):
                     return action
         return END
 
@@ -204,7 +204,7 @@ class Aos4Player:
                 if kind == "run":
                     # declared in the seed's order when a run is worth it: the roll first,
                     # then the move (decide: _run_move)
-                    if any(not state.check(a) for a in paths):
+                    if any(not _refused(state, a) and not state.check(a) for a in paths):
                         yield Action("run", unit=spec.id)
                     continue
                 yield from paths
@@ -243,7 +243,7 @@ class Aos4Player:
             return next(c for c in d.choices if c.type == DECLINE)
         for action in itertools.chain(self._run_paths(state, u, goal, allowed),
                                       self._paths(state, u, "run", goal, allowed, allowed)):
-            if not state.check(action):
+            if not _refused(state, action) and not state.check(action):
                 return action
         return next(c for c in d.choices if c.type == DECLINE)
 
@@ -413,6 +413,16 @@ class Aos4Player:
         dx = state.table.x[leader] - state.table.x[m]
         dy = state.table.y[leader] - state.table.y[m]
         return [(float(x + dx), float(y + dy)) for x, y in odds.path]
+
+
+def _refused(state: State, action: Action) -> bool:
+    """A move with its path that the engine's check would refuse whatever else holds, found
+    without the whole check: a model ending half on a tall piece (movement.straddles). A
+    player tries many paths and most that fail end so; True only when the check refuses."""
+    if action.type not in ("normal-move", "run") or not action.path or action.unit is None:
+        return False
+    moves = movement.planned(state, state.unit_index(action.unit), action)
+    return isinstance(moves, Moves) and movement.straddles(state, moves)
 
 
 def _longest_charge(dice: str, reroll: bool) -> float:
