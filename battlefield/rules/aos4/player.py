@@ -265,6 +265,8 @@ class Aos4Player:
             return
         ref = Referee(state.scene, state.table)
         for u in self._mine(state):
+            if book(state).used_core(state.units[u].phase_used):
+                continue                  # shot already: the Rule of One refuses another
             spec = state.scene.units[u]
             ranged = weapons_of(state.scene, u, melee=False)
             if ref.combat[u]:               # in combat: only Shoot in Combat weapons shoot
@@ -339,6 +341,8 @@ class Aos4Player:
         for u in self._mine(state):
             if not (ref.combat[u] or "charged" in state.units[u].flags):
                 continue
+            if book(state).used_core(state.units[u].phase_used):
+                continue                  # fought already: the Rule of One refuses another
             foes = sorted(ref.combat[u])
             best = self._best_target(state, ref, u, foes, melee=True) if foes else None
             if best is None and foes:
