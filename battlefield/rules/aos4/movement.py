@@ -61,9 +61,17 @@ def terrain_for(rules: Book, t: Table, m: int) -> Terrain:
 
 
 def used(rules: Book, t: Table, m: int, path: np.ndarray, fly: bool) -> tuple[float, float]:
-    """(inches model m spends along path, of which climbing): a last drop may be a jump."""
-    cost = terrain_for(rules, t, m).path_cost(path, fly)
-    return min(cost.total, cost.total_if_jumping), cost.vertical
+    """(inches model m spends along path, of which climbing): a last drop may be a jump.
+    Measured once per table and path (a player's pre-check and the engine's check ask the
+    same path)."""
+    path = np.ascontiguousarray(path, dtype=np.float64)
+
+    def measure() -> tuple[float, float]:
+        cost = terrain_for(rules, t, m).path_cost(path, fly)
+        return min(cost.total, cost.total_if_jumping), cost.vertical
+
+    return t.memo(("aos4-used", rules.climb_free, int(m), fly, path.shape, path.tobytes()),
+                  measure)
 
 
 def obstacles(state: State, u: int, m: int, box: tuple[float, float, float, float]
