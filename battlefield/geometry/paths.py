@@ -11,6 +11,8 @@ is walked through, impassable terrain is an obstacle. FLY movers ignore terrain 
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -339,15 +341,17 @@ class Planner:
                 if _meets(poly, region):
                     hard.append(Obstacle(poly, terrain.layout.pieces[i].id))
         self.hard = hard
-        self._blockers = [o.polygon.buffer(-_EPS * 10) for o in hard]
+        prepared = [_prepared(o) for o in hard]
+        self._blockers = [p[0] for p in prepared]
         self.tree = shapely.STRtree(self._blockers) if hard else None
         self._hard = edge_arrays(self._blockers)
         # Each node's neighbours along its outline: a path turning round an obstacle or a
         # climbable piece at one of its corners does so tangent to it (see _tangent_pairs).
         nodes: list[Point] = []
         sides: list[np.ndarray] = []
-        for o in hard:
-            _ring_nodes(o.polygon.buffer(_EPS * 100, join_style="mitre"), nodes, sides)
+        for _, corners, beside in prepared:
+            nodes.extend(corners)
+            sides.extend(beside)
         # The climbable pieces near the region, each as the outline its mover's centre climbs
         # it at (grown by the clearance: the whole base counts).
         near = [] if fly else [j for j, poly in enumerate(terrain.climb_polygons)
@@ -513,6 +517,31 @@ def grown_polygon(poly: shapely.Polygon, r: float) -> shapely.Polygon:
     """The region a base of radius r cannot enter: the outline grown by r, corners rounded and
     pushed out just enough that the chords between arc points clear the corner."""
     return poly.buffer(r / math.cos(math.pi / (4 * _ARC_SEGMENTS)), quad_segs=_ARC_SEGMENTS)
+
+
+_PREPARED: OrderedDict[int, tuple] = OrderedDict()
+_PREPARED_KEPT = 4096         # obstacles whose planning shapes are kept (the most recently asked)
+_prepared_lock = threading.Lock()
+
+
+def _prepared(o: Obstacle) -> tuple[shapely.Geometry, list[Point], list[np.ndarray]]:
+    """An obstacle's blocker (shrunk a hair), its corners and each corner's neighbours (of
+    the outline grown a hair), made once per obstacle: the obstacles of one table (each
+    model's grown base) meet every planner made on it - each charge's odds makes one."""
+    with _prepared_lock:
+        got = _PREPARED.get(id(o))
+        if got is not None and got[0] is o:
+            _PREPARED.move_to_end(id(o))
+            return got[1:]
+    nodes: list[Point] = []
+    sides: list[np.ndarray] = []
+    _ring_nodes(o.polygon.buffer(_EPS * 100, join_style="mitre"), nodes, sides)
+    made = (o, o.polygon.buffer(-_EPS * 10), nodes, sides)
+    with _prepared_lock:
+        _PREPARED[id(o)] = made
+        if len(_PREPARED) > _PREPARED_KEPT:
+            _PREPARED.popitem(last=False)
+    return made[1:]
 
 
 def _ring_nodes(poly: shapely.Geometry, nodes: list[Point], sides: list[np.ndarray]) -> None:

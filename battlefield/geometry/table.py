@@ -44,7 +44,13 @@ T = TypeVar("T")
 MEMO_TABLES = 8         # how many tables keep their memos (the most recently asked)
 _memos: OrderedDict[int, tuple[Table, dict]] = OrderedDict()
 _memo_lock = threading.Lock()
+_last: tuple[object, dict] = (None, {})     # the newest of _memos (Table.memo's quick way)
 PLACED_KEPT = 20_000    # placed_memo values kept per layout (the most recently asked)
+
+
+def _set_last(entry: tuple[object, dict]) -> None:
+    global _last
+    _last = entry
 
 
 def _frozen(values: np.ndarray, dtype: type) -> np.ndarray:
@@ -126,6 +132,9 @@ class Table:
         """`make()`, made once for this table and `key` (a table never changes, so neither
         does anything derived from it alone). The memos of the last MEMO_TABLES tables asked
         are kept, so a game's undo history does not keep them all."""
+        last = _last                    # the table asked last (most asked: read without a lock)
+        if last[0] is self and key in last[1]:
+            return last[1][key]
         with _memo_lock:
             entry = _memos.get(id(self))
             if entry is None or entry[0] is not self:
@@ -134,6 +143,7 @@ class Table:
                     _memos.popitem(last=False)
             else:
                 _memos.move_to_end(id(self))
+            _set_last(entry)
             values = entry[1]
             if key in values:
                 return values[key]

@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import shapely
 
+from battlefield.geometry.bases import footprint
 from battlefield.geometry.paths import Terrain, edge_arrays, segments_free
 from battlefield.geometry.separation import signed_distance_matrix
 from battlefield.geometry.table import Table
+from battlefield.geometry.terrain import Layout
 from battlefield.names import after
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.ranges import Arrive, Keep, arrived, kept, no_further
@@ -434,21 +436,58 @@ def half_on(after: Table, m: int, tall: float) -> int | None:
     """The piece at least `tall` high (area and impassable terrain aside) that model m stands
     half on where `after` has it, or None (what `straddling` refuses; the charge odds ask it of
     the end of a path)."""
-    layout = after.layout
-    r = float(after.reach[m])               # the base's box, without drawing it
-    x0, y0, x1, y1 = after.x[m] - r, after.y[m] - r, after.x[m] + r, after.y[m] + r
+    return half_on_at(after.layout, int(after.shape[m]), float(after.a[m]), float(after.b[m]),
+                      float(after.x[m]), float(after.y[m]), float(after.facing[m]),
+                      float(after.reach[m]), tall)
+
+
+def half_on_at(layout: Layout, shape: int, a: float, b: float, x: float, y: float,
+               facing: float, reach: float, tall: float) -> int | None:
+    """half_on of a base (shape, a, b, facing; `reach` its centre's furthest point) standing
+    at (x, y), without a table: the charge odds ask it of many places along one way in."""
+    x0, y0, x1, y1 = x - reach, y - reach, x + reach, y + reach   # the base's box
     foot = None
-    for k, p in enumerate(layout.pieces):
-        if p.kind in ("area", "impassable") or p.height < tall:
-            continue
-        bx0, by0, bx1, by1 = layout.bboxes[k]
+    for k, bx0, by0, bx1, by1, edge in _tall_pieces(layout, tall):
         if bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1:
             continue                        # apart: none of it on the piece
-        foot = foot if foot is not None else shapely.Polygon(after.outline(m, 64))
+        if _clear_of(edge, x, y, reach):
+            continue                        # no edge of the piece within reach: wholly in or out
+        foot = foot if foot is not None else footprint(shape, a, b, x, y, facing, 64)
         part = foot.intersection(layout.polygons[k]).area
         if 1e-4 < part < foot.area - 1e-4:
             return k
     return None
+
+
+def _tall_pieces(layout: Layout, tall: float) -> list[tuple]:
+    """The pieces half_on asks about (at least `tall` high, area and impassable aside), each
+    (index, its box, its edges as (x0, y0, x1, y1)), once per layout."""
+    def make() -> list[tuple]:
+        out = []
+        for k, p in enumerate(layout.pieces):
+            if p.kind in ("area", "impassable") or p.height < tall:
+                continue
+            edges = layout.edges[layout.edge_start[k]:layout.edge_start[k + 1]]
+            out.append((k, *(float(v) for v in layout.bboxes[k]),
+                        tuple(tuple(float(c) for c in e) for e in edges)))
+        return out
+    return layout.memo(("half-on-pieces", tall), make)
+
+
+def _clear_of(edges: tuple[tuple[float, float, float, float], ...], x: float, y: float,
+              reach: float) -> bool:
+    """No edge (x0, y0, x1, y1) comes within `reach` (and a hair more) of (x, y): a base
+    drawn within that circle is wholly inside the piece or wholly outside it. (A few edges
+    a piece: plain arithmetic is quicker than arrays here.)"""
+    most = (reach + 1e-6) ** 2
+    for x0, y0, x1, y1 in edges:
+        dx, dy, px, py = x1 - x0, y1 - y0, x - x0, y - y0
+        ll = dx * dx + dy * dy
+        t = min(1.0, max(0.0, (px * dx + py * dy) / ll)) if ll > 0 else 0.0
+        ex, ey = px - t * dx, py - t * dy
+        if ex * ex + ey * ey <= most:
+            return False
+    return True
 
 
 def coherent_now(state: State, u: int) -> bool:

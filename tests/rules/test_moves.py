@@ -77,3 +77,55 @@ def test_violations_name_their_units_and_models_as_fields():
           if x.code == "on_another_model"]
     assert on and on[0].models == ("red-1/2", "blue-1/1")
     assert on[0].units == ("red-1", "blue-1")
+
+
+# half_on_at (what straddling and aos4's charge odds ask) against the plain test it stands for:
+# the base's outline as a polygon, its area on the piece strictly between none and all. A
+# hexagonal piece 3" tall and a wall; round, oval and square bases, on a grid of places across
+# both edges (many within reach of an edge, many clear of every edge: the shortcut's two sides).
+PIECES = """\
+ruleset: skirmish
+board: {width: 36, depth: 36}
+terrain:
+  - {id: hex, outline: [[10, 10], [14, 8], [18, 10], [18, 14], [14, 16], [10, 14]], height: 3,
+     kind: solid}
+  - {id: wall, outline: [[24, 4], [24.5, 4], [24.5, 30], [24, 30]], height: 2, kind: obstacle}
+units:
+- id: red-1
+  side: red
+  models: [{base: 32, at: [2, 2]}, {base: [60, 35], at: [2, 6], facing: 30},
+           {base: {rect: [25, 25]}, at: [2, 10], facing: 45}]
+- id: blue-1
+  side: blue
+  models: [{base: 32, at: [34, 34]}]
+"""
+
+
+def _half_on_by_polygons(t, m: int, x: float, y: float, tall: float) -> int | None:
+    import shapely
+
+    from battlefield.geometry.bases import outline_points
+    foot = shapely.Polygon(outline_points(int(t.shape[m]), t.a[m], t.b[m], x, y, t.facing[m],
+                                          64))
+    for k, p in enumerate(t.layout.pieces):
+        if p.kind in ("area", "impassable") or p.height < tall:
+            continue
+        part = foot.intersection(t.layout.polygons[k]).area
+        if 1e-4 < part < foot.area - 1e-4:
+            return k
+    return None
+
+
+@pytest.mark.parametrize("m", [0, 1, 2])
+def test_half_on_at_gives_the_polygons_answer_everywhere(m: int):
+    from battlefield.rules.moves import half_on_at
+    st = Game(registry.get("skirmish"), load_scene_text(PIECES, "p.yaml"), 1).new_state()
+    t = st.table
+    answers = set()
+    for x in np.arange(7.0, 27.0, 0.37):
+        for y in np.arange(5.0, 18.0, 0.41):
+            got = half_on_at(t.layout, int(t.shape[m]), float(t.a[m]), float(t.b[m]),
+                             float(x), float(y), float(t.facing[m]), float(t.reach[m]), 1.5)
+            assert got == _half_on_by_polygons(t, m, float(x), float(y), 1.5), (x, y)
+            answers.add(got)
+    assert answers == {None, 0, 1}          # off, half on the hex, half on the wall

@@ -12,7 +12,7 @@ Paths are searched within DETOUR inches of the box round both units.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import shapely
@@ -25,7 +25,7 @@ from battlefield.rules.aos4 import passives, rolls
 from battlefield.rules.aos4.data import Book, book
 from battlefield.rules.aos4.movement import JUMP_LANDING, grown_base, used
 from battlefield.rules.aos4.rolls import charge_chance
-from battlefield.rules.moves import half_on
+from battlefield.rules.moves import half_on, half_on_at
 from battlefield.rules.standing import referee
 from battlefield.rules.state import State
 
@@ -214,7 +214,18 @@ def room_beside(book: Book, referee, u: int, v: int) -> bool:
 def shortest_charge(book: Book, referee, u: int, v: int, within: float | None = None
                     ) -> ChargeOdds | None:
     """The shortest legal charge path from any model of u to within 1/2" of a model of v
-    that the charging model can see from the end of it. `within`: as charge_odds."""
+    that the charging model can see from the end of it. `within`: as charge_odds.
+    Searched once per table (the player's odds, the check of its declaration and the roll's
+    answer ask the same): each caller gets its own copy."""
+    scene = referee.scene
+    _, _, found = referee.table.memo(
+        ("aos4-shortest-charge", id(scene), id(book), u, v, within),
+        lambda: (scene, book, _search(book, referee, u, v, within)))
+    return None if found is None else replace(found, path=list(found.path))
+
+
+def _search(book: Book, referee, u: int, v: int, within: float | None) -> ChargeOdds | None:
+    """shortest_charge, searched."""
     table = referee.table
     reach = book.core.charge.reach            # end within 1/2" of the target
     movers = table.unit_models[u]
@@ -321,12 +332,13 @@ def _not_half_on(tall: float, table, m: int, points: np.ndarray, d: np.ndarray, 
     for bx0, by0, bx1, by1 in boxes:
         near |= ~((ex + r < bx0 - d) | (ex - r > bx1 + d) | (ey + r < by0 - d)
                   | (ey - r > by1 + d))
+    base = (table.layout, int(table.shape[m]), float(table.a[m]), float(table.b[m]))
+    facing = float(table.facing[m])
     for i, j in zip(*np.nonzero(near), strict=True):
         def half(s: float, i: int = int(i), j: int = int(j)) -> bool:
             x = points[i, 0] + s * math.cos(th[i, j])
             y = points[i, 1] + s * math.sin(th[i, j])
-            moved = table.moved(np.array([m]), np.array([x]), np.array([y]))
-            return half_on(moved, m, tall) is not None
+            return half_on_at(*base, float(x), float(y), facing, r, tall) is not None
 
         lo, most = float(go[i, j]), float(d[i, j]) - TOUCH
         if not half(lo):

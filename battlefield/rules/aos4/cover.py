@@ -77,10 +77,13 @@ def behind(table: Table, attackers: np.ndarray, targets: np.ndarray, piece: int,
 def covering(table: Table, attackers: np.ndarray, targets: np.ndarray, piece: int,
              combat_range: float) -> bool:
     """The targets are wholly on the piece or behind it, seen from the attackers (asked once
-    per table: the same question comes for each trait, from the player and from the check)."""
-    key = ("aos4-cover", attackers.tobytes(), targets.tobytes(), piece, combat_range)
-    return table.memo(key, lambda: wholly_on(table, targets, piece)
-                      or behind(table, attackers, targets, piece, combat_range))
+    per placement of those models: the same question comes for each trait, from the player
+    and from the check, and again after every attack that left these models standing where
+    they stood - it depends on them and the terrain alone)."""
+    both = np.concatenate([attackers, targets]).astype(np.int64)
+    key = ("aos4-cover", len(attackers), piece, combat_range)
+    return table.placed_memo(key, both, lambda: wholly_on(table, targets, piece)
+                             or behind(table, attackers, targets, piece, combat_range))
 
 
 def pieces_covering(table: Table, attackers: np.ndarray, targets: np.ndarray, trait: str,

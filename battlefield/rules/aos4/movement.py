@@ -34,6 +34,7 @@ from battlefield.rules.moves import (  # noqa: F401 - aos4's names for them
     Obstacle,
     Step,
     check_move,
+    half_on_at,
     obstacle,
     planned,
     v,
@@ -60,9 +61,17 @@ def terrain_for(rules: Book, t: Table, m: int) -> Terrain:
 
 
 def used(rules: Book, t: Table, m: int, path: np.ndarray, fly: bool) -> tuple[float, float]:
-    """(inches model m spends along path, of which climbing): a last drop may be a jump."""
-    cost = terrain_for(rules, t, m).path_cost(path, fly)
-    return min(cost.total, cost.total_if_jumping), cost.vertical
+    """(inches model m spends along path, of which climbing): a last drop may be a jump.
+    Measured once per table and path (a player's pre-check and the engine's check ask the
+    same path)."""
+    path = np.ascontiguousarray(path, dtype=np.float64)
+
+    def measure() -> tuple[float, float]:
+        cost = terrain_for(rules, t, m).path_cost(path, fly)
+        return min(cost.total, cost.total_if_jumping), cost.vertical
+
+    return t.memo(("aos4-used", rules.climb_free, int(m), fly, path.shape, path.tobytes()),
+                  measure)
 
 
 def obstacles(state: State, u: int, m: int, box: tuple[float, float, float, float]
@@ -123,6 +132,21 @@ def too_far(state: State, u: int, moves: Moves, allowed: float) -> bool:
     rules = book(state)
     return any(used(rules, state.table, m, path, fly)[0] > allowed + EPS
                for m, path in zip(moves.models, moves.paths, strict=True))
+
+
+def straddles(state: State, moves: Moves) -> bool:
+    """Whether a moved model would end half on a piece taller than a free climb (the check's
+    refusal straddles_terrain, which it makes whatever else holds), asked alone by a player
+    choosing among many paths: only the ends, no table moved."""
+    t = state.table
+    tall = book(state).climb_free + EPS
+    for i, (m, path) in enumerate(zip(moves.models.tolist(), moves.paths, strict=True)):
+        facing = float(t.facing[m] if moves.facings is None else moves.facings[i])
+        if half_on_at(t.layout, int(t.shape[m]), float(t.a[m]), float(t.b[m]),
+                      float(path[-1][0]), float(path[-1][1]), facing, float(t.reach[m]),
+                      tall) is not None:
+            return True
+    return False
 
 
 def in_combat(state: State, u: int) -> bool:

@@ -21,7 +21,7 @@ import numpy as np
 from battlefield.rules import routes
 from battlefield.rules.actions import Action
 from battlefield.rules.aos4.data import book
-from battlefield.rules.aos4.player import Aos4Player, _odds
+from battlefield.rules.aos4.player import Aos4Player, _odds, _refused
 from battlefield.rules.aos4.weapons import weapons_of
 from battlefield.rules.standing import referee
 from battlefield.rules.state import State
@@ -68,7 +68,7 @@ class Aos4Normal(Aos4Player):
                 if kind == "run":
                     # declared in the seed's order when a run is worth it (At the Double
                     # when command points allow): the roll first, then the move (_run_move)
-                    if any(not state.check(a) for a in paths):
+                    if any(not _refused(state, a) and not state.check(a) for a in paths):
                         uid = state.scene.units[u].id
                         if cp > KEEP_CP + 1:
                             yield Action("run", unit=uid, options=(("command", "at-the-double"),))

@@ -75,7 +75,7 @@ class Aos4Player:
                 if tag in self._tried:
                     continue
                 self._tried.add(tag)          # refused or taken: not offered again this phase
-                if not state.check(action):
+                if not _refused(state, action) and not state.check(action):
                     return action
         return END
 
@@ -208,7 +208,7 @@ class Aos4Player:
                 if kind == "run":
                     # declared in the seed's order when a run is worth it: the roll first,
                     # then the move (decide: _run_move)
-                    if any(not state.check(a) for a in paths):
+                    if any(not _refused(state, a) and not state.check(a) for a in paths):
                         yield Action("run", unit=spec.id)
                     continue
                 yield from paths
@@ -247,7 +247,7 @@ class Aos4Player:
             return next(c for c in d.choices if c.type == DECLINE)
         for action in itertools.chain(self._run_paths(state, u, goal, allowed),
                                       self._paths(state, u, "run", goal, allowed, allowed)):
-            if not state.check(action):
+            if not _refused(state, action) and not state.check(action):
                 return action
         return next(c for c in d.choices if c.type == DECLINE)
 
@@ -269,6 +269,8 @@ class Aos4Player:
             return
         ref = referee(state)
         for u in self._mine(state):
+            if book(state).used_core(state.units[u].phase_used):
+                continue                  # shot already: the Rule of One refuses another
             spec = state.scene.units[u]
             ranged = weapons_of(state.scene, u, melee=False)
             if ref.combat[u]:               # in combat: only Shoot in Combat weapons shoot
@@ -343,6 +345,8 @@ class Aos4Player:
         for u in self._mine(state):
             if not (ref.combat[u] or "charged" in state.units[u].flags):
                 continue
+            if book(state).used_core(state.units[u].phase_used):
+                continue                  # fought already: the Rule of One refuses another
             foes = sorted(ref.combat[u])
             best = self._best_target(state, ref, u, foes, melee=True) if foes else None
             if best is None and foes:
@@ -417,6 +421,16 @@ class Aos4Player:
         dx = state.table.x[leader] - state.table.x[m]
         dy = state.table.y[leader] - state.table.y[m]
         return [(float(x + dx), float(y + dy)) for x, y in odds.path]
+
+
+def _refused(state: State, action: Action) -> bool:
+    """A move with its path that the engine's check would refuse whatever else holds, found
+    without the whole check: a model ending half on a tall piece (movement.straddles). A
+    player tries many paths and most that fail end so; True only when the check refuses."""
+    if action.type not in ("normal-move", "run") or not action.path or action.unit is None:
+        return False
+    moves = movement.planned(state, state.unit_index(action.unit), action)
+    return isinstance(moves, Moves) and movement.straddles(state, moves)
 
 
 def _longest_charge(dice: str, reroll: bool) -> float:

@@ -60,14 +60,24 @@ class SkirmishPlayer:
         # before working one out (the costly part), in the order the full ranking gives them.
         top = plans[0][0] if plans else None
         known = [(o, first) for o, first in ((skirmish, True), (bomb, False)) if o is not None]
+        legal: dict[Action, bool] = {}        # checked in this choice (the state unchanged)
+
+        def ok(action: Action) -> bool:
+            if action not in legal:
+                legal[action] = not state.check(action)
+            return legal[action]
+
         for (score, action), first in sorted(known, key=lambda k: -k[0][0]):
             if top is not None and not (score >= top if first else score > top):
                 break
-            if not state.check(action):
+            if ok(action):
                 return action
-        options = [o for o in (skirmish, self._best_move(state, plans), bomb) if o is not None]
+        move = self._best_move(state, plans)
+        if move is not None:
+            legal[move[1]] = True             # _move_toward checked it
+        options = [o for o in (skirmish, move, bomb) if o is not None]
         for _, action in sorted(options, key=lambda o: -o[0]):
-            if not state.check(action):
+            if ok(action):
                 return action
         return END
 

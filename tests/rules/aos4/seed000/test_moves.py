@@ -128,6 +128,19 @@ def test_a_move_may_not_end_mid_climb(x: float, legal: bool) -> None:
     assert codes(r) == ([] if legal else ["straddles_terrain"])
 
 
+@pytest.mark.parametrize("x", [12.9, 13.135, 11.0, 12.3])
+def test_the_players_straddle_precheck_refuses_what_the_check_refuses(x: float) -> None:
+    """movement.straddles (a computer player's pre-check, without the whole check) says
+    exactly when the check refuses an end half on the wall."""
+    from battlefield.rules.actions import Action
+    from battlefield.rules.aos4 import movement
+    state, _ = play(CLIMB, {"type": "normal-move", "unit": "low", "path": [[10, 30.5]]})
+    action = Action("normal-move", "red", path=((10.2, 10.0), (x, 10.0)))
+    refused = "straddles_terrain" in [p.code for p in state.check(action)]
+    assert movement.straddles(state, movement.planned(state, 0, action)) is refused
+    assert refused is (x in (12.9, 12.3))
+
+
 def test_terrain_of_one_inch_is_moved_over_and_may_be_stood_across() -> None:
     state, (r,) = play(CLIMB, {"type": "normal-move", "unit": "low", "path": [[12.25, 30]]})
     assert r["legal"], r
