@@ -5,18 +5,25 @@ other choices); each candidate is played out in sampled worlds - the state copie
 reseeded from the searcher's own generator (never the real dice), any secret answer of another
 side taken back and answered again by the rollout's players (never read) - with normal players
 on every side for a bounded number of actions, and the world valued from the searcher's side.
-Each candidate meets the normal player's own choice in the same worlds; the one with the
-largest mean gain replaces that choice when the gain is beyond the worlds' noise (more than its
-standard error) and at least MARGIN, and one plainly worse after half of the worlds (its mean
-gain plus twice its standard error below nothing) is dropped. A player that names no
-candidates is weighed against the pass (or a decision's other choices). When the search takes
-an action, the normal player's `chosen(state, action)` hears of it (aos4's does not offer it
-again this phase).
+Every candidate is first played in SCREEN worlds beside the normal choice (the same worlds, so
+that each world's difference is the candidates' and not the dice's); the one with the largest
+mean gain there, if any is ahead, is then played in the rest of the ROLLOUTS worlds with the
+normal choice, and replaces it only when its mean gain over all of them is at least MARGIN and
+clears SURE standard errors: with a few worlds and several candidates, a looser test (one
+standard error, every candidate in every world) switched on noise about one decision in three
+and left the strong level no better than the normal one. A player that names no candidates is
+weighed against the pass (or a decision's other choices). When the search takes an action, the
+normal player's `chosen(state, action)` hears of it (aos4's does not offer it again this
+phase).
 
-Bounded by work, not by time: at most ROLLOUTS worlds per candidate (the same worlds for every
-candidate, so that their difference is the candidates' and not the dice's), DEPTH actions per
-rollout, CANDIDATES candidates per decision - at most ROLLOUTS x DEPTH x CANDIDATES actions
-played out per decision. Same position, same seed: same choice.
+A rollout plays at least LEAST actions after the candidate and then on to the end of the
+battle round it has reached (at most DEPTH actions), so that the position is valued where every
+side has answered what the candidate started - a horizon cut in the middle of a round values a
+charge before the enemy strikes back.
+
+Bounded by work, not by time: at most SCREEN worlds for each candidate and ROLLOUTS for the
+normal choice and the leading one, DEPTH actions per rollout, CANDIDATES candidates per
+decision. Same position, same seed: same choice.
 
 A position is valued by the ruleset's `value` hook when it has one; otherwise by the deciding
 score (Result.points) and the health left on the table, each as a share between the sides, and
@@ -35,10 +42,13 @@ from battlefield.rules.dice import Dice
 from battlefield.rules.ruleset import Player, Ruleset
 from battlefield.rules.state import State
 
-ROLLOUTS = 6                # sampled worlds per candidate (at most)
-DEPTH = 24                  # actions per rollout after the candidate
+ROLLOUTS = 12               # sampled worlds for the normal choice and the leading candidate
+SCREEN = 4                  # sampled worlds every candidate is first played in
+LEAST = 12                  # actions a rollout plays at least, then on to the round's end
+DEPTH = 48                  # actions a rollout plays at most
 CANDIDATES = 4              # candidates weighed per decision
 MARGIN = 0.02               # how much better than the normal choice another must be
+SURE = 2.0                  # standard errors its mean gain must clear
 SCORE_WEIGHT = 2.0          # the deciding score's share against ...
 _MASK = (1 << 64) - 1
 HEALTH_WEIGHT = 3.0         # ... the health left on the table's, in the value
@@ -51,12 +61,13 @@ class SearchPlayer:
 
     def __init__(self, rules: Ruleset, normal: Callable[[int], Player], seed: int = 0,
                  rollouts: int | None = None, depth: int | None = None,
-                 candidates: int | None = None) -> None:
+                 candidates: int | None = None, least: int | None = None) -> None:
         self.rules = rules
         self.normal = normal                     # a normal player of this ruleset, by seed
         self.seed = seed
         self.rollouts = ROLLOUTS if rollouts is None else rollouts
         self.depth = DEPTH if depth is None else depth
+        self.least = LEAST if least is None else least
         self.candidates = CANDIDATES if candidates is None else candidates
         self.base = normal(seed)
         self.searched = 0                       # decisions weighed (for the benchmarks)
@@ -68,28 +79,20 @@ class SearchPlayer:
         self.searched += 1
         side = state.acting_side
         rng = random.Random(mix(self.seed, len(state.actions), 0x5EA2C4))
-        worlds = [rng.getrandbits(63) for _ in range(self.rollouts)]
-        # Every candidate is played out in the same worlds as the normal choice (options[0]),
-        # so each world's difference is the candidates' own. The worlds are played in two
-        # rounds: after the first half, a candidate that is plainly worse is dropped.
-        base = [self.rollout(state, side, options[0], w) for w in worlds]
-        half = max(2, len(worlds) // 2)
-        diffs: dict[int, list[float]] = {}
-        for i in range(1, len(options)):
-            diffs[i] = [self.rollout(state, side, options[i], w) - base[k]
-                        for k, w in enumerate(worlds[:half])]
-            if _upper(diffs[i]) < 0:
-                continue
-            diffs[i] += [self.rollout(state, side, options[i], w) - base[half + k]
-                         for k, w in enumerate(worlds[half:])]
+        worlds = [rng.getrandbits(63) for _ in range(max(1, self.rollouts))]
+        first = worlds[:min(SCREEN, len(worlds))]
+        base = [self.rollout(state, side, options[0], w) for w in first]
+        diffs = {i: [self.rollout(state, side, options[i], w) - base[k]
+                     for k, w in enumerate(first)] for i in range(1, len(options))}
+        lead = max(diffs, key=lambda i: (_spread(diffs[i])[0], -i))
         best = 0
-        gain = MARGIN
-        for i, d in diffs.items():
-            m = sum(d) / len(d)
-            # another candidate replaces the normal choice only when it is better beyond the
-            # worlds' noise (its mean gain more than its standard error) and by MARGIN
-            if m > gain and _lower(d) > 0:
-                best, gain = i, m
+        if _spread(diffs[lead])[0] > 0:
+            for w in worlds[len(first):]:
+                diffs[lead].append(self.rollout(state, side, options[lead], w)
+                                   - self.rollout(state, side, options[0], w))
+            m, se = _spread(diffs[lead])
+            if m >= MARGIN and m - SURE * se > 0:
+                best = lead
         chosen = options[best]
         told = getattr(self.base, "chosen", None)
         if told is not None:
@@ -121,16 +124,28 @@ class SearchPlayer:
 
     def rollout(self, state: State, side: str, action: Action, world: int) -> float:
         """The value for `side` of playing `action` in one sampled world."""
+        return value(self.played(state, side, action, world), side)
+
+    def played(self, state: State, side: str, action: Action, world: int) -> State:
+        """One sampled world of `side` after `action` and, with normal players on every
+        side, at least `least` actions more, then on to the end of the round reached (at most
+        `depth`)."""
         w = sampled(state, side, world)
         w.apply(action)
         sides = list(state.scene.sides)
         players: dict[str, Player] = {s: self.normal(mix(world, k + 1))
                                       for k, s in enumerate(sides)}
-        for _ in range(self.depth):
+        least = min(self.least, self.depth)
+        upto = None
+        for n in range(self.depth):
             if w.over:
                 break
+            if n == least:
+                upto = w.round
+            elif upto is not None and w.round != upto:
+                break
             w.apply(players[w.acting_side].choose(w), checked=True)
-        return value(w, side)
+        return w
 
 
 def _spread(d: list[float]) -> tuple[float, float]:
@@ -139,16 +154,6 @@ def _spread(d: list[float]) -> tuple[float, float]:
     m = sum(d) / n
     var = sum((x - m) ** 2 for x in d) / (n - 1) if n > 1 else 0.0
     return m, math.sqrt(var / n)
-
-
-def _upper(d: list[float]) -> float:
-    m, se = _spread(d)
-    return m + 2 * se
-
-
-def _lower(d: list[float]) -> float:
-    m, se = _spread(d)
-    return m - se
 
 
 def mix(*values: int) -> int:

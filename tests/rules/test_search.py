@@ -78,3 +78,24 @@ def test_the_normal_players_candidates_are_legal_and_start_with_its_choice(rules
         several += len(named) > 1
         state.apply(choice)
     assert several >= 5                          # alternatives to weigh, often
+
+
+@pytest.mark.parametrize("ruleset", ["skirmish", "openwg"])
+def test_a_rollout_is_valued_at_the_end_of_a_battle_round(ruleset):
+    state = _state(ruleset, 2)
+    normal = lambda seed: make(state.rules, "normal")      # noqa: E731
+    search = SearchPlayer(state.rules, normal, 3, depth=200, least=5)
+    side = state.acting_side
+    start = len(state.actions)
+    w = search.played(state, side, search.options(state)[0], 99)
+    played = len(w.actions) - start
+    assert played > 6 and len(state.actions) == start          # the real state untouched
+    # the same world cut at `least` actions, and one action short of where the rollout ended
+    # (the same dice and players: a prefix of it): the round changed only at its last action
+    at_least = SearchPlayer(state.rules, normal, 3, depth=5, least=5).played(state, side,
+                                                                        w.actions[start], 99)
+    short = SearchPlayer(state.rules, normal, 3, depth=played - 2, least=5).played(
+        state, side, w.actions[start], 99)
+    assert at_least.actions == w.actions[:start + 6]
+    assert short.round == at_least.round
+    assert not w.over and w.round > at_least.round
