@@ -15,16 +15,20 @@ side - from both sides (the level under test as red, then as blue):
 - the abilities each level uses per battle: the action types of its side per battle (the
   passes and the answers to decisions left out), summed over the battles it played.
 
-Every figure has its 95% Wilson interval and its number of battles. Battles are seeded (seed 1,
-battle i's seed derived from it), so a run gives the same figures on any machine; only the
-time it takes depends on the machine. The figures go to README's strength table
-(--markdown prints it).
+Every figure has its 95% Wilson interval and its number of battles. The battles of a match are
+played a few at a time from each side in turn, and --out rewrites the file after each few: a run
+stopped part way (the machine shared, a strong level costly) keeps what it measured, from both
+sides, with its numbers of battles - the first battles of a whole run, seed for seed. Battles
+are seeded (seed 1, battle i's seed derived from it), so a run gives the same figures on any
+machine; only the time it takes depends on the machine. The figures go to README's strength
+table (--markdown prints it).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -33,7 +37,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from battlefield.analysis.battles import Variant, run_battles
+from battlefield.analysis.battles import Variant, make_jobs, run_jobs
 from battlefield.analysis.match import interval
 from battlefield.paths import find_map
 from battlefield.rules import registry
@@ -42,6 +46,7 @@ from battlefield.rules.deploy import mirror_battles
 GAMES = 100                 # battles per side for the matches against random
 STRONG_GAMES = 20           # battles per side for strong against normal
 SEED = 1
+CHUNK = 2                   # battles per worker and side between two writes of the figures
 TARGETS = {"normal_vs_random_min": 0.97, "strong_vs_normal_score": 0.65}
 NOT_ABILITIES = {"decline", "commit", "no-reaction", "first", "initiative"}
 # The table each ruleset's strength is measured on (a bundled map with two deployment zones).
@@ -59,37 +64,57 @@ def table_of(ruleset: str) -> list[Variant]:
     return [Variant(t, n, tuple(z.items())) for t, n, z in mirror_battles(path, ruleset, name)]
 
 
-def match(ruleset: str, level: str, against: str, games: int, workers: int | None
-          ) -> dict[str, Any]:
-    """`level` against `against`, `games` battles with `level` as each side in turn."""
+def match(ruleset: str, level: str, against: str, games: int, workers: int | None,
+          keep: Any = None) -> dict[str, Any]:
+    """`level` against `against`, `games` battles with `level` as each side in turn, played a
+    few at a time from each side (CHUNK battles per worker), the figures so far handed to
+    `keep` after each few: a run stopped part way keeps the battles it played, from both
+    sides, with their numbers - the same battles, seed for seed, as a whole run's first ones."""
     ways = table_of(ruleset)
     sides = ["red", "blue"]
+    jobs = {}
+    for side in sides:
+        other = [s for s in sides if s != side][0]
+        jobs[side] = make_jobs(ruleset, ways, games, SEED + sides.index(side),
+                               {side: level, other: against})
+    results: dict[str, list[dict[str, Any]]] = {s: [] for s in sides}
+    step = CHUNK * max(1, workers or os.cpu_count() or 1)
+    out: dict[str, Any] = {}
+    for lo in range(0, games, step):
+        for side in sides:
+            results[side] += run_jobs(jobs[side][lo:lo + step], workers)
+        out = summary(ruleset, level, results)
+        if keep is not None:
+            keep(out)
+    return out
+
+
+def summary(ruleset: str, level: str, results: dict[str, list[dict[str, Any]]]
+            ) -> dict[str, Any]:
+    """The match's figures from the battles played so far, {side of `level`: results}."""
     out: dict[str, Any] = {"games": 0, "wins": 0, "draws": 0, "losses": 0, "per_side": {},
                            "uses": {}}
     passes = {a.id for a in registry.get(ruleset).spec.actions if a.passes}
-    for side in sides:
-        other = [s for s in sides if s != side][0]
-        kinds = {side: level, other: against}
-        results = run_battles(ruleset, ways[0].scene_text, ways[0].scene_name, games,
-                              SEED + sides.index(side), workers, kinds=kinds, variants=ways)
-        won = sum(1 for r in results if r["winner"] == side)
-        drawn = sum(1 for r in results if r["winner"] is None)
+    for side, played in results.items():
+        games = len(played)
+        won = sum(1 for r in played if r["winner"] == side)
+        drawn = sum(1 for r in played if r["winner"] is None)
         out["per_side"][side] = {"games": games, "wins": won, "draws": drawn,
-                                 "win_rate": round(won / games, 4),
+                                 "win_rate": round(won / games, 4) if games else 0.0,
                                  "win_rate_95": interval(won, games)}
         out["games"] += games
         out["wins"] += won
         out["draws"] += drawn
         out["losses"] += games - won - drawn
-        for r in results:
+        for r in played:
             for kind, n in r["uses"].get(side, {}).items():
                 if kind not in passes and kind not in NOT_ABILITIES:
                     out["uses"][kind] = out["uses"].get(kind, 0) + n
-    n = out["games"]
+    n = max(1, out["games"])
     out["win_rate"] = round(out["wins"] / n, 4)
-    out["win_rate_95"] = interval(out["wins"], n)
+    out["win_rate_95"] = interval(out["wins"], out["games"])
     out["score"] = round((out["wins"] + out["draws"] / 2) / n, 4)
-    out["score_95"] = interval(out["wins"] + out["draws"] / 2, n)
+    out["score_95"] = interval(out["wins"] + out["draws"] / 2, out["games"])
     out["min_side_win_rate"] = min(s["win_rate"] for s in out["per_side"].values())
     out["uses"] = {k: round(v / n, 2) for k, v in sorted(out["uses"].items(),
                                                          key=lambda kv: -kv[1])}
@@ -106,14 +131,15 @@ def run(rulesets: list[str], games: int, strong_games: int, workers: int | None,
         row: dict[str, Any] = {}
         out["rulesets"][ruleset] = row
         if games:
-            row["normal_vs_random"] = match(ruleset, "normal", "random", games, workers)
-            _keep(out, out_path)
+            row["normal_vs_random"] = match(ruleset, "normal", "random", games, workers,
+                                            _keeper(out, out_path, row, "normal_vs_random"))
             if easy:
-                row["easy_vs_random"] = match(ruleset, "easy", "random", games, workers)
-                _keep(out, out_path)
+                row["easy_vs_random"] = match(ruleset, "easy", "random", games, workers,
+                                              _keeper(out, out_path, row, "easy_vs_random"))
         if strong_games:
             row["strong_vs_normal"] = match(ruleset, "strong", "normal", strong_games,
-                                            workers)
+                                            workers,
+                                            _keeper(out, out_path, row, "strong_vs_normal"))
         row["seconds"] = round(time.perf_counter() - t0, 1)
         print(f"{ruleset}: done in {row['seconds']} s", file=sys.stderr, flush=True)
         _keep(out, out_path)
@@ -130,6 +156,16 @@ def run(rulesets: list[str], games: int, strong_games: int, workers: int | None,
     if out_path:
         Path(out_path).write_text(json.dumps(out, indent=2))
     return out
+
+
+def _keeper(out: dict[str, Any], out_path: str | None, row: dict[str, Any], key: str) -> Any:
+    """What writes a match's figures so far into its row (and the file)."""
+
+    def keep(figures: dict[str, Any]) -> None:
+        row[key] = figures
+        _keep(out, out_path)
+
+    return keep
 
 
 def _keep(out: dict[str, Any], out_path: str | None) -> None:

@@ -44,3 +44,11 @@ def test_runs_written_apart_are_tabled_together(tmp_path, monkeypatch):
     assert "easy_vs_random" not in out["rulesets"]["openwg"]
     table = strength.markdown(out)
     assert "| skirmish |" in table and "| openwg |" in table
+
+
+def test_a_match_keeps_its_figures_after_each_few_battles(monkeypatch):
+    monkeypatch.setattr(strength, "CHUNK", 1)
+    kept: list[dict] = []
+    out = strength.match("skirmish", "normal", "random", 2, 1, kept.append)
+    assert [k["games"] for k in kept] == [2, 4] and kept[-1] == out
+    assert [k["per_side"]["red"]["games"] for k in kept] == [1, 2]
