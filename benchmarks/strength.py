@@ -143,19 +143,24 @@ def run(rulesets: list[str], games: int, strong_games: int, workers: int | None,
         row["seconds"] = round(time.perf_counter() - t0, 1)
         print(f"{ruleset}: done in {row['seconds']} s", file=sys.stderr, flush=True)
         _keep(out, out_path)
+    out["targets"] = TARGETS
+    out["targets_met"] = targets_met(out["rulesets"])
+    if out_path:
+        Path(out_path).write_text(json.dumps(out, indent=2))
+    return out
+
+
+def targets_met(rulesets: dict[str, Any]) -> dict[str, bool]:
+    """Each target of each ruleset's measured matches: met or not."""
     met = {}
-    for ruleset, row in out["rulesets"].items():
+    for ruleset, row in rulesets.items():
         if "normal_vs_random" in row:
             met[f"{ruleset}.normal_vs_random_min"] = (
                 row["normal_vs_random"]["min_side_win_rate"] >= TARGETS["normal_vs_random_min"])
         if "strong_vs_normal" in row:
             met[f"{ruleset}.strong_vs_normal_score"] = (
                 row["strong_vs_normal"]["score"] >= TARGETS["strong_vs_normal_score"])
-    out["targets"] = TARGETS
-    out["targets_met"] = met
-    if out_path:
-        Path(out_path).write_text(json.dumps(out, indent=2))
-    return out
+    return met
 
 
 def _keeper(out: dict[str, Any], out_path: str | None, row: dict[str, Any], key: str) -> Any:
@@ -175,15 +180,17 @@ def _keep(out: dict[str, Any], out_path: str | None) -> None:
 
 
 def merged(paths: list[str]) -> dict[str, Any]:
-    """Runs made apart (a ruleset or a few each, in parallel) as one: their rulesets' rows
-    side by side, with each run's numbers of battles."""
+    """Runs made apart (a ruleset or a few each, in parallel, or one match each) as one: their
+    rulesets' rows side by side, a ruleset's matches from every run that played one (a later
+    run's replacing an earlier's), with each run's numbers of battles."""
     out: dict[str, Any] = {"rulesets": {}, "runs": [], "targets": TARGETS, "targets_met": {}}
     for p in paths:
         one = json.loads(Path(p).read_text())
-        out["rulesets"].update(one["rulesets"])
-        out["targets_met"].update(one.get("targets_met", {}))
+        for ruleset, row in one["rulesets"].items():      # a later run's matches win
+            out["rulesets"].setdefault(ruleset, {}).update(row)
         out["runs"].append({k: one.get(k) for k in ("games_per_side", "strong_games_per_side",
                                                     "seed", "tables")})
+    out["targets_met"] = targets_met(out["rulesets"])
     return out
 
 

@@ -1,6 +1,7 @@
 """benchmarks/strength.py as a smoke test: a match of each kind on one ruleset, its figures and
 README's tables made from them. Strength is never asserted here (the benchmark measures it)."""
 
+import json
 import sys
 from pathlib import Path
 
@@ -52,3 +53,14 @@ def test_a_match_keeps_its_figures_after_each_few_battles(monkeypatch):
     out = strength.match("skirmish", "normal", "random", 2, 1, kept.append)
     assert [k["games"] for k in kept] == [2, 4] and kept[-1] == out
     assert [k["per_side"]["red"]["games"] for k in kept] == [1, 2]
+
+
+def test_a_rulesets_matches_from_two_runs_are_tabled_together(tmp_path):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    played = {"games": 2, "score": 0.5, "min_side_win_rate": 1.0}
+    a.write_text(json.dumps({"rulesets": {"skirmish": {"normal_vs_random": played}}}))
+    b.write_text(json.dumps({"rulesets": {"skirmish": {"strong_vs_normal": played}}}))
+    out = strength.merged([str(a), str(b)])
+    assert set(out["rulesets"]["skirmish"]) == {"normal_vs_random", "strong_vs_normal"}
+    assert out["targets_met"] == {"skirmish.normal_vs_random_min": True,
+                                  "skirmish.strong_vs_normal_score": False}
