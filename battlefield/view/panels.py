@@ -11,6 +11,7 @@ from typing import Any
 import pygame
 
 from battlefield import palette as pal
+from battlefield.page.words import action_title
 from battlefield.rules import outcome
 from battlefield.rules.actions import Action
 from battlefield.rules.choices import open_choices, passes
@@ -140,7 +141,8 @@ class Panel:
             # in the colour of the side whose action the outcome is (rules.outcome: an answer
             # that let the other side's attack resolve is that attack)
             ink = pal.darker(colours.get(en.credit, pal.INK), 0.5) if en.credit else pal.INK
-            said = en.action
+            # a move with the distance its unit went, as the replay page words it
+            said = action_title(en.action, en.shown, en.caused)
             if en.side and said.split(" ")[0] in outcome.PASSES:
                 said = f"{en.side} {said}"          # whose pass
             if n in self.by_itself:
