@@ -197,6 +197,11 @@ class Panel:
         side = state.acting_side
         return side if side in self.computer and not state.over and not self.watching else None
 
+    def computers(self, state: State, action: Action) -> bool:
+        """Whether `action` is a computer side's to send now (Ruleset.sender): its button
+        is not the human's (a click on it would be refused)."""
+        return state.sender(action) in self.computer
+
     def button_at(self, pos: tuple[int, int]) -> str | None:
         for r, name in self.buttons:
             if r.collidepoint(pos):
@@ -246,12 +251,13 @@ class Panel:
         self.answers = {}
         names = []
         playing = self.computer_acting(state)
-        for name in (() if self.watching or playing else state.available()):
+        for name in (() if self.watching else state.available()):
             if picks_a_side(state, name):       # warband's first: who goes first
                 for side in state.sides:
-                    self.answers[f"{name} {side}"] = Action(name, side=side)
-                    names.append(f"{name} {side}")
-            else:
+                    if not (playing and self.computers(state, Action(name, side=side))):
+                        self.answers[f"{name} {side}"] = Action(name, side=side)
+                        names.append(f"{name} {side}")
+            elif not (playing and self.computers(state, Action(name))):
                 names.append(name)
         if state.pending:
             y = self._decision(surface, state, x, y)
@@ -267,7 +273,7 @@ class Panel:
         self.buttons_top = y = max(y, self.buttons_top)
         bx = x
         idle = self.idle(state)
-        if playing:
+        if playing and not names:
             # the computer's side acts and asks the human nothing: no button to press, only
             # the line that says so where the buttons stand (a decision put to the human
             # makes the human's side the acting one, and its answers are buttons again)

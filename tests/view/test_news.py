@@ -138,6 +138,7 @@ def test_while_the_computer_plays_the_panel_shows_no_buttons_but_a_line() -> Non
     assert scene.state.acting_side == "blue" and not scene.state.pending
     scene.draw(surface)
     assert scene.panel.buttons == [] and scene.panel.answers == {}
+    assert scene.panel.computers(scene.state, Action("end-phase"))
     assert scene.panel.computer_acting(scene.state) == "blue"
 
 
