@@ -279,7 +279,9 @@ class Entry:
     of a skirmish - resolves the attacker's action: the damage is the attacker's doing, and
     `action` says so, 'red-archers shoot -> blue-drake (blue answered all-out-defence:
     decline)'); `own` is what `side` itself did ('blue answered all-out-defence: decline').
-    `events`: every other event of the action in words (rules/event_words.py)."""
+    `events`: every other event of the action in words (rules/event_words.py); `shown` and
+    `caused`: the action and its events as they came (page/words.action_title reads the
+    distance a move went from them, for the window's log and the replay page alike)."""
 
     side: str | None
     action: str
@@ -290,6 +292,8 @@ class Entry:
     own: str = ""
     events: list[str] = field(default_factory=list)
     cause: int | None = None          # the entry (index in the log) credited with the outcome
+    shown: dict[str, Any] = field(default_factory=dict)      # the action as sent
+    caused: list[Event] = field(default_factory=list)        # the events it caused, raw
 
     def __post_init__(self) -> None:
         self.credit = self.credit or self.side
@@ -332,7 +336,8 @@ def entry(record: Event, events: Sequence[Event], state: State | None = None,
     if side and not shown.get("unit") and not shown.get("side") and \
             shown.get("type") not in PASSES:
         words = f"{side} {words}"       # 'red fortify', not a bare 'fortify' (who did it)
-    return Entry(side, words, lines, rolls, phase, events=said)
+    return Entry(side, words, lines, rolls, phase, events=said, shown=dict(shown),
+                 caused=list(events))
 
 
 def event_lines(events: Sequence[Event], ruleset: Ruleset | None = None) -> list[str]:

@@ -11,6 +11,7 @@ from typing import Any
 import pygame
 
 from battlefield import palette as pal
+from battlefield.page.words import action_title
 from battlefield.rules import outcome
 from battlefield.rules.actions import Action
 from battlefield.rules.choices import open_choices, passes
@@ -140,7 +141,8 @@ class Panel:
             # in the colour of the side whose action the outcome is (rules.outcome: an answer
             # that let the other side's attack resolve is that attack)
             ink = pal.darker(colours.get(en.credit, pal.INK), 0.5) if en.credit else pal.INK
-            said = en.action
+            # a move with the distance its unit went, as the replay page words it
+            said = action_title(en.action, en.shown, en.caused)
             if en.side and said.split(" ")[0] in outcome.PASSES:
                 said = f"{en.side} {said}"          # whose pass
             if n in self.by_itself:
@@ -187,6 +189,18 @@ class Panel:
         open_now = self.open_now if self.open_now is not None else open_choices(state)
         passing = passes(state)
         return frozenset(a for a in state.available() if a not in passing and a not in open_now)
+
+    def computer_acting(self, state: State) -> str | None:
+        """The computer side acting now (the first pending decision's, else the side whose
+        turn it is to act), or None: the human's turn, a decision the human must answer, a
+        game over, or a spectator's window."""
+        side = state.acting_side
+        return side if side in self.computer and not state.over and not self.watching else None
+
+    def computers(self, state: State, action: Action) -> bool:
+        """Whether `action` is a computer side's to send now (Ruleset.sender): its button
+        is not the human's (a click on it would be refused)."""
+        return state.sender(action) in self.computer
 
     def button_at(self, pos: tuple[int, int]) -> str | None:
         for r, name in self.buttons:
@@ -236,17 +250,20 @@ class Panel:
         self.buttons = []
         self.answers = {}
         names = []
+        playing = self.computer_acting(state)
         for name in (() if self.watching else state.available()):
             if picks_a_side(state, name):       # warband's first: who goes first
                 for side in state.sides:
-                    self.answers[f"{name} {side}"] = Action(name, side=side)
-                    names.append(f"{name} {side}")
-            else:
+                    if not (playing and self.computers(state, Action(name, side=side))):
+                        self.answers[f"{name} {side}"] = Action(name, side=side)
+                        names.append(f"{name} {side}")
+            elif not (playing and self.computers(state, Action(name))):
                 names.append(name)
         if state.pending:
             y = self._decision(surface, state, x, y)
             d = state.pending[0]
-            self.answers = {} if self.watching else {d.label(c): c for c in d.choices}
+            self.answers = ({} if self.watching or playing else
+                            {d.label(c): c for c in d.choices})
             names = list(self.answers)
         # The buttons stay where they were when the text above them gets shorter (a resource
         # line that wrapped, a decision box that went): they only ever move down.
@@ -256,7 +273,17 @@ class Panel:
         self.buttons_top = y = max(y, self.buttons_top)
         bx = x
         idle = self.idle(state)
-        names = [*names, *self.extra]
+        if playing and not names:
+            # the computer's side acts and asks the human nothing: no button to press, only
+            # the line that says so where the buttons stand (a decision put to the human
+            # makes the human's side the acting one, and its answers are buttons again)
+            said = f"the computer is playing {playing}: no buttons until it is done"
+            lines = _wrap(said, small, r.width - 24)[:2]
+            for k, line in enumerate(lines):
+                surface.blit(small.render(line, True, pal.INK_SOFT), (x, y + 4 + 18 * k))
+            # the lines' room; the take-back row (the human's own) under them
+            y += 18 * (len(lines) - 1) + (28 if self.take_back else 0)
+        names = [*names, *([] if playing else self.extra)]
         if self.take_back:
             names = [*names, self.take_back]
         for name in names:

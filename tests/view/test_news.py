@@ -13,6 +13,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from battlefield.rules.actions import Action  # noqa: E402
+from battlefield.rules.battle import player_for  # noqa: E402
 from battlefield.view.app import PlayScene, open_game, to_phase  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("display")
@@ -122,3 +123,34 @@ def test_the_what_now_box_wraps_on_words_and_fits() -> None:
     assert len(lines) == 6 and lines[-1].endswith("...")
     assert lines[-1][:-3].split()[-1] in words                 # cut after a whole word
     scene.draw(pygame.Surface((1200, 760)))
+
+
+def test_while_the_computer_plays_the_panel_shows_no_buttons_but_a_line() -> None:
+    """The computer's side acting with nothing put to the human: no button to press (a click
+    on end-phase would be refused), a line saying the computer is playing instead."""
+    opened = open_game(None, "aos4")
+    to_phase(opened.state, "hero")
+    scene = PlayScene(opened, (1200, 760), computer=("blue",))
+    surface = pygame.Surface((1200, 760))
+    scene.draw(surface)
+    assert "end-phase" in [label for _, label in scene.panel.buttons]     # red's: the human's
+    scene.apply(Action("end-phase"))
+    assert scene.state.acting_side == "blue" and not scene.state.pending
+    scene.draw(surface)
+    assert scene.panel.buttons == [] and scene.panel.answers == {}
+    assert scene.panel.computers(scene.state, Action("end-phase"))
+    assert scene.panel.computer_acting(scene.state) == "blue"
+
+
+def test_a_decision_put_to_the_human_keeps_its_buttons_during_the_computers_turn() -> None:
+    """red (the computer) shoots in its turn and blue, the human, is asked all-out-defence:
+    its answers are buttons though the turn is the computer's."""
+    opened = open_game(None, "aos4")
+    st, player = opened.state, player_for("aos4")
+    while not (st.pending and st.pending[0].side == "blue"):
+        st.apply(player.choose(st))
+    assert st.active == "red"
+    scene = PlayScene(opened, (1200, 760), computer=("red",))
+    scene.draw(pygame.Surface((1200, 760)))
+    assert scene.panel.computer_acting(st) is None
+    assert [label for _, label in scene.panel.buttons] == ["all-out-defence", "decline"]

@@ -107,3 +107,27 @@ def test_a_spell_cast_says_whether_it_was_cast() -> None:
         ruleset=registry.get("openwg"))
     assert said.lines == ["blue-evocators casts empower at blue-evocators: rolled 8 against "
                           "6, cast"]
+
+
+def test_a_move_in_the_log_says_how_far_as_the_replay_page_does(tmp_path) -> None:
+    """The window's log words a move with the distance its unit went ('red-lightkeeper
+    normal-move, 4.95"'), by the replay page's own words (page/words.action_title)."""
+    from battlefield.page.replay import game_versions
+    from battlefield.rules import log
+    from battlefield.rules.actions import Action
+    from battlefield.view.app import to_phase
+
+    pygame.display.init()
+    pygame.font.init()
+    opened = open_game(None)
+    st = opened.state
+    to_phase(st, "movement")
+    scene = PlayScene(opened, SIZE)
+    scene.apply(Action("normal-move", "red-lightkeeper", path=((31, 9.5), (34.5, 13))))
+    assert st.actions[-1].type == "normal-move"
+    newest = scene.panel.log_lines(st)[0][0]
+    assert newest == 'red-lightkeeper normal-move, 4.95"'
+    log.write(tmp_path / "game.jsonl", st, opened.scene_text)
+    _, versions = game_versions(log.read(tmp_path / "game.jsonl"))   # the replay page's
+    assert versions[-1]["action"] == newest
+    pygame.display.quit()

@@ -34,12 +34,17 @@ Event = dict[str, Any]
 
 
 def moved(state: State, u: int, action: Action) -> list[Event]:
-    """Put unit u's models where the action's paths end (already checked)."""
+    """Put unit u's models where the action's paths end (already checked); the event says
+    how far the unit went: its longest model path as the move measures it (climbing counted,
+    FLY: not), for the log's 'red-lancers normal-move, 4.95"'."""
     moves = movement.planned(state, u, action)
+    fly, rules = state.scene.units[u].has("FLY"), book(state)
+    gone = max((movement.used(rules, state.table, m, path, fly)[0]
+                for m, path in zip(moves.models, moves.paths, strict=True)), default=0.0)
     state.table = moves.placed(state.table)
     names = state.scene.model_names
     return [{"type": "moved", "unit": state.scene.units[u].id,
-             "models": [names[m] for m in moves.models]}]
+             "models": [names[m] for m in moves.models], "distance": round(float(gone), 6)}]
 
 
 def no_combat(state: State, u: int) -> Keep:
