@@ -127,23 +127,11 @@ class SkirmishPlayer:
         return sorted(out, key=lambda o: -o[0])
 
     def _best_skirmish(self, state: State) -> tuple[float, Action] | None:
-        side = state.clock["active"]
-        ref = Referee(state.scene, state.table)
-        best = None
-        for u in self._units(state, side):
-            if "did-skirmish" in state.units[u].flags or not attacks.may_attack(state, u):
-                continue
-            for w in self._units(state, other(state, side)):
-                if not attacks.in_range(state, u, w) or attacks.sight(state, u, w, ref) == "none":
-                    continue
-                gain = self._exchange(state, ref, u, w)
-                if gain >= SKIRMISH_MIN and (best is None or gain > best[0]):
-                    best = (gain, u, w)
-        if best is None:
+        """The best skirmish (_skirmishes' first) when its exchange is worth it."""
+        best = next(iter(self._skirmishes(state)), None)
+        if best is None or best[0] < SKIRMISH_MIN:
             return None
-        gain, u, w = best
-        return 2.0 + gain, Action("skirmish", unit=state.scene.units[u].id,
-                                  target=state.scene.units[w].id)
+        return 2.0 + best[0], best[1]
 
     # --- decisions ----------------------------------------------------------------------------
     def decide(self, state: State, d: Decision) -> Action:
