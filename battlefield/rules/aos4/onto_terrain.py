@@ -175,8 +175,7 @@ def record(state: State, u: int, piece: int | None) -> list[dict]:
         state.extra.pop(ONTO, None)
     if piece is None:
         return []
-    ref = Referee(state.scene, state.table, links(state))
-    foes = [state.scene.units[w].id for w in ref.combat[u]]
+    foes = [state.scene.units[w].id for w in referee(state).combat[u]]
     return [{"type": "charged-onto-terrain", "unit": uid, "terrain": pid, "in_combat": foes}]
 
 
