@@ -19,6 +19,7 @@ from battlefield.depiction import live
 from battlefield.rules.state import State
 
 Key = tuple[tuple[float, float], int | None, float | None]     # (to, target, facing)
+HANG_S = 600.0    # how long `wait` waits at most: a bound for a hung worker, not a measure
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ class Checker:
             raise self.failed
         return done
 
-    def wait(self, timeout: float = 30.0) -> Answer | None:
+    def wait(self, timeout: float = HANG_S) -> Answer | None:
         """Until nothing waits or is worked out (the tests, a drop), then `answer`."""
         end = time.monotonic() + timeout
         with self._cond:
@@ -146,4 +147,4 @@ def snapped_ruling(state: State, p: live.Pickup, r: live.Ruling, to: tuple[float
     return out
 
 
-__all__ = ["Checker", "Request", "Answer", "Key", "snapped_ruling"]
+__all__ = ["Checker", "Request", "Answer", "Key", "HANG_S", "snapped_ruling"]

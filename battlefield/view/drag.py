@@ -22,7 +22,7 @@ from battlefield.depiction.labels import Box
 from battlefield.geometry.bases import outline_points
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.state import State
-from battlefield.view.checker import Answer, Checker, Key, Request, snapped_ruling
+from battlefield.view.checker import HANG_S, Answer, Checker, Key, Request, snapped_ruling
 from battlefield.view.depict import WindowMetrics, draw
 from battlefield.view.table_view import TableView
 
@@ -257,7 +257,7 @@ class DragTool:
         if r is None or not r.checked or (done.request.detail and not r.detailed):
             self.ruling = done.ruling
 
-    def settle(self, timeout: float = 30.0) -> None:
+    def settle(self, timeout: float = HANG_S) -> None:
         """Wait for the worker's rulings of the place held now, resting (the tests; what a
         cursor left still gets within a few frames)."""
         self.moved_at = -math.inf
