@@ -197,15 +197,20 @@ def _blame(p: ImportProblem, e: Entry, r: Roster, force: int, cats: Catalogues |
 
 def import_army(roster: str | Path, out: str | Path, side: str = "red",
                 into: str | None = None, catalogues: list[str] | None = None,
-                deploy: bool = False, strict: bool = False) -> Imported:
+                deploy: bool = False, strict: bool = False, reserve: bool = False) -> Imported:
     return place_army(army_templates(roster, catalogues, strict), out, side, into, deploy,
-                      Path(roster).name)
+                      Path(roster).name, reserve)
 
 
 def place_army(army: Army, out: str | Path, side: str = "red", into: str | None = None,
-               deploy: bool = False, source: str = "") -> Imported:
+               deploy: bool = False, source: str = "", reserve: bool = False) -> Imported:
     """An army's units (and faction terrain) set up in a scene: the bundled aos4 map, or the
-    scene `into`; the scene's YAML, not yet written (write_scene checks it first)."""
+    scene `into`; the scene's YAML, not yet written (write_scene checks it first). `reserve`:
+    every unit written in reserve, set up by the players in the deployment phase."""
+    if deploy and reserve:
+        raise UsageError("--deploy and --reserve: choose one (--deploy sets the units up by "
+                         "the deployment rules, --reserve leaves them all to the deployment "
+                         "phase)")
     templates, warnings, left_out, name = (army.templates, army.warnings, army.left_out,
                                            army.name)
     out = Path(out)
@@ -269,7 +274,10 @@ def place_army(army: Army, out: str | Path, side: str = "red", into: str | None 
     summoned = [t for t in laid if MANIFESTATION in [str(k).upper()
                                                      for k in t.get("keywords", [])]]
     laid = [t for t in laid if t not in summoned]
-    if deploy:
+    if reserve:
+        units = [in_reserve(t, side, [t["base"]] * len(true[f"{side}-{t['id']}"]))
+                 for t in laid]
+    elif deploy:
         enemy = [p for s, p in zones.items() if s != side]
         units = set_up(laid, side, zones[side], enemy[0] if enemy else None, DEPLOY_GAP,
                        scene.layout, placed, centre, reserve=True)

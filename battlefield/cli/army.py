@@ -58,11 +58,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                "--deploy the units stand side by side from the back of the side's territory in "
                "the roster's order; with --deploy they are set up by the aos4 deployment rule "
                "(wholly within the territory, more than 9\" from enemy territory, clear of "
-               "terrain and other models, in coherency), front line first.\n\n"
+               "terrain and other models, in coherency), front line first; with --reserve none is "
+               "set up: every unit waits in reserve and the battle begins with the deployment "
+               "phase, where the players (or the computer) set them up in turn by the same "
+               "rules. Either way a unit that finds no room is written in reserve, and faction "
+               "terrain waits for Deploy Faction Terrain unless --deploy places it.\n\n"
                "examples:\n"
                "  battlefield army import my-list.rosz -o battle.yaml --deploy\n"
                "  battlefield army import theirs.ros -o battle.yaml --into battle.yaml "
                "--side blue --deploy\n"
+               "  battlefield army import my-list.json -o battle.yaml --reserve   "
+               "# deploy by hand\n"
                "  battlefield army import my-list.ros -o battle.yaml --catalogues "
                "age-of-sigmar-4th/")
     q.add_argument("roster", help="a roster file: .ros (XML), .rosz (zipped) or New Recruit's "
@@ -80,8 +86,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="stop at the first unit that cannot be mapped or army composition "
                         "rule the list breaks (default: leave the unit out with a warning, "
                         "warn of the breach, and import the rest)")
-    q.add_argument("--deploy", action="store_true",
-                   help="set the units up by the aos4 deployment rules")
+    placing = q.add_mutually_exclusive_group()
+    placing.add_argument("--deploy", action="store_true",
+                         help="set the units up by the aos4 deployment rules")
+    placing.add_argument("--reserve", action="store_true",
+                         help="set no unit up: all wait in reserve for the deployment phase, "
+                              "played by hand in the window, the server or `try`")
     q.set_defaults(run=run_import)
 
     q = army.add_parser(
@@ -157,7 +167,7 @@ def run_import(args: argparse.Namespace) -> int:
     from battlefield.army.writer import import_army, write_scene
 
     got = import_army(args.roster, args.out, args.side, args.into, args.catalogues,
-                      args.deploy, args.strict)
+                      args.deploy, args.strict, args.reserve)
     said = write_scene(got, args.out, args.side, args.deploy)
     for w in [*got.skipped, *got.warnings, *said]:
         print(f"warning: {w}", file=sys.stderr)
@@ -169,7 +179,8 @@ def run_import(args: argparse.Namespace) -> int:
     print(f"wrote {args.out}: {plural(len(got.units), 'unit')} ({plural(models, 'model')}) "
           f"of {args.side}"
           + terrain + (", deployed" if args.deploy else "")
-          + (f"; {len(got.reserve)} in reserve (no room in {args.side}'s territory: set up "
+          + ("; all in reserve (set up in the deployment phase)" if args.reserve else
+             f"; {len(got.reserve)} in reserve (no room in {args.side}'s territory: set up "
              f"in the deployment phase)" if got.reserve else "")
           + (f"; {len(got.skipped)} unit{'s' if len(got.skipped) != 1 else ''} left out "
              "(see the warnings)" if got.skipped else ""))

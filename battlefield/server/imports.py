@@ -3,13 +3,15 @@ player's - a scene, or an army list exported from New Recruit (.json, .ros, .ros
 BattleScribe (.ros, .rosz) - against a friend or the computer; it ends with the links to send
 (battlefield/server/static/new_game.js makes the game with `POST /games` and shows its `join`
 links). An army list is made a scene by `POST /imports` (multipart: `roster`, the file; `side`,
-red or blue; `into`, optional, a scene's text to add the army to), the very import `battlefield
-army import --deploy` does, with the server's catalogues (`serve --catalogues DIR`, else the
-cache `battlefield army catalogues update` fills). The file is told by its content, not its
-name (a zip, New Recruit's JSON, or XML: army.xmlfile.roster_kind); anything else, or a list
-that cannot be read, is one line of 400. Under the server's limits as a posted game is: the
-import is the engine's work charged to the address, `into` is read as a posted scene (within
-the limits, its `map:` a bundled map only) and so is the scene made."""
+red or blue; `into`, optional, a scene's text to add the army to; `reserve`, optional, `on`:
+every unit left in reserve for the deployment phase, as `army import --reserve`), the very
+import `battlefield army import --deploy` (or `--reserve`) does, with the server's catalogues
+(`serve --catalogues DIR`, else the cache `battlefield army catalogues update` fills). The file
+is told by its content, not its name (a zip, New Recruit's JSON, or XML:
+army.xmlfile.roster_kind); anything else, or a list that cannot be read, is one line of 400.
+Under the server's limits as a posted game is: the import is the engine's work charged to the
+address, `into` is read as a posted scene (within the limits, its `map:` a bundled map only) and
+so is the scene made."""
 
 from __future__ import annotations
 
@@ -36,6 +38,8 @@ if TYPE_CHECKING:
 
 LISTS = "a New Recruit .json, or a .ros or .rosz from New Recruit or BattleScribe"
 SIDES = ("red", "blue")
+FLAGS = {"on": True, "1": True, "true": True, "yes": True,
+         "off": False, "0": False, "false": False, "no": False}
 
 
 def form_script() -> str:
@@ -58,6 +62,8 @@ army list (.json, .ros, .rosz from New Recruit; .ros, .rosz from BattleScribe)
 <input type="file" name="file" id="scene-file" accept=".yaml,.yml,.json,.ros,.rosz"></label>
 <label class="second">the other army list (blue), for two lists
 <input type="file" name="second" id="second-file" accept=".json,.ros,.rosz"></label>
+<label class="second"><input type="checkbox" name="reserve" id="reserve"> army lists: set up
+by hand in the deployment phase (every unit starts in reserve)</label>
 </fieldset>
 <fieldset><legend>The opponent</legend>
 <label><input type="radio" name="opponent" value="friend" checked> a friend (a link to send)
@@ -103,6 +109,9 @@ class Imports:
         into = form.get("into")
         if into is not None and not isinstance(into, str):
             return _error(400, "into: expected a scene's text")
+        reserve = str(form.get("reserve") or "off").lower()
+        if reserve not in FLAGS:
+            return _error(400, f"reserve: expected on or off, not {messages.quoted(reserve)}")
         data = roster.file.read(messages.MAX_BODY + 1)
         if len(data) > messages.MAX_BODY:
             return _error(400, f"roster: larger than {messages.MAX_BODY} bytes")
@@ -113,24 +122,26 @@ class Imports:
                                f"content); a scene file is given to POST /games as it is")
         try:
             out = await self.server.engine.run(None, address, self.scene_of, name, data, side,
-                                               into)
+                                               into, FLAGS[reserve])
         except BattlefieldError as exc:
             return _error(400, str(exc))
         return web.json_response(out)
 
-    def scene_of(self, name: str, data: bytes, side: str, into: str | None) -> dict[str, Any]:
-        """The scene `army import --deploy` writes for this list (added to `into`)."""
+    def scene_of(self, name: str, data: bytes, side: str, into: str | None,
+                 reserve: bool = False) -> dict[str, Any]:
+        """The scene `army import --deploy` (`--reserve`) writes for this list (added to
+        `into`)."""
         if into:
             self.posted(into, "into")
         with tempfile.TemporaryDirectory(prefix="battlefield-import-") as tmp:
             try:
-                return self.imported(Path(tmp), name, data, side, into)
+                return self.imported(Path(tmp), name, data, side, into, reserve)
             except BattlefieldError as exc:     # named as the player named the file
                 raise UsageError(str(exc).replace(f"{tmp}/list/", "").replace(f"{tmp}/", "")
                                  ) from None
 
     def imported(self, tmp: Path, name: str, data: bytes, side: str,
-                 into: str | None) -> dict[str, Any]:
+                 into: str | None, reserve: bool = False) -> dict[str, Any]:
         """The import in the folder `tmp`: the list as `list/NAME`, `into` as into.yaml."""
         (tmp / "list").mkdir()
         roster = tmp / "list" / name
@@ -140,7 +151,8 @@ class Imports:
             into_path = tmp / "into.yaml"
             into_path.write_text(into, encoding="utf-8")
         imported = import_army(roster, tmp / "battle.yaml", side, None if into_path is None
-                               else str(into_path), self.catalogues, deploy=True)
+                               else str(into_path), self.catalogues, deploy=not reserve,
+                               reserve=reserve)
         self.posted(imported.text, name)          # it reads back as a posted scene
         return {"scene": imported.text, "warnings": list(imported.warnings),
                 "units": [u["id"] for u in imported.units]}

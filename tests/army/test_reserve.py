@@ -95,6 +95,45 @@ def test_the_import_s_regiments_and_a_game_that_starts_in_deployment(bsdata, tmp
     assert "deploy" in state.available()
 
 
+def test_reserve_leaves_every_unit_to_the_deployment_phase(bsdata, tmp_path, capsys):
+    """--reserve: no unit set up (the faction terrain waits too); the battle of two such lists
+    begins with deployment, red first, and the computer deploys every unit of both sides the
+    rules allow before round 1's first turn. --reserve with --deploy is a usage error."""
+    red = tmp_path / "red.yaml"
+    both = tmp_path / "both.yaml"
+    assert main(["army", "import", str(DATA / "lists" / "gloomspite-gitz.ros"), "-o", str(red),
+                 "--catalogues", str(bsdata), "--reserve"]) == 0
+    assert "all in reserve" in capsys.readouterr().out
+    assert main(["army", "import", str(DATA / "lists" / "sylvaneth.ros"), "-o", str(both),
+                 "--catalogues", str(bsdata), "--reserve", "--side", "blue", "--into",
+                 str(red)]) == 0
+    capsys.readouterr()
+    scene = load_scene(both)
+    assert scene.units and all(u.reserve and not any(m.placed for m in u.models)
+                               for u in scene.units)
+    assert {u.side for u in scene.units} == {"red", "blue"}
+    assert all(p.reserve for p in scene.reserve_terrain) and scene.reserve_terrain
+    state = Game(registry.find("aos4"), scene).new_state()
+    assert state.phase == "deployment" and state.acting_side == "red"
+    from battlefield.rules.battle import player_for
+
+    players = {s: player_for("aos4", seed=3) for s in ("red", "blue")}
+    for _ in range(400):
+        if state.phase != "deployment":
+            break
+        action = players[state.acting_side].choose(state)
+        assert state.check(action) == [], action
+        state.apply(action)
+    assert state.phase != "deployment" and state.round == 1
+    deployed = [u for u in range(len(scene.units)) if not state.in_reserve(u)]
+    assert len(deployed) >= len(scene.units) // 2
+    with pytest.raises(SystemExit) as exc:
+        main(["army", "import", str(DATA / "lists" / "sylvaneth.ros"), "-o", str(both),
+              "--reserve", "--deploy"])
+    assert exc.value.code == 2
+    assert "not allowed with" in capsys.readouterr().err
+
+
 def test_a_unit_the_loader_refuses_where_it_stands_goes_into_reserve(tmp_path):
     """A unit set up over a model the scene already has (as a written scene battlefield then
     refused, issue 33's Sylvaneth list): settled() puts it in reserve and says so."""

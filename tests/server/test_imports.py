@@ -13,6 +13,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+import yaml
 
 from ._lists import as_json
 from ._serve import Served
@@ -20,11 +21,14 @@ from ._serve import Served
 ROSTER = Path(__file__).parents[1] / "army" / "data" / "stormcast.ros"
 
 
-def post(served: Served, name: str, data: bytes, side: str = "red") -> tuple[int, dict]:
+def post(served: Served, name: str, data: bytes, side: str = "red",
+         **fields: str) -> tuple[int, dict]:
     async def run() -> tuple[int, dict]:
         form = aiohttp.FormData()
         form.add_field("roster", data, filename=name)
         form.add_field("side", side)
+        for key, value in fields.items():
+            form.add_field(key, value)
         async with aiohttp.ClientSession() as s, s.post(served.http + "/imports",
                                                         data=form) as r:
             return r.status, await r.json()
@@ -75,3 +79,30 @@ def test_what_is_no_army_list_is_one_line_and_the_server_serves_on(served):
     assert status == 201
     status, out = post(served, "stormcast.json", as_json(ROSTER.read_bytes()))
     assert status == 200 and out["units"]
+
+
+def test_reserve_on_leaves_every_unit_to_the_deployment_phase(served):
+    """`reserve=on` (the form's "set up by hand" box): the scene `army import --reserve` writes,
+    every unit in reserve; the game made from two such lists begins with deployment, red to set
+    a unit up. Anything but on/off is one line of 400."""
+    ros = ROSTER.read_bytes()
+    status, red = post(served, "stormcast.json", as_json(ros), reserve="on")
+    assert status == 200, red
+    status, both = post(served, "stormcast.ros", ros, "blue", reserve="on", into=red["scene"])
+    assert status == 200, both
+    units = yaml.safe_load(both["scene"])["units"]
+    assert {u["side"] for u in units} == {"red", "blue"}
+    assert all(u.get("reserve") and not any("at" in m for m in u["models"]) for u in units)
+    game = served.new_game(both["scene"])
+
+    async def hello() -> dict:
+        async with aiohttp.ClientSession() as s, s.ws_connect(
+                served.ws(game["game"], game["seats"]["red"])) as ws:
+            return await ws.receive_json()
+    state = asyncio.run(hello())["position"]["state"]
+    assert state["phase"] == "deployment", state
+    status, placed = post(served, "stormcast.ros", ros, reserve="off")
+    assert status == 200 and not any(u.get("reserve") for u in yaml.safe_load(
+        placed["scene"])["units"])
+    status, out = post(served, "stormcast.ros", ros, reserve="maybe")
+    assert status == 400 and "reserve: expected on or off" in out["error"]

@@ -31,6 +31,7 @@
     body.append("roster", file, file.name);
     body.append("side", side);
     if (into) body.append("into", into);
+    if (document.getElementById("reserve").checked) body.append("reserve", "on");
     return fetch("/imports", {method: "POST", body: body}).then(json).then(function (r) {
       if (r.status !== 200) throw new Error(r.data.error || "the army list could not be read");
       return r.data.scene;
