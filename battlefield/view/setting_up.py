@@ -1,15 +1,16 @@
 """The deployment phase at the table: while the acting side may `deploy` (a ruleset whose
-vocabulary has that action, aos4), a list of its units in reserve runs down the left of the
-table. Press one and drag it onto the table: its models follow the pointer as a block (the
-layout army import and the computer player use: rules/deploy.block), the side's territory is
-shaded and the lines the ruleset keeps units behind are drawn (Window.set_up_area: aos4's 9"
-round enemy territory), and the drop is checked live by the engine - the bases green when the
-unit may be set up there, red with the refusal in words when not. Releasing over the table
-sets the unit up (the action `deploy` with one place per model); releasing over the list, or
-Escape, puts it back. The wheel or Q / E turn the block. `regiment`: R with a unit in the hand
-deploys its whole regiment one unit after another (Deploy Regiment). The list is offered only to
-a player who plays the deploying side (`mine`): not while the computer deploys, nor in the other
-seat's turn of a server's game (`play --join`), where the server would refuse the drop."""
+vocabulary has that action, aos4), a list of its units in reserve stands at the left of the half
+of the table away from that side's territory (in columns when it is long). Press one and drag it
+onto the table: its models follow the pointer as a block (the layout army import and the
+computer player use: rules/deploy.block), the side's territory is shaded and the lines the
+ruleset keeps units behind are drawn (Window.set_up_area: aos4's 9" round enemy territory), and
+the drop is checked live by the engine - the bases green when the unit may be set up there, red
+with the refusal in words when not. Releasing over the table sets the unit up (the action
+`deploy` with one place per model); releasing over the list, or Escape, puts it back. The wheel
+or Q / E turn the block. `regiment`: R with a unit in the hand deploys its whole regiment one
+unit after another (Deploy Regiment). The list is offered only to a player who plays the
+deploying side (`mine`): not while the computer deploys, nor in the other seat's turn of a
+server's game (`play --join`), where the server would refuse the drop."""
 
 from __future__ import annotations
 
@@ -93,18 +94,43 @@ class SetUpTool:
 
     def rows(self) -> list[tuple[int, pygame.Rect]]:
         """The list's rows: the faction terrain waiting (numbered -1, -2 ...: piece k is -k-1)
-        while that comes first, else the units in reserve."""
+        while that comes first, else the units in reserve. The list stands at the left of the
+        half of the table away from the acting side's territory (where its units go), in as
+        many columns as that half needs."""
         r = self.table.rect
         items = [-k - 1 for k in range(len(self.pieces()))] or self.reserve()
-        return [(u, pygame.Rect(r.x + 8, r.y + 36 + k * ROW_H, LIST_W, ROW_H - 4))
+        if not items:
+            return []
+        per = max(1, (r.height // 2 - 44) // ROW_H)
+        used = min(len(items), per)
+        top = r.y + 36
+        if self._territory_above():
+            top = r.bottom - 8 - used * ROW_H
+        return [(u, pygame.Rect(r.x + 8 + (k // per) * (LIST_W + 12),
+                                top + (k % per) * ROW_H, LIST_W, ROW_H - 4))
                 for k, u in enumerate(items)]
 
+    def _territory_above(self) -> bool:
+        """Whether the acting side's territory lies in the upper half of the table as shown."""
+        zone = self.state.scene.deployment.get(self.state.acting_side)
+        if not zone:
+            return False
+        c = shapely.Polygon(zone).centroid
+        return bool(self.table.view.px(c.x, c.y)[1] < self.table.rect.centery)
+
     def over_list(self, pos: tuple[int, int]) -> bool:
+        box = self._box()
+        return box is not None and box.collidepoint(pos)
+
+    def _box(self) -> pygame.Rect | None:
+        """The list's frame: its title above the first row, round every column."""
         rows = self.rows()
         if not rows:
-            return False
+            return None
         top = rows[0][1].top - 30
-        return pygame.Rect(rows[0][1].x, top, LIST_W, rows[-1][1].bottom - top).collidepoint(pos)
+        right = max(rect.right for _, rect in rows)
+        bottom = max(rect.bottom for _, rect in rows)
+        return pygame.Rect(rows[0][1].x - 4, top, right - rows[0][1].x + 8, bottom - top + 4)
 
     # --- the drag ---------------------------------------------------------------------------------
     def action(self, h: Held) -> Action | None:
@@ -215,10 +241,10 @@ class SetUpTool:
         rows = self.rows()
         side = st.acting_side
         colour = pal.side_colours(st.scene.sides).get(side, pal.INK)
-        if not rows:
+        box = self._box()
+        if box is None:
             return
-        top = rows[0][1].top - 30
-        box = pygame.Rect(rows[0][1].x - 4, top, LIST_W + 8, rows[-1][1].bottom - top + 4)
+        top = box.top
         panel = pygame.Surface(box.size, pygame.SRCALPHA)
         panel.fill((255, 255, 255, 225))
         surface.blit(panel, box.topleft)
@@ -233,14 +259,15 @@ class SetUpTool:
             pygame.draw.rect(surface, pal.lighter(colour, 0.75 if held else 0.88), rect)
             pygame.draw.rect(surface, colour, rect, 1)
             if u < 0:
-                text = f"{pieces[-u - 1].id} (terrain)"
+                name, tail = pieces[-u - 1].id, " (terrain)"
             else:
                 spec = st.scene.units[u]
-                text = f"{spec.id} ({len(spec.models)})"
+                name, tail = spec.id, f" ({len(spec.models)})"
                 reg = spec.extra.get("regiment")
                 if reg:
-                    text += f"  [{reg}]"
-            surface.blit(small.render(text[:34], True, pal.INK), (rect.x + 6, rect.y + 4))
+                    tail += f"  [{reg}]"
+            text = _fitted(small, name, tail, rect.width - 10)
+            surface.blit(small.render(text, True, pal.INK), (rect.x + 6, rect.y + 4))
 
     def _area(self, surface: pygame.Surface) -> None:
         st = self.state
@@ -300,3 +327,13 @@ def _shaped(outline: Any, at: tuple[float, float], facing: float) -> shapely.Pol
     c = poly.centroid
     poly = shapely.affinity.rotate(poly, facing, origin=c) if facing else poly
     return shapely.affinity.translate(poly, at[0] - c.x, at[1] - c.y)
+
+
+def _fitted(face: pygame.font.Font, name: str, tail: str, width: int) -> str:
+    """`name` + `tail` in `width` pixels: the name shortened with an ellipsis when it must be,
+    the tail (the model count, the regiment) always whole."""
+    if face.size(name + tail)[0] <= width:
+        return name + tail
+    while len(name) > 4 and face.size(name + "\u2026" + tail)[0] > width:
+        name = name[:-1]
+    return name + "\u2026" + tail

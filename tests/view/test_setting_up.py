@@ -142,3 +142,37 @@ def test_faction_terrain_is_dragged_from_the_list_first(tmp_path):
         assert [st.scene.units[u].id for u, _ in tool.rows()] == ["red-a"]
     finally:
         pygame.display.quit()
+
+
+def test_the_list_stands_away_from_the_deploying_side_s_territory(scene: PlayScene):
+    """Red's territory is the table's lower band (y 0..12) as the window shows it: red's list
+    stands in the upper half; blue's (territory above) in the lower half, so neither covers
+    where its units go. A long list runs in columns within its half."""
+    tool = scene.setup
+    rect = scene.table.rect
+    assert all(r.bottom <= rect.centery for _, r in tool.rows())
+    zone = scene.state.scene.deployment["red"]
+    ys = [scene.table.view.px(x, y)[1] for x, y in zone]
+    assert min(ys) > rect.centery - 1          # red's territory in the lower half
+    blue_rows = [(u, r) for u, r in tool.rows()]
+    assert blue_rows
+    # Blue deploys: red's units set up by the engine's own block, then blue's turn.
+    from battlefield.rules.actions import Action
+    from battlefield.rules.deploy import block
+
+    st = scene.state
+    for u in (0, 1):
+        spec = st.scene.units[u]
+        places = block([m.base for m in spec.models], 10 + 12 * u, 5, 90.0)
+        st.apply(Action("deploy", spec.id, options=(("at", tuple(places)),)))
+        if st.acting_side == "blue":
+            break
+    assert st.acting_side == "blue"
+    tool.mine = lambda side: True
+    rows = tool.rows()
+    assert rows and all(r.top >= rect.centery for _, r in rows)
+    many = list(range(40))
+    tool.reserve = lambda: many                          # a long list: columns, in its half
+    rows = tool.rows()
+    assert len({r.x for _, r in rows}) > 1
+    assert all(r.top >= rect.centery and r.bottom <= rect.bottom for _, r in rows)
