@@ -143,6 +143,11 @@ def _over(e: Event) -> str:
 
 
 def _decision(e: Event) -> str:
+    about = e.get("about")
+    if e.get("kind") == "adjust" and isinstance(about, Mapping) and "by" in about:
+        what = " ".join(str(about[k]) for k in ("kind", "unit") if k in about)
+        text = f"{e.get('side', '?')} to accept or refuse {about['by']}'s adjustment by hand"
+        return text + (f" ({what.replace(' ', ' on ', 1)})" if what else "")
     text = f"{e.get('side', '?')} decides {e.get('kind', '?')}"
     if e.get("secret"):
         text += " (secret)"

@@ -82,6 +82,10 @@ def test_the_log_of_a_battle_has_no_raw_fields(battle):
     ({"type": "decided", "side": "red", "kind": "retreat",
       "answer": {"type": "retreat", "side": "red", "unit": "red-bows", "from": "blue-ballista"}},
      "red answers retreat: red-bows retreats from blue-ballista"),
+    ({"type": "decision", "side": "blue", "kind": "adjust", "secret": False,
+      "about": {"by": "red", "kind": "mortal", "unit": "red-blades"},
+      "answers": ["accept", "refuse"]},
+     "blue to accept or refuse red's adjustment by hand (mortal on red-blades)"),
     ({"type": "attack", "attacker": "a", "cover": [], "overextended": False},
      "attack: attacker a; cover none; overextended no"),           # no words of its own
 ])
