@@ -43,8 +43,8 @@ from battlefield.paths import map_names
 from battlefield.rules.standing import scene_referee
 from battlefield.scene.load import load_scene_text
 from battlefield.scene.model import Scene
-from battlefield.server import messages
-from battlefield.server.limits import Buckets, retry_after
+from battlefield.server import messages, replies
+from battlefield.server.limits import Buckets
 from battlefield.server.pages import new_nonce, security_headers
 from battlefield.yamlsource import load_yaml
 
@@ -160,8 +160,8 @@ class Boards:
         """fn(*args) on the engine's threads, charged to `address`; 429 past its share."""
         wait = self.server.engine.wait(address)
         if wait > 0:
-            raise _slow_down(f"{address} asked the engine for more work than its share "
-                             f"lately", wait)
+            raise replies.too_many_raised(f"{address} asked the engine for more work than its "
+                                          f"share lately", wait)
         return await self.server.engine.run(None, address, fn, *args)
 
     # --- HTTP ----------------------------------------------------------------------------------
@@ -171,13 +171,13 @@ class Boards:
         address = self.server.address(request)
         wait = self.server.creates.take(address)
         if wait > 0:
-            return _too_many(f"too many new games and boards from {address}: try again "
+            return replies.too_many(f"too many new games and boards from {address}: try again "
                              f"later", wait)
         try:
             spec = _read(await request.read())
             text, name = await self._engine(address, self.shared, spec)
         except (BoardError, messages.FrameError, BattlefieldError) as exc:
-            return _error(400, str(exc))
+            return replies.error(400, str(exc))
         board_id = await asyncio.to_thread(self._insert, text, name)
         return web.json_response({"board": board_id, "url": f"/board/{board_id}"}, status=201)
 
@@ -207,13 +207,13 @@ class Boards:
         address = self.server.address(request)
         wait = self.buckets.take(address)
         if wait > 0:
-            return _too_many(f"more than {RULINGS_RATE:g} rulings a second from {address}",
+            return replies.too_many(f"more than {RULINGS_RATE:g} rulings a second from {address}",
                              wait)
         try:
             spec = _read(await request.read())
             out = await self._engine(address, self.ruled, spec)
         except (BoardError, messages.FrameError, BattlefieldError) as exc:
-            return _error(400, str(exc))
+            return replies.error(400, str(exc))
         return web.json_response(out, headers={"Cache-Control": "no-store"})
 
     def ruled(self, spec: dict[str, Any]) -> dict[str, Any]:
@@ -404,25 +404,6 @@ def _html(text: str, nonce: str, status: int = 200) -> web.Response:
                             charset="utf-8", headers={"Cache-Control": "no-store"})
     security_headers(response, nonce)
     return response
-
-
-def _too_many(line: str, seconds: float) -> web.Response:
-    """429 with Retry-After, answered."""
-    wait = retry_after(seconds)
-    return web.json_response({"error": f"{line} (in {wait} s)", "retry_after": wait},
-                             status=429, headers={"Retry-After": str(wait)})
-
-
-def _slow_down(line: str, seconds: float) -> web.HTTPTooManyRequests:
-    """429 with Retry-After, raised (from deep in a handler)."""
-    wait = retry_after(seconds)
-    return web.HTTPTooManyRequests(
-        text=messages.dumps({"error": f"{line} (in {wait} s)", "retry_after": wait}),
-        content_type="application/json", headers={"Retry-After": str(wait)})
-
-
-def _error(status: int, line: str) -> web.Response:
-    return web.json_response({"error": " ".join(line.split())}, status=status)
 
 
 __all__ = ["Boards", "board_rulings", "moves_of", "moved_text", "BoardError"]

@@ -29,7 +29,7 @@ from battlefield.army.xmlfile import roster_kind
 from battlefield.errors import BattlefieldError, UsageError
 from battlefield.paths import map_names
 from battlefield.scene.load import load_scene_text
-from battlefield.server import messages
+from battlefield.server import messages, replies
 from battlefield.server.limits import retry_after
 from battlefield.yamlsource import load_yaml
 
@@ -95,36 +95,37 @@ class Imports:
                           f"(in {seconds} s)", "retry_after": seconds},
                 status=429, headers={"Retry-After": str(seconds)})
         if (request.content_length or 0) > messages.MAX_BODY:
-            return _error(400, f"the upload is larger than {messages.MAX_BODY} bytes")
+            return replies.error(400, f"the upload is larger than {messages.MAX_BODY} bytes")
         try:
             form = await request.post()
         except ValueError as exc:
-            return _error(400, f"expected a form (multipart) with a roster file: {exc}")
+            return replies.error(400, f"expected a form (multipart) with a roster file: {exc}")
         roster = form.get("roster")
         if not isinstance(roster, web.FileField):
-            return _error(400, f"roster: expected an army list file ({LISTS})")
+            return replies.error(400, f"roster: expected an army list file ({LISTS})")
         side = str(form.get("side") or "red")
         if side not in SIDES:
-            return _error(400, f"side: expected red or blue, not {messages.quoted(side)}")
+            return replies.error(400, f"side: expected red or blue, not {messages.quoted(side)}")
         into = form.get("into")
         if into is not None and not isinstance(into, str):
-            return _error(400, "into: expected a scene's text")
+            return replies.error(400, "into: expected a scene's text")
         reserve = str(form.get("reserve") or "off").lower()
         if reserve not in FLAGS:
-            return _error(400, f"reserve: expected on or off, not {messages.quoted(reserve)}")
+            return replies.error(400, "reserve: expected on or off, not "
+                                      f"{messages.quoted(reserve)}")
         data = roster.file.read(messages.MAX_BODY + 1)
         if len(data) > messages.MAX_BODY:
-            return _error(400, f"roster: larger than {messages.MAX_BODY} bytes")
+            return replies.error(400, f"roster: larger than {messages.MAX_BODY} bytes")
         kind = roster_kind(data)
         name = file_name(roster.filename, kind or ".ros")
         if kind is None:
-            return _error(400, f"roster: {name} is not an army list ({LISTS}, told by its "
+            return replies.error(400, f"roster: {name} is not an army list ({LISTS}, told by its "
                                f"content); a scene file is given to POST /games as it is")
         try:
             out = await self.server.engine.run(None, address, self.scene_of, name, data, side,
                                                into, FLAGS[reserve])
         except BattlefieldError as exc:
-            return _error(400, str(exc))
+            return replies.error(400, str(exc))
         return web.json_response(out)
 
     def scene_of(self, name: str, data: bytes, side: str, into: str | None,
@@ -180,10 +181,6 @@ def file_name(given: str | None, kind: str) -> str:
         return f"list{kind}"
     # The import unzips a file whose name ends in z: one that is no zip says what it is.
     return f"{name}{kind}" if name.lower().endswith("z") and kind != ".rosz" else name
-
-
-def _error(status: int, line: str) -> web.Response:
-    return web.json_response({"error": " ".join(line.split())}, status=status)
 
 
 __all__ = ["Imports", "form_html", "form_script"]

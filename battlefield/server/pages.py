@@ -36,6 +36,7 @@ from battlefield.rules import registry
 from battlefield.rules.actions import Action
 from battlefield.rules.state import Game, State
 from battlefield.scene.load import load_scene_text
+from battlefield.server import replies
 from battlefield.server.games import LiveGame, Record
 from battlefield.server.imports import form_html, form_script
 
@@ -197,12 +198,12 @@ class Pages:
         game_id = request.match_info["id"]
         since = plain_whole(request.query.get("since", "0"))
         if since is None:
-            return _error(400, "since: expected a version, a whole number 0 or more "
+            return replies.error(400, "since: expected a version, a whole number 0 or more "
                                "(/games/ID/versions?since=N)")
         address = self.server.address(request)
         game = await self.server.game(game_id, address)
         if game is None:
-            return _error(404, f"no game {game_id[:40]}")
+            return replies.error(404, f"no game {game_id[:40]}")
         book, shown = await self.book(game, address)
         out = {"game": game.id, "version": game.version, "shown": shown - 1,
                "over": game.over, "versions": book.versions[since:shown]}
@@ -262,5 +263,3 @@ nav.pages a { color: var(--accent); margin-left: 8px; }
 """
 
 
-def _error(status: int, line: str) -> web.Response:
-    return web.json_response({"error": " ".join(line.split())}, status=status)

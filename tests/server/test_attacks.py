@@ -33,7 +33,7 @@ from battlefield.paths import find_map
 from battlefield.rules import registry
 from battlefield.rules.deploy import battle_scene
 from battlefield.scene.load import load_scene
-from battlefield.server import app as app_module
+from battlefield.server import seats
 from battlefield.server.games import LiveGame
 from battlefield.server.limits import Limits
 
@@ -543,7 +543,7 @@ def test_an_engine_error_reaches_the_player_as_a_generic_line(tmp_path, monkeypa
 
     refused = asyncio.run(run())
     (v,) = refused["violations"]
-    assert v["code"] == "engine_error" and v["message"] == app_module.ENGINE_ERROR
+    assert v["code"] == "engine_error" and v["message"] == seats.ENGINE_ERROR
     assert "1234" not in json.dumps(refused)
     err = capsys.readouterr().err
     assert "Traceback" in err and "RuntimeError: internal detail 1234" in err
