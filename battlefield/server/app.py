@@ -1,5 +1,6 @@
 """`battlefield serve`: one asyncio process (aiohttp) holding the games, HTTP for making and
-listing them and their logs, one WebSocket per client for playing and watching.
+listing them and their logs, one WebSocket per client for playing and watching (its seats'
+frames and the computer seats' acts: server/seats.py).
 
 Routes: POST /games, GET /games, GET /games/ID (a browser: its live page), GET /games/ID/log,
 GET / and GET /games/ID/versions (server/pages.py), the WebSocket /games/ID/play?seat=TOKEN
