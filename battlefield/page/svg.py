@@ -57,6 +57,7 @@ class Picture:
 
     def __init__(self, scene: Scene, report: dict | None = None, measure: dict | None = None,
                  marks: Iterable = (), layers: dict | None = None) -> None:
+        self.reserved = [u for u in scene.units if u.reserve]   # drawn hidden (models())
         scene = scene.set_up()           # units in reserve: not on the table yet
         self.scene, self.report, self.measure = scene, report, measure
         self.marks = tuple(marks)
@@ -221,21 +222,33 @@ class Picture:
     def models(self) -> str:
         """True-size bases in side colours, leaders ringed white (in units of more than one
         model), a facing tick on ovals and rectangles (whose front edge is drawn heavier),
-        elevated models with a shadow (their heights are on the unit's label)."""
+        elevated models with a shadow (their heights are on the unit's label). A unit in
+        reserve (not set up yet) is drawn hidden, off the table (`display="none"`,
+        `data-slain`, as a page shows a model not on the table): a game page shows it where
+        a later version sets it up."""
         out = ['<g id="models">']
+        reserved = {u.id: u for u in self.reserved}
         for u in self.scene.units:
+            if u.id in reserved:
+                whole = reserved[u.id]
+                out += [self.model(whole, k, 0.0, 0.0, 0.0, 0.0, hidden=True)
+                        for k in range(len(whole.models))]
+                continue
             for k, m in enumerate(u.models):
                 out.append(self.model(u, k, m.x, m.y, m.facing, m.z))
         out.append("</g>")
         return "".join(out)
 
-    def model(self, u: UnitSpec, k: int, x: float, y: float, facing: float, z: float) -> str:
-        """One model's <g>: its base drawn about (0, 0) facing +x, placed by its transform."""
+    def model(self, u: UnitSpec, k: int, x: float, y: float, facing: float, z: float,
+              hidden: bool = False) -> str:
+        """One model's <g>: its base drawn about (0, 0) facing +x, placed by its transform;
+        `hidden`: not on the table (a unit in reserve)."""
         uid, side = escape(u.id, quote=True), escape(u.side, quote=True)
         cls = "model raised" if z > 0 else "model"
+        off = ' display="none" data-slain="true"' if hidden else ""
         return (f'<g class="{cls}" data-model="{uid}/{k + 1}" data-unit="{uid}" '
                 f'data-side="{side}" data-x="{num(x)}" data-y="{num(y)}" '
-                f'data-facing="{num(facing)}" data-z="{num(z)}" '
+                f'data-facing="{num(facing)}" data-z="{num(z)}"{off} '
                 f'transform="{model_transform(x, self.D - y, facing)}">'
                 f"<title>{uid}/{k + 1}</title>{self._base(u, k)}</g>")
 

@@ -22,6 +22,7 @@ from battlefield.rules.choices import passes, spends
 from battlefield.rules.guide import decision_line
 from battlefield.rules.moves import leader
 from battlefield.rules.state import State
+from battlefield.server.reserve_offers import reserve_offers
 
 MOST_BUTTONS = 60            # an ability's buttons past this many: the form instead
 WEAPON_CODES = frozenset({"no_weapon", "unknown_weapon"})   # a weapon still to name
@@ -30,8 +31,10 @@ WEAPON_CODES = frozenset({"no_weapon", "unknown_weapon"})   # a weapon still to 
 def offers(state: State, seat: str | None, version: int) -> dict[str, Any]:
     """{"type": "offers", "version", "seat", "acting", "over", "phase", "deciding",
     "drag": {UNIT: {"abilities": [...], "ref": "UNIT/N"}}, "buttons": [{"label", "action",
-    "kind", "tip", "spends"?, "why"?}], "forms": [{"type", "fields", "does", "example"}]} for
-    `seat` (None: a spectator, who gets no drags and no buttons). The server adds "retract"
+    "kind", "tip", "spends"?, "why"?}], "forms": [{"type", "fields", "does", "example"}],
+    "reserve"?: [...]} for `seat` (None: a spectator, who gets no drags and no buttons);
+    "reserve" in the deployment phase: what it may set up and the shape to drag
+    (server/reserve_offers.py). The server adds "retract"
     ({"version", "what"}) when the seat may take its last action back (server/app.py)."""
     over = state.over
     acting = None if over else state.acting_side
@@ -58,6 +61,9 @@ def offers(state: State, seat: str | None, version: int) -> dict[str, Any]:
             out["drag"][unit] = {"abilities": moves,
                                  "ref": state.scene.model_names[int(leader(state, u))]}
         return out
+    reserve = reserve_offers(state, seat)
+    if reserve:
+        out["reserve"] = reserve
     mine = [u for u in range(len(state.scene.units)) if state.side_of(u) == seat
             and len(state.models_of(u))]
     drags = set(live.drag_abilities(state))

@@ -193,6 +193,7 @@
       made.forEach(function (b) { if (!b.disabled) b.setAttribute("data-ready", "true"); });
     }, GUARD_MS);
     (o.forms || []).forEach(function (f) { formsBox.appendChild(form(f)); });
+    if ((o.reserve || []).length) formsBox.appendChild(reserveList(o.reserve));
     var units = Object.keys(o.drag || {});
     if (units.length) {
       var hint = document.createElement("p");
@@ -308,6 +309,129 @@
     pump();
   }
 
+  /* --- the deployment phase: the reserve list ------------------------------------------ */
+  // offers.reserve (server/reserve_offers.py): the units (or faction terrain) the seat may set
+  // up, each with its block's places and footprints round the origin. Press a row and drag (or
+  // click it, then click the table): the shape follows the pointer, each place is checked by a
+  // preview as a drag is, and the drop sends the deploy the engine took; Escape puts it back.
+  var setting = null;
+  function reserveList(entries) {
+    var box = document.createElement("div");
+    box.className = "reserve";
+    box.id = "reserve";
+    var title = document.createElement("p");
+    title.className = "hint";
+    title.textContent = entries[0].terrain ? "your faction terrain first: drag it onto your territory"
+                                           : "in reserve: drag a unit onto your territory";
+    box.appendChild(title);
+    entries.forEach(function (entry) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "reserve-row";
+      b.textContent = entry.label + (entry.regiment ? "  [" + entry.regiment + "]" : "");
+      b.setAttribute(entry.terrain ? "data-reserve-terrain" : "data-reserve-unit", entry.terrain || entry.unit);
+      b.addEventListener("pointerdown", function (ev) { pickReserve(entry, ev, b); });
+      box.appendChild(b);
+    });
+    return box;
+  }
+  function pickReserve(entry, ev, row) {
+    if (!seat || over || unanswered || !offers || offers.acting !== seat || hand) return;
+    ev.preventDefault();
+    putReserveBack("");
+    setting = {entry: entry, pointer: ev.pointerId, at: null, answer: null, answerFor: null,
+               row: row, pressed: true};
+    row.setAttribute("data-held", "true");
+    ghostLayer.textContent = "";
+    entry.feet.forEach(function (foot, k) {
+      var poly = document.createElementNS("http://www.w3.org/2000/svg", "polygon");
+      poly.setAttribute("data-reserve-ghost", String(k));
+      poly.setAttribute("class", "reserve-ghost");
+      poly.setAttribute("visibility", "hidden");
+      ghostLayer.appendChild(poly);
+    });
+    preview.hidden = false;
+    preview.setAttribute("data-legal", "");
+    preview.setAttribute("data-codes", "");
+    preview.setAttribute("data-state", "checking");
+    preview.textContent = (entry.unit || entry.terrain) + ": drag it onto your territory (Escape: back)";
+  }
+  function setUpAction(s) {
+    var x = s.at[0], y = s.at[1], e = s.entry;
+    if (e.terrain) return {type: "deploy-faction-terrain", terrain: e.terrain, at: [[round(x), round(y)]]};
+    return {type: "deploy", unit: e.unit, facing: e.facing,
+            at: e.block.map(function (d) { return [round(x + d[0]), round(y + d[1])]; })};
+  }
+  function overTable(ev) {
+    var r = svg.getBoundingClientRect();
+    return ev.clientX >= r.left && ev.clientX <= r.right && ev.clientY >= r.top && ev.clientY <= r.bottom;
+  }
+  function moveReserve(ev) {
+    var s = setting;
+    if (!s || ev.pointerId !== s.pointer) return;
+    if (!overTable(ev)) return;
+    ev.preventDefault();
+    s.at = tablePoint(ev);
+    var x = s.at[0], y = s.at[1];
+    ghostLayer.querySelectorAll("[data-reserve-ghost]").forEach(function (g) {
+      var foot = s.entry.feet[parseInt(g.getAttribute("data-reserve-ghost"), 10)];
+      g.setAttribute("points", foot.map(function (p) { return (x + p[0]) + "," + (D - (y + p[1])); }).join(" "));
+      g.setAttribute("visibility", "visible");
+    });
+    var action = setUpAction(s), key = JSON.stringify(action);
+    s.asked = key;
+    ask(action, function (answer) {
+      if (setting !== s || answer.type === "error") return;
+      s.answer = answer;
+      s.answerFor = key;
+      showReserve(answer);
+    });
+  }
+  function showReserve(answer) {
+    preview.setAttribute("data-legal", answer.legal ? "true" : "false");
+    preview.setAttribute("data-codes", (answer.violations || []).map(function (v) { return v.code; }).join(" "));
+    preview.setAttribute("data-state", "checked");
+    svg.setAttribute("data-setting-up", answer.legal ? "legal" : "illegal");
+    preview.textContent = answer.legal ? "legal: release to set it up here" :
+      "illegal: " + answer.violations.map(function (v) { return v.message; }).join("; ");
+  }
+  function dropReserve(ev) {
+    var s = setting;
+    if (!s || ev.pointerId !== s.pointer) return;
+    if (!overTable(ev) || !s.at) {          // released over the list: click the table next
+      s.pressed = false;
+      return;
+    }
+    ev.preventDefault();
+    s.at = tablePoint(ev);
+    var action = setUpAction(s), key = JSON.stringify(action);
+    function decide(answer) {
+      if (setting !== s) return;
+      if (!answer || answer.type === "error") { putReserveBack("the server is busy: drop it again", true); return; }
+      if (!answer.legal) {
+        putReserveBack("kept in reserve: " + answer.violations.map(function (v) { return v.message; }).join("; "), true);
+        return;
+      }
+      putReserveBack("");
+      act(answer.action || action);
+    }
+    if (s.answer && s.answerFor === key) decide(s.answer);
+    else ask(action, decide);
+  }
+  function putReserveBack(why, bad) {
+    if (setting && setting.row) setting.row.removeAttribute("data-held");
+    if (setting) {
+      ghostLayer.textContent = "";
+      svg.removeAttribute("data-setting-up");
+      if (preview.getAttribute("data-state") !== null) preview.setAttribute("data-state", "idle");
+    }
+    setting = null;
+    if (why !== undefined && why !== "") say(why, bad);
+  }
+  document.addEventListener("pointermove", moveReserve);
+  document.addEventListener("pointerup", dropReserve);
+  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && setting) putReserveBack("kept in reserve"); });
+
   /* --- dragging ------------------------------------------------------------------------ */
   function tablePoint(ev) {
     var p = svg.createSVGPoint();
@@ -322,7 +446,7 @@
   function cssEscape(s) { return window.CSS && CSS.escape ? CSS.escape(s) : s.replace(/"/g, '\\"'); }
 
   function pickUp(ev) {
-    if (!seat || over || unanswered || !offers || offers.acting !== seat) return;
+    if (!seat || over || unanswered || !offers || offers.acting !== seat || setting) return;
     var target = ev.target.closest && ev.target.closest("[data-model]");
     if (!target) return;
     var unit = target.getAttribute("data-unit"), info = (offers.drag || {})[unit];
@@ -489,6 +613,7 @@
           say(msg.by + ": " + msg.action.type + (msg.action.unit ? " " + msg.action.unit : "") + " done");
         }
         if (hand) putBack("the position changed: pick the unit up again");
+        if (setting) putReserveBack("");
         askOffers();
         break;
       case "retracted":
