@@ -24,6 +24,7 @@ from battlefield.rules.actions import Action
 from battlefield.view.app import SIZE, App, Opened, PlayScene
 from battlefield.view.guard import TakeBack, choice_words, spends
 from battlefield.view.picture import save_image
+from battlefield.view.stack import window_size
 
 JOIN_WAIT = 30.0            # seconds to wait for the server's hello before giving up
 
@@ -224,13 +225,16 @@ def open_joined(url: str, size: tuple[int, int] = SIZE, wait: float = JOIN_WAIT
     raise UsageError(f"--join {url}: no answer from the server in {wait:.0f} s")
 
 
-def play_joined(url: str, size: tuple[int, int] = SIZE, screenshot: str | None = None) -> Any:
+def play_joined(url: str, size: tuple[int, int] | None = None, screenshot: str | None = None
+                ) -> Any:
     """The window as a client of `battlefield serve` (view/joined.py); with `screenshot`, the
-    first frame once the game is joined, drawn to a PNG."""
+    first frame once the game is joined, drawn to a PNG. `size` None: a window that fits the
+    desktop (view.stack.window_size), a screenshot SIZE."""
     if screenshot:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     pygame.display.init()
     pygame.font.init()
+    size = (size or SIZE) if screenshot else window_size(size)
     scene = open_joined(url, size)
     try:
         if screenshot:
