@@ -20,6 +20,7 @@ from battlefield.client.link import ThreadedLink
 from battlefield.client.seat import Seat
 from battlefield.depiction import live
 from battlefield.errors import UsageError
+from battlefield.page.words import action_title
 from battlefield.rules.actions import Action
 from battlefield.view.app import SIZE, App, Opened, PlayScene
 from battlefield.view.guard import TakeBack, choice_words, spends
@@ -195,8 +196,10 @@ def heard(msg: dict[str, Any], log: list[Any] | None = None) -> str:
     a = msg["action"]
     if a.get("secret"):
         return f"{msg['by']}: {a.get('type')} (secret until revealed)"
-    if log:
-        return log[-1].news
+    if log:          # the action as the game log words it: a move with its distance
+        en = log[-1]
+        return f"{action_title(en.action, en.shown, en.caused)}: " + (
+            en.lines[0] if en.lines else "done")
     what = f"{msg['by']}: {a.get('type')}" + (f" {a['unit']}" if a.get("unit") else "")
     if a.get("target"):
         what += f" -> {a['target']}"
