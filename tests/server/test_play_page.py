@@ -207,6 +207,9 @@ def test_a_game_against_the_computer_is_played_to_its_end_from_one_page(server, 
             page = await chromium.open(game["join"]["red"])
             await page.until("document.getElementById('live') && "
                              "document.getElementById('live').dataset.state === 'live'")
+            # a drag that picks nothing up selects no ruler numbers
+            assert await page.eval("getComputedStyle(document.querySelector("
+                                   "'svg.battlefield')).userSelect") == "none"
             clicks = 0
             while True:
                 state = await page.until(
