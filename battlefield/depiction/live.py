@@ -337,7 +337,7 @@ def reasons(violations: list[Violation]) -> list[str]:
     groups: dict[str, list[str]] = {}
     for v in violations:
         who = v.models[0] if v.models else ""
-        message = _for_a_player(v)
+        message = for_a_player(v)
         if who and message.startswith(who + " "):
             groups.setdefault(message[len(who):], []).append(who)
         else:
@@ -355,7 +355,7 @@ def reasons(violations: list[Violation]) -> list[str]:
     return out
 
 
-def _for_a_player(v: Violation) -> str:
+def for_a_player(v: Violation) -> str:
     """A violation as a player reads it: an action dropped with no target ('charge needs a
     "target"', the engine's words for the field it lacks) says where to drop the unit."""
     if v.choose == "target" and ' needs a "target"' in v.message:
