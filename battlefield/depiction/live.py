@@ -337,11 +337,10 @@ def reasons(violations: list[Violation]) -> list[str]:
     groups: dict[str, list[str]] = {}
     for v in violations:
         who = v.models[0] if v.models else ""
-        message = for_a_player(v)
-        if who and message.startswith(who + " "):
-            groups.setdefault(message[len(who):], []).append(who)
+        if who and v.message.startswith(who + " "):
+            groups.setdefault(v.message[len(who):], []).append(who)
         else:
-            groups.setdefault(message, [])
+            groups.setdefault(v.message, [])
     out = []
     for rest, who in groups.items():
         if not who:
@@ -353,15 +352,6 @@ def reasons(violations: list[Violation]) -> list[str]:
             names.append(f"/{n}" if n and unit == who[0].rpartition("/")[0] else w)
         out.append(", ".join(names) + rest)
     return out
-
-
-def for_a_player(v: Violation) -> str:
-    """A violation as a player reads it: an action dropped with no target ('charge needs a
-    "target"', the engine's words for the field it lacks) says where to drop the unit."""
-    if v.choose == "target" and ' needs a "target"' in v.message:
-        what = v.message.split(' needs a "target"', 1)[0]
-        return f"{what} needs a target: drop the unit beside the enemy unit it is for"
-    return v.message
 
 
 def describe(r: Ruling) -> list[str]:

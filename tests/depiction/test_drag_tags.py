@@ -75,16 +75,3 @@ def test_the_windows_fault_tags_are_readable_and_over_nothing():
                 assert not any(line.crosses(b) for b in labels), p.item["t"]
     finally:
         pygame.display.quit()
-
-
-def test_a_drop_with_no_target_says_where_to_drop_the_unit():
-    """The engine's 'charge needs a "target"' (the field the action lacks) is, in the drag's
-    caption and the snap-back message, where to drop the unit; other reasons are as they came."""
-    from battlefield.depiction.live import reasons
-    from battlefield.rules.actions import Violation
-
-    said = reasons([Violation("no_target", 'charge needs a "target"', choose="target"),
-                    Violation("move_too_far", 'red-a/1 moves 9.00", more than 6"',
-                              models=("red-a/1",))])
-    assert said == ["charge needs a target: drop the unit beside the enemy unit it is for",
-                    'red-a/1 moves 9.00", more than 6"']
