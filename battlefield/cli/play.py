@@ -12,7 +12,6 @@ from battlefield.errors import UsageError
 from battlefield.inputs import shown
 from battlefield.rules.boundary import option_problem
 
-MIN_SIZE = (640, 400)
 EPILOG = """\
 examples:
   battlefield play                                the demo battle, hot-seat
@@ -86,11 +85,27 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="every step is yours: a phase or reaction in which your side has "
                         "nothing to do but pass waits for your click (A in the window "
                         "toggles it); by default such steps pass by themselves")
-    p.add_argument("--size", default="1600x1000", help="window size WxH (default 1600x1000)")
+    p.add_argument("--size", help="window size WxH (default: what fits the screen with the "
+                                  "window's frame and a task bar, 1600x1000 at most; a "
+                                  "--screenshot's 1600x1000)")
     p.add_argument("--join", metavar="URL",
                    help="play a seat of a `battlefield serve` game (ws://HOST:PORT/games/ID/"
                         "play?seat=TOKEN; without ?seat= watch it)")
     p.set_defaults(run=run_play)
+
+
+def _size(text: str) -> tuple[int, int]:
+    """--size WxH, checked: at least the room the side panel and the board need."""
+    from battlefield.view.stack import SMALLEST  # here, not at the top: pygame's start-up
+
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise UsageError(f"--size {text!r}: expected WxH, e.g. 1400x900") from None
+    if w < SMALLEST[0] or h < SMALLEST[1]:
+        raise UsageError(f"--size {text}: at least {SMALLEST[0]}x{SMALLEST[1]} (the side "
+                         "panel and the board need the room)")
+    return w, h
 
 
 def _point(text: str | None) -> tuple[float, float] | None:
@@ -171,13 +186,7 @@ def run_play(args: argparse.Namespace) -> int:
         raise UsageError(f"{why}: the window cannot open here; draw the table to a picture "
                          "with --screenshot FILE.png instead")
 
-    try:
-        w, h = (int(v) for v in args.size.lower().split("x"))
-    except ValueError:
-        raise UsageError(f"--size {args.size!r}: expected WxH, e.g. 1600x1000") from None
-    if w < MIN_SIZE[0] or h < MIN_SIZE[1]:
-        raise UsageError(f"--size {args.size}: at least {MIN_SIZE[0]}x{MIN_SIZE[1]} (the side "
-                         "panel and the board need the room)")
+    size = None if args.size is None else _size(args.size)
     if args.screenshot and not Path(args.screenshot).resolve().parent.is_dir():
         raise UsageError(f"--screenshot {args.screenshot}: no such folder "
                          f"{Path(args.screenshot).resolve().parent}")
@@ -214,7 +223,7 @@ def run_play(args: argparse.Namespace) -> int:
         if given:
             raise UsageError(f"--join plays the server's game: leave out {', '.join(given)}")
         check_url(args.join)
-        play_joined(args.join, (w, h), args.screenshot)
+        play_joined(args.join, size, args.screenshot)
         if args.screenshot:
             print(f"wrote {args.screenshot}")
         return 0
@@ -231,12 +240,14 @@ def run_play(args: argparse.Namespace) -> int:
                   tuple(args.key), args.level)
     if args.screenshot:
         from battlefield.view.screenshot import screenshot_of  # here, not at the top: as above
+        from battlefield.view.stack import SIZE  # here, not at the top: as above
 
-        screenshot_of(args.scene, args.ruleset, args.seed, (w, h), setup, args.screenshot)
+        screenshot_of(args.scene, args.ruleset, args.seed, size or SIZE, setup,
+                      args.screenshot)
     else:
         from battlefield.view.launch import window  # here, not at the top: as above
 
-        window(args.scene, args.ruleset, args.seed, (w, h), setup)
+        window(args.scene, args.ruleset, args.seed, size, setup)
     if args.screenshot:
         print(f"wrote {args.screenshot}")
     return 0

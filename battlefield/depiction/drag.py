@@ -14,6 +14,7 @@ would stand, the ruleset's DragNotes):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,10 +23,16 @@ import shapely
 
 from battlefield import palette as pal
 from battlefield.depiction import shapes as sh
-from battlefield.depiction.labels import LABEL, Box
+from battlefield.depiction.labels import LABEL, Box, Placed, Placer, overlapping
 from battlefield.depiction.live import Pickup, Ruling, describe, targeted
 from battlefield.depiction.metrics import PAGE, Metrics
-from battlefield.depiction.table import Depiction, Table, objective_radii, pieces_of_state
+from battlefield.depiction.table import (
+    Depiction,
+    Table,
+    label_shapes,
+    objective_radii,
+    pieces_of_state,
+)
 from battlefield.geometry.bases import RECT
 
 
@@ -166,11 +173,16 @@ def standing(state: Any, p: Pickup) -> list[tuple[Box, str | None]]:
 def overlay(state: Any, p: Pickup, r: Ruling, metrics: Metrics = PAGE,
             colours: dict[str, pal.RGB] | None = None, avoid: list[Box] | None = None,
             facing: float | None = None, caption: Any = None, bounds: Box | None = None,
-            still_there: list[tuple[Box, str | None]] | None = None) -> Depiction:
+            still_there: list[tuple[Box, str | None]] | None = None,
+            table_labels: Sequence[Placed] = ()) -> Depiction:
     """Everything the drop shows (layer "drag") with its tags placed (layer "labels"), kept off
     every model where it stands or would stand and off `avoid` (the table's own labels).
     `caption`: a label the renderer measured (the window's box of words) to place with them,
-    beside the dropped unit. `still_there`: `standing(state, p)`, when the caller keeps it."""
+    beside the dropped unit. `still_there`: `standing(state, p)`, when the caller keeps it.
+    `table_labels`: the table's own labels where they went (its depiction's `placed`, the unit
+    in the hand left out), drawn in layer "labels" under the tags: each stays where it is
+    unless the drop covers it (the unit where it would stand, the ruler, the sight line, a tag
+    with no free place) - then the one placer moves it aside (`with_table`)."""
     scene, t = state.scene, state.table
     table = Table(scene, [], metrics, dict(colours or {}), bounds)
     shapes: list[sh.Shape] = []
@@ -180,9 +192,11 @@ def overlay(state: Any, p: Pickup, r: Ruling, metrics: Metrics = PAGE,
     for box, owner in (still_there if still_there is not None else standing(state, p)):
         table.placer.obstacles.append(box)
         table.placer.owners.append(owner)
+    moving: list[Box] = []           # what the drop puts on the table (no label under it)
     for k, m in enumerate(p.models):
         x, y = r.ends[k]
         table.placer.avoid((x - t.reach[m], y - t.reach[m], x + t.reach[m], y + t.reach[m]), uid)
+    moving += table.placer.obstacles[-len(p.models):]
     for box in avoid or ():             # the table's own labels: no tag or leader over them
         table.placer.avoid(box, LABEL)
     _, marker = objective_radii(scene)           # the objectives' markers stay in sight
@@ -207,7 +221,9 @@ def overlay(state: Any, p: Pickup, r: Ruling, metrics: Metrics = PAGE,
         vis = {"full": "ok", "partial": "near", "none": "over"}[r.sight.visible]
         shapes += [sh.line(seg, "black", 3.2, attrs={"data-drag": "sight"}),
                    sh.line(seg, vis, 2)]
+        n = len(table.placer.obstacles)
         table.placer.avoid_line(seg[0], seg[1], 5 * line)
+        moving += table.placer.obstacles[n:]
         pieces = {pc.id: pc for pc in scene.terrain}
         index = {n: i for i, n in enumerate(scene.model_names)}
         for name in r.sight.blocked_by:
@@ -280,8 +296,10 @@ def overlay(state: Any, p: Pickup, r: Ruling, metrics: Metrics = PAGE,
     said = words(state, r)
     shapes += [sh.line(path, "white", 4.5, attrs={"data-drag": "ruler"}),
                sh.line(path, said.ruler, 2.5)]
+    n = len(table.placer.obstacles)
     for q0, q1 in zip(path, path[1:], strict=False):
         table.placer.avoid_line(q0, q1, 6 * line)
+    moving += table.placer.obstacles[n:]
     used = f'{r.used:.2f}"' + (f' / {r.allowed:g}"' if r.allowed else "")
     if r.climbed > 1e-6:
         used += f' (climb {r.climbed:.2f}")'
@@ -302,10 +320,42 @@ def overlay(state: Any, p: Pickup, r: Ruling, metrics: Metrics = PAGE,
                 (cx + off + w / 2, cy + off + h / 2), (cx - off - w / 2, cy + off + h / 2)]
         table.placer.add(caption, w, h, near, 6, (cx - off, cy - off, cx + off, cy + off),
                          tied=False)
-    dep = table.placed()
-    return Depiction({"drag": shapes, "labels": dep.layers["labels"]}, dep.placed,
-                     table.colours)
+    placed, drawn = with_table(table.placer, table_labels, moving)
+    return Depiction({"drag": shapes, "labels": drawn}, placed, table.colours)
+
+
+def with_table(placer: Placer, labels: Sequence[Placed], moving: Sequence[Box]
+               ) -> tuple[list[Placed], list[sh.Shape]]:
+    """The placer's labels (the drag's tags) placed with the table's own `labels`: each of
+    these stays where it was, an obstacle to the tags, unless `moving` (what the drop puts on
+    the table) covers it or a tag with no free place does - then it is placed again as it was
+    first (its old place first of all, else beside it, else further out on a leader line).
+    Returns every label where it went (the table's that stayed, then those placed now: the
+    tags and the table's labels moved) and their shapes."""
+    start = placer.mark()
+    boxes = [q.box for q in labels]
+    moved = overlapping(boxes, moving, placer.pad)
+    while True:
+        placer.back_to(start)
+        again: list[Any] = []
+        for q, m in zip(labels, moved, strict=True):
+            if m and q.want is not None:
+                again.append(dict(q.item))
+                placer.again(q, again[-1])
+            else:
+                placer.avoid(q.box, LABEL)
+                if q.leader is not None:
+                    placer.avoid_line(q.leader[0], q.leader[1], placer.pad * 2)
+        placed = placer.place()
+        mine = {id(item) for item in again}
+        tags = [q.box for q in placed if id(q.item) not in mine]
+        covered = overlapping(boxes, tags) & ~moved
+        if not covered.any():
+            break
+        moved |= covered                # a tag left no free place covers it: it moves aside
+    stay = [q for q, m in zip(labels, moved, strict=True) if not m or q.want is None]
+    return stay + placed, label_shapes(stay) + label_shapes(placed)
 
 
 __all__ = ["Words", "fault_words", "overlay", "reach_rings", "ruler_key", "standing", "still",
-           "words"]
+           "with_table", "words"]

@@ -55,16 +55,6 @@ def box_at(c: Point, w: float, h: float) -> Box:
 
 
 @dataclass
-class Placed:
-    """Where a label went: its box and centre, and its leader line (anchor end first)."""
-
-    item: Any
-    box: Box
-    centre: Point
-    leader: tuple[Point, Point] | None = None
-
-
-@dataclass
 class _Want:
     item: Any
     w: float
@@ -75,6 +65,18 @@ class _Want:
     anchor: Box | None
     owner: str | None
     tied: bool = True
+
+
+@dataclass
+class Placed:
+    """Where a label went: its box and centre, and its leader line (anchor end first);
+    `want`: what it asked for (to place it again: `Placer.again`)."""
+
+    item: Any
+    box: Box
+    centre: Point
+    leader: tuple[Point, Point] | None = None
+    want: _Want | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -120,6 +122,23 @@ class Placer:
         if near or anchor is not None:
             self.wants.append(_Want(item, float(w), float(h), list(near), priority,
                                     len(self.wants), anchor, owner, tied))
+
+    def again(self, label: Placed, item: Any = None) -> None:
+        """Place a label placed before once more, as it asked then (its near places, rings
+        round what it names, its priority) - its place then first of all, so that it stays
+        where it was when that is still free. `item`: what to place (its own by default)."""
+        w = label.want
+        assert w is not None, "a label placed by Placer.place"
+        self.add(label.item if item is None else item, w.w, w.h, [label.centre, *w.near],
+                 w.priority, w.anchor, w.owner, w.tied)
+
+    def mark(self) -> tuple[int, int]:
+        """How many obstacles and labels there are now (`back_to` forgets any added since)."""
+        return len(self.obstacles), len(self.wants)
+
+    def back_to(self, mark: tuple[int, int]) -> None:
+        del self.obstacles[mark[0]:], self.owners[mark[0]:], self.wants[mark[1]:]
+        self._array = None
 
     # --- placing ---------------------------------------------------------------------------
     def _rings(self, want: _Want) -> np.ndarray:
@@ -247,7 +266,7 @@ class Placer:
             leader = None
             if self._tied(want, box, bool(ambiguous[best])):
                 leader = self._leader(want, box, centre)
-            placed.append(Placed(want.item, box, centre, leader))   # type: ignore[arg-type]
+            placed.append(Placed(want.item, box, centre, leader, want))   # type: ignore[arg-type]
             every[k] = box
             if leader is not None:
                 self.avoid_line(leader[0], leader[1], self.pad * 2)
@@ -309,6 +328,15 @@ class Placer:
         own = _distances(cand, np.asarray([want.anchor], dtype=float))[:, 0]
         other = _distances(cand, obs[foreign]).min(axis=1)
         return other <= own + want.h * 0.5     # about as near as its own: reads as theirs
+
+
+def overlapping(boxes: Sequence[Box], others: Sequence[Box], margin: float = 0.0) -> np.ndarray:
+    """Which of `boxes` overlap (or come within `margin` of) any of `others`."""
+    a = np.asarray(boxes, dtype=float).reshape(-1, 4)
+    b = np.asarray(others, dtype=float).reshape(-1, 4)
+    if not len(a) or not len(b):
+        return np.zeros(len(a), dtype=bool)
+    return _overlap(a + np.array([-margin, -margin, margin, margin]), b) > 0
 
 
 def _crosses(p: Point, q: Point, boxes: np.ndarray, eps: float = 1e-6, enter: bool = False
@@ -384,4 +412,5 @@ def _edge(b: Box, toward: Point) -> Point:
     return cx + dx * s, cy + dy * s
 
 
-__all__ = ["LABEL", "Placer", "Placed", "around", "union", "box_at", "Box", "Point"]
+__all__ = ["LABEL", "Placer", "Placed", "around", "union", "box_at", "overlapping", "Box",
+           "Point"]

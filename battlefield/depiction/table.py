@@ -436,16 +436,21 @@ class Table:
         for box in avoid:
             self.placer.avoid(box)
         placed = self.placer.place()
-        out = self.layers["labels"]
-        for p in placed:
-            p.item["c"] = [sh.r4(p.centre[0]), sh.r4(p.centre[1])]
-            if p.leader is not None:
-                out.append(sh.group([sh.line(p.leader, "leader-line", 1.2),
-                                     sh.dot(p.leader[0], 2, "leader-line")],
-                                    attrs={"data-leader": p.item.get("a", {}).get(
-                                        "data-label-for", "")}))
-        out += [p.item for p in placed]
+        self.layers["labels"] += label_shapes(placed)
         return Depiction(self.layers, placed, self.colours)
+
+
+def label_shapes(placed: Sequence[Placed]) -> list[sh.Shape]:
+    """The labels where they went (each item's centre set), their leader lines under them."""
+    out = []
+    for p in placed:
+        p.item["c"] = [sh.r4(p.centre[0]), sh.r4(p.centre[1])]
+        if p.leader is not None:
+            out.append(sh.group([sh.line(p.leader, "leader-line", 1.2),
+                                 sh.dot(p.leader[0], 2, "leader-line")],
+                                attrs={"data-leader": p.item.get("a", {}).get(
+                                    "data-label-for", "")}))
+    return out + [p.item for p in placed]
 
 
 def depict(scene: Scene, pieces: list[Piece] | None = None, rulings: Rulings | None = None,
@@ -567,6 +572,6 @@ def measure_text(measure: dict) -> str:
     return text
 
 
-__all__ = ["Depiction", "LAYERS", "Piece", "Rulings", "Table", "UNDER", "depict",
+__all__ = ["Depiction", "LAYERS", "Piece", "Rulings", "Table", "UNDER", "depict", "label_shapes",
            "gap_point", "main_group", "objective_radii", "pieces_of_scene", "pieces_of_state",
            "side_colours", "inner_point", "fmt_in", "measure_text"]

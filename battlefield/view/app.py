@@ -16,6 +16,7 @@ from battlefield import palette as pal
 from battlefield.depiction import live
 from battlefield.errors import InputError
 from battlefield.files import write_text
+from battlefield.page.words import action_title
 from battlefield.rules import event_words, log, outcome, players, registry
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.choices import open_choices
@@ -134,8 +135,9 @@ class PlayScene(Targeting):
             done = self.state.actions[-1]
             self.take_back = (TakeBack(len(self.state.actions) - 1, choice_words(done))
                               if spends(self.state, done) else None)
-        what = text.partition(": ")[0]
         newest = self.panel.entries(self.state)[-1]
+        # the action as the game log words it: a move with the distance its unit went
+        what = action_title(newest.action, newest.shown, newest.caused)
         said = outcome.headline(outcome.last_events(self.state), self.state)
         if self.by_itself and said == "done" and self.news:
             return       # a pass that followed by itself leaves the news in view (what now

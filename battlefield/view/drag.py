@@ -18,7 +18,7 @@ import pygame
 from battlefield import palette as pal
 from battlefield.depiction import drag as depicted
 from battlefield.depiction import live
-from battlefield.depiction.labels import Box
+from battlefield.depiction.table import Depiction
 from battlefield.geometry.bases import outline_points
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.state import State
@@ -117,6 +117,7 @@ class DragTool:
         # The engine's slow rulings, worked out off the main thread (view/checker.py).
         self.checker: Checker | None = None
         self._layer_key = None
+        self.depiction: Depiction | None = None  # the overlay drawn last (depiction.drag)
 
     @property
     def state(self) -> State:
@@ -410,7 +411,8 @@ class DragTool:
 
     def _overlay(self, surface: pygame.Surface) -> None:
         """The drag's depiction (depiction.drag.overlay) over the table, its tags placed clear
-        of the bases and of the table's own labels, with the caption box beside the unit."""
+        of the bases and of the table's own labels - drawn here with them, moved aside where
+        the drop would cover them - with the caption box beside the unit."""
         st, p, r = self.state, self.pickup, self.ruling
         tv = self.table
         view = tv.view
@@ -418,16 +420,15 @@ class DragTool:
         metrics = WindowMetrics(style, view.scale, style.sides)
         rows = caption_rows(self.caption())
         caption = {"k": "caption", "lines": rows} if rows else None
-        avoid: list[Box] = []
-        for placed in (tv.labels.placed if tv.labels is not None else ()):
-            px = placed.move(tv.rect.topleft)            # the table's own labels
-            (x0, y1), (x1, y0) = view.table(px.left, px.top), view.table(px.right, px.bottom)
-            avoid.append((x0, y0, x1, y1))
         # on the board (not over its rulers), inside the view
         r0 = pygame.Rect(view.board_rect(st.scene.width, st.scene.depth)).clip(
             tv.rect.inflate(-4, -4))
         (bx0, by1), (bx1, by0) = view.table(r0.left, r0.top), view.table(r0.right, r0.bottom)
-        dep = depicted.overlay(st, p, r, metrics, style.sides, avoid, self.facing, caption,
-                               (bx0, by0, bx1, by1))
+        # the table's own labels (left off its layer while a unit is in the hand) stay put
+        # unless the drop would cover them: then they move aside
+        table_labels = tv.depiction.placed if tv.depiction is not None else []
+        dep = depicted.overlay(st, p, r, metrics, style.sides, None, self.facing, caption,
+                               (bx0, by0, bx1, by1), table_labels=table_labels)
+        self.depiction = dep          # what the overlay drew (every label where it went)
         draw(surface, view, dep.layers["drag"], metrics)
         draw(surface, view, dep.layers["labels"], metrics)

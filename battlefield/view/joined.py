@@ -20,10 +20,12 @@ from battlefield.client.link import ThreadedLink
 from battlefield.client.seat import Seat
 from battlefield.depiction import live
 from battlefield.errors import UsageError
+from battlefield.page.words import action_title
 from battlefield.rules.actions import Action
 from battlefield.view.app import SIZE, App, Opened, PlayScene
 from battlefield.view.guard import TakeBack, choice_words, spends
 from battlefield.view.picture import save_image
+from battlefield.view.stack import window_size
 
 JOIN_WAIT = 30.0            # seconds to wait for the server's hello before giving up
 
@@ -194,8 +196,10 @@ def heard(msg: dict[str, Any], log: list[Any] | None = None) -> str:
     a = msg["action"]
     if a.get("secret"):
         return f"{msg['by']}: {a.get('type')} (secret until revealed)"
-    if log:
-        return log[-1].news
+    if log:          # the action as the game log words it: a move with its distance
+        en = log[-1]
+        return f"{action_title(en.action, en.shown, en.caused)}: " + (
+            en.lines[0] if en.lines else "done")
     what = f"{msg['by']}: {a.get('type')}" + (f" {a['unit']}" if a.get("unit") else "")
     if a.get("target"):
         what += f" -> {a['target']}"
@@ -224,13 +228,16 @@ def open_joined(url: str, size: tuple[int, int] = SIZE, wait: float = JOIN_WAIT
     raise UsageError(f"--join {url}: no answer from the server in {wait:.0f} s")
 
 
-def play_joined(url: str, size: tuple[int, int] = SIZE, screenshot: str | None = None) -> Any:
+def play_joined(url: str, size: tuple[int, int] | None = None, screenshot: str | None = None
+                ) -> Any:
     """The window as a client of `battlefield serve` (view/joined.py); with `screenshot`, the
-    first frame once the game is joined, drawn to a PNG."""
+    first frame once the game is joined, drawn to a PNG. `size` None: a window that fits the
+    desktop (view.stack.window_size), a screenshot SIZE."""
     if screenshot:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     pygame.display.init()
     pygame.font.init()
+    size = (size or SIZE) if screenshot else window_size(size)
     scene = open_joined(url, size)
     try:
         if screenshot:

@@ -141,14 +141,15 @@ class Launch:
         self.drawn = True
 
 
-def window(scene_arg: str | None, ruleset: str | None, seed: int, size: tuple[int, int],
-           setup: Any, frames: Any = None) -> Any:
+def window(scene_arg: str | None, ruleset: str | None, seed: int,
+           size: tuple[int, int] | None, setup: Any, frames: Any = None) -> Any:
     """Open the window: the battle's board at once, the game in its place once the kernels
-    are ready. Bad input is refused before the window opens (one line, as everywhere)."""
+    are ready. Bad input is refused before the window opens (one line, as everywhere).
+    `size` None: what fits the desktop (view.stack.window_size)."""
     # here, not at the top: the first frame draws before numba is imported
     from battlefield.scene.load import load_scene_text
     from battlefield.view.opening import battle_text
-    from battlefield.view.stack import App
+    from battlefield.view.stack import App, window_size
 
     jit.defer()                    # the first frame's distances in plain Python, no numba
     rid, text, name = battle_text(scene_arg, ruleset)
@@ -162,6 +163,7 @@ def window(scene_arg: str | None, ruleset: str | None, seed: int, size: tuple[in
         raise UsageError(f"no window can open here{chose}: {exc}; draw the table to a picture "
                          "with --screenshot FILE.png instead") from None
     pygame.font.init()
+    size = window_size(size)
 
     def prepare() -> Any:
         # here, not at the top: the first frame draws before numba is imported
@@ -197,7 +199,7 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
          computer: tuple[str, ...] = (), screenshot: str | None = None,
          drag: str | None = None, to: tuple[float, float] | None = None,
          target: str | None = None, phase: str | None = None, measure: tuple[str, str] | None
-         = None, size: tuple[int, int] = (1600, 1000), save_path: str = "battlefield-game.jsonl",
+         = None, size: tuple[int, int] | None = None, save_path: str = "battlefield-game.jsonl",
          heat: bool = False, edit: str | None = None, load: str | None = None,
          ability: str | None = None, facing: float | None = None,
          auto_pass: bool = True, hover: str | None = None,
@@ -212,7 +214,8 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
     `hover`: a screenshot with the cursor over that button (its tooltip); `aim` (ability,
     unit, target): the cursor over the target while the ability picks it; `clicks`: those
     panel buttons clicked before the screenshot, then `keys` pressed; `zoom`: it zoomed in
-    about the board."""
+    about the board. `size` None: the window that fits the desktop, a screenshot
+    1600x1000."""
     # here, not at the top: the first frame draws before numba is imported
     from battlefield.view.opening import Setup
 
@@ -222,8 +225,9 @@ def play(scene_arg: str | None = None, ruleset: str | None = None, seed: int = 1
         return window(scene_arg, ruleset, seed, size, setup)
     # here, not at the top: the first frame draws before numba is imported
     from battlefield.view.screenshot import screenshot_of
+    from battlefield.view.stack import SIZE
 
-    return screenshot_of(scene_arg, ruleset, seed, size, setup, screenshot)
+    return screenshot_of(scene_arg, ruleset, seed, size or SIZE, setup, screenshot)
 
 
 __all__ = ["Launch", "PREPARING", "fit_view", "play", "warm_up", "window"]

@@ -11,7 +11,33 @@ import pygame
 
 from battlefield.view.frames import Frames, busy, look
 
-SIZE = (1600, 1000)
+SIZE = (1600, 1000)          # the window at most, and a screenshot's size unless told
+SMALLEST = (640, 400)        # the side panel and the board need this much
+FRAME = (40, 110)            # left for the window's frame and title bar and a task bar
+
+
+def fitting_size(desktops: list[tuple[int, int]], most: tuple[int, int] = SIZE
+                 ) -> tuple[int, int]:
+    """The window's size on these desktops (the first is where it opens): SIZE at most, and
+    small enough that the window with its frame and a task bar fits the screen (a 1400x900
+    laptop: 1360x790) - never below SMALLEST. No desktop known: SIZE."""
+    if not desktops or min(desktops[0]) <= 0:
+        return most
+    w, h = desktops[0]
+    return (max(SMALLEST[0], min(most[0], w - FRAME[0])),
+            max(SMALLEST[1], min(most[1], h - FRAME[1])))
+
+
+def window_size(asked: tuple[int, int] | None) -> tuple[int, int]:
+    """`asked` (--size) when given, else the size that fits this desktop (the display is
+    initialised)."""
+    if asked is not None:
+        return asked
+    try:
+        desktops = [tuple(d) for d in pygame.display.get_desktop_sizes()]
+    except pygame.error:
+        desktops = []
+    return fitting_size(desktops)  # type: ignore[arg-type]
 
 
 class App:
@@ -63,4 +89,4 @@ class App:
                 pygame.display.flip()
 
 
-__all__ = ["App", "SIZE"]
+__all__ = ["App", "SIZE", "SMALLEST", "fitting_size", "window_size"]

@@ -228,7 +228,10 @@ class TableView:
             draw_layers(surf, view, dep, metrics, ("objectives", "combat"))
             draw_losses(surf, view, self.losses(), style.side, style.line)
             draw_models(surf, view, scene, style, wounds)
-            draw_layers(surf, view, dep, metrics, ("marks", "rulings", "measurement", "labels"))
+            # a unit in the hand: the labels are drawn with the drag's (view.drag), moved
+            # aside where the drop would cover them
+            draw_layers(surf, view, dep, metrics, ("marks", "rulings", "measurement")
+                        + (("labels",) if hidden is None else ()))
             self.depiction = dep
             self.labels = Placed(placed_rects(view, dep.placed), leaders(view, dep.placed))
             self.draw_pinned_rulers(surf, view)

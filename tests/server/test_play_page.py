@@ -28,6 +28,10 @@ TO_SCREEN = """((x, y) => { const s = document.querySelector('svg.battlefield');
   const p = s.createSVGPoint(); p.x = x; p.y = Number(s.dataset.depth) - y;
   const q = p.matrixTransform(s.getScreenCTM()); return [q.x, q.y]; })"""
 OFFERS = "(document.getElementById('actions') || {}).dataset"
+# The message is a version's news as the game log words it: its action, then its outcome.
+WORDED = """battlefield.viewer.versions.some(x => x.action &&
+  document.getElementById('message').textContent === x.action + ': ' + (
+    x.outcome && x.outcome.length ? x.outcome[0] : 'done'))"""
 
 
 async def screen(page: Page, x: float, y: float) -> tuple[float, float]:
@@ -203,6 +207,9 @@ def test_a_game_against_the_computer_is_played_to_its_end_from_one_page(server, 
             page = await chromium.open(game["join"]["red"])
             await page.until("document.getElementById('live') && "
                              "document.getElementById('live').dataset.state === 'live'")
+            # a drag that picks nothing up selects no ruler numbers
+            assert await page.eval("getComputedStyle(document.querySelector("
+                                   "'svg.battlefield')).userSelect") == "none"
             clicks = 0
             while True:
                 state = await page.until(
@@ -231,6 +238,10 @@ def test_a_game_against_the_computer_is_played_to_its_end_from_one_page(server, 
                 assert not await page.eval(
                     "document.getElementById('message').classList.contains('bad')"), \
                     await page.eval("document.getElementById('message').textContent")
+                # the news of the click worded as the game log words it (rules/outcome):
+                # the action, then what came of it - not "red: attack red-stalker-2 done"
+                await page.until(WORDED + " || document.getElementById('live').dataset.state "
+                                 "=== 'over'", timeout=180)
             return {"clicks": clicks, "result": await page.eval(
                 "document.getElementById('message').textContent")}
 

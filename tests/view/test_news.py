@@ -154,3 +154,22 @@ def test_a_decision_put_to_the_human_keeps_its_buttons_during_the_computers_turn
     scene.draw(pygame.Surface((1200, 760)))
     assert scene.panel.computer_acting(st) is None
     assert [label for _, label in scene.panel.buttons] == ["all-out-defence", "decline"]
+
+
+def test_a_joined_window_words_a_move_as_the_log_does() -> None:
+    """A seat of a server's game (view.joined.heard) says the newest action with the distance
+    its unit went, as the game log and the replay page word it."""
+    from battlefield.rules.outcome import game_log
+    from battlefield.view.joined import heard
+
+    opened = open_game(None, "aos4")
+    to_phase(opened.state, "movement")
+    st = opened.state
+    lead = st.scene.units[st.scene.unit_index("red-lancers")].models[0]
+    x, y = lead.x, lead.y
+    move = Action("normal-move", unit="red-lancers", path=((x, y), (x, y + 3)))
+    st.apply(move)
+    said = heard({"by": "red", "action": move.to_dict()}, game_log(st))
+    import re
+
+    assert re.fullmatch(r'red-lancers normal-move, \d+(\.\d+)?": done', said), said

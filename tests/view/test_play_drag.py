@@ -57,6 +57,15 @@ def drag(scene: PlayScene, start: tuple[float, float], end: tuple[float, float],
         scene.drag.settle()         # held there: the worker's verdict (view/checker.py)
 
 
+def last_used(scene: PlayScene) -> str:
+    """How far the newest action's unit moved, from its events, in inches."""
+    from battlefield.page.words import fmt_in
+    from battlefield.rules.outcome import last_events
+
+    gone = [e["distance"] for e in last_events(scene.state) if e.get("distance") is not None]
+    return fmt_in(max(gone))
+
+
 def test_drag_shows_live_rulings_and_drop_applies_the_move(scene: PlayScene) -> None:
     x, y = at(scene, "red-lancers")
     drag(scene, (x, y), (x, y + 4), release=False)
@@ -72,6 +81,10 @@ def test_drag_shows_live_rulings_and_drop_applies_the_move(scene: PlayScene) -> 
     assert last.type == "normal-move" and last.unit == "red-lancers"
     assert abs(last.path[-1][1] - (y + 4)) < 0.1
     assert "done" in scene.panel.message
+    # the headline words the move as the game log does: the unit, the move, how far it went
+    logged = scene.panel.log_lines(scene.state)[0][0]
+    assert logged == f"red-lancers normal-move, {last_used(scene)}"
+    assert scene.panel.message.startswith(f"{logged}: ")
 
 
 def test_too_far_is_shown_on_the_models_and_snaps_back(scene: PlayScene) -> None:

@@ -127,6 +127,18 @@
   }
   function send(msg) { return live.send(msg); }
 
+  // Our own action's news, worded as the window and the game log word it (rules/outcome,
+  // page/replay's "action" and "outcome"): who did what to whom, then what came of it,
+  // credited to the side that caused it - once the version it made has arrived.
+  var news = null;
+  function sayNews() {
+    var v = news !== null ? viewer.versions[news] : null;
+    if (!v || !v.action) return;
+    news = null;
+    say(v.action + ": " + (v.outcome && v.outcome.length ? v.outcome[0] : "done"));
+  }
+  viewer.on(function (vw, what) { if (what === "added") sayNews(); });
+
   /* --- where the seat stands ----------------------------------------------------------- */
   function showSeat() {
     you.textContent = seat ? "you play " + seat : "watching (no seat): you cannot act";
@@ -610,7 +622,10 @@
         known = Math.max(known, msg.version);
         if (unanswered && msg.id === unanswered.id) {
           unanswered = null;
-          say(msg.by + ": " + msg.action.type + (msg.action.unit ? " " + msg.action.unit : "") + " done");
+          // worded as the game log words it once its version arrives (sayNews)
+          say(msg.by + ": " + msg.action.type + (msg.action.unit ? " " + msg.action.unit : ""));
+          news = msg.version;
+          sayNews();
         }
         if (hand) putBack("the position changed: pick the unit up again");
         if (setting) putReserveBack("");
@@ -660,6 +675,7 @@
       case "over":
         over = true;
         offers = null;
+        news = null;         // the result is the news now
         putBack();
         showOffers();
         var r = msg.result || {};
