@@ -48,7 +48,8 @@ def attack_odds(referee, u: int, v: int, weapon: str | None = None,
                 shooting: bool = False,
                 counts: Mapping[str, tuple[int, int]] | None = None) -> AttackOdds:
     """Exact odds of unit u attacking unit v with its ranged weapons (or melee ones when the
-    units are in combat and `shooting` is not asked, or the one named): a unit in combat
+    units are in combat and `shooting` is not asked, or the one named - of a name that is both
+    a ranged and a melee profile, the one that rule picks): a unit in combat
     shoots only its Shoot in Combat weapons, as play has it. `charged`: the target charged
     (no cover, Anti-charge); `charging`: the attacker charged (Charge (+1 Damage)).
     `counts`: the attacks split between several targets (split.planned), weapon -> (models
@@ -58,8 +59,12 @@ def attack_odds(referee, u: int, v: int, weapon: str | None = None,
     in_combat = v in referee.combat[u]
     engaged = bool(referee.combat[u])
     if weapon is not None:
-        chosen = weapons_of(scene, u, name=weapon)
-        melee = chosen[0].melee
+        named = weapons_of(scene, u, name=weapon)
+        kinds = {w.melee for w in named}
+        # a name that is a ranged and a melee profile (a Gutpiercer Spear): the one this
+        # attack uses, as with no name
+        melee = kinds.pop() if len(kinds) == 1 else (in_combat and not shooting)
+        chosen = [w for w in named if w.melee == melee]
     else:
         melee = (in_combat and not shooting) or not weapons_of(scene, u, melee=False)
         chosen = weapons_of(scene, u, melee=melee)
@@ -101,7 +106,7 @@ def attack_odds(referee, u: int, v: int, weapon: str | None = None,
         extra = 0
         if counts is not None:
             n, extra = counts.get(w.name, (0, 0))
-        who[w.name] = names
+        who[w.name] = who.get(w.name, []) + [x for x in names if x not in who.get(w.name, [])]
         w, said = against(wielded(w, charging), b, charged)   # Anti-X (+N Rend), Charge
         if said:
             anti[w.name] = said
