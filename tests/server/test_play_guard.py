@@ -98,6 +98,10 @@ def test_a_spending_choice_asks_first_can_be_taken_back_and_no_click_lands_twice
                 "document.querySelector('#confirm .confirm-yes') === window.__yes")
             await asyncio.sleep(0.5)
             out["sent_before_yes"] = version(server, gid) != before
+            # the bar's buttons take clicks once the guard's moment has passed (data-ready:
+            # waited for, not slept - a loaded machine runs the page's timers late)
+            await page.until("document.querySelector('#confirm .confirm-yes')"
+                             ".dataset.ready === 'true'")
             yes = await centre(page, "#confirm .confirm-yes")
             await page.mouse("move", *yes)
             await asyncio.sleep(0.7)
@@ -108,6 +112,8 @@ def test_a_spending_choice_asks_first_can_be_taken_back_and_no_click_lands_twice
             await page.until("!!document.querySelector('#actions button.take-back')")
             out["take_back"] = await page.eval(
                 "document.querySelector('#actions button.take-back').textContent")
+            await page.until("document.querySelector('#actions button.take-back')"
+                             ".dataset.ready === 'true'")
             tx, ty = await centre(page, "#actions button.take-back")
             await page.mouse("move", tx, ty + 3)
             await asyncio.sleep(0.7)
