@@ -3,10 +3,11 @@ effect reader and made only of what this module carries out, declared as `{"type
 "ability", "unit": ID, "ability": NAME, "target": ID}` at its timing:
 
 - the target the Declare picks: one enemy or friendly unit, up to N or each of them (another
-  one, with or without keywords, within or wholly within N", in combat with this unit, that
-  charged this turn, not in combat), or none (this unit); "each" picks every unit that fits
+  one, with or without keywords or with either of two, within or wholly within N", in combat
+  with this unit, that charged this turn, not in combat), or none (this unit); "each" picks
+  every unit that fits
   (the action names no target);
-- the conditions of using it: this unit charged this turn, is (not) in combat;
+- the conditions of using it: this unit charged this turn, is (not) in combat, is damaged;
 - mortal damage on the target or this unit (N, dice, or equal to the roll), heal (N or dice);
 - for the rest of the turn: a modifier to hit or wound rolls of the unit's (melee or shooting)
   attacks, to save rolls for it, to the Attacks, Rend or Damage of its (melee or ranged)
@@ -48,9 +49,13 @@ from battlefield.rulings import Referee
 Event = dict[str, Any]
 BUFFS = ("hit", "wound", "save", "attacks", "rend", "damage", "charge", "run", "move",
          "control", "casting", "chanting", "charge_dice")
-TARGET_KEYS = {"unit", "keywords", "not_keywords", "within", "wholly_within", "in_combat",
-               "charged", "other", "count", "visible", "not_in_combat", "name", "not_fought"}
+TARGET_KEYS = {"unit", "keywords", "any_keywords", "not_keywords", "within", "wholly_within",
+               "in_combat", "charged", "other", "count", "visible", "not_in_combat", "name",
+               "not_fought"}
 MOST_TARGETS = 6
+# How many dice 'Roll a number of dice equal to ...' rolls: the models of this or the target
+# unit, the target's Health characteristic, the damage points the target has (_dice).
+DICE_COUNTS = ("models of", "health of", "damage of")
 TURN_END = "turn-end:"     # a counter: what of a buff_ counter lasts only until the turn ends
 NEXT_TURN = "next-turn:"   # a counter next-turn:SIDE:KEY: what lasts until SIDE's next turn starts
 LASTING = ("turn", "next-turn")
@@ -70,8 +75,8 @@ def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
     if e.get("if") or "weapon" in e or ("against" in e and "mortal" not in e):
         return False
     on = e.get("on") or e.get("each")
-    if on is not None and (not isinstance(on.get("dice"), int) and not str(
-            on.get("dice")).startswith("models of")):
+    if on is not None and not isinstance(on.get("dice"), int) and not str(
+            on.get("dice")).startswith(DICE_COUNTS):
         return False
     if "each" in e and "mortal" not in e:
         return False
@@ -111,7 +116,7 @@ def playable(reading: effects.Reading | None) -> bool:
     """An activated reading the engine plays whole."""
     if reading is None or reading.timing is None or not _target_ok(reading.target):
         return False
-    if any(set(c) - {"charged", "in_combat"} for c in reading.conditions):
+    if any(set(c) - {"charged", "in_combat", "damaged"} for c in reading.conditions):
         return False
     has_target = reading.target is not None
     after = [e for e in reading.effects if "fight_after" in e]
@@ -132,6 +137,8 @@ def check(state: State, u: int, reading: effects.Reading, action: Action) -> lis
         if "charged" in c and ("charged" in us.flags) != c["charged"]:
             return [v("not_charged", f"{spec.id} did not charge this turn") if c["charged"]
                     else v("charged", f"{spec.id} charged this turn")]
+        if "damaged" in c and (us.damage.sum() > 0) != c["damaged"]:
+            return [v("not_damaged", f"{spec.id} has no damage points")]
         if "in_combat" in c and bool(ref.combat[u]) != c["in_combat"]:
             return [v("in_combat" if ref.combat[u] else "not_in_combat",
                       f"{spec.id} is {'' if ref.combat[u] else 'not '}in combat")]
@@ -183,6 +190,8 @@ def _fits(state: State, ref: Referee, table: Any, t: Mapping[str, Any], u: int, 
                 or (t.get("not_fought") and (w == u or not may_fight(state, ref, w)))
                 or any(not effects.has_keywords(k, keys) for k in t.get("keywords", ()))
                 or any(effects.has_keywords(k, keys) for k in t.get("not_keywords", ()))
+                or ("any_keywords" in t
+                    and not any(effects.has_keywords(k, keys) for k in t["any_keywords"]))
                 or ("within" in reach and not _within(table, w, u, reach["within"], False))
                 or ("wholly_within" in reach
                     and not _within(table, w, u, reach["wholly_within"], True))
@@ -216,6 +225,7 @@ def _sees(ref: Referee, state: State, u: int, w: int) -> bool:
 def _target_words(t: Mapping[str, Any]) -> str:
     bits = ["another" if t.get("other") else "a", t["unit"],
             *[f"non-{k}" for k in t.get("not_keywords", ())], *t.get("keywords", ()),
+            *([" or ".join(t["any_keywords"])] if "any_keywords" in t else []),
             *([t["name"]] if "name" in t else []), "unit"]
     if t.get("count") == "each":
         bits[0] = "each"
@@ -284,7 +294,8 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
         dice = _dice(state, e["each"], u, w)
         faces = e["each"]["roll"].upper().lstrip("1")
         values = state.dice.roll(f"{dice}{faces}", why).values if dice else []
-        times = sum(1 for r in values if r >= e["each"]["at_least"])
+        times = sum(1 for r in values
+                    if e["each"]["at_least"] <= r <= e["each"].get("at_most", 99))
     if "slay" in e:
         return _slay(state, x, e["slay"], why)
     if "fight_after" in e:          # fighting.fighters: only it may fight next
@@ -376,11 +387,18 @@ def _slay(state: State, x: int, n: int | str, why: str) -> list[Event]:
 
 
 def _dice(state: State, each: Mapping[str, Any], u: int, w: int | None) -> int:
+    """How many dice a roll for each ... rolls (to its maximum, if it has one)."""
     n = each["dice"]
     if isinstance(n, int):
         return n
     x = w if n.endswith("target") and w is not None else u
-    return len(state.models_of(x))
+    if n.startswith("health of"):
+        count = int(allocation.stat(state, x, "health", 1) or 1)
+    elif n.startswith("damage of"):
+        count = int(state.units[x].damage[state.units[x].alive].sum())
+    else:
+        count = len(state.models_of(x))
+    return min(count, int(each.get("most", count)))
 
 
 def _heal(state: State, x: int, amount: str, why: str) -> Event:

@@ -47,6 +47,7 @@ from battlefield.rules.aos4.phrases import (  # the clauses' subjects, condition
     _UNTIL_WORDS,
     _condition,
     _modifiers,
+    _negated,
     _subject_with_tail,
     _Unread,
     _who,
@@ -161,14 +162,15 @@ def read_timing(text: Any) -> dict[str, Any] | None:
 _PICK = re.compile(
     r"^pick (?:(?P<n>a|an|each|up to (?P<k>\d+)) )?(?:different )?(?P<visible>visible )?"
     r"(?P<side>enemy|friendly|another friendly|other friendly) (?P<not>non-)?(?P<kw>" + _KW +
-    r" )?(?:units?|(?P<kwonly>" + _KW + r"))(?P<free> that is not in combat and is)?"
+    r" )?(?:(?:(?P<or>or " + _KW + r") )?units?|(?P<kwonly>" + _KW + r")(?: (?P<oronly>or " +
+    _KW + r"))?)(?P<free> that is not in combat and is)?"
     r"(?: (?:(?P<wholly>wholly )?within (?:(?P<d>\d+)\"(?: of (?:this unit|it))?"
     r"|(?P<range>this unit's combat range))"
     r"|(?P<charged>that charged this turn and is )?in combat with (?:this unit|it)"
     r"(?P<charged2> and that charged this turn)?))?"
     r" to be the targets?(?:, then make a (?P<roll>casting|chanting) roll of 2?D6)?$")
 _FIRST = re.compile(r"^(?P<cond>if this unit (?:charged this (?:phase|turn)|did not charge this "
-                    r"turn|has not charged this turn|is (?:not )?in combat))"
+                    r"turn|has not charged this turn|is (?:not )?in combat|is damaged))"
                     r", (?P<rest>pick .*)$")
 _ROLL_ONLY = re.compile(r"^(?:then, )?make a (casting|chanting) roll of 2?D6$")
 
@@ -193,10 +195,22 @@ def _declare(text: Any) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
             raise _Unread(s)
         target = {"unit": "friendly" if "friendly" in m.group("side") else "enemy"}
         kw = " ".join(k.strip() for k in (m.group("kw"), m.group("kwonly")) if k)
-        if kw:
-            target["not_keywords" if m.group("not") else "keywords"] = [kw]
-        elif m.group("not"):
+        alternative = m.group("or") or m.group("oronly")
+        if (alternative or m.group("not")) and not kw:
             raise _Unread(s)
+        if m.group("not"):      # 'non-HERO INFANTRY': not a HERO, and INFANTRY
+            no, kw = _negated(kw)
+            target["not_keywords"] = [no]
+        if alternative:         # 'an enemy HERO or MONSTER': either keyword; 'a friendly
+            other = alternative[len("or "):].strip()        # DAUGHTERS OF KHAINE PRIEST or
+            *shared, first = kw.split()                     # WIZARD': both, then either
+            if not first or len(other.split()) > 1:
+                raise _Unread(s)
+            if shared:
+                target["keywords"] = [" ".join(shared)]
+            target["any_keywords"] = [first, other]
+        elif kw:
+            target["keywords"] = [kw]
         if "another" in m.group("side") or "other" in m.group("side"):
             target["other"] = True
         if m.group("visible"):
@@ -293,15 +307,23 @@ def _lower_first(s: str) -> str:
 
 _HEADERS = {"for the rest of the turn:": "turn", "until the start of your next turn:": "next-turn",
             "for the rest of the phase:": "phase"}
-_ROLL = re.compile(r"^roll (?P<what>a dice|a d6|a d3|d3|d6|2d6|(?P<k>\d+) dice)"
-                   r"(?: for each (?:(?P<each>target)|model in (?P<per>the target|this) unit))?$",
-                   re.I)
+_ROLL = re.compile(r"^roll (?:(?P<what>a dice|a d6|a d3|d3|d6|2d6|(?P<k>\d+) dice)"
+                   r"(?: for each (?:(?P<each>target)|model in (?P<per>the target|this) unit"
+                   r"(?:, to a maximum of (?P<most>\d+))?))?"
+                   r"|a number of dice equal to (?P<equal>the "
+                   r"target's health characteristic|the number of damage points the target has"
+                   r"|the number of models in (?:the target|this) unit))$", re.I)
+# 'Roll a number of dice equal to ...' -> how many dice (activated._dice counts them)
+_EQUAL = {"the target's health characteristic": "health of target",
+          "the number of damage points the target has": "damage of target",
+          "the number of models in the target unit": "models of target",
+          "the number of models in this unit": "models of self"}
 _ON = re.compile(r"^on an? (?P<n>\d)(?P<plus>\+|-(?P<top>\d))?, (?P<rest>.+)$")
 _VS_HEALTH = re.compile(r"^if the roll (?P<cmp>exceeds|equals or exceeds|is at least double) the "
                         r"target's health characteristic, (?:(?P<n>\d+) models? in the target "
                         r"unit (?:is|are) slain|it is automatically destroyed)$", re.I)
 _VS = {"exceeds": "exceeds", "equals or exceeds": "reaches", "is at least double": "double"}
-_FOR_EACH = re.compile(r"^for each (?P<n>\d)\+, (?P<rest>.+)$")
+_FOR_EACH = re.compile(r"^for each (?P<n>\d)(?P<plus>\+)?, (?P<rest>.+)$")
 
 
 def _effect(text: str, has_target: bool) -> list[dict[str, Any]]:
@@ -374,15 +396,25 @@ def _effect(text: str, has_target: bool) -> list[dict[str, Any]]:
 def _outcome(m: re.Match[str]) -> dict[str, int]:
     """'On a 3+' -> at_least 3; 'On a 1' -> exactly 1; 'On a 2-5' -> from 2 to 5."""
     n = int(m.group("n"))
-    if m.re is _FOR_EACH or m.group("plus") == "+":
+    if m.group("plus") == "+":
         return {"at_least": n}
+    if m.re is _FOR_EACH:                           # 'For each 6, ...': the sixes
+        return {"at_least": n, "at_most": n}
     if m.group("top"):
         return {"at_least": n, "at_most": int(m.group("top"))}
     return {"at_least": n, "at_most": n}
 
 
 def _rolled(m: re.Match[str], has_target: bool) -> dict[str, Any]:
-    """'Roll a D3 for each target.' -> {"roll": "D3", "dice": 1, "each_target": true}."""
+    """'Roll a D3 for each target.' -> {"roll": "D3", "dice": 1, "each_target": true}; 'Roll a
+    dice for each model in the target unit, to a maximum of 10.' -> {"roll": "D6", "dice":
+    "models of target", "most": 10}; 'Roll a number of dice equal to the target's Health
+    characteristic.' -> {"roll": "D6", "dice": "health of target"}."""
+    if m.group("equal"):
+        dice = _EQUAL[m.group("equal").lower()]
+        if dice.endswith("target") and not has_target:
+            raise _Unread(m.group(0))
+        return {"roll": "D6", "dice": dice}
     what = m.group("what").lower()
     roll: dict[str, Any] = {"roll": "D6" if m.group("k") else _DICE_WORD[what],
                             "dice": int(m.group("k")) if m.group("k") else 1}
@@ -392,6 +424,8 @@ def _rolled(m: re.Match[str], has_target: bool) -> dict[str, Any]:
         if m.group("per") == "the target" and not has_target:
             raise _Unread(m.group(0))
         roll["dice"] = "models of " + ("target" if m.group("per") == "the target" else "self")
+        if m.group("most"):
+            roll["most"] = int(m.group("most"))
     return roll
 
 

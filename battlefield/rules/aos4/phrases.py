@@ -14,6 +14,19 @@ from typing import Any
 _KW = r"[A-Z][A-Z'\-]+(?: [A-Z][A-Z'\-]+)*"
 
 
+# The keywords of two words a text puts after 'non-' ('non-WAR MACHINE SIGMARITE'); any
+# other 'non-X Y' negates its first word only ('non-HERO INFANTRY': not a HERO, and INFANTRY).
+_TWO_WORD_KEYWORDS = ("WAR MACHINE", "FACTION TERRAIN", "ENDLESS SPELL")
+
+
+def _negated(kw: str) -> tuple[str, str]:
+    """'HERO INFANTRY' (after 'non-') -> ('HERO', 'INFANTRY'): the keyword negated and the
+    keywords the unit must have (empty when none)."""
+    words = kw.split()
+    n = 2 if " ".join(words[:2]) in _TWO_WORD_KEYWORDS else 1
+    return " ".join(words[:n]), " ".join(words[n:])
+
+
 class _Unread(Exception):
     """A sentence the reader does not know: the ability is left alone."""
 
@@ -105,10 +118,13 @@ def _who(text: str, has_target: bool) -> dict[str, Any]:
                 raise _Unread(text)
             who["other"] = True
         kw = m.group("kw") or m.group("kwonly")
+        if m.group("not"):          # 'non-HERO INFANTRY units': not HERO, and INFANTRY
+            if not kw:
+                raise _Unread(text)
+            no, kw = _negated(kw)
+            who["not_keywords"] = [no]
         if kw:
-            who["not_keywords" if m.group("not") else "keywords"] = [kw]
-        elif m.group("not"):
-            raise _Unread(text)
+            who["keywords"] = [kw]
         if m.group("d"):
             who["within"] = int(m.group("d"))
         return who
