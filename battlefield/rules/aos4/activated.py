@@ -38,7 +38,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import allocation, effects, passives
+from battlefield.rules.aos4 import allocation, effects, passives, set_up
 from battlefield.rules.aos4.defence import NO_COMMANDS
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.aos4.passives import _within, in_play
@@ -72,8 +72,12 @@ def _subject(who: Mapping[str, Any] | None) -> bool:
 def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
     if "fight_after" in e:
         return e.get("who") == {"unit": "target"} and set(e) == {"fight_after", "who"}
-    if e.get("if") or "weapon" in e or ("against" in e and "mortal" not in e):
+    if "weapon" in e or ("against" in e and "mortal" not in e):
         return False
+    if e.get("if") and (_aura(e) or any(set(c) - _now_ok(e) for c in e["if"])):
+        return False
+    if set_up.SET_UP in e:
+        return e.get("who") == {"unit": "self"} and "each" not in e and "until" not in e
     on = e.get("on") or e.get("each")
     if on is not None and not isinstance(on.get("dice"), int) and not str(
             on.get("dice")).startswith(DICE_COUNTS):
@@ -93,6 +97,27 @@ def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
     if roll in ("hit", "wound"):
         return "of" in e and _subject(e["of"])
     return _subject(e.get("who"))
+
+
+def _now_ok(e: Mapping[str, Any]) -> set[str]:
+    """The conditions on an effect the engine decides when it plays it ('If this unit charged
+    this turn, ...'): whether this unit charged (true all turn), and for what happens at once
+    (no duration: an 'if' and a 'while' are the same then) whether it is in combat or damaged."""
+    return {"charged"} if "until" in e else {"charged", "in_combat", "damaged"}
+
+
+def conditions_hold(state: State, u: int, e: Mapping[str, Any]) -> bool:
+    """Whether the conditions on effect e ('If this unit is not in combat, ...') hold now."""
+    return all(_holds(state, u, c) for c in e.get("if", ()))
+
+
+def _holds(state: State, u: int, c: Mapping[str, Any]) -> bool:
+    us = state.units[u]
+    if "charged" in c:
+        return ("charged" in us.flags) == bool(c["charged"])
+    if "in_combat" in c:
+        return bool(referee(state).combat[u]) == bool(c["in_combat"])
+    return (us.damage[us.alive].sum() > 0) == bool(c["damaged"])
 
 
 def _aura(e: Mapping[str, Any]) -> bool:
@@ -118,6 +143,9 @@ def playable(reading: effects.Reading | None) -> bool:
         return False
     if any(set(c) - {"charged", "in_combat", "damaged"} for c in reading.conditions):
         return False
+    if reading.timing.get("phase") == "deployment" and any(
+            set_up.SET_UP in e for e in reading.effects):
+        return False        # a set-up in the deployment phase: deployment.py plays no ability
     has_target = reading.target is not None
     after = [e for e in reading.effects if "fight_after" in e]
     if after and (reading.timing.get("reaction") != "fight" or not has_target
@@ -142,6 +170,11 @@ def check(state: State, u: int, reading: effects.Reading, action: Action) -> lis
         if "in_combat" in c and bool(ref.combat[u]) != c["in_combat"]:
             return [v("in_combat" if ref.combat[u] else "not_in_combat",
                       f"{spec.id} is {'' if ref.combat[u] else 'not '}in combat")]
+    for e in reading.effects:         # where the unit is set up again: the action's places
+        if set_up.SET_UP in e and conditions_hold(state, u, e):
+            out = set_up.check(state, u, e, action)
+            if out:
+                return out
     t = reading.target
     if t is None:
         return [v("no_target_needed", "this ability picks no target")] if action.target \
@@ -264,12 +297,12 @@ def play(state: State, u: int, name: str, reading: effects.Reading, action: Acti
     rolled: dict[str, Any] = {}
     for w in targets or [None]:
         for e in reading.effects:
-            events.extend(_one(state, u, w, name, e, rolled))
+            events.extend(_one(state, u, w, name, e, rolled, action))
     return events
 
 
 def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
-         rolled: dict[str, Any]) -> list[Event]:
+         rolled: dict[str, Any], action: Action) -> list[Event]:
     """One effect on the target w (or this unit u); `rolled`: the rolls made so far."""
     spec = state.scene.units[u]
     why = f"{name} ({spec.id})"
@@ -277,6 +310,9 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
     x = w if who.get("unit") == "target" and w is not None else u
     if not len(state.models_of(x)):
         return []
+    if not conditions_hold(state, u, e):
+        return [{"type": "ability-effect", "unit": spec.id, "ability": name,
+                 "effect": "no effect: its condition does not hold"}]
     times, value = 1, None
     if "on" in e:
         key = e["on"]["roll"] + (f" {w}" if e["on"].get("each_target") else "")
@@ -298,6 +334,8 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
                     if e["each"]["at_least"] <= r <= e["each"].get("at_most", 99))
     if "slay" in e:
         return _slay(state, x, e["slay"], why)
+    if set_up.SET_UP in e:
+        return set_up.play(state, x, name, action)
     if "fight_after" in e:          # fighting.fighters: only it may fight next
         state.extra[FIGHTS_NEXT] = x
         return [{"type": "ability-effect", "unit": state.scene.units[x].id, "ability": name,

@@ -214,12 +214,15 @@ def _regiment(state: State, u: int, action: Action) -> list[Violation]:
     return []
 
 
-def placed(state: State, u: int, at: list[tuple[float, float]], facing: float | None
-           ) -> tuple[Moves, State]:
-    """The unit's models at `at` (each keeping its facing unless `facing` is given), and a
-    probe: a copy of the state with them set up there."""
-    first = state.scene.model_offsets()[u]
-    models = np.arange(first, first + len(at), dtype=np.int64)
+def placed(state: State, u: int, at: list[tuple[float, float]], facing: float | None,
+           models: np.ndarray | None = None) -> tuple[Moves, State]:
+    """The unit's models (`models`, table indices: by default its first len(at)) at `at` (each
+    keeping its facing unless `facing` is given), and a probe: a copy of the state with them
+    set up there."""
+    if models is None:
+        first = state.scene.model_offsets()[u]
+        models = np.arange(first, first + len(at), dtype=np.int64)
+    models = np.asarray(models, dtype=np.int64)
     xy = np.asarray(at, dtype=np.float64).reshape(-1, 2)
     faces = np.full(len(at), float(facing)) if facing is not None else None
     moves = Moves(models, [p.reshape(1, 2) for p in xy], rigid=False, facings=faces)
@@ -230,15 +233,18 @@ def placed(state: State, u: int, at: list[tuple[float, float]], facing: float | 
 
 
 def set_up_problems(state: State, u: int, at: list[tuple[float, float]],
-                    facing: float | None = None) -> list[Violation]:
-    """Why unit u cannot be set up with its models at `at` (empty: it can)."""
-    moves, probe = placed(state, u, at, facing)
+                    facing: float | None = None, models: np.ndarray | None = None,
+                    territory: bool = True) -> list[Violation]:
+    """Why unit u cannot be set up with its models (`models`, as `placed` takes them) at `at`
+    (empty: it can); `territory`: wholly within friendly territory, away from the enemy's (a
+    deploy's; an ability's set-up says where instead)."""
+    moves, probe = placed(state, u, at, facing, models)
     after = probe.table
     out = end_problems(probe, moves, after)
     out += straddling(probe, moves, after, book(state).climb_free + EPS)
     if out:
         return out
-    out = territory_problems(probe, u, moves.models)
+    out = territory_problems(probe, u, moves.models) if territory else []
     if out:
         return out
     coh = referee(state, after).coherency(u)

@@ -16,6 +16,8 @@ The vocabulary (each effect a dict, JSON-ready):
   "reaches" | "double"}}`: N models of the target slain (or the unit destroyed) when the roll
   exceeds, equals or exceeds, or is at least double its Health characteristic.
 - `{"no_commands": true, "who": WHO}`: WHO cannot use commands.
+- `{"set_up": {"away": N}, "who": self}`: this unit removed and set up again more than N"
+  from all enemy units.
 Any effect may carry `"on": {"roll": DICE, "at_least": N}` (On a N+, ...), `"each": {"roll":
 DICE, "dice": K, "at_least": N}` (Roll K dice. For each N+, ...), `"if": [CONDITION ...]` and
 `"until"` (phase, turn, next-turn, battle). WHO: `{"unit": "self" | "target" | "friendly" |
@@ -441,6 +443,22 @@ _SET = re.compile(r"^the (?P<c>attacks|damage) characteristic of (?:its |this un
                   r"(?P<weapon>[^,]+?) is (?P<n>\d+)$", re.I)
 
 
+_SET_UP = re.compile(r"^remove (?:this unit|it) from the battlefield and set it up again"
+                     r"(?: on the battlefield)? (?P<where>.+)$")
+_WHERE = ((re.compile(r"^more than (\d+)\" from all enemy units$"), "away"),)
+
+
+def _set_up(where: str) -> dict[str, int]:
+    """'more than 9" from all enemy units' -> {"away": 9}; any other place unread."""
+    out: dict[str, int] = {}
+    for part in where.split(" and "):
+        got = [(key, m) for p, key in _WHERE if (m := p.match(part)) is not None]
+        if not got or got[0][0] in out:
+            raise _Unread(where)
+        out[got[0][0]] = int(got[0][1].group(1))
+    return out
+
+
 _GIVES = re.compile(r"^(?P<who>.+?) (?:has|have) (?:the )?(?P<kw>STRIKE-FIRST|STRIKE-LAST)"
                     r"(?: keyword)?(?P<tail>.*)$")
 _NO_COMMANDS = re.compile(r"^(?P<who>.+?) cannot use commands(?P<tail>.*)$")
@@ -492,6 +510,10 @@ def _clause(text: str, has_target: bool, equal_to_roll: bool = False) -> list[di
     if m is not None:
         who, tail = _subject_with_tail(m.group("who"), m.group("tail"), has_target)
         return [_finish({"no_commands": True, "who": who}, tail, lead)]
+    m = _SET_UP.match(text)
+    if m is not None:           # 'Remove this unit ... and set it up again ... more than 9" ...'
+        return [_finish({"set_up": _set_up(m.group("where")), "who": {"unit": "self"}}, "",
+                        lead)]
     m = _SET.match(text)
     if m is not None:
         return [_finish({"set": m.group("c").lower(), "to": int(m.group("n")),
