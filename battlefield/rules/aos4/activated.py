@@ -37,6 +37,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import allocation, effects, passives, set_up
 from battlefield.rules.aos4.defence import NO_COMMANDS
@@ -87,7 +89,7 @@ def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
     if _aura(e):
         return e.get("until") == "turn" and "each" not in e and passives.effect_ok(
             {k: x for k, x in e.items() if k not in ("until", "on")})
-    if "mortal" in e or "heal" in e or "slay" in e:
+    if "mortal" in e or "heal" in e or "slay" in e or "return" in e:
         return _subject(e.get("who"))
     if "ward" in e or "keyword" in e or "no_commands" in e:
         return _subject(e.get("who")) and e.get("until") in LASTING
@@ -123,8 +125,8 @@ def _holds(state: State, u: int, c: Mapping[str, Any]) -> bool:
 def _aura(e: Mapping[str, Any]) -> bool:
     """An effect on friendly or enemy units (within N" of this unit ...), not on one unit."""
     subject = e.get("who") or e.get("of") or {}
-    return subject.get("unit") in ("friendly", "enemy") and "mortal" not in e \
-        and "heal" not in e
+    return subject.get("unit") in ("friendly", "enemy") and not {"mortal", "heal",
+                                                                  "return"} & set(e)
 
 
 def _target_ok(t: Mapping[str, Any] | None) -> bool:
@@ -348,6 +350,8 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
         return out
     if "heal" in e:
         return [_heal(state, x, e["heal"], why)]
+    if "return" in e:
+        return [_return(state, x, value if e["return"] == "ROLL" else e["return"], why, name)]
     if _aura(e):                    # in force for the rest of the turn (passives.in_force)
         state.extra.setdefault(passives.TURN_AURAS, []).append(
             [u, name, {k: x for k, x in e.items() if k not in ("until", "on")}])
@@ -449,6 +453,29 @@ def _heal(state: State, x: int, amount: str, why: str) -> Event:
             points -= 1
             healed += 1
     return {"type": "healed", "unit": state.scene.units[x].id, "points": healed}
+
+
+def _return(state: State, x: int, amount: Any, why: str, name: str) -> Event:
+    """Slain models of unit x returned, `amount` of them (rolled now) or as many as there is
+    room for, each where it fell or beside a standing model as Rally returns them
+    (allocation.place_returned)."""
+    n = state.dice.total(amount, why)
+    us = state.units[x]
+    first = state.scene.model_offsets()[x]
+    back = []
+    for k in np.nonzero(~us.alive)[0]:
+        if len(back) >= n:
+            break
+        m = first + int(k)
+        after = allocation.place_returned(state, x, m)
+        if after is None:
+            continue
+        state.table = after
+        us.alive[k] = True
+        us.damage[k] = 0
+        back.append(state.scene.model_names[m])
+    return {"type": "returned", "unit": state.scene.units[x].id, "ability": name,
+            "models": back}
 
 
 def _buff_key(e: Mapping[str, Any]) -> str:

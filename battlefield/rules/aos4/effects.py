@@ -10,7 +10,7 @@ The vocabulary (each effect a dict, JSON-ready):
   attacks that target WHO; rend, damage and attacks modify weapons (`"weapons"`: melee or ranged).
 - `{"ward": N, "who": WHO}`: a ward of N+.
 - `{"mortal": AMOUNT, "who": WHO}`: mortal damage (AMOUNT a number, dice, or "roll": the roll).
-- `{"heal": AMOUNT, "who": WHO}`.
+- `{"heal": AMOUNT, "who": WHO}`; `{"return": AMOUNT, "who": WHO}`: slain models returned.
 - `{"keyword": "STRIKE-FIRST" | "STRIKE-LAST", "who": WHO}`: the keyword given.
 - `{"slay": N | "all", "who": target, "on": {"roll", "dice": 1, "health": "exceeds" |
   "reaches" | "double"}}`: N models of the target slain (or the unit destroyed) when the roll
@@ -439,6 +439,9 @@ _MORTAL = re.compile(r"^inflict (?:(?P<amount>" + _AMOUNT + r") mortal damage on
                      r"|an amount of mortal damage on (?P<who2>.+?) equal to the roll)"
                      r"(?P<tail>(?: for the rest of the turn| this phase)?)$")
 _HEAL = re.compile(r"^heal \((?P<amount>" + _AMOUNT + r")\) (?P<who>.+?)$")
+_RETURN = re.compile(r"^(?:you can )?return (?:(?P<amount>" + _AMOUNT + r")|(?P<roll>a number of))"
+                     r" slain models? to (?P<who>this unit|the target(?: unit)?|it)"
+                     r"(?P<eq> equal to the roll)?$")
 _SET = re.compile(r"^the (?P<c>attacks|damage) characteristic of (?:its |this unit's |the )?"
                   r"(?P<weapon>[^,]+?) is (?P<n>\d+)$", re.I)
 
@@ -494,6 +497,13 @@ def _clause(text: str, has_target: bool, equal_to_roll: bool = False) -> list[di
         who = _who(m.group("who") or m.group("who2"), has_target)
         out: dict[str, Any] = {"mortal": (m.group("amount") or "roll").upper(), "who": who}
         return [_finish(out, m.group("tail"), lead)]
+    m = _RETURN.match(text)
+    if m is not None:           # 'You can return D3 slain models to this unit.'
+        if bool(m.group("roll")) != bool(m.group("eq")) or m.group("eq") and not equal_to_roll:
+            raise _Unread(text)
+        who = _who("the target" if m.group("who") == "it" else m.group("who"), has_target)
+        return [_finish({"return": (m.group("amount") or "roll").upper(), "who": who}, "",
+                        lead)]
     m = _HEAL.match(text)
     if m is not None:
         return [_finish({"heal": m.group("amount").upper(),
