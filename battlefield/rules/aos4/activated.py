@@ -104,8 +104,11 @@ def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
 def _now_ok(e: Mapping[str, Any]) -> set[str]:
     """The conditions on an effect the engine decides when it plays it ('If this unit charged
     this turn, ...'): whether this unit charged (true all turn), and for what happens at once
-    (no duration: an 'if' and a 'while' are the same then) whether it is in combat or damaged."""
-    return {"charged"} if "until" in e else {"charged", "in_combat", "damaged"}
+    (no duration: an 'if' and a 'while' are the same then) whether it is in combat or damaged;
+    whether it used a MOVE ability (normal move, run, retreat, charge: its `moved` and
+    `charged` flags) or was set up (set_up.FLAG) this turn."""
+    lasting = {"charged", "moved", "set_up"}      # only ever said with 'if'
+    return lasting if "until" in e else lasting | {"in_combat", "damaged"}
 
 
 def conditions_hold(state: State, u: int, e: Mapping[str, Any]) -> bool:
@@ -115,6 +118,10 @@ def conditions_hold(state: State, u: int, e: Mapping[str, Any]) -> bool:
 
 def _holds(state: State, u: int, c: Mapping[str, Any]) -> bool:
     us = state.units[u]
+    if "moved" in c or "set_up" in c:
+        moved = bool(us.flags & {"moved", "charged"})
+        return ("moved" not in c or moved == c["moved"]) and (
+            "set_up" not in c or (set_up.FLAG in us.flags) == c["set_up"])
     if "charged" in c:
         return ("charged" in us.flags) == bool(c["charged"])
     if "in_combat" in c:

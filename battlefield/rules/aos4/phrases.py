@@ -42,6 +42,8 @@ _CONDITIONS = [
     (r" (?:if|while) (?:it|this unit) is in combat", lambda m: {"in_combat": True}),
     (r" (?:if|while) (?:it|this unit) is not in combat", lambda m: {"in_combat": False}),
     (r" (?:if|while) (?:it|this unit) is damaged", lambda m: {"damaged": True}),
+    (r" if (?:it|this unit) has not used a MOVE ability this turn(?P<s> and was not set up this "
+     r"turn)?", lambda m: {"moved": False, **({"set_up": False} if m.group("s") else {})}),
     (r" (?:if|while) (?:it|this unit) has (\d+) or more damage points",
      lambda m: {"damage_points_at_least": int(m.group(1))}),
     (r" (?:if|while) the target (?:has the (" + _KW + r") keyword|is an? (" + _KW +

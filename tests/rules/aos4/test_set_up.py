@@ -28,6 +28,9 @@ ABILITIES = {
     "Coven Guard": ("Once Per Turn (Army), Any Combat Phase", None, "If this unit did not charge "
                     "this turn, add 1 to wound rolls for this unit's attacks for the rest of the "
                     "turn."),
+    "Steady Aim": ("Once Per Turn (Army), Your Shooting Phase", None, "If this unit has not "
+                   "used a MOVE ability this turn and was not set up this turn, add 1 to hit "
+                   "rolls for this unit's shooting attacks for the rest of the turn."),
 }
 FAR = [[40.0, 30.0], [41.4, 30.0]]          # far from blue (at y 11.4 and 40 across)
 
@@ -123,6 +126,17 @@ def test_a_modifier_if_this_unit_did_not_charge():
     state.units[0].flags.add("charged")
     state.apply(action)
     assert "buff_wound" not in state.units[0].counters
+
+
+@pytest.mark.parametrize("flag, buff", [(None, 1), ("moved", None), ("charged", None),
+                                        ("set-up", None)])
+def test_if_this_unit_has_not_used_a_move_ability_and_was_not_set_up(flag, buff):
+    state, action = declared("Steady Aim", blue_at=30.0)
+    if flag:
+        state.units[0].flags.add(flag)
+    assert state.check(action) == []
+    state.apply(action)
+    assert state.units[0].counters.get("buff_hit_ranged") == buff
 
 
 def test_the_computer_sets_it_up_where_the_check_allows():
