@@ -27,7 +27,9 @@ true | false}`, `{"damaged": true}`, `{"damage_points_at_least": N}`, `{"target_
 `{"target_has_any": [KEYWORD, KEYWORD]}`, `{"target_models_at_least": N}`, `{"contesting":
 "any" | "yours" | "not_yours"}`, `{"in_combat_with": KEYWORD}`, `{"in_combat_with_charged":
 true}`, `{"wholly_within" | "within": N, "of": {"unit": "friendly", "keywords": [...]}}`.
-WHO may also say `"other": true` (other friendly units: not this one).
+WHO may also say `"other": true` (other friendly units: not this one); its distance may be
+"combat range" (this unit's). `{"any": WHO}`: some unit is WHO ('While any friendly X are
+within this unit's combat range').
 
 The phrases inside a clause (its subject, conditions, durations and what a modifier names) are
 phrases.py's. `read(ability)` -> Reading | None; `shape(text)` is a text with its numbers, dice
@@ -462,6 +464,11 @@ def _set_up(where: str) -> dict[str, int]:
     return out
 
 
+_BOTH_WARD = re.compile(r"^while any friendly (?P<kw>" + _KW + r") are (?P<wholly>wholly )?within "
+                        r"this unit's combat range, both this unit and those friendly units have "
+                        r"(?:WARD|Ward) \((?P<n>\d)\+\)$")
+
+
 _GIVES = re.compile(r"^(?P<who>.+?) (?:has|have) (?:the )?(?P<kw>STRIKE-FIRST|STRIKE-LAST)"
                     r"(?: keyword)?(?P<tail>.*)$")
 _NO_COMMANDS = re.compile(r"^(?P<who>.+?) cannot use commands(?P<tail>.*)$")
@@ -485,6 +492,13 @@ def _clause(text: str, has_target: bool, equal_to_roll: bool = False) -> list[di
                 raise _Unread(text)
             e["until"] = _UNTIL_WORDS[m.group("until").lower()]
         return got
+    m = _BOTH_WARD.match(text)
+    if m is not None:       # 'While any friendly X are within this unit's combat range, both ...'
+        near = "wholly_within" if m.group("wholly") else "within"
+        them = {"unit": "friendly", "keywords": [m.group("kw")], near: "combat range"}
+        return [{"ward": int(m.group("n")), "who": {"unit": "self"},
+                 "if": [{"any": {**them, "other": True}}]},
+                {"ward": int(m.group("n")), "who": them}]
     lead: list[dict[str, Any]] = []
     m = _LEAD.match(text)
     if m is not None:

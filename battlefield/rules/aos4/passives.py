@@ -43,8 +43,9 @@ OTHER_ROLLS = ("charge", "run", "move", "control", "casting", "chanting", "charg
 CHARGE_DICE = (1, 3)            # the fewest and most dice a charge roll can come to
 CONDITIONS = ("charged", "in_combat", "damaged", "damage_points_at_least", "target_has",
               "wholly_within", "within", "contesting", "in_combat_with",
-              "in_combat_with_charged", "target_models_at_least", "target_has_any")
+              "in_combat_with_charged", "target_models_at_least", "target_has_any", "any")
 EPS = 1e-6
+COMBAT_RANGE = "combat range"   # a distance the text gives as "this unit's combat range"
 TURN_AURAS = "turn_auras"     # state.extra: [owner, ability, effect] of activated abilities,
 #                               in force for the rest of the turn (activated.py; turns clears)
 
@@ -55,14 +56,17 @@ def _who_ok(who: Mapping[str, Any] | None) -> bool:
         return False
     keys = set(who) - {"unit", "keywords", "not_keywords", "within", "wholly_within",
                        "in_combat_with", "other"}
+    reach = who.get("within", who.get("wholly_within", 0))
     return not keys and who["unit"] in ("self", "friendly", "enemy") and (
-        who["unit"] != "self" or len(who) == 1) and not isinstance(
-        who.get("within", who.get("wholly_within", 0)), str)
+        who["unit"] != "self" or len(who) == 1) and (
+        not isinstance(reach, str) or reach == COMBAT_RANGE)
 
 
 def _conditions_ok(conditions: Any) -> bool:
     for c in conditions or ():
         if not any(k in c for k in CONDITIONS):
+            return False
+        if "any" in c and not _who_ok(c["any"]):
             return False
         if ("wholly_within" in c or "within" in c) and (c.get("of") or {}).get(
                 "unit") != "friendly":
@@ -221,6 +225,11 @@ def _within(t: Table, a: int, b: int, reach: float, wholly: bool) -> bool:
     return bool((far <= reach + EPS).all())
 
 
+def _reach(t: Table, d: Any) -> float:
+    """A distance in inches: N, or the ruleset's combat range (3")."""
+    return float(t.scene.ruleset.combat_range) if d == COMBAT_RANGE else float(d)
+
+
 def _matches(t: Table, who: Mapping[str, Any], owner: int, u: int) -> bool:
     """Unit u is the WHO of an ability of unit `owner`."""
     if who["unit"] == "self":
@@ -236,14 +245,18 @@ def _matches(t: Table, who: Mapping[str, Any], owner: int, u: int) -> bool:
         return False
     if any(effects.has_keywords(k, keys) for k in who.get("not_keywords", ())):
         return False
-    if "within" in who and not _within(t, u, owner, float(who["within"]), False):
+    if "within" in who and not _within(t, u, owner, _reach(t, who["within"]), False):
         return False
-    if "wholly_within" in who and not _within(t, u, owner, float(who["wholly_within"]), True):
+    if "wholly_within" in who and not _within(t, u, owner, _reach(t, who["wholly_within"]),
+                                              True):
         return False
     return not ("in_combat_with" in who and owner not in t.combat.get(u, ()))
 
 
 def _holds(t: Table, c: Mapping[str, Any], owner: int, target: int | None) -> bool:
+    if "any" in c:               # some unit is WHO: 'while any friendly X are within ...'
+        return any(len(t.table.unit_models[w]) and _matches(t, c["any"], owner, w)
+                   for w in range(len(t.scene.units)))
     if "charged" in c:
         return ("charged" in t.flags(owner)) == bool(c["charged"])
     if "in_combat" in c:
@@ -275,7 +288,7 @@ def _holds(t: Table, c: Mapping[str, Any], owner: int, target: int | None) -> bo
         kws = (c.get("of") or {}).get("keywords", ())
         side = t.scene.units[owner].side
         wholly = "wholly_within" in c
-        reach = float(c["wholly_within" if wholly else "within"])
+        reach = _reach(t, c["wholly_within" if wholly else "within"])
         return any(_within(t, owner, w, reach, wholly)
                    for w, spec in enumerate(t.scene.units) if w != owner and spec.side == side
                    and all(effects.has_keywords(k, tuple(spec.keywords)) for k in kws))
