@@ -348,6 +348,8 @@ def offers(state: State) -> list[Action]:
             r = played(a)
             if r is None or not now(state, a, side) or reacts_to_fight(r):
                 continue
+            if any("use" in e for e in r.effects):
+                continue                # a Retreat or Normal Move: the computer plans none
             heals = all("heal" in e or "return" in e for e in r.effects)
             opts: tuple[tuple[str, Any], ...] = ((ABILITY, a["name"]),)
             moving = next((e for e in r.effects if set_up.SET_UP in e), None)

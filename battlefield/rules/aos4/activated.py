@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from battlefield.rules.actions import Action, Violation
+from battlefield.rules.aos4 import ability_moves as moving
 from battlefield.rules.aos4 import allocation, effects, passives, set_up
 from battlefield.rules.aos4.defence import NO_COMMANDS
 from battlefield.rules.aos4.movement import v
@@ -79,6 +80,8 @@ def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
     if e.get("if") and (_aura(e) or any(set(c) - _now_ok(e) for c in e["if"])):
         return False
     if set_up.SET_UP in e:
+        return e.get("who") == {"unit": "self"} and "each" not in e and "until" not in e
+    if "use" in e:                  # a Retreat or a Normal Move as if in the movement phase
         return e.get("who") == {"unit": "self"} and "each" not in e and "until" not in e
     on = e.get("on") or e.get("each")
     if on is not None and not isinstance(on.get("dice"), int) and not str(
@@ -153,8 +156,8 @@ def playable(reading: effects.Reading | None) -> bool:
     if any(set(c) - {"charged", "in_combat", "damaged"} for c in reading.conditions):
         return False
     if reading.timing.get("phase") == "deployment" and any(
-            set_up.SET_UP in e for e in reading.effects):
-        return False        # a set-up in the deployment phase: deployment.py plays no ability
+            set_up.SET_UP in e or "use" in e for e in reading.effects):
+        return False        # a set-up or move in the deployment phase: it plays no ability
     has_target = reading.target is not None
     after = [e for e in reading.effects if "fight_after" in e]
     if after and (reading.timing.get("reaction") != "fight" or not has_target
@@ -179,11 +182,13 @@ def check(state: State, u: int, reading: effects.Reading, action: Action) -> lis
         if "in_combat" in c and bool(ref.combat[u]) != c["in_combat"]:
             return [v("in_combat" if ref.combat[u] else "not_in_combat",
                       f"{spec.id} is {'' if ref.combat[u] else 'not '}in combat")]
-    for e in reading.effects:         # where the unit is set up again: the action's places
-        if set_up.SET_UP in e and conditions_hold(state, u, e):
-            out = set_up.check(state, u, e, action)
-            if out:
-                return out
+    for e in reading.effects:         # where the unit is set up again: the action's places;
+        if not conditions_hold(state, u, e):        # where it moves: the action's path
+            continue
+        out = set_up.check(state, u, e, action) if set_up.SET_UP in e else \
+            moving.check(state, u, e, action) if "use" in e else []
+        if out:
+            return out
     t = reading.target
     if t is None:
         return [v("no_target_needed", "this ability picks no target")] if action.target \
@@ -345,6 +350,8 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
         return _slay(state, x, e["slay"], why)
     if set_up.SET_UP in e:
         return set_up.play(state, x, name, action)
+    if "use" in e:
+        return moving.play(state, x, e, action)
     if "fight_after" in e:          # fighting.fighters: only it may fight next
         state.extra[FIGHTS_NEXT] = x
         return [{"type": "ability-effect", "unit": state.scene.units[x].id, "ability": name,

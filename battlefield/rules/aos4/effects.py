@@ -16,6 +16,9 @@ The vocabulary (each effect a dict, JSON-ready):
   "reaches" | "double"}}`: N models of the target slain (or the unit destroyed) when the roll
   exceeds, equals or exceeds, or is at least double its Health characteristic.
 - `{"no_commands": true, "who": WHO}`: WHO cannot use commands.
+- `{"use": "retreat" | "normal-move", "who": self, "no_mortal"?: true}`: this unit can use the
+  'Retreat' ('Normal Move') ability as if it were your movement phase (without any mortal
+  damage being inflicted on it).
 - `{"set_up": {"away": N}, "who": self}`: this unit removed and set up again more than N"
   from all enemy units.
 Any effect may carry `"on": {"roll": DICE, "at_least": N}` (On a N+, ...), `"each": {"roll":
@@ -361,6 +364,11 @@ def _effect(text: str, has_target: bool) -> list[dict[str, Any]]:
             roll = None
             continue
         m = _ROLL.match(low)
+        lead = _LEAD.match(low) if m is None and not effects else None
+        if lead is not None and _ROLL.match(lead.group("rest")):
+            # 'If this unit is in combat, roll a dice. On a 3+, ...': nothing happens otherwise
+            effects.append({"_if": _condition(" " + lead.group("cond"))})
+            m = _ROLL.match(lead.group("rest"))
         if m is not None:
             if roll is not None:
                 raise _Unread(s)
@@ -464,6 +472,11 @@ def _set_up(where: str) -> dict[str, int]:
     return out
 
 
+_USE = re.compile(r"^(?P<who>this unit|the target) can (?:immediately )?use the '(?P<what>Normal "
+                  r"Move|Retreat)' ability as if it were your movement phase(?P<free> without any "
+                  r"mortal damage being inflicted on it)?$")
+
+
 _BOTH_WARD = re.compile(r"^while any friendly (?P<kw>" + _KW + r") are (?P<wholly>wholly )?within "
                         r"this unit's combat range, both this unit and those friendly units have "
                         r"(?:WARD|Ward) \((?P<n>\d)\+\)$")
@@ -492,6 +505,15 @@ def _clause(text: str, has_target: bool, equal_to_roll: bool = False) -> list[di
                 raise _Unread(text)
             e["until"] = _UNTIL_WORDS[m.group("until").lower()]
         return got
+    m = _USE.match(text)
+    if m is not None:       # '... can immediately use the 'Retreat' ability as if it were ...'
+        if m.group("free") and m.group("what") != "Retreat":
+            raise _Unread(text)
+        got: dict[str, Any] = {"use": m.group("what").lower().replace(" ", "-"),
+                               "who": _who(m.group("who"), has_target)}
+        if m.group("free"):
+            got["no_mortal"] = True
+        return [got]
     m = _BOTH_WARD.match(text)
     if m is not None:       # 'While any friendly X are within this unit's combat range, both ...'
         near = "wholly_within" if m.group("wholly") else "within"
