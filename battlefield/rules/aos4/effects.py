@@ -319,7 +319,8 @@ _ROLL = re.compile(r"^roll (?:(?P<what>a dice|a d6|a d3|d3|d6|2d6|(?P<k>\d+) dic
                    r"(?:, to a maximum of (?P<most>\d+))?))?"
                    r"|a number of dice equal to (?P<equal>the "
                    r"target's health characteristic|the number of damage points the target has"
-                   r"|the number of models in (?:the target|this) unit))$", re.I)
+                   r"|the number of models in (?:the target|this) unit)"
+                   r"(?:, to a maximum of (?P<most2>\d+))?)$", re.I)
 # 'Roll a number of dice equal to ...' -> how many dice (activated._dice counts them)
 _EQUAL = {"the target's health characteristic": "health of target",
           "the number of damage points the target has": "damage of target",
@@ -426,7 +427,10 @@ def _rolled(m: re.Match[str], has_target: bool) -> dict[str, Any]:
         dice = _EQUAL[m.group("equal").lower()]
         if dice.endswith("target") and not has_target:
             raise _Unread(m.group(0))
-        return {"roll": "D6", "dice": dice}
+        got: dict[str, Any] = {"roll": "D6", "dice": dice}
+        if m.group("most2"):
+            got["most"] = int(m.group("most2"))
+        return got
     what = m.group("what").lower()
     roll: dict[str, Any] = {"roll": "D6" if m.group("k") else _DICE_WORD[what],
                             "dice": int(m.group("k")) if m.group("k") else 1}

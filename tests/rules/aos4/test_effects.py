@@ -345,6 +345,14 @@ READ = [
      [{"mortal": "1", "who": TARGET, "each": {"roll": "D6", "dice": "damage of target",
                                                "at_least": 5}}],
      {"unit": "enemy", "keywords": ["MONSTER"], "in_combat": True, "count": 1}, []),
+    ("Strangle Hex", "Your Hero Phase",
+     "Pick a visible enemy unit within 18\" of this unit to be the target, then make a casting "
+     "roll of 2D6.",
+     "Roll a number of dice equal to the target's Health characteristic, to a maximum of 10. "
+     "For each 4+, inflict 1 mortal damage on the target.",
+     [{"mortal": "1", "who": TARGET, "each": {"roll": "D6", "dice": "health of target",
+                                               "most": 10, "at_least": 4}}],
+     {"unit": "enemy", "visible": True, "within": 18, "count": 1}, []),
     ("Ker-splat!", "Once Per Turn (Army), Any Charge Phase",
      "If this unit charged this phase, pick an enemy unit within 1\" of it to be the target.",
      "Roll a dice for each model in the target unit, to a maximum of 10. For each 4+, inflict 1 "
