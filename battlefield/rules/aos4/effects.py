@@ -16,6 +16,7 @@ The vocabulary (each effect a dict, JSON-ready):
   "reaches" | "double"}}`: N models of the target slain (or the unit destroyed) when the roll
   exceeds, equals or exceeds, or is at least double its Health characteristic.
 - `{"no_commands": true, "who": WHO}`: WHO cannot use commands.
+- `{"unbind": N, "who": self}`: this unit unbinds as if it had WIZARD (N).
 - `{"use": "retreat" | "normal-move", "who": self, "no_mortal"?: true}`: this unit can use the
   'Retreat' ('Normal Move') ability as if it were your movement phase (without any mortal
   damage being inflicted on it).
@@ -476,6 +477,8 @@ def _set_up(where: str) -> dict[str, int]:
     return out
 
 
+_UNBIND = re.compile(r"^this unit can use (?:UNBIND abilities|the 'Unbind' ability) as if it had "
+                     r"WIZARD \((?P<n>\d)\)$")
 _USE = re.compile(r"^(?P<who>this unit|the target) can (?:immediately )?use the '(?P<what>Normal "
                   r"Move|Retreat)' ability as if it were your movement phase(?P<free> without any "
                   r"mortal damage being inflicted on it)?$")
@@ -509,6 +512,9 @@ def _clause(text: str, has_target: bool, equal_to_roll: bool = False) -> list[di
                 raise _Unread(text)
             e["until"] = _UNTIL_WORDS[m.group("until").lower()]
         return got
+    m = _UNBIND.match(text)
+    if m is not None:       # 'This unit can use UNBIND abilities as if it had WIZARD (1).'
+        return [{"unbind": int(m.group("n")), "who": {"unit": "self"}}]
     m = _USE.match(text)
     if m is not None:       # '... can immediately use the 'Retreat' ability as if it were ...'
         if m.group("free") and m.group("what") != "Retreat":

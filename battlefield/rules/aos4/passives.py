@@ -80,6 +80,8 @@ def effect_ok(e: Mapping[str, Any]) -> bool:
         return False
     if "ward" in e:
         return _who_ok(e.get("who"))
+    if "unbind" in e:                   # magic.can_unbind asks unbinds_as_wizard
+        return e.get("who") == {"unit": "self"} and not e.get("if")
     if "keyword" in e:
         return e["keyword"] in GIVEN_KEYWORDS and _who_ok(e.get("who"))
     if "set" in e:
@@ -296,6 +298,13 @@ def _holds(t: Table, c: Mapping[str, Any], owner: int, target: int | None) -> bo
 
 
 # --- a roll outside the attack with them ---
+def unbinds_as_wizard(scene: Scene, u: int) -> int:
+    """The power level unit u unbinds with as if it were a WIZARD ('This unit can use UNBIND
+    abilities as if it had WIZARD (1)'), 0 when no ability of it says so."""
+    return max((int(e["unbind"]) for owner, _, reading in of_scene(scene) if owner == u
+                for e in reading.effects if "unbind" in e), default=0)
+
+
 def roll_bonus(t: Table, u: int, roll: str) -> tuple[int, list[str]]:
     """What the passive abilities in play and the activated ones of the turn (counter
     buff_ROLL) add to unit u's `roll` (one of OTHER_ROLLS), and the names of the passive
