@@ -62,7 +62,7 @@ from battlefield.rules.aos4.phrases import (  # the clauses' subjects, condition
 )
 
 ROLLS = ("hit", "wound", "save", "rend", "damage", "attacks", "move", "run", "charge",
-         "control", "casting", "chanting", "charge_dice")
+         "control", "casting", "chanting", "charge_dice", "unbinding", "ward")
 PHASES = ("hero", "movement", "shooting", "charge", "combat", "end of turn")
 
 _AMOUNT = r"(\d*D[36](?:\+\d+)?|\d+)"

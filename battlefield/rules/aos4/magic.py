@@ -281,8 +281,11 @@ def resume_unbind(state: State, suspended: dict[str, Any], answer: Action | None
         us.counters["unbinds_this_phase"] = us.counters.get("unbinds_this_phase", 0) + 1
         roll = state.dice.roll(book(state).core.magic.unbinding_roll,
                                f"unbinding roll {name}").total
+        by, names = passives.bonus_now(state, w, "unbinding")   # abilities' modifiers
+        roll += by
         unbound = roll > suspended["roll"]
         events.append({"type": "unbind", "unit": name, "roll": roll, "unbound": unbound,
+                       **({"modifier": by, "abilities": names} if by else {}),
                        **({"failed": f"unbound by {name}"} if unbound else {})})
         if unbound:
             return events

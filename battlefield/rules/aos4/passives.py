@@ -39,11 +39,13 @@ WEAPON_CHARACTERISTICS = ("rend", "damage", "attacks")
 # and run rolls, the Move characteristic, the control score, casting and chanting rolls, and
 # the number of dice a charge roll uses.
 GIVEN_KEYWORDS = ("STRIKE-FIRST", "STRIKE-LAST")   # the keywords an ability may give a unit
-OTHER_ROLLS = ("charge", "run", "move", "control", "casting", "chanting", "charge_dice")
+OTHER_ROLLS = ("charge", "run", "move", "control", "casting", "chanting", "charge_dice",
+               "unbinding")
 CHARGE_DICE = (1, 3)            # the fewest and most dice a charge roll can come to
 CONDITIONS = ("charged", "in_combat", "damaged", "damage_points_at_least", "target_has",
               "wholly_within", "within", "contesting", "in_combat_with",
-              "in_combat_with_charged", "target_models_at_least", "target_has_any", "any")
+              "in_combat_with_charged", "target_models_at_least", "target_has_any", "any",
+              "moved")
 EPS = 1e-6
 COMBAT_RANGE = "combat range"   # a distance the text gives as "this unit's combat range"
 TURN_AURAS = "turn_auras"     # state.extra: [owner, ability, effect] of activated abilities,
@@ -94,7 +96,7 @@ def effect_ok(e: Mapping[str, Any]) -> bool:
         if "weapon" in e and e.get("who") != {"unit": "self"}:
             return False
         return ("who" in e) != ("against" in e) and _who_ok(e.get("who") or e.get("against"))
-    if roll == "save" or roll in OTHER_ROLLS:
+    if roll in ("save", "ward") or roll in OTHER_ROLLS:
         return "weapon" not in e and _who_ok(e.get("who"))
     return False
 
@@ -256,6 +258,10 @@ def _matches(t: Table, who: Mapping[str, Any], owner: int, u: int) -> bool:
 
 
 def _holds(t: Table, c: Mapping[str, Any], owner: int, target: int | None) -> bool:
+    if "moved" in c:             # 'if it has not used a MOVE ability in the same turn' (and
+        moved = bool(t.flags(owner) & {"moved", "charged"})      # was not set up this turn)
+        return moved == bool(c["moved"]) and (
+            "set_up" not in c or ("set-up" in t.flags(owner)) == bool(c["set_up"]))
     if "any" in c:               # some unit is WHO: 'while any friendly X are within ...'
         return any(len(t.table.unit_models[w]) and _matches(t, c["any"], owner, w)
                    for w in range(len(t.scene.units)))
@@ -391,6 +397,7 @@ def in_attack(t: Table, u: int, w: int, wp: Weapon, mods: Modifiers, companion: 
     ability in play applied, and the names of those that changed something. A Companion
     weapon (`companion`) takes none of its own side's: only the target's side's apply."""
     used: list[str] = []
+    warding: list[tuple[str, int]] = []           # modifiers to the target's ward rolls
     mine = t.scene.units[u].side
     if not companion:
         wp, mods = _for_the_turn(t.counters(u), wp, mods)
@@ -406,9 +413,16 @@ def in_attack(t: Table, u: int, w: int, wp: Weapon, mods: Modifiers, companion: 
         before = (wp, mods)
         for e in reading.effects:
             if all(_holds(t, c, owner, w) for c in e.get("if", ())):
+                if e.get("modify") == "ward" and _matches(t, e["who"], owner, w):
+                    warding.append((name, int(e["by"])))
+                    continue
                 wp, mods = _apply(t, e, owner, u, w, wp, mods)
         if (wp, mods) != before:
             used.append(name)
+    if warding and mods.ward is not None:     # 'Subtract 1 from ward rolls for enemy units'
+        need = mods.ward - sum(by for _, by in warding)
+        mods = replace(mods, ward=None if need > 6 else max(2, need))
+        used += [n for n, _ in warding if n not in used]
     return wp, mods, used
 
 
