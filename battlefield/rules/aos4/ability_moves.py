@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from battlefield.rules.actions import Action, Violation
+from battlefield.rules.aos4 import movement_phase
+from battlefield.rules.aos4.data import book
 from battlefield.rules.refusals import v
 from battlefield.rules.state import State
 
@@ -28,9 +30,6 @@ def _move(action: Action, use: str) -> Action:
 
 def check(state: State, u: int, e: Mapping[str, Any], action: Action) -> list[Violation]:
     """Why the action's path is not one the 'Retreat' or 'Normal Move' allows now."""
-    from battlefield.rules.aos4 import movement_phase  # movement_phase -> ... -> activated
-    from battlefield.rules.aos4.data import book
-
     if not (action.path or action.paths):
         return [v("no_path", f"it uses the '{e['use'].replace('-', ' ').title()}' ability: "
                              f"give its \"path\" (or \"paths\", one a model)", choose="path")]
@@ -42,9 +41,6 @@ def check(state: State, u: int, e: Mapping[str, Any], action: Action) -> list[Vi
 
 def play(state: State, u: int, e: Mapping[str, Any], action: Action) -> list[Event]:
     """The move made (a retreat with its mortal damage unless `no_mortal`)."""
-    from battlefield.rules.aos4 import movement_phase
-    from battlefield.rules.aos4.data import book
-
     a = book(state).abilities[e["use"]]
     move = _move(action, e["use"])
     if e["use"] == "retreat":

@@ -2,7 +2,7 @@
 it up again on the battlefield more than 9\" from all enemy units". The player gives the
 places, one [x, y] for each of the unit's models on the table, in the ability's action:
 `{"type": "ability", "unit": ID, "ability": NAME, "at": [[x, y], ...]}`. They are checked as a
-deploy's are (deployment.set_up_problems: on the board, on no other model, out of impassable
+deploy's are (placing.set_up_problems: on the board, on no other model, out of impassable
 terrain, not half on a piece taller than the free climb, in coherency; no territory) and
 against what the text asks: each model more than N" from every enemy model (base to base).
 The set-up happens when the effect does (after its roll, if it has one); the unit is marked
@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from battlefield.rules.actions import Action, Violation
+from battlefield.rules.aos4 import placing
 from battlefield.rules.refusals import v
 from battlefield.rules.state import State
 
@@ -34,9 +35,8 @@ def places_needed(state: State, u: int) -> int:
 
 def check(state: State, u: int, e: Mapping[str, Any], action: Action) -> list[Violation]:
     """Why the places the action gives for unit u's set-up are not ones the effect allows."""
-    from battlefield.rules.aos4 import deployment  # deployment -> turns -> activated -> here
     spec = state.scene.units[u]
-    at = deployment.places(action)
+    at = placing.places(action)
     n = places_needed(state, u)
     if at is None:
         return [v("no_places", f"{_words(e)}: give \"at\", a place [x, y] for each of "
@@ -45,10 +45,10 @@ def check(state: State, u: int, e: Mapping[str, Any], action: Action) -> list[Vi
         return [v("places", f"{len(at)} places for {spec.id}'s {n} models: one [x, y] each",
                   given=len(at), needed=n, units=[spec.id])]
     models = state.models_of(u)
-    out = deployment.set_up_problems(state, u, at, None, models, territory=False)
+    out = placing.set_up_problems(state, u, at, None, models)
     if out:
         return out
-    _, probe = deployment.placed(state, u, at, None, models)
+    _, probe = placing.placed(state, u, at, None, models)
     t = probe.table
     names = state.scene.model_names
     where = e[SET_UP]
@@ -69,11 +69,10 @@ def check(state: State, u: int, e: Mapping[str, Any], action: Action) -> list[Vi
 
 def play(state: State, u: int, name: str, action: Action) -> list[Event]:
     """Unit u's models set up at the action's places (checked already)."""
-    from battlefield.rules.aos4 import deployment  # deployment -> turns -> activated -> here
     models = state.models_of(u)
-    at = deployment.places(action)
+    at = placing.places(action)
     assert at is not None and len(at) == len(models)
-    _, probe = deployment.placed(state, u, at, None, models)
+    _, probe = placing.placed(state, u, at, None, models)
     state.table = probe.table
     state.units[u].flags.add(FLAG)
     names = state.scene.model_names
