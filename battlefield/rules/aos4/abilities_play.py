@@ -14,7 +14,15 @@ from typing import Any
 
 from battlefield.rules import adjust
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import activated, allocation, commands, effects, passives, warscroll
+from battlefield.rules.aos4 import (
+    activated,
+    allocation,
+    commands,
+    effects,
+    passives,
+    set_up,
+    warscroll,
+)
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.decisions import DECLINE, Decision, ask
@@ -340,28 +348,46 @@ def offers(state: State) -> list[Action]:
             r = played(a)
             if r is None or not now(state, a, side) or reacts_to_fight(r):
                 continue
-            heals = all("heal" in e for e in r.effects)
+            if any("use" in e for e in r.effects):
+                continue                # a Retreat or Normal Move: the computer plans none
+            heals = all("heal" in e or "return" in e for e in r.effects)
+            opts: tuple[tuple[str, Any], ...] = ((ABILITY, a["name"]),)
+            moving = next((e for e in r.effects if set_up.SET_UP in e), None)
+            if moving is not None:          # where it would be set up again
+                if not activated.conditions_hold(state, u, moving):
+                    continue
+                at = set_up.places_for(state, u, moving)
+                if at is None:
+                    continue
+                opts += (("at", tuple(tuple(p) for p in at)),)
             if r.target is not None and r.target["count"] == "each":
-                plain = Action(ABILITY, spec.id, options=((ABILITY, a["name"]),))
+                plain = Action(ABILITY, spec.id, options=opts)
                 if not activated.check(state, u, r, plain) and not (heals and not any(
-                        state.units[w].damage.any() for w in activated.each(state, u, r))):
+                        _hurt(state, w, r) for w in activated.each(state, u, r))):
                     out.append(plain)
                 continue
             if r.target is None:
-                if heals and not state.units[u].damage.any():
+                if heals and not _hurt(state, u, r):
                     continue
-                out.append(Action(ABILITY, spec.id, options=((ABILITY, a["name"]),)))
+                out.append(Action(ABILITY, spec.id, options=opts))
                 continue
             fit = [state.scene.units[w].id for w in range(len(state.scene.units))
-                   if len(state.models_of(w)) and not (heals and not state.units[w].damage.any())
+                   if len(state.models_of(w)) and not (heals and not _hurt(state, w, r))
                    and (state.scene.units[w].side == side) == (r.target["unit"] == "friendly")]
             picked = [x for x in fit if not activated.check(
-                state, u, r, Action(ABILITY, spec.id, target=x))][:r.target["count"]]
+                state, u, r, Action(ABILITY, spec.id, target=x, options=opts))][
+                :r.target["count"]]
             if picked:
                 target = picked[0] if len(picked) == 1 else tuple(picked)
-                out.append(Action(ABILITY, spec.id, target=target,
-                                  options=((ABILITY, a["name"]),)))
+                out.append(Action(ABILITY, spec.id, target=target, options=opts))
     return out
+
+
+def _hurt(state: State, w: int, r: effects.Reading) -> bool:
+    """Unit w has damage points the reading heals or slain models it returns."""
+    us = state.units[w]
+    return any(us.damage[us.alive].any() if "heal" in e else (~us.alive).any()
+               for e in r.effects)
 
 
 def declare(state: State, action: Action) -> list[Event]:

@@ -3,10 +3,11 @@ effect reader and made only of what this module carries out, declared as `{"type
 "ability", "unit": ID, "ability": NAME, "target": ID}` at its timing:
 
 - the target the Declare picks: one enemy or friendly unit, up to N or each of them (another
-  one, with or without keywords, within or wholly within N", in combat with this unit, that
-  charged this turn, not in combat), or none (this unit); "each" picks every unit that fits
+  one, with or without keywords or with either of two, within or wholly within N", in combat
+  with this unit, that charged this turn, not in combat), or none (this unit); "each" picks
+  every unit that fits
   (the action names no target);
-- the conditions of using it: this unit charged this turn, is (not) in combat;
+- the conditions of using it: this unit charged this turn, is (not) in combat, is damaged;
 - mortal damage on the target or this unit (N, dice, or equal to the roll), heal (N or dice);
 - for the rest of the turn: a modifier to hit or wound rolls of the unit's (melee or shooting)
   attacks, to save rolls for it, to the Attacks, Rend or Damage of its (melee or ranged)
@@ -36,8 +37,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.aos4 import allocation, effects, passives
+from battlefield.rules.aos4 import ability_moves as moving
+from battlefield.rules.aos4 import allocation, effects, passives, set_up
 from battlefield.rules.aos4.defence import NO_COMMANDS
 from battlefield.rules.aos4.movement import v
 from battlefield.rules.aos4.passives import _within, in_play
@@ -48,9 +52,13 @@ from battlefield.rulings import Referee
 Event = dict[str, Any]
 BUFFS = ("hit", "wound", "save", "attacks", "rend", "damage", "charge", "run", "move",
          "control", "casting", "chanting", "charge_dice")
-TARGET_KEYS = {"unit", "keywords", "not_keywords", "within", "wholly_within", "in_combat",
-               "charged", "other", "count", "visible", "not_in_combat", "name", "not_fought"}
+TARGET_KEYS = {"unit", "keywords", "any_keywords", "not_keywords", "within", "wholly_within",
+               "in_combat", "charged", "other", "count", "visible", "not_in_combat", "name",
+               "not_fought"}
 MOST_TARGETS = 6
+# How many dice 'Roll a number of dice equal to ...' rolls: the models of this or the target
+# unit, the target's Health characteristic, the damage points the target has (_dice).
+DICE_COUNTS = ("models of", "health of", "damage of")
 TURN_END = "turn-end:"     # a counter: what of a buff_ counter lasts only until the turn ends
 NEXT_TURN = "next-turn:"   # a counter next-turn:SIDE:KEY: what lasts until SIDE's next turn starts
 LASTING = ("turn", "next-turn")
@@ -67,18 +75,24 @@ def _subject(who: Mapping[str, Any] | None) -> bool:
 def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
     if "fight_after" in e:
         return e.get("who") == {"unit": "target"} and set(e) == {"fight_after", "who"}
-    if e.get("if") or "weapon" in e or ("against" in e and "mortal" not in e):
+    if "weapon" in e or ("against" in e and "mortal" not in e):
         return False
+    if e.get("if") and (_aura(e) or any(set(c) - _now_ok(e) for c in e["if"])):
+        return False
+    if set_up.SET_UP in e:
+        return e.get("who") == {"unit": "self"} and "each" not in e and "until" not in e
+    if "use" in e:                  # a Retreat or a Normal Move as if in the movement phase
+        return e.get("who") == {"unit": "self"} and "each" not in e and "until" not in e
     on = e.get("on") or e.get("each")
-    if on is not None and (not isinstance(on.get("dice"), int) and not str(
-            on.get("dice")).startswith("models of")):
+    if on is not None and not isinstance(on.get("dice"), int) and not str(
+            on.get("dice")).startswith(DICE_COUNTS):
         return False
     if "each" in e and "mortal" not in e:
         return False
     if _aura(e):
         return e.get("until") == "turn" and "each" not in e and passives.effect_ok(
             {k: x for k, x in e.items() if k not in ("until", "on")})
-    if "mortal" in e or "heal" in e or "slay" in e:
+    if "mortal" in e or "heal" in e or "slay" in e or "return" in e:
         return _subject(e.get("who"))
     if "ward" in e or "keyword" in e or "no_commands" in e:
         return _subject(e.get("who")) and e.get("until") in LASTING
@@ -90,11 +104,39 @@ def _effect_ok(e: Mapping[str, Any], has_target: bool) -> bool:
     return _subject(e.get("who"))
 
 
+def _now_ok(e: Mapping[str, Any]) -> set[str]:
+    """The conditions on an effect the engine decides when it plays it ('If this unit charged
+    this turn, ...'): whether this unit charged (true all turn), and for what happens at once
+    (no duration: an 'if' and a 'while' are the same then) whether it is in combat or damaged;
+    whether it used a MOVE ability (normal move, run, retreat, charge: its `moved` and
+    `charged` flags) or was set up (set_up.FLAG) this turn."""
+    lasting = {"charged", "moved", "set_up"}      # only ever said with 'if'
+    return lasting if "until" in e else lasting | {"in_combat", "damaged"}
+
+
+def conditions_hold(state: State, u: int, e: Mapping[str, Any]) -> bool:
+    """Whether the conditions on effect e ('If this unit is not in combat, ...') hold now."""
+    return all(_holds(state, u, c) for c in e.get("if", ()))
+
+
+def _holds(state: State, u: int, c: Mapping[str, Any]) -> bool:
+    us = state.units[u]
+    if "moved" in c or "set_up" in c:
+        moved = bool(us.flags & {"moved", "charged"})
+        return ("moved" not in c or moved == c["moved"]) and (
+            "set_up" not in c or (set_up.FLAG in us.flags) == c["set_up"])
+    if "charged" in c:
+        return ("charged" in us.flags) == bool(c["charged"])
+    if "in_combat" in c:
+        return bool(referee(state).combat[u]) == bool(c["in_combat"])
+    return (us.damage[us.alive].sum() > 0) == bool(c["damaged"])
+
+
 def _aura(e: Mapping[str, Any]) -> bool:
     """An effect on friendly or enemy units (within N" of this unit ...), not on one unit."""
     subject = e.get("who") or e.get("of") or {}
-    return subject.get("unit") in ("friendly", "enemy") and "mortal" not in e \
-        and "heal" not in e
+    return subject.get("unit") in ("friendly", "enemy") and not {"mortal", "heal",
+                                                                  "return"} & set(e)
 
 
 def _target_ok(t: Mapping[str, Any] | None) -> bool:
@@ -111,8 +153,11 @@ def playable(reading: effects.Reading | None) -> bool:
     """An activated reading the engine plays whole."""
     if reading is None or reading.timing is None or not _target_ok(reading.target):
         return False
-    if any(set(c) - {"charged", "in_combat"} for c in reading.conditions):
+    if any(set(c) - {"charged", "in_combat", "damaged"} for c in reading.conditions):
         return False
+    if reading.timing.get("phase") == "deployment" and any(
+            set_up.SET_UP in e or "use" in e for e in reading.effects):
+        return False        # a set-up or move in the deployment phase: it plays no ability
     has_target = reading.target is not None
     after = [e for e in reading.effects if "fight_after" in e]
     if after and (reading.timing.get("reaction") != "fight" or not has_target
@@ -132,9 +177,18 @@ def check(state: State, u: int, reading: effects.Reading, action: Action) -> lis
         if "charged" in c and ("charged" in us.flags) != c["charged"]:
             return [v("not_charged", f"{spec.id} did not charge this turn") if c["charged"]
                     else v("charged", f"{spec.id} charged this turn")]
+        if "damaged" in c and (us.damage.sum() > 0) != c["damaged"]:
+            return [v("not_damaged", f"{spec.id} has no damage points")]
         if "in_combat" in c and bool(ref.combat[u]) != c["in_combat"]:
             return [v("in_combat" if ref.combat[u] else "not_in_combat",
                       f"{spec.id} is {'' if ref.combat[u] else 'not '}in combat")]
+    for e in reading.effects:         # where the unit is set up again: the action's places;
+        if not conditions_hold(state, u, e):        # where it moves: the action's path
+            continue
+        out = set_up.check(state, u, e, action) if set_up.SET_UP in e else \
+            moving.check(state, u, e, action) if "use" in e else []
+        if out:
+            return out
     t = reading.target
     if t is None:
         return [v("no_target_needed", "this ability picks no target")] if action.target \
@@ -183,6 +237,8 @@ def _fits(state: State, ref: Referee, table: Any, t: Mapping[str, Any], u: int, 
                 or (t.get("not_fought") and (w == u or not may_fight(state, ref, w)))
                 or any(not effects.has_keywords(k, keys) for k in t.get("keywords", ()))
                 or any(effects.has_keywords(k, keys) for k in t.get("not_keywords", ()))
+                or ("any_keywords" in t
+                    and not any(effects.has_keywords(k, keys) for k in t["any_keywords"]))
                 or ("within" in reach and not _within(table, w, u, reach["within"], False))
                 or ("wholly_within" in reach
                     and not _within(table, w, u, reach["wholly_within"], True))
@@ -216,6 +272,7 @@ def _sees(ref: Referee, state: State, u: int, w: int) -> bool:
 def _target_words(t: Mapping[str, Any]) -> str:
     bits = ["another" if t.get("other") else "a", t["unit"],
             *[f"non-{k}" for k in t.get("not_keywords", ())], *t.get("keywords", ()),
+            *([" or ".join(t["any_keywords"])] if "any_keywords" in t else []),
             *([t["name"]] if "name" in t else []), "unit"]
     if t.get("count") == "each":
         bits[0] = "each"
@@ -254,12 +311,12 @@ def play(state: State, u: int, name: str, reading: effects.Reading, action: Acti
     rolled: dict[str, Any] = {}
     for w in targets or [None]:
         for e in reading.effects:
-            events.extend(_one(state, u, w, name, e, rolled))
+            events.extend(_one(state, u, w, name, e, rolled, action))
     return events
 
 
 def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
-         rolled: dict[str, Any]) -> list[Event]:
+         rolled: dict[str, Any], action: Action) -> list[Event]:
     """One effect on the target w (or this unit u); `rolled`: the rolls made so far."""
     spec = state.scene.units[u]
     why = f"{name} ({spec.id})"
@@ -267,6 +324,9 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
     x = w if who.get("unit") == "target" and w is not None else u
     if not len(state.models_of(x)):
         return []
+    if not conditions_hold(state, u, e):
+        return [{"type": "ability-effect", "unit": spec.id, "ability": name,
+                 "effect": "no effect: its condition does not hold"}]
     times, value = 1, None
     if "on" in e:
         key = e["on"]["roll"] + (f" {w}" if e["on"].get("each_target") else "")
@@ -284,9 +344,14 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
         dice = _dice(state, e["each"], u, w)
         faces = e["each"]["roll"].upper().lstrip("1")
         values = state.dice.roll(f"{dice}{faces}", why).values if dice else []
-        times = sum(1 for r in values if r >= e["each"]["at_least"])
+        times = sum(1 for r in values
+                    if e["each"]["at_least"] <= r <= e["each"].get("at_most", 99))
     if "slay" in e:
         return _slay(state, x, e["slay"], why)
+    if set_up.SET_UP in e:
+        return set_up.play(state, x, name, action)
+    if "use" in e:
+        return moving.play(state, x, e, action)
     if "fight_after" in e:          # fighting.fighters: only it may fight next
         state.extra[FIGHTS_NEXT] = x
         return [{"type": "ability-effect", "unit": state.scene.units[x].id, "ability": name,
@@ -299,6 +364,8 @@ def _one(state: State, u: int, w: int | None, name: str, e: Mapping[str, Any],
         return out
     if "heal" in e:
         return [_heal(state, x, e["heal"], why)]
+    if "return" in e:
+        return [_return(state, x, value if e["return"] == "ROLL" else e["return"], why, name)]
     if _aura(e):                    # in force for the rest of the turn (passives.in_force)
         state.extra.setdefault(passives.TURN_AURAS, []).append(
             [u, name, {k: x for k, x in e.items() if k not in ("until", "on")}])
@@ -376,11 +443,18 @@ def _slay(state: State, x: int, n: int | str, why: str) -> list[Event]:
 
 
 def _dice(state: State, each: Mapping[str, Any], u: int, w: int | None) -> int:
+    """How many dice a roll for each ... rolls (to its maximum, if it has one)."""
     n = each["dice"]
     if isinstance(n, int):
         return n
     x = w if n.endswith("target") and w is not None else u
-    return len(state.models_of(x))
+    if n.startswith("health of"):
+        count = int(allocation.stat(state, x, "health", 1) or 1)
+    elif n.startswith("damage of"):
+        count = int(state.units[x].damage[state.units[x].alive].sum())
+    else:
+        count = len(state.models_of(x))
+    return min(count, int(each.get("most", count)))
 
 
 def _heal(state: State, x: int, amount: str, why: str) -> Event:
@@ -393,6 +467,29 @@ def _heal(state: State, x: int, amount: str, why: str) -> Event:
             points -= 1
             healed += 1
     return {"type": "healed", "unit": state.scene.units[x].id, "points": healed}
+
+
+def _return(state: State, x: int, amount: Any, why: str, name: str) -> Event:
+    """Slain models of unit x returned, `amount` of them (rolled now) or as many as there is
+    room for, each where it fell or beside a standing model as Rally returns them
+    (allocation.place_returned)."""
+    n = state.dice.total(amount, why)
+    us = state.units[x]
+    first = state.scene.model_offsets()[x]
+    back = []
+    for k in np.nonzero(~us.alive)[0]:
+        if len(back) >= n:
+            break
+        m = first + int(k)
+        after = allocation.place_returned(state, x, m)
+        if after is None:
+            continue
+        state.table = after
+        us.alive[k] = True
+        us.damage[k] = 0
+        back.append(state.scene.model_names[m])
+    return {"type": "returned", "unit": state.scene.units[x].id, "ability": name,
+            "models": back}
 
 
 def _buff_key(e: Mapping[str, Any]) -> str:

@@ -13,15 +13,19 @@ from typing import Any
 
 import numpy as np
 
+from battlefield.geometry.table import Table
 from battlefield.rules.aos4 import attacks as sequence
 from battlefield.rules.aos4.attacks import Modifiers
 from battlefield.rules.aos4.weapons import Weapon
 from battlefield.rules.chance import Throw, play, roll
 from battlefield.rules.damage import fill
+from battlefield.rules.moves import Moves, end_problems
 from battlefield.rules.standing import referee
 from battlefield.rules.state import State
 
 Event = dict[str, Any]
+RETURN_GAP = 0.25                   # a returned model stands this far from the model beside it
+RETURN_ANGLES = 24                  # the places tried round each standing model
 
 
 def stat(state: State, u: int, key: str, default: int | None) -> int | None:
@@ -113,3 +117,30 @@ def mortal(state: State, v: int, expr: str | int, purpose: str, source=None) -> 
                             "damage": dmg, "for": purpose}]
     events.extend(allocate(state, v, dmg, source, purpose))
     return events
+
+
+# --- slain models returned (Rally, abilities) ---
+def place_returned(state: State, u: int, m: int) -> Table | None:
+    """The table with slain model m back in unit u: where it fell if it may stand there, else
+    the nearest such place to where it fell beside a standing model (None: no room)."""
+    t = state.table.restored(np.array([m]), np.array([u]))
+    x0, y0 = float(t.x[m]), float(t.y[m])
+    places = [(x0, y0)]
+    for o in state.models_of(u):
+        o = int(o)
+        gap = float(t.a[o] + t.a[m]) + RETURN_GAP      # round bases: centre to centre
+        for k in range(RETURN_ANGLES):
+            ang = 2 * np.pi * k / RETURN_ANGLES
+            places.append((float(t.x[o]) + gap * np.cos(ang), float(t.y[o]) + gap * np.sin(ang)))
+    places.sort(key=lambda p: (p[0] - x0) ** 2 + (p[1] - y0) ** 2)
+    reach = state.scene.ruleset.combat_range
+    for x, y in places:
+        after = t.moved(np.array([m]), np.array([x]), np.array([y]))
+        moves = Moves(np.array([m], dtype=np.int64), [np.array([[x, y]])])
+        if end_problems(state, moves, after):
+            continue
+        if state.enemies_within(u, reach, table=after, models=np.array([m])):
+            continue
+        if referee(state, after).coherency(u).coherent:
+            return after
+    return None

@@ -26,10 +26,9 @@ import shapely
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import faction_terrain, turns
 from battlefield.rules.aos4.data import book
-from battlefield.rules.moves import Moves, end_problems, straddling
+from battlefield.rules.aos4.placing import placed, places, set_up_problems
 from battlefield.rules.refusals import v
 from battlefield.rules.rounds import other
-from battlefield.rules.standing import referee
 from battlefield.rules.state import State
 
 PHASE = "deployment"
@@ -148,11 +147,6 @@ def round_one(state: State) -> list[Event]:
 
 
 # --- the action ----------------------------------------------------------------------------------
-def places(action: Action) -> list[tuple[float, float]] | None:
-    at = action.option("at")
-    return None if at is None else [(float(x), float(y)) for x, y in at]
-
-
 def check(state: State, action: Action) -> list[Violation]:
     """A deploy: a unit of the acting side in reserve, of the regiment being deployed, one
     place per model, each where the seed lets a unit be set up."""
@@ -190,7 +184,7 @@ def check(state: State, action: Action) -> list[Violation]:
         return [v("places", f"{len(at)} places for {spec.id}'s {len(spec.models)} models: "
                             f"one [x, y] each", given=len(at), needed=len(spec.models),
                   units=[spec.id])]
-    return set_up_problems(state, u, at, action.facing)
+    return set_up_problems(state, u, at, action.facing, also=territory_problems)
 
 
 def _regiment(state: State, u: int, action: Action) -> list[Violation]:
@@ -211,43 +205,6 @@ def _regiment(state: State, u: int, action: Action) -> list[Violation]:
         if done:
             return [v("regiment_begun", f"regiment {mine} has units set up already: "
                                         f"{', '.join(done)}", units=[spec.id])]
-    return []
-
-
-def placed(state: State, u: int, at: list[tuple[float, float]], facing: float | None
-           ) -> tuple[Moves, State]:
-    """The unit's models at `at` (each keeping its facing unless `facing` is given), and a
-    probe: a copy of the state with them set up there."""
-    first = state.scene.model_offsets()[u]
-    models = np.arange(first, first + len(at), dtype=np.int64)
-    xy = np.asarray(at, dtype=np.float64).reshape(-1, 2)
-    faces = np.full(len(at), float(facing)) if facing is not None else None
-    moves = Moves(models, [p.reshape(1, 2) for p in xy], rigid=False, facings=faces)
-    probe = state.snapshot()
-    probe.table = state.table.moved(models, xy[:, 0], xy[:, 1], facing=faces).restored(
-        models, np.full(len(at), u, dtype=np.int64))
-    return moves, probe
-
-
-def set_up_problems(state: State, u: int, at: list[tuple[float, float]],
-                    facing: float | None = None) -> list[Violation]:
-    """Why unit u cannot be set up with its models at `at` (empty: it can)."""
-    moves, probe = placed(state, u, at, facing)
-    after = probe.table
-    out = end_problems(probe, moves, after)
-    out += straddling(probe, moves, after, book(state).climb_free + EPS)
-    if out:
-        return out
-    out = territory_problems(probe, u, moves.models)
-    if out:
-        return out
-    coh = referee(state, after).coherency(u)
-    if not coh.coherent:
-        names = state.scene.model_names
-        why = "; ".join(f"{names[m]} {r}" for m, r in coh.reasons.items())
-        return [v("coherency", f"the unit is set up out of coherency: {why}",
-                  units=[state.scene.units[u].id],
-                  models=[names[m] for m in coh.reasons])]
     return []
 
 

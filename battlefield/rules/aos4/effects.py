@@ -10,12 +10,18 @@ The vocabulary (each effect a dict, JSON-ready):
   attacks that target WHO; rend, damage and attacks modify weapons (`"weapons"`: melee or ranged).
 - `{"ward": N, "who": WHO}`: a ward of N+.
 - `{"mortal": AMOUNT, "who": WHO}`: mortal damage (AMOUNT a number, dice, or "roll": the roll).
-- `{"heal": AMOUNT, "who": WHO}`.
+- `{"heal": AMOUNT, "who": WHO}`; `{"return": AMOUNT, "who": WHO}`: slain models returned.
 - `{"keyword": "STRIKE-FIRST" | "STRIKE-LAST", "who": WHO}`: the keyword given.
 - `{"slay": N | "all", "who": target, "on": {"roll", "dice": 1, "health": "exceeds" |
   "reaches" | "double"}}`: N models of the target slain (or the unit destroyed) when the roll
   exceeds, equals or exceeds, or is at least double its Health characteristic.
 - `{"no_commands": true, "who": WHO}`: WHO cannot use commands.
+- `{"unbind": N, "who": self}`: this unit unbinds as if it had WIZARD (N).
+- `{"use": "retreat" | "normal-move", "who": self, "no_mortal"?: true}`: this unit can use the
+  'Retreat' ('Normal Move') ability as if it were your movement phase (without any mortal
+  damage being inflicted on it).
+- `{"set_up": {"away": N}, "who": self}`: this unit removed and set up again more than N"
+  from all enemy units.
 Any effect may carry `"on": {"roll": DICE, "at_least": N}` (On a N+, ...), `"each": {"roll":
 DICE, "dice": K, "at_least": N}` (Roll K dice. For each N+, ...), `"if": [CONDITION ...]` and
 `"until"` (phase, turn, next-turn, battle). WHO: `{"unit": "self" | "target" | "friendly" |
@@ -25,7 +31,9 @@ true | false}`, `{"damaged": true}`, `{"damage_points_at_least": N}`, `{"target_
 `{"target_has_any": [KEYWORD, KEYWORD]}`, `{"target_models_at_least": N}`, `{"contesting":
 "any" | "yours" | "not_yours"}`, `{"in_combat_with": KEYWORD}`, `{"in_combat_with_charged":
 true}`, `{"wholly_within" | "within": N, "of": {"unit": "friendly", "keywords": [...]}}`.
-WHO may also say `"other": true` (other friendly units: not this one).
+WHO may also say `"other": true` (other friendly units: not this one); its distance may be
+"combat range" (this unit's). `{"any": WHO}`: some unit is WHO ('While any friendly X are
+within this unit's combat range').
 
 The phrases inside a clause (its subject, conditions, durations and what a modifier names) are
 phrases.py's. `read(ability)` -> Reading | None; `shape(text)` is a text with its numbers, dice
@@ -47,13 +55,14 @@ from battlefield.rules.aos4.phrases import (  # the clauses' subjects, condition
     _UNTIL_WORDS,
     _condition,
     _modifiers,
+    _negated,
     _subject_with_tail,
     _Unread,
     _who,
 )
 
 ROLLS = ("hit", "wound", "save", "rend", "damage", "attacks", "move", "run", "charge",
-         "control", "casting", "chanting", "charge_dice")
+         "control", "casting", "chanting", "charge_dice", "unbinding", "ward")
 PHASES = ("hero", "movement", "shooting", "charge", "combat", "end of turn")
 
 _AMOUNT = r"(\d*D[36](?:\+\d+)?|\d+)"
@@ -161,14 +170,15 @@ def read_timing(text: Any) -> dict[str, Any] | None:
 _PICK = re.compile(
     r"^pick (?:(?P<n>a|an|each|up to (?P<k>\d+)) )?(?:different )?(?P<visible>visible )?"
     r"(?P<side>enemy|friendly|another friendly|other friendly) (?P<not>non-)?(?P<kw>" + _KW +
-    r" )?(?:units?|(?P<kwonly>" + _KW + r"))(?P<free> that is not in combat and is)?"
+    r" )?(?:(?:(?P<or>or " + _KW + r") )?units?|(?P<kwonly>" + _KW + r")(?: (?P<oronly>or " +
+    _KW + r"))?)(?P<free> that is not in combat and is)?"
     r"(?: (?:(?P<wholly>wholly )?within (?:(?P<d>\d+)\"(?: of (?:this unit|it))?"
     r"|(?P<range>this unit's combat range))"
     r"|(?P<charged>that charged this turn and is )?in combat with (?:this unit|it)"
     r"(?P<charged2> and that charged this turn)?))?"
     r" to be the targets?(?:, then make a (?P<roll>casting|chanting) roll of 2?D6)?$")
 _FIRST = re.compile(r"^(?P<cond>if this unit (?:charged this (?:phase|turn)|did not charge this "
-                    r"turn|has not charged this turn|is (?:not )?in combat))"
+                    r"turn|has not charged this turn|is (?:not )?in combat|is damaged))"
                     r", (?P<rest>pick .*)$")
 _ROLL_ONLY = re.compile(r"^(?:then, )?make a (casting|chanting) roll of 2?D6$")
 
@@ -193,10 +203,22 @@ def _declare(text: Any) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
             raise _Unread(s)
         target = {"unit": "friendly" if "friendly" in m.group("side") else "enemy"}
         kw = " ".join(k.strip() for k in (m.group("kw"), m.group("kwonly")) if k)
-        if kw:
-            target["not_keywords" if m.group("not") else "keywords"] = [kw]
-        elif m.group("not"):
+        alternative = m.group("or") or m.group("oronly")
+        if (alternative or m.group("not")) and not kw:
             raise _Unread(s)
+        if m.group("not"):      # 'non-HERO INFANTRY': not a HERO, and INFANTRY
+            no, kw = _negated(kw)
+            target["not_keywords"] = [no]
+        if alternative:         # 'an enemy HERO or MONSTER': either keyword; 'a friendly
+            other = alternative[len("or "):].strip()        # DAUGHTERS OF KHAINE PRIEST or
+            *shared, first = kw.split()                     # WIZARD': both, then either
+            if not first or len(other.split()) > 1:
+                raise _Unread(s)
+            if shared:
+                target["keywords"] = [" ".join(shared)]
+            target["any_keywords"] = [first, other]
+        elif kw:
+            target["keywords"] = [kw]
         if "another" in m.group("side") or "other" in m.group("side"):
             target["other"] = True
         if m.group("visible"):
@@ -293,15 +315,24 @@ def _lower_first(s: str) -> str:
 
 _HEADERS = {"for the rest of the turn:": "turn", "until the start of your next turn:": "next-turn",
             "for the rest of the phase:": "phase"}
-_ROLL = re.compile(r"^roll (?P<what>a dice|a d6|a d3|d3|d6|2d6|(?P<k>\d+) dice)"
-                   r"(?: for each (?:(?P<each>target)|model in (?P<per>the target|this) unit))?$",
-                   re.I)
+_ROLL = re.compile(r"^roll (?:(?P<what>a dice|a d6|a d3|d3|d6|2d6|(?P<k>\d+) dice)"
+                   r"(?: for each (?:(?P<each>target)|model in (?P<per>the target|this) unit"
+                   r"(?:, to a maximum of (?P<most>\d+))?))?"
+                   r"|a number of dice equal to (?P<equal>the "
+                   r"target's health characteristic|the number of damage points the target has"
+                   r"|the number of models in (?:the target|this) unit)"
+                   r"(?:, to a maximum of (?P<most2>\d+))?)$", re.I)
+# 'Roll a number of dice equal to ...' -> how many dice (activated._dice counts them)
+_EQUAL = {"the target's health characteristic": "health of target",
+          "the number of damage points the target has": "damage of target",
+          "the number of models in the target unit": "models of target",
+          "the number of models in this unit": "models of self"}
 _ON = re.compile(r"^on an? (?P<n>\d)(?P<plus>\+|-(?P<top>\d))?, (?P<rest>.+)$")
 _VS_HEALTH = re.compile(r"^if the roll (?P<cmp>exceeds|equals or exceeds|is at least double) the "
                         r"target's health characteristic, (?:(?P<n>\d+) models? in the target "
                         r"unit (?:is|are) slain|it is automatically destroyed)$", re.I)
 _VS = {"exceeds": "exceeds", "equals or exceeds": "reaches", "is at least double": "double"}
-_FOR_EACH = re.compile(r"^for each (?P<n>\d)\+, (?P<rest>.+)$")
+_FOR_EACH = re.compile(r"^for each (?P<n>\d)(?P<plus>\+)?, (?P<rest>.+)$")
 
 
 def _effect(text: str, has_target: bool) -> list[dict[str, Any]]:
@@ -335,6 +366,11 @@ def _effect(text: str, has_target: bool) -> list[dict[str, Any]]:
             roll = None
             continue
         m = _ROLL.match(low)
+        lead = _LEAD.match(low) if m is None and not effects else None
+        if lead is not None and _ROLL.match(lead.group("rest")):
+            # 'If this unit is in combat, roll a dice. On a 3+, ...': nothing happens otherwise
+            effects.append({"_if": _condition(" " + lead.group("cond"))})
+            m = _ROLL.match(lead.group("rest"))
         if m is not None:
             if roll is not None:
                 raise _Unread(s)
@@ -374,15 +410,28 @@ def _effect(text: str, has_target: bool) -> list[dict[str, Any]]:
 def _outcome(m: re.Match[str]) -> dict[str, int]:
     """'On a 3+' -> at_least 3; 'On a 1' -> exactly 1; 'On a 2-5' -> from 2 to 5."""
     n = int(m.group("n"))
-    if m.re is _FOR_EACH or m.group("plus") == "+":
+    if m.group("plus") == "+":
         return {"at_least": n}
+    if m.re is _FOR_EACH:                           # 'For each 6, ...': the sixes
+        return {"at_least": n, "at_most": n}
     if m.group("top"):
         return {"at_least": n, "at_most": int(m.group("top"))}
     return {"at_least": n, "at_most": n}
 
 
 def _rolled(m: re.Match[str], has_target: bool) -> dict[str, Any]:
-    """'Roll a D3 for each target.' -> {"roll": "D3", "dice": 1, "each_target": true}."""
+    """'Roll a D3 for each target.' -> {"roll": "D3", "dice": 1, "each_target": true}; 'Roll a
+    dice for each model in the target unit, to a maximum of 10.' -> {"roll": "D6", "dice":
+    "models of target", "most": 10}; 'Roll a number of dice equal to the target's Health
+    characteristic.' -> {"roll": "D6", "dice": "health of target"}."""
+    if m.group("equal"):
+        dice = _EQUAL[m.group("equal").lower()]
+        if dice.endswith("target") and not has_target:
+            raise _Unread(m.group(0))
+        got: dict[str, Any] = {"roll": "D6", "dice": dice}
+        if m.group("most2"):
+            got["most"] = int(m.group("most2"))
+        return got
     what = m.group("what").lower()
     roll: dict[str, Any] = {"roll": "D6" if m.group("k") else _DICE_WORD[what],
                             "dice": int(m.group("k")) if m.group("k") else 1}
@@ -392,6 +441,8 @@ def _rolled(m: re.Match[str], has_target: bool) -> dict[str, Any]:
         if m.group("per") == "the target" and not has_target:
             raise _Unread(m.group(0))
         roll["dice"] = "models of " + ("target" if m.group("per") == "the target" else "self")
+        if m.group("most"):
+            roll["most"] = int(m.group("most"))
     return roll
 
 
@@ -403,8 +454,39 @@ _MORTAL = re.compile(r"^inflict (?:(?P<amount>" + _AMOUNT + r") mortal damage on
                      r"|an amount of mortal damage on (?P<who2>.+?) equal to the roll)"
                      r"(?P<tail>(?: for the rest of the turn| this phase)?)$")
 _HEAL = re.compile(r"^heal \((?P<amount>" + _AMOUNT + r")\) (?P<who>.+?)$")
+_RETURN = re.compile(r"^(?:you can )?return (?:(?P<amount>" + _AMOUNT + r")|(?P<roll>a number of))"
+                     r" slain models? to (?P<who>this unit|the target(?: unit)?|it)"
+                     r"(?P<eq> equal to the roll)?$")
 _SET = re.compile(r"^the (?P<c>attacks|damage) characteristic of (?:its |this unit's |the )?"
                   r"(?P<weapon>[^,]+?) is (?P<n>\d+)$", re.I)
+
+
+_SET_UP = re.compile(r"^remove (?:this unit|it) from the battlefield and set it up again"
+                     r"(?: on the battlefield)? (?P<where>.+)$")
+_WHERE = ((re.compile(r"^more than (\d+)\" from all enemy units$"), "away"),)
+
+
+def _set_up(where: str) -> dict[str, int]:
+    """'more than 9" from all enemy units' -> {"away": 9}; any other place unread."""
+    out: dict[str, int] = {}
+    for part in where.split(" and "):
+        got = [(key, m) for p, key in _WHERE if (m := p.match(part)) is not None]
+        if not got or got[0][0] in out:
+            raise _Unread(where)
+        out[got[0][0]] = int(got[0][1].group(1))
+    return out
+
+
+_UNBIND = re.compile(r"^this unit can use (?:UNBIND abilities|the 'Unbind' ability) as if it had "
+                     r"WIZARD \((?P<n>\d)\)$")
+_USE = re.compile(r"^(?P<who>this unit|the target) can (?:immediately )?use the '(?P<what>Normal "
+                  r"Move|Retreat)' ability as if it were your movement phase(?P<free> without any "
+                  r"mortal damage being inflicted on it)?$")
+
+
+_BOTH_WARD = re.compile(r"^while any friendly (?P<kw>" + _KW + r") are (?P<wholly>wholly )?within "
+                        r"this unit's combat range, both this unit and those friendly units have "
+                        r"(?:WARD|Ward) \((?P<n>\d)\+\)$")
 
 
 _GIVES = re.compile(r"^(?P<who>.+?) (?:has|have) (?:the )?(?P<kw>STRIKE-FIRST|STRIKE-LAST)"
@@ -430,6 +512,25 @@ def _clause(text: str, has_target: bool, equal_to_roll: bool = False) -> list[di
                 raise _Unread(text)
             e["until"] = _UNTIL_WORDS[m.group("until").lower()]
         return got
+    m = _UNBIND.match(text)
+    if m is not None:       # 'This unit can use UNBIND abilities as if it had WIZARD (1).'
+        return [{"unbind": int(m.group("n")), "who": {"unit": "self"}}]
+    m = _USE.match(text)
+    if m is not None:       # '... can immediately use the 'Retreat' ability as if it were ...'
+        if m.group("free") and m.group("what") != "Retreat":
+            raise _Unread(text)
+        got: dict[str, Any] = {"use": m.group("what").lower().replace(" ", "-"),
+                               "who": _who(m.group("who"), has_target)}
+        if m.group("free"):
+            got["no_mortal"] = True
+        return [got]
+    m = _BOTH_WARD.match(text)
+    if m is not None:       # 'While any friendly X are within this unit's combat range, both ...'
+        near = "wholly_within" if m.group("wholly") else "within"
+        them = {"unit": "friendly", "keywords": [m.group("kw")], near: "combat range"}
+        return [{"ward": int(m.group("n")), "who": {"unit": "self"},
+                 "if": [{"any": {**them, "other": True}}]},
+                {"ward": int(m.group("n")), "who": them}]
     lead: list[dict[str, Any]] = []
     m = _LEAD.match(text)
     if m is not None:
@@ -442,6 +543,13 @@ def _clause(text: str, has_target: bool, equal_to_roll: bool = False) -> list[di
         who = _who(m.group("who") or m.group("who2"), has_target)
         out: dict[str, Any] = {"mortal": (m.group("amount") or "roll").upper(), "who": who}
         return [_finish(out, m.group("tail"), lead)]
+    m = _RETURN.match(text)
+    if m is not None:           # 'You can return D3 slain models to this unit.'
+        if bool(m.group("roll")) != bool(m.group("eq")) or m.group("eq") and not equal_to_roll:
+            raise _Unread(text)
+        who = _who("the target" if m.group("who") == "it" else m.group("who"), has_target)
+        return [_finish({"return": (m.group("amount") or "roll").upper(), "who": who}, "",
+                        lead)]
     m = _HEAL.match(text)
     if m is not None:
         return [_finish({"heal": m.group("amount").upper(),
@@ -458,6 +566,10 @@ def _clause(text: str, has_target: bool, equal_to_roll: bool = False) -> list[di
     if m is not None:
         who, tail = _subject_with_tail(m.group("who"), m.group("tail"), has_target)
         return [_finish({"no_commands": True, "who": who}, tail, lead)]
+    m = _SET_UP.match(text)
+    if m is not None:           # 'Remove this unit ... and set it up again ... more than 9" ...'
+        return [_finish({"set_up": _set_up(m.group("where")), "who": {"unit": "self"}}, "",
+                        lead)]
     m = _SET.match(text)
     if m is not None:
         return [_finish({"set": m.group("c").lower(), "to": int(m.group("n")),

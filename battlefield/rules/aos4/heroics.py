@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from battlefield.geometry.table import Table
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import allocation, movement
 from battlefield.rules.aos4.data import Ability, book
@@ -19,7 +18,6 @@ from battlefield.rules.aos4.movement_phase import (
     out_of_combat_range,
 )
 from battlefield.rules.aos4.shooting import targets
-from battlefield.rules.moves import Moves, end_problems
 from battlefield.rules.standing import referee
 from battlefield.rules.state import State
 
@@ -28,8 +26,6 @@ Event = dict[str, Any]
 
 # --- rally ----------------------------------------------------------------------------------------
 SPEND = ("heal", "return")          # the keys of a rally's "spend"
-RETURN_GAP = 0.25                   # a returned model stands this far from the model beside it
-RETURN_ANGLES = 24                  # the places tried round each standing model
 
 
 def check_rally(state: State, a: Ability, u: int, action: Action) -> list[Violation]:
@@ -84,7 +80,7 @@ def rally(state: State, a: Ability, u: int, action: Action) -> list[Event]:
         if points < health or len(returned) >= want:
             break
         m = first + int(k)
-        back = _place_returned(state, u, m)
+        back = allocation.place_returned(state, u, m)
         if back is None:
             continue
         state.table = back
@@ -101,32 +97,6 @@ def rally(state: State, a: Ability, u: int, action: Action) -> list[Event]:
             healed += 1
     return [{"type": "rally", "unit": action.unit, "rolls": list(rolls),
              "healed": healed, "returned": returned, **({"unspent": points} if points else {})}]
-
-
-def _place_returned(state: State, u: int, m: int) -> Table | None:
-    """The table with slain model m back in unit u: where it fell if it may stand there, else
-    the nearest such place to where it fell beside a standing model (None: no room)."""
-    t = state.table.restored(np.array([m]), np.array([u]))
-    x0, y0 = float(t.x[m]), float(t.y[m])
-    places = [(x0, y0)]
-    for o in state.models_of(u):
-        o = int(o)
-        gap = float(t.a[o] + t.a[m]) + RETURN_GAP      # round bases: centre to centre
-        for k in range(RETURN_ANGLES):
-            ang = 2 * np.pi * k / RETURN_ANGLES
-            places.append((float(t.x[o]) + gap * np.cos(ang), float(t.y[o]) + gap * np.sin(ang)))
-    places.sort(key=lambda p: (p[0] - x0) ** 2 + (p[1] - y0) ** 2)
-    reach = state.scene.ruleset.combat_range
-    for x, y in places:
-        after = t.moved(np.array([m]), np.array([x]), np.array([y]))
-        moves = Moves(np.array([m], dtype=np.int64), [np.array([[x, y]])])
-        if end_problems(state, moves, after):
-            continue
-        if state.enemies_within(u, reach, table=after, models=np.array([m])):
-            continue
-        if referee(state, after).coherency(u).coherent:
-            return after
-    return None
 
 
 # --- power through --------------------------------------------------------------------------------

@@ -216,10 +216,12 @@ def _cast(state, u, action, data, bonus) -> list[Event]:
 
 def can_unbind(state: State, w: int) -> int:
     """How many unbinds unit w may use a phase: its power level when it is a WIZARD, 1 when
-    it activated a place of power this turn (as if WIZARD (1)), else none."""
+    it activated a place of power this turn (as if WIZARD (1)), N when a passive ability of it
+    lets it unbind as if it had WIZARD (N), else none."""
     if state.scene.units[w].has("WIZARD"):
         return power(state, w)
-    return 1 if WIZARD_THIS_TURN in state.units[w].flags else 0
+    return max(1 if WIZARD_THIS_TURN in state.units[w].flags else 0,
+               passives.unbinds_as_wizard(state.scene, w))
 
 
 def unbinders(state: State, u: int) -> list[int]:
@@ -279,8 +281,11 @@ def resume_unbind(state: State, suspended: dict[str, Any], answer: Action | None
         us.counters["unbinds_this_phase"] = us.counters.get("unbinds_this_phase", 0) + 1
         roll = state.dice.roll(book(state).core.magic.unbinding_roll,
                                f"unbinding roll {name}").total
+        by, names = passives.bonus_now(state, w, "unbinding")   # abilities' modifiers
+        roll += by
         unbound = roll > suspended["roll"]
         events.append({"type": "unbind", "unit": name, "roll": roll, "unbound": unbound,
+                       **({"modifier": by, "abilities": names} if by else {}),
                        **({"failed": f"unbound by {name}"} if unbound else {})})
         if unbound:
             return events

@@ -279,13 +279,15 @@ def check_retreat(state: State, a: Ability, u: int, action: Action) -> list[Viol
     return checked.problems or onto_terrain.ends_through(state, u, checked)
 
 
-def retreat(state: State, a: Ability, u: int, action: Action) -> list[Event]:
-    """D3 mortal damage, then the move as planned for the models it leaves standing (a slain
-    model's path goes with it); a move that no longer holds (a Move rolled short, the models
-    left no longer coherent) leaves the unit where it stood."""
+def retreat(state: State, a: Ability, u: int, action: Action, mortal: bool = True
+            ) -> list[Event]:
+    """D3 mortal damage (none when an ability says so: `mortal` False), then the move as
+    planned for the models it leaves standing (a slain model's path goes with it); a move that
+    no longer holds (a Move rolled short, the models left no longer coherent) leaves the unit
+    where it stood."""
     plan = movement.planned(state, u, action)
     events = allocation.mortal(state, u, book(state).core.movement.retreat_mortal,
-                               f"retreat {action.unit}")
+                               f"retreat {action.unit}") if mortal else []
     state.units[u].flags.add("moved")
     if not len(state.models_of(u)) or isinstance(plan, Violation):
         return events

@@ -39,12 +39,15 @@ WEAPON_CHARACTERISTICS = ("rend", "damage", "attacks")
 # and run rolls, the Move characteristic, the control score, casting and chanting rolls, and
 # the number of dice a charge roll uses.
 GIVEN_KEYWORDS = ("STRIKE-FIRST", "STRIKE-LAST")   # the keywords an ability may give a unit
-OTHER_ROLLS = ("charge", "run", "move", "control", "casting", "chanting", "charge_dice")
+OTHER_ROLLS = ("charge", "run", "move", "control", "casting", "chanting", "charge_dice",
+               "unbinding")
 CHARGE_DICE = (1, 3)            # the fewest and most dice a charge roll can come to
 CONDITIONS = ("charged", "in_combat", "damaged", "damage_points_at_least", "target_has",
               "wholly_within", "within", "contesting", "in_combat_with",
-              "in_combat_with_charged", "target_models_at_least", "target_has_any")
+              "in_combat_with_charged", "target_models_at_least", "target_has_any", "any",
+              "moved")
 EPS = 1e-6
+COMBAT_RANGE = "combat range"   # a distance the text gives as "this unit's combat range"
 TURN_AURAS = "turn_auras"     # state.extra: [owner, ability, effect] of activated abilities,
 #                               in force for the rest of the turn (activated.py; turns clears)
 
@@ -55,14 +58,17 @@ def _who_ok(who: Mapping[str, Any] | None) -> bool:
         return False
     keys = set(who) - {"unit", "keywords", "not_keywords", "within", "wholly_within",
                        "in_combat_with", "other"}
+    reach = who.get("within", who.get("wholly_within", 0))
     return not keys and who["unit"] in ("self", "friendly", "enemy") and (
-        who["unit"] != "self" or len(who) == 1) and not isinstance(
-        who.get("within", who.get("wholly_within", 0)), str)
+        who["unit"] != "self" or len(who) == 1) and (
+        not isinstance(reach, str) or reach == COMBAT_RANGE)
 
 
 def _conditions_ok(conditions: Any) -> bool:
     for c in conditions or ():
         if not any(k in c for k in CONDITIONS):
+            return False
+        if "any" in c and not _who_ok(c["any"]):
             return False
         if ("wholly_within" in c or "within" in c) and (c.get("of") or {}).get(
                 "unit") != "friendly":
@@ -76,6 +82,8 @@ def effect_ok(e: Mapping[str, Any]) -> bool:
         return False
     if "ward" in e:
         return _who_ok(e.get("who"))
+    if "unbind" in e:                   # magic.can_unbind asks unbinds_as_wizard
+        return e.get("who") == {"unit": "self"} and not e.get("if")
     if "keyword" in e:
         return e["keyword"] in GIVEN_KEYWORDS and _who_ok(e.get("who"))
     if "set" in e:
@@ -88,7 +96,7 @@ def effect_ok(e: Mapping[str, Any]) -> bool:
         if "weapon" in e and e.get("who") != {"unit": "self"}:
             return False
         return ("who" in e) != ("against" in e) and _who_ok(e.get("who") or e.get("against"))
-    if roll == "save" or roll in OTHER_ROLLS:
+    if roll in ("save", "ward") or roll in OTHER_ROLLS:
         return "weapon" not in e and _who_ok(e.get("who"))
     return False
 
@@ -221,6 +229,11 @@ def _within(t: Table, a: int, b: int, reach: float, wholly: bool) -> bool:
     return bool((far <= reach + EPS).all())
 
 
+def _reach(t: Table, d: Any) -> float:
+    """A distance in inches: N, or the ruleset's combat range (3")."""
+    return float(t.scene.ruleset.combat_range) if d == COMBAT_RANGE else float(d)
+
+
 def _matches(t: Table, who: Mapping[str, Any], owner: int, u: int) -> bool:
     """Unit u is the WHO of an ability of unit `owner`."""
     if who["unit"] == "self":
@@ -236,14 +249,22 @@ def _matches(t: Table, who: Mapping[str, Any], owner: int, u: int) -> bool:
         return False
     if any(effects.has_keywords(k, keys) for k in who.get("not_keywords", ())):
         return False
-    if "within" in who and not _within(t, u, owner, float(who["within"]), False):
+    if "within" in who and not _within(t, u, owner, _reach(t, who["within"]), False):
         return False
-    if "wholly_within" in who and not _within(t, u, owner, float(who["wholly_within"]), True):
+    if "wholly_within" in who and not _within(t, u, owner, _reach(t, who["wholly_within"]),
+                                              True):
         return False
     return not ("in_combat_with" in who and owner not in t.combat.get(u, ()))
 
 
 def _holds(t: Table, c: Mapping[str, Any], owner: int, target: int | None) -> bool:
+    if "moved" in c:             # 'if it has not used a MOVE ability in the same turn' (and
+        moved = bool(t.flags(owner) & {"moved", "charged"})      # was not set up this turn)
+        return moved == bool(c["moved"]) and (
+            "set_up" not in c or ("set-up" in t.flags(owner)) == bool(c["set_up"]))
+    if "any" in c:               # some unit is WHO: 'while any friendly X are within ...'
+        return any(len(t.table.unit_models[w]) and _matches(t, c["any"], owner, w)
+                   for w in range(len(t.scene.units)))
     if "charged" in c:
         return ("charged" in t.flags(owner)) == bool(c["charged"])
     if "in_combat" in c:
@@ -275,7 +296,7 @@ def _holds(t: Table, c: Mapping[str, Any], owner: int, target: int | None) -> bo
         kws = (c.get("of") or {}).get("keywords", ())
         side = t.scene.units[owner].side
         wholly = "wholly_within" in c
-        reach = float(c["wholly_within" if wholly else "within"])
+        reach = _reach(t, c["wholly_within" if wholly else "within"])
         return any(_within(t, owner, w, reach, wholly)
                    for w, spec in enumerate(t.scene.units) if w != owner and spec.side == side
                    and all(effects.has_keywords(k, tuple(spec.keywords)) for k in kws))
@@ -283,6 +304,13 @@ def _holds(t: Table, c: Mapping[str, Any], owner: int, target: int | None) -> bo
 
 
 # --- a roll outside the attack with them ---
+def unbinds_as_wizard(scene: Scene, u: int) -> int:
+    """The power level unit u unbinds with as if it were a WIZARD ('This unit can use UNBIND
+    abilities as if it had WIZARD (1)'), 0 when no ability of it says so."""
+    return max((int(e["unbind"]) for owner, _, reading in of_scene(scene) if owner == u
+                for e in reading.effects if "unbind" in e), default=0)
+
+
 def roll_bonus(t: Table, u: int, roll: str) -> tuple[int, list[str]]:
     """What the passive abilities in play and the activated ones of the turn (counter
     buff_ROLL) add to unit u's `roll` (one of OTHER_ROLLS), and the names of the passive
@@ -369,6 +397,7 @@ def in_attack(t: Table, u: int, w: int, wp: Weapon, mods: Modifiers, companion: 
     ability in play applied, and the names of those that changed something. A Companion
     weapon (`companion`) takes none of its own side's: only the target's side's apply."""
     used: list[str] = []
+    warding: list[tuple[str, int]] = []           # modifiers to the target's ward rolls
     mine = t.scene.units[u].side
     if not companion:
         wp, mods = _for_the_turn(t.counters(u), wp, mods)
@@ -384,9 +413,16 @@ def in_attack(t: Table, u: int, w: int, wp: Weapon, mods: Modifiers, companion: 
         before = (wp, mods)
         for e in reading.effects:
             if all(_holds(t, c, owner, w) for c in e.get("if", ())):
+                if e.get("modify") == "ward" and _matches(t, e["who"], owner, w):
+                    warding.append((name, int(e["by"])))
+                    continue
                 wp, mods = _apply(t, e, owner, u, w, wp, mods)
         if (wp, mods) != before:
             used.append(name)
+    if warding and mods.ward is not None:     # 'Subtract 1 from ward rolls for enemy units'
+        need = mods.ward - sum(by for _, by in warding)
+        mods = replace(mods, ward=None if need > 6 else max(2, need))
+        used += [n for n, _ in warding if n not in used]
     return wp, mods, used
 
 

@@ -14,6 +14,19 @@ from typing import Any
 _KW = r"[A-Z][A-Z'\-]+(?: [A-Z][A-Z'\-]+)*"
 
 
+# The keywords of two words a text puts after 'non-' ('non-WAR MACHINE SIGMARITE'); any
+# other 'non-X Y' negates its first word only ('non-HERO INFANTRY': not a HERO, and INFANTRY).
+_TWO_WORD_KEYWORDS = ("WAR MACHINE", "FACTION TERRAIN", "ENDLESS SPELL")
+
+
+def _negated(kw: str) -> tuple[str, str]:
+    """'HERO INFANTRY' (after 'non-') -> ('HERO', 'INFANTRY'): the keyword negated and the
+    keywords the unit must have (empty when none)."""
+    words = kw.split()
+    n = 2 if " ".join(words[:2]) in _TWO_WORD_KEYWORDS else 1
+    return " ".join(words[:n]), " ".join(words[n:])
+
+
 class _Unread(Exception):
     """A sentence the reader does not know: the ability is left alone."""
 
@@ -29,6 +42,9 @@ _CONDITIONS = [
     (r" (?:if|while) (?:it|this unit) is in combat", lambda m: {"in_combat": True}),
     (r" (?:if|while) (?:it|this unit) is not in combat", lambda m: {"in_combat": False}),
     (r" (?:if|while) (?:it|this unit) is damaged", lambda m: {"damaged": True}),
+    (r" if (?:it|this unit) has not used a MOVE ability (?:this|in the same) turn(?P<s> and was "
+     r"not set up this turn)?",
+     lambda m: {"moved": False, **({"set_up": False} if m.group("s") else {})}),
     (r" (?:if|while) (?:it|this unit) has (\d+) or more damage points",
      lambda m: {"damage_points_at_least": int(m.group(1))}),
     (r" (?:if|while) the target (?:has the (" + _KW + r") keyword|is an? (" + _KW +
@@ -105,10 +121,13 @@ def _who(text: str, has_target: bool) -> dict[str, Any]:
                 raise _Unread(text)
             who["other"] = True
         kw = m.group("kw") or m.group("kwonly")
+        if m.group("not"):          # 'non-HERO INFANTRY units': not HERO, and INFANTRY
+            if not kw:
+                raise _Unread(text)
+            no, kw = _negated(kw)
+            who["not_keywords"] = [no]
         if kw:
-            who["not_keywords" if m.group("not") else "keywords"] = [kw]
-        elif m.group("not"):
-            raise _Unread(text)
+            who["keywords"] = [kw]
         if m.group("d"):
             who["within"] = int(m.group("d"))
         return who
@@ -141,8 +160,9 @@ def _owner(text: str, has_target: bool) -> tuple[dict[str, Any], str]:
 
 _CHARGE_DICE = re.compile(r"^(?P<rest>the number of dice rolled when making charge rolls .+), "
                           r"to a (?P<bound>maximum of 3|minimum of 1)$")
-_ROLLS = re.compile(r"^(?P<rolls>(?:hit|wound|save|run|charge|casting|chanting) rolls"
-                    r"(?: and (?:hit|wound|save|run|charge|casting|chanting) rolls)?) for "
+_ROLL_WORDS = r"(?:hit|wound|save|run|charge|casting|chanting|unbinding|ward)"
+_ROLLS = re.compile(r"^(?P<rolls>" + _ROLL_WORDS + r" rolls(?: and " + _ROLL_WORDS +
+                    r" rolls)?) for "
                     r"(?P<for>.+)$")
 _ATTACKS = re.compile(r"^(?:(?P<poss>.+?)'s? (?P<kind1>combat |shooting )?attacks"
                       r"|(?P<kind2>combat |shooting )?attacks (?P<rel>made by|that target) "
@@ -235,7 +255,8 @@ def _modifiers(what: str, by: int, has_target: bool) -> list[tuple[dict[str, Any
                  tail)]
     m = _ROLLS.match(main)
     if m is not None:
-        rolls = re.findall(r"(hit|wound|save|run|charge|casting|chanting) rolls", m.group("rolls"))
+        rolls = re.findall(r"(hit|wound|save|run|charge|casting|chanting|unbinding|ward) rolls",
+                           m.group("rolls"))
         return [(_roll_modifier(r, by, m.group("for"), has_target), tail) for r in rolls]
     m = _CHARACTERISTIC.match(main)
     if m is not None:

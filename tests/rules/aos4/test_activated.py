@@ -84,6 +84,22 @@ ABILITIES = {
                              "until the start of your next turn."),
     "Unfeeling Fortitude": ("The Exiled Dead", "Your Hero Phase", None, "Roll a dice. On a 3+, "
                             "this unit has WARD (5+) until the start of your next turn."),
+    "Crushing Coils": ("Chaos Soulpiercer", "Any Combat Phase", "Pick an enemy HERO or MONSTER in "
+                       "combat with this MANIFESTATION to be the target.", "Roll a dice. On a "
+                       "3+, the target has STRIKE-LAST for the rest of the turn."),
+    "Divine Matriarch": ("Morathi-Khaine", "Your Hero Phase", "Pick a visible friendly DAUGHTERS "
+                         "OF KHAINE PRIEST or WIZARD wholly within 12\" of this unit to be the "
+                         "target.", "Add 1 to casting rolls and chanting rolls for the target "
+                         "until the start of your next turn."),
+    "Last of the Lodge-fire": ("Auric Flamekeeper", "Once Per Battle, Any Combat Phase",
+                               "Pick an enemy unit in combat with this unit to be the target.",
+                               "Roll a number of dice equal to the target's Health "
+                               "characteristic. For each 4+, inflict 1 mortal damage on the "
+                               "target."),
+    "Ker-splat!": ("Gargant", "Once Per Turn (Army), Any Charge Phase", "If this unit charged "
+                   "this phase, pick an enemy unit within 1\" of it to be the target.", "Roll a "
+                   "dice for each model in the target unit, to a maximum of 10. For each 4+, "
+                   "inflict 1 mortal damage on the target."),
 }
 
 
@@ -147,6 +163,12 @@ def charged(state) -> None:
     # blue's Health is 3: a 4 exceeds it, a 3 does not
     ("Crush to Death", "blue", [4], None, lambda s: len(s.models_of(2)) == 1),
     ("Crush to Death", "blue", [3], None, lambda s: len(s.models_of(2)) == 2),
+    # either keyword: blue is a HERO
+    ("Crushing Coils", "blue", [3], None, lambda s: s.units[2].flags == {"strike-last"}),
+    # as many dice as blue's Health (3); one for each model (2, of up to 10)
+    ("Last of the Lodge-fire", "blue", [4, 1, 5], None,
+     lambda s: s.units[2].damage.sum() == 2),
+    ("Ker-splat!", "blue", [4, 3], charged, lambda s: s.units[2].damage.sum() == 1),
 ], ids=lambda x: x if isinstance(x, str) else None)
 def test_played_by_the_engine(name, target, dice, setup, then):
     r = effects.read({"name": name, "kind": "activated", "timing": ABILITIES[name][1],
@@ -168,6 +190,7 @@ def test_played_by_the_engine(name, target, dice, setup, then):
     ("Witchbrew", "blue", None, "not_a_target"),
     ("Regeneration", "blue", None, "no_target_needed"),
     ("Dance of Death", "blue", None, "not_a_target"),         # it did not charge
+    ("Divine Matriarch", "friend", None, "not_a_target"),     # neither a PRIEST nor a WIZARD
 ])
 def test_the_declare_is_checked(name, target, setup, code):
     state, action = declared(name, target, [], setup)

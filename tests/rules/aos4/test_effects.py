@@ -299,6 +299,67 @@ READ = [
     ("Drunken Revelry", "Once Per Turn (Army), Your Movement Phase", None,
      "This unit can use this ability if it is not in combat. It has WARD (4+) for the rest of "
      "the turn.", [{"ward": 4, "who": SELF, "until": "turn"}], None, [{"in_combat": False}]),
+    # a Declare's keywords: either of two, a shared one then either, 'non-X Y' exactly
+    ("Crushing Coils", "Any Combat Phase",
+     "Pick an enemy HERO or MONSTER in combat with this MANIFESTATION to be the target.",
+     "Roll a dice. On a 3+, the target has STRIKE-LAST for the rest of the turn.",
+     [{"keyword": "STRIKE-LAST", "who": TARGET, "until": "turn",
+       "on": {"roll": "D6", "dice": 1, "at_least": 3}}],
+     {"unit": "enemy", "any_keywords": ["HERO", "MONSTER"], "in_combat": True, "count": 1},
+     []),
+    ("Divine Matriarch", "Your Hero Phase",
+     "Pick a visible friendly DAUGHTERS OF KHAINE PRIEST or WIZARD wholly within 12\" of this "
+     "unit to be the target.",
+     "Add 1 to casting rolls and chanting rolls for the target until the start of your next "
+     "turn.",
+     [{"modify": "casting", "by": 1, "who": TARGET, "until": "next-turn"},
+      {"modify": "chanting", "by": 1, "who": TARGET, "until": "next-turn"}],
+     {"unit": "friendly", "keywords": ["DAUGHTERS OF KHAINE"], "any_keywords": ["PRIEST",
+                                                                               "WIZARD"],
+      "visible": True, "wholly_within": 12, "count": 1}, []),
+    ("Open the Gates!", "Once Per Turn (Army), Any Charge Phase",
+     "Pick a visible friendly non-WAR MACHINE CITIES OF SIGMAR unit wholly within 12\" of this "
+     "unit to be the target.", "Add 2 to charge rolls for the target for the rest of the turn.",
+     [{"modify": "charge", "by": 2, "who": TARGET, "until": "turn"}],
+     {"unit": "friendly", "not_keywords": ["WAR MACHINE"], "keywords": ["CITIES OF SIGMAR"],
+      "visible": True, "wholly_within": 12, "count": 1}, []),
+    # as many dice as the target's Health, its damage points, its models (to a maximum)
+    ("Last of the Lodge-fire", "Once Per Battle, Any Combat Phase",
+     "Pick an enemy unit in combat with this unit to be the target.",
+     "Roll a number of dice equal to the target's Health characteristic. For each 4+, inflict 1 "
+     "mortal damage on the target.",
+     [{"mortal": "1", "who": TARGET, "each": {"roll": "D6", "dice": "health of target",
+                                               "at_least": 4}}],
+     {"unit": "enemy", "in_combat": True, "count": 1}, []),
+    ("Bloodthirsty Dominance", "Once Per Turn (Army), End of Any Turn",
+     "If this unit charged this turn, pick an enemy unit in combat with it to be the target.",
+     "Roll a number of dice equal to the target's Health characteristic. For each 6, inflict 1 "
+     "mortal damage on the target.",
+     [{"mortal": "1", "who": TARGET, "each": {"roll": "D6", "dice": "health of target",
+                                               "at_least": 6, "at_most": 6}}],
+     {"unit": "enemy", "in_combat": True, "count": 1}, [{"charged": True}]),
+    ("Aggravate Wounds", "Once Per Turn (Army), End of Any Turn",
+     "Pick an enemy MONSTER in combat with this unit to be the target.",
+     "Roll a number of dice equal to the number of damage points the target has. For each 5+, "
+     "inflict 1 mortal damage on the target.",
+     [{"mortal": "1", "who": TARGET, "each": {"roll": "D6", "dice": "damage of target",
+                                               "at_least": 5}}],
+     {"unit": "enemy", "keywords": ["MONSTER"], "in_combat": True, "count": 1}, []),
+    ("Strangle Hex", "Your Hero Phase",
+     "Pick a visible enemy unit within 18\" of this unit to be the target, then make a casting "
+     "roll of 2D6.",
+     "Roll a number of dice equal to the target's Health characteristic, to a maximum of 10. "
+     "For each 4+, inflict 1 mortal damage on the target.",
+     [{"mortal": "1", "who": TARGET, "each": {"roll": "D6", "dice": "health of target",
+                                               "most": 10, "at_least": 4}}],
+     {"unit": "enemy", "visible": True, "within": 18, "count": 1}, []),
+    ("Ker-splat!", "Once Per Turn (Army), Any Charge Phase",
+     "If this unit charged this phase, pick an enemy unit within 1\" of it to be the target.",
+     "Roll a dice for each model in the target unit, to a maximum of 10. For each 4+, inflict 1 "
+     "mortal damage on the target.",
+     [{"mortal": "1", "who": TARGET, "each": {"roll": "D6", "dice": "models of target",
+                                               "most": 10, "at_least": 4}}],
+     {"unit": "enemy", "within": 1, "count": 1}, [{"charged": True}]),
 ]
 
 # Texts the reader must leave alone: it would read only a part of them.

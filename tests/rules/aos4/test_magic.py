@@ -79,6 +79,43 @@ def test_unbinding_within_30_inches():
     assert not r["events"][3]["unbound"]            # 7 does not beat 7
 
 
+SCORN = """  - id: slayers
+    side: blue
+    stats: {move: 5, health: 5, save: 5, control: 1}
+    keywords: [HERO]
+    abilities:
+      - {name: Scorn of Sorcery, kind: passive, effect: "This unit can use UNBIND abilities as
+          if it had WIZARD (1)."}
+    models: [{base: 32, at: [40, 22]}]"""
+
+
+def test_unbinding_as_if_it_had_wizard_1():
+    # Scorn of Sorcery (the Slaughterpriest's, as the data words it): a HERO that is no WIZARD
+    # unbinds as one of power level 1
+    _, (r,) = play({"type": "bolt", "unit": "wizard", "target": "foes"}, dice=[3, 4, 4, 4],
+                   more=SCORN)
+    assert kinds(r)[:4] == ["cast", "decision", "decided", "unbind"] and r["events"][3]["unbound"]
+    _, (r,) = play({"type": "bolt", "unit": "wizard", "target": "foes"}, dice=[3, 4, 4, 4],
+                   more=SCORN.replace("UNBIND abilities", "BANISH abilities"))
+    assert "unbind" not in kinds(r)         # not read: no unbind
+
+
+def test_an_unbinding_roll_modified():
+    # Arcane Disruption on the caster's side: -1 to the enemy WIZARD's unbinding roll (8 - 1)
+    more = SEER + "\n" + """  - id: disruptor
+    side: red
+    stats: {move: 5, health: 5, save: 5, control: 1}
+    abilities:
+      - {name: Arcane Disruption, kind: passive, effect: "Subtract 1 from casting rolls and
+          unbinding rolls for enemy WIZARDS while they are within 12\\" of this unit."}
+    models: [{base: 32, at: [40, 26]}]"""
+    _, (r,) = play({"type": "bolt", "unit": "wizard", "target": "foes"}, dice=[3, 4, 4, 4],
+                   more=more)
+    unbind = next(e for e in r["events"] if e["type"] == "unbind")
+    assert unbind["roll"] == 7 and unbind["modifier"] == -1 and not unbind["unbound"]
+    assert unbind["abilities"] == ["Arcane Disruption"]
+
+
 def test_target_rules():
     _, (r,) = play({"type": "bolt", "unit": "wizard", "target": "priest"})
     assert [v["code"] for v in r["violations"]] == ["wrong_target"]

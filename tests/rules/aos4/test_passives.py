@@ -191,6 +191,70 @@ def test_an_aura_reaches_only_units_wholly_within():
     assert passives.in_attack(t, 0, 2, wp, Modifiers())[1].ward is None
 
 
+SHIELD = ("Liberators", "Shield of the Storm", "While any friendly STORMCAST ETERNALS INFANTRY "
+          "HEROES are within this unit's combat range, both this unit and those friendly units "
+          "have WARD (5+).")
+STEEL = ("Freeguild Steelhelms", "Steel and Sorcery", "While any friendly CITIES OF SIGMAR AELF "
+         "INFANTRY HEROES are wholly within this unit's combat range, both this unit and those "
+         "friendly units have WARD (5+).")
+
+
+@pytest.mark.parametrize("ability, hero_at, wards", [
+    (SHIELD, [13, 12.5], (5, 5)),        # the hero's base 0.68" from blue's: within 3"
+    (SHIELD, [12, 17], (None, None)),    # 4.37": out of its combat range, no ward for either
+    (STEEL, [12, 13.4], (5, 5)),         # its far edge 0.83 + 1.26 = 2.09" from blue: wholly
+    (STEEL, [12, 14.6], (None, None)),   # its near edge 2.0" (within), far edge 3.26" (not)
+])
+def test_both_this_unit_and_the_heroes_within_its_combat_range(ability, hero_at, wards):
+    unit, name, effect = ability
+    data = yaml.safe_load(with_ability(scene("blue", {}), "blue", name, effect))
+    data["units"].append({"id": "hero", "side": "blue", "keywords": [
+        "STORMCAST ETERNALS", "CITIES OF SIGMAR", "AELF", "INFANTRY", "HERO"],
+        "stats": {"move": 5, "health": 5, "save": 4, "control": 1},
+        "weapons": [{"name": "Choppa", "range": 0, "attacks": 2, "hit": 4, "wound": 4,
+                     "rend": 0, "damage": 1}], "models": [{"base": 32, "at": hero_at}]})
+    sc = checked(load_scene_text(yaml.safe_dump(data)))
+    state = Game(rules_for("aos4"), sc, 1).new_state()
+    t = passives.in_play(state, Referee(sc, state.table))
+    assert passives.playable(effects.read({"name": name, "kind": "passive", "effect": effect}))
+    wp = weapons_of(sc, 0, melee=True)[0]
+    assert (passives.in_attack(t, 0, 1, wp, Modifiers())[1].ward,
+            passives.in_attack(t, 0, 2, wp, Modifiers())[1].ward) == wards
+
+
+CORRUPTING = ("Corrupting Influence", "Subtract 1 from ward rolls for enemy units while they "
+              "are within 13\" of this unit.")
+IRON = ("Iron Resilience", "Add 1 to save rolls for this unit if it has not used a MOVE ability "
+        "in the same turn.")
+
+
+def test_a_modifier_to_the_ward_rolls_of_enemy_units():
+    # blue's WARD (6+) (Power of Kragnos) less 1: a 6 no longer saves - no ward at all
+    unit, name, effect, side, when, _ = PLAYED[4]
+    data = yaml.safe_load(with_ability(scene(side, when), side, name, effect))
+    data["units"][0]["abilities"] = [{"name": CORRUPTING[0], "kind": "passive",
+                                      "effect": CORRUPTING[1]}]
+    sc = checked(load_scene_text(yaml.safe_dump(data)))
+    state = Game(rules_for("aos4"), sc, 1).new_state()
+    t = passives.in_play(state, Referee(sc, state.table))
+    wp = weapons_of(sc, 0, melee=True)[0]
+    _, mods, used = passives.in_attack(t, 0, 1, wp, Modifiers())
+    assert mods.ward is None and used == [name, CORRUPTING[0]]
+    _, mods, _ = passives.in_attack(t, 0, 1, wp, Modifiers(ward=4))
+    assert mods.ward == 5
+
+
+@pytest.mark.parametrize("flag, save", [(None, 1), ("moved", 0), ("charged", 0)])
+def test_if_it_has_not_used_a_move_ability(flag, save):
+    sc = checked(load_scene_text(with_ability(scene("blue", {}), "blue", *IRON)))
+    state = Game(rules_for("aos4"), sc, 1).new_state()
+    if flag:
+        state.units[1].flags.add(flag)
+    t = passives.in_play(state, Referee(sc, state.table))
+    wp = weapons_of(sc, 0, melee=True)[0]
+    assert passives.in_attack(t, 0, 1, wp, Modifiers())[1].save == save
+
+
 def test_odds_play_them_too():
     unit, name, effect, side, when, _ = PLAYED[3]              # -1 to hit red's attacks
     bare = checked(load_scene_text(scene(side, when)))
@@ -222,7 +286,7 @@ def test_read_but_not_played(unit, name, effect):
 
 def test_every_quoted_text_is_in_the_data(bsdata):
     raw, text = _in_data(bsdata)
-    for _, name, effect, *_ in PLAYED:
+    for _, name, effect, *_ in [*PLAYED, SHIELD, STEEL, ("", *CORRUPTING), ("", *IRON)]:
         xml = name.replace("&", "&amp;").replace("'", "&apos;")
         assert f'name="{xml}"' in raw or f'name="{name}"' in raw, name
         assert " ".join(effect.split()) in text, name
