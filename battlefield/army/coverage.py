@@ -95,6 +95,25 @@ def coverage(folder: str | Path) -> dict[str, Any]:
     }
 
 
+def engine_plays(ability: dict[str, Any], reading: Any = None) -> bool:
+    """Whether the engine plays a unit's ability (an `abilities:` entry) by itself: a passive
+    one the effect reader reads whole into modifiers it applies (passives.playable), an
+    activated one abilities_play plays. `reading`: effects.read(ability), when already read.
+    A spell or prayer is played as the unit's `spells:`/`prayers:` entry (unit_plays)."""
+    if ability["kind"] == "passive":
+        return passives.playable(effects.read(ability) if reading is None else reading)
+    return abilities_play.played(ability) is not None
+
+
+def unit_plays(unit: dict[str, Any]) -> list[str]:
+    """The names of a scene unit's abilities the engine plays by itself (as `army coverage`
+    counts them): its spells and prayers imported as such, and what engine_plays says."""
+    magic = {(kind, m["name"]) for kind in MAGIC.values() for m in unit.get(kind, [])}
+    return [a["name"] for a in unit.get("abilities", [])
+            if (a["kind"] in MAGIC and (MAGIC[a["kind"]], a["name"]) in magic)
+            or (a["kind"] not in MAGIC and engine_plays(a))]
+
+
 def _abilities(abilities: dict[tuple, dict[str, Any]], magic: set[tuple]) -> dict[str, Any]:
     """The distinct abilities of the units: how many the engine plays (magic's spells and
     prayers, passives.playable, abilities_play.played), how many the window and the pages show,
@@ -102,9 +121,7 @@ def _abilities(abilities: dict[tuple, dict[str, Any]], magic: set[tuple]) -> dic
     played and not read."""
     readings = {k: effects.read(a) for k, a in abilities.items()}
     readable = {k for k, r in readings.items() if r is not None}
-    played = set(magic) | {k for k, a in abilities.items()
-                           if (passives.playable(readings[k]) if a["kind"] == "passive"
-                               else abilities_play.played(a) is not None)}
+    played = set(magic) | {k for k, a in abilities.items() if engine_plays(a, readings[k])}
     shown = {k for k, a in abilities.items()
              if a["kind"] == "passive" or abilities_play.timing(a) is not None}
     shapes = Counter(effects.shape(a["effect"]) for k, a in abilities.items()

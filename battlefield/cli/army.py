@@ -186,9 +186,13 @@ def run_import(args: argparse.Namespace) -> int:
              "(see the warnings)" if got.skipped else ""))
     kept = sum(len(u.get("abilities", ())) for u in got.units)
     if kept:
+        from battlefield.army.coverage import unit_plays
+
+        plays = sum(len(unit_plays(u)) for u in got.units)
         print(f"note: {plural(kept, 'ability', 'abilities')} of the roster's units kept in the "
-              "scene (`abilities:`); the engine plays the core abilities, the weapons, the "
-              "spells and prayers that inflict mortal damage or heal, not these yet")
+              f"scene (`abilities:`): {plays} played by the engine, the rest shown at their "
+              "timing in the window and the pages and applied by hand (adjustments, with the "
+              "opponent's consent)")
     if got.left_out:
         print(f"note: {plural(got.left_out, 'other profile')} of the roster's units not "
               "imported")

@@ -119,3 +119,29 @@ def test_the_cache_by_default_and_a_clear_line_without_it(bsdata, monkeypatch, c
     out = capsys.readouterr().out
     assert "units mapped" in out and "weapon abilities played" in out
     assert "commonest shapes the effect reader does not read" in out
+
+
+def test_an_import_says_how_many_of_its_abilities_the_engine_plays(bsdata, tmp_path, capsys):
+    """The import's note counts what `army coverage` counts, unit by unit (unit_plays): the
+    Stormcast list's Prosecutors' 'Heralds of Righteousness' and Ionus' 'Battle Damaged'
+    (passives read whole) are played; a spell imported as the unit's spell is played; an
+    ability the engine does not play is not counted."""
+    from pathlib import Path
+
+    import yaml
+
+    roster = Path(__file__).parent / "data" / "stormcast.ros"
+    out = tmp_path / "s.yaml"
+    assert main(["army", "import", str(roster), "-o", str(out), "--catalogues",
+                 str(bsdata)]) == 0
+    said = capsys.readouterr().out
+    units = yaml.safe_load(out.read_text())["units"]
+    plays = {u["id"]: cov.unit_plays(u) for u in units}
+    assert plays["red-prosecutors"] == ["Heralds of Righteousness"]
+    assert "Battle Damaged" in plays["red-ionus-cryptborn-warden-of-lost-souls"]
+    kept = sum(len(u.get("abilities", ())) for u in units)
+    assert f"{kept} abilities of the roster's units kept" in said
+    assert f"{sum(map(len, plays.values()))} played by the engine" in said
+    spell = {"name": "Bolt", "kind": "spell", "timing": "", "declare": "", "effect": "x"}
+    unit = {"abilities": [spell, {**spell, "name": "Other"}], "spells": [{"name": "Bolt"}]}
+    assert cov.unit_plays(unit) == ["Bolt"]
