@@ -29,6 +29,10 @@ MOVES = 1.0         # inches a block must get on its way for its order to count 
 
 
 class BlocksPlayer:
+    """The normal level (see above); BlocksEasy is the first player."""
+
+    level = "normal"
+    spread = True           # charges spread and pre-checked, the lead held in the last round
     def choose(self, state: State) -> Action:
         if state.pending:              # a card on an attack: the first card it may play
             return state.pending[0].choices[0]
@@ -72,7 +76,7 @@ class BlocksPlayer:
             if "routing" in state.units[u].flags and "moved" not in state.units[u].flags:
                 yield Action("rally", state.scene.units[u].id)
         aims = _aims(state, own)
-        keep = _keep_lead(state, side)
+        keep = self.spread and _keep_lead(state, side)
         for u in own:
             flags = state.units[u].flags
             if flags & {"routing", "moved"} or attacks.engaged_with(state, u):
@@ -115,6 +119,8 @@ class BlocksPlayer:
             return "hold"
         if rng > 0 and t.unit_distance(u, near) <= rng:
             return "hold"
+        if not self.spread:
+            return (("charge", state.scene.units[near].id),)
         charging = charging or Counter()
         wanted: list = []
         if have is not None and have["order"] == "charge":
@@ -194,3 +200,10 @@ def _plain(order):
     if order["order"] == "march":
         return (("march", tuple(order["to"])),)
     return order["order"]
+
+
+class BlocksEasy(BlocksPlayer):
+    """The easy level, the first blocks player: every idle block charges the nearest enemy."""
+
+    level = "easy"
+    spread = False
