@@ -1,14 +1,13 @@
-"""The blocks computer player's Movement & Command orders: charges spread over the enemy (no
-more than MOBBED blocks on one), a charge blocked at once by a friend given up for one that
-moves, and the lead held in the last round."""
+"""The blocks computer player's Movement & Command orders: a charge that makes contact this
+turn first, one order a block a phase, the Movement phase played out ahead on a copy (the
+state unchanged), a charge blocked at once by a friend given up for one that moves, and the
+lead held in the last round."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 from battlefield.rules.actions import Action
 from battlefield.rules.blocks import RULESET, turns
-from battlefield.rules.blocks.player import MOBBED, BlocksPlayer, _goes
+from battlefield.rules.blocks.player import BlocksPlayer, _forecast
 from battlefield.rules.state import Game, State
 from battlefield.scene.load import load_scene_text
 
@@ -32,14 +31,30 @@ def orders(state: State) -> list[Action]:
     raise AssertionError("the player never ended its orders")
 
 
-def test_charges_are_spread_over_the_enemy():
+def test_a_charge_that_makes_contact_this_turn_is_ordered_first():
+    """One command point: red-far's charge would only bring it nearer, red-near's makes
+    contact this turn (3" from blue-a, Move 4): red-near is the one ordered."""
+    text = scene(block("red-far", "red", 8, 4, 90, order="hold"),
+                 block("red-near", "red", 30, 20, 90, order="hold"),
+                 block("blue-a", "blue", 30, 26, 270), block("blue-b", "blue", 8, 28, 270),
+                 state={"round": 2, "active": "red", "command": {"red": 1}})
+    given = orders(game(text))
+    assert [(a.unit, dict(a.options)["order"]) for a in given] == [
+        ("red-near", (("charge", "blue-a"),))]
+
+
+def test_a_block_gets_one_order_a_phase_and_the_look_ahead_changes_nothing():
     text = scene(*(block(f"red-{k}", "red", 8 + 8 * k, 6, 90) for k in range(4)),
                  block("blue-a", "blue", 24, 26, 270), block("blue-b", "blue", 40, 26, 270),
                  state={"round": 2, "active": "red", "command": {"red": 4}})
-    given = orders(game(text))
-    targets = Counter(dict(a.option("order"))["charge"] for a in given)
-    assert len(given) == 4 and set(targets) == {"blue-a", "blue-b"}
-    assert max(targets.values()) <= MOBBED
+    s = game(text)
+    where, flags = list(s.table.x), [set(u.flags) for u in s.units]
+    forecast = _forecast(s, "red", ("red-0", (("charge", "blue-a"),)))
+    assert list(s.table.x) == where and [set(u.flags) for u in s.units] == flags
+    assert s.extra["orders"]["red-0"] is None           # the order played out is not given
+    assert forecast.table.y[0] > s.table.y[0]          # in the copy, red-0 went on
+    given = orders(s)
+    assert given and len({a.unit for a in given}) == len(given)
 
 
 def test_a_charge_blocked_at_once_by_a_friend_goes_elsewhere():
@@ -53,7 +68,7 @@ def test_a_charge_blocked_at_once_by_a_friend_goes_elsewhere():
     s = game(text)
     back = s.unit_index("red-back")
     blocked = turns.charge(s, back, "blue-a", turns.move_allowance(s, back))
-    assert not _goes(blocked)                    # the nearest charge goes nowhere
+    assert blocked.distance < 1.0                # the nearest charge goes nowhere
     given = [a for a in orders(s) if a.unit == "red-back"]
     assert given and dict(given[0].options)["order"] == (("charge", "blue-b"),)
     events = s.apply(Action("end-phase"))
