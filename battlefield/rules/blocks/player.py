@@ -34,6 +34,7 @@ MOVES = 1.0         # inches a block must get on its way for its order to count 
 GAIN = 0.05         # how much better placed a new order must leave the blocks to spend a point
 NEAR = 0.05         # the worth of an inch nearer the enemy, against a box of damage expected
 BACK = 0.5          # the weight of the damage the enemy is expected to strike back with
+JAM = 0.3           # the cost of a block left touching a friend out of combat (it stops at once)
 
 
 class BlocksPlayer:
@@ -156,7 +157,7 @@ class BlocksPlayer:
     def _options(self, state: State, u: int) -> list[Any]:
         """The orders worth playing out for unit u: hold for a shooter with a target; else a
         charge on each of the TRIED nearest enemies that makes contact or gets MOVES nearer
-        on its own, advancing, holding."""
+        on its own, advancing, holding, and withdrawing for a block touching a friend."""
         foes = state.enemies(u)
         if not foes:
             return []
@@ -173,7 +174,8 @@ class BlocksPlayer:
             trip = turns.charge(state, u, wid, move)
             if _reaches(trip, wid, move) or _gain(state, u, trip, w) >= MOVES:
                 out.append((("charge", wid),))
-        return [*out, "advance", "hold"]
+        away = ["withdraw"] if _touching_friend(state, u) else []
+        return [*out, "advance", "hold", *away]
 
     def _combat(self, state: State, side: str, own: list[int]):
         strike_back = state.clock["phase"] == "strike-back"
@@ -255,11 +257,24 @@ def _placed(w: State, side: str) -> float:
         if not foes:
             continue
         total -= NEAR * min(t.unit_distance(u, e) for e in foes)
-        for e in attacks.engaged_with(w, u):
+        engaged = attacks.engaged_with(w, u)
+        if not engaged and _touching_friend(w, u):
+            total -= JAM
+        for e in engaged:
             total += float(mean(attacks.damage_distribution(attacks.numbers(w, u, e, "close"))))
             total -= BACK * float(mean(attacks.damage_distribution(
                 attacks.numbers(w, e, u, "close"))))
     return total
+
+
+def _touching_friend(state: State, u: int) -> bool:
+    """Whether unit u's block touches a friend's (the next move by its orders stops at once
+    unless it goes away from it)."""
+    here = attacks.footprint(state, u)
+    side = state.scene.units[u].side
+    return any(v != u and spec.side == side and turns.alive(state, v)
+               and here.distance(attacks.footprint(state, v)) <= 1e-3
+               for v, spec in enumerate(state.scene.units))
 
 
 def _ordered(state: State) -> set[str]:
