@@ -175,8 +175,9 @@ class Placer:
         cand[:, 0], cand[:, 1] = c[:, 0] - hw, c[:, 1] - hh
         cand[:, 2], cand[:, 3] = c[:, 0] + hw, c[:, 1] + hh
         inner = cand + np.array([-self.pad, -self.pad, self.pad, self.pad])   # with its halo
-        region = (float(cand[:, 0].min()), float(cand[:, 1].min()), float(cand[:, 2].max()),
-                  float(cand[:, 3].max()))
+        # what the halos reach, not the bare boxes: a base just under a halo's edge covers it
+        region = (float(inner[:, 0].min()), float(inner[:, 1].min()), float(inner[:, 2].max()),
+                  float(inner[:, 3].max()))
         obstacles = self._obstacles()
         near = _near(obstacles, region)
         idx = np.flatnonzero(near)

@@ -197,11 +197,15 @@ class PlayScene(Targeting):
             self.say("illegal: " + refused)
             return False
         before = len(self.state.dice.log)
+        places = auto.positions(self.state)
         try:
             events = self.state.apply(action)
         except IllegalAction as exc:
             self.say("illegal: " + "; ".join(live.reasons(exc.violations)))
             return False
+        if self.glide_s > 0 and action.type != DEPLOY:   # the computer's units glide, anyone's act
+            self.glide = auto.Glide.of(self.state, action, places, self.glide_s, events, None
+                                       if computer else self.computer) or self.glide
         what = f"{action.type}" + (f" {action.unit}" if action.unit else "")
         what += f" -> {action.target}" if action.target else ""
         self.applied(self.state.dice.log[before:], f"{what}: {live.outcome(events)}")
@@ -460,14 +464,15 @@ class PlayScene(Targeting):
     def draw_glide(self, surface: pygame.Surface) -> None:
         """The table with the gliding models left out, and their bases where they are now."""
         g, tv, t = self.glide, self.table, self.state.table
-        surface.blit(tv.units_layer(hidden=g.unit), tv.rect.topleft)
-        colour = tv.style.side(self.state.side_of(g.unit))
+        surface.blit(tv.units_layer(hidden=g.units), tv.rect.topleft)
         clip = surface.get_clip()
         surface.set_clip(tv.rect)
-        for m, (x, y) in zip(g.models, g.at(g.fraction()), strict=True):
-            pts = base_points(tv.view, t, int(m), float(x), float(y))
-            pygame.draw.polygon(surface, colour, pts)
-            pygame.draw.polygon(surface, pal.darker(colour, 0.6), pts, 2)
+        for models, where in g.placed(g.fraction()):
+            colour = tv.style.side(self.state.side_of(int(t.unit[models[0]])))
+            for m, (x, y) in zip(models, where, strict=True):
+                pts = base_points(tv.view, t, int(m), float(x), float(y))
+                pygame.draw.polygon(surface, colour, pts)
+                pygame.draw.polygon(surface, pal.darker(colour, 0.6), pts, 2)
         surface.set_clip(clip)
 
     def screenshot(self) -> str:
@@ -530,15 +535,12 @@ class PlayScene(Targeting):
                 self.players[side] = players.make(
                     st.rules, self.level, players.side_seed(st.game.seed, st.scene.sides, side))
             player = self.players[side]
-            before = auto.positions(st)
             action = player.choose(st)
             self.by_itself = True
             try:
-                applied = self.apply(action, computer=True)
+                self.apply(action, computer=True)     # its moves glide (apply)
             finally:
                 self.by_itself = False
-            if applied and self.glide_s > 0 and action.type != DEPLOY:   # set up: no glide
-                self.glide = auto.Glide.of(st, action, before, self.glide_s)
             return
         step = self.forced()
         if step is not None:

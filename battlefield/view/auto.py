@@ -7,14 +7,19 @@ offers is one no unit may take now (rules.choices.usable), the one action offere
 needs nothing (warband's initiative roll), or a pending decision's only answer. The window
 applies it by itself (auto-pass, on unless `--no-auto-pass` or the A key turns it off).
 
-`Glide`: a computer action's moved models sliding from where they stood to where they ended,
-along the action's path (the others keep their place in formation), in MOVE_S; any key or
-click ends it. No pygame here beyond drawing the bases."""
+`Glide`: the computer's moved models sliding from where they stood to where they ended, along
+the action's path or the path the engine's `moved` event gives (the others keep their place in
+formation), in MOVE_S; any key or click ends it. Whoever applied the action: a computer unit
+moved by the engine after the human's action (blocks' standing orders, carried out when a
+phase ends) glides too, and every unit an action moved glides at once. No pygame here beyond
+drawing the bases."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -71,7 +76,8 @@ def positions(state: State) -> np.ndarray:
 class Glide:
     """The standing models of one unit moving from `start` to `end` (rows of `models`; those
     that stay have both equal), the reference model `ref` (a row) along `path`; begun at
-    `t0`."""
+    `t0`. `others`: the other units the same action moved, gliding alongside (on this one's
+    clock)."""
 
     unit: int
     models: np.ndarray
@@ -81,40 +87,69 @@ class Glide:
     ref: int
     t0: float
     seconds: float = MOVE_S
+    others: tuple[Glide, ...] = ()
 
     @classmethod
-    def of(cls, state: State, action: Action, before: np.ndarray, seconds: float = MOVE_S
+    def of(cls, state: State, action: Action, before: np.ndarray, seconds: float = MOVE_S,
+           events: Sequence[Mapping[str, Any]] = (), sides: Collection[str] | None = None
            ) -> Glide | None:
-        """The glide of what `action` (just applied) moved, from the places `before`; None
-        when nothing moved or models of more than one unit did."""
+        """The glide of what `action` (just applied, giving `events`) moved, from the places
+        `before`: every unit with a model moved (of `sides` only, when given), each along
+        the action's path when it is the unit's, else its `moved` event's path, else
+        straight; None when nothing moved."""
         t = state.table
         now = positions(state)
         on = np.asarray(t.on_table, dtype=bool)
         moved = np.nonzero(on & (np.hypot(*(now - before).T) > 1e-6))[0]
-        if not len(moved):
+        every = sorted({int(t.unit[m]) for m in moved})
+        units = [u for u in every if sides is None or state.side_of(u) in sides]
+        if not units:
             return None
-        units = {int(t.unit[m]) for m in moved}
-        if len(units) != 1:
-            return None
-        u = units.pop()
+        trails = {e["unit"]: e["path"] for e in events
+                  if e.get("type") == "moved" and len(e.get("path") or ()) >= 2}
+        t0 = time.perf_counter()
+        # the action's own path is its unit's: the one it names, or the one unit it moved
+        glides = [cls._one(state, u, action if every == [u]
+                           or action.unit == state.scene.units[u].id else None,
+                           trails.get(state.scene.units[u].id), before, now, t0, seconds)
+                  for u in units]
+        return replace(glides[0], others=tuple(glides[1:]))
+
+    @classmethod
+    def _one(cls, state: State, u: int, action: Action | None, trail: Any,
+             before: np.ndarray, now: np.ndarray, t0: float, seconds: float) -> Glide:
+        """Unit u's glide: along `action`'s path (the action that moved it), else `trail`
+        (its moved event's path: its leader's), else straight."""
         moved = np.array(sorted(int(m) for m in state.models_of(u)), dtype=np.int64)
         path = None
         ref = 0
-        if action.path:
-            lead = leader(state, u)
+        lead = leader(state, u)
+        if action is not None and action.path:
             if lead in moved:
                 ref = int(np.nonzero(moved == lead)[0][0])
                 path = np.asarray(action.path, dtype=float)
-        elif action.paths and len(action.paths) == 1:
+        elif action is not None and action.paths and len(action.paths) == 1:
             n, p = action.paths[0]
             m = state.scene.model_offsets()[u] + int(n) - 1
             if m in moved:
                 ref = int(np.nonzero(moved == m)[0][0])
                 path = np.asarray(p, dtype=float)
+        elif trail is not None and lead in moved:
+            ref = int(np.nonzero(moved == lead)[0][0])
+            path = np.asarray([p[:2] for p in trail], dtype=float)
         start, end = before[moved], now[moved]
         if path is None or len(path) < 2:
             path = np.array([start[ref], end[ref]])
-        return cls(u, moved, start, end, path, ref, time.perf_counter(), seconds)
+        return cls(u, moved, start, end, path, ref, t0, seconds)
+
+    @property
+    def units(self) -> tuple[int, ...]:
+        """The units gliding: this one and the others."""
+        return (self.unit, *(g.unit for g in self.others))
+
+    def placed(self, f: float) -> list[tuple[np.ndarray, np.ndarray]]:
+        """(models, where they are) of every unit gliding, at fraction f of the move."""
+        return [(g.models, g.at(f)) for g in (self, *self.others)]
 
     def fraction(self, now: float | None = None) -> float:
         now = time.perf_counter() if now is None else now

@@ -184,45 +184,47 @@ class TableView:
         v = self.view
         return ViewTransform(v.scale, v.ox - self.rect.x, v.oy - self.rect.y)
 
-    def units_layer(self, hidden: int | None = None, extra=None, only: int | None = None
-                    ) -> pygame.Surface:
+    def units_layer(self, hidden: int | tuple[int, ...] | None = None, extra=None,
+                    only: int | None = None) -> pygame.Surface:
         """The static layer plus objectives, combat, models and rulings; `hidden` leaves one
         unit out (the one in the hand) - or, with `only` (a table model index), only that model
-        of it; `extra(surface, view)` draws more before the models."""
-        key = (self.view, self.rect.size, self.version, hidden, only, self.heat)
+        of it - or several (the computer's moves gliding); `extra(surface, view)` draws more
+        before the models."""
+        gone = (hidden,) if isinstance(hidden, int) else tuple(hidden or ())
+        key = (self.view, self.rect.size, self.version, gone, only, self.heat)
         if self._units is None or self._units[0] != key:
             surf = self.static_layer().copy()
             view = self.local_view()
             scene = scene_now(self.state)
             report = self.report()
             style = Style.for_scene(self.state.scene, report, view.scale)
-            if hidden is not None:
-                units = list(scene.units)
-                spec = units[hidden]
+            units = list(scene.units)
+            for u in gone:
+                spec = units[u]
                 kept, leader = [], 0
                 if only is not None:       # scene_now keeps the unit's models in table order
-                    alive = sorted(int(m) for m in self.state.models_of(hidden))
+                    alive = sorted(int(m) for m in self.state.models_of(u))
                     for k, (m, i) in enumerate(zip(spec.models, alive, strict=True)):
                         if i != only:
                             leader = len(kept) if k == spec.leader else leader
                             kept.append(m)
-                units[hidden] = replace(spec, models=kept, leader=leader)
+                units[u] = replace(spec, models=kept, leader=leader)
+                report = _without(report, self.state.scene.units[u].id)
+            if gone:
                 scene = replace(scene, units=units)
-                report = _without(report, self.state.scene.units[hidden].id)
             wounds = unit_wounds(self.state)
-            if hidden is not None:
-                wounds.pop(self.state.scene.units[hidden].id, None)
+            for u in gone:
+                wounds.pop(self.state.scene.units[u].id, None)
             left = {uid: f"{w[0]}/{w[1]}" for uid, each in wounds.items()
                     if (w := wounds_left(each))}
             # While a unit is in the hand the drag labels each objective with who would hold
             # it after the drop: its label as things stand is left out, not drawn twice.
-            marks = [k for k in self.state.rules.window.marks(self.state)
-                     if hidden is None or k.unit != hidden]
+            marks = [k for k in self.state.rules.window.marks(self.state) if k.unit not in gone]
             bounds = pygame.Rect(view.board_rect(scene.width, scene.depth)).clip(
                 surf.get_rect().inflate(-8, -8))                  # zoomed: in the window
             dep, metrics = table_depiction(view, scene, style, report, None, marks,
                                            pieces_of_scene(scene), left,
-                                           objective_labels=hidden is None, bounds=bounds)
+                                           objective_labels=not gone, bounds=bounds)
             if extra is not None:
                 extra(surf, view)
             draw_layers(surf, view, dep, metrics, ("objectives", "combat"))

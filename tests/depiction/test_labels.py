@@ -207,6 +207,18 @@ def test_a_place_nearer_another_units_model_is_passed_over():
     assert p.centre == (9.5, 8.6) and p.leader is None     # below: unambiguous
 
 
+def test_a_base_just_under_a_labels_halo_covers_its_place():
+    """A place whose box clears a base but whose halo (the clear margin) reaches it is covered:
+    the placer's look-up of what lies near its places takes the halos in, not the bare boxes
+    (blocks' charge tag between two blocks 0.94" apart lay 0.036" from a base)."""
+    placer = Placer(bounds=(0, 0, 40, 40), gap=0.1, pad=0.06)
+    placer.avoid((10, 10, 14, 12), "base")
+    # the first place's box starts 0.03 above the base, its halo 0.03 into it
+    placer.add("tag", 2, 0.5, [(12, 12.28), (12, 20)])
+    (p,) = placer.place()
+    assert p.centre == (12, 20)
+
+
 def test_no_label_covers_another_tags_spot():
     """Two arrows' tags: the first's own place (centred on its spot) would cover the second's
     spot, and the second's leader would then start under the first tag. A tag's spot is kept

@@ -120,6 +120,57 @@ def test_a_glide_follows_the_path_and_lands_where_the_engine_put_the_models():
     assert st.actions                                        # the game went on meanwhile
 
 
+def test_blocks_moved_by_their_standing_orders_glide_together_along_the_engines_paths():
+    """blocks' computer gives orders and ends the phase; the engine moves its blocks: every
+    block it moved glides at once, along its `moved` event's path, and lands where it stands."""
+    opened = open_game(None, "blocks")
+    scene = PlayScene(opened, (1000, 700), computer=tuple(opened.state.scene.sides))
+    st = scene.state
+    for _ in range(200):
+        side = st.acting_side
+        scene.update(0.016)
+        if scene.glide is not None and len(scene.glide.units) > 1:
+            break
+        if scene.glide is not None:
+            scene.glide.finish()
+    g = scene.glide
+    assert g is not None and len(g.units) > 1 and st.actions[-1].type == "end-phase"
+    last = max(k for k, e in enumerate(st.events) if e["type"] == "action")
+    trails = {e["unit"]: e["path"] for e in st.events[last:] if e["type"] == "moved"}
+    now = auto.positions(st)
+    for part in (g, *g.others):
+        assert np.allclose(part.at(1.0), now[part.models])          # lands where it stands
+        assert np.allclose(part.path, trails[st.scene.units[part.unit].id])
+        assert len(part.path) >= 2 and st.side_of(part.unit) == side
+    surf = pygame.Surface((1000, 700))
+    scene.draw(surf)                                  # drawn mid-glide, every block
+
+
+def test_a_computer_unit_moved_by_the_humans_answer_glides_too():
+    """warband: the human's reaction lets the computer's move go on - the computer's fighter
+    glides although the human applied the action; the human's own moves never glide."""
+    opened = open_game(None, "warband", 1)
+    scene = PlayScene(opened, (1000, 700), computer=("blue",))
+    st = scene.state
+    stand_in = st.rules.player()
+    seen = None
+    for _ in range(400):
+        if st.over:
+            break
+        scene.update(0.016)
+        if scene.glide is not None:
+            scene.glide.finish()
+            continue
+        if st.acting_side != "red" or scene.forced() is not None:
+            continue
+        assert scene.apply(stand_in.choose(st))
+        if scene.glide is not None:
+            seen = scene.glide
+            assert {st.side_of(u) for u in seen.units} == {"blue"}, st.actions[-1]
+            break
+    assert seen is not None and st.actions[-1].type == "react"
+
+
 def test_a_key_or_a_click_ends_a_glide_and_then_the_window_rests():
     opened = open_game(None, "warband")
     scene = PlayScene(opened, (1000, 700), computer=tuple(opened.state.scene.sides))

@@ -19,11 +19,13 @@ from battlefield.scene.model import Scene
 from battlefield.text import distribution
 
 
-def player() -> Player:
+def player(level: str = "normal") -> Player:
+    """easy: the first player (every idle block charges the nearest enemy); normal: charges
+    spread over the enemy and pre-checked for a way, the lead held (blocks/player.py)."""
     # here, not at the top: start-up time of the CLI
-    from battlefield.rules.blocks.player import BlocksPlayer
+    from battlefield.rules.blocks.player import BlocksEasy, BlocksPlayer
 
-    return BlocksPlayer()
+    return BlocksEasy() if level == "easy" else BlocksPlayer()
 
 
 def attack_answer(asked: Asked) -> dict[str, Any]:
