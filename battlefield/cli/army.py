@@ -164,6 +164,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_import(args: argparse.Namespace) -> int:
     # here, not at the top: start-up time of the CLI
+    from battlefield.army.coverage import unit_plays
     from battlefield.army.writer import import_army, write_scene
 
     got = import_army(args.roster, args.out, args.side, args.into, args.catalogues,
@@ -186,8 +187,6 @@ def run_import(args: argparse.Namespace) -> int:
              "(see the warnings)" if got.skipped else ""))
     kept = sum(len(u.get("abilities", ())) for u in got.units)
     if kept:
-        from battlefield.army.coverage import unit_plays
-
         plays = sum(len(unit_plays(u)) for u in got.units)
         print(f"note: {plural(kept, 'ability', 'abilities')} of the roster's units kept in the "
               f"scene (`abilities:`): {plays} played by the engine, the rest shown at their "
