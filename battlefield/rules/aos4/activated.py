@@ -37,8 +37,6 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.aos4 import ability_moves as moving
 from battlefield.rules.aos4 import allocation, effects, passives, set_up
@@ -474,20 +472,7 @@ def _return(state: State, x: int, amount: Any, why: str, name: str) -> Event:
     room for, each where it fell or beside a standing model as Rally returns them
     (allocation.place_returned)."""
     n = state.dice.total(amount, why)
-    us = state.units[x]
-    first = state.scene.model_offsets()[x]
-    back = []
-    for k in np.nonzero(~us.alive)[0]:
-        if len(back) >= n:
-            break
-        m = first + int(k)
-        after = allocation.place_returned(state, x, m)
-        if after is None:
-            continue
-        state.table = after
-        us.alive[k] = True
-        us.damage[k] = 0
-        back.append(state.scene.model_names[m])
+    back = allocation.return_slain(state, x, n)
     return {"type": "returned", "unit": state.scene.units[x].id, "ability": name,
             "models": back}
 

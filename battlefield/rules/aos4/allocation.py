@@ -120,6 +120,27 @@ def mortal(state: State, v: int, expr: str | int, purpose: str, source=None) -> 
 
 
 # --- slain models returned (Rally, abilities) ---
+def return_slain(state: State, u: int, most: int) -> list[str]:
+    """Up to `most` of unit u's slain models set up again, in the unit's order, each where
+    place_returned puts it (a model with no room stays slain and costs nothing): the names of
+    those returned. Rally and the abilities that return slain models both return them so."""
+    us = state.units[u]
+    first = state.scene.model_offsets()[u]
+    back: list[str] = []
+    for k in np.nonzero(~us.alive)[0]:
+        if len(back) >= most:
+            break
+        m = first + int(k)
+        after = place_returned(state, u, m)
+        if after is None:
+            continue
+        state.table = after
+        us.alive[k] = True
+        us.damage[k] = 0
+        back.append(state.scene.model_names[m])
+    return back
+
+
 def place_returned(state: State, u: int, m: int) -> Table | None:
     """The table with slain model m back in unit u: where it fell if it may stand there, else
     the nearest such place to where it fell beside a standing model (None: no room)."""

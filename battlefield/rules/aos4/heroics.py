@@ -73,21 +73,9 @@ def rally(state: State, a: Ability, u: int, action: Action) -> list[Event]:
     spend = _spend(action) or {}
     us = state.units[u]
     health = allocation.stat(state, u, "health", 1) or 1
-    returned = []
-    first = state.scene.model_offsets()[u]
     want = spend.get("return", len(us.alive))
-    for k in np.nonzero(~us.alive)[0]:
-        if points < health or len(returned) >= want:
-            break
-        m = first + int(k)
-        back = allocation.place_returned(state, u, m)
-        if back is None:
-            continue
-        state.table = back
-        us.alive[k] = True
-        us.damage[k] = 0
-        points -= health
-        returned.append(state.scene.model_names[m])
+    returned = allocation.return_slain(state, u, min(want, points // health))
+    points -= health * len(returned)
     healed = 0
     cap = spend.get("heal", points)
     for k in np.argsort(-us.damage):
