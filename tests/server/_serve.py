@@ -119,3 +119,19 @@ class Served:
             time.sleep(float(game["retry_after"]))
         assert status == 201, game
         return game
+
+
+def reserve_battle(round_: int | None = None) -> str:
+    """aos4's demo battle with every unit in reserve (no model placed), from battle round
+    `round_` when given."""
+    import yaml
+
+    text, _ = battle_scene("aos4", None)
+    data = yaml.safe_load(text)
+    for u in data["units"]:
+        u["reserve"] = True
+        u["models"] = [{k: v for k, v in m.items() if k not in ("at", "facing", "z")}
+                       for m in u["models"]]
+    if round_ is not None:
+        data["state"] = {"round": round_}
+    return yaml.safe_dump(data, sort_keys=False)

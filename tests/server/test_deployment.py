@@ -7,21 +7,14 @@ from __future__ import annotations
 import yaml
 
 from battlefield.cli.main import main
-from battlefield.rules.deploy import battle_scene
 
+from ._serve import reserve_battle as _reserve_battle
 from .test_serve import SEED, _bots, _simulated
 
 
 def reserve_battle() -> str:
     """aos4's demo battle with every unit in reserve (no model placed), from battle round 4."""
-    text, _ = battle_scene("aos4", None)
-    data = yaml.safe_load(text)
-    for u in data["units"]:
-        u["reserve"] = True
-        u["models"] = [{k: v for k, v in m.items() if k not in ("at", "facing", "z")}
-                       for m in u["models"]]
-    data["state"] = {"round": 4}
-    return yaml.safe_dump(data, sort_keys=False)
+    return _reserve_battle(4)
 
 
 def test_two_bots_deploy_through_the_server_and_play_on(server, tmp_path, capsys):

@@ -9,28 +9,16 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-import yaml
 
 from battlefield.page.browser import INSTALL, find_chromium
-from battlefield.rules.deploy import battle_scene
 from battlefield.server.reserve_offers import reserve_offers
 
 from ._devtools import Chromium
+from ._serve import reserve_battle
 from .test_play_page import screen, version
 
 pytestmark = pytest.mark.skipif(find_chromium() is None,
                                 reason=f"no headless browser on this machine: {INSTALL}")
-
-
-def reserve_battle() -> str:
-    """aos4's demo battle with every unit in reserve (no model placed)."""
-    text, _ = battle_scene("aos4", None)
-    data = yaml.safe_load(text)
-    for u in data["units"]:
-        u["reserve"] = True
-        u["models"] = [{k: v for k, v in m.items() if k not in ("at", "facing", "z")}
-                       for m in u["models"]]
-    return yaml.safe_dump(data, sort_keys=False)
 
 
 def test_the_offers_give_the_block_and_footprints_of_each_unit_in_reserve():
