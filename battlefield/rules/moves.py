@@ -393,7 +393,8 @@ def _lengths(state: State, moves: Moves, allowance: float | Callable[[int], floa
         over = step.spent - most
         if worst is None or over > worst[0]:
             climb = f" (climbing {step.climbed:.2f}\")" if step.climbed > EPS else ""
-            worst = (over, v(code, f"{names[m]} moves {step.spent:.2f}\"{climb}, more than "
+            went = _beyond(step.spent, most)
+            worst = (over, v(code, f"{names[m]} moves {went}\"{climb}, more than "
                                    f"{round(most, 2):g}\"", moved=step.spent, allowed=most,
                              **about(state, m)))
     return ([worst[1]] if worst else []), spent, risky
@@ -507,6 +508,16 @@ def _coherent(state: State, u: int, moves: Moves, after: Table, kept: bool
     why = "; ".join(f"{names[m]} {r}" for m, r in coh.reasons.items())
     return [v("coherency", f"the unit ends out of coherency: {why}",
               **about(state, *coh.reasons))]
+
+
+def _beyond(spent: float, most: float) -> str:
+    """`spent` in as few decimals (2 to 4) as show it past `most`: a move 0.004" too long reads
+    'moves 5.004", more than 5"', not 'moves 5.00", more than 5"'."""
+    for d in (2, 3):
+        text = f"{spent:.{d}f}"
+        if float(text) > most:
+            return text
+    return f"{spent:.4f}"
 
 
 __all__ = ["OVERLAP", "Arrive", "Climb", "Cost", "Keep", "ModelNames", "MoveCheck", "Moves",

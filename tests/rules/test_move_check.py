@@ -132,3 +132,15 @@ def test_a_pile_in_goes_no_further_from_the_target():
     checked = check_move(st, 0, step, None, closer=(1,))
     assert codes(checked) == ["pile_in_further"] and checked.problems[0].models == ("red-1/2",)
     assert codes(check_move(st, 0, step, None, closer=(2,))) == []
+
+
+def test_a_move_just_past_its_allowance_says_by_how_much():
+    """5.004" against 5": not 'moves 5.00", more than 5"' (a newcomer's drop at the allowance
+    read as if 5 were more than 5), but as many decimals as show it past."""
+    st = state()
+    too = check_move(st, 0, Action("move", "red-1", path=((10, 10), (10, 11))), 5,
+                     cost=lambda m, path: Step(5.004, 0.0))
+    assert too.problems[0].message == 'red-1/1 moves 5.004", more than 5"'
+    far = check_move(st, 0, Action("move", "red-1", path=((10, 10), (10, 11))), 12,
+                     cost=lambda m, path: Step(20.8, 0.0))
+    assert far.problems[0].message == 'red-1/1 moves 20.80", more than 12"'
