@@ -181,13 +181,19 @@ def marks(state: State) -> list[dict[str, Any]]:
              "label": m.label, "side": m.side} for m in state.rules.window.marks(state)]
 
 
+def table_depiction(state: State, ruled: dict[str, Any], held: dict[str, str | None],
+                    colours: dict) -> Any:
+    """The depiction of the table at this state as its page shows it (labels placed)."""
+    r = Rulings(breaks=list(ruled["breaks"]),
+                combat=[(a, b, na, nb) for a, b, na, nb in ruled["combat"]], held=held)
+    return depict(state.scene, pieces_of_state(state), r, None, state.rules.window.marks(state),
+                  colours=colours, held=held)
+
+
 def overlay(state: State, ruled: dict[str, Any], held: dict[str, str | None],
             colours: dict) -> dict[str, Any]:
     """The depiction's layers over the table at this state (OVERLAY), labels placed."""
-    r = Rulings(breaks=list(ruled["breaks"]),
-                combat=[(a, b, na, nb) for a, b, na, nb in ruled["combat"]], held=held)
-    dep = depict(state.scene, pieces_of_state(state), r, None, state.rules.window.marks(state),
-                 colours=colours, held=held)
+    dep = table_depiction(state, ruled, held, colours)
     return {k: dep.layers[k] for k in OVERLAY}
 
 

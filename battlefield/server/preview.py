@@ -36,10 +36,10 @@ from typing import Any
 
 from battlefield.depiction import drag as drag_depiction
 from battlefield.depiction import live
-from battlefield.depiction.labels import Box
+from battlefield.depiction.labels import Box, Placed
 from battlefield.depiction.table import side_colours
-from battlefield.page.replay import overlay as table_overlay
 from battlefield.page.replay import rulings as table_rulings
+from battlefield.page.replay import table_depiction
 from battlefield.rules import boundary
 from battlefield.rules.actions import Action, Violation
 from battlefield.rules.state import State
@@ -82,7 +82,7 @@ class Copy:
     lock: threading.Lock = field(default_factory=threading.Lock)
     pickups: dict[tuple, live.Pickup] = field(default_factory=dict)
     standing: dict[tuple, list[tuple[Box, str | None]]] = field(default_factory=dict)
-    labels: list[tuple[str | None, Box]] | None = None   # the table's labels at this version
+    labels: list[Placed] | None = None         # the table's labels at this version, placed
     colours: dict[str, Any] = field(default_factory=dict)
 
 
@@ -210,9 +210,10 @@ class Previews:
         said = drag_depiction.words(state, r)
         if key not in c.standing:
             c.standing[key] = drag_depiction.standing(state, p)
-        dep = drag_depiction.overlay(state, p, r, colours=c.colours,
-                                     avoid=self._table_labels(c, state.scene.units[u].id),
-                                     facing=action.facing, still_there=c.standing[key])
+        dep = drag_depiction.overlay(state, p, r, colours=c.colours, facing=action.facing,
+                                     still_there=c.standing[key],
+                                     table_labels=self._table_labels(
+                                         c, state.scene.units[u].id))
         notes = list(r.notes.lines) + [line for line in said.text
                                        if line.startswith(("sight:", "after the drop"))]
         out = _answer(msg.id, r.violations, notes, action=r.action)
@@ -231,22 +232,19 @@ class Previews:
             out["still"] = drag_depiction.still(state, p)
         return out
 
-    def _table_labels(self, c: Copy, moving: str) -> list[Box]:
-        """Where the table's labels are at this version (as its page shows them), but the
-        moving unit's: the drag's tags keep off them."""
+    def _table_labels(self, c: Copy, moving: str) -> list[Placed]:
+        """The table's labels at this version where its page shows them, but the moving
+        unit's (the page hides its own labels while a unit is in the hand): the drag's overlay
+        keeps them where they are unless the drop covers them, and then moves them aside
+        (depiction.drag.with_table, as the window does)."""
         if c.labels is None:
             state = c.state
             held = {o.id: state.objectives.get(o.id, o.controlled_by)
                     for o in state.scene.objectives}
-            layers = table_overlay(state, table_rulings(state), held, c.colours)
-            c.labels = []
-            for s in layers["labels"]:
-                if s["k"] != "text" or "wh" not in s:
-                    continue
-                (x, y), (w, h) = s["c"], s["wh"]
-                c.labels.append((s.get("a", {}).get("data-label-for"),
-                                 (x - w / 2, y - h / 2, x + w / 2, y + h / 2)))
-        return [box for owner, box in c.labels if owner != moving]
+            c.labels = table_depiction(state, table_rulings(state), held, c.colours).placed
+        return [q for q in c.labels
+                if not isinstance(q.item, dict)
+                or (q.item.get("a") or {}).get("data-label-for") != moving]
 
 
 def _answer(pid: Any, violations: list, notes: list[str] | None = None,

@@ -550,6 +550,9 @@
     var layers = (answer.overlay || {}).layers || {};
     dragLayer.textContent = "";
     (layers.drag || []).concat(layers.labels || []).forEach(function (s) { dragLayer.appendChild(depict.shape(s)); });
+    // the answer's labels are the table's own too, each where it went (moved aside where the
+    // drop would cover it: depiction.drag.with_table): the table's label layer waits hidden
+    if (layers.labels) svg.setAttribute("data-labels-moved", "true");
     preview.setAttribute("data-legal", answer.legal ? "true" : "false");
     preview.setAttribute("data-codes", (answer.violations || []).map(function (v) { return v.code; }).join(" "));
     preview.setAttribute("data-state", "checked");
@@ -597,6 +600,7 @@
     }
     hand = null;
     svg.classList.remove("dragging");
+    svg.removeAttribute("data-labels-moved");
     if (preview.getAttribute("data-state") !== null) preview.setAttribute("data-state", "idle");
     ghostLayer.textContent = "";
     dragLayer.textContent = "";
