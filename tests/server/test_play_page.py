@@ -243,9 +243,11 @@ def test_a_game_against_the_computer_is_played_to_its_end_from_one_page(server, 
                 await page.until(WORDED + " || document.getElementById('live').dataset.state "
                                  "=== 'over'", timeout=180)
             return {"clicks": clicks, "result": await page.eval(
-                "document.getElementById('message').textContent")}
+                "document.getElementById('message').textContent"),
+                "preview_hidden": await page.eval("document.getElementById('preview').hidden")}
 
     out = asyncio.run(run())
     _, info = server.request("GET", f"/games/{gid}")
     assert info["over"] and out["clicks"] > 0
     assert out["result"].startswith("the battle is over")
+    assert out["preview_hidden"] is True          # no drag's verdict stays up past the end

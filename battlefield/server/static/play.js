@@ -681,6 +681,8 @@
         offers = null;
         news = null;         // the result is the news now
         putBack();
+        putReserveBack();
+        preview.hidden = true;               // no drag's verdict stays up past the end
         showOffers();
         var r = msg.result || {};
         say("the battle is over: " + (r.winner ? r.winner + " wins" : "a draw") + (r.by ? " (" + r.by + ")" : ""));
