@@ -15,6 +15,7 @@ import random
 from collections.abc import Mapping
 
 from battlefield.errors import BattlefieldError, UsageError
+from battlefield.names import after
 from battlefield.rules import sampling
 from battlefield.rules.actions import Action
 from battlefield.rules.choices import passes
@@ -37,7 +38,8 @@ def check_kind(kind: str, what: str = "--level") -> str:
     """`kind` if it is a level (or, for --players, random or pass); else a one-line error."""
     valid = LEVELS if what == "--level" else KINDS
     if kind not in valid:
-        raise UsageError(f"{what}: no player '{kind}' (valid: {', '.join(valid)})")
+        raise UsageError(f"{what}: no player '{kind}' (valid: {', '.join(valid)})"
+                         f"{after(kind, valid)}")
     return kind
 
 

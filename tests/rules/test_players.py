@@ -98,6 +98,10 @@ def test_an_unknown_level_is_a_usage_error():
         players.make(registry.get("skirmish"), "hard")
     with pytest.raises(UsageError, match="--level: no player 'random'"):
         players.check_kind("random")
+    with pytest.raises(UsageError, match="no player 'normall' .*; did you mean normal\\?"):
+        players.check_kind("normall")
+    with pytest.raises(UsageError, match="no player 'randon' .*; did you mean random\\?"):
+        players.parse_players("red=normal,blue=randon", ["red", "blue"])
 
 
 def test_side_seeds_differ_by_side_and_battle():
