@@ -9,7 +9,7 @@ import functools
 import math
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import shapely
 import yaml
@@ -17,9 +17,16 @@ import yaml
 from battlefield.errors import UsageError
 from battlefield.geometry.bases import Base, footprint
 from battlefield.paths import find_map, no_such_scene, ruleset_dir
+from battlefield.rules.actions import Action
 from battlefield.rulesets import load_ruleset
 from battlefield.scene.load import load_scene, load_scene_text, resolve_scene_path
 from battlefield.yamlsource import Reader
+
+if TYPE_CHECKING:
+    from battlefield.rules.state import State
+
+DEPLOY = "deploy"                       # the vocabulary's set-up action (aos4)
+TERRAIN = "deploy-faction-terrain"      # ... and its faction terrain's, before any unit
 
 DEFAULT_SCENE = "demo"          # maps/demo.yaml: what commands open without a scene
 GAP = 0.25                    # between neighbouring bases in a block
@@ -159,8 +166,7 @@ def set_up(army: list[dict[str, Any]], side: str, zone_points, enemy_points, gap
              if p.kind not in ("area", "impassable") and p.height > 1]
     zone = shapely.Polygon(zone_points).buffer(-1e-6)
     enemy = shapely.Polygon(enemy_points) if enemy_points is not None else None
-    zx, zy = zone.centroid.x, zone.centroid.y
-    facing = math.degrees(math.atan2(centre.y - zy, centre.x - zx))
+    facing = facing_from(zone, toward)
     order = (sorted(army, key=lambda u: bool([w for w in u.get("weapons", [])
                                               if w.get("range")]))
              if front_first else list(army))
@@ -198,6 +204,26 @@ def set_up(army: list[dict[str, Any]], side: str, zone_points, enemy_points, gap
         unit["models"] = models
         units.append(unit)
     return units
+
+
+def facing_from(zone: shapely.Polygon, toward: tuple[float, float]) -> float:
+    """Degrees from a zone's centroid towards a point: the way a unit set up there faces."""
+    c = zone.centroid
+    return math.degrees(math.atan2(toward[1] - c.y, toward[0] - c.x))
+
+
+def deployable(state: State, side: str) -> list[int]:
+    """The side's units in reserve a deploy may set up, in the scene's order: not those the
+    engine says are never deployed (a manifestation waits to be summoned)."""
+    return [u for u, s in enumerate(state.scene.units) if s.side == side and state.in_reserve(u)
+            and not any(x.code == "summoned" for x in state.check(Action(DEPLOY, s.id)))]
+
+
+def waiting_terrain(state: State, side: str) -> list[Any]:
+    """The side's faction terrain waiting to be set up, while that comes first."""
+    if TERRAIN not in state.available():
+        return []
+    return [p for p in state.scene.reserve_terrain if p.side == side]
 
 
 def in_reserve(tmpl: dict[str, Any], side: str, specs: list[Any]) -> dict[str, Any]:

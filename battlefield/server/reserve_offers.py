@@ -10,18 +10,21 @@ preview, then the act): nothing here rules."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import shapely
 
 from battlefield.geometry.bases import outline_points
-from battlefield.rules.actions import Action
-from battlefield.rules.deploy import block
+from battlefield.rules.deploy import (
+    DEPLOY,
+    TERRAIN,
+    block,
+    deployable,
+    facing_from,
+    waiting_terrain,
+)
 from battlefield.rules.state import State
 
-DEPLOY = "deploy"
-TERRAIN = "deploy-faction-terrain"
 EDGE_POINTS = 24              # points round a round or oval base's drawn footprint
 
 
@@ -32,25 +35,21 @@ def reserve_offers(state: State, seat: str) -> list[dict[str, Any]]:
     its turn to, a decision pending)."""
     if state.over or state.pending or state.acting_side != seat:
         return []
-    available = set(state.available())
-    if TERRAIN in available:
+    if TERRAIN in state.available():
         out = []
-        for piece in state.scene.reserve_terrain:
-            if piece.side != seat:
-                continue
+        for piece in waiting_terrain(state, seat):
             c = shapely.Polygon(piece.outline).centroid
             out.append({"terrain": piece.id, "label": f"{piece.id} (terrain)",
                         "feet": [[[_r(x - c.x), _r(y - c.y)] for x, y in piece.outline]]})
         return out
-    if DEPLOY not in available:
+    if DEPLOY not in state.available():
         return []
-    facing = _facing(state, seat)
+    zone = state.scene.deployment.get(seat)
+    facing = (facing_from(shapely.Polygon(zone), (state.scene.width / 2, state.scene.depth / 2))
+              if zone else 0.0)
     out = []
-    for u, spec in enumerate(state.scene.units):
-        if spec.side != seat or not state.in_reserve(u):
-            continue
-        if any(v.code == "summoned" for v in state.check(Action(DEPLOY, spec.id))):
-            continue
+    for u in deployable(state, seat):
+        spec = state.scene.units[u]
         bases = [m.base for m in spec.models]
         places = block(bases, 0.0, 0.0, facing)
         out.append({
@@ -61,15 +60,6 @@ def reserve_offers(state: State, seat: str) -> list[dict[str, Any]]:
                 b.shape, b.a, b.b, x, y, facing, EDGE_POINTS)] for b, (x, y) in zip(
                     bases, places, strict=True)]})
     return out
-
-
-def _facing(state: State, seat: str) -> float:
-    """Degrees from the seat's territory towards the middle of the table (0 without one)."""
-    zone = state.scene.deployment.get(seat)
-    if not zone:
-        return 0.0
-    c = shapely.Polygon(zone).centroid
-    return math.degrees(math.atan2(state.scene.depth / 2 - c.y, state.scene.width / 2 - c.x))
 
 
 def _r(v: float) -> float:

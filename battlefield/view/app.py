@@ -20,6 +20,7 @@ from battlefield.page.words import action_title
 from battlefield.rules import event_words, log, outcome, players, registry
 from battlefield.rules.actions import Action, IllegalAction
 from battlefield.rules.choices import open_choices
+from battlefield.rules.deploy import DEPLOY, TERRAIN
 from battlefield.rules.guide import nothing_to_decide, what_now
 from battlefield.rules.standing import referee, scene_now
 from battlefield.rules.state import Game, State
@@ -36,7 +37,7 @@ from battlefield.view.held import hold
 from battlefield.view.measure_tool import MeasureTool
 from battlefield.view.opening import Setup, battle_text, to_phase
 from battlefield.view.panels import WIDTH, HelpOverlay, Panel
-from battlefield.view.setting_up import DEPLOY, TERRAIN, SetUpTool
+from battlefield.view.setting_up import SetUpTool
 from battlefield.view.stack import SIZE, App  # noqa: F401  (App: as before, from here)
 from battlefield.view.table_view import TableView
 from battlefield.view.targeting import Targeting

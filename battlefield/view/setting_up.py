@@ -27,13 +27,11 @@ import shapely.affinity
 from battlefield import palette as pal
 from battlefield.geometry.bases import outline_points
 from battlefield.rules.actions import Action, Violation
-from battlefield.rules.deploy import block
+from battlefield.rules.deploy import DEPLOY, TERRAIN, block, deployable, waiting_terrain
 from battlefield.rules.state import State
 from battlefield.view.drawing import blit_text, dashed, fill_polygon, font
 from battlefield.view.table_view import TableView
 
-DEPLOY = "deploy"               # the vocabulary's set-up action
-TERRAIN = "deploy-faction-terrain"    # ... and its faction terrain's (aos4), before any unit
 ROW_H = 26
 LIST_W = 210
 OK: pal.RGB = (0x00, 0x9E, 0x73)
@@ -79,18 +77,11 @@ class SetUpTool:
 
     def pieces(self) -> list[Any]:
         """The acting side's faction terrain waiting to be set up, while that comes first."""
-        st = self.state
-        if TERRAIN not in st.available():
-            return []
-        return [p for p in st.scene.reserve_terrain if p.side == st.acting_side]
+        return waiting_terrain(self.state, self.state.acting_side)
 
     def reserve(self) -> list[int]:
-        """The acting side's units in reserve, in the scene's order: not those the engine
-        says are never deployed (a manifestation waits to be summoned)."""
-        st = self.state
-        side = st.acting_side
-        return [u for u, s in enumerate(st.scene.units) if s.side == side and st.in_reserve(u)
-                and not any(x.code == "summoned" for x in st.check(Action(DEPLOY, s.id)))]
+        """The acting side's units in reserve a deploy may set up (rules.deploy.deployable)."""
+        return deployable(self.state, self.state.acting_side)
 
     def rows(self) -> list[tuple[int, pygame.Rect]]:
         """The list's rows: the faction terrain waiting (numbered -1, -2 ...: piece k is -k-1)
