@@ -4,16 +4,12 @@ real warscroll texts (checked against the catalogues), declared with the move's 
 
 from __future__ import annotations
 
-from collections import deque
-
 import pytest
-import yaml
 
 from battlefield.rules.actions import Action
 from battlefield.rules.aos4 import abilities_play, effects
-from battlefield.rules.trial import advance, start
-from battlefield.scene.load import load_scene_text
 
+from ._one_ability import declared_in, one_ability_scene
 from .test_effects import _in_data
 
 ABILITIES = {
@@ -29,22 +25,10 @@ AWAY = ((10.0, 10.0), (10.0, 5.5))          # 4.5" down: 4.64" from blue, out of
 
 
 def declared(name: str, path=None, dice=(), blue_at: float = 11.4):
-    timing, declare, effect = ABILITIES[name]
-    unit = {"move": 5, "health": 3, "save": 4, "control": 1}
-    weapon = {"name": "Axe", "range": 0, "attacks": 2, "hit": 4, "wound": 4, "rend": 0,
-              "damage": 1}
-    text = yaml.safe_dump({"ruleset": "aos4", "board": {"width": 60, "depth": 44}, "units": [
-        {"id": "red", "side": "red", "stats": unit, "weapons": [weapon],
-         "abilities": [{"name": name, "kind": "activated", "timing": timing,
-                        "declare": declare, "effect": effect}],
-         "models": [{"base": 32, "at": [10, 10]}, {"base": 32, "at": [11.4, 10]}]},
-        {"id": "blue", "side": "blue", "stats": unit, "weapons": [weapon],
-         "models": [{"base": 32, "at": [10, blue_at]}, {"base": 32, "at": [11.4, blue_at]}]}]})
+    text = one_ability_scene(name, ABILITIES[name], [(10, 10), (11.4, 10)],
+                             [(10, blue_at), (11.4, blue_at)])
     action = Action("ability", "red", path=path, options=(("ability", name),))
-    state = start(load_scene_text(text), [action], 1, [])
-    advance(state, action)
-    state.dice.fixed = deque(dice)
-    return state, action
+    return declared_in(text, action, dice), action
 
 
 def test_read_whole():

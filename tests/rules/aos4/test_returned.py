@@ -6,13 +6,10 @@ from __future__ import annotations
 
 from collections import deque
 
-import yaml
-
 from battlefield.rules.actions import Action
 from battlefield.rules.aos4 import abilities_play, effects
-from battlefield.rules.trial import advance, start
-from battlefield.scene.load import load_scene_text
 
+from ._one_ability import declared_in, one_ability_scene
 from .test_effects import _in_data
 
 ABILITIES = {
@@ -25,20 +22,10 @@ ABILITIES = {
 
 
 def declared(name: str, slain: int, dice=()):
-    timing, declare, effect = ABILITIES[name]
-    unit = {"move": 5, "health": 1, "save": 4, "control": 1}
-    weapon = {"name": "Axe", "range": 0, "attacks": 2, "hit": 4, "wound": 4, "rend": 0,
-              "damage": 1}
-    text = yaml.safe_dump({"ruleset": "aos4", "board": {"width": 60, "depth": 44}, "units": [
-        {"id": "red", "side": "red", "stats": unit, "weapons": [weapon],
-         "abilities": [{"name": name, "kind": "activated", "timing": timing,
-                        "declare": declare, "effect": effect}],
-         "models": [{"base": 32, "at": [10 + 1.4 * k, 10]} for k in range(4)]},
-        {"id": "blue", "side": "blue", "stats": unit, "weapons": [weapon],
-         "models": [{"base": 32, "at": [30, 30]}]}]})
+    text = one_ability_scene(name, ABILITIES[name], [(10 + 1.4 * k, 10) for k in range(4)],
+                             [(30, 30)], health=1)
     action = Action("ability", "red", options=(("ability", name),))
-    state = start(load_scene_text(text), [action], 1, [])
-    advance(state, action)
+    state = declared_in(text, action)
     first = state.scene.model_offsets()[0]
     state.slay(0, [first + 1 + k for k in range(slain)])
     state.dice.fixed = deque(dice)

@@ -5,17 +5,13 @@ checked like a deploy's and against the distance the text asks."""
 
 from __future__ import annotations
 
-from collections import deque
-
 import pytest
-import yaml
 
 from battlefield.rules.actions import Action
 from battlefield.rules.aos4 import abilities_play, activated, effects
 from battlefield.rules.aos4.player import Aos4Player
-from battlefield.rules.trial import advance, start
-from battlefield.scene.load import load_scene_text
 
+from ._one_ability import declared_in, one_ability_scene
 from .test_effects import _in_data
 
 # (name, timing, declare, effect) as the data has them
@@ -36,26 +32,14 @@ FAR = [[40.0, 30.0], [41.4, 30.0]]          # far from blue (at y 11.4 and 40 ac
 
 
 def scene(name: str, blue_at: float = 11.4) -> str:
-    timing, declare, effect = ABILITIES[name]
-    unit = {"move": 5, "health": 3, "save": 4, "control": 1}
-    weapon = {"name": "Axe", "range": 0, "attacks": 2, "hit": 4, "wound": 4, "rend": 0,
-              "damage": 1}
-    return yaml.safe_dump({"ruleset": "aos4", "board": {"width": 60, "depth": 44}, "units": [
-        {"id": "red", "side": "red", "stats": unit, "weapons": [weapon],
-         "abilities": [{"name": name, "kind": "activated", "timing": timing,
-                        "declare": declare, "effect": effect}],
-         "models": [{"base": 32, "at": [10, 10]}, {"base": 32, "at": [11.4, 10]}]},
-        {"id": "blue", "side": "blue", "stats": unit, "weapons": [weapon],
-         "models": [{"base": 32, "at": [10, blue_at]}, {"base": 32, "at": [11.4, blue_at]}]}]})
+    return one_ability_scene(name, ABILITIES[name], [(10, 10), (11.4, 10)],
+                             [(10, blue_at), (11.4, blue_at)])
 
 
 def declared(name: str, at=None, blue_at: float = 11.4, dice=()):
     options = (("ability", name),) + ((("at", tuple(map(tuple, at))),) if at else ())
     action = Action("ability", "red", options=options)
-    state = start(load_scene_text(scene(name, blue_at)), [action], 1, [])
-    advance(state, action)
-    state.dice.fixed = deque(dice)
-    return state, action
+    return declared_in(scene(name, blue_at), action, dice), action
 
 
 def test_read_and_played_whole():
